@@ -1,0 +1,41 @@
+/* Bump arena: the one allocator of ptxas-amd.
+ *
+ * Memory for a function (or a module) comes from one arena and is freed all at once,
+ * so peak memory follows the largest function.  Allocation failure aborts with a
+ * message: it can only happen when the machine is out of memory, never on bad input,
+ * because every size that comes from input is bounded before it is allocated. */
+#ifndef PA_ARENA_H
+#define PA_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pa_arena_chunk;
+
+struct pa_arena {
+	struct pa_arena_chunk *head; /* current chunk; older chunks follow ->prev */
+	size_t chunk_size;           /* default size of a new chunk */
+	size_t bytes_reserved;       /* sum of chunk sizes (for statistics) */
+	size_t peak_reserved;        /* max of bytes_reserved over the arena's life */
+};
+
+void pa_arena_init(struct pa_arena *a);
+/* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed. */
+void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align);
+/* Like pa_arena_alloc for an array of n elements of `size` bytes; aborts on overflow. */
+void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
+char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
+/* Frees everything but keeps the first chunk for reuse. */
+void pa_arena_reset(struct pa_arena *a);
+void pa_arena_free(struct pa_arena *a);
+
+#define PA_NEW(a, T) ((T *)pa_arena_alloc((a), sizeof(T), _Alignof(T)))
+#define PA_NEW_ARRAY(a, T, n) ((T *)pa_arena_array((a), (n), sizeof(T), _Alignof(T)))
+
+/* malloc/realloc that abort on out-of-memory, for the few growable buffers
+ * that outlive an arena (input buffers, output byte streams). */
+void *pa_xmalloc(size_t size);
+void *pa_xrealloc(void *p, size_t size);
+void *pa_xcalloc(size_t n, size_t size);
+
+#endif
