@@ -107,14 +107,15 @@ static void parse_args(int argc, char **argv, struct options *o)
 			print_help(stdout);
 			exit(0);
 		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("ptxas-amd: PTX to AMDGPU assembler, version " PTXAS_AMD_VERSION "\n");
+			printf("ptxas-amd: PTX to AMDGPU assembler, version " PTXAS_AMD_VERSION
+			       "\n");
 			exit(0);
 		} else if ((v = option_value(argc, argv, &i, "-o")) ||
-			   (v = option_value(argc, argv, &i, "--output-file"))) {
+		           (v = option_value(argc, argv, &i, "--output-file"))) {
 			o->output = v;
 		} else if ((v = option_value(argc, argv, &i, "--gpu-name")) ||
-			   (v = option_value(argc, argv, &i, "-arch")) ||
-			   (v = option_value(argc, argv, &i, "--arch"))) {
+		           (v = option_value(argc, argv, &i, "-arch")) ||
+		           (v = option_value(argc, argv, &i, "--arch"))) {
 			o->gpu_name = v;
 		} else if ((v = option_value(argc, argv, &i, "--opt-level"))) {
 			o->opt_level = (int)parse_count(v, "invalid optimization level '%s'");
@@ -123,12 +124,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->opt_level = a[2] - '0';
 		} else if ((v = option_value(argc, argv, &i, "--maxrregcount")) ||
-			   (v = option_value(argc, argv, &i, "-maxrregcount"))) {
+		           (v = option_value(argc, argv, &i, "-maxrregcount"))) {
 			o->maxrregcount = parse_count(v, "invalid register count '%s'");
 			if (o->maxrregcount == 0)
 				usage_error("invalid register count '%s' (must be at least 1)", v);
 		} else if ((v = option_value(argc, argv, &i, "--entry")) ||
-			   (v = option_value(argc, argv, &i, "-e"))) {
+		           (v = option_value(argc, argv, &i, "-e"))) {
 			o->entry = v;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			o->verbose = true;
@@ -147,7 +148,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		} else if (a[0] == '-' && a[1] != 0) {
 			usage_error("unknown option '%s'", a);
 		} else if (o->input) {
-			usage_error("more than one input file ('%s'); ptxas-amd compiles one file", a);
+			usage_error("more than one input file ('%s'); ptxas-amd compiles one file",
+			            a);
 		} else {
 			o->input = a;
 		}
@@ -188,14 +190,14 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 		dump = o->output ? fopen(o->output, "w") : stdout;
 		if (!dump) {
 			fprintf(stderr, "ptxas-amd: error: cannot write '%s': %s\n", o->output,
-				strerror(errno));
+			        strerror(errno));
 			return EXIT_INPUT;
 		}
 	}
 	struct ptx_parse_options popts = {
-		.filename = strcmp(o->input, "-") ? o->input : "<stdin>",
-		.diag = diag,
-		.dump_out = dump,
+	        .filename = strcmp(o->input, "-") ? o->input : "<stdin>",
+	        .diag = diag,
+	        .dump_out = dump,
 	};
 	bool ok = ptx_parse_stream(in, &popts);
 	if (dump && dump != stdout && fclose(dump) != 0) {
@@ -206,9 +208,10 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 		return EXIT_INPUT;
 	if (o->parse_only || o->dump_ast)
 		return 0;
-	fprintf(stderr, "ptxas-amd: error: code generation for %s is not implemented yet "
-			"(this build can only check PTX: use --parse-only or --dump-ast)\n",
-		o->gpu_name);
+	fprintf(stderr,
+	        "ptxas-amd: error: code generation for %s is not implemented yet "
+	        "(this build can only check PTX: use --parse-only or --dump-ast)\n",
+	        o->gpu_name);
 	return EXIT_INPUT;
 }
 
@@ -234,9 +237,10 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	int status;
 	if (has_suffix(o.input, ".s") || has_suffix(o.input, ".S")) {
-		fprintf(stderr, "ptxas-amd: error: assembling AMDGPU assembly (%s) is not "
-				"implemented yet\n",
-			o.input);
+		fprintf(stderr,
+		        "ptxas-amd: error: assembling AMDGPU assembly (%s) is not "
+		        "implemented yet\n",
+		        o.input);
 		status = EXIT_INPUT;
 	} else {
 		status = run_ptx(&o, in, &diag);

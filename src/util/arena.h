@@ -29,7 +29,7 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
 
-#define PA_NEW(a, T) ((T *)pa_arena_alloc((a), sizeof(T), _Alignof(T)))
+#define PA_NEW(a, T)          ((T *)pa_arena_alloc((a), sizeof(T), _Alignof(T)))
 #define PA_NEW_ARRAY(a, T, n) ((T *)pa_arena_array((a), (n), sizeof(T), _Alignof(T)))
 
 /* malloc/realloc that abort on out-of-memory, for the few growable buffers

@@ -40,9 +40,9 @@ static void print_excerpt(FILE *out, const char *text, size_t len, unsigned col)
 	fputs("^\n", out);
 }
 
-void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *file,
-		     unsigned line, unsigned col, const char *line_text, size_t line_len,
-		     const char *fmt, va_list ap)
+void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *file, unsigned line,
+                     unsigned col, const char *line_text, size_t line_len, const char *fmt,
+                     va_list ap)
 {
 	if (level == PA_DIAG_WARNING) {
 		if (d->warnings_off)
@@ -75,9 +75,8 @@ void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *fi
 		print_excerpt(d->out, line_text, line_len, col);
 }
 
-void pa_diag_report(struct pa_diag *d, enum pa_diag_level level, const char *file,
-		    unsigned line, unsigned col, const char *line_text, size_t line_len,
-		    const char *fmt, ...)
+void pa_diag_report(struct pa_diag *d, enum pa_diag_level level, const char *file, unsigned line,
+                    unsigned col, const char *line_text, size_t line_len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -34,12 +34,12 @@ void pa_diag_init(struct pa_diag *d, FILE *out);
  * are 1-based, col counts bytes; line 0 means "no line".  `line_text` (not NUL
  * terminated, `line_len` bytes, without the newline) is echoed with a caret under
  * `col` when non-NULL. */
-void pa_diag_report(struct pa_diag *d, enum pa_diag_level level, const char *file,
-		    unsigned line, unsigned col, const char *line_text, size_t line_len,
-		    const char *fmt, ...) __attribute__((format(printf, 8, 9)));
-void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *file,
-		     unsigned line, unsigned col, const char *line_text, size_t line_len,
-		     const char *fmt, va_list ap);
+void pa_diag_report(struct pa_diag *d, enum pa_diag_level level, const char *file, unsigned line,
+                    unsigned col, const char *line_text, size_t line_len, const char *fmt, ...)
+        __attribute__((format(printf, 8, 9)));
+void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *file, unsigned line,
+                     unsigned col, const char *line_text, size_t line_len, const char *fmt,
+                     va_list ap);
 
 /* True once max_errors errors were reported: a parser should stop recovering. */
 bool pa_diag_too_many(const struct pa_diag *d);

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Command-line contract of ptxas-amd: options spelled as NVIDIA ptxas spells them, and
+exit status 0 (success) / 1 (input error) / 2 (usage error), as the issue specifies."""
+import os
+import subprocess
+import sys
+import tempfile
+
+exe, srcdir = sys.argv[1], sys.argv[2]
+example = os.path.join(srcdir, "examples", "vadd.ptx")
+failures = []
+
+
+def run(args, stdin=None):
+    p = subprocess.run([exe] + args, input=stdin, capture_output=True, timeout=60)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def check(name, args, status, out_has=(), err_has=(), stdin=None):
+    code, out, err = run(args, stdin)
+    problems = []
+    if code != status:
+        problems.append(f"exit {code}, expected {status}")
+    problems += [f"stdout lacks {s!r}" for s in out_has if s not in out]
+    problems += [f"stderr lacks {s!r}" for s in err_has if s not in err]
+    if problems:
+        failures.append(f"{name}: {'; '.join(problems)}\n  stdout: {out[:300]}\n  stderr: {err[:300]}")
+
+
+check("help", ["--help"], 0, out_has=["Usage: ptxas-amd", "--gpu-name", "gfx1200"])
+check("version", ["--version"], 0, out_has=["ptxas-amd"])
+check("no input", [], 2, err_has=["no input file"])
+check("unknown option", ["--frobnicate", example], 2, err_has=["unknown option '--frobnicate'"])
+check("two inputs", [example, example], 2, err_has=["more than one input"])
+check("missing value", [example, "-o"], 2, err_has=["needs a value"])
+check("bad gpu", ["--gpu-name", "gfx999", "--parse-only", example], 2,
+      err_has=["unknown GPU name 'gfx999'", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"])
+check("sm name", ["-arch=sm_80", "--parse-only", example], 2, err_has=["unknown GPU name 'sm_80'"])
+check("features", ["--gpu-name", "gfx90a:xnack+:sramecc-", "--parse-only", example], 0)
+check("feature on rdna", ["--gpu-name", "gfx1100:xnack+", "--parse-only", example], 2,
+      err_has=["not supported by gfx1100"])
+check("bad feature", ["--gpu-name", "gfx942:ecc+", "--parse-only", example], 2,
+      err_has=["unknown target feature 'ecc'"])
+check("bad feature sign", ["--gpu-name", "gfx942:xnack", "--parse-only", example], 2,
+      err_has=["malformed target feature"])
+check("opt levels", ["-O0", "--parse-only", example], 0)
+check("opt level long", ["--opt-level", "2", "--parse-only", example], 0)
+check("opt level bad", ["--opt-level=7", "--parse-only", example], 2)
+check("-O5", ["-O5", "--parse-only", example], 2, err_has=["unknown option '-O5'"])
+check("maxrregcount", ["--maxrregcount", "64", "--parse-only", example], 0)
+check("maxrregcount bad", ["--maxrregcount", "lots", "--parse-only", example], 2)
+check("maxrregcount zero", ["--maxrregcount=0", "--parse-only", example], 2)
+check("missing file", ["--parse-only", "/nonexistent/k.ptx"], 1,
+      err_has=["cannot open '/nonexistent/k.ptx'"])
+check("directory", ["--parse-only", srcdir], 1, err_has=["Is a directory"])
+check("parse only", ["--gpu-name", "gfx1030", "--parse-only", example], 0)
+with open(example, "rb") as f:
+    check("stdin", ["--parse-only", "-"], 0, stdin=f.read())
+check("codegen not yet", ["--gpu-name", "gfx90a", example, "-o", os.devnull], 1,
+      err_has=["not implemented yet"])
+with tempfile.TemporaryDirectory() as tmp:
+    asm = os.path.join(tmp, "k.s")
+    with open(asm, "w") as f:
+        f.write("s_endpgm\n")
+    check("assembly not yet", [asm, "-o", os.devnull], 1, err_has=["not implemented yet"])
+    dumped = os.path.join(tmp, "dump.ptx")
+    check("dump to file", ["--dump-ast", example, "-o", dumped], 0)
+    if not os.path.exists(dumped) or "vadd" not in open(dumped).read():
+        failures.append("dump to file: output file lacks the kernel")
+check("dump and parse-only", ["--dump-ast", "--parse-only", example], 2)
+check("werror accepted", ["-Werror", "-w", "--parse-only", example], 0)
+
+for f in failures:
+    print("FAIL", f)
+print(f"cli: {len(failures)} failures")
+sys.exit(1 if failures else 0)
