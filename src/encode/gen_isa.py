@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Generates amd_isa_table.c (the public table of amd_isa.h) from isa_table.py.
+
+Derives per row what the table does not state: operand kinds/widths/data types from the `ops`
+string, unit, latency class, wait counter and flags from format and name (a row may override
+any of them).  Emits rows sorted by canonical name, a mnemonic index and a decode index sorted
+by (generation, format, opcode).  usage: gen_isa.py isa_table.py out.c
+"""
+import re
+import sys
+
+GENS = ["GFX9", "GFX940", "GFX10", "GFX11", "GFX12"]
+TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)_|v_rcp_iflag")
+E32 = ("VOP1", "VOP2", "VOPC")
+
+
+def types_of(name):
+    return re.findall(r"_(?:v2)?([fiub](?:8|16|32|64))(?=_|$)", name)
+
+
+# LLVM gives these no output modifier although their source is a float
+NO_OMOD = re.compile(r"v_(cvt_flr_i32_f32|cvt_rpi_i32_f32|cvt_floor_i32_f32|cvt_nearest_i32_f32|"
+                     r"frexp_exp_i32_f32|pack_b32_f16)$")
+INT_SRC1 = re.compile(r"v_(ldexp|cmp_class|cmpx_class|trig_preop)_")
+
+
+def dtype(name, width, is_pk, srcno):
+    if is_pk or "dot2" in name:
+        return "V2F16" if "_f16" in name else "V2B16"
+    if srcno == 1 and INT_SRC1.match(name) or re.match(r"v_cvt_f32_ubyte", name):
+        return "B32"
+    ts = types_of(name)
+    t = ts[-1] if ts else "b32"
+    if name.startswith("v_cvt_") and len(ts) >= 2:
+        t = ts[1]
+    if width == 2:
+        return "F64" if t.startswith("f") else "B64"
+    if t == "f16":
+        return "F16"
+    if t in ("i16", "u16", "b16"):
+        return "B16"
+    if t.startswith("f"):
+        return "F32"
+    return "B32"
+
+
+def operands(row):
+    name, fmt = row["name"], row["fmt"]
+    is_pk = name.startswith("v_pk_") and fmt == "VOP3P"
+    is_store = bool(re.search(r"_(store|write)", name)) or "atomic" in name
+    out = []
+    toks = row["ops"].split()
+    srcno = 0
+    for i, t in enumerate(toks):
+        m = re.match(r"([a-z]+?)(\d*)$", t)
+        k, w = m.group(1), int(m.group(2) or 1)
+        if k == "vdata":
+            k = "vv" if is_store else "vd"
+        role, kind, dt = "SRC", None, "B32"
+        if k == "sd":
+            role, kind = "DST", "SDST"
+        elif k in ("ss", "sk"):
+            kind = "SSRC"
+        elif k == "sr":
+            kind = "SREG"
+        elif k == "vd":
+            role, kind = "DST", "VDST"
+        elif k == "vs":
+            kind = "VSRC"
+        elif k in ("vv", "va"):
+            kind = "VGPR"
+        elif k == "vccd":
+            role, kind, w = "DST", "VCC", 0
+        elif k == "vccs":
+            kind, w = "VCC", 0
+        elif k == "md":
+            role, kind, w = "DST", "MASK_DST", 0
+        elif k == "simm":
+            kind, w = "SIMM16", 0
+        elif k == "lit":
+            kind, w = "KIMM", 0
+        elif k == "label":
+            kind, w = "LABEL", 0
+        elif k == "sbase":
+            kind = "SBASE"
+        elif k == "soff":
+            kind = "SOFFSET"
+        elif k == "saddr":
+            kind, w = "SADDR", 2
+        elif k == "srsrc":
+            kind, w = "SRSRC", 4
+        else:
+            raise SystemExit("%s: bad operand token %s" % (name, t))
+        if kind in ("VSRC", "VGPR", "SSRC", "SREG") and role == "SRC":
+            dt = dtype(name, w, is_pk, srcno)
+        if kind == "VDST" and fmt in ("VOP1", "VOP2", "VOP3", "VOPC"):
+            ts = types_of(name)
+            if ts and ts[0] in ("f16", "i16", "u16", "b16"):
+                dt = "F16" if ts[0] == "f16" else "B16"
+        if kind == "KIMM":
+            dt = "F16" if "_f16" in name else "F32"
+        if role == "SRC" and kind not in ("SIMM16", "LABEL", "KIMM"):
+            srcno += 1
+        out.append((role, kind, w, dt))
+    return out
+
+
+def derive(row):
+    name, fmt, ops = row["name"], row["fmt"], row["ops"].split()
+    flags = []
+    has_vd = any(o.startswith("vd") and not o.startswith("vdata") for o in ops)
+    is_atomic = "atomic" in name
+    is_store = bool(re.search(r"_(store|write)", name)) or (is_atomic and not has_vd)
+    if fmt.startswith("SOP") and fmt != "SOPP":
+        unit, lat, cnt = "SALU", "SALU", "NONE"
+    elif fmt == "SOPP":
+        unit = "BRANCH" if "label" in ops else "MSG"
+        lat, cnt = ("BRANCH" if unit == "BRANCH" else "MISC"), "NONE"
+    elif fmt == "SMEM":
+        unit, lat, cnt = "SMEM", "SMEM", "LGKM"
+    elif fmt == "DS":
+        unit, lat, cnt = "LDS", "LDS", "LGKM"
+    elif fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+        unit = "VMEM_STORE" if is_store else "VMEM_LOAD"
+        lat, cnt = "VMEM", ("VS" if is_store else "VM")
+    else:  # VOP*, VOPD
+        unit = "TRANS" if TRANS.search(name) else "VALU"
+        lat = "TRANS" if unit == "TRANS" else "VALU"
+        if "f64" in name or re.search(r"mul_(lo|hi)_[iu]32|mad_[iu]64|_b64|_i64", name):
+            lat = "VALU64"
+        cnt = "NONE"
+    if "vccd" in ops or "vccs" in ops:
+        if fmt == "VOP2":
+            flags.append("CARRY_VCC")
+    if "md" in ops:
+        flags.append("VOP3B")
+    if fmt in ("VOP1", "VOP2", "VOPC", "VOP3") and not [t for t in types_of(name) if t[0] == "f"]:
+        flags.append("NO_MODS")
+    if name.startswith("v_cmpx"):
+        flags.append("EXEC_DST")
+    ts = types_of(name)
+    src0 = next((o for o in operands(row) if o[0] == "SRC"), None)
+    fp_dst = bool(ts) and ts[0][0] == "f" and any(o.startswith("vd") for o in ops)
+    if fmt in ("VOP1", "VOP2", "VOP3") and (fp_dst or src0 and src0[3] in ("F16", "F32", "F64")) \
+            and not NO_OMOD.match(name):
+        flags.append("FP_RESULT")
+    if re.match(r"v_cmpx?_class_", name):
+        flags.append("NO_CLAMP")
+    if name.startswith("v_div_fmas"):
+        flags.append("READS_VCC")
+    if re.match(r"v_(fmac|mac)_", name):
+        flags.append("TIED_DST")
+    if is_atomic:
+        flags.append("ATOMIC")
+    if fmt == "DS" and "_rtn" in name:
+        flags.append("ATOMIC_RTN")
+    if fmt in ("SMEM", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+        flags.append("STORE" if is_store else "LOAD")
+        if is_atomic:
+            flags.append("LOAD")
+    if fmt == "DS" and re.search(r"(read2|write2|2addr)", name):
+        flags.append("DS_2ADDR")
+    if fmt == "FLAT":
+        flags.append("ALSO_LGKM")
+    if fmt == "SMEM" and len(ops) == 1:
+        flags.append("SMEM_NO_ADDR")
+    if re.search(r"saveexec", name):
+        flags.append("WAVE_MASK")
+    if name.startswith("s_") and fmt in ("SOP2", "SOPC") and re.search(
+            r"s_(add|sub|addc|subb|and|or|xor|nand|nor|xnor|andn2|orn2|lshl|lshr|ashr|bfe|min|max|"
+            r"absdiff|cmp|bitcmp)", name):
+        flags.append("SCC_DST")
+    if re.match(r"s_(addc|subb|cselect|cbranch_scc)", name):
+        flags.append("SCC_SRC")
+    if "label" in ops:
+        flags.append("BRANCH")
+    return (row.get("unit", unit), row.get("lat", lat), row.get("cnt", cnt),
+            flags + row.get("flags", []))
+
+
+def cstr(s):
+    return '"%s"' % s if s else "NULL"
+
+
+def main():
+    env = {}
+    exec(open(sys.argv[1]).read(), env)
+    rows = sorted(env["ROWS"], key=lambda r: r["name"])
+    names = [r["name"] for r in rows]
+    if len(set(names)) != len(names):
+        raise SystemExit("duplicate row names")
+    out = ["/* Generated by gen_isa.py from isa_table.py: do not edit. */",
+           '#include "amd_isa.h"', "#include \"isa_index.h\"", "",
+           "static const struct amd_isa_op isa_rows[] = {"]
+    name_index = []
+    decode = []
+    for idx, r in enumerate(rows):
+        unit, lat, cnt, flags = derive(r)
+        ops = operands(r)
+        e64 = r["e64"] if r["e64"] else (r["op"] if r["fmt"] == "VOP3" else (-1,) * 5)
+        gen_names = []
+        for g in range(5):
+            exists = r["op"][g] >= 0 or (e64[g] >= 0 and r["fmt"] in E32)
+            gen_names.append(r["names"].get(g, r["name"]) if exists else None)
+            if exists:
+                name_index.append((gen_names[g], g, idx))
+                fmt = r["fmt"]
+                if r["op"][g] >= 0:
+                    decode.append((g, fmt, r["op"][g], idx))
+                if fmt in E32 and e64[g] >= 0:
+                    decode.append((g, "VOP3", e64[g], idx))
+        simm = r.get("simm", "NONE")
+        if any(o[1] == "SIMM16" for o in ops) and simm == "NONE":
+            simm = "UIMM"
+        out.append("\t{.name = \"%s\", .gen_name = {%s}, .format = AMD_FMT_%s, .unit = AMD_UNIT_%s,"
+                   % (r["name"], ", ".join(cstr(n) for n in gen_names), r["fmt"], unit))
+        out.append("\t .latency = AMD_LAT_%s, .counter = AMD_CNT_%s, .simm = AMD_SIMM_%s, .nopnds = %d,"
+                   % (lat, cnt, simm, len(ops)))
+        out.append("\t .opcode = {%s}, .vop3_opcode = {%s}, .flags = %s,"
+                   % (", ".join(str(o) for o in r["op"]), ", ".join(str(o) for o in e64),
+                      " | ".join("AMD_F_" + f for f in sorted(set(flags))) or "0"))
+        out.append("\t .opnds = {%s}}," % ", ".join(
+            "{AMD_ROLE_%s, AMD_OPK_%s, %d, AMD_DT_%s}" % o for o in ops))
+    out.append("};")
+    out.append("")
+    name_index.sort(key=lambda e: (e[0], e[1]))
+    out.append("static const struct amd_isa_name_entry isa_names[] = {")
+    for n, g, i in name_index:
+        out.append('\t{"%s", %d, %d},' % (n, g, i))
+    out.append("};")
+    decode.sort(key=lambda e: (e[0], e[1], e[2]))
+    seen = set()
+    out.append("static const struct amd_isa_decode_entry isa_decode[] = {")
+    for g, f, op, i in decode:
+        if (g, f, op) in seen:
+            continue  # two rows for one opcode: the first (by name) wins
+        seen.add((g, f, op))
+        out.append("\t{%d, AMD_FMT_%s, %d, %d}," % (g, f, op, i))
+    out.append("};")
+    out.append("""
+const struct amd_isa_index amd_isa_generated = {
+	.rows = isa_rows, .nrows = sizeof isa_rows / sizeof isa_rows[0],
+	.names = isa_names, .nnames = sizeof isa_names / sizeof isa_names[0],
+	.decode = isa_decode, .ndecode = sizeof isa_decode / sizeof isa_decode[0],
+};""")
+    open(sys.argv[2], "w").write("\n".join(out) + "\n")
+
+
+main()

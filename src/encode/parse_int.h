@@ -1,0 +1,16 @@
+/* Internal to src/encode: the instruction parser with a label resolver, shared by
+ * parse_inst.c (amd_asm_parse_inst) and reader.c (amd_asm_read). */
+#ifndef AMD_PARSE_INT_H
+#define AMD_PARSE_INT_H
+
+#include "amd_asm.h"
+
+/* Resolves a branch-target label at dword position `pc` (the branch's own offset in
+ * dwords) into the 16-bit offset field value; false if the label is unknown. */
+typedef bool (*amd_label_fn)(void *ctx, const char *name, size_t n, uint32_t *field);
+
+bool amd_parse_inst_ex(const struct amd_target *t, const char *text, size_t len,
+                       struct amd_inst *out, char *err, size_t errlen, unsigned *err_col,
+                       amd_label_fn label_fn, void *label_ctx);
+
+#endif
