@@ -295,4 +295,14 @@ unsigned co_occupancy(const struct amd_target *t, const struct co_descriptor *de
 void co_kernel_stats_line(const struct amd_target *t, const struct co_kernel *k,
                           const struct co_descriptor *desc, char *buf, size_t len);
 
+struct amd_asm_module;
+struct pa_arena;
+/* The kernels of an assembled .s file (amd_asm_read) as a module for the writers: the
+ * .amdhsa_kernel fields become descriptor inputs (absent fields take LLVM's directive
+ * defaults), an .amdgpu_metadata block becomes raw_metadata.  Fields the writer cannot
+ * express are errors.  Memory comes from `arena`; `file` names the input in messages. */
+bool co_module_from_asm(const struct amd_target *t, const struct amd_asm_module *am,
+                        const char *file, struct pa_arena *arena, struct co_module *out,
+                        struct pa_diag *d);
+
 #endif

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "amd_asm.h"
+#include "arena.h"
+#include "codeobj.h"
 #include "diag.h"
 #include "ptx.h"
 #include "target.h"
@@ -215,6 +218,103 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 	return EXIT_INPUT;
 }
 
+/* Reads all of `in` into a malloc'd buffer (assembly files are read whole: the reader
+ * resolves forward branches at the end). */
+static char *read_all(FILE *in, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = pa_xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
+		n += got;
+		if (n == cap)
+			buf = pa_xrealloc(buf, cap *= 2);
+	}
+	*len = n;
+	return buf;
+}
+
+/* Default output name: the input with its extension replaced, as ptxas does. */
+static const char *output_path(const struct options *o, char *buf, size_t len)
+{
+	if (o->output)
+		return o->output;
+	const char *base = strcmp(o->input, "-") ? strrchr(o->input, '/') : NULL;
+	base = base ? base + 1 : strcmp(o->input, "-") ? o->input : "out.s";
+	const char *dot = strrchr(base, '.');
+	int stem = dot ? (int)(dot - base) : (int)strlen(base);
+	snprintf(buf, len, "%.*s.%s", stem, base, o->relocatable ? "o" : "hsaco");
+	return buf;
+}
+
+static bool write_file(const char *path, const struct co_buffer *b)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(b->data, 1, b->size, f) == b->size;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, "ptxas-amd: error: cannot write '%s': %s\n", path, strerror(errno));
+		remove(path);
+	}
+	return ok;
+}
+
+/* -v: one ptxas-style line per kernel, and which path made the code object. */
+static void print_resources(const struct co_module *m, enum co_path path, struct pa_diag *diag)
+{
+	unsigned cov = m->code_object_version ? m->code_object_version : 5;
+	for (size_t i = 0; i < m->nkernels; i++) {
+		struct co_descriptor desc;
+		char line[256];
+		if (!co_compute_descriptor(&m->target, cov, &m->kernels[i], &desc, diag))
+			continue;
+		co_kernel_stats_line(&m->target, &m->kernels[i], &desc, line, sizeof line);
+		fprintf(stderr, "%s\n", line);
+	}
+	fprintf(stderr, "ptxas-amd info    : Code object written by the %s\n", co_path_name(path));
+}
+
+/* AMDGPU assembly (LLVM syntax) -> code object. */
+static int run_asm(const struct options *o, const struct amd_target *target, FILE *in,
+                   struct pa_diag *diag)
+{
+	const char *file = strcmp(o->input, "-") ? o->input : "<stdin>";
+	if (o->parse_only || o->dump_ast || o->emit_asm) {
+		fprintf(stderr, "ptxas-amd: error: %s applies to PTX input, not to assembly\n",
+		        o->parse_only ? "--parse-only"
+		        : o->dump_ast ? "--dump-ast"
+		                      : "-S");
+		return EXIT_USAGE;
+	}
+	size_t len;
+	char *text = read_all(in, &len);
+	struct pa_arena arena;
+	pa_arena_init(&arena);
+	struct amd_asm_module am;
+	struct co_module m;
+	struct co_buffer out = {0};
+	enum co_path path = CO_PATH_BUILTIN;
+	char name[4096];
+	bool ok = amd_asm_read(target, file, text, len, &arena, diag, &am) &&
+	          co_module_from_asm(target, &am, file, &arena, &m, diag);
+	if (ok && am.nkernels == 0) {
+		fprintf(stderr, "%s: error: no kernel (.amdhsa_kernel block) in the input\n", file);
+		ok = false;
+	}
+	if (ok)
+		ok = o->relocatable ? co_write_relocatable(&m, &out, diag)
+		                    : co_emit_executable(&m, false, &out, &path, diag);
+	if (ok && !pa_diag_failed(diag))
+		ok = write_file(output_path(o, name, sizeof name), &out);
+	if (ok && o->verbose)
+		print_resources(&m, path, diag);
+	co_buffer_free(&out);
+	pa_arena_free(&arena);
+	free(text);
+	return ok && !pa_diag_failed(diag) ? 0 : EXIT_INPUT;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -237,11 +337,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	int status;
 	if (has_suffix(o.input, ".s") || has_suffix(o.input, ".S")) {
-		fprintf(stderr,
-		        "ptxas-amd: error: assembling AMDGPU assembly (%s) is not "
-		        "implemented yet\n",
-		        o.input);
-		status = EXIT_INPUT;
+		status = run_asm(&o, &target, in, &diag);
 	} else {
 		status = run_ptx(&o, in, &diag);
 	}

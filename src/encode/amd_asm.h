@@ -48,6 +48,10 @@ struct amd_asm_module {
 	size_t rodata_size;
 	struct amd_asm_kernel *kernels;
 	unsigned nkernels;
+	/* The text between .amdgpu_metadata and .end_amdgpu_metadata (LLVM's YAML), or
+	 * NULL: the code object writer honors it instead of deriving metadata. */
+	const char *metadata;
+	size_t metadata_len;
 };
 
 /* Reads assembly `text` (len bytes, named `file` in diagnostics) for target t.  Output

@@ -6,8 +6,8 @@
  * .amdhsa_kernel blocks field by field; everything else in .text is an instruction, read by
  * amd_parse_inst_ex and encoded at once.  A branch to a label not yet defined is encoded
  * with offset 0 and patched when the file ends (branches are always 4 bytes, so no
- * relaxation is needed).  The .amdgpu_metadata block is skipped: the code object writer
- * produces metadata itself.
+ * relaxation is needed).  The .amdgpu_metadata block is kept as text for the code object
+ * writer, which honors it instead of deriving metadata from the .amdhsa_kernel fields.
  * Requires: amd_isa_table.  State: a reader context on the stack.  O(file size). */
 #include <ctype.h>
 #include <stdlib.h>
@@ -59,6 +59,7 @@ struct reader {
 	unsigned nkernels, capkernels;
 	struct kernel_src *open_kernel; /* inside .amdhsa_kernel */
 	bool in_metadata;
+	const char *metadata_start, *metadata_end; /* the block's lines, in the input */
 	/* current line, for diagnostics and fixups */
 	unsigned line;
 	const char *line_text;
@@ -336,7 +337,10 @@ static void directive(struct reader *r, const char *p, const char *end)
 			break;
 		}
 	} else if (word_is(p, dn, ".amdgpu_metadata")) {
+		if (r->metadata_start)
+			rerr(r, p, "second .amdgpu_metadata block%.*s", "", 0);
 		r->in_metadata = true;
+		r->metadata_start = r->metadata_end = r->line_text + r->line_len + 1;
 	} else if (word_is(p, dn, ".globl") || word_is(p, dn, ".global") ||
 	           word_is(p, dn, ".protected") || word_is(p, dn, ".hidden") ||
 	           word_is(p, dn, ".weak") || word_is(p, dn, ".ident") ||
@@ -389,6 +393,8 @@ static void read_line(struct reader *r, const char *p, const char *end)
 	if (r->in_metadata) {
 		if (end - p == 20 && !memcmp(p, ".end_amdgpu_metadata", 20))
 			r->in_metadata = false;
+		else
+			r->metadata_end = r->line_text + r->line_len + 1;
 		return;
 	}
 	while (p < end) {
@@ -488,6 +494,14 @@ bool amd_asm_read(const struct amd_target *t, const char *file, const char *text
 	}
 	if (r.open_kernel)
 		rerr(&r, NULL, "missing .end_amdhsa_kernel%.*s", "", 0);
+	if (r.in_metadata)
+		rerr(&r, NULL, "missing .end_amdgpu_metadata%.*s", "", 0);
+	if (r.metadata_start) {
+		const char *me = r.metadata_end < end ? r.metadata_end : end;
+		size_t mlen = me > r.metadata_start ? (size_t)(me - r.metadata_start) : 0;
+		out->metadata = pa_arena_strndup(arena, mlen ? r.metadata_start : "", mlen);
+		out->metadata_len = mlen;
+	}
 	patch_fixups(&r);
 	out->text = PA_NEW_ARRAY(arena, uint8_t, r.ntext ? r.ntext : 1);
 	memcpy(out->text, r.text ? r.text : (uint8_t *)"", r.ntext);

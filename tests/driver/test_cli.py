@@ -62,7 +62,15 @@ with tempfile.TemporaryDirectory() as tmp:
     asm = os.path.join(tmp, "k.s")
     with open(asm, "w") as f:
         f.write("s_endpgm\n")
-    check("assembly not yet", [asm, "-o", os.devnull], 1, err_has=["not implemented yet"])
+    check("assembly without kernel", [asm, "-o", os.devnull], 1, err_has=["no kernel"])
+    bad = os.path.join(tmp, "bad.s")
+    with open(bad, "w") as f:
+        f.write(".text\n.globl k\nk:\n  s_endpgm\n.rodata\n.amdhsa_kernel k\n"
+                "  .amdhsa_next_free_vgpr 1\n  .amdhsa_next_free_sgpr 1\n"
+                "  .amdhsa_exception_int_div_zero 1\n.end_amdhsa_kernel\n")
+    check("unsupported descriptor field", ["--gpu-name", "gfx1100", bad, "-o",
+          os.path.join(tmp, "bad.hsaco")], 1, err_has=["bad.s:9:", "amdhsa_exception_int_div_zero"])
+    check("parse-only on assembly", ["--parse-only", asm], 2, err_has=["applies to PTX input"])
     dumped = os.path.join(tmp, "dump.ptx")
     check("dump to file", ["--dump-ast", example, "-o", dumped], 0)
     if not os.path.exists(dumped) or "vadd" not in open(dumped).read():
