@@ -24,7 +24,9 @@
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 struct options {
-	const char *input;  /* path, or "-" for stdin */
+	const char *input;    /* path, or "-" for stdin */
+	const char **objects; /* with link: the relocatable objects (*.o) to link */
+	int nobjects;
 	const char *output; /* -o */
 	const char *gpu_name;
 	const char *entry;
@@ -101,6 +103,12 @@ static long parse_count(const char *value, const char *what)
 	return v;
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){.gpu_name = "gfx90a", .opt_level = 3};
@@ -150,6 +158,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->relocatable = true;
 		} else if (a[0] == '-' && a[1] != 0) {
 			usage_error("unknown option '%s'", a);
+		} else if (has_suffix(a, ".o")) {
+			if (!o->objects)
+				o->objects = pa_xcalloc((size_t)argc, sizeof *o->objects);
+			o->objects[o->nobjects++] = a;
+			o->input = o->input ? o->input : a;
 		} else if (o->input) {
 			usage_error("more than one input file ('%s'); ptxas-amd compiles one file",
 			            a);
@@ -157,16 +170,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->input = a;
 		}
 	}
+	if (o->nobjects && o->input != o->objects[0])
+		usage_error("cannot mix relocatable objects with source input ('%s')", o->input);
 	if (!o->input)
 		usage_error("%s", "no input file");
 	if (o->parse_only && o->dump_ast)
 		usage_error("%s", "--parse-only and --dump-ast exclude each other");
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
 }
 
 /* Opens the input; a directory or unreadable file is an input error. */
@@ -244,6 +253,8 @@ static const char *output_path(const struct options *o, char *buf, size_t len)
 	const char *dot = strrchr(base, '.');
 	int stem = dot ? (int)(dot - base) : (int)strlen(base);
 	snprintf(buf, len, "%.*s.%s", stem, base, o->relocatable ? "o" : "hsaco");
+	if (!strcmp(buf, o->input)) /* never overwrite the input (linking a.o -> a.hsaco) */
+		snprintf(buf, len, "a.hsaco");
 	return buf;
 }
 
@@ -272,7 +283,7 @@ static void print_resources(const struct co_module *m, enum co_path path, struct
 		co_kernel_stats_line(&m->target, &m->kernels[i], &desc, line, sizeof line);
 		fprintf(stderr, "%s\n", line);
 	}
-	fprintf(stderr, "ptxas-amd info    : Code object written by the %s\n", co_path_name(path));
+	fprintf(stderr, "ptxas-amd info    : Code object: %s\n", co_path_name(path));
 }
 
 /* AMDGPU assembly (LLVM syntax) -> code object. */
@@ -315,6 +326,35 @@ static int run_asm(const struct options *o, const struct amd_target *target, FIL
 	return ok && !pa_diag_failed(diag) ? 0 : EXIT_INPUT;
 }
 
+/* Links relocatable code objects (ptxas-amd -c output) into an executable through ROCm
+ * comgr, the linker HIP's own toolchain uses. */
+static int run_link(const struct options *o, const struct amd_target *target, struct pa_diag *diag)
+{
+	struct co_buffer *objs = pa_xcalloc((size_t)o->nobjects, sizeof *objs);
+	struct co_buffer out = {0};
+	bool ok = true;
+	for (int i = 0; i < o->nobjects && ok; i++) {
+		FILE *f = open_input(o->objects[i]);
+		if (!f) {
+			ok = false;
+			break;
+		}
+		objs[i].data = (uint8_t *)read_all(f, &objs[i].size);
+		fclose(f);
+	}
+	char name[4096];
+	ok = ok && co_link(target, objs, (size_t)o->nobjects, &out, diag) &&
+	     write_file(output_path(o, name, sizeof name), &out);
+	if (ok && o->verbose)
+		fprintf(stderr, "ptxas-amd info    : Code object: %s\n",
+		        co_path_name(CO_PATH_COMGR));
+	for (int i = 0; i < o->nobjects; i++)
+		free(objs[i].data);
+	free(objs);
+	co_buffer_free(&out);
+	return ok ? 0 : EXIT_INPUT;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -332,6 +372,14 @@ int main(int argc, char **argv)
 	diag.warnings_off = o.no_warn;
 	diag.warnings_error = o.werror;
 
+	if (o.nobjects) {
+		if (o.relocatable || o.parse_only || o.dump_ast || o.emit_asm)
+			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "
+			                  "--parse-only or --dump-ast)");
+		int link_status = run_link(&o, &target, &diag);
+		free((void *)o.objects);
+		return link_status;
+	}
 	FILE *in = open_input(o.input);
 	if (!in)
 		return EXIT_INPUT;

@@ -70,6 +70,26 @@ with tempfile.TemporaryDirectory() as tmp:
                 "  .amdhsa_exception_int_div_zero 1\n.end_amdhsa_kernel\n")
     check("unsupported descriptor field", ["--gpu-name", "gfx1100", bad, "-o",
           os.path.join(tmp, "bad.hsaco")], 1, err_has=["bad.s:9:", "amdhsa_exception_int_div_zero"])
+    # -c writes a relocatable object; several .o inputs are linked through comgr (which
+    # Debian's ROCm 5.2 has for gfx90a/gfx1030, not gfx1100): llvm-readelf is the judge.
+    good = os.path.join(tmp, "good.s")
+    with open(good, "w") as f:
+        f.write(".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n  s_endpgm\n"
+                ".rodata\n.p2align 6\n.amdhsa_kernel k\n  .amdhsa_next_free_vgpr 1\n"
+                "  .amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel\n")
+    for gpu, status in (("gfx90a", 0), ("gfx1030", 0), ("gfx1100", 1)):
+        rel, exe_out = os.path.join(tmp, gpu + ".o"), os.path.join(tmp, gpu + ".hsaco")
+        check("relocatable " + gpu, ["--gpu-name", gpu, "-c", good, "-o", rel], 0)
+        check("link " + gpu, ["--gpu-name", gpu, rel, "-o", exe_out, "-v"], status,
+              err_has=["linked by ROCm comgr"] if status == 0 else ["does not support"])
+        if status == 0:
+            r = subprocess.run(["llvm-readelf-19", "-h", "-s", "--notes", exe_out],
+                               capture_output=True, text=True)
+            if "DYN" not in r.stdout or "k.kd" not in r.stdout or ".name:" not in r.stdout \
+                    or r.stderr:
+                failures.append(f"link {gpu}: llvm-readelf-19 finds no kernel\n{r.stderr}")
+    check("mix objects and source", ["--gpu-name", "gfx90a", good, rel], 2,
+          err_has=["cannot mix"])
     check("parse-only on assembly", ["--parse-only", asm], 2, err_has=["applies to PTX input"])
     dumped = os.path.join(tmp, "dump.ptx")
     check("dump to file", ["--dump-ast", example, "-o", dumped], 0)
