@@ -90,6 +90,19 @@ with tempfile.TemporaryDirectory() as tmp:
                 failures.append(f"link {gpu}: llvm-readelf-19 finds no kernel\n{r.stderr}")
     check("mix objects and source", ["--gpu-name", "gfx90a", good, rel], 2,
           err_has=["cannot mix"])
+    # Binary input: one clear message, not one per byte.
+    elf = os.path.join(tmp, "obj.ptx")
+    with open(elf, "wb") as f:
+        f.write(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8)
+    code, out, err = run(["--parse-only", elf])
+    if code != 1 or err.count("error:") != 1 or "ELF object file, not PTX" not in err:
+        failures.append(f"ELF input: exit {code}, stderr {err[:400]}")
+    noise = os.path.join(tmp, "noise.ptx")
+    with open(noise, "wb") as f:
+        f.write(bytes((i * 151 + 7) % 256 for i in range(20000)))
+    code, out, err = run(["--parse-only", noise])
+    if code != 1 or err.count("error:") > 5 or "binary data" not in err:
+        failures.append(f"binary input: exit {code}, {err.count('error:')} errors")
     check("parse-only on assembly", ["--parse-only", asm], 2, err_has=["applies to PTX input"])
     dumped = os.path.join(tmp, "dump.ptx")
     check("dump to file", ["--dump-ast", example, "-o", dumped], 0)

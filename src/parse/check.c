@@ -1,0 +1,510 @@
+/* Semantic checks of one instruction against its row in ptx_ops.def.
+ *
+ * Modifiers: each must belong to a class the row allows; at most one per exclusive
+ * class; type words counted against the row's minimum and maximum; rows and words
+ * newer than the module's .version or .target are rejected.  Operands: count and
+ * kind from the row's signature letters, then register types by the PTX rules of
+ * type compatibility (bit types match any type of their size, signed and unsigned
+ * integers match each other, floats only floats; ld/st/cvt accept wider registers).
+ * requires: insn.c parsed operands.  Complexity: O(modifiers + operands). */
+#include "ptx_int.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const uint64_t exclusive_classes = 0
+#define X(name, excl) | (excl ? PTX_MC_##name : 0)
+        PTX_MC_LIST(X)
+#undef X
+        ;
+
+struct check {
+	struct ptx_ctx *c;
+	struct ptx_insn *in;
+	const struct ptx_insn_locs *locs;
+	const struct ptx_op_info *op;
+	bool ok;
+};
+
+static void fail_at(struct check *k, uint32_t line, uint32_t col, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+static void fail_at(struct check *k, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ptx_error_at(k->c, line, col, "%s", msg);
+	k->ok = false;
+}
+
+/* `what` is printed before the quoted `name`: "type '.bf16' requires ...". */
+static bool check_feature(struct check *k, uint32_t col, const char *what, const char *name,
+                          unsigned ver, unsigned sm)
+{
+	const struct ptx_module_state *m = &k->c->mod;
+	if (ver && m->version && ver > m->version) {
+		ptx_error_at(
+		        k->c, k->locs->line, col,
+		        "%s'%s' requires PTX ISA %u.%u or later (module declares .version %u.%u)",
+		        what, name, ver / 10, ver % 10, m->version / 10, m->version % 10);
+		return k->ok = false;
+	}
+	if (sm && m->sm && sm > m->sm) {
+		ptx_error_at(k->c, k->locs->line, col,
+		             "%s'%s' requires sm_%u or later (module targets sm_%u)", what, name,
+		             sm, m->sm);
+		return k->ok = false;
+	}
+	return true;
+}
+
+static void check_modifiers(struct check *k)
+{
+	struct ptx_insn *in = k->in;
+	uint8_t count[PTX_NMC] = {0};
+	check_feature(k, k->locs->col, "", k->op->name, k->op->ver, k->op->sm);
+	for (unsigned i = 0; i < in->nmods; i++) {
+		const struct ptx_dotword_info *w = &ptx_dotwords[in->mods[i]];
+		uint32_t col = k->locs->mod_cols[i];
+		for (unsigned j = 0; j < i && !(w->classes & PTX_MC_TYPE); j++)
+			if (in->mods[j] == in->mods[i]) {
+				fail_at(k, k->locs->line, col, "duplicate modifier '%s' on '%s'",
+				        w->text, k->op->name);
+				goto next_mod;
+			}
+		if (w->classes & PTX_MC_TYPE) {
+			if (in->ntypes == 3 || in->ntypes >= k->op->maxtypes) {
+				if (k->op->maxtypes)
+					fail_at(k, k->locs->line, col,
+					        "too many types ('%s') for '%s'", w->text,
+					        k->op->name);
+				else
+					fail_at(k, k->locs->line, col,
+					        "type '%s' is not allowed on '%s'", w->text,
+					        k->op->name);
+				continue;
+			}
+			in->types[in->ntypes++] = w->type;
+			check_feature(k, col, "type ", w->text, w->ver, w->sm);
+			continue;
+		}
+		uint64_t allowed = w->classes & k->op->classes;
+		if (!allowed) {
+			fail_at(k, k->locs->line, col, "modifier '%s' is not valid for '%s'",
+			        w->text, k->op->name);
+			continue;
+		}
+		check_feature(k, col, "modifier ", w->text, w->ver, w->sm);
+		uint64_t excl = allowed & exclusive_classes;
+		if (excl) { /* counted in its first exclusive class */
+			unsigned b = (unsigned)__builtin_ctzll(excl);
+			bool two = b == PTX_MCB_SPACE && k->op->flags & PTX_OF_TWO_SPACES;
+			if (++count[b] == (two ? 3 : 2))
+				fail_at(k, k->locs->line, col,
+				        "modifier '%s' conflicts with an earlier modifier of '%s'",
+				        w->text, k->op->name);
+		}
+	next_mod:;
+	}
+	if (in->ntypes < k->op->mintypes)
+		fail_at(k, k->locs->line, k->locs->col, "'%s' needs %u type%s, found %u",
+		        k->op->name, k->op->mintypes, k->op->mintypes > 1 ? "s" : "", in->ntypes);
+}
+
+static bool has_class(const struct ptx_insn *in, uint64_t cls)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (ptx_dotwords[in->mods[i]].classes & cls & ~PTX_MC_TYPE)
+			return true;
+	return false;
+}
+
+/* shfl/vote without .sync: deprecated in PTX ISA 6.0, removed for sm_70+ in 6.4. */
+static void check_unsync(struct check *k)
+{
+	const struct ptx_module_state *m = &k->c->mod;
+	if (m->version >= 64 && m->sm >= 70)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'%s' without '.sync' is not supported on sm_70 and later from PTX ISA 6.4",
+		        k->op->name);
+	else if (m->version >= 60)
+		ptx_warning_at(k->c, k->locs->line, k->locs->col,
+		               "'%s' without '.sync' is deprecated since PTX ISA 6.0", k->op->name);
+}
+
+/* Modifier combinations the table cannot express as classes. */
+static void check_combinations(struct check *k)
+{
+	struct ptx_insn *in = k->in;
+	if (!in->ntypes || in->op == PTX_OP_CVT)
+		return;
+	const struct ptx_type_info *t = &ptx_types[in->types[in->ntypes - 1]];
+	bool is_float = t->cls == PTX_TC_FLOAT || t->cls == PTX_TC_PACKED;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		const struct ptx_dotword_info *w = &ptx_dotwords[in->mods[i]];
+		uint64_t cls = w->classes & k->op->classes;
+		if (!is_float && cls & (PTX_MC_ROUND | PTX_MC_FTZ | PTX_MC_APPROX) &&
+		    in->op != PTX_OP_ATOM && in->op != PTX_OP_RED)
+			fail_at(k, k->locs->line, k->locs->mod_cols[i],
+			        "modifier '%s' of '%s' requires a floating-point type", w->text,
+			        k->op->name);
+		if (is_float && cls & PTX_MC_MUL)
+			fail_at(k, k->locs->line, k->locs->mod_cols[i],
+			        "modifier '%s' of '%s' requires an integer type", w->text,
+			        k->op->name);
+	}
+	if ((in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE) && !ptx_insn_has_mod(in, PTX_DW_SYNC))
+		check_unsync(k);
+	if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && !has_class(in, PTX_MC_CMP))
+		fail_at(k, k->locs->line, k->locs->col, "'%s' needs a comparison operator",
+		        k->op->name);
+}
+
+static enum ptx_type widen(enum ptx_type t)
+{
+	switch (t) {
+	case PTX_TYPE_S16:
+		return PTX_TYPE_S32;
+	case PTX_TYPE_S32:
+		return PTX_TYPE_S64;
+	case PTX_TYPE_U16:
+		return PTX_TYPE_U32;
+	case PTX_TYPE_U32:
+		return PTX_TYPE_U64;
+	default:
+		return t;
+	}
+}
+
+/* PTX type compatibility of a register of type `rt` where `it` is expected. */
+static bool compatible(enum ptx_type it, enum ptx_type rt, bool relaxed)
+{
+	const struct ptx_type_info *i = &ptx_types[it], *r = &ptx_types[rt];
+	if (it == rt)
+		return true;
+	if (i->cls == PTX_TC_PRED || r->cls == PTX_TC_PRED)
+		return false;
+	bool int_like = i->cls == PTX_TC_BIT || i->cls == PTX_TC_UINT || i->cls == PTX_TC_SINT;
+	bool size_ok = i->bits == r->bits ||
+	               (relaxed && r->bits > i->bits && int_like && r->cls != PTX_TC_FLOAT);
+	if (!size_ok)
+		return false;
+	if (i->cls == PTX_TC_BIT || r->cls == PTX_TC_BIT)
+		return true;
+	if ((i->cls == PTX_TC_UINT || i->cls == PTX_TC_SINT) &&
+	    (r->cls == PTX_TC_UINT || r->cls == PTX_TC_SINT))
+		return true;
+	return i->cls == PTX_TC_FLOAT && r->cls == PTX_TC_FLOAT && i->bits == r->bits;
+}
+
+/* Name of a register operand as written: "%r5" for element 5 of a range. */
+static const char *reg_name(const struct ptx_operand *o, char *buf, size_t size)
+{
+	if (o->sym->range)
+		snprintf(buf, size, "%.60s%u", o->sym->name, o->index);
+	else
+		snprintf(buf, size, "%.60s", o->sym->name);
+	return buf;
+}
+
+static void check_reg_type(struct check *k, const struct ptx_operand *o, enum ptx_type want,
+                           unsigned idx)
+{
+	if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SREG)
+		return;
+	bool relaxed = k->op->flags & PTX_OF_RELAXED_SIZE;
+	if (!compatible(want, o->sym->type, relaxed)) {
+		char name[80];
+		reg_name(o, name, sizeof name);
+		fail_at(k, k->locs->opnd_lines[idx], k->locs->opnd_cols[idx],
+		        "operand '%s' has type %s, but '%s' expects %s", name,
+		        ptx_types[o->sym->type].name, k->op->name, ptx_types[want].name);
+	}
+}
+
+static const char *kind_name(const struct ptx_operand *o)
+{
+	switch (o->kind) {
+	case PTX_OPND_INT:
+	case PTX_OPND_F32:
+	case PTX_OPND_F64:
+	case PTX_OPND_WARPSZ:
+		return "an immediate";
+	case PTX_OPND_ADDR:
+		return "an address";
+	case PTX_OPND_SYM:
+		return o->sym->kind == PTX_SYM_VAR ? "a variable" : "a label or function";
+	case PTX_OPND_LIST:
+		return "a list";
+	default:
+		return "this operand";
+	}
+}
+
+/* A variable addressed by name must live in the state space the instruction names. */
+static void check_space(struct check *k, const struct ptx_symbol *var, uint32_t line, uint32_t col)
+{
+	if (k->op->flags & PTX_OF_TWO_SPACES)
+		return;
+	for (unsigned i = 0; i < k->in->nmods; i++) {
+		enum ptx_space sp = ptx_space_of(k->in->mods[i]);
+		if (sp == PTX_SPACE_NONE)
+			continue;
+		if (sp != var->space)
+			fail_at(k, line, col, "'%s' is a %s variable, but '%s' accesses %s",
+			        var->name, ptx_space_name(var->space), k->op->name,
+			        ptx_dotwords[k->in->mods[i]].text);
+		return;
+	}
+}
+
+/* One operand against its signature letter. */
+static void check_operand(struct check *k, unsigned idx, char role)
+{
+	struct ptx_insn *in = k->in;
+	const struct ptx_operand *o = &in->opnds[idx];
+	uint32_t line = k->locs->opnd_lines[idx], col = k->locs->opnd_cols[idx];
+	bool typed = in->ntypes && !(k->op->flags & PTX_OF_NOTYPECHECK);
+	enum ptx_type first = in->ntypes ? in->types[0] : PTX_TYPE_NONE;
+	enum ptx_type last = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
+	enum ptx_type want = PTX_TYPE_NONE;
+	bool dest = role == 'd' || role == 'D' || role == 'q' || role == 'X';
+	for (unsigned i = 0; i < o->nelems; i++)
+		if (o->elems[i].negated) {
+			fail_at(k, line, col, "elements of %s cannot be negated",
+			        o->kind == PTX_OPND_VEC ? "a vector" : "a list");
+			return;
+		}
+	if (dest) {
+		if (o->kind == PTX_OPND_SREG) {
+			fail_at(k, line, col, "cannot write to special register '%s'",
+			        o->sym->name);
+			return;
+		}
+		if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_VEC &&
+		    o->kind != PTX_OPND_SINK) {
+			fail_at(k, line, col, "destination of '%s' must be a register, not %s",
+			        k->op->name, kind_name(o));
+			return;
+		}
+		if (o->pair && role != 'D' && role != 'q') {
+			fail_at(k, line, col, "'%s' has no second destination", k->op->name);
+			return;
+		}
+		if (o->negated) {
+			fail_at(k, line, col, "a destination cannot be negated");
+			return;
+		}
+		want = role == 'q'                         ? PTX_TYPE_PRED
+		       : role == 'X'                       ? PTX_TYPE_NONE
+		       : ptx_insn_has_mod(in, PTX_DW_WIDE) ? widen(first)
+		                                           : first;
+		if (o->pair && o->pair->kind == PTX_OPND_REG && o->pair->sym->type != PTX_TYPE_PRED)
+			fail_at(k, line, col, "second destination of '%s' must be a .pred register",
+			        k->op->name);
+	} else if (role == 'm') {
+		if (o->kind != PTX_OPND_ADDR) {
+			fail_at(k, line, col, "operand %u of '%s' must be an address [..], not %s",
+			        idx + 1, k->op->name, kind_name(o));
+			return;
+		}
+		if (o->sym && o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
+			const struct ptx_type_info *t = &ptx_types[o->sym->type];
+			char name[80];
+			if (t->cls == PTX_TC_PRED || t->cls == PTX_TC_FLOAT || t->bits < 32)
+				fail_at(k, line, col, "address register '%s' has type %s",
+				        reg_name(o, name, sizeof name), t->name);
+		} else if (o->sym && o->sym->kind != PTX_SYM_VAR) {
+			fail_at(k, line, col, "'%s' is not a variable", o->sym->name);
+		} else if (o->sym) {
+			check_space(k, o->sym, line, col);
+		}
+		return;
+	} else if (role == 'l') {
+		if (o->kind != PTX_OPND_SYM ||
+		    (o->sym->kind != PTX_SYM_LABEL && o->sym->kind != PTX_SYM_TARGETS))
+			fail_at(k, line, col, "operand of '%s' must be a label", k->op->name);
+		return;
+	} else {
+		if (o->kind == PTX_OPND_ADDR || o->kind == PTX_OPND_LIST ||
+		    (o->kind == PTX_OPND_BRACKET && role != 'x')) {
+			fail_at(k, line, col, "operand %u of '%s' cannot be %s", idx + 1,
+			        k->op->name, kind_name(o));
+			return;
+		}
+		if (o->kind == PTX_OPND_SYM && (role != 'x' || o->sym->kind == PTX_SYM_LABEL)) {
+			fail_at(k, line, col, "operand %u of '%s' cannot be %s", idx + 1,
+			        k->op->name, kind_name(o));
+			return;
+		}
+		if (o->kind == PTX_OPND_SINK) {
+			fail_at(k, line, col, "'_' can only be a destination");
+			return;
+		}
+		want = role == 'p'   ? PTX_TYPE_PRED
+		       : role == 'u' ? PTX_TYPE_U32
+		       : role == 'a' ? last
+		                     : PTX_TYPE_NONE;
+		if (role == 'p' && o->kind != PTX_OPND_REG) {
+			fail_at(k, line, col, "operand %u of '%s' must be a predicate", idx + 1,
+			        k->op->name);
+			return;
+		}
+		if (o->negated && role != 'p')
+			fail_at(k, line, col, "only predicate operands can be negated with '!'");
+		uint8_t cls = ptx_types[want].cls;
+		if ((o->kind == PTX_OPND_F32 || o->kind == PTX_OPND_F64) && typed &&
+		    (cls == PTX_TC_SINT || cls == PTX_TC_UINT || cls == PTX_TC_PRED))
+			fail_at(k, line, col, "floating-point immediate for %s operand of '%s'",
+			        ptx_types[want].name, k->op->name);
+	}
+	if (!typed && role != 'p' && role != 'q')
+		return;
+	if (want == PTX_TYPE_NONE)
+		return;
+	if (ptx_insn_has_mod(in, PTX_DW_WIDE) && in->op == PTX_OP_MAD && idx == 3)
+		want = widen(last);
+	if (o->kind == PTX_OPND_VEC) {
+		if (in->op == PTX_OP_MOV)
+			return; /* packing/unpacking: elements are parts of the scalar */
+		for (unsigned i = 0; i < o->nelems; i++)
+			check_reg_type(k, &o->elems[i], want, idx);
+		return;
+	}
+	check_reg_type(k, o, want, idx);
+	if (o->pair)
+		check_reg_type(k, o->pair, PTX_TYPE_PRED, idx);
+}
+
+static unsigned vec_len(const struct ptx_insn *in)
+{
+	return ptx_insn_has_mod(in, PTX_DW_V2)   ? 2
+	       : ptx_insn_has_mod(in, PTX_DW_V4) ? 4
+	       : ptx_insn_has_mod(in, PTX_DW_V8) ? 8
+	                                         : 1;
+}
+
+static void check_operands(struct check *k)
+{
+	const char *sig = k->op->sig;
+	unsigned min = 0, max = 0, n = k->in->nopnds;
+	bool optional = false, unbounded = false;
+	for (const char *p = sig; *p; p++) {
+		if (*p == '?')
+			optional = true;
+		else if (*p == '*')
+			unbounded = true;
+		else {
+			max++;
+			min += !optional;
+		}
+	}
+	if (n < min || (n > max && !unbounded)) {
+		fail_at(k, k->locs->line, k->locs->col, "'%s' takes %s%u operand%s, found %u",
+		        k->op->name,
+		        min == max ? ""
+		        : n < min  ? "at least "
+		                   : "at most ",
+		        n < min ? min : max, (n < min ? min : max) == 1 ? "" : "s", n);
+		return;
+	}
+	unsigned i = 0;
+	for (const char *p = sig; *p && i < n; p++)
+		if (*p != '?' && *p != '*')
+			check_operand(k, i++, *p);
+	unsigned vl = vec_len(k->in);
+	if (k->op->flags & PTX_OF_MEM &&
+	    (k->in->op == PTX_OP_LD || k->in->op == PTX_OP_ST || k->in->op == PTX_OP_LDU)) {
+		unsigned data = k->in->op == PTX_OP_ST ? 1 : 0;
+		const struct ptx_operand *o = &k->in->opnds[data];
+		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
+		if (have != vl)
+			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
+			        "'%s' with %u element%s needs %s, found %u element%s", k->op->name,
+			        vl, vl == 1 ? "" : "s",
+			        vl == 1 ? "a scalar operand" : "a vector operand", have,
+			        have == 1 ? "" : "s");
+	}
+}
+
+/* call[.uni] [(rets),] callee [, (args)] [, prototype|targets] */
+static void check_call(struct check *k)
+{
+	struct ptx_insn *in = k->in;
+	unsigned i = 0, n = in->nopnds;
+	const struct ptx_operand *rets = NULL, *args = NULL, *proto = NULL;
+	if (i < n && in->opnds[i].kind == PTX_OPND_LIST)
+		rets = &in->opnds[i++];
+	if (i >= n) {
+		fail_at(k, k->locs->line, k->locs->col, "'call' needs a function to call");
+		return;
+	}
+	const struct ptx_operand *callee = &in->opnds[i++];
+	unsigned callee_idx = i - 1;
+	if (i < n && in->opnds[i].kind == PTX_OPND_LIST)
+		args = &in->opnds[i++];
+	if (i < n)
+		proto = &in->opnds[i++];
+	if (i < n) {
+		fail_at(k, k->locs->opnd_lines[i], k->locs->opnd_cols[i],
+		        "unexpected operand after the call target");
+		return;
+	}
+	const struct ptx_func_info *f = NULL;
+	uint32_t line = k->locs->opnd_lines[callee_idx], col = k->locs->opnd_cols[callee_idx];
+	for (unsigned j = 0; j < n; j++) {
+		const struct ptx_operand *o = &in->opnds[j];
+		bool negated = o->negated;
+		for (unsigned e = 0; e < o->nelems; e++)
+			negated |= o->elems[e].negated;
+		if (negated) {
+			fail_at(k, k->locs->opnd_lines[j], k->locs->opnd_cols[j],
+			        "call operands cannot be negated");
+			return;
+		}
+	}
+	if (callee->kind == PTX_OPND_SYM && callee->sym->kind == PTX_SYM_FUNC) {
+		f = callee->sym->func;
+		if (proto)
+			fail_at(k, line, col, "a direct call takes no prototype");
+	} else if (callee->kind == PTX_OPND_REG) {
+		if (!proto || proto->kind != PTX_OPND_SYM ||
+		    (proto->sym->kind != PTX_SYM_PROTO && proto->sym->kind != PTX_SYM_TARGETS)) {
+			fail_at(k, line, col,
+			        "an indirect call needs a .callprototype or .calltargets label");
+			return;
+		}
+		f = proto->sym->func;
+	} else {
+		fail_at(k, line, col, "call target must be a function or a register");
+		return;
+	}
+	if (!f)
+		return;
+	unsigned nr = rets ? rets->nelems : 0, na = args ? args->nelems : 0;
+	if (nr != f->nrets)
+		fail_at(k, line, col, "call passes %u return value%s, the callee has %u", nr,
+		        nr == 1 ? "" : "s", f->nrets);
+	if (na != f->nparams)
+		fail_at(k, line, col, "call passes %u argument%s, the callee takes %u", na,
+		        na == 1 ? "" : "s", f->nparams);
+	if (f->is_entry)
+		fail_at(k, line, col, "kernels (.entry) cannot be called");
+}
+
+bool ptx_check_insn(struct ptx_ctx *c, struct ptx_insn *in, const struct ptx_insn_locs *locs)
+{
+	struct check k = {.c = c, .in = in, .locs = locs, .op = &ptx_ops[in->op], .ok = true};
+	check_modifiers(&k);
+	if (!k.ok)
+		return false; /* operand types depend on the modifiers: avoid cascades */
+	check_combinations(&k);
+	if (k.op->flags & PTX_OF_CALL)
+		check_call(&k);
+	else
+		check_operands(&k);
+	return k.ok;
+}

@@ -1,0 +1,476 @@
+/* PTX modules: the entry point ptx_parse_stream.
+ *
+ * Streams the input through the lexer and reads the module one top-level item at a
+ * time: .version/.target/.address_size/.file/.section/.pragma, variable declarations
+ * (decl.c) and functions.  A function body (body.c) is parsed into the per-function
+ * arena, checked (instructions as they are read, labels at the closing brace), dumped
+ * and handed to the on_function callback, then the arena is reset, so peak memory
+ * follows the largest function plus the module's declarations.  On an error the
+ * parser reports it and recovers at the next statement, so one run reports many.
+ * requires: lex.c, context.c, decl.c, body.c, insn.c, check.c, dump.c.
+ * Complexity: O(input) time. */
+#include "ptx_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_signature(const struct ptx_func_info *a, const struct ptx_func_info *b)
+{
+	if (a->is_entry != b->is_entry || a->nrets != b->nrets || a->nparams != b->nparams)
+		return false;
+	for (uint32_t i = 0; i < a->nparams; i++)
+		if (a->params[i]->type != b->params[i]->type)
+			return false;
+	return true;
+}
+
+static void finish_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool has_body)
+{
+	unsigned errors_before = c->diag->nerrors;
+	ptx_finish_labels(c, has_body);
+	if (c->opts->dump_out)
+		ptx_dump_function(c->opts->dump_out, fn, c->stmts, c->nstmts, has_body);
+	if (has_body && c->opts->on_function && !pa_diag_failed(c->diag) &&
+	    c->diag->nerrors == errors_before) {
+		struct ptx_function pf = {.sym = fn, .stmts = c->stmts, .nstmts = c->nstmts};
+		c->opts->on_function(c->opts->user, &pf, &c->mod);
+	}
+	c->fn = NULL;
+	c->stmts = NULL;
+	c->nstmts = c->cap_stmts = 0;
+	pa_arena_reset(&c->fn_arena);
+}
+
+/* Declares or finds the function symbol for a new signature. */
+static struct ptx_symbol *declare_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool body)
+{
+	struct ptx_symbol *old = ptx_symtab_find(&c->globals, fn->name, fn->name_len, fn->hash);
+	if (!old) {
+		ptx_symtab_insert(&c->globals, fn);
+		return fn;
+	}
+	if (old->kind != PTX_SYM_FUNC) {
+		ptx_error_at(c, fn->line, fn->col, "redeclaration of '%s' as a function", fn->name);
+		return NULL;
+	}
+	if (!same_signature(old->func, fn->func)) {
+		ptx_error_at(
+		        c, fn->line, fn->col,
+		        "declaration of '%s' does not match its earlier declaration at line %u",
+		        fn->name, old->line);
+		return NULL;
+	}
+	if (body && old->defined) {
+		ptx_error_at(c, fn->line, fn->col, "redefinition of function '%s'", fn->name);
+		return NULL;
+	}
+	if (body) {
+		old->func = fn->func; /* the definition's parameter names */
+		old->linkage = fn->linkage;
+	}
+	return old;
+}
+
+/* [linkage] .entry|.func [(rets)] name [(params)] perf-directives ( ; | { body } ) */
+static bool parse_function(struct ptx_ctx *c, uint8_t linkage)
+{
+	bool is_entry = tok(c)->dw == PTX_DW_ENTRY;
+	struct ptx_func_info *f = PA_NEW(&c->module_arena, struct ptx_func_info);
+	f->is_entry = is_entry;
+	next(c);
+	if (!is_entry && is_punct(c, '(') && !ptx_parse_params(c, &f->rets, &f->nrets))
+		return false;
+	struct ptx_token *t = tok(c);
+	if (t->kind != PTX_TOK_IDENT) {
+		ptx_error_expected(c, "a function name");
+		return false;
+	}
+	struct ptx_symbol *fn = ptx_new_symbol(&c->module_arena, t->text, t->len, t->line, t->col);
+	fn->kind = PTX_SYM_FUNC;
+	fn->linkage = linkage;
+	fn->func = f;
+	next(c);
+	if (is_punct(c, '(') && !ptx_parse_params(c, &f->params, &f->nparams))
+		return false;
+	if (!ptx_parse_perf_directives(c, f))
+		return false;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (is_entry && f->params[i]->space != PTX_SPACE_PARAM) {
+			ptx_error_at(c, f->params[i]->line, f->params[i]->col,
+			             "kernel parameters must be in the .param state space");
+			return false;
+		}
+	bool body = is_punct(c, '{');
+	if (!body && !is_punct(c, ';')) {
+		ptx_error_expected(c, "'{' or ';' after the function signature");
+		return false;
+	}
+	if (body && linkage & PTX_LINK_EXTERN) {
+		ptx_error_at(c, fn->line, fn->col, ".extern function '%s' cannot have a body",
+		             fn->name);
+		ptx_skip_block(c);
+		return true;
+	}
+	struct ptx_symbol *sym = declare_function(c, fn, body);
+	if (!sym) {
+		if (body)
+			ptx_skip_block(c);
+		else
+			next(c);
+		return true;
+	}
+	c->seen_code = true;
+	if (!body) {
+		next(c);
+		finish_function(c, fn, false);
+		return true;
+	}
+	sym->defined = true;
+	c->fn = sym; /* the symbol calls resolve to; it now has the definition's signature */
+	ptx_parse_body(c, sym);
+	finish_function(c, sym, true);
+	return true;
+}
+
+static bool parse_version(struct ptx_ctx *c)
+{
+	struct ptx_token *t = tok(c);
+	uint32_t line = t->line, col = t->col;
+	if (c->seen_version) {
+		ptx_error_at(c, line, col, "duplicate .version directive");
+		return false;
+	}
+	c->seen_version = true;
+	next(c);
+	t = tok(c);
+	unsigned major = 0, minor = 0;
+	size_t i = 0;
+	while (t->kind == PTX_TOK_NUMBER && i < t->len && t->text[i] >= '0' && t->text[i] <= '9' &&
+	       major < 1000)
+		major = major * 10 + (unsigned)(t->text[i++] - '0');
+	bool dot = i < t->len && t->text[i] == '.';
+	size_t j = dot ? i + 1 : i;
+	while (j < t->len && t->text[j] >= '0' && t->text[j] <= '9' && minor < 1000)
+		minor = minor * 10 + (unsigned)(t->text[j++] - '0');
+	if (t->kind != PTX_TOK_NUMBER || !dot || j != t->len || j == i + 1 || minor > 9) {
+		ptx_error_expected(c, "a version number like 8.0");
+		return false;
+	}
+	if (major < 1 || major * 10 + minor > 99) {
+		ptx_error_at(c, t->line, t->col, "unsupported PTX ISA version %u.%u", major, minor);
+		next(c);
+		return false;
+	}
+	c->mod.version = major * 10 + minor;
+	if (c->mod.version > 90) {
+		ptx_error_at(c, t->line, t->col,
+		             "unsupported PTX ISA version %u.%u (the newest supported is 9.0)",
+		             major, minor);
+		next(c);
+		return false;
+	}
+	next(c);
+	return true;
+}
+
+/* Oldest PTX ISA version (x10) that knows each target. */
+static unsigned min_version_for_sm(unsigned sm)
+{
+	static const struct {
+		uint16_t sm, ver;
+	} table[] = {{120, 87}, {100, 86}, {90, 78}, {89, 78}, {87, 74}, {86, 71},
+	             {80, 70},  {75, 63},  {72, 61}, {70, 60}, {60, 50}, {53, 42},
+	             {52, 41},  {50, 40},  {30, 31}, {20, 20}};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (sm >= table[i].sm)
+			return table[i].ver;
+	return 10;
+}
+
+static bool parse_target(struct ptx_ctx *c)
+{
+	if (c->seen_target) {
+		ptx_error_at(c, tok(c)->line, tok(c)->col, "duplicate .target directive");
+		return false;
+	}
+	c->seen_target = true;
+	next(c);
+	do {
+		if (is_punct(c, ','))
+			next(c);
+		struct ptx_token *t = tok(c);
+		if (t->kind != PTX_TOK_IDENT) {
+			ptx_error_expected(c, "a target name");
+			return false;
+		}
+		char name[32] = {0};
+		memcpy(name, t->text, t->len < 31 ? t->len : 31);
+		unsigned sm = 0;
+		char suffix = 0;
+		if ((sscanf(name, "sm_%u%c", &sm, &suffix) >= 1 ||
+		     sscanf(name, "compute_%u%c", &sm, &suffix) >= 1) &&
+		    (suffix == 0 || suffix == 'a' || suffix == 'f') && sm >= 10 && sm < 1000) {
+			unsigned need = min_version_for_sm(sm);
+			if (c->mod.version && c->mod.version < need) {
+				ptx_error_at(c, t->line, t->col,
+				             "PTX ISA version %u.%u does not support .target %s "
+				             "(needs %u.%u)",
+				             c->mod.version / 10, c->mod.version % 10, name,
+				             need / 10, need % 10);
+				return false;
+			}
+			c->mod.sm = sm;
+			c->mod.sm_arch_specific = suffix != 0;
+		} else if (!strcmp(name, "texmode_unified")) {
+			c->mod.texmode_independent = false;
+		} else if (!strcmp(name, "texmode_independent")) {
+			c->mod.texmode_independent = true;
+		} else if (!strcmp(name, "debug")) {
+			c->mod.debug = true;
+		} else if (!strcmp(name, "map_f64_to_f32")) {
+			c->mod.map_f64_to_f32 = true;
+		} else {
+			ptx_error_at(c, t->line, t->col, "unknown target '%.*s'",
+			             (int)(t->len > 40 ? 40 : t->len), t->text);
+			return false;
+		}
+		next(c);
+	} while (is_punct(c, ','));
+	if (!c->mod.sm) {
+		ptx_error_at(c, tok(c)->line, tok(c)->col, ".target names no sm_XX architecture");
+		return false;
+	}
+	return true;
+}
+
+/* .file N "name" [, timestamp, size] */
+static bool parse_file(struct ptx_ctx *c)
+{
+	char text[1200];
+	size_t n = 0;
+	next(c);
+	uint32_t index;
+	if (!ptx_parse_u32(c, &index, ".file index"))
+		return false;
+	n = (size_t)snprintf(text, sizeof text, "%u ", index);
+	if (tok(c)->kind != PTX_TOK_STRING) {
+		ptx_error_expected(c, "a file name string");
+		return false;
+	}
+	ptx_append(text, sizeof text, &n, tok(c)->text, tok(c)->len);
+	uint32_t line = tok(c)->line;
+	next(c);
+	while (is_punct(c, ',') && tok(c)->line == line) {
+		next(c);
+		if (tok(c)->kind != PTX_TOK_NUMBER) {
+			ptx_error_expected(c, "a number");
+			return false;
+		}
+		ptx_append(text, sizeof text, &n, ", ", 2);
+		ptx_append(text, sizeof text, &n, tok(c)->text, tok(c)->len);
+		next(c);
+	}
+	if (c->opts->dump_out)
+		ptx_dump_text(c->opts->dump_out, ".file", text);
+	return true;
+}
+
+/* .section name { ... }: DWARF data nvcc emits with -G.  Not parsed: skipped, and with
+ * --dump-ast copied token by token, one output line per source line, so the dump
+ * keeps the debug information ptxas needs for `.target debug`. */
+static bool parse_section(struct ptx_ctx *c)
+{
+	FILE *out = c->opts->dump_out;
+	next(c);
+	struct ptx_token *t = tok(c);
+	if (t->kind != PTX_TOK_DOTWORD && t->kind != PTX_TOK_IDENT) {
+		ptx_error_expected(c, "a section name");
+		return false;
+	}
+	if (out)
+		fprintf(out, ".section %.*s\n{\n", (int)t->len, t->text);
+	next(c);
+	if (!is_punct(c, '{')) {
+		ptx_error_expected(c, "'{'");
+		return false;
+	}
+	next(c);
+	uint64_t depth = 1;
+	uint32_t line = 0;
+	for (t = tok(c);; t = tok(c)) {
+		if (t->kind == PTX_TOK_EOF) {
+			ptx_error_at(c, t->line, t->col, "unexpected end of file in .section");
+			return false;
+		}
+		depth += is_punct(c, '{');
+		depth -= is_punct(c, '}');
+		if (depth == 0)
+			break;
+		if (out) {
+			if (t->line != line) {
+				fputs(line ? "\n\t" : "\t", out);
+				line = t->line;
+			} else if (!is_punct(c, ',') && !is_punct(c, ':')) {
+				fputc(' ', out);
+			}
+			fwrite(t->text, 1, t->len, out);
+		}
+		next(c);
+	}
+	next(c);
+	if (out)
+		fputs(line ? "\n}\n" : "}\n", out);
+	return true;
+}
+
+static bool parse_module_directive(struct ptx_ctx *c)
+{
+	struct ptx_token *t = tok(c);
+	uint16_t dw = t->dw;
+	if (dw != PTX_DW_VERSION && !c->seen_version) {
+		ptx_error_at(c, t->line, t->col,
+		             "missing .version directive at the start of the module");
+		c->seen_version = true;
+	} else if (dw != PTX_DW_VERSION && dw != PTX_DW_TARGET && !c->seen_target) {
+		ptx_error_at(c, t->line, t->col, "missing .target directive before '%.*s'",
+		             (int)(t->len > 40 ? 40 : t->len), t->text);
+		c->seen_target = true;
+	}
+	switch (dw) {
+	case PTX_DW_VERSION:
+		return parse_version(c);
+	case PTX_DW_TARGET: {
+		bool ok = parse_target(c);
+		if (ok && c->opts->dump_out)
+			ptx_dump_module_header(c->opts->dump_out, &c->mod);
+		return ok;
+	}
+	case PTX_DW_ADDRESS_SIZE: {
+		uint32_t v, line = t->line, col = t->col;
+		next(c);
+		struct ptx_number num;
+		t = tok(c);
+		/* checked before the number is consumed, so the excerpt is this line */
+		if (t->kind == PTX_TOK_NUMBER && !ptx_parse_number(t->text, t->len, &num) &&
+		    (num.kind != PTX_OPND_INT || (num.value != 32 && num.value != 64))) {
+			ptx_error_at(c, line, col, ".address_size must be 32 or 64");
+			next(c);
+			return false;
+		}
+		if (!ptx_parse_u32(c, &v, ".address_size"))
+			return false;
+		c->mod.address_size = v;
+		if (c->opts->dump_out)
+			fprintf(c->opts->dump_out, ".address_size %u\n", v);
+		return true;
+	}
+	case PTX_DW_FILE:
+		return parse_file(c);
+	case PTX_DW_SECTION:
+		return parse_section(c);
+	case PTX_DW_PRAGMA: {
+		const char *text = ptx_parse_strings(c, &c->module_arena);
+		if (text && c->opts->dump_out)
+			fprintf(c->opts->dump_out, ".pragma %s;\n", text);
+		return text != NULL;
+	}
+	default:
+		break;
+	}
+	uint8_t linkage = 0;
+	for (; t->kind == PTX_TOK_DOTWORD; t = tok(c)) {
+		uint8_t bit = dw == PTX_DW_EXTERN    ? PTX_LINK_EXTERN
+		              : dw == PTX_DW_VISIBLE ? PTX_LINK_VISIBLE
+		              : dw == PTX_DW_WEAK    ? PTX_LINK_WEAK
+		              : dw == PTX_DW_COMMON  ? PTX_LINK_COMMON
+		                                     : 0;
+		if (!bit)
+			break;
+		if (linkage) {
+			ptx_error_at(c, t->line, t->col, "more than one linkage directive");
+			return false;
+		}
+		linkage |= bit;
+		next(c);
+		dw = tok(c)->dw;
+		if (tok(c)->kind != PTX_TOK_DOTWORD)
+			break;
+	}
+	if (tok(c)->kind == PTX_TOK_DOTWORD && (dw == PTX_DW_ENTRY || dw == PTX_DW_FUNC))
+		return parse_function(c, linkage);
+	if (tok(c)->kind == PTX_TOK_DOTWORD &&
+	    (ptx_space_of(dw) != PTX_SPACE_NONE || dw == PTX_DW_ALIGN))
+		return ptx_parse_var_decl(c, linkage);
+	if (tok(c)->kind == PTX_TOK_DOTWORD)
+		ptx_error_at(c, tok(c)->line, tok(c)->col,
+		             "unexpected directive '%.*s' at module scope",
+		             (int)(tok(c)->len > 40 ? 40 : tok(c)->len), tok(c)->text);
+	else
+		ptx_error_expected(c, "a declaration after the linkage directive");
+	return false;
+}
+
+static void declare_sregs(struct ptx_ctx *c)
+{
+	for (unsigned i = 0; i < ptx_nsregs; i++) {
+		const struct ptx_sreg_info *r = &ptx_sregs[i];
+		struct ptx_symbol *s =
+		        ptx_new_symbol(&c->module_arena, r->name, (uint32_t)strlen(r->name), 0, 0);
+		s->kind = PTX_SYM_SREG;
+		s->space = PTX_SPACE_SREG;
+		s->type = r->type;
+		s->vec = r->ncomp;
+		if (!strcmp(r->name, "%envreg"))
+			s->range = 32;
+		else if (!strcmp(r->name, "%pm"))
+			s->range = 8;
+		ptx_symtab_insert(&c->globals, s);
+	}
+}
+
+bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
+{
+	struct ptx_ctx *c = pa_xcalloc(1, sizeof *c);
+	c->opts = opts;
+	c->diag = opts->diag;
+	c->filename = opts->filename ? opts->filename : "<input>";
+	c->mod.address_size = 64;
+	unsigned errors_before = c->diag->nerrors;
+	pa_arena_init(&c->module_arena);
+	pa_arena_init(&c->fn_arena);
+	ptx_symtab_init(&c->globals, 1024);
+	ptx_symtab_init(&c->locals, 1024);
+	ptx_symtab_init(&c->labels, 256);
+	ptx_tables_init(&c->dwtab, &c->optab);
+	ptx_lex_init(&c->lx, in, c);
+	c->listbuf = pa_xmalloc(PTX_MAX_LIST * sizeof *c->listbuf);
+	declare_sregs(c);
+	next(c);
+	while (!c->stop && tok(c)->kind != PTX_TOK_EOF) {
+		struct ptx_token *t = tok(c);
+		if (t->kind == PTX_TOK_DOTWORD) {
+			if (!parse_module_directive(c) && !c->stop)
+				ptx_recover_module(c);
+		} else if (is_punct(c, ';')) {
+			next(c);
+		} else {
+			ptx_error_expected(c, "a directive");
+			ptx_recover_module(c);
+		}
+	}
+	if (!c->stop && !c->seen_version)
+		ptx_error_at(c, tok(c)->line, tok(c)->col, "missing .version directive");
+	if (ferror(in))
+		ptx_error_at(c, 0, 0, "read error");
+	bool ok = c->diag->nerrors == errors_before;
+	ptx_lex_free(&c->lx);
+	free(c->listbuf);
+	ptx_tables_free(&c->dwtab, &c->optab);
+	ptx_symtab_free(&c->globals);
+	ptx_symtab_free(&c->locals);
+	ptx_symtab_free(&c->labels);
+	pa_arena_free(&c->fn_arena);
+	pa_arena_free(&c->module_arena);
+	free(c);
+	return ok;
+}
