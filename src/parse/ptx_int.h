@@ -63,7 +63,7 @@ struct ptx_lexer {
 	const char *prev_start; /* start of the previous line, NULL once dropped */
 	uint64_t line_dropped;  /* bytes of the current line no longer in buf */
 	uint32_t line;
-	uint32_t dw_hash; /* hash of the dotted word being lexed */
+	uint32_t dw_hash;     /* hash of the dotted word being lexed */
 	uint32_t binary_runs; /* runs of non-text bytes reported so far */
 	bool eof;
 	struct ptx_token tok;
