@@ -272,9 +272,15 @@ void ptx_lex_next(struct ptx_lexer *lx)
 		t->kind = PTX_TOK_NUMBER;
 	} else if (c == '"') {
 		p++;
-		while (p < lx->end && *p != '"' && *p != '\n' && p - t->text < PTX_MAX_TOKEN)
+		while (p < lx->end && *p != '"' && *p != '\n' && p - t->text < PTX_MAX_TOKEN &&
+		       ((unsigned char)*p >= 0x20 || *p == '\t'))
 			p++;
-		if (*p != '"') {
+		if (p < lx->end && *p != '"' && *p != '\n' && (unsigned char)*p < 0x20) {
+			ptx_error_at(lx->ctx, t->line, (uint32_t)(t->col + (p - t->text)),
+			             "invalid byte 0x%02x in string literal", (unsigned char)*p);
+			t->kind = PTX_TOK_BAD;
+			p++;
+		} else if (*p != '"') {
 			ptx_error_at(lx->ctx, t->line, t->col, "unterminated string literal");
 			t->kind = PTX_TOK_BAD;
 		} else {

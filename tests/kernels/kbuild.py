@@ -1,0 +1,61 @@
+"""Compile the OpenCL kernels in tests/kernels/src with clang-19 into AMDGPU code objects.
+
+Shared by survey.py (mnemonic survey) and run.py (execution tests). Each kernel source may carry
+extra compiler flags on a line `// CFLAGS: ...`. Compilation is clang-19 -O3 -nogpulib followed by
+ld.lld-19 -shared, i.e. exactly what a HIP runtime would load.
+"""
+
+import os
+import re
+import subprocess
+import concurrent.futures
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_DIR = os.path.join(HERE, 'src')
+SIM_TARGETS = ('gfx90a', 'gfx942', 'gfx1100')
+SURVEY_TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
+
+CLANG = os.environ.get('CLANG', 'clang-19')
+LLD = os.environ.get('LLD', 'ld.lld-19')
+
+
+def kernel_sources():
+    """Sorted list of (kernel name, source path); the kernel name is the file stem."""
+    out = []
+    for name in sorted(os.listdir(SRC_DIR)):
+        if name.endswith('.cl'):
+            out.append((name[:-3], os.path.join(SRC_DIR, name)))
+    return out
+
+
+def extra_flags(path):
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'\s*//\s*CFLAGS:\s*(.*)', line)
+            if m:
+                return m.group(1).split()
+    return []
+
+
+def compile_kernel(path, target, outdir):
+    """Compile one .cl file for one target; returns the .hsaco path or raises RuntimeError."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    obj = os.path.join(outdir, '%s-%s.o' % (stem, target))
+    hsaco = os.path.join(outdir, '%s-%s.hsaco' % (stem, target))
+    cmd = [CLANG, '-x', 'cl', '-cl-std=CL2.0', '-target', 'amdgcn-amd-amdhsa',
+           '-mcpu=' + target, '-nogpulib', '-O3'] + extra_flags(path) + ['-c', path, '-o', obj]
+    for c in (cmd, [LLD, '-shared', obj, '-o', hsaco]):
+        r = subprocess.run(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0 or 'warning' in r.stdout:
+            raise RuntimeError('%s\n%s' % (' '.join(c), r.stdout))
+    return hsaco
+
+
+def compile_all(jobs, outdir, workers=2):
+    """jobs: list of (path, target). Returns {(path, target): hsaco}; raises on any failure."""
+    res = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as ex:
+        futs = {ex.submit(compile_kernel, p, t, outdir): (p, t) for p, t in jobs}
+        for fut in concurrent.futures.as_completed(futs):
+            res[futs[fut]] = fut.result()
+    return res

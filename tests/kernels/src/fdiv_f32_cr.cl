@@ -1,0 +1,14 @@
+// CFLAGS: -cl-fp32-correctly-rounded-divide-sqrt
+// Correctly rounded single-precision division and square root (div_scale/div_fmas/div_fixup).
+#include "common.h"
+
+__kernel void fdiv_f32_cr(__global const float *a, __global const float *b, __global float *out,
+                          uint n)
+{
+	uint i = gid_x();
+	if (i >= n)
+		return;
+	out[3 * i] = a[i] / b[i];
+	out[3 * i + 1] = __builtin_sqrtf(a[i]);
+	out[3 * i + 2] = 1.0f / b[i];
+}
