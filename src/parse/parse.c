@@ -460,7 +460,8 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	}
 	if (!c->stop && !c->seen_version)
 		ptx_error_at(c, tok(c)->line, tok(c)->col, "missing .version directive");
-	else if (!c->stop && !c->seen_target)
+	else if (!c->stop && !c->seen_target && c->diag->nerrors == errors_before)
+		/* (after another error the .target line may have been skipped in recovery) */
 		ptx_error_at(c, tok(c)->line, tok(c)->col, "missing .target directive");
 	if (ferror(in))
 		ptx_error_at(c, 0, 0, "read error");
