@@ -7,6 +7,7 @@ any of them).  Emits rows sorted by canonical name, a mnemonic index and a decod
 by (generation, format, opcode).  usage: gen_isa.py isa_table.py out.c
 """
 import re
+import os
 import sys
 
 GENS = ["GFX9", "GFX940", "GFX10", "GFX11", "GFX12"]
@@ -182,6 +183,13 @@ def cstr(s):
     return '"%s"' % s if s else "NULL"
 
 
+def format_enum_order():
+    """The members of enum amd_format, in order, read from amd_isa.h beside this script."""
+    header = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "amd_isa.h")).read()
+    body = re.search(r"enum amd_format \{(.*?)\};", header, re.S).group(1)
+    return re.findall(r"AMD_FMT_(\w+)", re.sub(r"/\*.*?\*/", "", body, flags=re.S))
+
+
 def main():
     env = {}
     exec(open(sys.argv[1]).read(), env)
@@ -228,7 +236,13 @@ def main():
     for n, g, i in name_index:
         out.append('\t{"%s", %d, %d},' % (n, g, i))
     out.append("};")
-    decode.sort(key=lambda e: (e[0], e[1], e[2]))
+    # amd_isa_decode binary-searches by (gen, enum amd_format value, opcode): sort by the
+    # enum's order, not by the format's name.
+    fmt_order = {f: i for i, f in enumerate(format_enum_order())}
+    unknown = {e[1] for e in decode} - set(fmt_order)
+    if unknown:
+        sys.exit("gen_isa.py: formats missing from enum amd_format: %s" % sorted(unknown))
+    decode.sort(key=lambda e: (e[0], fmt_order[e[1]], e[2]))
     seen = set()
     out.append("static const struct amd_isa_decode_entry isa_decode[] = {")
     for g, f, op, i in decode:
