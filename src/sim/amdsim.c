@@ -1,0 +1,272 @@
+/* amdsim: command-line front end of the simulator (src/sim/sim.h).
+ *
+ *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
+ *          [--seed N] [--no-strict] [--stats] [--trace] ARG...
+ *
+ * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
+ * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
+ * reported violations (output files are still written). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "sim.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
+	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
+	             "[--trace] ARG...\n"
+	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
+	             " u64:V | f32:V | f64:V\n");
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *buf = pa_xmalloc(cap);
+	size_t r;
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap)
+			buf = pa_xrealloc(buf, cap *= 2);
+	}
+	fclose(f);
+	*size = n;
+	return buf;
+}
+
+static bool parse_dims(const char *s, uint32_t out[3])
+{
+	out[0] = out[1] = out[2] = 1;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(s, &end, 0);
+		if (end == s || errno || v == 0 || v > 0xffffffffu)
+			return false;
+		out[i] = (uint32_t)v;
+		if (*end == 0)
+			return true;
+		if (*end != ',')
+			return false;
+		s = end + 1;
+	}
+	return false;
+}
+
+struct cli_arg {
+	struct sim_arg a;
+	const char *outfile;
+	void *in_data;
+};
+
+static bool parse_arg(const char *s, struct cli_arg *ca)
+{
+	memset(ca, 0, sizeof *ca);
+	const char *colon = strchr(s, ':');
+	if (!colon)
+		return false;
+	size_t kl = (size_t)(colon - s);
+	const char *v = colon + 1;
+	char *end;
+	errno = 0;
+#define KIND(str) (kl == strlen(str) && !strncmp(s, str, kl))
+	if (KIND("in") || KIND("inout")) {
+		bool inout = KIND("inout");
+		char path[4096];
+		const char *sep = inout ? strrchr(v, ':') : NULL;
+		if (inout && !sep)
+			return false;
+		size_t pl = inout ? (size_t)(sep - v) : strlen(v);
+		if (pl >= sizeof path)
+			return false;
+		memcpy(path, v, pl);
+		path[pl] = 0;
+		size_t n;
+		ca->in_data = read_file(path, &n);
+		if (!ca->in_data) {
+			fprintf(stderr, "amdsim: error: cannot read '%s': %s\n", path,
+			        strerror(errno));
+			return false;
+		}
+		ca->a.kind = inout ? SIM_ARG_INOUT : SIM_ARG_IN;
+		ca->a.data = ca->in_data;
+		ca->a.size = n;
+		if (inout) {
+			ca->outfile = sep + 1;
+			ca->a.out = pa_xmalloc(n ? n : 1);
+		}
+		return true;
+	}
+	if (KIND("out")) {
+		unsigned long long n = strtoull(v, &end, 0);
+		if (end == v || *end != ':' || errno || n > (1ull << 32))
+			return false;
+		ca->a.kind = SIM_ARG_OUT;
+		ca->a.size = n;
+		ca->a.out = pa_xcalloc(n ? n : 1, 1);
+		ca->outfile = end + 1;
+		return true;
+	}
+	if (KIND("i32") || KIND("i64")) {
+		long long x = strtoll(v, &end, 0);
+		ca->a.kind = KIND("i32") ? SIM_ARG_I32 : SIM_ARG_I64;
+		ca->a.value.i = x;
+	} else if (KIND("u32") || KIND("u64")) {
+		unsigned long long x = strtoull(v, &end, 0);
+		ca->a.kind = KIND("u32") ? SIM_ARG_U32 : SIM_ARG_U64;
+		ca->a.value.u = x;
+	} else if (KIND("f32") || KIND("f64")) {
+		double x = strtod(v, &end);
+		ca->a.kind = KIND("f32") ? SIM_ARG_F32 : SIM_ARG_F64;
+		ca->a.value.f = x;
+	} else {
+		return false;
+	}
+#undef KIND
+	return end != v && *end == 0 && !errno;
+}
+
+static bool write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(data, 1, n, f) == n;
+	return fclose(f) == 0 && ok;
+}
+
+static void free_cli_args(struct cli_arg *cargs, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		free(cargs[i].in_data);
+		free(cargs[i].a.out);
+	}
+	free(cargs);
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = NULL, *kernel = NULL;
+	struct sim_dispatch d = {0};
+	struct sim_options opt;
+	bool have_grid = false, have_block = false, stats_on = false;
+	sim_options_init(&opt);
+	struct cli_arg *cargs = pa_xcalloc((size_t)argc + 1, sizeof *cargs);
+	size_t nargs = 0;
+	int usage_rc = -1;
+	for (int i = 1; i < argc && usage_rc < 0; i++) {
+		const char *a = argv[i];
+		bool has_next = i + 1 < argc;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			usage_rc = 0;
+		} else if (!strcmp(a, "--kernel") && has_next) {
+			kernel = argv[++i];
+		} else if (!strcmp(a, "--grid") && has_next) {
+			have_grid = parse_dims(argv[++i], d.grid);
+			if (!have_grid) {
+				fprintf(stderr, "amdsim: error: bad --grid '%s'\n", argv[i]);
+				usage_rc = 2;
+			}
+		} else if (!strcmp(a, "--block") && has_next) {
+			have_block = parse_dims(argv[++i], d.block);
+			if (!have_block) {
+				fprintf(stderr, "amdsim: error: bad --block '%s'\n", argv[i]);
+				usage_rc = 2;
+			}
+		} else if (!strcmp(a, "--dynamic-lds") && has_next) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 0);
+			if (*end || v > 65536) {
+				fprintf(stderr, "amdsim: error: bad --dynamic-lds '%s'\n", argv[i]);
+				usage_rc = 2;
+			}
+			d.dynamic_lds = (uint32_t)v;
+		} else if (!strcmp(a, "--seed") && has_next) {
+			opt.seed = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--no-strict")) {
+			opt.strict = false;
+		} else if (!strcmp(a, "--strict")) {
+			opt.strict = true;
+		} else if (!strcmp(a, "--stats")) {
+			stats_on = true;
+		} else if (!strcmp(a, "--trace")) {
+			opt.trace = true;
+		} else if (a[0] == '-' && a[1] == '-') {
+			fprintf(stderr, "amdsim: error: unknown or incomplete option '%s'\n", a);
+			usage(stderr);
+			usage_rc = 2;
+		} else if (!file) {
+			file = a;
+		} else {
+			if (!parse_arg(a, &cargs[nargs])) {
+				fprintf(stderr, "amdsim: error: bad kernel argument '%s'\n", a);
+				usage_rc = 2;
+			}
+			nargs++;
+		}
+	}
+	if (usage_rc < 0 && (!file || !kernel || !have_grid || !have_block)) {
+		usage(stderr);
+		usage_rc = 2;
+	}
+	size_t size;
+	unsigned char *bytes = usage_rc < 0 ? read_file(file, &size) : NULL;
+	char err[512];
+	struct sim_code_object *co = NULL;
+	if (usage_rc < 0 && !bytes) {
+		fprintf(stderr, "amdsim: error: cannot read '%s': %s\n", file, strerror(errno));
+		usage_rc = 1;
+	} else if (usage_rc < 0) {
+		co = sim_load(bytes, size, err, sizeof err);
+		free(bytes);
+		if (!co) {
+			fprintf(stderr, "amdsim: error: %s: %s\n", file, err);
+			usage_rc = 1;
+		}
+	}
+	if (usage_rc >= 0) {
+		free_cli_args(cargs, nargs);
+		return usage_rc;
+	}
+	struct sim_arg *args = pa_xcalloc(nargs + 1, sizeof *args);
+	for (size_t i = 0; i < nargs; i++)
+		args[i] = cargs[i].a;
+	d.kernel = kernel;
+	d.args = args;
+	d.nargs = nargs;
+	struct sim_stats st;
+	enum sim_status status = sim_run(co, &d, &opt, &st, err, sizeof err);
+	int rc = 0;
+	if (status == SIM_ERROR) {
+		fprintf(stderr, "amdsim: error: %s\n", err);
+		rc = 1;
+	} else {
+		for (size_t i = 0; i < nargs; i++)
+			if (cargs[i].outfile &&
+			    !write_file(cargs[i].outfile, cargs[i].a.out, cargs[i].a.size)) {
+				fprintf(stderr, "amdsim: error: cannot write '%s'\n",
+				        cargs[i].outfile);
+				rc = 1;
+			}
+		if (status == SIM_VIOLATIONS) {
+			fprintf(stderr, "amdsim: %llu waitcnt/hazard violation(s)\n",
+			        (unsigned long long)st.violations);
+			if (!rc)
+				rc = 3;
+		}
+	}
+	if (stats_on && status != SIM_ERROR)
+		sim_print_stats(stdout, &st);
+	free_cli_args(cargs, nargs);
+	free(args);
+	sim_free(co);
+	return rc;
+}

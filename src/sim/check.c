@@ -1,0 +1,398 @@
+/* check: the strict s_waitcnt and hazard checker, and the memory timing model.
+ *
+ * Waitcnt (worst case, independent of the random latencies): every memory operation joins
+ * the list of the counters it increments, with an ordering group (vector memory and LDS
+ * return in order within their group; scalar loads and flat's lgkm side are out of order).
+ * After s_waitcnt CNT(N) an operation X of a list of k is known complete only when at least
+ * k - N completions force it: k - N > (operations not in X's group) + (older ones in X's
+ * group), and for out-of-order operations k - N > k - 1, i.e. N = 0.  A register whose
+ * pending operation is not known complete may not be read or overwritten.
+ * Hazards (gfx90a/gfx942): wait states are counted on a per-wave counter `ws` (one per
+ * instruction, N+1 for s_nop N); each rule compares the producer's stamp with the consumer.
+ * Timing: each operation gets a seeded random latency, in-order groups never complete before
+ * their predecessors, and s_waitcnt stalls the wave's clock until the hardware count is met.
+ * This file shares no code with the compiler's scheduler (ROADMAP: the simulator judges it).
+ * complexity: O(outstanding operations) per memory instruction and wait. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt", "vscnt"};
+
+void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
+{
+	struct sim_ctx *c = w->ctx;
+	c->stats->violations++;
+	unsigned maxp = c->opt->max_violations_printed ? c->opt->max_violations_printed : 20;
+	if (c->violations_printed >= maxp)
+		return;
+	c->violations_printed++;
+	FILE *out = c->opt->diag ? c->opt->diag : stderr;
+	char insn[160];
+	sim_format_insn(c, in, insn, sizeof insn);
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(out, "amdsim: violation: pc 0x%llx (wg %u wave %u): %s: %s\n",
+	        (unsigned long long)(c->co->text_addr + in->pc), w->wg_flat, w->id, insn, msg);
+}
+
+static struct sim_memop *op_of(struct sim_chk *k, uint32_t id)
+{
+	struct sim_memop *op = &k->ring[id % SIM_OPS_RING];
+	return id && op->id == id ? op : NULL;
+}
+
+static bool op_pending(struct sim_chk *k, uint32_t id)
+{
+	struct sim_memop *op = op_of(k, id);
+	return op && !op->done;
+}
+
+static void list_remove_done(struct sim_chk *k, struct sim_cntlist *l)
+{
+	unsigned j = 0;
+	for (unsigned i = 0; i < l->n; i++) {
+		struct sim_memop *op = op_of(k, l->ops[i]);
+		if (op && !op->done)
+			l->ops[j++] = l->ops[i];
+	}
+	l->n = j;
+}
+
+/* The count N that s_waitcnt must name so that op is known complete. */
+static unsigned needed_count(struct sim_chk *k, int cnt, const struct sim_memop *op)
+{
+	struct sim_cntlist *l = &k->lists[cnt];
+	if (op->group[cnt] == 255)
+		return 0;
+	unsigned in_group = 0, younger_in_group = 0;
+	bool seen = false;
+	for (unsigned i = 0; i < l->n; i++) {
+		struct sim_memop *o = op_of(k, l->ops[i]);
+		if (!o || o->group[cnt] != op->group[cnt])
+			continue;
+		in_group++;
+		if (seen)
+			younger_in_group++;
+		if (o == op)
+			seen = true;
+	}
+	/* k - N > (k - G) + older  <=>  N < G - older = younger + 1 */
+	(void)in_group;
+	return younger_in_group;
+}
+
+static void report_pending(struct sim_wave *w, const struct sim_insn *in, struct sim_memop *op,
+                           char kind, unsigned reg, const char *what)
+{
+	char pinsn[160];
+	sim_format_insn(w->ctx, op->insn, pinsn, sizeof pinsn);
+	int cnt = -1;
+	for (int c = 0; c < SIM_NUM_CNTS; c++)
+		if ((op->cnts >> c) & 1) {
+			cnt = c;
+			break;
+		}
+	if (cnt < 0)
+		return;
+	sim_violation(w, in,
+	              "%s %c%u before the memory operation writing it completed (%s at pc 0x%llx): "
+	              "missing s_waitcnt %s(%u)",
+	              what, kind, reg, pinsn, (unsigned long long)(w->ctx->co->text_addr + op->pc),
+	              cnt_names[cnt], needed_count(&w->chk, cnt, op));
+}
+
+static bool strict(const struct sim_wave *w)
+{
+	return w->ctx->opt->strict;
+}
+
+static unsigned elapsed(const struct sim_wave *w, uint64_t stamp)
+{
+	uint64_t d = w->chk.ws - stamp;
+	return d == 0 ? 0 : (unsigned)(d - 1 > 1000 ? 1000 : d - 1);
+}
+
+static void need_ws(struct sim_wave *w, const struct sim_insn *in, uint64_t stamp, unsigned n,
+                    const char *rule)
+{
+	if (stamp && elapsed(w, stamp) < n)
+		sim_violation(w, in, "hazard: %s needs %u wait states, has %u (missing s_nop)",
+		              rule, n, elapsed(w, stamp));
+}
+
+void sim_chk_read_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
+{
+	if (!strict(w))
+		return;
+	struct sim_chk *k = &w->chk;
+	for (unsigned r = reg; r < reg + n && r < SIM_NUM_SREGS; r++) {
+		if (k->spend[r] && op_pending(k, k->spend[r])) {
+			report_pending(w, in, op_of(k, k->spend[r]), 's', r, "reads");
+			k->spend[r] = 0;
+		}
+		if (w->ctx->gfx940_hazards && (in->sem->flags & SEM_VALU) && k->valu_sgpr[r])
+			need_ws(w, in, k->valu_sgpr[r], 2,
+			        "VALU writes SGPR/VCC then VALU reads it (gfx940, no interlock)");
+	}
+}
+
+void sim_chk_sgpr_vmem(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
+{
+	if (!strict(w) || !w->ctx->gfx9_hazards)
+		return;
+	for (unsigned r = reg; r < reg + n && r < SIM_NUM_SREGS; r++)
+		need_ws(w, in, w->chk.valu_sgpr[r], 5, "VALU writes SGPR then VMEM reads it");
+}
+
+void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
+{
+	if (!strict(w))
+		return;
+	struct sim_chk *k = &w->chk;
+	for (unsigned r = reg; r < reg + n && r < SIM_MAX_VREGS; r++) {
+		if (k->vpend[r] && op_pending(k, k->vpend[r])) {
+			report_pending(w, in, op_of(k, k->vpend[r]), 'v', r, "reads");
+			k->vpend[r] = 0;
+		}
+		if (w->ctx->gfx940_hazards && (in->sem->flags & SEM_VALU) &&
+		    !(in->sem->flags & SEM_TRANS) && k->trans_vgpr[r])
+			need_ws(w, in, k->trans_vgpr[r], 1,
+			        "transcendental result used by a VALU instruction (gfx940)");
+	}
+}
+
+void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
+{
+	if (!strict(w) || !in)
+		return;
+	struct sim_chk *k = &w->chk;
+	bool valu = in->sem->flags & SEM_VALU;
+	for (unsigned r = reg; r < reg + n && r < SIM_NUM_SREGS; r++) {
+		if (k->spend[r] && op_pending(k, k->spend[r]))
+			report_pending(w, in, op_of(k, k->spend[r]), 's', r, "overwrites");
+		k->spend[r] = 0;
+		k->valu_sgpr[r] = valu ? k->ws : 0;
+		if (r == SIM_M0 && !valu)
+			k->salu_m0 = k->ws;
+	}
+}
+
+void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
+{
+	if (!strict(w))
+		return;
+	struct sim_chk *k = &w->chk;
+	bool valu = in->sem->flags & SEM_VALU, trans = in->sem->flags & SEM_TRANS;
+	for (unsigned r = reg; r < reg + n && r < SIM_MAX_VREGS; r++) {
+		if (k->vpend[r] && op_pending(k, k->vpend[r]))
+			report_pending(w, in, op_of(k, k->vpend[r]), 'v', r, "overwrites");
+		k->vpend[r] = 0;
+		if (valu && w->ctx->gfx9_hazards && k->store_nregs && r >= k->store_data &&
+		    r < k->store_data + k->store_nregs)
+			need_ws(w, in, k->store_ws, 1,
+			        "VALU overwrites the data VGPR of a store wider than 8 bytes");
+		k->valu_vgpr[r] = valu ? k->ws : 0;
+		k->trans_vgpr[r] = trans ? k->ws : 0;
+	}
+}
+
+void sim_chk_pending_s(struct sim_wave *w, uint32_t op, unsigned reg, unsigned n)
+{
+	for (unsigned r = reg; r < reg + n && r < SIM_NUM_SREGS; r++)
+		w->chk.spend[r] = op;
+}
+
+void sim_chk_pending_v(struct sim_wave *w, uint32_t op, unsigned reg, unsigned n)
+{
+	for (unsigned r = reg; r < reg + n && r < SIM_MAX_VREGS; r++)
+		w->chk.vpend[r] = op;
+}
+
+static unsigned cnt_max(const struct sim_ctx *c, int cnt)
+{
+	switch (cnt) {
+	case CNT_VM:
+		return 63;
+	case CNT_LGKM:
+		return c->gen >= AMD_GFX10 ? 63 : 15;
+	case CNT_EXP:
+		return 7;
+	default:
+		return 63;
+	}
+}
+
+static void retire(struct sim_wave *w, int cnt, unsigned n, bool timing)
+{
+	struct sim_chk *k = &w->chk;
+	struct sim_cntlist *l = &k->lists[cnt];
+	list_remove_done(k, l);
+	unsigned total = l->n;
+	if (total <= n)
+		return;
+	if (timing) { /* hardware: wait until at most n are still in flight */
+		uint64_t ready[SIM_CNT_LIST];
+		unsigned m = 0;
+		for (unsigned i = 0; i < total; i++) {
+			struct sim_memop *op = op_of(k, l->ops[i]);
+			if (op->ready > w->clock)
+				ready[m++] = op->ready;
+		}
+		if (m > n) {
+			/* the (m - n)-th earliest completion */
+			for (unsigned i = 0; i < m; i++)
+				for (unsigned j = i + 1; j < m; j++)
+					if (ready[j] < ready[i]) {
+						uint64_t t = ready[i];
+						ready[i] = ready[j];
+						ready[j] = t;
+					}
+			uint64_t t = ready[m - n - 1];
+			w->ctx->stats->wait_stall_cycles += t - w->clock;
+			w->clock = t;
+		}
+	}
+	/* worst case: which operations are now known complete */
+	unsigned group_size[256] = {0}, older[SIM_CNT_LIST];
+	for (unsigned i = 0; i < total; i++) {
+		struct sim_memop *op = op_of(k, l->ops[i]);
+		older[i] = op->group[cnt] == 255 ? 0 : group_size[op->group[cnt]]++;
+	}
+	for (unsigned i = 0; i < total; i++) {
+		struct sim_memop *op = op_of(k, l->ops[i]);
+		unsigned g = op->group[cnt];
+		unsigned bound = g == 255 ? total - 1 : (total - group_size[g]) + older[i];
+		if (total - n > bound)
+			op->done = true;
+	}
+	for (int c = 0; c < SIM_NUM_CNTS; c++)
+		list_remove_done(k, &k->lists[c]);
+}
+
+void sim_chk_wait(struct sim_wave *w, const struct sim_insn *in, int cnt, unsigned n)
+{
+	if (cnt == CNT_VS && w->ctx->gen < AMD_GFX10)
+		return;
+	retire(w, cnt, n, true);
+}
+
+static uint32_t latency(struct sim_wave *w, enum sim_memkind kind)
+{
+	uint32_t r = sim_rng(w);
+	switch (kind) {
+	case SIM_MEM_SMEM:
+		return 20 + r % 180;
+	case SIM_MEM_LDS:
+		return 16 + r % 64;
+	default:
+		return 100 + r % 700;
+	}
+}
+
+uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct sim_chk *k = &w->chk;
+	struct sim_ctx *c = w->ctx;
+	enum sim_memkind kind = in->sem->mem;
+	bool ret = kind != SIM_MEM_VATOMIC_RET || in->glc;
+	uint8_t cnts = 0, group[SIM_NUM_CNTS] = {0, 0, 0, 0};
+	switch (kind) {
+	case SIM_MEM_SMEM:
+		cnts = 1 << CNT_LGKM, group[CNT_LGKM] = 255;
+		break;
+	case SIM_MEM_LDS:
+		cnts = 1 << CNT_LGKM, group[CNT_LGKM] = 1;
+		break;
+	case SIM_MEM_VSTORE:
+		cnts = c->separate_vs ? 1 << CNT_VS : 1 << CNT_VM;
+		break;
+	case SIM_MEM_VATOMIC_RET:
+		cnts = (!ret && c->separate_vs) ? 1 << CNT_VS : 1 << CNT_VM;
+		break;
+	default:
+		cnts = 1 << CNT_VM;
+		break;
+	}
+	if (in->fmt == SIM_FMT_FLAT) {
+		cnts |= 1 << CNT_LGKM;
+		group[CNT_LGKM] = 255;
+	}
+	uint32_t id = ++k->next_id;
+	struct sim_memop *op = &k->ring[id % SIM_OPS_RING];
+	if (op->id && !op->done) /* cannot happen: counters are bounded below the ring size */
+		op->done = true;
+	memset(op, 0, sizeof *op);
+	op->id = id;
+	op->pc = in->pc;
+	op->insn = in;
+	op->cnts = cnts;
+	memcpy(op->group, group, sizeof group);
+	op->ready = w->clock + latency(w, kind);
+	for (int cn = 0; cn < SIM_NUM_CNTS; cn++) {
+		if (!((cnts >> cn) & 1))
+			continue;
+		struct sim_cntlist *l = &k->lists[cn];
+		if (group[cn] != 255)
+			for (unsigned i = 0; i < l->n; i++) { /* in order within the group */
+				struct sim_memop *o = op_of(k, l->ops[i]);
+				if (o && o->group[cn] == group[cn] && o->ready > op->ready)
+					op->ready = o->ready;
+			}
+		if (l->n >= cnt_max(c, (int)cn)) /* counter saturated: the hardware stalls issue */
+			retire(w, cn, cnt_max(c, (int)cn) - 1, true);
+		l->ops[l->n++] = id;
+	}
+	if (c->gfx9_hazards && (kind == SIM_MEM_VSTORE) && in->sem->bytes > 8) {
+		k->store_ws = k->ws;
+		k->store_data = (uint16_t)(in->src[1] - SIM_VGPR0);
+		k->store_nregs = (uint16_t)(in->sem->bytes / 4);
+	}
+	return id;
+}
+
+void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct sim_ctx *c = w->ctx;
+	struct sim_chk *k = &w->chk;
+	if (!c->gfx9_hazards)
+		return;
+	uint16_t f = in->sem->flags;
+	if (in->dpp == 1 || in->dpp == 2) {
+		need_ws(w, in, k->valu_sgpr[SIM_EXEC], 5, "VALU writes EXEC then DPP");
+		if (in->src[0] >= SIM_VGPR0)
+			need_ws(w, in, k->valu_vgpr[in->src[0] - SIM_VGPR0], 2,
+			        "VALU writes VGPR then DPP reads it");
+	}
+	if ((f & SEM_READLANE) && in->src[1] < SIM_NUM_SREGS && in->fmt == SIM_FMT_VOP3)
+		need_ws(w, in, k->valu_sgpr[in->src[1]], 4,
+		        "VALU writes SGPR then v_readlane/v_writelane uses it as lane select");
+	if (f & SEM_DIV_FMAS)
+		need_ws(w, in, k->valu_sgpr[SIM_VCC], 4, "VALU writes VCC then v_div_fmas");
+	if (f & (SEM_GETREG | SEM_SETREG))
+		need_ws(w, in, k->setreg, 2, "s_setreg then s_getreg/s_setreg");
+	if (f & SEM_USES_M0)
+		need_ws(w, in, k->salu_m0, 1, "SALU writes M0 then s_sendmsg/s_movrel");
+	if (c->gfx940_hazards && (f & SEM_READLANE)) {
+		need_ws(w, in, k->valu_sgpr[SIM_EXEC], 4,
+		        "VALU writes EXEC then v_readlane/v_readfirstlane/v_writelane (gfx940)");
+		if (in->src[0] >= SIM_VGPR0 && !(in->fmt == SIM_FMT_VOP3 && in->op == 0))
+			need_ws(w, in, k->valu_vgpr[in->src[0] - SIM_VGPR0], 1,
+			        "VALU writes VGPR then v_readlane reads it (gfx940)");
+	}
+}
+
+void sim_chk_after(struct sim_wave *w, const struct sim_insn *in)
+{
+	if (in->sem->flags & SEM_SETREG)
+		w->chk.setreg = w->chk.ws;
+}
+
+void sim_chk_end(struct sim_wave *w)
+{
+	(void)w;
+}

@@ -1,0 +1,125 @@
+/* amdsim: a CPU simulator of AMD GPU code objects with a strict s_waitcnt/hazard checker.
+ *
+ * The public face of src/sim.  A caller loads a code object (.hsaco, ELF) once with
+ * sim_load, then runs dispatches with sim_run: the simulator sets up the initial wave
+ * state exactly as the hardware does from the kernel descriptor (user SGPRs, workgroup
+ * and workitem ids, EXEC, AQL packet, hidden kernel arguments, LDS and scratch), executes
+ * the machine code and, in strict mode, checks that every register written by a memory
+ * operation is covered by an s_waitcnt before use and that software hazards have enough
+ * wait states.  Everything lives in the returned objects: the library is reentrant. */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sim_code_object;
+
+/* Kind of one kernel argument given by the caller, in the order of the metadata's explicit
+ * arguments. */
+enum sim_arg_kind {
+	SIM_ARG_IN,    /* device buffer initialised from data/size; its address is passed */
+	SIM_ARG_OUT,   /* zeroed buffer of `size` bytes, copied to `out` after the run */
+	SIM_ARG_INOUT, /* buffer from data/size, copied to `out` (size bytes) after the run */
+	SIM_ARG_I32,
+	SIM_ARG_U32,
+	SIM_ARG_I64,
+	SIM_ARG_U64,
+	SIM_ARG_F32,
+	SIM_ARG_F64,
+};
+
+struct sim_arg {
+	enum sim_arg_kind kind;
+	const void *data; /* IN / INOUT: initial bytes */
+	size_t size;      /* buffer size in bytes */
+	void *out;        /* OUT / INOUT: receives `size` bytes after the run (may be NULL) */
+	union {
+		int64_t i;
+		uint64_t u;
+		double f;
+	} value; /* scalar kinds */
+};
+
+/* Statistics of one dispatch, summed over all waves. */
+enum sim_class {
+	SIM_CLASS_SALU,
+	SIM_CLASS_SMEM,
+	SIM_CLASS_VALU,
+	SIM_CLASS_VALU_TRANS,
+	SIM_CLASS_VALU_F64,
+	SIM_CLASS_VMEM_LOAD,
+	SIM_CLASS_VMEM_STORE,
+	SIM_CLASS_VMEM_ATOMIC,
+	SIM_CLASS_LDS,
+	SIM_CLASS_BRANCH,
+	SIM_CLASS_WAITCNT,
+	SIM_CLASS_NOP,
+	SIM_CLASS_BARRIER,
+	SIM_CLASS_MISC,
+	SIM_NUM_CLASSES
+};
+
+struct sim_stats {
+	uint64_t insns;                     /* wave instructions executed */
+	uint64_t by_class[SIM_NUM_CLASSES]; /* wave instructions per class */
+	uint64_t waits;                     /* s_waitcnt (and variants) executed */
+	uint64_t wait_stall_cycles;         /* cycles waves spent stalled in s_waitcnt */
+	uint64_t barrier_stall_cycles;      /* cycles waves spent waiting at s_barrier */
+	uint64_t nop_cycles;                /* cycles spent in s_nop */
+	uint64_t cycles;                    /* sum over workgroups of the slowest wave's clock */
+	uint64_t waves, workgroups;
+	uint64_t violations; /* strict-checker reports */
+};
+
+struct sim_options {
+	uint64_t seed;                   /* latency randomisation seed */
+	bool strict;                     /* waitcnt/hazard checker (default on) */
+	bool trace;                      /* print each executed instruction */
+	FILE *trace_out;                 /* where --trace goes (stdout if NULL) */
+	FILE *diag;                      /* where errors and violations go (stderr if NULL) */
+	uint32_t max_violations_printed; /* 0 = 20 */
+	uint64_t max_insns;              /* per wave; 0 = 1e9 (stops runaway loops) */
+};
+
+struct sim_dispatch {
+	const char *kernel;   /* metadata .name (or symbol without .kd) */
+	uint32_t grid[3];     /* workgroups per dimension */
+	uint32_t block[3];    /* work-items per workgroup */
+	uint32_t dynamic_lds; /* bytes of dynamic shared memory */
+	const struct sim_arg *args;
+	size_t nargs;
+};
+
+/* Result of sim_run. */
+enum sim_status {
+	SIM_OK = 0,
+	SIM_VIOLATIONS = 1, /* ran to completion but the strict checker reported problems */
+	SIM_ERROR = 2,      /* bad input or kernel fault; message in err */
+};
+
+void sim_options_init(struct sim_options *opt);
+
+/* Parses a code object (copied).  Returns NULL and a one-line reason in err on bad input. */
+struct sim_code_object *sim_load(const void *bytes, size_t size, char *err, size_t errlen);
+void sim_free(struct sim_code_object *co);
+
+/* Kernel names in the code object. */
+size_t sim_kernel_count(const struct sim_code_object *co);
+const char *sim_kernel_name(const struct sim_code_object *co, size_t i);
+/* Number of explicit (non-hidden) arguments of a kernel, or -1 if unknown. */
+int sim_kernel_nargs(const struct sim_code_object *co, const char *kernel);
+/* Processor name from the code object ("gfx90a"). */
+const char *sim_target_name(const struct sim_code_object *co);
+
+/* Runs one dispatch.  OUT/INOUT buffers are copied back even when violations were found. */
+enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d,
+                        const struct sim_options *opt, struct sim_stats *stats, char *err,
+                        size_t errlen);
+
+/* Prints statistics in the stable text form of `amdsim --stats`. */
+void sim_print_stats(FILE *out, const struct sim_stats *s);
+
+#endif

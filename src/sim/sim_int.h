@@ -1,0 +1,351 @@
+/* Internal data structures of amdsim shared by its files (not part of the public API).
+ *
+ * A dispatch (struct sim_ctx) owns the device memory, the decoded-instruction cache and the
+ * waves of the workgroup being run.  Each wave (struct sim_wave) holds architectural state
+ * (SGPRs, VGPRs, EXEC, SCC, PC, MODE) and the checker's scoreboard (struct sim_chk).
+ * Instructions are decoded once per PC into struct sim_insn; `sem` indexes the semantics
+ * table (sim_sems), whose rows carry the function executing the instruction, its class for
+ * statistics and the timing checker, and its memory-counter behaviour. */
+#ifndef SIM_INT_H
+#define SIM_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "sim.h"
+#include "target.h"
+
+enum sim_fmt {
+	SIM_FMT_SOP2,
+	SIM_FMT_SOPK,
+	SIM_FMT_SOP1,
+	SIM_FMT_SOPC,
+	SIM_FMT_SOPP,
+	SIM_FMT_SMEM,
+	SIM_FMT_VOP2,
+	SIM_FMT_VOP1,
+	SIM_FMT_VOPC,
+	SIM_FMT_VOP3,
+	SIM_FMT_VOP3P,
+	SIM_FMT_DS,
+	SIM_FMT_FLAT,
+	SIM_FMT_GLOBAL,
+	SIM_FMT_SCRATCH,
+	SIM_FMT_MUBUF,
+	SIM_FMT_VOPDX,
+	SIM_FMT_VOPDY,
+	SIM_NUM_FMTS
+};
+
+/* Operand codes after decoding (gfx11's swapped M0/NULL are normalised to these). */
+enum {
+	SIM_VCC = 106,
+	SIM_M0 = 124,
+	SIM_NULL = 125,
+	SIM_EXEC = 126,
+	SIM_VCCZ = 251,
+	SIM_EXECZ = 252,
+	SIM_SCC = 253,
+	SIM_LIT = 255,
+	SIM_VGPR0 = 256,
+	SIM_NUM_SREGS = 128,
+	SIM_MAX_VREGS = 512, /* 256 VGPRs + 256 AGPRs (gfx90a/gfx942) */
+	SIM_WAVE_STRIDE = 64 /* lanes per VGPR row in memory, for both wave sizes */
+};
+
+struct sim_sem;
+
+struct sim_insn {
+	const struct sim_sem *sem; /* semantics; NULL = not decoded yet */
+	uint16_t row;              /* decode entry + 1 (gives the mnemonic); 0 = unknown encoding */
+	uint8_t fmt;               /* enum sim_fmt */
+	uint8_t size;              /* bytes */
+	uint8_t vop3;              /* VOP1/2/C encoded as VOP3 (modifiers possible) */
+	uint8_t neg, abs, opsel, clamp, omod, neg_hi, opsel_hi;
+	uint8_t dpp; /* 0 none, 1 DPP16, 2 DPP8 */
+	uint8_t glc, slc, gds, offen, idxen, acc, has_lit;
+	uint16_t op;  /* raw opcode */
+	uint16_t dst; /* VOP: 256+vgpr or scalar code; SOP: sdst; MEM: vdst/sdata (256+ for VGPR) */
+	uint16_t sdst;   /* VOP3b / VOPC-as-VOP3 scalar destination */
+	uint16_t src[3]; /* VOP/SOP sources; MEM: [0] address, [1] data0, [2] data1 */
+	uint16_t saddr; /* global saddr / SMEM sbase / MUBUF srsrc (scalar codes); SIM_NULL = off */
+	uint16_t soffset;
+	uint32_t literal;
+	int32_t imm;   /* simm16, memory offset, ds offset0 */
+	uint32_t imm2; /* ds offset1, DPP control dword, VOPD Y literal use */
+	uint32_t pc;   /* byte offset of the instruction from the start of the code */
+};
+
+/* One row of the opcode table: (generation, format, opcode) -> mnemonic. */
+struct sim_oprow {
+	enum amd_gen gen;
+	uint8_t fmt;
+	uint16_t op;
+	const char *name;
+};
+
+struct sim_wave;
+struct sim_ctx;
+typedef void (*sim_sem_fn)(struct sim_wave *w, const struct sim_insn *in);
+
+/* Memory counter behaviour of an instruction (checker). */
+enum sim_memkind {
+	SIM_MEM_NONE,
+	SIM_MEM_SMEM,   /* lgkmcnt, out of order */
+	SIM_MEM_LDS,    /* lgkmcnt, in order (DS without return counts too) */
+	SIM_MEM_VLOAD,  /* vmcnt */
+	SIM_MEM_VSTORE, /* vmcnt (gfx9) / vscnt (gfx10+) */
+	SIM_MEM_VATOMIC_RET,
+	SIM_MEM_FLAT_LOAD, /* vmcnt and lgkmcnt */
+	SIM_MEM_FLAT_STORE,
+	SIM_MEM_FLAT_ATOMIC_RET,
+};
+
+enum sim_sem_flags {
+	SEM_TRANS = 1 << 0, /* transcendental VALU (gfx940 forwarding hazard) */
+	SEM_F64 = 1 << 1,
+	SEM_READLANE = 1 << 2, /* v_readlane/v_writelane/v_readfirstlane: lane select hazards */
+	SEM_DIV_FMAS = 1 << 3,
+	SEM_VALU = 1 << 4, /* writes of this instruction's SGPR/VGPR results set VALU stamps */
+	SEM_SETREG = 1 << 5,
+	SEM_GETREG = 1 << 6,
+	SEM_USES_M0 = 1 << 7, /* s_sendmsg / s_movrel: SALU M0 write hazard */
+	SEM_WAITCNT = 1 << 8,
+	SEM_CMPX = 1 << 9, /* compare writing EXEC */
+};
+
+struct sim_sem {
+	const char *name;
+	sim_sem_fn fn;
+	uint8_t cls; /* enum sim_class */
+	uint8_t mem; /* enum sim_memkind */
+	uint16_t flags;
+	uint8_t bytes; /* memory ops: data bytes per lane */
+	uint8_t arg;   /* shared functions: comparison condition, atomic operation, ... */
+};
+
+/* Counters of the checker. */
+enum sim_cnt { CNT_VM, CNT_LGKM, CNT_EXP, CNT_VS, SIM_NUM_CNTS };
+
+enum { SIM_OPS_RING = 256, SIM_CNT_LIST = 80 };
+
+struct sim_memop {
+	uint32_t id; /* 1-based sequence number of the wave's memory operations */
+	uint32_t pc;
+	const struct sim_insn *insn;
+	uint8_t cnts;                /* bit per enum sim_cnt */
+	uint8_t group[SIM_NUM_CNTS]; /* ordering group per counter; 255 = out of order */
+	bool done;                   /* known complete to the checker (covered by a wait) */
+	uint64_t ready;              /* cycle its result arrives (timing model) */
+};
+
+struct sim_cntlist {
+	uint32_t ops[SIM_CNT_LIST]; /* memop ids, oldest first */
+	unsigned n;
+};
+
+/* The strict checker's per-wave state. */
+struct sim_chk {
+	struct sim_memop ring[SIM_OPS_RING];
+	uint32_t next_id;
+	struct sim_cntlist lists[SIM_NUM_CNTS];
+	uint32_t spend[SIM_NUM_SREGS]; /* pending memop id writing each SGPR */
+	uint32_t vpend[SIM_MAX_VREGS]; /* pending memop id writing each VGPR */
+	/* wait-state stamps (hazards): the value of `ws` after the producer issued */
+	uint64_t ws;
+	uint64_t valu_sgpr[SIM_NUM_SREGS];
+	uint64_t valu_vgpr[SIM_MAX_VREGS];
+	uint64_t trans_vgpr[SIM_MAX_VREGS];
+	uint64_t setreg, salu_m0;
+	uint64_t store_ws;                /* large store issued at this stamp */
+	uint16_t store_data, store_nregs; /* its data VGPRs */
+};
+
+struct sim_wave {
+	struct sim_ctx *ctx;
+	uint32_t s[SIM_NUM_SREGS];
+	uint32_t *v;            /* v[reg * 64 + lane] */
+	uint64_t exec_mask_all; /* all lanes of the wave size */
+	uint32_t pc;            /* byte offset into the code */
+	bool scc;
+	bool done, at_barrier;
+	uint32_t mode;         /* MODE hwreg: [3:0] round, [7:4] denorm */
+	uint32_t id;           /* wave index in workgroup */
+	uint32_t wg_flat;      /* flat workgroup index */
+	unsigned nlanes;       /* 32 or 64 */
+	uint64_t scratch_base; /* device address of this wave's swizzled scratch */
+	uint64_t clock;
+	uint64_t rng;
+	uint64_t ninsns;
+	struct sim_chk chk;
+	const struct sim_insn *cur;         /* instruction being executed */
+	uint32_t vopd_old[SIM_WAVE_STRIDE]; /* VOPD: X destination before X wrote it */
+	uint32_t next_pc;
+};
+
+/* Device memory: sorted regions of a sparse 64-bit address space. */
+struct sim_region {
+	uint64_t base, size;
+	uint8_t *data;
+	const char *what;
+};
+
+struct sim_mem {
+	struct sim_region *regions;
+	unsigned n, cap;
+	unsigned last; /* lookup cache */
+};
+
+struct sim_kernel;
+
+struct sim_ctx {
+	struct sim_code_object *co;
+	const struct sim_kernel *k;
+	const struct sim_options *opt;
+	struct sim_stats *stats;
+	enum amd_gen gen;
+	struct sim_mem mem;
+	const uint8_t *code; /* text bytes */
+	uint32_t code_size;
+	uint64_t code_addr;                       /* device address of code[0] */
+	struct sim_insn *icache;                  /* one per dword */
+	const uint16_t *decode_map[SIM_NUM_FMTS]; /* opcode -> decode entry + 1 (0 = none) */
+	const char **entry_name;                  /* decode entry -> mnemonic */
+	const struct sim_sem **entry_sem;         /* decode entry -> semantics or NULL */
+	unsigned nentries;
+	uint8_t *lds;
+	uint32_t lds_size;
+	struct sim_wave *waves;
+	unsigned nwaves;
+	uint32_t wg_id[3];
+	uint64_t kernarg_addr, dispatch_addr, queue_addr, scratch_addr;
+	uint32_t scratch_per_lane;
+	bool error; /* fatal: stop everything */
+	char *err;
+	size_t errlen;
+	bool gfx940_hazards, gfx9_hazards, packed_tid, separate_vs;
+	unsigned violations_printed;
+	struct pa_arena arena;
+};
+
+/* Kernel description from the descriptor and metadata. */
+enum { SIM_MAX_ARGS = 96 };
+struct sim_karg {
+	char *name;
+	char *value_kind;
+	uint32_t offset, size;
+	bool hidden;
+};
+
+struct sim_kernel {
+	char *name, *symbol;
+	uint8_t kd[64];
+	uint64_t kd_addr;
+	uint64_t entry; /* address of the first instruction */
+	uint32_t kernarg_size, group_size, private_size, wavefront_size;
+	struct sim_karg args[SIM_MAX_ARGS];
+	unsigned nargs;
+};
+
+struct sim_code_object {
+	struct pa_arena arena;
+	uint8_t *image; /* the ELF file bytes */
+	size_t image_size;
+	uint8_t *vimage; /* PT_LOAD segments mapped at their vaddr */
+	uint64_t vsize;
+	uint64_t text_addr, text_size;
+	struct amd_target target;
+	char target_name[32];
+	struct sim_kernel *kernels;
+	unsigned nkernels;
+};
+
+/* memory.c */
+uint8_t *sim_mem_map(struct sim_ctx *c, uint64_t addr, uint32_t size, bool write);
+uint64_t sim_mem_alloc(struct sim_ctx *c, uint64_t size, const char *what);
+struct sim_region *sim_mem_region(struct sim_ctx *c, uint64_t addr);
+
+/* decode.c */
+const struct sim_insn *sim_decode(struct sim_ctx *c, uint32_t pc);
+void sim_decode_init(struct sim_ctx *c);
+void sim_format_insn(const struct sim_ctx *c, const struct sim_insn *in, char *buf, size_t len);
+
+/* opcode table (optable.c) and semantics tables (sem_*.c), each a static const array */
+const struct sim_oprow *sim_optable(unsigned *n);
+const struct sim_sem *sim_sem_lookup(const char *name);
+const struct sim_sem *sim_sems_salu(unsigned *n);
+const struct sim_sem *sim_sems_valu(unsigned *n);
+const struct sim_sem *sim_sems_v16(unsigned *n);
+const struct sim_sem *sim_sems_vmisc(unsigned *n);
+const struct sim_sem *sim_sems_mem(unsigned *n);
+
+/* exec.c: helpers shared by the semantics files */
+void sim_fault(struct sim_wave *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint32_t sim_rd_s32(struct sim_wave *w, const struct sim_insn *in, uint16_t code);
+uint64_t sim_rd_s64(struct sim_wave *w, const struct sim_insn *in, uint16_t code, bool f64);
+void sim_wr_s32(struct sim_wave *w, uint16_t code, uint32_t v);
+void sim_wr_s64(struct sim_wave *w, uint16_t code, uint64_t v);
+uint64_t sim_exec(const struct sim_wave *w);
+void sim_set_exec(struct sim_wave *w, uint64_t e);
+uint64_t sim_vcc(const struct sim_wave *w);
+uint32_t sim_rng(struct sim_wave *w);
+bool sim_run_wave(struct sim_wave *w);
+
+/* check.c: strict checker and timing model */
+void sim_chk_read_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n);
+void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n);
+void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n);
+void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n);
+uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in);
+void sim_chk_pending_s(struct sim_wave *w, uint32_t op, unsigned reg, unsigned n);
+void sim_chk_pending_v(struct sim_wave *w, uint32_t op, unsigned reg, unsigned n);
+void sim_chk_wait(struct sim_wave *w, const struct sim_insn *in, int cnt, unsigned n);
+void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in);
+void sim_chk_after(struct sim_wave *w, const struct sim_insn *in);
+void sim_chk_sgpr_vmem(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n);
+void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+void sim_chk_end(struct sim_wave *w);
+
+void sim_sdwa_dst(struct sim_wave *w, const struct sim_insn *in, const uint32_t *old);
+
+/* float helpers (fp.c) */
+float sim_f16_to_f32(uint16_t h);
+uint16_t sim_f32_to_f16(float f);
+
+static inline float sim_as_f32(uint32_t u)
+{
+	union {
+		uint32_t u;
+		float f;
+	} x = {.u = u};
+	return x.f;
+}
+static inline uint32_t sim_f32_bits(float f)
+{
+	union {
+		float f;
+		uint32_t u;
+	} x = {.f = f};
+	return x.u;
+}
+static inline double sim_as_f64(uint64_t u)
+{
+	union {
+		uint64_t u;
+		double f;
+	} x = {.u = u};
+	return x.f;
+}
+static inline uint64_t sim_f64_bits(double f)
+{
+	union {
+		double f;
+		uint64_t u;
+	} x = {.f = f};
+	return x.u;
+}
+
+#endif

@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""amdsim tests (suite 'sim'), judged against clang-19/llvm-mc-19 output and CPU references.
+
+  sim_test.py AMDSIM exec         clang-compiled kernels on gfx90a/gfx942/gfx1100 vs CPU results
+  sim_test.py AMDSIM waitcnt      clang code with one s_waitcnt removed or weakened is reported
+  sim_test.py AMDSIM hazard       llvm-mc kernels with a hazard + s_nop pass; without the s_nop
+                                  the checker names the hazard
+  sim_test.py AMDSIM determinism  same seed -> identical stats and outputs
+  sim_test.py AMDSIM errors       corrupt ELF, unknown kernel, bad arguments, out-of-bounds access
+  sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TARGETS = ["gfx90a", "gfx942", "gfx1100"]
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def build_cl(name, target, outdir):
+    src = os.path.join(HERE, "kernels", name + ".cl")
+    obj = os.path.join(outdir, "%s-%s.o" % (name, target))
+    hsaco = os.path.join(outdir, "%s-%s.hsaco" % (name, target))
+    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
+                    "-mcpu=" + target, "-nogpulib", "-O3", "-c", src, "-o", obj], check=True)
+    subprocess.run(["ld.lld-19", "-shared", obj, "-o", hsaco], check=True)
+    return hsaco
+
+
+def write_floats(path, vals):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%df" % len(vals), *vals))
+
+
+def read_words(path, fmt):
+    data = open(path, "rb").read()
+    return list(struct.unpack("<%d%s" % (len(data) // 4, fmt), data))
+
+
+def text_section(hsaco):
+    """(file offset, address) of .text, from llvm-readelf-19."""
+    out = run(["llvm-readelf-19", "-S", "-W", hsaco]).stdout
+    for ln in out.splitlines():
+        f = ln.replace("]", "] ").split()
+        if ".text" in f:
+            i = f.index(".text")
+            return int(f[i + 3], 16), int(f[i + 2], 16)
+    raise RuntimeError("no .text in " + hsaco)
+
+
+def disasm(hsaco):
+    """[(address, mnemonic, text, [words])] from llvm-objdump-19."""
+    res = []
+    for ln in run(["llvm-objdump-19", "-d", hsaco]).stdout.splitlines():
+        m = re.match(r"\s+(\S+)(.*?)//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)", ln)
+        if m:
+            res.append((int(m.group(3), 16), m.group(1), (m.group(1) + m.group(2)).strip(),
+                        [int(x, 16) for x in m.group(4).split()]))
+    return res
+
+
+def patch_word(src, dst, addr, word):
+    off, base = text_section(src)
+    data = bytearray(open(src, "rb").read())
+    data[off + addr - base: off + addr - base + 4] = struct.pack("<I", word)
+    open(dst, "wb").write(data)
+
+
+def delete_insn(src, dst, addr, end_addr):
+    """Removes the 4-byte instruction at addr, shifting the straight-line code up to end_addr
+    (exclusive) and filling the gap before end_addr with s_nop 0."""
+    off, base = text_section(src)
+    data = bytearray(open(src, "rb").read())
+    a, e = off + addr - base, off + end_addr - base
+    data[a:e] = data[a + 4:e] + struct.pack("<I", 0xBF800000)
+    open(dst, "wb").write(data)
+
+
+def vadd_args(tmp, n=1000, size=None):
+    a = [i * 1.5 for i in range(n)]
+    b = [i * 0.25 for i in range(n)]
+    write_floats(os.path.join(tmp, "a.bin"), a)
+    write_floats(os.path.join(tmp, "b.bin"), b)
+    out = os.path.join(tmp, "c.bin")
+    return ["in:" + os.path.join(tmp, "a.bin"), "in:" + os.path.join(tmp, "b.bin"),
+            "out:%d:%s" % (4 * (size or n), out), "i32:%d" % n], out, [x + y for x, y in zip(a, b)]
+
+
+def test_exec(amdsim, tmp):
+    for t in TARGETS:
+        h = build_cl("vadd", t, tmp)
+        args, out, exp = vadd_args(tmp)
+        r = run([amdsim, h, "--kernel", "vadd", "--grid", "4", "--block", "256"] + args)
+        check(r.returncode == 0, "%s vadd exit %d: %s" % (t, r.returncode, r.stderr))
+        check(read_words(out, "f") == exp, "%s vadd result" % t)
+        r = run([amdsim, h, "--kernel", "vadd", "--grid", "1", "--block", "40", "--trace"] + args)
+        # 40 work-items: one partial wave64, or a full wave32 and one with 8 lanes
+        part = r"wave 1 pc 0x[0-9a-f]+ exec 000000ff " if t == "gfx1100" else \
+            r"wave 0 pc 0x[0-9a-f]+ exec 000000ffffffffff "
+        ok = r.returncode == 0 and "v_add_f32" in r.stdout and "s_endpgm" in r.stdout
+        ok = ok and re.search(part, r.stdout) is not None
+        check(ok, "%s --trace prints instructions with wave and EXEC: %s" % (t, r.stdout[:300]))
+        # reduction with barriers and LDS
+        h = build_cl("lds_sum", t, tmp)
+        a = os.path.join(tmp, "la.bin")
+        open(a, "wb").write(struct.pack("<1024I", *range(1024)))
+        o = os.path.join(tmp, "lo.bin")
+        r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "4", "--block", "256", "in:" + a,
+                 "out:16:" + o, "u32:10"])
+        exp = []
+        for g in range(4):
+            s = 0
+            for i in range(256):
+                v = g * 256 + i
+                for _ in range(10):
+                    v = (v * 1664525 + 1013904223 + (v >> 7)) & 0xffffffff
+                s = (s + v) & 0xffffffff
+            exp.append(s)
+        check(r.returncode == 0, "%s lds_sum exit %d: %s" % (t, r.returncode, r.stderr))
+        check(read_words(o, "I") == exp, "%s lds_sum result" % t)
+
+
+def waitcnt_fields(target, word):
+    """(vmcnt, lgkmcnt) of an s_waitcnt encoding."""
+    v = word & 0xffff
+    if target == "gfx1100":
+        return (v >> 10) & 63, (v >> 4) & 63
+    return (v & 15) | ((v >> 14) & 3) << 4, (v >> 8) & 15
+
+
+def with_vmcnt(target, word, n):
+    if target == "gfx1100":
+        return (word & ~(63 << 10)) | (n << 10)
+    return (word & ~0xC00F) | (n & 15) | ((n >> 4) << 14)
+
+
+def test_waitcnt(amdsim, tmp):
+    for t in TARGETS:
+        h = build_cl("vadd", t, tmp)
+        args, out, exp = vadd_args(tmp)
+        cmd = ["--kernel", "vadd", "--grid", "4", "--block", "256"] + args
+        check(run([amdsim, h] + cmd).returncode == 0, "%s: unpatched vadd passes" % t)
+        insns = disasm(h)
+        waits = [(a, w[0]) for a, m, _, w in insns if m == "s_waitcnt"]
+        vm = [(a, w) for a, w in waits if waitcnt_fields(t, w)[0] == 0]
+        lg = [(a, w) for a, w in waits if waitcnt_fields(t, w)[1] == 0]
+        if not check(vm and lg, "%s: vadd has vmcnt(0) and lgkmcnt(0) waits" % t):
+            continue
+        cases = [("removed vmcnt wait", vm[-1][0], 0xBF800000, "vmcnt"),
+                 ("vmcnt(0) raised to 1", vm[-1][0], with_vmcnt(t, vm[-1][1], 1), "vmcnt(0)"),
+                 ("removed lgkmcnt wait", lg[0][0], 0xBF800000, "lgkmcnt(0)")]
+        for what, addr, word, needle in cases:
+            p = os.path.join(tmp, "patched.hsaco")
+            patch_word(h, p, addr, word)
+            r = run([amdsim, p] + cmd)
+            ok = r.returncode == 3 and needle in r.stderr and "violation" in r.stderr
+            ok = ok and re.search(r"reads [sv]\d+", r.stderr) is not None
+            check(ok, "%s %s: expected a violation naming %s, got exit %d: %s"
+                  % (t, what, needle, r.returncode, r.stderr[:400]))
+            # output files are still written
+            check(os.path.exists(out), "%s %s: output written" % (t, what))
+
+
+HAZARD_KERNELS = {
+    # name: (targets, body lines (s_nop marked by NOP), message fragment)
+    "hz_div_fmas": (["gfx90a", "gfx942"], [
+        "v_cvt_f32_u32 v1, v0",
+        "v_cmp_eq_u32 vcc, v0, v0",
+        "NOP 3",
+        "v_div_fmas_f32 v2, v1, v1, v1"], "v_div_fmas"),
+    "hz_vmem_sgpr": (["gfx90a", "gfx942"], [
+        "v_mov_b32 v3, s0",
+        "v_mov_b32 v4, s1",
+        "v_cvt_f32_u32 v2, v0",
+        "v_readfirstlane_b32 s2, v3",
+        "v_readfirstlane_b32 s3, v4",
+        "NOP 4",
+        "global_store_dword v5, v2, s[2:3]"], "VMEM reads"),
+    "hz_lane_select": (["gfx90a", "gfx942"], [
+        "v_mov_b32 v6, 3",
+        "v_cvt_f32_u32 v2, v0",
+        "v_readfirstlane_b32 s6, v6",
+        "NOP 3",
+        "v_readlane_b32 s7, v2, s6",
+        "v_mov_b32 v3, 0",
+        "v_mov_b32 v4, 0",
+        "v_mov_b32 v2, s7"], "lane select"),
+    "hz_valu_sgpr": (["gfx942"], [
+        "v_mov_b32 v6, 5",
+        "v_mov_b32 v7, 0",
+        "v_readfirstlane_b32 s6, v6",
+        "NOP 1",
+        "v_add_u32 v2, s6, v0"], "VALU reads it"),
+    "hz_trans": (["gfx942"], [
+        "v_cvt_f32_u32 v1, v0",
+        "v_rcp_f32 v2, v1",
+        "NOP 0",
+        "v_add_f32 v2, v2, v1"], "transcendental"),
+}
+
+ASM_KERNEL = """
+.text
+.globl {name}
+.p2align 8
+.type {name},@function
+{name}:
+  s_load_dwordx2 s[0:1], s[0:1], 0x0
+  v_lshlrev_b32 v5, 2, v0
+  s_waitcnt lgkmcnt(0)
+{body}
+  global_store_dword v5, v2, s[0:1]
+  s_endpgm
+.Lend_{name}:
+.rodata
+.p2align 6
+.amdhsa_kernel {name}
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 8
+.end_amdhsa_kernel
+"""
+
+ASM_META = """
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.kernels:
+{kernels}
+...
+.end_amdgpu_metadata
+"""
+
+META_KERNEL = """  - .name: {name}
+    .symbol: {name}.kd
+    .kernarg_segment_size: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 256
+    .args:
+      - {{ .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }}
+"""
+
+
+def test_hazard(amdsim, tmp):
+    for t in ["gfx90a", "gfx942"]:
+        names = [n for n, (ts, _, _) in HAZARD_KERNELS.items() if t in ts]
+        src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
+        for n in names:
+            body = "\n".join("  s_nop " + ln[4:] if ln.startswith("NOP") else "  " + ln
+                             for ln in HAZARD_KERNELS[n][1])
+            src += ASM_KERNEL.format(name=n, body=body)
+        src += ASM_META.format(kernels="".join(META_KERNEL.format(name=n) for n in names))
+        s = os.path.join(tmp, "hz-%s.s" % t)
+        o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+        open(s, "w").write(src)
+        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s,
+                 "-o", o])
+        if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:500])):
+            continue
+        subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+        insns = disasm(h)
+        outb = os.path.join(tmp, "hz.out")
+        for n in names:
+            cmd = ["--kernel", n, "--grid", "1", "--block", "64", "out:256:" + outb]
+            r = run([amdsim, h] + cmd)
+            check(r.returncode == 0, "%s %s: with s_nop passes (exit %d: %s)"
+                  % (t, n, r.returncode, r.stderr[:300]))
+            # this kernel's s_nop: between the instructions that surround it in the source
+            lines = HAZARD_KERNELS[n][1]
+            k = [i for i, ln in enumerate(lines) if ln.startswith("NOP")][0]
+            before, after = lines[k - 1].split()[0], lines[k + 1].split()[0]
+            cand = [i for i in range(1, len(insns) - 1)
+                    if insns[i][1] == "s_nop" and insns[i - 1][1].startswith(before)
+                    and insns[i + 1][1].startswith(after)]
+            if not check(len(cand) >= 1, "%s %s: s_nop found in the code" % (t, n)):
+                continue
+            i = cand[0]
+            addr, word = insns[i][0], insns[i][3][0]
+            p = os.path.join(tmp, "hz-patched.hsaco")
+            if word & 0xffff:
+                patch_word(h, p, addr, word - 1)  # one wait state short
+            else:
+                end = next(a for a, m, _, _ in insns[i:] if m == "s_endpgm") + 4
+                delete_insn(h, p, addr, end)
+            r = run([amdsim, p] + cmd)
+            ok = r.returncode == 3 and "hazard" in r.stderr and HAZARD_KERNELS[n][2] in r.stderr
+            check(ok, "%s %s: short s_nop reported (exit %d: %s)"
+                  % (t, n, r.returncode, r.stderr[:400]))
+            r = run([amdsim, p, "--no-strict"] + cmd)
+            check(r.returncode == 0, "%s %s: --no-strict ignores the hazard" % (t, n))
+
+
+def test_determinism(amdsim, tmp):
+    for t in ["gfx90a", "gfx1100"]:
+        h = build_cl("lds_sum", t, tmp)
+        a = os.path.join(tmp, "la.bin")
+        open(a, "wb").write(struct.pack("<2048I", *[i * 7 for i in range(2048)]))
+        res = []
+        for seed in (1, 1, 2):
+            o = os.path.join(tmp, "lo%d.bin" % len(res))
+            r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "8", "--block", "256", "in:" + a,
+                     "out:32:" + o, "u32:5", "--stats", "--seed", str(seed)])
+            check(r.returncode == 0, "%s determinism run: %s" % (t, r.stderr))
+            res.append((r.stdout, open(o, "rb").read()))
+        check(res[0] == res[1], "%s: same seed gives identical stats and output" % t)
+        check(res[0][1] == res[2][1], "%s: another seed gives the same output" % t)
+        check("cycles" in res[0][0] and "waits" in res[0][0], "%s: --stats prints" % t)
+        check(res[0][0] != res[2][0], "%s: another seed changes the timing" % t)
+
+
+def test_errors(amdsim, tmp):
+    h = build_cl("vadd", "gfx90a", tmp)
+    args, out, exp = vadd_args(tmp)
+    base = ["--kernel", "vadd", "--grid", "4", "--block", "256"]
+    data = open(h, "rb").read()
+    cases = []
+    for cut in (0, 10, 64, 200, len(data) // 2, len(data) - 100):
+        p = os.path.join(tmp, "cut%d.hsaco" % cut)
+        open(p, "wb").write(data[:cut])
+        cases.append(("truncated to %d" % cut, [p] + base + args, "error"))
+    junk = bytearray(data)
+    for i in range(64, len(junk), 97):
+        junk[i] ^= 0x5A
+    p = os.path.join(tmp, "junk.hsaco")
+    open(p, "wb").write(junk)
+    cases.append(("corrupted", [p] + base + args, None))
+    cases.append(("unknown kernel", [h, "--kernel", "nope", "--grid", "1", "--block", "64"] + args,
+                  "no kernel named"))
+    cases.append(("too few args", [h] + base + args[:2], "arguments"))
+    small, _, _ = vadd_args(tmp, n=1000, size=100)
+    cases.append(("out of bounds", [h] + base + small, "out-of-bounds"))
+    for what, cmd, needle in cases:
+        r = run([amdsim] + cmd)
+        ok = r.returncode in (1, 3) if needle is None else r.returncode == 1
+        ok = ok and (needle is None or needle in r.stderr) and r.returncode >= 0
+        check(ok, "%s: clear error, exit 1 (got %d: %s)" % (what, r.returncode, r.stderr[:300]))
+    r = run([amdsim, h, "--kernel", "vadd", "--grid", "0", "--block", "1"])
+    check(r.returncode == 2, "bad --grid is a usage error")
+
+
+def test_api(amdsim, tmp, loader):
+    for t in TARGETS:
+        h = build_cl("vadd", t, tmp)
+        r = run([loader, h, t])
+        check(r.returncode == 0, "%s loader/API unit test: %s%s" % (t, r.stdout, r.stderr))
+
+
+def main():
+    amdsim, what = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        if what == "api":
+            test_api(amdsim, tmp, sys.argv[3])
+        else:
+            globals()["test_" + what](amdsim, tmp)
+    if FAILURES:
+        print("%d failure(s)" % len(FAILURES))
+        sys.exit(1)
+    print("ok")
+
+
+main()
