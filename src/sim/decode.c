@@ -1,11 +1,11 @@
 /* decode: amdsim's own instruction decoder, from raw machine code to struct sim_insn.
  *
  * The format is found from the fixed prefix bits of the first dword, the opcode is looked up
- * in the shared instruction table (amd_isa.h; amdsim's llvm-mc-derived supplement for rows it
- * lacks) as (generation, format, opcode) -> mnemonic, and the mnemonic selects the semantics
- * row.  Fields are extracted here, independently of the assembler, so a wrong
- * table row shows up as a failure when clang's code runs.  Decoded instructions are cached
- * per dword of code (ctx->icache), so each PC is decoded once per dispatch.
+ * in the shared instruction table only (amd_isa_decode, src/encode/amd_isa.h) as (generation,
+ * format, opcode) -> mnemonic, and the mnemonic selects the semantics row.  Fields are
+ * extracted here, independently of the assembler, so a wrong table row shows up as a failure
+ * when clang's code runs; an opcode without a row is an "unimplemented instruction" fault.  Decoded
+ * instructions are cached per dword of code (ctx->icache), so each PC is decoded once per dispatch.
  * requires: sim_decode_init on the context (builds the opcode -> row maps).
  * complexity: O(1) per instruction after the maps are built (O(rows) once). */
 #include <stdio.h>
@@ -43,32 +43,44 @@ static const char *plain_name(struct pa_arena *a, const char *name)
 	return pa_arena_strndup(a, buf, strlen(buf));
 }
 
+/* The semantics row for a mnemonic, or NULL (linear: used once per opcode per dispatch). */
+static const struct sim_sem *sem_by_name(const char *name)
+{
+	const struct sim_sem *(*const tables[])(unsigned *) = {
+	        sim_sems_salu, sim_sems_valu, sim_sems_v16, sim_sems_vmisc, sim_sems_mem};
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+		unsigned n;
+		const struct sim_sem *rows = tables[t](&n);
+		for (unsigned i = 0; i < n; i++)
+			if (!strcmp(rows[i].name, name))
+				return &rows[i];
+	}
+	return NULL;
+}
+
 static void add_entry(struct sim_ctx *c, uint16_t **maps, unsigned fmt, unsigned op,
                       const char *name)
 {
 	unsigned i = c->nentries++;
 	c->entry_name[i] = name;
-	c->entry_sem[i] = sim_sem_lookup(name);
+	c->entry_sem[i] = sem_by_name(name);
 	maps[fmt][op] = (uint16_t)(i + 1);
 }
 
-/* Builds (format, opcode) -> (mnemonic, semantics) for the dispatch's generation.  The shared
- * instruction table (src/encode/amd_isa.h) decides every opcode it has a row for; amdsim's
- * temporary supplement (optable.c, from llvm-mc-19) fills the opcodes it does not cover yet.
- * tests/sim/optable_test.c checks that the two agree wherever both have a row. */
+/* Builds (format, opcode) -> (mnemonic, semantics) for the dispatch's generation from the
+ * shared instruction table alone (src/encode/amd_isa.h).  tests/sim/optable_test.c checks
+ * its mnemonics against llvm-mc-19's disassembly of every opcode of every format. */
 void sim_decode_init(struct sim_ctx *c)
 {
-	unsigned nrows, ntab;
-	const struct sim_oprow *rows = sim_optable(&nrows);
+	unsigned ntab;
 	const struct amd_isa_op *tab = amd_isa_table(&ntab);
 	uint16_t *maps[SIM_NUM_FMTS];
 	for (unsigned f = 0; f < SIM_NUM_FMTS; f++) {
 		maps[f] = PA_NEW_ARRAY(&c->arena, uint16_t, MAP_SIZE);
 		c->decode_map[f] = maps[f];
 	}
-	c->entry_name = PA_NEW_ARRAY(&c->arena, const char *, nrows + SIM_NUM_FMTS * MAP_SIZE);
-	c->entry_sem =
-	        PA_NEW_ARRAY(&c->arena, const struct sim_sem *, nrows + SIM_NUM_FMTS * MAP_SIZE);
+	c->entry_name = PA_NEW_ARRAY(&c->arena, const char *, SIM_NUM_FMTS *MAP_SIZE);
+	c->entry_sem = PA_NEW_ARRAY(&c->arena, const struct sim_sem *, SIM_NUM_FMTS *MAP_SIZE);
 	for (unsigned f = 0; f < SIM_NUM_FMTS; f++) {
 		unsigned limit = f == SIM_FMT_VOPDX || f == SIM_FMT_VOPDY ? 32 : MAP_SIZE;
 		for (unsigned op = 0; op < limit; op++) {
@@ -80,10 +92,6 @@ void sim_decode_init(struct sim_ctx *c)
 			add_entry(c, maps, f, op, plain_name(&c->arena, n));
 		}
 	}
-	for (unsigned i = 0; i < nrows; i++)
-		if (rows[i].gen == c->gen && rows[i].op < MAP_SIZE &&
-		    !maps[rows[i].fmt][rows[i].op])
-			add_entry(c, maps, rows[i].fmt, rows[i].op, rows[i].name);
 }
 
 static uint16_t scalar_code(const struct sim_ctx *c, uint32_t code)

@@ -78,14 +78,6 @@ struct sim_insn {
 	uint32_t pc;   /* byte offset of the instruction from the start of the code */
 };
 
-/* One row of the opcode table: (generation, format, opcode) -> mnemonic. */
-struct sim_oprow {
-	enum amd_gen gen;
-	uint8_t fmt;
-	uint16_t op;
-	const char *name;
-};
-
 struct sim_wave;
 struct sim_ctx;
 typedef void (*sim_sem_fn)(struct sim_wave *w, const struct sim_insn *in);
@@ -272,9 +264,7 @@ const struct sim_insn *sim_decode(struct sim_ctx *c, uint32_t pc);
 void sim_decode_init(struct sim_ctx *c);
 void sim_format_insn(const struct sim_ctx *c, const struct sim_insn *in, char *buf, size_t len);
 
-/* opcode table (optable.c) and semantics tables (sem_*.c), each a static const array */
-const struct sim_oprow *sim_optable(unsigned *n);
-const struct sim_sem *sim_sem_lookup(const char *name);
+/* semantics tables (sem_*.c), each a static const array looked up by mnemonic */
 const struct sim_sem *sim_sems_salu(unsigned *n);
 const struct sim_sem *sim_sems_valu(unsigned *n);
 const struct sim_sem *sim_sems_v16(unsigned *n);

@@ -47,7 +47,25 @@ RENAME = {  # older spelling -> gfx11+ spelling (identity key)
     "flat_atomic_min_num_f32": "flat_atomic_min_f32", "flat_atomic_max_num_f32": "flat_atomic_max_f32",
     "ds_max_num_f64": "ds_max_f64", "ds_min_num_f64": "ds_min_f64",
     "ds_max_num_rtn_f64": "ds_max_rtn_f64", "ds_min_num_rtn_f64": "ds_min_rtn_f64",
+    "s_andn1_saveexec_b64": "s_and_not0_saveexec_b64", "s_andn1_saveexec_b32": "s_and_not0_saveexec_b32",
+    "s_andn1_wrexec_b64": "s_and_not0_wrexec_b64", "s_andn1_wrexec_b32": "s_and_not0_wrexec_b32",
+    "s_andn2_wrexec_b64": "s_and_not1_wrexec_b64", "s_andn2_wrexec_b32": "s_and_not1_wrexec_b32",
+    "buffer_atomic_fmin": "buffer_atomic_min_f32", "buffer_atomic_fmax": "buffer_atomic_max_f32",
+    "buffer_atomic_fmin_x2": "buffer_atomic_min_f64", "buffer_atomic_fmax_x2": "buffer_atomic_max_f64",
+    "buffer_atomic_min_num_f32": "buffer_atomic_min_f32",
+    "buffer_atomic_max_num_f32": "buffer_atomic_max_f32",
 }
+# gfx9/gfx10 d16 memory spellings -> gfx11+ spellings
+D16 = {"ubyte_d16": "d16_u8", "ubyte_d16_hi": "d16_hi_u8", "sbyte_d16": "d16_i8",
+       "sbyte_d16_hi": "d16_hi_i8", "short_d16": "d16_b16", "short_d16_hi": "d16_hi_b16"}
+for _seg in ("global", "flat", "scratch", "buffer"):
+    for _old, _new in D16.items():
+        RENAME["%s_load_%s" % (_seg, _old)] = "%s_load_%s" % (_seg, _new)
+    RENAME["%s_store_byte_d16_hi" % _seg] = "%s_store_d16_hi_b8" % _seg
+    RENAME["%s_store_short_d16_hi" % _seg] = "%s_store_d16_hi_b16" % _seg
+for _cmp in ("v_cmp", "v_cmpx"):
+    for _w in ("16", "32", "64"):
+        RENAME["%s_tru_f%s" % (_cmp, _w)] = "%s_t_f%s" % (_cmp, _w)
 MEMW = [("dwordx16", "b512"), ("dwordx8", "b256"), ("dwordx4", "b128"), ("dwordx3", "b96"),
         ("dwordx2", "b64"), ("dword", "b32"), ("ubyte", "u8"), ("sbyte", "i8"), ("ushort", "u16"),
         ("sshort", "i16")]
@@ -145,6 +163,16 @@ KEEP_RE = [
     r"s_(min|max)_num_f32$", r"s_cmp_(eq|lg|gt|ge|lt|le|neq|nlt)_f32$",
     r"s_load_(b96|[iu]8|[iu]16)$",
     r"(global|flat)_atomic_(add|min|max)_f(32|64)$", r"ds_(add|min|max)(_rtn)?_f64$",
+    # rows amdsim needed (its former private opcode table): d16 memory, more atomics, ...
+    r"(global|flat|scratch|buffer)_load_d16(_hi)?_(u8|i8|b16)$",
+    r"(global|flat|scratch|buffer)_store_d16_hi_b(8|16)$", r"ds_load_(u8|i8|u16)_d16(_hi)?$",
+    r"ds_store_b(8|16)_d16_hi$", r"buffer_atomic_(inc|dec)_u(32|64)$",
+    r"buffer_atomic_(add|min|max)_f(32|64)$", r"s_and_not[01]_wrexec_b(32|64)$",
+    r"s_and_not0_saveexec_b(32|64)$", r"s_waitcnt_(vm|exp|lgkm)cnt$", r"s_ff0_i32_b(32|64)$",
+    r"s_pack_hl_b32_b16$", r"v_cmpx?_[ft]_[fiu](16|32|64)$", r"v_cmpx_(eq|ne|gt|ge|lt|le)_[iu]16$",
+    r"v_cmpx?_class_f16$", r"v_cvt_(i32_i16|u32_u16)$", r"v_(fma|mad)_legacy_f16$", r"v_mad_f16$",
+    r"v_mad_legacy_i16$", r"v_mad_u32_u16$", r"v_mul_(dx9_zero|legacy)_f32$", r"v_not_b16$",
+    r"v_pk_(add|mul|fma)_f32$",
 ]
 KEEP = [re.compile(r) for r in KEEP_RE]
 E32 = ("VOP1", "VOP2", "VOPC")
