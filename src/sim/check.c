@@ -9,6 +9,10 @@
  * pending operation is not known complete may not be read or overwritten.
  * Hazards (gfx90a/gfx942): wait states are counted on a per-wave counter `ws` (one per
  * instruction, N+1 for s_nop N); each rule compares the producer's stamp with the consumer.
+ * gfx11 has one software-visible data hazard (LLVM's VALUTransUseHazard): a VALU reading a
+ * VGPR that a transcendental wrote with at most 5 VALUs and at most 1 TRANS in between needs
+ * a drain of outstanding VALU writes first (s_waitcnt_depctr va_vdst(0), or any VMEM, FLAT
+ * or DS instruction, which drain it too).
  * Timing: each operation gets a seeded random latency, in-order groups never complete before
  * their predecessors, and s_waitcnt stalls the wave's clock until the hardware count is met.
  * This file shares no code with the compiler's scheduler (ROADMAP: the simulator judges it).
@@ -149,6 +153,25 @@ void sim_chk_sgpr_vmem(struct sim_wave *w, const struct sim_insn *in, unsigned r
 		need_ws(w, in, w->chk.valu_sgpr[r], 5, "VALU writes SGPR then VMEM reads it");
 }
 
+/* gfx11: the VALU `in` reads v[r]; a transcendental's result still in flight (no drain
+ * since, few VALUs in between) is a hazard. */
+static void check_trans_use(struct sim_wave *w, const struct sim_insn *in, unsigned r)
+{
+	struct sim_chk *k = &w->chk;
+	const struct sim_trans_def *d = &k->trans_def[r];
+	if (d->epoch != k->vdst_epoch + 1)
+		return;
+	uint32_t valus = k->valu_issued - d->valu_at - 1, trans = k->trans_issued - d->trans_at - 1;
+	if (valus <= 5 && trans <= 1) {
+		sim_violation(w, in,
+		              "hazard: VALU reads v%u, a transcendental result with only %u VALU "
+		              "and %u TRANS instructions since (gfx11 needs s_waitcnt_depctr "
+		              "va_vdst(0) or more than 5 VALUs / 1 TRANS in between)",
+		              r, valus, trans);
+		k->trans_def[r].epoch = 0; /* report once */
+	}
+}
+
 void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (!strict(w))
@@ -163,6 +186,8 @@ void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg,
 		    !(in->sem->flags & SEM_TRANS) && k->trans_vgpr[r])
 			need_ws(w, in, k->trans_vgpr[r], 1,
 			        "transcendental result used by a VALU instruction (gfx940)");
+		if (w->ctx->gfx11_trans_hazard && (in->sem->flags & SEM_VALU))
+			check_trans_use(w, in, r);
 	}
 }
 
@@ -198,6 +223,9 @@ void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 			        "VALU overwrites the data VGPR of a store wider than 8 bytes");
 		k->valu_vgpr[r] = valu ? k->ws : 0;
 		k->trans_vgpr[r] = trans ? k->ws : 0;
+		k->trans_def[r] = trans ? (struct sim_trans_def){k->valu_issued, k->trans_issued,
+		                                                 k->vdst_epoch + 1}
+		                        : (struct sim_trans_def){0, 0, 0};
 	}
 }
 
@@ -388,8 +416,20 @@ void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in)
 
 void sim_chk_after(struct sim_wave *w, const struct sim_insn *in)
 {
+	struct sim_chk *k = &w->chk;
 	if (in->sem->flags & SEM_SETREG)
-		w->chk.setreg = w->chk.ws;
+		k->setreg = k->ws;
+	if (!w->ctx->gfx11_trans_hazard)
+		return;
+	uint16_t f = in->sem->flags;
+	k->valu_issued += (f & SEM_VALU) != 0;
+	k->trans_issued += (f & SEM_TRANS) != 0;
+	/* drains of outstanding VALU writes: vector memory, FLAT and LDS instructions, and
+	 * s_waitcnt_depctr with va_vdst (bits 15:12) = 0 */
+	bool drains = (in->sem->mem != SIM_MEM_NONE && in->sem->mem != SIM_MEM_SMEM) ||
+	              ((f & SEM_DEPCTR) && ((in->imm >> 12) & 0xf) == 0);
+	if (drains)
+		k->vdst_epoch++;
 }
 
 void sim_chk_end(struct sim_wave *w)

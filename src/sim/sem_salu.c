@@ -743,7 +743,7 @@ static const struct sim_sem salu_sems[] = {
         W(s_waitcnt_vmcnt, s_waitcnt_vmcnt),
         W(s_waitcnt_lgkmcnt, s_waitcnt_lgkmcnt),
         W(s_waitcnt_expcnt, s_waitcnt_expcnt),
-        {"s_waitcnt_depctr", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_waitcnt_depctr", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, SEM_DEPCTR, 0, 0},
         {"s_sendmsg", s_sendmsg, SIM_CLASS_MISC, SIM_MEM_NONE, SEM_USES_M0, 0, 0},
         {"s_code_end", s_code_end, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_trap", s_trap, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},

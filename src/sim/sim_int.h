@@ -105,7 +105,8 @@ enum sim_sem_flags {
 	SEM_GETREG = 1 << 6,
 	SEM_USES_M0 = 1 << 7, /* s_sendmsg / s_movrel: SALU M0 write hazard */
 	SEM_WAITCNT = 1 << 8,
-	SEM_CMPX = 1 << 9, /* compare writing EXEC */
+	SEM_CMPX = 1 << 9,    /* compare writing EXEC */
+	SEM_DEPCTR = 1 << 10, /* s_waitcnt_depctr: may drain outstanding VALU writes (gfx11) */
 };
 
 struct sim_sem {
@@ -153,6 +154,13 @@ struct sim_chk {
 	uint64_t setreg, salu_m0;
 	uint64_t store_ws;                /* large store issued at this stamp */
 	uint16_t store_data, store_nregs; /* its data VGPRs */
+	/* gfx11 VALU-uses-TRANS-result hazard: VALU and TRANS instructions issued so far,
+	 * the drain epoch (bumped by anything that waits for va_vdst == 0), and per VGPR the
+	 * counts when a transcendental wrote it (epoch + 1; 0 = no pending TRANS result). */
+	uint32_t valu_issued, trans_issued, vdst_epoch;
+	struct sim_trans_def {
+		uint32_t valu_at, trans_at, epoch;
+	} trans_def[SIM_MAX_VREGS];
 };
 
 struct sim_wave {
@@ -218,6 +226,7 @@ struct sim_ctx {
 	char *err;
 	size_t errlen;
 	bool gfx940_hazards, gfx9_hazards, packed_tid, separate_vs;
+	bool gfx11_trans_hazard; /* VALU reading a fresh TRANS result needs va_vdst(0) */
 	unsigned violations_printed;
 	struct pa_arena arena;
 };
