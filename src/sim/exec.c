@@ -7,6 +7,7 @@
  * without semantics stops the run with its mnemonic and PC: nothing is silently skipped.
  * requires: decoded code (decode.c), semantics tables (sem_*.c), checker (check.c).
  * complexity: O(instructions executed x lanes). */
+#include <fenv.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -281,6 +282,10 @@ bool sim_run_wave(struct sim_wave *w)
 		}
 		if (in->fmt == SIM_FMT_VOPDX) /* dual issue: Y must see X's old destination */
 			run_vopd_y(w, in);
+		if (w->host_round) { /* set by sim_vbegin from the MODE register */
+			fesetround(FE_TONEAREST);
+			w->host_round = 0;
+		}
 		if (strict)
 			sim_chk_after(w, in);
 		w->clock += issue_cycles(w, in->sem);

@@ -172,6 +172,7 @@ struct sim_wave {
 	bool scc;
 	bool done, at_barrier;
 	uint32_t mode;         /* MODE hwreg: [3:0] round, [7:4] denorm */
+	uint8_t host_round;    /* host rounding mode set for the current VALU instruction */
 	uint32_t id;           /* wave index in workgroup */
 	uint32_t wg_flat;      /* flat workgroup index */
 	unsigned nlanes;       /* 32 or 64 */

@@ -2,6 +2,7 @@
  * constants, float input modifiers, DPP16/DPP8 lane selection and SDWA operand selection;
  * destination checks; output modifiers; SDWA destination merge; lane-mask results.
  * complexity: O(lanes) per operand. */
+#include <fenv.h>
 #include "valu.h"
 
 static unsigned dpp16_src_lane(uint32_t ctrl, unsigned l, unsigned nl, bool *valid)
@@ -183,11 +184,26 @@ static uint64_t dpp_write_mask(const struct sim_wave *w, const struct sim_insn *
 	return m;
 }
 
+/* The MODE register's rounding (0 nearest even, 1 +inf, 2 -inf, 3 toward zero) becomes the
+ * host's for the instruction: f32/f64 arithmetic done in C then rounds as the hardware
+ * does.  The FP environment is per thread CPU state, not a program variable; sim_run_wave
+ * restores round-to-nearest after each instruction that changed it.  (f16 arithmetic is
+ * rounded in software to nearest even and ignores the mode: see docs/SIMULATOR.md.) */
+static void set_host_round(struct sim_wave *w, unsigned rm)
+{
+	static const int host[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+	fesetround(host[rm]);
+	w->host_round = (uint8_t)rm;
+}
+
 void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, unsigned dbits,
                 bool f64)
 {
 	v->exec = sim_exec(w) & dpp_write_mask(w, in);
 	unsigned dn = f64 ? (w->mode >> 6) & 3 : (w->mode >> 4) & 3;
+	unsigned rm = f64 ? (w->mode >> 2) & 3 : w->mode & 3;
+	if (rm != w->host_round)
+		set_host_round(w, rm);
 	v->ftz_in = dn == 0 || dn == 2;
 	v->ftz_out = dn == 0 || dn == 1;
 	v->dreg = 0;

@@ -310,6 +310,55 @@ def test_hazard(amdsim, tmp):
             check(r.returncode == 0, "%s %s: --no-strict ignores the hazard" % (t, n))
 
 
+# Rounding modes (descriptor FLOAT_ROUND_MODE_32 / _16_64): each lane adds +-2^-30 to 1.0
+# (odd lanes negative).  The exact sum lies strictly between two floats, so each IEEE
+# rounding direction picks a known neighbour: 1.0 = 0x3f800000, next up 0x3f800001,
+# next down 0x3f7fffff.
+ROUND_BODY = ["v_and_b32 v1, 1, v0", "v_lshlrev_b32 v1, 31, v1",
+              "v_or_b32 v3, 0x30800000, v1", "v_add_f32 v2, 1.0, v3"]
+ROUND_EXPECT = {0: (0x3f800000, 0x3f800000), 1: (0x3f800001, 0x3f800000),
+                2: (0x3f800000, 0x3f7fffff), 3: (0x3f800000, 0x3f7fffff)}
+
+
+def test_roundmode(amdsim, tmp):
+    for t in ["gfx90a", "gfx942", "gfx1100"]:
+        wave = 32 if t == "gfx1100" else 64
+        cases = [(rm, 0) for rm in range(4)] + [(0, 1)]  # (mode_32, mode_16_64)
+        src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
+        names = []
+        for rm32, rm64 in cases:
+            n = "round_%d_%d" % (rm32, rm64)
+            names.append(n)
+            fields = ("  .amdhsa_float_round_mode_32 %d\n  .amdhsa_float_round_mode_16_64 %d\n"
+                      % (rm32, rm64))
+            fields += ("  .amdhsa_wavefront_size32 1\n" if wave == 32
+                       else "  .amdhsa_accum_offset 8\n")
+            k = ASM_KERNEL.replace("  .amdhsa_accum_offset 8\n", fields)
+            src += k.format(name=n, body="\n".join("  " + ln for ln in ROUND_BODY))
+        meta = "".join(META_KERNEL.format(name=n) for n in names)
+        src += ASM_META.format(kernels=meta.replace(".wavefront_size: 64",
+                                                    ".wavefront_size: %d" % wave))
+        s = os.path.join(tmp, "round-%s.s" % t)
+        o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+        open(s, "w").write(src)
+        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s,
+                 "-o", o])
+        if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:500])):
+            continue
+        subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+        outb = os.path.join(tmp, "round.out")
+        for (rm32, rm64), n in zip(cases, names):
+            r = run([amdsim, h, "--kernel", n, "--grid", "1", "--block", str(wave),
+                     "out:%d:%s" % (4 * wave, outb)])
+            if not check(r.returncode == 0, "%s %s: exit %d: %s" % (t, n, r.returncode,
+                                                                     r.stderr[:300])):
+                continue
+            got = read_words(outb, "I")
+            want = [ROUND_EXPECT[rm32][lane & 1] for lane in range(wave)]
+            check(list(got) == want, "%s %s: got %s, want %s" % (
+                t, n, [hex(x) for x in got[:2]], [hex(x) for x in want[:2]]))
+
+
 def test_determinism(amdsim, tmp):
     for t in ["gfx90a", "gfx1100"]:
         h = build_cl("lds_sum", t, tmp)
