@@ -32,12 +32,14 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def build_cl(name, target, outdir):
+def build_cl(name, target, outdir, flags=()):
     src = os.path.join(HERE, "kernels", name + ".cl")
-    obj = os.path.join(outdir, "%s-%s.o" % (name, target))
-    hsaco = os.path.join(outdir, "%s-%s.hsaco" % (name, target))
+    tag = target + "".join(flags)
+    obj = os.path.join(outdir, "%s-%s.o" % (name, tag))
+    hsaco = os.path.join(outdir, "%s-%s.hsaco" % (name, tag))
     subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                    "-mcpu=" + target, "-nogpulib", "-O3", "-c", src, "-o", obj], check=True)
+                    "-mcpu=" + target, "-nogpulib", "-O3", *flags, "-c", src, "-o", obj],
+                   check=True)
     subprocess.run(["ld.lld-19", "-shared", obj, "-o", hsaco], check=True)
     return hsaco
 
@@ -133,6 +135,18 @@ def test_exec(amdsim, tmp):
             exp.append(s)
         check(r.returncode == 0, "%s lds_sum exit %d: %s" % (t, r.returncode, r.stderr))
         check(read_words(o, "I") == exp, "%s lds_sum result" % t)
+        if t == "gfx1100":  # gfx11 also runs wave64 code
+            h = build_cl("lds_sum", t, tmp, ("-mwavefrontsize64",))
+            r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "4", "--block", "256",
+                     "in:" + a, "out:16:" + o, "u32:10", "--stats"])
+            check(r.returncode == 0 and read_words(o, "I") == exp,
+                  "gfx1100 wave64 lds_sum: exit %d %s" % (r.returncode, r.stderr[:300]))
+            h = build_cl("vadd", t, tmp, ("-mwavefrontsize64",))
+            args, out, vexp = vadd_args(tmp)
+            r = run([amdsim, h, "--kernel", "vadd", "--grid", "3", "--block", "100"] + args)
+            check(r.returncode == 0 and read_words(out, "f")[:300] == vexp[:300],
+                  "gfx1100 wave64 vadd (partial waves): exit %d %s" % (r.returncode,
+                                                                        r.stderr[:300]))
 
 
 def waitcnt_fields(target, word):
