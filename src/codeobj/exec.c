@@ -63,31 +63,6 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return a ? (v + a - 1) / a * a : v;
 }
 
-static void append(struct co_bytes *b, const void *p, size_t n)
-{
-	if (b->size + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->size + n)
-			cap *= 2;
-		b->data = pa_xrealloc(b->data, cap);
-		b->cap = cap;
-	}
-	if (p)
-		memcpy(b->data + b->size, p, n);
-	else
-		memset(b->data + b->size, 0, n);
-	b->size += n;
-}
-
-static uint32_t add_string(struct co_bytes *tab, const char *s)
-{
-	if (!tab->size)
-		append(tab, "", 1);
-	uint32_t off = (uint32_t)tab->size;
-	append(tab, s, strlen(s) + 1);
-	return off;
-}
-
 static uint32_t gnu_hash(const char *s)
 {
 	uint32_t h = 5381;
@@ -132,10 +107,10 @@ static void order_dynamic(struct exec_ctx *c)
 		}
 		c->dyn_order[j] = v;
 	}
-	append(&c->dynstr, "", 1); /* the leading NUL, also when there are no symbols */
+	co_bytes_append(&c->dynstr, "", 1); /* the leading NUL, also when there are no symbols */
 	for (size_t i = 0; i < c->img.nsyms; i++)
 		if (is_dynamic(&c->img.syms[i]))
-			add_string(&c->dynstr, c->img.syms[i].name);
+			co_strtab_add(&c->dynstr, c->img.syms[i].name);
 }
 
 static uint64_t next_pow2_above(uint64_t v)
@@ -152,7 +127,7 @@ static void build_gnu_hash(struct exec_ctx *c)
 	uint32_t nbuckets = c->ndyn / 4 > 1 ? (uint32_t)(c->ndyn / 4) : 1;
 	uint32_t maskwords = c->ndyn ? (uint32_t)next_pow2_above(c->ndyn * 12 / 64) : 1;
 	size_t size = 16 + 8 * maskwords + 4 * nbuckets + 4 * c->ndyn;
-	append(&c->gnu_hash, NULL, size);
+	co_bytes_append(&c->gnu_hash, NULL, size);
 	uint8_t *p = c->gnu_hash.data;
 	co_put32(p, nbuckets);
 	co_put32(p + 4, 1); /* symbol index of the first hashed symbol */
@@ -184,7 +159,7 @@ static void build_gnu_hash(struct exec_ctx *c)
 static void build_sysv_hash(struct exec_ctx *c)
 {
 	uint32_t n = (uint32_t)c->ndyn + 1;
-	append(&c->hash, NULL, (2 + 2 * (size_t)n) * 4);
+	co_bytes_append(&c->hash, NULL, (2 + 2 * (size_t)n) * 4);
 	uint8_t *p = c->hash.data;
 	co_put32(p, n);
 	co_put32(p + 4, n);
@@ -318,7 +293,7 @@ static void put_sym(struct co_bytes *tab, uint32_t name, uint8_t info, uint8_t o
 	e[7] = (uint8_t)(shndx >> 8);
 	co_put64(e + 8, value);
 	co_put64(e + 16, size);
-	append(tab, e, 24);
+	co_bytes_append(tab, e, 24);
 }
 
 static uint8_t sym_type(const struct co_sym *s)
@@ -331,7 +306,7 @@ static void put_image_sym(struct exec_ctx *c, struct co_bytes *tab, struct co_by
 {
 	uint8_t bind = global ? STB_GLOBAL : STB_LOCAL;
 	uint8_t vis = global ? STV_PROTECTED : STV_HIDDEN;
-	put_sym(tab, add_string(strs, s->name), (uint8_t)(bind << 4 | sym_type(s)), vis,
+	put_sym(tab, co_strtab_add(strs, s->name), (uint8_t)(bind << 4 | sym_type(s)), vis,
 	        shndx_of(c, s->sec), c->sec_addr[s->sec] + s->value, s->size);
 }
 
@@ -352,11 +327,11 @@ static void fill_symbols(struct exec_ctx *c)
 		co_put32(c->dynsym.data + 24 * (i + 1), off);
 	}
 	put_sym(&c->symtab, 0, 0, 0, 0, 0, 0);
-	add_string(&c->strtab, "");
+	co_strtab_add(&c->strtab, "");
 	for (size_t i = 0; i < c->img.nsyms; i++)
 		if (!is_dynamic(&c->img.syms[i]) && c->img.syms[i].sec != CO_SEC_UNDEF)
 			put_image_sym(c, &c->symtab, &c->strtab, &c->img.syms[i], false);
-	put_sym(&c->symtab, add_string(&c->strtab, "_DYNAMIC"), STB_LOCAL << 4 | STT_NOTYPE,
+	put_sym(&c->symtab, co_strtab_add(&c->strtab, "_DYNAMIC"), STB_LOCAL << 4 | STT_NOTYPE,
 	        STV_HIDDEN, (uint16_t)c->map[O_DYNAMIC], c->secs[O_DYNAMIC].addr, 0);
 	c->secs[O_SYMTAB].info = (uint32_t)(c->symtab.size / 24);
 	for (size_t i = 0; i < c->img.nsyms; i++)
@@ -423,7 +398,7 @@ static bool add_relative(struct exec_ctx *c, const struct co_reloc *r, enum co_s
 	co_put64(e, place);
 	co_put64(e + 8, R_AMDGPU_RELATIVE64_TYPE);
 	co_put64(e + 16, value);
-	append(&c->rela_dyn, e, 24);
+	co_bytes_append(&c->rela_dyn, e, 24);
 	return true;
 }
 
@@ -517,7 +492,7 @@ static bool finish(struct exec_ctx *c, struct co_buffer *out, struct pa_diag *d)
 	c->secs[O_STRTAB].size = c->strtab.size;
 	for (int o = O_NOTE; o < O_COUNT; o++)
 		if (c->map[o])
-			add_string(&c->shstrtab, c->secs[o].name);
+			co_strtab_add(&c->shstrtab, c->secs[o].name);
 	c->secs[O_SHSTRTAB].size = c->shstrtab.size;
 	uint64_t off = c->secs[O_SYMTAB].offset;
 	for (int o = O_SYMTAB; o < O_COUNT; o++) {
@@ -575,7 +550,7 @@ bool co_write_executable(const struct co_module *m, struct co_buffer *out, struc
 		build_sysv_hash(&c);
 		for (size_t i = 0; i < m->nrelocs; i++)
 			c.nrelative += m->relocs[i].type == CO_R_ABS64;
-		append(&c.dynamic, NULL, (c.nrelative ? 11 : 7) * 16);
+		co_bytes_append(&c.dynamic, NULL, (c.nrelative ? 11 : 7) * 16);
 		plan_sections(&c);
 		layout(&c);
 		build_phdrs(&c);

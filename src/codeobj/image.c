@@ -45,7 +45,7 @@ static void bytes_reserve(struct co_bytes *b, size_t extra)
 	b->cap = cap;
 }
 
-static void bytes_append(struct co_bytes *b, const void *p, size_t n)
+void co_bytes_append(struct co_bytes *b, const void *p, size_t n)
 {
 	bytes_reserve(b, n);
 	if (p)
@@ -63,11 +63,20 @@ static void bytes_align(struct co_bytes *b, size_t align, uint32_t fill)
 		if (b->size % 4 == 0 && align % 4 == 0) {
 			uint8_t w[4];
 			co_put32(w, fill);
-			bytes_append(b, w, 4);
+			co_bytes_append(b, w, 4);
 		} else {
-			bytes_append(b, NULL, 1);
+			co_bytes_append(b, NULL, 1);
 		}
 	}
+}
+
+uint32_t co_strtab_add(struct co_bytes *tab, const char *s)
+{
+	if (!tab->size)
+		co_bytes_append(tab, "", 1);
+	uint32_t off = (uint32_t)tab->size;
+	co_bytes_append(tab, s, strlen(s) + 1);
+	return off;
 }
 
 void co_bytes_free(struct co_bytes *b)
@@ -94,7 +103,7 @@ static void pad_text_end(const struct amd_target *t, struct co_bytes *text)
 	uint8_t w[4];
 	co_put32(w, pad);
 	for (unsigned i = 0; i < fill; i += 4)
-		bytes_append(text, w, 4);
+		co_bytes_append(text, w, 4);
 }
 
 static void add_sym(struct co_image *img, const char *name, enum co_sec sec, uint64_t value,
@@ -137,9 +146,9 @@ static bool build_note(const struct co_module *m, struct co_image *img, struct p
 	co_put32(hdr, 7); /* "AMDGPU\0" */
 	co_put32(hdr + 4, (uint32_t)md.size);
 	co_put32(hdr + 8, NT_AMDGPU_METADATA_TYPE);
-	bytes_append(&img->note, hdr, 12);
-	bytes_append(&img->note, "AMDGPU\0", 8); /* name padded to 4 */
-	bytes_append(&img->note, md.data, md.size);
+	co_bytes_append(&img->note, hdr, 12);
+	co_bytes_append(&img->note, "AMDGPU\0", 8); /* name padded to 4 */
+	co_bytes_append(&img->note, md.data, md.size);
 	bytes_align(&img->note, 4, 0);
 	co_buffer_free(&md);
 	return true;
@@ -156,12 +165,12 @@ static bool add_kernels(const struct co_module *m, struct pa_arena *a, struct co
 			return false;
 		bytes_align(&img->text, 256, S_NOP_0);
 		img->kernel_text_off[i] = img->text.size;
-		bytes_append(&img->text, k->code, k->code_size);
+		co_bytes_append(&img->text, k->code, k->code_size);
 		bytes_align(&img->rodata, 64, 0);
 		img->kernel_kd_off[i] = img->rodata.size;
 		uint8_t kd[64];
 		co_pack_descriptor(&desc, 0, kd);
-		bytes_append(&img->rodata, kd, 64);
+		co_bytes_append(&img->rodata, kd, 64);
 		size_t n = strlen(k->name);
 		char *kdname = pa_arena_alloc(a, n + 4, 1);
 		memcpy(kdname, k->name, n);
@@ -186,7 +195,7 @@ static bool add_functions(const struct co_module *m, struct pa_arena *a, struct 
 		}
 		bytes_align(&img->text, 4, S_NOP_0);
 		img->func_text_off[i] = img->text.size;
-		bytes_append(&img->text, f->code, f->code_size);
+		co_bytes_append(&img->text, f->code, f->code_size);
 		add_sym(img, f->name, CO_SEC_TEXT, img->func_text_off[i], f->code_size, CO_SYM_FUNC,
 		        f->is_global, i);
 	}
@@ -221,7 +230,7 @@ static bool add_data(const struct co_module *m, struct pa_arena *a, struct co_im
 			bytes_align(b, al, 0);
 			img->data_sec[i] = v->space == CO_DATA_CONST ? CO_SEC_RODATA : CO_SEC_DATA;
 			img->data_off[i] = b->size;
-			bytes_append(b, v->init, v->size);
+			co_bytes_append(b, v->init, v->size);
 			uint32_t *sec_align =
 			        v->space == CO_DATA_CONST ? &img->rodata_align : &img->data_align;
 			if (al > *sec_align)

@@ -52,6 +52,10 @@ const struct co_sym *co_find_sym(const struct co_image *img, const char *name);
 bool co_reloc_site(const struct co_module *m, const struct co_image *img, const struct co_reloc *r,
                    enum co_sec *sec, uint64_t *off, struct pa_diag *d);
 void co_bytes_free(struct co_bytes *b);
+/* Appends n bytes (zeros when p is NULL), growing the buffer. */
+void co_bytes_append(struct co_bytes *b, const void *p, size_t n);
+/* Adds a string to an ELF string table (which starts with "") and returns its offset. */
+uint32_t co_strtab_add(struct co_bytes *tab, const char *s);
 
 void co_put32(uint8_t *p, uint32_t v);
 void co_put64(uint8_t *p, uint64_t v);

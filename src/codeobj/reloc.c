@@ -42,31 +42,6 @@ struct rel_ctx {
 	struct co_out_sec secs[R_COUNT];
 };
 
-static void append(struct co_bytes *b, const void *p, size_t n)
-{
-	if (b->size + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->size + n)
-			cap *= 2;
-		b->data = pa_xrealloc(b->data, cap);
-		b->cap = cap;
-	}
-	if (p)
-		memcpy(b->data + b->size, p, n);
-	else
-		memset(b->data + b->size, 0, n);
-	b->size += n;
-}
-
-static uint32_t add_string(struct co_bytes *tab, const char *s)
-{
-	if (!tab->size)
-		append(tab, "", 1);
-	uint32_t off = (uint32_t)tab->size;
-	append(tab, s, strlen(s) + 1);
-	return off;
-}
-
 static void put_sym(struct co_bytes *tab, uint32_t name, uint8_t info, uint8_t other,
                     uint16_t shndx, uint64_t value, uint64_t size)
 {
@@ -78,7 +53,7 @@ static void put_sym(struct co_bytes *tab, uint32_t name, uint8_t info, uint8_t o
 	e[7] = (uint8_t)(shndx >> 8);
 	co_put64(e + 8, value);
 	co_put64(e + 16, size);
-	append(tab, e, 24);
+	co_bytes_append(tab, e, 24);
 }
 
 static uint16_t shndx_of(const struct rel_ctx *c, enum co_sec s)
@@ -101,7 +76,7 @@ static void emit_sym(struct rel_ctx *c, size_t i, bool global)
 	uint8_t type = s->kind == CO_SYM_KERNEL || s->kind == CO_SYM_FUNC ? STT_FUNC : STT_OBJECT;
 	uint8_t vis = !global ? STV_DEFAULT : s->kind == CO_SYM_FUNC ? STV_HIDDEN : STV_PROTECTED;
 	c->sym_index[i] = (uint32_t)(c->symtab.size / 24);
-	put_sym(&c->symtab, add_string(&c->strtab, s->name),
+	put_sym(&c->symtab, co_strtab_add(&c->strtab, s->name),
 	        (uint8_t)((global ? STB_GLOBAL : STB_LOCAL) << 4 | type), vis, shndx_of(c, s->sec),
 	        s->value, s->size);
 }
@@ -125,7 +100,7 @@ static void put_rela(struct co_bytes *b, uint64_t off, uint32_t sym, uint32_t ty
 	co_put64(e, off);
 	co_put64(e + 8, (uint64_t)sym << 32 | type);
 	co_put64(e + 16, (uint64_t)addend);
-	append(b, e, 24);
+	co_bytes_append(b, e, 24);
 }
 
 static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, struct pa_diag *d)
@@ -134,7 +109,7 @@ static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, stru
 	c->sym_index = PA_NEW_ARRAY(a, uint32_t, c->img.nsyms + 1);
 	c->undef = PA_NEW_ARRAY(a, const char *, m->nrelocs + 1);
 	put_sym(&c->symtab, 0, 0, 0, 0, 0, 0);
-	add_string(&c->strtab, "");
+	co_strtab_add(&c->strtab, "");
 	for (size_t i = 0; i < c->img.nsyms; i++)
 		if (!is_exported(&c->img.syms[i]) && c->img.syms[i].sec != CO_SEC_UNDEF)
 			emit_sym(c, i, false);
@@ -163,7 +138,7 @@ static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, stru
 		         r->addend);
 	}
 	for (size_t i = 0; i < c->nundef; i++)
-		put_sym(&c->symtab, add_string(&c->strtab, c->undef[i]),
+		put_sym(&c->symtab, co_strtab_add(&c->strtab, c->undef[i]),
 		        STB_GLOBAL << 4 | STT_NOTYPE, STV_DEFAULT, 0, 0, 0);
 	c->secs[R_SYMTAB].info = first_global;
 	return true;
@@ -241,7 +216,7 @@ static bool emit(struct rel_ctx *c, struct co_buffer *out, struct pa_diag *d)
 	s[R_STRTAB].data = c->strtab.data;
 	for (int o = R_TEXT; o < R_COUNT; o++)
 		if (c->map[o])
-			add_string(&c->shstrtab, s[o].name);
+			co_strtab_add(&c->shstrtab, s[o].name);
 	s[R_SHSTRTAB].size = c->shstrtab.size;
 	s[R_SHSTRTAB].data = c->shstrtab.data;
 	struct co_out_sec secs[R_COUNT + 1] = {{0}};
