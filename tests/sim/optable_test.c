@@ -25,7 +25,7 @@ struct probe {
 	uint16_t op;
 	uint8_t nw;
 	uint32_t w[MAX_WORDS];
-	char llvm[96]; /* llvm-mc's mnemonic ("x :: y" for VOPD), "" if rejected */
+	char llvm[160]; /* llvm-mc's mnemonic ("x :: y" for VOPD), "" if rejected */
 };
 
 struct run {
