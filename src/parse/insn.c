@@ -633,6 +633,12 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 			return false;
 		}
 		if (t->dw == PTX_NDOTWORDS) {
+			/* an unknown mnemonic is named as such, not by its first modifier */
+			if (!bad && !ptx_kw_find(&c->optab, c->scratch, (uint32_t)len)) {
+				ptx_error_at(c, line, col, "unknown instruction '%.*s'",
+				             (int)(len > 40 ? 40 : len), c->scratch);
+				return false;
+			}
 			ptx_error_at(c, t->line, t->col, "unknown modifier '%.*s'",
 			             (int)(t->len > 40 ? 40 : t->len), t->text);
 			bad = true;

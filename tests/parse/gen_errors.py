@@ -105,6 +105,10 @@ case('vector_size_mismatch', K + '    .reg .f32 %f<5>;\n    .reg .b64 %rd<2>;\n 
      ('ld.global.v4', '{', 'error', "'ld' with 4 elements needs a vector operand, found 2 elements"))
 case('unknown_instruction', K + '    frobnicate.s32 %r1;\n    ret;\n}\n',
      ('frobnicate', 'frobnicate', 'error', "unknown instruction 'frobnicate'"))
+case('unknown_mnemonic_with_modifiers', K + '    .reg .b32 %r<3>;\n    wgmma.fence.sync.aligned;\n'
+     '    add.bogus.s32 %r1, %r2, 1;\n    ret;\n}\n',
+     ('wgmma', 'wgmma', 'error', "unknown instruction 'wgmma'"),
+     ('add.bogus', '.bogus', 'error', "unknown modifier '.bogus'"))
 case('unknown_modifier', K + '    .reg .b32 %r<3>;\n    add.fast.s32 %r1, %r2, %r2;\n    ret;\n}\n',
      ('add.fast', '.fast', 'error', "unknown modifier '.fast'"))
 case('modifier_not_valid', K + '    .reg .b32 %r<3>;\n    add.wide.s32 %r1, %r2, %r2;\n    ret;\n}\n',
