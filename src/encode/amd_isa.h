@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "amd_isa_ops.h" /* enum amd_opcode: AMD_OP_<NAME> = row index (generated) */
 #include "target.h"
 
 enum amd_format {
