@@ -1,0 +1,201 @@
+/* Instruction selection and the machine IR: the public face of src/isel.
+ *
+ * Machine IR (MIR) is what instruction selection produces and what register allocation
+ * (src/regalloc), the control-code passes and emission (src/sched) consume: AMD
+ * instructions -- rows of the shared instruction table, named by enum amd_opcode -- on
+ * virtual registers before allocation and on physical registers after it.
+ *
+ * Shape (STYLE.md habit 4): a function is an array of blocks in their final LINEAR
+ * order (the order the wave executes them, which is also the code order); a block is a
+ * flat array of fixed-size instructions; operands are small tagged values.  Blocks are
+ * basic blocks of the linear CFG: only the last instruction may branch.  A block's linear
+ * successors are explicit (`succ`): the fall-through block first (when the last
+ * instruction does not end the block unconditionally), then the branch target.
+ *
+ * Virtual registers are not in SSA form: phis of the IR are lowered by instruction
+ * selection to parallel copies at the end of predecessor blocks (consecutive COPY
+ * pseudo-instructions flagged MIR_IF_PARALLEL, all read before any is written), so a
+ * virtual register may have several definitions.  Register allocation computes liveness
+ * by a dataflow over the linear CFG, which contains every path a lane can take (a
+ * superset of the logical CFG), so it is always safe for VGPRs and exact for SGPRs.
+ *
+ * Fixed physical registers (kernel ABI inputs, lane-mask slots of the control-flow
+ * lowering, exec, m0) appear as MIR_SGPR/MIR_VGPR/MIR_SPECIAL operands before allocation;
+ * the allocator keeps virtual registers off a physical register between its first and
+ * last reference in linear order, and never allocates the SGPRs in
+ * mir_function.reserved_sgprs_begin..end. */
+#ifndef ISEL_ISEL_H
+#define ISEL_ISEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "amd_encode.h"
+#include "amd_isa.h"
+#include "arena.h"
+#include "diag.h"
+#include "target.h"
+
+enum mir_opnd_kind {
+	MIR_NONE,
+	MIR_VREG,    /* virtual register `v`; `sub` = first dword inside it, `width` dwords */
+	MIR_SGPR,    /* physical SGPR s[v .. v+width-1] */
+	MIR_VGPR,    /* physical VGPR v[v .. v+width-1] */
+	MIR_SPECIAL, /* v = enum amd_special (exec, vcc, m0, scc, null ...); width 1 or 2 */
+	MIR_IMM,     /* v = 32-bit constant bits (for 64-bit operands: see amd_val.imm) */
+	MIR_BLOCK,   /* branch target: v = block index */
+	MIR_OFF,     /* "off" (no scalar address) */
+};
+
+struct mir_opnd {
+	uint8_t kind;  /* enum mir_opnd_kind */
+	uint8_t sub;   /* MIR_VREG: first dword inside the virtual register */
+	uint8_t width; /* registers (dwords); 0 for IMM/BLOCK/OFF/NONE */
+	uint8_t pad;
+	uint32_t v;
+};
+_Static_assert(sizeof(struct mir_opnd) == 8, "mir_opnd is 8 bytes");
+
+/* Pseudo-instructions: opcodes after the table's rows. */
+enum mir_pseudo {
+	MIR_COPY = AMD_NUM_OPCODES, /* opnds[0] = opnds[1]: SGPRs to SGPRs or VGPRs, VGPRs to
+	                             * VGPRs, equal widths (1, 2, 3 or 4 dwords); or a 32-bit
+	                             * MIR_IMM into a 1-dword destination.  A VGPR source into
+	                             * an SGPR destination is illegal (selection uses
+	                             * v_readfirstlane_b32). */
+	MIR_NUM_OPS
+};
+
+/* Instruction flags. */
+enum {
+	MIR_IF_PARALLEL = 1,  /* COPY belonging to the parallel copy formed by the maximal run
+	                       * of consecutive MIR_IF_PARALLEL copies */
+	MIR_IF_WAVE_MASK = 2, /* SALU on a lane mask: b32 on wave32, b64 on wave64 */
+};
+
+/* One machine instruction.  `opnds` are in the table row's operand order
+ * (amd_isa_op.opnds: destinations first, then sources in assembly order); for
+ * AMD_OPK_SIMM16 / LABEL / KIMM operands they are MIR_IMM / MIR_BLOCK.  The modifier
+ * fields mean what the same fields of struct amd_inst mean. */
+struct mir_insn {
+	uint16_t op;    /* enum amd_opcode or enum mir_pseudo */
+	uint8_t nopnds; /* = the row's nopnds (2 for COPY) */
+	uint8_t flags;  /* MIR_IF_* */
+	struct mir_opnd opnds[AMD_MAX_OPNDS];
+	int32_t offset; /* memory offset (DS: offset0) */
+	uint8_t offset1;
+	uint8_t cpol; /* AMD_CPOL_* */
+	uint8_t neg, abs;
+	uint8_t omod;
+	uint8_t enc; /* enum amd_enc_choice */
+	bool clamp;
+	uint8_t rtn;       /* atomics: 1 = returns its pre-op value into opnds[0] */
+	uint32_t src_line; /* PTX line this instruction came from (0: none) */
+};
+
+struct mir_block {
+	struct mir_insn *insns;
+	uint32_t ninsns, cap;
+	uint32_t succ[2]; /* linear CFG successors: fall-through first, then branch target */
+	uint8_t nsucc;
+	uint16_t loop_depth;
+	const char *comment; /* what the block is for (dumps), or NULL */
+};
+
+enum { MIR_MAX_ARGS_SGPRS = 16 };
+
+struct mir_vreg {
+	uint8_t file;  /* MIR_SGPR or MIR_VGPR */
+	uint8_t size;  /* dwords: 1, 2, 3 or 4 */
+	uint8_t align; /* required alignment of the first register, in registers */
+	uint8_t flags;
+	int32_t phys; /* first register after allocation, -1 before */
+};
+
+/* The registers and inputs a kernel's code expects at entry (mirrors the parts of the
+ * code object's struct co_abi_inputs that selection decides). */
+struct mir_abi {
+	bool kernarg_segment_ptr, dispatch_ptr;
+	bool workgroup_id[3];
+	unsigned workitem_id_dims; /* 1..3 */
+	unsigned user_sgpr_count;  /* USER_SGPR_COUNT to write (gfx11+: 15 keeps LLVM's layout) */
+	unsigned kernarg_sgpr;     /* first SGPR of the kernarg pointer */
+	unsigned workgroup_id_sgpr[3];
+	uint32_t hidden_args; /* enum co_hidden_arg bits the code reads */
+};
+
+struct mir_function {
+	const char *name;
+	const struct amd_target *target;
+	unsigned wave_size; /* 32 or 64 */
+	struct pa_arena *arena;
+	struct mir_block *blocks; /* in linear (code) order; block 0 is the entry */
+	uint32_t nblocks, blocks_cap;
+	struct mir_vreg *vregs;
+	uint32_t nvregs, vregs_cap;
+	/* SGPRs the allocator must not use (ABI inputs, lane-mask slots): [begin, end). */
+	unsigned reserved_sgprs_begin, reserved_sgprs_end;
+	unsigned max_vgprs, max_sgprs; /* allocation budget (--maxrregcount, .maxnreg) */
+	struct mir_abi abi;
+	/* Filled by register allocation: registers used (highest + 1). */
+	unsigned num_sgprs, num_vgprs;
+	unsigned spill_vgprs, spill_sgprs; /* values spilled (reported by -v) */
+	uint32_t lds_size;                 /* static LDS bytes */
+	uint32_t scratch_size;             /* private bytes per work-item */
+};
+
+/* ---- building and inspecting MIR (mir.c) ---- */
+void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,
+                       const struct amd_target *target, unsigned wave_size);
+uint32_t mir_new_block(struct mir_function *fn);
+uint32_t mir_new_vreg(struct mir_function *fn, unsigned file, unsigned size, unsigned align);
+/* Appends an instruction (copied) to block b; returns it for modifier edits. */
+struct mir_insn *mir_append(struct mir_function *fn, uint32_t b, const struct mir_insn *in);
+/* Inserts `in` before position `pos` of block b (pos == ninsns appends). */
+struct mir_insn *mir_insert(struct mir_function *fn, uint32_t b, uint32_t pos,
+                            const struct mir_insn *in);
+/* An instruction of row `op` with operands taken from `ops` (row order). */
+struct mir_insn mir_make(unsigned op, unsigned nopnds, const struct mir_opnd *ops);
+
+static inline struct mir_opnd mir_vreg(uint32_t v, unsigned width)
+{
+	return (struct mir_opnd){.kind = MIR_VREG, .width = (uint8_t)width, .v = v};
+}
+static inline struct mir_opnd mir_sgpr(unsigned r, unsigned width)
+{
+	return (struct mir_opnd){.kind = MIR_SGPR, .width = (uint8_t)width, .v = r};
+}
+static inline struct mir_opnd mir_vgpr(unsigned r, unsigned width)
+{
+	return (struct mir_opnd){.kind = MIR_VGPR, .width = (uint8_t)width, .v = r};
+}
+static inline struct mir_opnd mir_special(enum amd_special s, unsigned width)
+{
+	return (struct mir_opnd){.kind = MIR_SPECIAL, .width = (uint8_t)width, .v = s};
+}
+static inline struct mir_opnd mir_imm(uint32_t bits)
+{
+	return (struct mir_opnd){.kind = MIR_IMM, .v = bits};
+}
+static inline struct mir_opnd mir_block_ref(uint32_t b)
+{
+	return (struct mir_opnd){.kind = MIR_BLOCK, .v = b};
+}
+
+/* Whether operand i of `in` is written (a destination of the row, or COPY's opnds[0]). */
+bool mir_opnd_is_def(const struct mir_insn *in, unsigned i);
+/* Whether the instruction ends its block with a branch (s_branch, s_cbranch_*,
+ * s_endpgm, s_setpc). */
+bool mir_is_terminator(const struct mir_insn *in);
+
+/* Prints the function (virtual or physical registers) in LLVM's syntax where possible,
+ * one instruction per line, for --dump-mir and tests. */
+void mir_print(FILE *out, const struct mir_function *fn);
+/* Checks the invariants (operand kinds against the row, block successors, branch
+ * targets, physical operands after allocation via the table's legality rules);
+ * reports the first violation naming the block and instruction.  `after_ra`: no
+ * MIR_VREG operands may remain. */
+bool mir_verify(const struct mir_function *fn, bool after_ra, struct pa_diag *d);
+
+#endif

@@ -1,0 +1,27 @@
+/* Register allocation: the public face of src/regalloc.
+ *
+ * ra_run assigns physical registers to the virtual registers of a machine function
+ * (struct mir_function, src/isel/isel.h), separately for SGPRs and VGPRs, by linear scan
+ * over live intervals in the function's linear block order; lowers COPY pseudo-
+ * instructions (parallel copy groups with cycle breaking) into moves; rewrites every
+ * MIR_VREG operand into a physical MIR_SGPR/MIR_VGPR operand; and records the registers
+ * used (fn->num_sgprs, fn->num_vgprs) for the code object. */
+#ifndef REGALLOC_REGALLOC_H
+#define REGALLOC_REGALLOC_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "isel/isel.h"
+
+struct ra_stats {
+	unsigned intervals; /* virtual registers allocated */
+	unsigned moves;     /* moves emitted for copies */
+	unsigned spilled;   /* values spilled */
+};
+
+/* Returns false with a diagnostic (naming the function) when the values cannot be
+ * allocated within fn->max_sgprs / fn->max_vgprs. */
+bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d);
+
+#endif

@@ -1,0 +1,48 @@
+/* Control codes and emission: the public face of src/sched.
+ *
+ * After register allocation (every operand physical), these passes make the machine code
+ * correct for the hardware's timing and turn it into bytes:
+ *   sched_waitcnt  inserts s_waitcnt (gfx9-11: vmcnt/expcnt/lgkmcnt, s_waitcnt_vscnt on
+ *                  gfx10/11) or gfx12's s_wait_loadcnt/storecnt/dscnt/kmcnt, from a per-register
+ *                  scoreboard of pending memory results, merged over the CFG to a fixed point;
+ *   sched_hazards  inserts s_nop for the software hazards (gfx90a/gfx942) and s_delay_alu
+ *                  (gfx11/gfx12);
+ *   sched_emit     encodes the function, resolving branch targets;
+ *   sched_dump     prints the listing with each instruction's control annotation (what it
+ *                  waits for, which counter it increments, stalls), maxas-style. */
+#ifndef SCHED_SCHED_H
+#define SCHED_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "isel/isel.h"
+
+struct sched_stats {
+	unsigned waits;  /* wait instructions inserted */
+	unsigned nops;   /* s_nop inserted */
+	unsigned delays; /* s_delay_alu inserted */
+};
+
+void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats);
+void sched_hazards(struct mir_function *fn, struct sched_stats *stats);
+
+/* Machine code of one function: `code` (arena memory), `size` bytes, a multiple of 4. */
+struct sched_code {
+	uint8_t *code;
+	size_t size;
+};
+/* Encodes fn (after allocation and the passes above); false with a diagnostic when an
+ * instruction cannot be encoded or a branch is out of range. */
+bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sched_code *out,
+                struct pa_diag *d);
+
+/* Listing for --dump-sched (annotated) or -S (assembly llvm-mc-19 accepts, annotations
+ * as comments): labels for branch targets, one instruction per line. */
+void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly);
+
+#endif
