@@ -31,10 +31,10 @@ struct ra_move {
 
 struct group {
 	struct ra_ctx *ctx;
-	uint32_t b, i, end;         /* block and instruction range [i, end) */
-	struct ra_move *pending;    /* moves still to order */
+	uint32_t b, i, end;      /* block and instruction range [i, end) */
+	struct ra_move *pending; /* moves still to order */
 	uint32_t npending;
-	struct ra_move *seq;        /* ordered moves */
+	struct ra_move *seq; /* ordered moves */
 	uint32_t nseq;
 };
 
@@ -78,8 +78,10 @@ static bool collect_copy(struct group *g, uint32_t j)
 	if (s->kind == MIR_IMM ? d->width != 1 : s->width != d->width)
 		return ra_internal(g->ctx, g->b, j, "COPY of different widths");
 	for (unsigned k = 0; k < d->width; k++) {
-		struct ra_move m = {.op = MOVE, .dst_file = ra_file_of(d->kind),
-		                    .dst = (uint16_t)(d->v + k), .src_line = in->src_line};
+		struct ra_move m = {.op = MOVE,
+		                    .dst_file = ra_file_of(d->kind),
+		                    .dst = (uint16_t)(d->v + k),
+		                    .src_line = in->src_line};
 		switch (s->kind) {
 		case MIR_SGPR:
 		case MIR_VGPR:
@@ -181,8 +183,7 @@ static void remove_pending(struct group *g, uint32_t k)
 }
 
 /* Exchanges the values of a and b (file f) by three XORs; renames pending sources. */
-static void swap_by_xor(struct group *g, enum ra_file f, uint32_t a, uint32_t b,
-                        uint32_t line)
+static void swap_by_xor(struct group *g, enum ra_file f, uint32_t a, uint32_t b, uint32_t line)
 {
 	enum move_src kind = f == RA_SGPR ? SRC_SGPR : SRC_VGPR;
 	struct ra_move x = {.op = XOR, .dst_file = f, .src_kind = kind, .src_line = line};
@@ -206,8 +207,12 @@ static bool break_cycle(struct group *g)
 	int32_t temp = find_temp(g, f);
 	if (temp >= 0) {
 		enum move_src kind = f == RA_SGPR ? SRC_SGPR : SRC_VGPR;
-		emit(g, (struct ra_move){.op = MOVE, .dst_file = f, .src_kind = kind,
-		                         .dst = (uint16_t)temp, .src = m.dst, .src_line = m.src_line});
+		emit(g, (struct ra_move){.op = MOVE,
+		                         .dst_file = f,
+		                         .src_kind = kind,
+		                         .dst = (uint16_t)temp,
+		                         .src = m.dst,
+		                         .src_line = m.src_line});
 		for (uint32_t k = 0; k < g->npending; k++)
 			if (src_is_reg(&g->pending[k], f, m.dst))
 				g->pending[k].src = (uint32_t)temp;
@@ -281,8 +286,8 @@ static uint32_t emit_insn(const struct group *g, uint32_t k, struct mir_insn *ou
 	struct mir_opnd ops[3];
 	unsigned nops = 2, op;
 	bool pair = k + 1 < g->nseq && is_pair(m, &g->seq[k + 1]);
-	if (pair && !sgpr && (g->ctx->fn->target->info->gen != AMD_GFX940 ||
-	                      m->src_kind != SRC_VGPR))
+	if (pair && !sgpr &&
+	    (g->ctx->fn->target->info->gen != AMD_GFX940 || m->src_kind != SRC_VGPR))
 		pair = false;
 	unsigned width = pair ? 2 : 1;
 	ops[0] = sgpr ? mir_sgpr(m->dst, width) : mir_vgpr(m->dst, width);

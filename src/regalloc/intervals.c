@@ -68,8 +68,8 @@ static void extend_live_across(struct ra_ctx *ctx, uint32_t b)
 {
 	uint32_t w = ctx->set_words;
 	uint32_t start = 2 * ctx->first_ins[b];
-	uint32_t end = ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1
-	                                                         : start;
+	uint32_t end =
+	        ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1 : start;
 	const uint64_t *in = &ctx->live_in[(size_t)b * w];
 	const uint64_t *out = &ctx->live_out[(size_t)b * w];
 	for (uint32_t v = 0; v < ctx->fn->nvregs; v++) {

@@ -70,8 +70,7 @@ static void scan_block(const struct mir_function *fn, const struct mir_block *bl
 }
 
 /* live_in(b) = gen(b) | (live_out(b) & ~kill(b)); returns whether live_in changed. */
-static bool update_block(struct ra_ctx *ctx, uint32_t b, const uint64_t *gen,
-                         const uint64_t *kill)
+static bool update_block(struct ra_ctx *ctx, uint32_t b, const uint64_t *gen, const uint64_t *kill)
 {
 	const struct mir_block *bl = &ctx->fn->blocks[b];
 	uint32_t w = ctx->set_words;

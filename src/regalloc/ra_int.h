@@ -36,9 +36,9 @@ struct ra_ctx {
 	uint64_t *live_in;   /* nblocks * set_words (liveness.c) */
 	uint64_t *live_out;  /* nblocks * set_words (liveness.c) */
 	uint32_t *first_ins; /* linear index of each block's first instruction (nblocks + 1) */
-	struct ra_interval *intervals; /* one per vreg (intervals.c) */
+	struct ra_interval *intervals;                     /* one per vreg (intervals.c) */
 	struct ra_fixed fixed[RA_NUM_FILES][RA_MAX_VGPRS]; /* fixed physical operands */
-	unsigned budget[RA_NUM_FILES]; /* registers the allocator may use */
+	unsigned budget[RA_NUM_FILES];                     /* registers the allocator may use */
 };
 
 static inline bool ra_set_has(const uint64_t *set, uint32_t i)
