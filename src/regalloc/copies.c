@@ -8,7 +8,8 @@
  * saving one destination in a free register of its file (free over the group's points:
  * no interval, fixed operand or reserved range there) and redirecting its readers; with
  * no free register, VGPRs swap by three v_xor_b32 and SGPRs by three s_xor_b32 (only when
- * scc is provably dead).  Moves: s_mov_b32 (s_mov_b64 for aligned pairs), v_mov_b32
+ * scc is provably dead) or, with scc live, through lane 0 of a free VGPR (v_writelane_b32 /
+ * v_readlane_b32).  Moves: s_mov_b32 (s_mov_b64 for aligned pairs), v_mov_b32
  * (v_mov_b64 for aligned VGPR pairs on gfx942).  A VGPR into an SGPR is an internal error.
  * requires: ra_rewrite (physical operands), ctx->intervals of the same instructions.
  * breaks: instruction numbering (blocks get new instruction arrays).
@@ -17,8 +18,9 @@
 
 #include "regalloc/ra_int.h"
 
-enum move_src { SRC_SGPR, SRC_VGPR, SRC_IMM, SRC_SPECIAL };
-enum move_op { MOVE, XOR }; /* XOR: dst ^= src (both registers of dst's file) */
+enum move_src { SRC_SGPR, SRC_VGPR, SRC_IMM, SRC_SPECIAL, SRC_LANE0 /* lane 0 of VGPR src */ };
+/* XOR: dst ^= src (both registers of dst's file); WRITELANE0: lane 0 of VGPR dst = SGPR src */
+enum move_op { MOVE, XOR, WRITELANE0 };
 
 struct ra_move {
 	uint8_t op;       /* enum move_op */
@@ -133,7 +135,8 @@ static bool temp_is_free(const struct group *g, enum ra_file f, unsigned r)
 		return false;
 	for (uint32_t k = 0; k < g->npending; k++)
 		if ((g->pending[k].dst_file == f && g->pending[k].dst == r) ||
-		    src_is_reg(&g->pending[k], f, r))
+		    src_is_reg(&g->pending[k], f, r) ||
+		    (f == RA_VGPR && g->pending[k].src_kind == SRC_LANE0 && g->pending[k].src == r))
 			return false;
 	for (uint32_t v = 0; v < fn->nvregs; v++) {
 		const struct mir_vreg *vr = &fn->vregs[v];
@@ -199,6 +202,27 @@ static void swap_by_xor(struct group *g, enum ra_file f, uint32_t a, uint32_t b,
 	}
 }
 
+/* SGPR cycle, no free SGPR, scc live: saves SGPR m.dst in lane 0 of a free VGPR and
+ * redirects its reader (on a cycle it has exactly one) to v_readlane_b32. */
+static bool save_in_lane(struct group *g, struct ra_move m)
+{
+	int32_t vtemp = find_temp(g, RA_VGPR);
+	if (vtemp < 0) /* the cycle needs one register more than the budgets hold */
+		return ra_report_pressure(g->ctx, RA_SGPR);
+	emit(g, (struct ra_move){.op = WRITELANE0,
+	                         .dst_file = RA_VGPR,
+	                         .src_kind = SRC_SGPR,
+	                         .dst = (uint16_t)vtemp,
+	                         .src = m.dst,
+	                         .src_line = m.src_line});
+	for (uint32_t k = 0; k < g->npending; k++)
+		if (src_is_reg(&g->pending[k], RA_SGPR, m.dst)) {
+			g->pending[k].src_kind = SRC_LANE0;
+			g->pending[k].src = (uint32_t)vtemp;
+		}
+	return true;
+}
+
 /* All pending moves are on cycles: frees the destination of pending[0]. */
 static bool break_cycle(struct group *g)
 {
@@ -221,8 +245,7 @@ static bool break_cycle(struct group *g)
 	if (!src_is_reg(&m, f, m.src))
 		return ra_internal(g->ctx, g->b, g->i, "copy cycle across register files");
 	if (f == RA_SGPR && !scc_dead_after(g))
-		return ra_internal(g->ctx, g->b, g->i,
-		                   "no free SGPR to break a copy cycle while scc is live");
+		return save_in_lane(g, m);
 	swap_by_xor(g, f, m.dst, m.src, m.src_line);
 	for (uint32_t k = 0; k < g->npending; k++)
 		if (src_is_reg(&g->pending[k], f, g->pending[k].dst))
@@ -257,6 +280,8 @@ static struct mir_opnd move_src_opnd(const struct ra_move *m, unsigned width)
 		return mir_vgpr(m->src, width);
 	case SRC_IMM:
 		return mir_imm(m->src);
+	case SRC_LANE0:
+		return mir_vgpr(m->src, 1);
 	default:
 		return mir_special((enum amd_special)m->src, 1);
 	}
@@ -294,7 +319,11 @@ static uint32_t emit_insn(const struct group *g, uint32_t k, struct mir_insn *ou
 	ops[1] = move_src_opnd(m, width);
 	if (pair && m->src_kind == SRC_SPECIAL)
 		ops[1] = mir_special(m->src == AMD_SPEC_EXEC_LO ? AMD_SPEC_EXEC : AMD_SPEC_VCC, 2);
-	if (m->op == XOR) {
+	if (m->op == WRITELANE0 || m->src_kind == SRC_LANE0) {
+		op = m->op == WRITELANE0 ? AMD_OP_V_WRITELANE_B32 : AMD_OP_V_READLANE_B32;
+		ops[2] = mir_imm(0);
+		nops = 3;
+	} else if (m->op == XOR) {
 		op = sgpr ? AMD_OP_S_XOR_B32 : AMD_OP_V_XOR_B32;
 		ops[1] = ops[0];
 		ops[2] = move_src_opnd(m, 1);

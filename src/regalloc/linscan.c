@@ -136,15 +136,6 @@ static void fill_hints(struct linscan *ls)
 	ls->hint_first = first;
 }
 
-static bool report_pressure(struct ra_ctx *ctx, enum ra_file f)
-{
-	pa_diag_report(ctx->diag, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-	               "register pressure in '%s' exceeds %u %s; spilling is not supported yet",
-	               ctx->fn->name ? ctx->fn->name : "?", ctx->budget[f],
-	               f == RA_SGPR ? "SGPRs" : "VGPRs");
-	return false;
-}
-
 bool ra_linscan(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
@@ -167,7 +158,7 @@ bool ra_linscan(struct ra_ctx *ctx)
 		enum ra_file f = ra_file_of(vr->file);
 		int32_t r = choose(&ls, v);
 		if (r < 0)
-			return report_pressure(ctx, f);
+			return ra_report_pressure(ctx, f);
 		vr->phys = r;
 		for (unsigned i = 0; i < vr->size; i++)
 			ls.busy_until[f][r + i] = ctx->intervals[v].end;

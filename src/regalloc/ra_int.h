@@ -66,6 +66,9 @@ bool ra_opnd_is_use(const struct mir_insn *in, unsigned k);
 /* Reports an internal error naming the function, block and instruction. */
 bool ra_internal(struct ra_ctx *ctx, uint32_t b, uint32_t i, const char *what);
 
+/* Reports that the values do not fit in the budget of file f (no spilling yet). */
+bool ra_report_pressure(struct ra_ctx *ctx, enum ra_file f);
+
 /* The passes, in order (each in its own file). */
 void ra_fill_liveness(struct ra_ctx *ctx);
 bool ra_fill_intervals(struct ra_ctx *ctx);

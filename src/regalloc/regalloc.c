@@ -37,6 +37,15 @@ bool ra_internal(struct ra_ctx *ctx, uint32_t b, uint32_t i, const char *what)
 	return false;
 }
 
+bool ra_report_pressure(struct ra_ctx *ctx, enum ra_file f)
+{
+	pa_diag_report(ctx->diag, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+	               "register pressure in '%s' exceeds %u %s; spilling is not supported yet",
+	               ctx->fn->name ? ctx->fn->name : "?", ctx->budget[f],
+	               f == RA_SGPR ? "SGPRs" : "VGPRs");
+	return false;
+}
+
 /* fn->num_sgprs / num_vgprs: highest physical register named + 1 (specials excluded). */
 static void count_registers(struct mir_function *fn)
 {

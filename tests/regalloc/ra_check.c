@@ -88,7 +88,8 @@ static unsigned phys_index(unsigned kind, unsigned r)
 static bool is_ra_move(unsigned op)
 {
 	return op == AMD_OP_S_MOV_B32 || op == AMD_OP_S_MOV_B64 || op == AMD_OP_V_MOV_B32 ||
-	       op == AMD_OP_V_MOV_B64 || op == AMD_OP_S_XOR_B32 || op == AMD_OP_V_XOR_B32;
+	       op == AMD_OP_V_MOV_B64 || op == AMD_OP_S_XOR_B32 || op == AMD_OP_V_XOR_B32 ||
+	       op == AMD_OP_V_WRITELANE_B32 || op == AMD_OP_V_READLANE_B32;
 }
 
 static bool is_xor(const struct mir_insn *in)
@@ -119,6 +120,10 @@ static void apply_moves(struct checker *ck, uint64_t *state, const struct mir_bl
 	while (a < aend) {
 		const struct mir_insn *in = &ab->insns[a];
 		const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
+		/* lane moves through lane 0: the VGPR stands for the value of its lane 0 */
+		bool lane = in->op == AMD_OP_V_WRITELANE_B32 || in->op == AMD_OP_V_READLANE_B32;
+		if (lane && (in->opnds[2].kind != MIR_IMM || in->opnds[2].v != 0))
+			s = d; /* another lane: the checker does not follow it */
 		if (is_xor(in) && a + 3 <= aend && is_xor_swap(in)) {
 			unsigned px = phys_index(d->kind, d->v),
 			         py = phys_index(in->opnds[2].kind, in->opnds[2].v);

@@ -541,9 +541,298 @@ static void run_hand_cases(struct totals *t)
 	}
 }
 
+/* ---- random structured programs ---- */
+
+enum { KIND_S1, KIND_V1, KIND_S2, KIND_V2, NKINDS, POOL_MAX = 12 };
+
+struct gen {
+	struct fixture *fx;
+	uint64_t rng;
+	uint32_t pool[NKINDS][POOL_MAX]; /* values defined on every path to here */
+	unsigned npool[NKINDS];
+	uint32_t cur; /* block being filled */
+};
+
+static uint32_t rnd(struct gen *g, uint32_t n)
+{
+	g->rng ^= g->rng << 13;
+	g->rng ^= g->rng >> 7;
+	g->rng ^= g->rng << 17;
+	return (uint32_t)(g->rng % n);
+}
+
+static const uint8_t kind_file[NKINDS] = {MIR_SGPR, MIR_VGPR, MIR_SGPR, MIR_VGPR};
+static const uint8_t kind_size[NKINDS] = {1, 1, 2, 2};
+
+static uint32_t pick(struct gen *g, unsigned kind)
+{
+	return g->pool[kind][rnd(g, g->npool[kind])];
+}
+
+static void pool_add(struct gen *g, unsigned kind, uint32_t v)
+{
+	if (g->npool[kind] < POOL_MAX)
+		g->pool[kind][g->npool[kind]++] = v;
+	else
+		g->pool[kind][rnd(g, POOL_MAX)] = v;
+}
+
+static uint32_t fresh(struct gen *g, unsigned kind)
+{
+	return newv(g->fx, kind_file[kind], kind_size[kind], kind_size[kind]);
+}
+
+/* A scalar source: a 1-dword SGPR value, a half of a pair, or a constant. */
+static struct mir_opnd scalar_src(struct gen *g)
+{
+	uint32_t r = rnd(g, 5);
+	if (r == 0)
+		return mir_imm(rnd(g, 65)); /* inline constants: one literal per SALU op */
+	if (r == 1)
+		return sub(pick(g, KIND_S2), rnd(g, 2));
+	return vr(&g->fx->fn, pick(g, KIND_S1));
+}
+
+/* A VGPR source: a 1-dword value or a half of a pair. */
+static struct mir_opnd vector_src(struct gen *g)
+{
+	if (rnd(g, 4) == 0)
+		return sub(pick(g, KIND_V2), rnd(g, 2));
+	return vr(&g->fx->fn, pick(g, KIND_V1));
+}
+
+/* One random instruction defining a new value (or redefining an old one). */
+static void random_op(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t b = g->cur;
+	unsigned kind = rnd(g, NKINDS);
+	bool redefine = rnd(g, 4) == 0;
+	uint32_t d = redefine ? pick(g, kind) : fresh(g, kind);
+	switch (kind) {
+	case KIND_S1:
+		sadd(fn, b, vr(fn, d), scalar_src(g), scalar_src(g));
+		break;
+	case KIND_V1:
+		vadd(fn, b, vr(fn, d), rnd(g, 2) ? scalar_src(g) : vector_src(g), vector_src(g));
+		break;
+	case KIND_S2:
+		sload2(fn, b, vr(fn, d), vr(fn, pick(g, KIND_S2)));
+		break;
+	default:
+		if (rnd(g, 2)) {
+			emit(fn, b, AMD_OP_V_ADD_F64, 3, vr(fn, d), vr(fn, pick(g, KIND_V2)),
+			     vr(fn, pick(g, KIND_V2)));
+		} else { /* built from two partial definitions */
+			vadd(fn, b, sub(d, 0), scalar_src(g), vector_src(g));
+			vadd(fn, b, sub(d, 1), scalar_src(g), vector_src(g));
+		}
+	}
+	if (!redefine)
+		pool_add(g, kind, d);
+	if (rnd(g, 6) == 0)
+		store(fn, b, vr(fn, pick(g, KIND_V2)), vector_src(g));
+}
+
+static void random_ops(struct gen *g, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		random_op(g);
+}
+
+/* A parallel copy into phis[] (kinds in phi_kind[]) from the current pool. */
+static void phi_copies(struct gen *g, const uint32_t *phis, const unsigned *phi_kind,
+                       unsigned nphis, bool permute)
+{
+	struct mir_function *fn = &g->fx->fn;
+	for (unsigned i = 0; i < nphis; i++) {
+		unsigned kind = phi_kind[i];
+		struct mir_opnd src = vr(fn, pick(g, kind));
+		if (permute && rnd(g, 2)) { /* another phi of the same kind: cycles */
+			unsigned j = rnd(g, nphis);
+			if (phi_kind[j] == kind)
+				src = vr(fn, phis[j]);
+		} else if (kind_size[kind] == 1 && rnd(g, 5) == 0) {
+			src = mir_imm(rnd(g, 1000));
+		}
+		copy(fn, g->cur, vr(fn, phis[i]), src, true);
+	}
+}
+
+static void random_diamond(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t a = g->cur, bthen = mir_new_block(fn), belse = mir_new_block(fn),
+	         join = mir_new_block(fn);
+	uint32_t phis[4];
+	unsigned phi_kind[4], nphis = 1 + rnd(g, 4);
+	for (unsigned i = 0; i < nphis; i++) {
+		phi_kind[i] = rnd(g, NKINDS);
+		phis[i] = fresh(g, phi_kind[i]);
+	}
+	branch_if(fn, a, scalar_src(g), scalar_src(g), belse);
+	succ(fn, a, (int)bthen, (int)belse);
+	struct gen saved = *g;
+	g->cur = bthen;
+	random_ops(g, rnd(g, 5));
+	phi_copies(g, phis, phi_kind, nphis, false);
+	emit(fn, bthen, AMD_OP_S_BRANCH, 1, mir_block_ref(join), none, none);
+	succ(fn, bthen, (int)join, -1);
+	uint64_t rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = belse;
+	random_ops(g, rnd(g, 5));
+	phi_copies(g, phis, phi_kind, nphis, false);
+	succ(fn, belse, (int)join, -1);
+	rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = join;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+}
+
+static void random_loop(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t pre = g->cur, body = mir_new_block(fn), exit_b = mir_new_block(fn);
+	uint32_t phis[6];
+	unsigned phi_kind[6], nphis = 1 + rnd(g, 6);
+	for (unsigned i = 0; i < nphis; i++) {
+		phi_kind[i] = rnd(g, NKINDS);
+		phis[i] = fresh(g, phi_kind[i]);
+	}
+	uint32_t cnt = fresh(g, KIND_S1), next = fresh(g, KIND_S1);
+	phi_copies(g, phis, phi_kind, nphis, false);
+	copy(fn, pre, vr(fn, cnt), mir_imm(0), true);
+	succ(fn, pre, (int)body, -1);
+	struct gen saved = *g;
+	g->cur = body;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+	random_ops(g, rnd(g, 6));
+	sadd(fn, body, vr(fn, next), vr(fn, cnt), mir_imm(1));
+	bool cmp_first = rnd(g, 2);
+	if (cmp_first)
+		emit(fn, body, AMD_OP_S_CMP_LG_U32, 2, vr(fn, next), mir_imm(9), none);
+	phi_copies(g, phis, phi_kind, nphis, true);
+	copy(fn, body, vr(fn, cnt), vr(fn, next), true);
+	if (!cmp_first)
+		emit(fn, body, AMD_OP_S_CMP_LG_U32, 2, vr(fn, next), mir_imm(9), none);
+	emit(fn, body, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(body), none, none);
+	succ(fn, body, (int)exit_b, (int)body);
+	uint64_t rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = exit_b;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+}
+
+static void build_random(struct fixture *fx, uint64_t seed)
+{
+	struct mir_function *fn = &fx->fn;
+	struct gen g = {.fx = fx, .rng = seed * 0x9e3779b97f4a7c15ull + 1};
+	g.cur = mir_new_block(fn);
+	uint32_t k = fresh(&g, KIND_S2), s = fresh(&g, KIND_S1), v = fresh(&g, KIND_V1);
+	uint32_t a = fresh(&g, KIND_V2);
+	sload2(fn, g.cur, vr(fn, k), mir_sgpr(0, 2));
+	sadd(fn, g.cur, vr(fn, s), sub(k, 0), mir_sgpr(2, 1));
+	vadd(fn, g.cur, vr(fn, v), vr(fn, s), mir_vgpr(0, 1));
+	vadd(fn, g.cur, sub(a, 0), sub(k, 0), vr(fn, v));
+	vadd(fn, g.cur, sub(a, 1), sub(k, 1), vr(fn, v));
+	pool_add(&g, KIND_S2, k);
+	pool_add(&g, KIND_S1, s);
+	pool_add(&g, KIND_V1, v);
+	pool_add(&g, KIND_V2, a);
+	unsigned regions = 2 + rnd(&g, 5);
+	for (unsigned r = 0; r < regions; r++) {
+		random_ops(&g, 1 + rnd(&g, 6));
+		unsigned shape = rnd(&g, 3);
+		if (shape == 1)
+			random_diamond(&g);
+		else if (shape == 2)
+			random_loop(&g);
+	}
+	/* read everything still in the pool so values live long */
+	for (unsigned kind = 0; kind < NKINDS; kind++)
+		for (unsigned i = 0; i < g.npool[kind]; i++) {
+			uint32_t x = g.pool[kind][i];
+			if (kind_file[kind] == MIR_VGPR)
+				store(fn, g.cur, vr(fn, g.pool[KIND_V2][0]), sub(x, 0));
+			else
+				sadd(fn, g.cur, vr(fn, s), sub(x, kind_size[kind] - 1), vr(fn, s));
+		}
+	end(fn, g.cur);
+}
+
 static void run_random_cases(struct totals *t)
 {
-	(void)t;
+	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
+	unsigned allocated = 0, pressure = 0, xor_swaps = 0, tight_fail = 0, lane_saves = 0;
+	for (uint64_t seed = 1; seed <= 3000; seed++) {
+		const char *gpu = gpus[seed % 5];
+		char name[64];
+		snprintf(name, sizeof name, "random-%llu/%s", (unsigned long long)seed, gpu);
+		struct fixture fx;
+		setup(&fx, gpu, name);
+		build_random(&fx, seed);
+		if (seed % 3 == 0) { /* small budgets: allocate or report pressure */
+			fx.fn.max_vgprs = 12 + (unsigned)(seed % 11);
+			fx.fn.max_sgprs = 16 + (unsigned)(seed % 9);
+		}
+		if (seed % 4 == 0) {
+			fx.fn.reserved_sgprs_begin = 4;
+			fx.fn.reserved_sgprs_end = 8;
+		}
+		bool ok = run(&fx, t, name);
+		if (!ok) {
+			bool is_pressure = strstr(diag_text(&fx), "register pressure in") != NULL;
+			check(t, is_pressure, "%s: %s", name, diag_text(&fx));
+			pressure += is_pressure;
+			teardown(&fx);
+			continue;
+		}
+		allocated++;
+		/* Again with the budget cut to the registers the values use (fixed operands and
+		 * vregs, not the temporaries of copy cycles): lowest-first assignment gives the
+		 * same registers, but cycles find fewer free temporaries. */
+		unsigned top[2] = {0, 0};
+		for (uint32_t v = 0; v < fx.fn.nvregs; v++) {
+			const struct mir_vreg *x = &fx.fn.vregs[v];
+			unsigned f = x->file == MIR_VGPR, e = (unsigned)(x->phys + x->size);
+			if (x->phys >= 0 && e > top[f])
+				top[f] = e;
+		}
+		unsigned nv = top[1] > 1 ? top[1] : 1, ns = top[0] > 3 ? top[0] : 3;
+		teardown(&fx);
+		setup(&fx, gpu, name);
+		build_random(&fx, seed);
+		fx.fn.max_vgprs = nv;
+		fx.fn.max_sgprs = ns;
+		if (seed % 4 == 0) {
+			fx.fn.reserved_sgprs_begin = 4;
+			fx.fn.reserved_sgprs_end = 8;
+		}
+		ok = run(&fx, t, name);
+		/* a copy cycle may need one register beyond the values' (scc live, no SGPR or
+		 * VGPR free): then the pressure error */
+		check(t, ok || strstr(diag_text(&fx), "register pressure in"),
+		      "%s with %u SGPRs, %u VGPRs: %s", name, ns, nv, diag_text(&fx));
+		tight_fail += !ok;
+		xor_swaps += uses_op(&fx.fn, AMD_OP_V_XOR_B32) || uses_op(&fx.fn, AMD_OP_S_XOR_B32);
+		lane_saves += uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32);
+		teardown(&fx);
+	}
+	check(t,
+	      allocated >= 2000 && pressure >= 100 && xor_swaps >= 10 && lane_saves >= 3 &&
+	              tight_fail < 20,
+	      "random: %u allocated (%u with XOR swaps), %u over budget", allocated, xor_swaps,
+	      pressure);
+	printf("random programs: %u allocated (%u with XOR swaps, %u with lane saves), %u over "
+	       "budget, %u tight reruns over budget\n",
+	       allocated, xor_swaps, lane_saves, pressure, tight_fail);
 }
 
 int main(void)
