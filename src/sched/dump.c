@@ -58,7 +58,8 @@ static void block_header(FILE *out, const struct mir_function *fn, uint32_t b, b
 		fprintf(out, "// bb%u", b);
 	} else {
 		fprintf(out, ".LBB_%s_%u:", name, b);
-		fputs(as_assembly ? " //" : " ;", out);
+		if (bl->nsucc || bl->loop_depth || bl->comment)
+			fputs(as_assembly ? " //" : " ;", out);
 	}
 	if (bl->nsucc) {
 		fputs(" succ", out);
@@ -88,14 +89,15 @@ void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly)
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			char text[256];
 			insn_text(fn, in, text, sizeof text);
-			fprintf(out, "\t%-56s", text);
 			const char *note = hazards[at] ? hazards[at] : waits[at];
 			if (note || in->src_line) {
-				fprintf(out, " %s", cmt);
+				fprintf(out, "\t%-56s %s", text, cmt);
 				if (note)
 					fprintf(out, " %s", note);
 				if (in->src_line)
 					fprintf(out, " (line %u)", in->src_line);
+			} else {
+				fprintf(out, "\t%s", text);
 			}
 			fputc('\n', out);
 		}

@@ -146,7 +146,8 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 			if (!n)
 				return false;
 			if (target && target->v >= fn->nblocks)
-				return emit_error(d, fn, b, i, in, "branch to a block that does not exist");
+				return emit_error(d, fn, b, i, in,
+				                  "branch to a block that does not exist");
 			if (target) {
 				int64_t next = (int64_t)addr + 4 * n;
 				int64_t delta = ((int64_t)block_addr[target->v] - next) / 4;

@@ -192,7 +192,7 @@ static enum step vcc_step(const struct hz *hz, const struct mir_insn *c, const s
 {
 	(void)c, (void)lk;
 	return is_valu(p) && writes_slots(hz, p, SCHED_SLOT_VCC_LO, mask_width(hz)) ? STEP_HIT
-	                                                                           : STEP_CONTINUE;
+	                                                                            : STEP_CONTINUE;
 }
 
 static bool hwreg_consumer(const struct hz *hz, const struct mir_insn *in)
@@ -363,23 +363,23 @@ static const struct rule rules[] = {
          hwreg_consumer, setreg_step},
         {"SALU writes M0, s_sendmsg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 1, 0, m0_consumer,
          m0_step},
-        {"VALU overwrites the data of a store wider than 8 bytes",
-         GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 1, 0, valu_consumer, wide_store_step},
+        {"VALU overwrites the data of a store wider than 8 bytes", GEN(AMD_GFX9) | GEN(AMD_GFX940),
+         FIX_NOP, 1, 0, valu_consumer, wide_store_step},
         {"VALU writes SGPR/VCC, VALU reads it (no interlock)", GEN(AMD_GFX940), FIX_NOP, 2, 0,
          valu_consumer, valu_sgpr_step},
         {"transcendental result, VALU uses it", GEN(AMD_GFX940), FIX_NOP, 1, 0, valu_consumer,
          trans_use_step},
-        {"VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", GEN(AMD_GFX940), FIX_NOP, 4,
-         0, readlane_consumer, exec_readlane_step},
+        {"VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", GEN(AMD_GFX940), FIX_NOP, 4, 0,
+         readlane_consumer, exec_readlane_step},
         {"VALU writes VGPR, v_readlane/v_readfirstlane reads it", GEN(AMD_GFX940), FIX_NOP, 1, 0,
          readlane_consumer, vgpr_readlane_step},
         {"VcmpxExecWAR: SALU reads EXEC, v_cmpx writes it",
          GEN(AMD_GFX10) | GEN(AMD_GFX11) | GEN(AMD_GFX12), FIX_DEPCTR, 0, 0xfffe, vcmpx_consumer,
          vcmpx_exec_step},
-        {"VMEMtoScalarWrite: VMEM reads SGPR, SALU/SMEM writes it", GEN(AMD_GFX10), FIX_DEPCTR,
-         0, 0xffe3, scalar_write_consumer, vmem_scalar_step},
-        {"SMEMtoVectorWrite: SMEM reads SGPR, VALU writes it", GEN(AMD_GFX10), FIX_SMOV_NULL, 0,
-         0, valu_consumer, smem_vector_step},
+        {"VMEMtoScalarWrite: VMEM reads SGPR, SALU/SMEM writes it", GEN(AMD_GFX10), FIX_DEPCTR, 0,
+         0xffe3, scalar_write_consumer, vmem_scalar_step},
+        {"SMEMtoVectorWrite: SMEM reads SGPR, VALU writes it", GEN(AMD_GFX10), FIX_SMOV_NULL, 0, 0,
+         valu_consumer, smem_vector_step},
         {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11) | GEN(AMD_GFX12),
          FIX_DEPCTR, 0, 0x0fff, valu_consumer, trans_drain_step},
 };
@@ -564,8 +564,8 @@ static const char *fix_note(struct hz *hz, uint32_t b, uint32_t i, struct pa_are
 	for (unsigned r = 0; r < NUM_RULES && used < sizeof buf - 1; r++) {
 		if (!need[r])
 			continue;
-		int n = snprintf(buf + used, sizeof buf - used, "%s%s", used ? "; " : "hazard: ",
-		                 rules[r].name);
+		int n = snprintf(buf + used, sizeof buf - used, "%s%s",
+		                 used ? "; " : "hazard: ", rules[r].name);
 		if (n > 0)
 			used = used + (size_t)n < sizeof buf ? used + (size_t)n : sizeof buf - 1;
 	}

@@ -33,7 +33,8 @@ static struct sched_range special_slots(const struct mir_function *fn, unsigned 
 	unsigned mask_width = fn->wave_size == 64 ? 2 : 1;
 	switch (spec) {
 	case AMD_SPEC_VCC:
-		return (struct sched_range){SCHED_SLOT_VCC_LO, (uint16_t)(width ? width : mask_width)};
+		return (struct sched_range){SCHED_SLOT_VCC_LO,
+		                            (uint16_t)(width ? width : mask_width)};
 	case AMD_SPEC_VCC_LO:
 		return (struct sched_range){SCHED_SLOT_VCC_LO, 1};
 	case AMD_SPEC_VCC_HI:
@@ -73,8 +74,7 @@ struct sched_range sched_opnd_slots(const struct mir_function *fn, const struct 
 	}
 }
 
-static void add_range(struct sched_range out[SCHED_MAX_RANGES], unsigned *n,
-                      struct sched_range r)
+static void add_range(struct sched_range out[SCHED_MAX_RANGES], unsigned *n, struct sched_range r)
 {
 	if (r.count && *n < SCHED_MAX_RANGES)
 		out[(*n)++] = r;
@@ -99,8 +99,8 @@ static void explicit_slots(const struct mir_function *fn, const struct mir_insn 
 		else if ((int)i == rtn)
 			is_def = true;
 		else
-			is_def = i - base < row->nopnds &&
-			         row->opnds[i - base].role == AMD_ROLE_DST;
+			is_def =
+			        i - base < row->nopnds && row->opnds[i - base].role == AMD_ROLE_DST;
 		if (is_def == defs)
 			add_range(out, n, sched_opnd_slots(fn, &in->opnds[i]));
 	}
@@ -303,7 +303,8 @@ unsigned sched_wait_insns(const struct amd_target *t, const struct sched_wait *w
 	if (!sched_wait_is_none(&legacy))
 		out[n++] = simm_insn(AMD_OP_S_WAITCNT, sched_waitcnt_simm(t, &legacy));
 	if (t->info->has_vscnt && w->n[SCHED_CNT_STORE] != SCHED_NO_WAIT) {
-		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1), mir_imm(w->n[SCHED_CNT_STORE])};
+		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1),
+		                          mir_imm(w->n[SCHED_CNT_STORE])};
 		out[n++] = mir_make(AMD_OP_S_WAITCNT_VSCNT, 2, ops);
 	}
 	return n;
@@ -318,8 +319,7 @@ static uint8_t field(uint32_t s, unsigned shift, unsigned width, unsigned hi_shi
 	return v == lo_bits(width + hi_width) ? SCHED_NO_WAIT : (uint8_t)v;
 }
 
-bool sched_wait_of_insn(const struct amd_target *t, const struct mir_insn *in,
-                        struct sched_wait *w)
+bool sched_wait_of_insn(const struct amd_target *t, const struct mir_insn *in, struct sched_wait *w)
 {
 	sched_wait_none(w);
 	const struct amd_target_info *ti = t->info;

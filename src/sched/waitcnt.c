@@ -248,7 +248,8 @@ static const char *wait_note(struct wc *wc, const struct board *before, const st
 	for (unsigned s = 0; s < SCHED_NUM_SLOTS && shown < 8; s++) {
 		bool retired = false;
 		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
-			retired |= before->dist[c][s] != NOT_PENDING && after->dist[c][s] == NOT_PENDING;
+			retired |= before->dist[c][s] != NOT_PENDING &&
+			           after->dist[c][s] == NOT_PENDING;
 		if (!retired)
 			continue;
 		char reg[16];
