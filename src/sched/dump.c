@@ -1,0 +1,106 @@
+/* The listing (--dump-sched, -S): blocks as labels, one instruction per line in LLVM's
+ * syntax (amd_print) with branch targets as labels, and a maxas-style control column in a
+ * comment: the counters an instruction increments, the registers a wait retires, the
+ * hazard a nop or depctr covers.  The notes are recomputed here from the final code by the
+ * same analyses the passes use (waitcnt.c, hazards.c), so the listing explains exactly the
+ * code that is emitted.  as_assembly: only what llvm-mc-19 accepts, with `//` comments.
+ *   requires: physical operands.  breaks: nothing.  O(instructions x slots). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "sched/sched_int.h"
+
+static const struct mir_opnd *label_opnd(const struct mir_insn *in)
+{
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_BLOCK)
+			return &in->opnds[k];
+	return NULL;
+}
+
+/* The instruction text; a branch names its target block's label. */
+static void insn_text(const struct mir_function *fn, const struct mir_insn *in, char *buf,
+                      size_t len)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	const struct mir_opnd *label = label_opnd(in);
+	if (!row) {
+		snprintf(buf, len, "<pseudo %u>", in->op);
+		return;
+	}
+	if (label) {
+		snprintf(buf, len, "%s .LBB_%s_%u", row->gen_name[fn->target->info->gen],
+		         fn->name ? fn->name : "f", label->v);
+		return;
+	}
+	struct amd_inst inst;
+	sched_to_amd_inst(fn, in, 0, &inst);
+	amd_print(fn->target, &inst, buf, len);
+}
+
+static bool is_branch_target(const struct mir_function *fn, uint32_t b)
+{
+	for (uint32_t p = 0; p < fn->nblocks; p++) {
+		const struct mir_block *bl = &fn->blocks[p];
+		if (bl->ninsns && label_opnd(&bl->insns[bl->ninsns - 1]) &&
+		    label_opnd(&bl->insns[bl->ninsns - 1])->v == b)
+			return true;
+	}
+	return false;
+}
+
+static void block_header(FILE *out, const struct mir_function *fn, uint32_t b, bool as_assembly)
+{
+	const struct mir_block *bl = &fn->blocks[b];
+	const char *name = fn->name ? fn->name : "f";
+	if (as_assembly && !is_branch_target(fn, b)) {
+		fprintf(out, "// bb%u", b);
+	} else {
+		fprintf(out, ".LBB_%s_%u:", name, b);
+		if (bl->nsucc || bl->loop_depth || bl->comment)
+			fputs(as_assembly ? " //" : " ;", out);
+	}
+	if (bl->nsucc) {
+		fputs(" succ", out);
+		for (unsigned s = 0; s < bl->nsucc; s++)
+			fprintf(out, " bb%u", bl->succ[s]);
+	}
+	if (bl->loop_depth)
+		fprintf(out, " loop depth %u", bl->loop_depth);
+	if (bl->comment)
+		fprintf(out, " %s", bl->comment);
+	fputc('\n', out);
+}
+
+void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly)
+{
+	struct pa_arena arena;
+	pa_arena_init(&arena);
+	const char **waits = sched_waitcnt_notes(fn, &arena);
+	const char **hazards = sched_hazard_notes(fn, &arena);
+	const char *cmt = as_assembly ? "//" : ";";
+	fprintf(out, "%s %s: %s wave%u\n", cmt, fn->name ? fn->name : "?", fn->target->info->name,
+	        fn->wave_size);
+	uint32_t at = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		block_header(out, fn, b, as_assembly);
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			char text[256];
+			insn_text(fn, in, text, sizeof text);
+			const char *note = hazards[at] ? hazards[at] : waits[at];
+			if (note || in->src_line) {
+				fprintf(out, "\t%-56s %s", text, cmt);
+				if (note)
+					fprintf(out, " %s", note);
+				if (in->src_line)
+					fprintf(out, " (line %u)", in->src_line);
+			} else {
+				fprintf(out, "\t%s", text);
+			}
+			fputc('\n', out);
+		}
+	}
+	pa_arena_free(&arena);
+}

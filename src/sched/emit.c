@@ -1,0 +1,170 @@
+/* Emission: machine IR after register allocation and the control-code passes -> bytes.
+ *
+ * Each instruction becomes a struct amd_inst (row, operands in the row's order, modifiers)
+ * and goes through amd_encode.  Branch offsets (SOPP label operands: signed 16-bit dword
+ * offsets from the next instruction to the target block's first instruction) need the
+ * final size of every instruction, and literals make sizes depend on values, so emission
+ * runs in two passes: the first encodes every instruction with a zero offset to learn its
+ * size (a branch's size does not depend on its offset) and records block addresses; the
+ * second encodes for real.  A branch that does not fit in 16 bits is an error (long
+ * branches through s_getpc/s_add are not implemented yet).
+ *   requires: every operand physical (mir_verify(after_ra)); no COPY.
+ *   breaks: nothing (fn is read-only).  O(instructions). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "sched/sched_int.h"
+
+static struct amd_val to_val(const struct mir_opnd *o, int32_t branch_offset)
+{
+	struct amd_val v = {0};
+	switch (o->kind) {
+	case MIR_SGPR:
+		v.kind = AMD_V_SGPR, v.reg = (uint16_t)o->v, v.width = o->width;
+		break;
+	case MIR_VGPR:
+		v.kind = AMD_V_VGPR, v.reg = (uint16_t)o->v, v.width = o->width;
+		break;
+	case MIR_SPECIAL:
+		v.kind = AMD_V_SPECIAL, v.reg = (uint16_t)o->v, v.width = o->width;
+		break;
+	case MIR_IMM:
+		v.kind = AMD_V_IMM, v.imm = o->v;
+		break;
+	case MIR_BLOCK:
+		v.kind = AMD_V_IMM, v.imm = (uint32_t)branch_offset;
+		break;
+	case MIR_OFF:
+		v.kind = AMD_V_OFF;
+		break;
+	default:
+		v.kind = AMD_V_NONE;
+		break;
+	}
+	return v;
+}
+
+void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
+                       int32_t branch_offset, struct amd_inst *out)
+{
+	(void)fn;
+	memset(out, 0, sizeof *out);
+	out->row = in->op;
+	unsigned base = sched_row_base(in);
+	for (unsigned i = base; i < in->nopnds && i - base < AMD_MAX_OPNDS; i++)
+		out->ops[i - base] = to_val(&in->opnds[i], branch_offset);
+	int rtn = sched_rtn_opnd(in);
+	if (rtn >= 0)
+		out->rtn = to_val(&in->opnds[rtn], 0);
+	out->enc = in->enc;
+	out->neg = in->neg;
+	out->abs = in->abs;
+	out->omod = in->omod;
+	out->clamp = in->clamp;
+	out->offset = in->offset;
+	out->offset1 = in->offset1;
+	out->cpol = in->cpol;
+}
+
+static bool emit_error(struct pa_diag *d, const struct mir_function *fn, uint32_t b, uint32_t i,
+                       const struct mir_insn *in, const char *why)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+	               "cannot encode '%s' in function '%s' (bb%u instruction %u%s%u): %s",
+	               row ? row->name : (in->op == MIR_COPY ? "COPY" : "?"),
+	               fn->name ? fn->name : "?", b, i, in->src_line ? ", PTX line " : "",
+	               in->src_line, why);
+	return false;
+}
+
+/* Encodes one instruction; the number of dwords or 0 with a diagnostic. */
+static unsigned encode_one(const struct mir_function *fn, uint32_t b, uint32_t i,
+                           int32_t branch_offset, uint32_t words[4], struct pa_diag *d)
+{
+	const struct mir_insn *in = &fn->blocks[b].insns[i];
+	if (!sched_row(in)) {
+		emit_error(d, fn, b, i, in, "pseudo-instruction left after register allocation");
+		return 0;
+	}
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_VREG) {
+			emit_error(d, fn, b, i, in, "virtual register left after allocation");
+			return 0;
+		}
+	struct amd_inst inst;
+	sched_to_amd_inst(fn, in, branch_offset, &inst);
+	char err[200];
+	unsigned n = amd_encode(fn->target, &inst, words, err, sizeof err);
+	if (!n)
+		emit_error(d, fn, b, i, in, err);
+	return n;
+}
+
+static const struct mir_opnd *branch_target(const struct mir_insn *in)
+{
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_BLOCK)
+			return &in->opnds[k];
+	return NULL;
+}
+
+/* Pass 1: sizes; block_addr[b] = byte address of block b, block_addr[nblocks] = end. */
+static bool layout(const struct mir_function *fn, uint32_t *block_addr, struct pa_diag *d)
+{
+	uint32_t addr = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		block_addr[b] = addr;
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			uint32_t words[4];
+			unsigned n = encode_one(fn, b, i, 0, words, d);
+			if (!n)
+				return false;
+			addr += 4 * n;
+		}
+	}
+	block_addr[fn->nblocks] = addr;
+	return true;
+}
+
+bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sched_code *out,
+                struct pa_diag *d)
+{
+	uint32_t *block_addr = pa_arena_array(arena, fn->nblocks + 1, sizeof *block_addr, 4);
+	if (!layout(fn, block_addr, d))
+		return false;
+	uint32_t size = block_addr[fn->nblocks];
+	uint8_t *code = pa_arena_alloc(arena, size ? size : 4, 16);
+	uint32_t addr = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			const struct mir_opnd *target = branch_target(in);
+			uint32_t words[4];
+			unsigned n = encode_one(fn, b, i, 0, words, d);
+			if (!n)
+				return false;
+			if (target && target->v >= fn->nblocks)
+				return emit_error(d, fn, b, i, in,
+				                  "branch to a block that does not exist");
+			if (target) {
+				int64_t next = (int64_t)addr + 4 * n;
+				int64_t delta = ((int64_t)block_addr[target->v] - next) / 4;
+				if (delta < -32768 || delta > 32767)
+					return emit_error(d, fn, b, i, in,
+					                  "branch target out of the 16-bit range "
+					                  "(long branches are not implemented)");
+				n = encode_one(fn, b, i, (int32_t)delta, words, d);
+				if (!n)
+					return false;
+			}
+			for (unsigned w = 0; w < n; w++, addr += 4)
+				for (unsigned byte = 0; byte < 4; byte++)
+					code[addr + byte] = (uint8_t)(words[w] >> (8 * byte));
+		}
+	}
+	out->code = code;
+	out->size = size;
+	return true;
+}

@@ -1,0 +1,594 @@
+/* Software hazards: s_nop (gfx90a, gfx942), s_waitcnt_depctr / s_mov_b32 null (gfx10,
+ * gfx11, gfx12) and s_delay_alu (gfx11, gfx12).
+ *
+ * Each hazard is a rule (table `rules`): which instructions are consumers, and a step
+ * function that, walking back from a consumer over earlier instructions (through the
+ * block, then every linear predecessor), says whether an instruction is the producer of
+ * the hazard, ends it (a VALU, a drain, enough wait states) or neither.  gfx9-family rules
+ * count wait states (one per instruction, N+1 for s_nop N) and are fixed with s_nop; the
+ * RDNA rules are fixed with the instruction LLVM's GCNHazardRecognizer uses (facts from
+ * ../shared/reference/hazards.txt and the AMD ISA manuals).  Then, on gfx11/gfx12, each
+ * VALU/TRANS result read within the dependency window gets an s_delay_alu naming it
+ * (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never needed for correctness:
+ * the hardware interlocks).  Walking into a predecessor that is not yet rewritten sees
+ * fewer wait states than it will have, so the result stays safe.
+ *   requires: physical operands; waits already placed (they count as wait states).
+ *   breaks: instruction positions.
+ *   complexity: O(instructions x rules x window); windows are at most 64 instructions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "sched/sched_int.h"
+
+enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
+enum fix { FIX_NOP, FIX_DEPCTR, FIX_SMOV_NULL };
+enum { WALK_LIMIT = 64, WALK_DEPTH = 8 };
+
+struct look {
+	unsigned states; /* wait states between the instruction looked at and the consumer */
+	unsigned count;  /* instructions between them */
+	unsigned valu, trans;
+};
+
+struct hz;
+struct rule {
+	const char *name;
+	uint8_t gens;   /* bit per enum amd_gen */
+	uint8_t fix;    /* enum fix */
+	uint8_t states; /* FIX_NOP: wait states the hazard needs */
+	uint16_t depctr;
+	bool (*is_consumer)(const struct hz *hz, const struct mir_insn *in);
+	enum step (*step)(const struct hz *hz, const struct mir_insn *consumer,
+	                  const struct mir_insn *prev, struct look *lk);
+};
+
+struct hz {
+	struct mir_function *fn;
+	enum amd_gen gen;
+	uint32_t **preds, *npreds;
+	uint32_t cur_block; /* the block being rewritten: its new array so far is cur/ncur */
+	const struct mir_insn *cur;
+	uint32_t ncur;
+	bool ignore_fixes; /* for notes: look through inserted fixes */
+};
+
+#define GEN(g) (1u << (g))
+
+/* ---- instruction classes ---- */
+
+static unsigned unit_of(const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	return row ? row->unit : AMD_UNIT_SALU;
+}
+
+static bool is_valu(const struct mir_insn *in)
+{
+	unsigned u = unit_of(in);
+	return u == AMD_UNIT_VALU || u == AMD_UNIT_TRANS;
+}
+
+static bool is_vmem(const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	if (!row)
+		return false;
+	return row->format == AMD_FMT_FLAT || row->format == AMD_FMT_GLOBAL ||
+	       row->format == AMD_FMT_SCRATCH || row->format == AMD_FMT_MUBUF;
+}
+
+static bool is_salu(const struct mir_insn *in)
+{
+	return unit_of(in) == AMD_UNIT_SALU;
+}
+
+static bool is_fix(const struct mir_insn *in)
+{
+	if (in->op == AMD_OP_S_NOP || in->op == AMD_OP_S_WAITCNT_DEPCTR ||
+	    in->op == AMD_OP_S_DELAY_ALU)
+		return true;
+	return in->op == AMD_OP_S_MOV_B32 && in->opnds[0].kind == MIR_SPECIAL &&
+	       in->opnds[0].v == AMD_SPEC_NULL;
+}
+
+static unsigned wait_states(const struct mir_insn *in)
+{
+	if (in->op == AMD_OP_S_NOP)
+		return (in->opnds[0].v & 15) + 1;
+	return in->op == AMD_OP_S_DELAY_ALU ? 0 : 1;
+}
+
+static unsigned depctr_field(const struct mir_insn *in, unsigned shift, unsigned width)
+{
+	if (in->op != AMD_OP_S_WAITCNT_DEPCTR)
+		return ~0u;
+	return (in->opnds[0].v >> shift) & ((1u << width) - 1);
+}
+
+/* Whether prev writes a register in `slot_lo..slot_hi` that consumer reads (uses) or
+ * writes (defs). */
+static bool writes_read(const struct hz *hz, const struct mir_insn *prev,
+                        const struct mir_insn *consumer, unsigned slot_lo, unsigned slot_hi)
+{
+	struct sched_range defs[SCHED_MAX_RANGES], uses[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, prev, defs);
+	unsigned nu = sched_insn_uses(hz->fn, consumer, uses);
+	struct sched_range window = {(uint16_t)slot_lo, (uint16_t)(slot_hi - slot_lo)};
+	for (unsigned i = 0; i < nd; i++) {
+		if (!sched_ranges_overlap(&defs[i], 1, &window, 1))
+			continue;
+		if (sched_ranges_overlap(&defs[i], 1, uses, nu))
+			return true;
+	}
+	return false;
+}
+
+static bool writes_sgpr_read(const struct hz *hz, const struct mir_insn *prev,
+                             const struct mir_insn *consumer)
+{
+	return writes_read(hz, prev, consumer, 0, SCHED_SLOT_SCC);
+}
+
+static bool writes_opnd(const struct hz *hz, const struct mir_insn *prev, const struct mir_opnd *o)
+{
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, prev, defs);
+	struct sched_range r = sched_opnd_slots(hz->fn, o);
+	return r.count && sched_ranges_overlap(defs, nd, &r, 1);
+}
+
+static bool writes_slots(const struct hz *hz, const struct mir_insn *prev, unsigned first,
+                         unsigned count)
+{
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, prev, defs);
+	struct sched_range r = {(uint16_t)first, (uint16_t)count};
+	return sched_ranges_overlap(defs, nd, &r, 1);
+}
+
+static unsigned mask_width(const struct hz *hz)
+{
+	return hz->fn->wave_size == 64 ? 2 : 1;
+}
+
+/* ---- gfx90a / gfx942 (wait states, s_nop) ---- */
+
+static bool vmem_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return is_vmem(in);
+}
+
+static enum step valu_sgpr_step(const struct hz *hz, const struct mir_insn *c,
+                                const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	return is_valu(p) && writes_sgpr_read(hz, p, c) ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool lane_select_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return in->op == AMD_OP_V_READLANE_B32 || in->op == AMD_OP_V_WRITELANE_B32;
+}
+
+static enum step lane_select_step(const struct hz *hz, const struct mir_insn *c,
+                                  const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	return is_valu(p) && writes_opnd(hz, p, &c->opnds[2]) ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool div_fmas_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	const struct amd_isa_op *row = sched_row(in);
+	return row && (row->flags & AMD_F_READS_VCC);
+}
+
+static enum step vcc_step(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
+                          struct look *lk)
+{
+	(void)c, (void)lk;
+	return is_valu(p) && writes_slots(hz, p, SCHED_SLOT_VCC_LO, mask_width(hz)) ? STEP_HIT
+	                                                                            : STEP_CONTINUE;
+}
+
+static bool hwreg_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return in->op == AMD_OP_S_GETREG_B32 || in->op == AMD_OP_S_SETREG_B32;
+}
+
+static enum step setreg_step(const struct hz *hz, const struct mir_insn *c,
+                             const struct mir_insn *p, struct look *lk)
+{
+	(void)hz, (void)c, (void)lk;
+	return p->op == AMD_OP_S_SETREG_B32 ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool m0_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return in->op == AMD_OP_S_SENDMSG;
+}
+
+static enum step m0_step(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
+                         struct look *lk)
+{
+	(void)c, (void)lk;
+	return is_salu(p) && writes_slots(hz, p, SCHED_SLOT_M0, 1) ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool valu_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return is_valu(in);
+}
+
+/* A store wider than 8 bytes: its data VGPRs must not be overwritten by the next VALU. */
+static enum step wide_store_step(const struct hz *hz, const struct mir_insn *c,
+                                 const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	const struct amd_isa_op *row = sched_row(p);
+	if (!row || !is_vmem(p) || !(row->flags & AMD_F_STORE))
+		return STEP_CONTINUE;
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, c, defs);
+	for (unsigned i = 0; i < p->nopnds; i++) {
+		const struct mir_opnd *o = &p->opnds[i];
+		if (o->kind != MIR_VGPR || o->width <= 2)
+			continue;
+		struct sched_range r = sched_opnd_slots(hz->fn, o);
+		if (sched_ranges_overlap(defs, nd, &r, 1))
+			return STEP_HIT;
+	}
+	return STEP_CONTINUE;
+}
+
+static enum step trans_use_step(const struct hz *hz, const struct mir_insn *c,
+                                const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (unit_of(c) != AMD_UNIT_VALU || unit_of(p) != AMD_UNIT_TRANS)
+		return STEP_CONTINUE;
+	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool readlane_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return in->op == AMD_OP_V_READLANE_B32 || in->op == AMD_OP_V_READFIRSTLANE_B32 ||
+	       in->op == AMD_OP_V_WRITELANE_B32;
+}
+
+static enum step exec_readlane_step(const struct hz *hz, const struct mir_insn *c,
+                                    const struct mir_insn *p, struct look *lk)
+{
+	(void)c, (void)lk;
+	return is_valu(p) && writes_slots(hz, p, SCHED_SLOT_EXEC_LO, mask_width(hz))
+	               ? STEP_HIT
+	               : STEP_CONTINUE;
+}
+
+static enum step vgpr_readlane_step(const struct hz *hz, const struct mir_insn *c,
+                                    const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (c->op == AMD_OP_V_WRITELANE_B32 || !is_valu(p))
+		return STEP_CONTINUE;
+	return writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
+}
+
+/* ---- gfx10+ (depctr / s_mov null fixes) ---- */
+
+static bool vcmpx_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	const struct amd_isa_op *row = sched_row(in);
+	return row && (row->flags & AMD_F_EXEC_DST) && is_valu(in);
+}
+
+/* VcmpxExecWAR: a non-VALU instruction reads exec, then v_cmpx writes it. */
+static enum step vcmpx_exec_step(const struct hz *hz, const struct mir_insn *c,
+                                 const struct mir_insn *p, struct look *lk)
+{
+	(void)c, (void)lk;
+	if (is_valu(p) || depctr_field(p, 0, 1) == 0)
+		return STEP_EXPIRED;
+	struct sched_range uses[SCHED_MAX_RANGES];
+	unsigned nu = sched_insn_uses(hz->fn, p, uses);
+	struct sched_range exec = {SCHED_SLOT_EXEC_LO, (uint16_t)mask_width(hz)};
+	return sched_ranges_overlap(uses, nu, &exec, 1) ? STEP_HIT : STEP_CONTINUE;
+}
+
+static bool scalar_write_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	unsigned u = unit_of(in);
+	return sched_row(in) && (u == AMD_UNIT_SALU || u == AMD_UNIT_SMEM);
+}
+
+/* VMEMtoScalarWrite: a VMEM/LDS/FLAT instruction reads an SGPR, then SALU/SMEM writes it. */
+static enum step vmem_scalar_step(const struct hz *hz, const struct mir_insn *c,
+                                  const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (is_valu(p) || depctr_field(p, 2, 3) == 0)
+		return STEP_EXPIRED;
+	if (!is_vmem(p) && unit_of(p) != AMD_UNIT_LDS)
+		return STEP_CONTINUE;
+	return writes_sgpr_read(hz, c, p) ? STEP_HIT : STEP_CONTINUE;
+}
+
+/* SMEMtoVectorWrite: SMEM reads an SGPR, then a VALU writes it. */
+static enum step smem_vector_step(const struct hz *hz, const struct mir_insn *c,
+                                  const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (is_salu(p))
+		return STEP_EXPIRED;
+	if (unit_of(p) != AMD_UNIT_SMEM)
+		return STEP_CONTINUE;
+	return writes_sgpr_read(hz, c, p) ? STEP_HIT : STEP_CONTINUE;
+}
+
+/* VALUTransUse (gfx11): a VALU reads a TRANS result with at most 5 VALU and 1 TRANS
+ * between, and no va_vdst drain. */
+static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
+                                  const struct mir_insn *p, struct look *lk)
+{
+	if (depctr_field(p, 12, 4) == 0)
+		return STEP_EXPIRED;
+	if (unit_of(p) == AMD_UNIT_TRANS &&
+	    writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS))
+		return STEP_HIT;
+	if (unit_of(p) == AMD_UNIT_TRANS && ++lk->trans > 1)
+		return STEP_EXPIRED;
+	if (unit_of(p) == AMD_UNIT_VALU && ++lk->valu > 5)
+		return STEP_EXPIRED;
+	return STEP_CONTINUE;
+}
+
+static const struct rule rules[] = {
+        {"VALU writes SGPR, VMEM reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 5, 0,
+         vmem_consumer, valu_sgpr_step},
+        {"VALU writes SGPR, v_readlane/v_writelane lane select", GEN(AMD_GFX9) | GEN(AMD_GFX940),
+         FIX_NOP, 4, 0, lane_select_consumer, lane_select_step},
+        {"VALU writes VCC, v_div_fmas reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 4, 0,
+         div_fmas_consumer, vcc_step},
+        {"s_setreg, then s_getreg/s_setreg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0,
+         hwreg_consumer, setreg_step},
+        {"SALU writes M0, s_sendmsg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 1, 0, m0_consumer,
+         m0_step},
+        {"VALU overwrites the data of a store wider than 8 bytes", GEN(AMD_GFX9) | GEN(AMD_GFX940),
+         FIX_NOP, 1, 0, valu_consumer, wide_store_step},
+        {"VALU writes SGPR/VCC, VALU reads it (no interlock)", GEN(AMD_GFX940), FIX_NOP, 2, 0,
+         valu_consumer, valu_sgpr_step},
+        {"transcendental result, VALU uses it", GEN(AMD_GFX940), FIX_NOP, 1, 0, valu_consumer,
+         trans_use_step},
+        {"VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", GEN(AMD_GFX940), FIX_NOP, 4, 0,
+         readlane_consumer, exec_readlane_step},
+        {"VALU writes VGPR, v_readlane/v_readfirstlane reads it", GEN(AMD_GFX940), FIX_NOP, 1, 0,
+         readlane_consumer, vgpr_readlane_step},
+        {"VcmpxExecWAR: SALU reads EXEC, v_cmpx writes it",
+         GEN(AMD_GFX10) | GEN(AMD_GFX11) | GEN(AMD_GFX12), FIX_DEPCTR, 0, 0xfffe, vcmpx_consumer,
+         vcmpx_exec_step},
+        {"VMEMtoScalarWrite: VMEM reads SGPR, SALU/SMEM writes it", GEN(AMD_GFX10), FIX_DEPCTR, 0,
+         0xffe3, scalar_write_consumer, vmem_scalar_step},
+        {"SMEMtoVectorWrite: SMEM reads SGPR, VALU writes it", GEN(AMD_GFX10), FIX_SMOV_NULL, 0, 0,
+         valu_consumer, smem_vector_step},
+        {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11) | GEN(AMD_GFX12),
+         FIX_DEPCTR, 0, 0x0fff, valu_consumer, trans_drain_step},
+};
+enum { NUM_RULES = sizeof rules / sizeof rules[0] };
+
+/* ---- walking back ---- */
+
+/* What `rule` needs before `consumer`, looking back from position `end` of block b (whose
+ * instructions are `insns`): FIX_NOP wait states missing, or 1 for a hit of another fix. */
+static unsigned walk(const struct hz *hz, const struct rule *rule, const struct mir_insn *consumer,
+                     uint32_t b, const struct mir_insn *insns, uint32_t end, struct look lk,
+                     unsigned depth)
+{
+	for (uint32_t j = end; j-- > 0;) {
+		const struct mir_insn *p = &insns[j];
+		if (hz->ignore_fixes && is_fix(p))
+			continue;
+		enum step s = rule->step(hz, consumer, p, &lk);
+		if (s == STEP_HIT)
+			return rule->fix == FIX_NOP ? rule->states - lk.states : 1;
+		if (s == STEP_EXPIRED)
+			return 0;
+		lk.states += wait_states(p);
+		lk.count++;
+		if (rule->fix == FIX_NOP && lk.states >= rule->states)
+			return 0;
+		if (lk.count >= WALK_LIMIT)
+			return rule->fix == FIX_NOP ? 0 : 1; /* unknown: be safe */
+	}
+	if (!depth)
+		return rule->fix == FIX_NOP ? rule->states - lk.states : 1;
+	unsigned need = 0;
+	for (uint32_t k = 0; k < hz->npreds[b]; k++) {
+		uint32_t p = hz->preds[b][k];
+		const struct mir_block *pb = &hz->fn->blocks[p];
+		unsigned n = walk(hz, rule, consumer, p, pb->insns, pb->ninsns, lk, depth - 1);
+		need = n > need ? n : need;
+	}
+	return need;
+}
+
+/* Per rule, what the consumer needs given the code before it. */
+static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
+                       const struct mir_insn *before, uint32_t nbefore, unsigned need[NUM_RULES])
+{
+	for (unsigned r = 0; r < NUM_RULES; r++) {
+		need[r] = 0;
+		if (!(rules[r].gens & GEN(hz->gen)) || !rules[r].is_consumer(hz, consumer))
+			continue;
+		struct look lk = {0};
+		need[r] = walk(hz, &rules[r], consumer, hz->cur_block, before, nbefore, lk,
+		               WALK_DEPTH);
+	}
+}
+
+/* ---- s_delay_alu ---- */
+
+/* The instid of the closest VALU and TRANS producers of what `in` reads, within the
+ * windows s_delay_alu can name (4 VALU, 3 TRANS), in the block so far. */
+static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
+                          const struct mir_insn *before, uint32_t nbefore)
+{
+	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0;
+	for (uint32_t j = nbefore; j-- > 0 && (nvalu < 4 || ntrans < 3);) {
+		const struct mir_insn *p = &before[j];
+		unsigned u = unit_of(p);
+		if (u != AMD_UNIT_VALU && u != AMD_UNIT_TRANS)
+			continue;
+		nvalu++;
+		ntrans += u == AMD_UNIT_TRANS;
+		if (!writes_read(hz, p, in, 0, SCHED_NUM_SLOTS))
+			continue;
+		if (u == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
+			trans_dep = 4 + ntrans; /* TRANS32_DEP_n = 4 + n */
+		else if (u == AMD_UNIT_VALU && !valu_dep && nvalu <= 4)
+			valu_dep = nvalu; /* VALU_DEP_n = n */
+	}
+	if (trans_dep && valu_dep)
+		return trans_dep | valu_dep << 7; /* instskip(SAME) */
+	return trans_dep ? trans_dep : valu_dep;
+}
+
+/* ---- the pass ---- */
+
+static void push(struct mir_insn *fresh, uint32_t *n, struct mir_insn in, uint32_t line)
+{
+	in.src_line = line;
+	fresh[(*n)++] = in;
+}
+
+static void insert_fixes(struct hz *hz, const struct mir_insn *in, struct mir_insn *fresh,
+                         uint32_t *nfresh, struct sched_stats *stats)
+{
+	unsigned need[NUM_RULES];
+	hz->cur = fresh, hz->ncur = *nfresh;
+	rule_needs(hz, in, fresh, *nfresh, need);
+	unsigned nop = 0, depctr = 0xffff;
+	bool smov = false;
+	for (unsigned r = 0; r < NUM_RULES; r++) {
+		if (!need[r])
+			continue;
+		if (rules[r].fix == FIX_NOP)
+			nop = need[r] > nop ? need[r] : nop;
+		else if (rules[r].fix == FIX_DEPCTR)
+			depctr &= rules[r].depctr;
+		else
+			smov = true;
+	}
+	for (; nop; nop -= nop > 8 ? 8 : nop) {
+		struct mir_opnd n = mir_imm((nop > 8 ? 8 : nop) - 1);
+		push(fresh, nfresh, mir_make(AMD_OP_S_NOP, 1, &n), in->src_line);
+		if (stats)
+			stats->nops++;
+	}
+	if (depctr != 0xffff) {
+		struct mir_opnd d = mir_imm(depctr);
+		push(fresh, nfresh, mir_make(AMD_OP_S_WAITCNT_DEPCTR, 1, &d), in->src_line);
+		if (stats)
+			stats->nops++;
+	}
+	if (smov) {
+		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1), mir_imm(0)};
+		push(fresh, nfresh, mir_make(AMD_OP_S_MOV_B32, 2, ops), in->src_line);
+		if (stats)
+			stats->nops++;
+	}
+}
+
+static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
+{
+	struct mir_block *bl = &hz->fn->blocks[b];
+	struct mir_insn *fresh =
+	        pa_arena_array(hz->fn->arena, (size_t)bl->ninsns * 5 + 1, sizeof *fresh, 8);
+	uint32_t nfresh = 0;
+	hz->cur_block = b;
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		const struct mir_insn *in = &bl->insns[i];
+		insert_fixes(hz, in, fresh, &nfresh, stats);
+		if (hz->fn->target->info->has_delay_alu && is_valu(in)) {
+			uint32_t delay = delay_for(hz, in, fresh, nfresh);
+			if (delay) {
+				struct mir_opnd d = mir_imm(delay);
+				push(fresh, &nfresh, mir_make(AMD_OP_S_DELAY_ALU, 1, &d),
+				     in->src_line);
+				if (stats)
+					stats->delays++;
+			}
+		}
+		fresh[nfresh++] = *in;
+	}
+	bl->insns = fresh;
+	bl->ninsns = bl->cap = nfresh;
+}
+
+void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
+{
+	struct pa_arena scratch;
+	pa_arena_init(&scratch);
+	struct hz hz = {.fn = fn, .gen = fn->target->info->gen};
+	sched_preds(fn, &scratch, &hz.preds, &hz.npreds);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		rewrite_block(&hz, b, stats);
+	pa_arena_free(&scratch);
+}
+
+/* ---- notes for the listing ---- */
+
+/* Names the hazards a run of fixes before instruction i of block b covers. */
+static const char *fix_note(struct hz *hz, uint32_t b, uint32_t i, struct pa_arena *arena)
+{
+	const struct mir_block *bl = &hz->fn->blocks[b];
+	uint32_t k = i;
+	while (k < bl->ninsns && is_fix(&bl->insns[k]))
+		k++;
+	if (k == bl->ninsns)
+		return NULL;
+	unsigned need[NUM_RULES];
+	hz->cur_block = b;
+	rule_needs(hz, &bl->insns[k], bl->insns, k, need);
+	char buf[256];
+	size_t used = 0;
+	for (unsigned r = 0; r < NUM_RULES && used < sizeof buf - 1; r++) {
+		if (!need[r])
+			continue;
+		int n = snprintf(buf + used, sizeof buf - used, "%s%s",
+		                 used ? "; " : "hazard: ", rules[r].name);
+		if (n > 0)
+			used = used + (size_t)n < sizeof buf ? used + (size_t)n : sizeof buf - 1;
+	}
+	if (bl->insns[i].op == AMD_OP_S_DELAY_ALU && !used)
+		return "VALU/TRANS result read soon after (s_delay_alu: stall hint)";
+	return used ? pa_arena_strndup(arena, buf, used) : NULL;
+}
+
+const char **sched_hazard_notes(const struct mir_function *fn, struct pa_arena *arena)
+{
+	uint32_t total = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		total += fn->blocks[b].ninsns;
+	const char **notes = pa_arena_array(arena, total + 1, sizeof *notes, 8);
+	memset(notes, 0, (total + 1) * sizeof *notes);
+	struct hz hz = {.fn = (struct mir_function *)fn, /* read only here */
+	                .gen = fn->target->info->gen,
+	                .ignore_fixes = true};
+	sched_preds(fn, arena, &hz.preds, &hz.npreds);
+	uint32_t at = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++)
+			if (is_fix(&fn->blocks[b].insns[i]))
+				notes[at] = fix_note(&hz, b, i, arena);
+	return notes;
+}
