@@ -17,13 +17,19 @@ static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
 	return sel_sub(sel_def(s, r), k, 1);
 }
 
-/* s_load of `bytes` (4 or 8) at kernarg offset `off` into a new SGPR vreg. */
-static uint32_t kernarg_load(struct isel *s, uint32_t off, unsigned bytes)
+/* s_load of `bytes` (4 or 8) at kernarg offset `off` into SGPR vreg v (~0u: a new one). */
+static uint32_t kernarg_load_into(struct isel *s, uint32_t v, uint32_t off, unsigned bytes)
 {
-	uint32_t v = sel_new_sgpr(s, bytes / 4);
+	if (v == ~0u)
+		v = sel_new_sgpr(s, bytes / 4);
 	struct mir_opnd ops[3] = {mir_vreg(v, bytes / 4), mir_vreg(s->kernarg, 2), mir_imm(off)};
 	sel_emit(s, bytes == 8 ? AMD_OP_S_LOAD_DWORDX2 : AMD_OP_S_LOAD_DWORD, 3, ops);
 	return v;
+}
+
+static uint32_t kernarg_load(struct isel *s, uint32_t off, unsigned bytes)
+{
+	return kernarg_load_into(s, ~0u, off, bytes);
 }
 
 /* Moves a loaded SGPR value into the value's home (SGPR, or VGPR for floats). */
@@ -43,7 +49,11 @@ static bool param(struct isel *s, const struct ir_insn *in)
 			sel_error(s, "parameter at unaligned offset %u", off);
 			return true;
 		}
-		place(s, in->res, kernarg_load(s, off, bytes), bytes / 4);
+		uint32_t d = sel_def(s, in->res);
+		if (s->vals[in->res].loc == LOC_SGPR && s->vals[in->res].size == bytes / 4)
+			kernarg_load_into(s, d, off, bytes); /* straight into its home */
+		else
+			place(s, in->res, kernarg_load(s, off, bytes), bytes / 4);
 		return true;
 	}
 	/* 1- or 2-byte parameter: load its dword, extract the field */

@@ -270,6 +270,12 @@ void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 		limit = 1;
 	struct mir_opnd seen[AMD_MAX_OPNDS];
 	unsigned nseen = 0;
+	/* lane-mask sources (carry-in, v_cndmask's selector) are SGPRs on the bus already */
+	for (unsigned i = 0; i < n && i < row->nopnds; i++)
+		if (row->opnds[i].role == AMD_ROLE_SRC &&
+		    (row->opnds[i].kind == AMD_OPK_MASK_SRC || row->opnds[i].kind == AMD_OPK_VCC) &&
+		    is_sgpr(s, &ops[i]))
+			seen[nseen++] = ops[i];
 	for (unsigned i = 0; i < n && i < row->nopnds; i++) {
 		const struct amd_opnd_desc *d = &row->opnds[i];
 		struct mir_opnd *o = &ops[i];
