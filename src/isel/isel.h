@@ -47,6 +47,7 @@ enum mir_opnd_kind {
 	MIR_IMM,     /* v = 32-bit constant bits (for 64-bit operands: see amd_val.imm) */
 	MIR_BLOCK,   /* branch target: v = block index */
 	MIR_OFF,     /* "off" (no scalar address) */
+	MIR_TTMP,    /* trap temporary ttmp[v]: gfx12 delivers the workgroup ids there */
 };
 
 struct mir_opnd {

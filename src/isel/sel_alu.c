@@ -7,6 +7,8 @@
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
+bool sel_divrem(struct isel *s, const struct ir_insn *in);
+
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
 {
 	return sel_sub(sel_def(s, r), k, 1);
@@ -546,6 +548,11 @@ bool sel_alu(struct isel *s, const struct ir_insn *in)
 		return add_sub(s, in, in->op == IR_ADD);
 	case IR_MUL:
 		return mul(s, in);
+	case IR_DIV_U:
+	case IR_DIV_S:
+	case IR_REM_U:
+	case IR_REM_S:
+		return sel_divrem(s, in);
 	case IR_MULHI_U:
 	case IR_MULHI_S:
 		return mulhi(s, in);

@@ -374,9 +374,19 @@ static void entry_inputs(struct isel *s)
 		abi->workgroup_id[k] = wg[k];
 		if (!wg[k])
 			continue;
-		abi->workgroup_id_sgpr[k] = next;
 		s->wg_id[k] = sel_new_sgpr(s, 1);
-		sel_copy(s, mir_vreg(s->wg_id[k], 1), mir_sgpr(next++, 1));
+		struct mir_opnd id = mir_vreg(s->wg_id[k], 1);
+		if (s->gen >= AMD_GFX12) { /* architected SGPRs: ttmp9 = X, ttmp7 = Y | Z << 16 */
+			struct mir_opnd t = {.kind = MIR_TTMP, .width = 1, .v = k == 0 ? 9 : 7};
+			struct mir_opnd ops[3] = {id, t, mir_imm(k == 1 ? 0xffff : 16)};
+			if (k == 0)
+				sel_emit(s, AMD_OP_S_MOV_B32, 2, ops);
+			else
+				sel_emit(s, k == 1 ? AMD_OP_S_AND_B32 : AMD_OP_S_LSHR_B32, 3, ops);
+			continue;
+		}
+		abi->workgroup_id_sgpr[k] = next;
+		sel_copy(s, id, mir_sgpr(next++, 1));
 	}
 	for (unsigned k = 0; k < 3; k++) {
 		s->tid[k] = ~0u;
