@@ -435,6 +435,10 @@ static void setreg(struct sim_wave *w, const struct sim_insn *in, uint32_t val)
 	}
 	if (id == 3 || id == 2) /* TRAPSTS/STATUS writes (exception bits) have no effect here */
 		return;
+	/* gfx10 FLAT_SCR_LO/HI: the flat scratch base; amdsim's scratch apertures and
+	 * scratch_* addressing do not depend on it (as with gfx9's flat_scratch SGPRs) */
+	if (w->ctx->gen == AMD_GFX10 && (id == 20 || id == 21))
+		return;
 	sim_fault(w, "s_setreg of hardware register %u is not simulated", id);
 }
 static void s_setreg_b32(struct sim_wave *w, const struct sim_insn *in)
