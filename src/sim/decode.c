@@ -385,7 +385,7 @@ static void decode_flat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_
 	in->glc = (uint8_t)(g9 || g10 ? (w0 >> 16) & 1 : (w0 >> 14) & 1);
 	in->slc = (uint8_t)(g9 || g10 ? (w0 >> 17) & 1 : (w0 >> 15) & 1);
 	in->saddr = (saddr == 0x7f || (!g9 && saddr == (g10 ? 125u : 124u))) ? SIM_NULL
-	                                                                      : (uint16_t)saddr;
+	                                                                     : (uint16_t)saddr;
 	in->src[0] = (uint16_t)(256 + (w1 & 0xff));
 	in->src[1] = (uint16_t)(256 + ((w1 >> 8) & 0xff));
 	in->dst = (uint16_t)(256 + (w1 >> 24));
@@ -404,8 +404,8 @@ static void decode_flat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_
 
 /* gfx12 VFLAT/VSCRATCH/VGLOBAL (96 bits): saddr 6:0, op 20:14; vdst 39:32, SVE 49, scope
  * 51:50, th 54:52, vsrc (data) 62:55; vaddr 71:64, offset 95:72 (signed). */
-static void decode_vflat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0,
-                         uint32_t w1, uint32_t w2)
+static void decode_vflat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1,
+                         uint32_t w2)
 {
 	uint32_t saddr = w0 & 0x7f;
 	in->saddr = saddr == 124 || saddr == 0x7f ? SIM_NULL : (uint16_t)saddr;

@@ -151,8 +151,8 @@ static void buffer_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t
 	uint32_t soff = sim_rd_s32(w, in, in->soffset);
 	unsigned vreg = in->src[0] - SIM_VGPR0;
 	/* the private segment buffer; gfx10 code adds the scratch wave offset to its base */
-	struct sim_region *sr = w->ctx->scratch_addr ? sim_mem_region(w->ctx, w->ctx->scratch_addr)
-	                                             : NULL;
+	struct sim_region *sr =
+	        w->ctx->scratch_addr ? sim_mem_region(w->ctx, w->ctx->scratch_addr) : NULL;
 	bool scratch = sr && base >= sr->base && base - sr->base < sr->size;
 	if (in->offen || in->idxen)
 		sim_chk_read_v(w, in, vreg, in->offen && in->idxen ? 2 : 1);
