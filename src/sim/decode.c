@@ -46,8 +46,9 @@ static const char *plain_name(struct pa_arena *a, const char *name)
 /* The semantics row for a mnemonic, or NULL (linear: used once per opcode per dispatch). */
 static const struct sim_sem *sem_by_name(const char *name)
 {
-	const struct sim_sem *(*const tables[])(unsigned *) = {
-	        sim_sems_salu, sim_sems_valu, sim_sems_v16, sim_sems_vmisc, sim_sems_mem};
+	const struct sim_sem *(*const tables[])(unsigned *) = {sim_sems_salu, sim_sems_valu,
+	                                                       sim_sems_v16,  sim_sems_vmisc,
+	                                                       sim_sems_mem,  sim_sems_s12};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		unsigned n;
 		const struct sim_sem *rows = tables[t](&n);
@@ -262,7 +263,7 @@ static bool is_vop3b(const char *name)
 	        "v_add_co_u32",       "v_sub_co_u32",     "v_subrev_co_u32", "v_addc_co_u32",
 	        "v_subb_co_u32",      "v_subbrev_co_u32", "v_add_co_ci_u32", "v_sub_co_ci_u32",
 	        "v_subrev_co_ci_u32", "v_div_scale_f32",  "v_div_scale_f64", "v_mad_u64_u32",
-	        "v_mad_i64_i32"};
+	        "v_mad_co_u64_u32",   "v_mad_co_i64_i32", "v_mad_i64_i32"};
 	for (size_t i = 0; i < sizeof vop3b / sizeof vop3b[0]; i++)
 		if (!strcmp(name, vop3b[i]))
 			return true;
@@ -553,7 +554,7 @@ static void decode_one(struct sim_ctx *c, struct sim_insn *in, uint32_t pc)
 			lit |= in->src[i] == SIM_LIT;
 	if (fmt == SIM_FMT_VOPDX)
 		lit |= in[1].src[0] == SIM_LIT;
-	if ((fmt == SIM_FMT_VOP2 || fmt == SIM_FMT_VOPDX) &&
+	if ((fmt == SIM_FMT_VOP2 || fmt == SIM_FMT_VOPDX || fmt == SIM_FMT_SOP2) &&
 	    (name_has(name, "mk_") || name_has(name, "ak_")))
 		lit = true;
 	if (fmt == SIM_FMT_VOPDX && in[1].row &&
