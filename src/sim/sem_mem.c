@@ -719,7 +719,6 @@ static const struct sim_sem mem_sems[] = {
         SL("s_buffer_load_dwordx16", 64, 1),
         SL("s_buffer_load_b32", 4, 1),
         SL("s_buffer_load_b64", 8, 1),
-        SL("s_buffer_load_b96", 12, 1),
         SL("s_buffer_load_b128", 16, 1),
         SL("s_buffer_load_b256", 32, 1),
         SL("s_buffer_load_b512", 64, 1),

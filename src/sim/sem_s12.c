@@ -208,12 +208,6 @@ SFCMP(s_cmp_le_f32, a <= b)
 SFCMP(s_cmp_gt_f32, a > b)
 SFCMP(s_cmp_lg_f32, a<b || a> b)
 SFCMP(s_cmp_ge_f32, a >= b)
-SFCMP(s_cmp_o_f32, !isnan(a) && !isnan(b))
-SFCMP(s_cmp_u_f32, isnan(a) || isnan(b))
-SFCMP(s_cmp_nge_f32, !(a >= b))
-SFCMP(s_cmp_nlg_f32, !(a < b || a > b))
-SFCMP(s_cmp_ngt_f32, !(a > b))
-SFCMP(s_cmp_nle_f32, !(a <= b))
 SFCMP(s_cmp_neq_f32, !(a == b))
 SFCMP(s_cmp_nlt_f32, !(a < b))
 
@@ -264,12 +258,6 @@ static const struct sim_sem s12_sems[] = {
         S(s_cmp_gt_f32),
         S(s_cmp_lg_f32),
         S(s_cmp_ge_f32),
-        S(s_cmp_o_f32),
-        S(s_cmp_u_f32),
-        S(s_cmp_nge_f32),
-        S(s_cmp_nlg_f32),
-        S(s_cmp_ngt_f32),
-        S(s_cmp_nle_f32),
         S(s_cmp_neq_f32),
         S(s_cmp_nlt_f32),
 };
