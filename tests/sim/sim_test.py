@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """amdsim tests (suite 'sim'), judged against clang-19/llvm-mc-19 output and CPU references.
 
-  sim_test.py AMDSIM exec         clang-compiled kernels on gfx90a/gfx942/gfx1100 vs CPU results
+  sim_test.py AMDSIM exec         clang-compiled kernels on the five targets vs CPU results
   sim_test.py AMDSIM waitcnt      clang code with one s_waitcnt removed or weakened is reported
   sim_test.py AMDSIM hazard       llvm-mc kernels with a hazard + s_nop pass; without the s_nop
                                   the checker names the hazard
@@ -17,7 +17,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ["gfx90a", "gfx942", "gfx1100"]
+TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
+WAVE32 = ("gfx1030", "gfx1100", "gfx1200")  # default wave32; they also run wave64 code
 FAILURES = []
 
 
@@ -112,7 +113,7 @@ def test_exec(amdsim, tmp):
         check(read_words(out, "f") == exp, "%s vadd result" % t)
         r = run([amdsim, h, "--kernel", "vadd", "--grid", "1", "--block", "40", "--trace"] + args)
         # 40 work-items: one partial wave64, or a full wave32 and one with 8 lanes
-        part = r"wave 1 pc 0x[0-9a-f]+ exec 000000ff " if t == "gfx1100" else \
+        part = r"wave 1 pc 0x[0-9a-f]+ exec 000000ff " if t in WAVE32 else \
             r"wave 0 pc 0x[0-9a-f]+ exec 000000ffffffffff "
         ok = r.returncode == 0 and "v_add_f32" in r.stdout and "s_endpgm" in r.stdout
         ok = ok and re.search(part, r.stdout) is not None
@@ -135,32 +136,46 @@ def test_exec(amdsim, tmp):
             exp.append(s)
         check(r.returncode == 0, "%s lds_sum exit %d: %s" % (t, r.returncode, r.stderr))
         check(read_words(o, "I") == exp, "%s lds_sum result" % t)
-        if t == "gfx1100":  # gfx11 also runs wave64 code
+        if t in WAVE32:  # RDNA also runs wave64 code
             h = build_cl("lds_sum", t, tmp, ("-mwavefrontsize64",))
             r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "4", "--block", "256",
                      "in:" + a, "out:16:" + o, "u32:10", "--stats"])
             check(r.returncode == 0 and read_words(o, "I") == exp,
-                  "gfx1100 wave64 lds_sum: exit %d %s" % (r.returncode, r.stderr[:300]))
+                  "%s wave64 lds_sum: exit %d %s" % (t, r.returncode, r.stderr[:300]))
             h = build_cl("vadd", t, tmp, ("-mwavefrontsize64",))
             args, out, vexp = vadd_args(tmp)
             r = run([amdsim, h, "--kernel", "vadd", "--grid", "3", "--block", "100"] + args)
             check(r.returncode == 0 and read_words(out, "f")[:300] == vexp[:300],
-                  "gfx1100 wave64 vadd (partial waves): exit %d %s" % (r.returncode,
-                                                                        r.stderr[:300]))
+                  "%s wave64 vadd (partial waves): exit %d %s" % (t, r.returncode,
+                                                                  r.stderr[:300]))
 
 
 def waitcnt_fields(target, word):
-    """(vmcnt, lgkmcnt) of an s_waitcnt encoding."""
+    """(vmcnt, lgkmcnt) of an s_waitcnt encoding (layouts: tests/../shared waitcnt facts)."""
     v = word & 0xffff
     if target == "gfx1100":
         return (v >> 10) & 63, (v >> 4) & 63
-    return (v & 15) | ((v >> 14) & 3) << 4, (v >> 8) & 15
+    return (v & 15) | ((v >> 14) & 3) << 4, (v >> 8) & (63 if target == "gfx1030" else 15)
 
 
 def with_vmcnt(target, word, n):
     if target == "gfx1100":
         return (word & ~(63 << 10)) | (n << 10)
+    if target == "gfx1200":  # s_wait_loadcnt N
+        return (word & ~0xffff) | n
     return (word & ~0xC00F) | (n & 15) | ((n >> 4) << 14)
+
+
+def wait_sites(target, insns):
+    """Addresses and words of the waits for vector loads (count 0) and for scalar loads
+    (count 0): s_waitcnt vmcnt(0)/lgkmcnt(0), on gfx12 s_wait_loadcnt 0/s_wait_kmcnt 0."""
+    if target == "gfx1200":
+        vm = [(a, w[0]) for a, m, _, w in insns if m == "s_wait_loadcnt" and w[0] & 0xffff == 0]
+        lg = [(a, w[0]) for a, m, _, w in insns if m == "s_wait_kmcnt" and w[0] & 0xffff == 0]
+        return vm, lg
+    waits = [(a, w[0]) for a, m, _, w in insns if m == "s_waitcnt"]
+    return ([(a, w) for a, w in waits if waitcnt_fields(target, w)[0] == 0],
+            [(a, w) for a, w in waits if waitcnt_fields(target, w)[1] == 0])
 
 
 def test_waitcnt(amdsim, tmp):
@@ -170,14 +185,15 @@ def test_waitcnt(amdsim, tmp):
         cmd = ["--kernel", "vadd", "--grid", "4", "--block", "256"] + args
         check(run([amdsim, h] + cmd).returncode == 0, "%s: unpatched vadd passes" % t)
         insns = disasm(h)
-        waits = [(a, w[0]) for a, m, _, w in insns if m == "s_waitcnt"]
-        vm = [(a, w) for a, w in waits if waitcnt_fields(t, w)[0] == 0]
-        lg = [(a, w) for a, w in waits if waitcnt_fields(t, w)[1] == 0]
+        vm, lg = wait_sites(t, insns)
         if not check(vm and lg, "%s: vadd has vmcnt(0) and lgkmcnt(0) waits" % t):
             continue
-        cases = [("removed vmcnt wait", vm[-1][0], 0xBF800000, "vmcnt"),
-                 ("vmcnt(0) raised to 1", vm[-1][0], with_vmcnt(t, vm[-1][1], 1), "vmcnt(0)"),
-                 ("removed lgkmcnt wait", lg[0][0], 0xBF800000, "lgkmcnt(0)")]
+        g12 = t == "gfx1200"
+        cases = [("removed vmcnt wait", vm[-1][0], 0xBF800000, "loadcnt" if g12 else "vmcnt"),
+                 ("vmcnt(0) raised to 1", vm[-1][0], with_vmcnt(t, vm[-1][1], 1),
+                  "s_wait_loadcnt 0" if g12 else "vmcnt(0)"),
+                 ("removed lgkmcnt wait", lg[0][0], 0xBF800000,
+                  "s_wait_kmcnt 0" if g12 else "lgkmcnt(0)")]
         for what, addr, word, needle in cases:
             p = os.path.join(tmp, "patched.hsaco")
             patch_word(h, p, addr, word)
