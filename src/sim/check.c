@@ -12,7 +12,9 @@
  * gfx11 has one software-visible data hazard (LLVM's VALUTransUseHazard): a VALU reading a
  * VGPR that a transcendental wrote with at most 5 VALUs and at most 1 TRANS in between needs
  * a drain of outstanding VALU writes first (s_waitcnt_depctr va_vdst(0), or any VMEM, FLAT
- * or DS instruction, which drain it too).
+ * or DS instruction, which drain it too).  gfx1030 and gfx1200 have no software hazard LLVM 19
+ * knows of (gfx10's are gfx1010-only features; gfx12 interlocks); gfx12 splits the counters
+ * (loadcnt = CNT_VM, dscnt = CNT_LGKM, storecnt = CNT_VS, kmcnt = CNT_KM for scalar loads).
  * Timing: each operation gets a seeded random latency, in-order groups never complete before
  * their predecessors, and s_waitcnt stalls the wave's clock until the hardware count is met.
  * This file shares no code with the compiler's scheduler (ROADMAP: the simulator judges it).

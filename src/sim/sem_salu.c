@@ -1,7 +1,7 @@
 /* sem_salu: semantics of the scalar ALU and program-control instructions (SOP1, SOP2, SOPC,
- * SOPK, SOPP) of gfx9 and gfx11, one function per operation, reached through the table at
- * the end (mnemonic -> function, class, flags; gfx9 and gfx11 spellings are separate rows
- * sharing a function).
+ * SOPK, SOPP) of gfx9 to gfx12, one function per operation, reached through the table at
+ * the end (mnemonic -> function, class, flags; each generation's spelling is a separate row
+ * sharing a function; gfx12's new waits, barrier, 64-bit and float SALU are in sem_s12.c).
  * Scalar results follow the ISA manuals: SCC is set as each instruction documents (carry,
  * nonzero result, comparison).  s_waitcnt hands its counts to the checker (check.c).
  * complexity: O(1) per instruction. */

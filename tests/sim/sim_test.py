@@ -204,6 +204,87 @@ def test_waitcnt(amdsim, tmp):
                   % (t, what, needle, r.returncode, r.stderr[:400]))
             # output files are still written
             check(os.path.exists(out), "%s %s: output written" % (t, what))
+    test_waitcnt_gfx12(amdsim, tmp)
+
+
+# gfx12's combined wait: dscnt in bits [5:0], loadcnt in [13:8] (LLVM AMDGPUBaseInfo).  v1 comes
+# from a global load, v2 from an LDS load; one s_wait_loadcnt_dscnt 0x0 covers both.
+W12_SRC = """.amdgcn_target "amdgcn-amd-amdhsa--gfx1200"
+.text
+.globl w12
+.p2align 8
+.type w12,@function
+w12:
+  s_load_b64 s[0:1], s[0:1], 0x0
+  v_lshlrev_b32 v5, 2, v0
+  ds_store_b32 v5, v5
+  s_wait_dscnt 0x0
+  s_wait_kmcnt 0x0
+  global_load_b32 v1, v5, s[0:1]
+  ds_load_b32 v2, v5
+  s_wait_loadcnt_dscnt 0x0
+  v_add_nc_u32 v2, v1, v2
+  global_store_b32 v5, v2, s[0:1]
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel w12
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+  .amdhsa_wavefront_size32 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 8
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.kernels:
+  - .name: w12
+    .symbol: w12.kd
+    .kernarg_segment_size: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .wavefront_size: 32
+    .sgpr_count: 8
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 64
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+...
+.end_amdgpu_metadata
+"""
+
+
+def test_waitcnt_gfx12(amdsim, tmp):
+    s = os.path.join(tmp, "w12.s")
+    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+    open(s, "w").write(W12_SRC)
+    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj", s,
+             "-o", o])
+    if not check(r.returncode == 0, "gfx1200 w12: llvm-mc: %s" % r.stderr[:500]):
+        return
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    buf = os.path.join(tmp, "w12.bin")
+    open(buf, "wb").write(struct.pack("<64I", *range(1000, 1064)))
+    outb = os.path.join(tmp, "w12.out")
+    cmd = ["--kernel", "w12", "--grid", "1", "--block", "64", "inout:%s:%s" % (buf, outb)]
+    r = run([amdsim, h] + cmd)
+    ok = r.returncode == 0 and read_words(outb, "I") == [1000 + 5 * i for i in range(64)]
+    check(ok, "gfx1200 w12 passes with s_wait_loadcnt_dscnt 0x0 (exit %d: %s)"
+          % (r.returncode, r.stderr[:300]))
+    site = [(a, w[0]) for a, m, _, w in disasm(h) if m == "s_wait_loadcnt_dscnt"]
+    if not check(len(site) == 1, "gfx1200 w12: one s_wait_loadcnt_dscnt"):
+        return
+    addr, word = site[0]
+    for imm, reg, needle in [(0x100, "v1", "s_wait_loadcnt 0"), (0x001, "v2", "s_wait_dscnt 0"),
+                             (0x3f3f, "v1", "global_load_b32")]:
+        p = os.path.join(tmp, "w12-patched.hsaco")
+        patch_word(h, p, addr, (word & ~0xffff) | imm)
+        r = run([amdsim, p] + cmd)
+        ok = r.returncode == 3 and ("reads %s " % reg) in r.stderr and needle in r.stderr
+        check(ok, "gfx1200 s_wait_loadcnt_dscnt 0x%x: expected a violation on %s naming %s, "
+              "got exit %d: %s" % (imm, reg, needle, r.returncode, r.stderr[:400]))
 
 
 HAZARD_KERNELS = {
