@@ -5,6 +5,7 @@
   sim_test.py AMDSIM waitcnt      clang code with one s_waitcnt removed or weakened is reported
   sim_test.py AMDSIM hazard       llvm-mc kernels with a hazard + s_nop pass; without the s_nop
                                   the checker names the hazard
+  sim_test.py AMDSIM roundmode    MODE rounding directions on the five targets
   sim_test.py AMDSIM determinism  same seed -> identical stats and outputs
   sim_test.py AMDSIM errors       corrupt ELF, unknown kernel, bad arguments, out-of-bounds access
   sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
@@ -432,8 +433,8 @@ ROUND_EXPECT = {0: (0x3f800000, 0x3f800000), 1: (0x3f800001, 0x3f800000),
 
 
 def test_roundmode(amdsim, tmp):
-    for t in ["gfx90a", "gfx942", "gfx1100"]:
-        wave = 32 if t == "gfx1100" else 64
+    for t in TARGETS:
+        wave = 32 if t in WAVE32 else 64
         cases = [(rm, 0) for rm in range(4)] + [(0, 1)]  # (mode_32, mode_16_64)
         src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
         names = []
@@ -445,6 +446,8 @@ def test_roundmode(amdsim, tmp):
             fields += ("  .amdhsa_wavefront_size32 1\n" if wave == 32
                        else "  .amdhsa_accum_offset 8\n")
             k = ASM_KERNEL.replace("  .amdhsa_accum_offset 8\n", fields)
+            if t == "gfx1200":  # gfx12 has the split waits only
+                k = k.replace("s_waitcnt lgkmcnt(0)", "s_wait_kmcnt 0x0")
             src += k.format(name=n, body="\n".join("  " + ln for ln in ROUND_BODY))
         meta = "".join(META_KERNEL.format(name=n) for n in names)
         src += ASM_META.format(kernels=meta.replace(".wavefront_size: 64",
@@ -471,7 +474,7 @@ def test_roundmode(amdsim, tmp):
 
 
 def test_determinism(amdsim, tmp):
-    for t in ["gfx90a", "gfx1100"]:
+    for t in ["gfx90a", "gfx1100", "gfx1200"]:
         h = build_cl("lds_sum", t, tmp)
         a = os.path.join(tmp, "la.bin")
         open(a, "wb").write(struct.pack("<2048I", *[i * 7 for i in range(2048)]))
@@ -516,6 +519,26 @@ def test_errors(amdsim, tmp):
         check(ok, "%s: clear error, exit 1 (got %d: %s)" % (what, r.returncode, r.stderr[:300]))
     r = run([amdsim, h, "--kernel", "vadd", "--grid", "0", "--block", "1"])
     check(r.returncode == 2, "bad --grid is a usage error")
+    # gfx12 barrier misuse (hangs on hardware) is an error naming the instruction
+    for body, needle in [("s_barrier_wait -1", "without a preceding s_barrier_signal"),
+                         ("s_barrier_signal -1\n  s_barrier_signal -1", "twice"),
+                         ("s_barrier_signal 0", "only the work-group barrier")]:
+        src = W12_SRC.replace("  s_wait_loadcnt_dscnt 0x0\n",
+                              "  s_wait_loadcnt_dscnt 0x0\n  %s\n" % body)
+        s = os.path.join(tmp, "bar12.s")
+        o, hb = s[:-2] + ".o", s[:-2] + ".hsaco"
+        open(s, "w").write(src)
+        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj",
+                 s, "-o", o])
+        if not check(r.returncode == 0, "gfx1200 barrier kernel: %s" % r.stderr[:300]):
+            continue
+        subprocess.run(["ld.lld-19", "-shared", o, "-o", hb], check=True)
+        outb = os.path.join(tmp, "bar12.out")
+        r = run([amdsim, hb, "--kernel", "w12", "--grid", "1", "--block", "64",
+                 "out:256:" + outb])
+        check(r.returncode == 1 and needle in r.stderr and "s_barrier" in r.stderr,
+              "gfx1200 `%s`: error naming it (exit %d: %s)" % (body, r.returncode,
+                                                                r.stderr[:300]))
 
 
 def test_api(amdsim, tmp, loader):
