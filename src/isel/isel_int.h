@@ -32,6 +32,7 @@ struct isel {
 	unsigned mask_dw;  /* dwords of a lane mask */
 	struct pa_diag *d;
 	struct sel_val *vals; /* per IR value */
+	const struct ir_insn **def; /* per IR value: its defining instruction, or NULL */
 	uint32_t cur;         /* MIR block being filled */
 	uint32_t line, col;   /* IR instruction being selected */
 	bool failed;

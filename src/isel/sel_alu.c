@@ -5,6 +5,8 @@
  * shift semantics (an amount of at least the width gives 0, or the sign for .s) are
  * exact: the hardware masks the amount, so a compare and select complete it.
  * Complexity: O(1) per instruction. */
+#include <stdint.h>
+
 #include "isel/isel_int.h"
 
 bool sel_divrem(struct isel *s, const struct ir_insn *in);
@@ -91,8 +93,59 @@ static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 	return true;
 }
 
+/* The 32-bit value a 64-bit operand was widened from (sext when *sg, zext otherwise), or
+ * IR_NO_REF; constants that fit count too (*cst set). */
+static ir_ref narrow_source(struct isel *s, ir_ref r, bool sg, uint64_t *cst, bool *is_cst)
+{
+	uint64_t bits;
+	*is_cst = false;
+	if (sel_is_const(s, r, &bits)) {
+		int64_t v = (int64_t)bits;
+		if (sg ? (v >= INT32_MIN && v <= INT32_MAX) : bits <= UINT32_MAX) {
+			*cst = bits;
+			*is_cst = true;
+		}
+		return IR_NO_REF;
+	}
+	const struct ir_insn *d = s->def[r];
+	if (d && d->op == (sg ? IR_SEXT : IR_ZEXT) && s->ir->vals[d->args[0]].type == IR_T_I32)
+		return d->args[0];
+	return IR_NO_REF;
+}
+
+/* mul.wide: a 64-bit product of two widened 32-bit values, in one instruction (vector) or a
+ * mul/mulhi pair (scalar). */
+static bool mul_wide(struct isel *s, const struct ir_insn *in)
+{
+	for (int sg = 1; sg >= 0; sg--) {
+		uint64_t ca = 0, cb = 0;
+		bool ka, kb;
+		ir_ref a = narrow_source(s, in->args[0], sg, &ca, &ka);
+		ir_ref b = narrow_source(s, in->args[1], sg, &cb, &kb);
+		if ((a == IR_NO_REF && !ka) || (b == IR_NO_REF && !kb) || (ka && kb))
+			continue;
+		if (is_uniform_int(s, in)) {
+			struct mir_opnd x = ka ? mir_imm((uint32_t)ca) : ss(s, a, 0);
+			struct mir_opnd y = kb ? mir_imm((uint32_t)cb) : ss(s, b, 0);
+			salu2(s, AMD_OP_S_MUL_I32, rd(s, in->res, 0), x, y);
+			salu2(s, sg ? AMD_OP_S_MUL_HI_I32 : AMD_OP_S_MUL_HI_U32, rd(s, in->res, 1), x, y);
+			return true;
+		}
+		struct mir_opnd x = ka ? mir_imm((uint32_t)ca) : vs(s, a, 0);
+		struct mir_opnd y = kb ? mir_imm((uint32_t)cb) : vs(s, b, 0);
+		uint32_t junk = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd ops[5] = {mir_vreg(sel_def(s, in->res), 2), mir_vreg(junk, s->mask_dw), x,
+		                          y, mir_imm(0)};
+		valu(s, sg ? AMD_OP_V_MAD_I64_I32 : AMD_OP_V_MAD_U64_U32, 5, ops);
+		return true;
+	}
+	return false;
+}
+
 static bool mul(struct isel *s, const struct ir_insn *in)
 {
+	if (words(s, in) == 2 && mul_wide(s, in))
+		return true;
 	ir_ref a = in->args[0], b = in->args[1];
 	bool uni = is_uniform_int(s, in);
 	unsigned mlo = uni ? AMD_OP_S_MUL_I32 : AMD_OP_V_MUL_LO_U32;

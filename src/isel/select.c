@@ -454,6 +454,11 @@ bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned
 	s.d = d;
 	mir_function_init(mf, arena, ir->name, t, wave_size);
 	s.vals = PA_NEW_ARRAY(arena, struct sel_val, ir->nvals + 1);
+	s.def = PA_NEW_ARRAY(arena, const struct ir_insn *, ir->nvals + 1);
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			if (ir->blocks[b].insns[i].res != IR_NO_REF)
+				s.def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
 	s.hidden_base = (ir->param_bytes + 7) & ~7u;
 	if (!sel_cflow_plan(&s))
 		return false;
