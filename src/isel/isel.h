@@ -191,7 +191,10 @@ static inline struct mir_opnd mir_block_ref(uint32_t b)
 	return (struct mir_opnd){.kind = MIR_BLOCK, .v = b};
 }
 
-/* Whether operand i of `in` is written (a destination of the row, or COPY's opnds[0]). */
+/* Whether `in` is a returning memory atomic with the extra leading destination. */
+bool mir_has_rtn_opnd(const struct mir_insn *in);
+/* Whether operand i of `in` is written (a destination of the row, COPY's opnds[0], or a
+ * returning atomic's leading destination). */
 bool mir_opnd_is_def(const struct mir_insn *in, unsigned i);
 /* Whether the instruction ends its block with a branch (s_branch, s_cbranch_*,
  * s_endpgm, s_setpc). */

@@ -83,12 +83,24 @@ bool mir_opnd_is_def(const struct mir_insn *in, unsigned i)
 		return i == 0;
 	unsigned count;
 	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
+	if (mir_has_rtn_opnd(in)) {
+		if (i == 0)
+			return true; /* the returned pre-op value */
+		i--;
+	}
 	if (i >= row->nopnds)
 		return false;
-	if (row->opnds[i].role == AMD_ROLE_DST)
-		return true;
-	/* returning atomics: the data operand is also written (rtn value in opnds[0]) */
-	return false;
+	return row->opnds[i].role == AMD_ROLE_DST;
+}
+
+bool mir_has_rtn_opnd(const struct mir_insn *in)
+{
+	if (in->op >= AMD_NUM_OPCODES || !in->rtn)
+		return false;
+	unsigned count;
+	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
+	return (row->flags & AMD_F_ATOMIC) && row->format != AMD_FMT_DS &&
+	       in->nopnds == row->nopnds + 1;
 }
 
 bool mir_is_terminator(const struct mir_insn *in)
