@@ -2,8 +2,10 @@
 """Generates amd_isa_table.c (the public table of amd_isa.h) from isa_table.py.
 
 Derives per row what the table does not state: operand kinds/widths/data types from the `ops`
-string, unit, latency class, wait counter and flags from format and name (a row may override
-any of them).  Emits rows sorted by canonical name, a mnemonic index and a decode index sorted
+string; implicit register defs/uses from the row's defs/uses or its format's default plus its
+e32 vcc operands (SCC_DST, SCC_SRC, EXEC_DST, READS_VCC, WAVE_MASK and READS_EXEC_ONLY follow
+from them); unit, latency class, wait counter and the remaining flags from format and name (a
+row may override any of them).  Emits rows sorted by canonical name, a mnemonic index and a decode index sorted
 by (generation, format, opcode).  usage: gen_isa.py isa_table.py out.c [out_ops.h]
 """
 import re
@@ -106,6 +108,41 @@ def operands(row):
     return out
 
 
+SALU = ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP")
+IMPLICIT_REGS = ("EXEC", "VCC", "SCC", "M0", "MODE")  # bit i = enum AMD_IMP_* value 1 << i
+# (defs, uses) of a row that states none: what the format implies (AMD ISA manuals, "SCC"
+# and "EXEC" lines of each format's instructions; LLVM's VOP/DS/MUBUF pseudos Uses = [EXEC])
+IMPLICIT_BY_FORMAT = {
+    "SOP1": ("", ""), "SOP2": ("SCC", ""), "SOPK": ("", ""), "SOPC": ("SCC", ""),
+    "SOPP": ("", ""), "SMEM": ("", ""),
+    "VOP1": ("", "EXEC MODE"), "VOP2": ("", "EXEC MODE"), "VOPC": ("", "EXEC MODE"),
+    "VOP3": ("", "EXEC MODE"), "VOP3P": ("", "EXEC MODE"), "VOPD": ("", "EXEC MODE"),
+    "DS": ("", "EXEC M0"),
+    "FLAT": ("", "EXEC"), "GLOBAL": ("", "EXEC"), "SCRATCH": ("", "EXEC"), "MUBUF": ("", "EXEC"),
+}
+
+
+def implicit_regs(row):
+    """(defs, uses): lists of IMPLICIT_REGS names, from the row's defs/uses (else the format
+    default) plus VCC for an e32 vccd/vccs operand.  Never from the name."""
+    d_defs, d_uses = IMPLICIT_BY_FORMAT[row["fmt"]]
+    defs = row.get("defs", d_defs).split()
+    uses = row.get("uses", d_uses).split()
+    ops = row["ops"].split()
+    if "vccd" in ops and "VCC" not in defs:
+        defs.append("VCC")
+    if "vccs" in ops and "VCC" not in uses:
+        uses.append("VCC")
+    for r in defs + uses:
+        if r not in IMPLICIT_REGS:
+            raise SystemExit("%s: unknown implicit register %s" % (row["name"], r))
+    return defs, uses
+
+
+def imp_mask(regs):
+    return " | ".join("AMD_IMP_" + r for r in IMPLICIT_REGS if r in regs) or "0"
+
+
 def derive(row):
     name, fmt, ops = row["name"], row["fmt"], row["ops"].split()
     flags = []
@@ -137,7 +174,8 @@ def derive(row):
         flags.append("VOP3B")
     if fmt in ("VOP1", "VOP2", "VOPC", "VOP3") and not [t for t in types_of(name) if t[0] == "f"]:
         flags.append("NO_MODS")
-    if name.startswith("v_cmpx"):
+    defs, uses = implicit_regs(row)
+    if fmt == "VOPC" and "EXEC" in defs:
         flags.append("EXEC_DST")
     ts = types_of(name)
     src0 = next((o for o in operands(row) if o[0] == "SRC"), None)
@@ -147,7 +185,7 @@ def derive(row):
         flags.append("FP_RESULT")
     if re.match(r"v_cmpx?_class_", name):
         flags.append("NO_CLAMP")
-    if name.startswith("v_div_fmas"):
+    if "VCC" in uses and "vccs" not in ops:
         flags.append("READS_VCC")
     if re.match(r"v_(fmac|mac)_", name):
         flags.append("TIED_DST")
@@ -165,14 +203,14 @@ def derive(row):
         flags.append("ALSO_LGKM")
     if fmt == "SMEM" and len(ops) == 1:
         flags.append("SMEM_NO_ADDR")
-    if re.search(r"saveexec", name):
+    if fmt in SALU and "EXEC" in defs:
         flags.append("WAVE_MASK")
-    if name.startswith("s_") and fmt in ("SOP2", "SOPC") and re.search(
-            r"s_(add|sub|addc|subb|and|or|xor|nand|nor|xnor|andn2|orn2|lshl|lshr|ashr|bfe|min|max|"
-            r"absdiff|cmp|bitcmp)", name):
+    if "SCC" in defs:
         flags.append("SCC_DST")
-    if re.match(r"s_(addc|subb|cselect|cbranch_scc)", name):
+    if "SCC" in uses:
         flags.append("SCC_SRC")
+    if uses == ["EXEC"]:
+        flags.append("READS_EXEC_ONLY")
     if "label" in ops:
         flags.append("BRANCH")
     return (row.get("unit", unit), row.get("lat", lat), row.get("cnt", cnt),
@@ -227,6 +265,8 @@ def main():
         out.append("\t .opcode = {%s}, .vop3_opcode = {%s}, .flags = %s,"
                    % (", ".join(str(o) for o in r["op"]), ", ".join(str(o) for o in e64),
                       " | ".join("AMD_F_" + f for f in sorted(set(flags))) or "0"))
+        defs, uses = implicit_regs(r)
+        out.append("\t .implicit_defs = %s, .implicit_uses = %s," % (imp_mask(defs), imp_mask(uses)))
         out.append("\t .opnds = {%s}}," % ", ".join(
             "{AMD_ROLE_%s, AMD_OPK_%s, %d, AMD_DT_%s}" % o for o in ops))
     out.append("};")
