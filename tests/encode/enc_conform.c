@@ -4,19 +4,48 @@
  * prints, one per line:  target <TAB> row <TAB> OK|ERR <TAB> text <TAB> hex bytes | reason
  * conformance.py feeds the texts to llvm-mc-19 and the bytes to its disassembler: an OK
  * line must assemble to our bytes and disassemble to our text, an ERR line (our encoder
- * refused) must be refused by llvm-mc-19 too.  Usage: enc_conform [target...] */
+ * refused) must be refused by llvm-mc-19 too.  Usage: enc_conform [target...]
+ * `enc_conform --legal [target...]` instead runs amd_inst_legal (isa/isa.h) on the same
+ * instances and prints where it disagrees with amd_encode, then a count; exit 1 on any. */
 #include <stdio.h>
 #include <string.h>
 
 #include "amd_asm.h"
+#include "isa/isa.h"
+
+/* --legal mode: amd_inst_legal's decisions against amd_encode's on the same instances. */
+struct legal_tally {
+	unsigned compared, exact, extension; /* extension: DPP/SDWA/VOPD instances */
+	unsigned mismatches;
+};
 
 struct gen_ctx {
 	const struct amd_target *t;
 	enum amd_gen gen;
 	const struct amd_isa_op *op;
 	int row;
-	unsigned count; /* instances printed for this row/target */
+	unsigned count;            /* instances printed for this row/target */
+	struct legal_tally *legal; /* non-NULL: --legal mode */
 };
+
+/* Requires the same decision from amd_inst_legal as from amd_encode, except that on DPP,
+ * SDWA and VOPD instances (whose control fields only the encoder checks) it may accept
+ * what the encoder refuses. */
+static void compare_legal(struct gen_ctx *c, const struct amd_inst *in, bool encodes,
+                          const char *text, const char *enc_err)
+{
+	char err[200] = "";
+	bool legal = amd_inst_legal(c->t, in, err, sizeof err);
+	bool extension = in->dpp || in->sdwa || in->dual;
+	c->legal->compared++;
+	c->legal->extension += extension;
+	c->legal->exact += !extension;
+	if (legal == encodes || (extension && legal && !encodes))
+		return;
+	c->legal->mismatches++;
+	printf("%s\t%s\tLEGAL\t%s\tencoder: %s; amd_inst_legal: %s\n", c->t->info->name,
+	       c->op->name, text, encodes ? "accepts" : enc_err, legal ? "accepts" : err);
+}
 
 static void emit(struct gen_ctx *c, const struct amd_inst *in)
 {
@@ -24,6 +53,11 @@ static void emit(struct gen_ctx *c, const struct amd_inst *in)
 	uint32_t w[4];
 	amd_print(c->t, in, text, sizeof text);
 	unsigned n = amd_encode(c->t, in, w, err, sizeof err);
+	if (c->legal) {
+		compare_legal(c, in, n != 0, text, err);
+		c->count++;
+		return;
+	}
 	if (!n) {
 		printf("%s\t%s\tERR\t%s\t%s\n", c->t->info->name, c->op->name, text, err);
 		return;
@@ -626,9 +660,12 @@ int main(int argc, char **argv)
 	const struct amd_target_info *infos = amd_target_infos(&ntargets);
 	unsigned nrows;
 	const struct amd_isa_op *rows = amd_isa_table(&nrows);
+	struct legal_tally tally = {0};
+	bool legal_mode = argc > 1 && !strcmp(argv[1], "--legal");
+	int first = legal_mode ? 2 : 1;
 	for (size_t ti = 0; ti < ntargets; ti++) {
-		bool wanted = argc < 2;
-		for (int a = 1; a < argc; a++)
+		bool wanted = argc <= first;
+		for (int a = first; a < argc; a++)
 			wanted |= !strcmp(argv[a], infos[ti].name);
 		if (!wanted)
 			continue;
@@ -637,8 +674,11 @@ int main(int argc, char **argv)
 		if (!amd_target_parse(infos[ti].name, &t, err, sizeof err))
 			return 1;
 		for (unsigned r = 0; r < nrows; r++) {
-			struct gen_ctx c = {
-			        .t = &t, .gen = t.info->gen, .op = &rows[r], .row = (int)r};
+			struct gen_ctx c = {.t = &t,
+			                    .gen = t.info->gen,
+			                    .op = &rows[r],
+			                    .row = (int)r,
+			                    .legal = legal_mode ? &tally : NULL};
 			if (!rows[r].gen_name[c.gen])
 				continue;
 			switch (rows[r].format) {
@@ -663,8 +703,13 @@ int main(int argc, char **argv)
 				gen_scalar(&c);
 				break;
 			}
-			printf("%s\t%s\tROW\t%u\n", t.info->name, rows[r].name, c.count);
+			if (!legal_mode)
+				printf("%s\t%s\tROW\t%u\n", t.info->name, rows[r].name, c.count);
 		}
 	}
-	return 0;
+	if (!legal_mode)
+		return 0;
+	printf("%u instances: %u compared exactly, %u DPP/SDWA/VOPD; %u disagreements\n",
+	       tally.compared, tally.exact, tally.extension, tally.mismatches);
+	return tally.mismatches || tally.exact < 1000 ? 1 : 0;
 }
