@@ -6,7 +6,9 @@
  *   isa_dump waitcnt TARGET    reads "vm exp lgkm" lines, prints the packed simm16 (hex)
  *                              and the unpacked values
  *   isa_dump delay             reads "instid0 skip instid1" lines, prints the simm16 (hex)
- *   isa_dump max TARGET        the counter maxima (vm vs lgkm km exp) */
+ *   isa_dump max TARGET        the counter maxima (vm vs lgkm km exp)
+ *   isa_dump counters TARGET   counters a plain and a value-returning instance of each
+ *                              memory row increment */
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +55,45 @@ static int dump_rows(const struct amd_target *t)
 	return 0;
 }
 
+static void print_counters(unsigned mask)
+{
+	static const char *const names[AMD_NUM_HW_COUNTERS] = {"VM", "VS", "LGKM", "KM", "EXP"};
+	const char *sep = "";
+	if (!mask)
+		printf("-");
+	for (unsigned c = 0; c < AMD_NUM_HW_COUNTERS; c++)
+		if (mask >> c & 1) {
+			printf("%s%s", sep, names[c]);
+			sep = " ";
+		}
+}
+
+/* Counters of every row with a counter (or a memory format): a plain instance, and one
+ * asking for the atomic's old value (glc / sc0 / th:TH_ATOMIC_RETURN, plus a return VGPR
+ * for FLAT/GLOBAL/SCRATCH). */
+static int dump_counters(const struct amd_target *t)
+{
+	unsigned count;
+	const struct amd_isa_op *table = amd_isa_table(&count);
+	for (unsigned i = 0; i < count; i++) {
+		const struct amd_isa_op *op = &table[i];
+		if (!op->gen_name[t->info->gen] ||
+		    (op->counter == AMD_CNT_NONE && op->format < AMD_FMT_DS &&
+		     op->format != AMD_FMT_SMEM))
+			continue;
+		struct amd_inst plain = {.row = (int)i}, rtn = {.row = (int)i, .cpol = 1};
+		if (op->format != AMD_FMT_MUBUF)
+			rtn.rtn = (struct amd_val){.kind = AMD_V_VGPR, .reg = 8, .width = 1};
+		printf("%s\t%s\t%s\t", op->name, op->gen_name[t->info->gen],
+		       amd_format_name((enum amd_format)op->format));
+		print_counters(amd_inst_counters(t, &plain));
+		printf("\t");
+		print_counters(amd_inst_counters(t, &rtn));
+		printf("\n");
+	}
+	return 0;
+}
+
 static int dump_waitcnt(const struct amd_target *t)
 {
 	unsigned vm, exp, lgkm;
@@ -84,6 +125,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "rows"))
 		return dump_rows(&t);
+	if (!strcmp(argv[1], "counters"))
+		return dump_counters(&t);
 	if (!strcmp(argv[1], "waitcnt"))
 		return dump_waitcnt(&t);
 	if (!strcmp(argv[1], "max")) {
