@@ -8,7 +8,8 @@ s_sendmsg on lgkmcnt (gfx12 kmcnt); vector loads, and atomics that return a valu
 (gfx12 loadcnt); vector stores and non-returning atomics on vmcnt before gfx10 and on
 vscnt/storecnt from gfx10; FLAT (not GLOBAL/SCRATCH) also on lgkmcnt (it may address LDS).
 Cache-control rows without operands are not judged (they count per implementation).
-Latencies: every row has one; SALU < VALU <= TRANS, LDS < SMEM < VMEM (the order the
+Access flags: LOAD/STORE as the manuals classify each memory instruction (atomics, LDS ones
+included, read and write).  Latencies: every row has one; SALU < VALU <= TRANS, LDS < SMEM < VMEM (the order the
 scheduler relies on; magnitudes are cited in src/isa/latency.c).
 usage: test_columns.py ISA_DUMP"""
 import subprocess
@@ -71,15 +72,48 @@ def check_latency(dump, target):
         failures.append("%s: transcendental faster than plain VALU" % target)
 
 
+F_STORE, F_LOAD = 1 << 5, 1 << 6
+
+
+def check_access_flags(dump, target):
+    """LOAD/STORE flags (memory read / written) by the ISA manuals' classes: DS_READ/LOAD and
+    vector loads read, DS_WRITE/STORE and vector stores write, atomics (DS ones included)
+    read and write; DS_(B)PERMUTE and DS_SWIZZLE write no memory."""
+    judged = 0
+    for name, mnem, fmt, _, _, flags, *_ in lines(dump, "rows", target):
+        if fmt not in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF") or mnem.startswith(
+                ("buffer_wb", "buffer_inv", "buffer_gl", "global_inv", "global_wb")):
+            continue
+        f = int(flags, 16)
+        have = (f & F_LOAD != 0, f & F_STORE != 0)
+        if "_atomic" in mnem or (fmt == "DS" and not mnem.startswith(
+                ("ds_read", "ds_load", "ds_write", "ds_store_", "ds_bpermute", "ds_permute",
+                 "ds_swizzle"))):
+            want = (True, True)
+        elif "_load" in mnem or mnem.startswith("ds_read"):
+            want = (True, False)
+        elif "_store" in mnem or mnem.startswith("ds_write"):
+            want = (False, True)
+        elif mnem.startswith(("ds_bpermute", "ds_permute", "ds_swizzle")):
+            want = (have[0], False)
+        else:
+            failures.append("%s %s: memory row of no known class" % (target, mnem))
+            continue
+        if have != want:
+            failures.append("%s %s: LOAD/STORE flags %s, want %s" % (target, mnem, have, want))
+        judged += 1
+    return judged
+
+
 def main():
     dump = sys.argv[1]
     n = 0
     for target in TARGETS:
-        n += check_counters(dump, target)
+        n += check_counters(dump, target) + check_access_flags(dump, target)
         check_latency(dump, target)
     for f in failures[:40]:
         print("FAIL", f)
-    print("%d counter sets judged, %d failures" % (n, len(failures)))
+    print("%d counter sets and access flags judged, %d failures" % (n, len(failures)))
     return 1 if failures or n < 1000 else 0
 
 
