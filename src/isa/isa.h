@@ -85,7 +85,8 @@ void amd_delay_alu_unpack(uint16_t simm, unsigned *instid0, unsigned *skip, unsi
  * has a kind the row allows, registers are in range and aligned, specials exist on t, the
  * constant bus and literal rules hold, modifiers fit the row.  On false writes a one-line
  * reason into err.  Agrees with amd_encode's accept/refuse decision on every instance the
- * conformance test builds outside DPP, SDWA and VOPD (tests/isa). */
+ * conformance test builds outside DPP, SDWA and VOPD, whose control fields and pairing
+ * rules only the encoder checks (test isa-legal-vs-encode). */
 bool amd_inst_legal(const struct amd_target *t, const struct amd_inst *in, char *err,
                     size_t errlen);
 
