@@ -9,6 +9,7 @@
  * print.c; round trip print -> parse -> encode is tested on every conformance instance.
  * Requires: amd_isa_table.  Pure apart from the optional label callback.  O(line length). */
 #include "amd_asm.h"
+#include "isa/isa.h"
 #include "parse_int.h"
 
 #include <ctype.h>
@@ -209,7 +210,8 @@ static bool parse_waitcnt(struct pctx *c, struct span s, uint32_t *out)
 {
 	struct span parts[8];
 	unsigned n = split(s, ' ', parts, 8);
-	unsigned vm = 63, exp = 7, lgkm = c->gen >= AMD_GFX10 ? 63 : 15;
+	unsigned vm = amd_waitcnt_max(c->t, AMD_HWC_VM), exp = amd_waitcnt_max(c->t, AMD_HWC_EXP),
+	         lgkm = amd_waitcnt_max(c->t, AMD_HWC_LGKM);
 	if (n == 1 && parse_int(parts[0], &(int64_t){0})) {
 		int64_t v;
 		parse_int(parts[0], &v);
@@ -225,16 +227,15 @@ static bool parse_waitcnt(struct pctx *c, struct span s, uint32_t *out)
 		                 : parse_call(parts[i], "expcnt", &arg)  ? &exp
 		                 : parse_call(parts[i], "lgkmcnt", &arg) ? &lgkm
 		                                                         : NULL;
-		if (!slot || !parse_int(arg, &v) || v < 0 || v > 63)
+		if (!slot || !parse_int(arg, &v) || v < 0)
 			return perr(c, parts[i], "bad s_waitcnt counter '%.*s'", (int)parts[i].n,
 			            parts[i].p);
+		if (v > *slot) /* the slot still holds the counter's maximum */
+			return perr(c, parts[i], "s_waitcnt counter value too large in '%.*s'",
+			            (int)parts[i].n, parts[i].p);
 		*slot = (unsigned)v;
 	}
-	if (c->gen >= AMD_GFX11)
-		*out = (vm & 63) << 10 | (exp & 7) | (lgkm & 63) << 4;
-	else
-		*out = (vm & 15) | ((vm >> 4) & 3) << 14 | (exp & 7) << 4 |
-		       (lgkm & (c->gen >= AMD_GFX10 ? 63 : 15)) << 8;
+	*out = amd_waitcnt_pack(c->t, vm, exp, lgkm);
 	return true;
 }
 
@@ -268,18 +269,17 @@ static bool parse_delay(struct pctx *c, struct span s, uint32_t *out)
 	static const char *const skips[6] = {"SAME",   "NEXT",   "SKIP_1",
 	                                     "SKIP_2", "SKIP_3", "SKIP_4"};
 	struct span parts[3];
-	unsigned n = split(s, '|', parts, 3);
-	*out = 0;
+	unsigned n = split(s, '|', parts, 3), field[3] = {0, 0, 0};
 	for (unsigned i = 0; i < n && i < 3; i++) {
 		struct span arg;
 		const char *const *names = ids;
-		unsigned count = 12, shift;
+		unsigned count = 12, which;
 		if (parse_call(parts[i], "instid0", &arg))
-			shift = 0;
+			which = 0;
 		else if (parse_call(parts[i], "instskip", &arg))
-			shift = 4, names = skips, count = 6;
+			which = 1, names = skips, count = 6;
 		else if (parse_call(parts[i], "instid1", &arg))
-			shift = 7;
+			which = 2;
 		else
 			return perr(c, parts[i], "bad s_delay_alu field");
 		unsigned k = 0;
@@ -287,8 +287,9 @@ static bool parse_delay(struct pctx *c, struct span s, uint32_t *out)
 			k++;
 		if (k == count)
 			return perr(c, arg, "unknown s_delay_alu value");
-		*out |= k << shift;
+		field[which] = k;
 	}
+	*out = amd_delay_alu_pack(field[0], field[1], field[2]);
 	return true;
 }
 

@@ -4,6 +4,7 @@
  * spellings, literals in hex, modifiers in LLVM's order).
  * Requires: a row of amd_isa_table() that amd_encode accepts.  Pure; O(operands). */
 #include "amd_encode.h"
+#include "isa/isa.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,18 +95,15 @@ static void put_val(struct out *o, const struct amd_val *v, unsigned width, enum
 
 static void put_waitcnt(struct out *o, uint32_t s)
 {
-	unsigned vm, exp, lgkm, vm_max = 63, lgkm_max = o->gen >= AMD_GFX10 ? 63 : 15;
-	if (o->gen >= AMD_GFX11) {
-		vm = (s >> 10) & 63, exp = s & 7, lgkm = (s >> 4) & 63;
-	} else {
-		vm = (s & 15) | ((s >> 14) & 3) << 4, exp = (s >> 4) & 7;
-		lgkm = (s >> 8) & (o->gen >= AMD_GFX10 ? 63 : 15);
-	}
-	bool all = vm == vm_max && exp == 7 && lgkm == lgkm_max;
+	unsigned vm, exp, lgkm, vm_max = amd_waitcnt_max(o->t, AMD_HWC_VM),
+	                        exp_max = amd_waitcnt_max(o->t, AMD_HWC_EXP),
+	                        lgkm_max = amd_waitcnt_max(o->t, AMD_HWC_LGKM);
+	amd_waitcnt_unpack(o->t, (uint16_t)s, &vm, &exp, &lgkm);
+	bool all = vm == vm_max && exp == exp_max && lgkm == lgkm_max;
 	const char *sep = "";
 	if (vm != vm_max || all)
 		put(o, "vmcnt(%u)", vm), sep = " ";
-	if (exp != 7 || all)
+	if (exp != exp_max || all)
 		put(o, "%sexpcnt(%u)", sep, exp), sep = " ";
 	if (lgkm != lgkm_max || all)
 		put(o, "%slgkmcnt(%u)", sep, lgkm);
@@ -132,7 +130,8 @@ static void put_delay(struct out *o, uint32_t s)
 	                                    "SALU_CYCLE_1",  "SALU_CYCLE_2",  "SALU_CYCLE_3"};
 	static const char *const skips[6] = {"SAME",   "NEXT",   "SKIP_1",
 	                                     "SKIP_2", "SKIP_3", "SKIP_4"};
-	unsigned id0 = s & 15, skip = (s >> 4) & 7, id1 = (s >> 7) & 15;
+	unsigned id0, skip, id1;
+	amd_delay_alu_unpack((uint16_t)s, &id0, &skip, &id1);
 	if (id0 > 11 || skip > 5 || id1 > 11 || s >> 11) {
 		put(o, "0x%x", s);
 		return;

@@ -14,25 +14,10 @@
 #include <string.h>
 
 #include "amd_asm.h"
+#include "codebuf.h"
 #include "parse_int.h"
 
 enum section { SEC_TEXT, SEC_RODATA, SEC_OTHER };
-
-struct label {
-	const char *name;
-	size_t len;
-	size_t offset; /* bytes into .text */
-	bool is_function;
-};
-
-struct fixup {
-	size_t at; /* byte offset of the branch */
-	const char *name;
-	size_t len;
-	unsigned line, col;
-	const char *line_text;
-	size_t line_len;
-};
 
 struct kernel_src {
 	struct amd_asm_kernel k;
@@ -49,12 +34,9 @@ struct reader {
 	struct pa_diag *diag;
 	struct amd_asm_module *out;
 	enum section sec;
-	uint8_t *text, *rodata;
-	size_t ntext, captext, nrodata, caprodata;
-	struct label *labels;
-	unsigned nlabels, caplabels;
-	struct fixup *fixups;
-	unsigned nfixups, capfixups;
+	struct amd_codebuf code; /* .text with its labels and pending branches */
+	uint8_t *rodata;
+	size_t nrodata, caprodata;
 	struct kernel_src *kernels;
 	unsigned nkernels, capkernels;
 	struct kernel_src *open_kernel; /* inside .amdhsa_kernel */
@@ -83,9 +65,12 @@ static void rerr(struct reader *r, const char *at, const char *fmt, const char *
 
 static void emit_bytes(struct reader *r, const void *p, size_t n)
 {
-	uint8_t **buf = r->sec == SEC_TEXT ? &r->text : &r->rodata;
-	size_t *len = r->sec == SEC_TEXT ? &r->ntext : &r->nrodata;
-	size_t *cap = r->sec == SEC_TEXT ? &r->captext : &r->caprodata;
+	if (r->sec == SEC_TEXT) {
+		amd_codebuf_emit_bytes(&r->code, p, n);
+		return;
+	}
+	uint8_t **buf = &r->rodata;
+	size_t *len = &r->nrodata, *cap = &r->caprodata;
 	if (*len + n > *cap) {
 		*cap = (*len + n) * 2 + 64;
 		*buf = pa_xrealloc(*buf, *cap);
@@ -100,36 +85,21 @@ static void emit_word(struct reader *r, uint32_t w)
 	emit_bytes(r, b, 4);
 }
 
-static struct label *find_label(struct reader *r, const char *name, size_t len)
+static struct amd_cb_label *find_label(struct reader *r, const char *name, size_t len)
 {
-	for (unsigned i = 0; i < r->nlabels; i++)
-		if (r->labels[i].len == len && !memcmp(r->labels[i].name, name, len))
-			return &r->labels[i];
-	return NULL;
+	return amd_codebuf_label(&r->code, name, len);
 }
 
 /* Label resolution for the instruction parser: pc is the branch's offset. */
 static bool resolve_label(void *ctx, const char *name, size_t len, uint32_t *field)
 {
 	struct reader *r = ctx;
-	struct label *l = find_label(r, name, len);
-	*field = 0;
-	if (l) {
-		int64_t delta = ((int64_t)l->offset - (int64_t)r->ntext - 4) / 4;
-		if (delta < -32768 || delta > 32767)
-			return false;
-		*field = (uint32_t)delta & 0xffff;
-		return true;
-	}
-	GROW(r->fixups, r->nfixups, r->capfixups);
-	r->fixups[r->nfixups++] = (struct fixup){.at = r->ntext,
-	                                         .name = name,
-	                                         .len = len,
-	                                         .line = r->line,
-	                                         .col = (unsigned)(name - r->line_text) + 1,
-	                                         .line_text = r->line_text,
-	                                         .line_len = r->line_len};
-	return true;
+	struct amd_cb_site site = {.line = r->line,
+	                           .col = (unsigned)(name - r->line_text) + 1,
+	                           .line_text = r->line_text,
+	                           .line_len = r->line_len};
+	return amd_codebuf_branch(&r->code, r->code.size, name, len, &site, field) !=
+	       AMD_CB_OUT_OF_RANGE;
 }
 
 static const char *skip_ws(const char *p, const char *end)
@@ -176,15 +146,12 @@ static void add_label(struct reader *r, const char *name, size_t len)
 	}
 	if (r->sec != SEC_TEXT)
 		return; /* data symbols (e.g. __oclc_ABI_version) are not branch targets */
-	GROW(r->labels, r->nlabels, r->caplabels);
-	r->labels[r->nlabels++] = (struct label){.name = name, .len = len, .offset = r->ntext};
+	amd_codebuf_define(&r->code, name, len);
 }
 
 static void pad_text(struct reader *r, unsigned align_log2, uint32_t word)
 {
-	size_t align = (size_t)1 << align_log2;
-	while (r->ntext % align)
-		emit_word(r, word);
+	amd_codebuf_pad(&r->code, align_log2, word);
 }
 
 /* .amdhsa_<field> VALUE inside an .amdhsa_kernel block. */
@@ -317,7 +284,7 @@ static void directive(struct reader *r, const char *p, const char *end)
 	} else if (word_is(p, dn, ".type")) {
 		const char *ne = symbol_end(arg, end);
 		if (ne < end && strstr(ne, "@function")) {
-			struct label *l = find_label(r, arg, (size_t)(ne - arg));
+			struct amd_cb_label *l = find_label(r, arg, (size_t)(ne - arg));
 			if (l)
 				l->is_function = true;
 		}
@@ -414,22 +381,15 @@ static void read_line(struct reader *r, const char *p, const char *end)
 		instruction(r, p, end);
 }
 
-static void patch_fixups(struct reader *r)
+/* A forward branch amd_codebuf_resolve could not patch. */
+static void report_fixup(void *ctx, const struct amd_cb_fixup *f, const char *msg)
 {
-	for (unsigned i = 0; i < r->nfixups; i++) {
-		struct fixup *f = &r->fixups[i];
-		struct label *l = find_label(r, f->name, f->len);
-		int64_t delta = l ? ((int64_t)l->offset - (int64_t)f->at - 4) / 4 : 0;
-		r->line = f->line, r->line_text = f->line_text, r->line_len = f->line_len;
-		if (!l)
-			rerr(r, f->name, "undefined label '%.*s'", f->name, (int)f->len);
-		else if (delta < -32768 || delta > 32767)
-			rerr(r, f->name, "branch target '%.*s' out of range", f->name, (int)f->len);
-		else {
-			r->text[f->at] = (uint8_t)delta;
-			r->text[f->at + 1] = (uint8_t)((uint32_t)delta >> 8);
-		}
-	}
+	struct reader *r = ctx;
+	r->line = f->site.line, r->line_text = f->site.line_text, r->line_len = f->site.line_len;
+	if (!strcmp(msg, "undefined label"))
+		rerr(r, f->name, "undefined label '%.*s'", f->name, (int)f->len);
+	else
+		rerr(r, f->name, "branch target '%.*s' out of range", f->name, (int)f->len);
 }
 
 /* Kernel code extents: from the kernel's label to .size's end label, else to the next
@@ -443,7 +403,7 @@ static void finish_kernels(struct reader *r)
 		struct kernel_src *ks = &r->kernels[i];
 		struct amd_asm_kernel *k = &m->kernels[i];
 		*k = ks->k;
-		struct label *start = find_label(r, k->name, strlen(k->name));
+		struct amd_cb_label *start = find_label(r, k->name, strlen(k->name));
 		if (!start) {
 			r->line = 0;
 			pa_diag_report(r->diag, PA_DIAG_ERROR, r->file, 0, 0, NULL, 0,
@@ -451,16 +411,16 @@ static void finish_kernels(struct reader *r)
 			continue;
 		}
 		size_t stop = m->text_size;
-		struct label *endl =
+		struct amd_cb_label *endl =
 		        ks->end_label ? find_label(r, ks->end_label, ks->end_label_len) : NULL;
 		if (endl && endl->offset >= start->offset) {
 			stop = endl->offset;
 		} else {
-			for (unsigned j = 0; j < r->nlabels; j++)
-				if (r->labels[j].is_function &&
-				    r->labels[j].offset > start->offset &&
-				    r->labels[j].offset < stop)
-					stop = r->labels[j].offset;
+			for (unsigned j = 0; j < r->code.nlabels; j++)
+				if (r->code.labels[j].is_function &&
+				    r->code.labels[j].offset > start->offset &&
+				    r->code.labels[j].offset < stop)
+					stop = r->code.labels[j].offset;
 		}
 		k->code_offset = start->offset;
 		k->code_size = stop - start->offset;
@@ -502,20 +462,18 @@ bool amd_asm_read(const struct amd_target *t, const char *file, const char *text
 		out->metadata = pa_arena_strndup(arena, mlen ? r.metadata_start : "", mlen);
 		out->metadata_len = mlen;
 	}
-	patch_fixups(&r);
-	out->text = PA_NEW_ARRAY(arena, uint8_t, r.ntext ? r.ntext : 1);
-	memcpy(out->text, r.text ? r.text : (uint8_t *)"", r.ntext);
-	out->text_size = r.ntext;
+	amd_codebuf_resolve(&r.code, report_fixup, &r);
+	out->text = PA_NEW_ARRAY(arena, uint8_t, r.code.size ? r.code.size : 1);
+	memcpy(out->text, r.code.bytes ? r.code.bytes : (uint8_t *)"", r.code.size);
+	out->text_size = r.code.size;
 	out->rodata = PA_NEW_ARRAY(arena, uint8_t, r.nrodata ? r.nrodata : 1);
 	memcpy(out->rodata, r.rodata ? r.rodata : (uint8_t *)"", r.nrodata);
 	out->rodata_size = r.nrodata;
 	finish_kernels(&r);
 	for (unsigned i = 0; i < r.nkernels; i++)
 		free(r.kernels[i].fields);
-	free(r.text);
+	amd_codebuf_free(&r.code);
 	free(r.rodata);
-	free(r.labels);
-	free(r.fixups);
 	free(r.kernels);
 	return diag->nerrors == errors_before;
 }

@@ -4,19 +4,112 @@
  * prints, one per line:  target <TAB> row <TAB> OK|ERR <TAB> text <TAB> hex bytes | reason
  * conformance.py feeds the texts to llvm-mc-19 and the bytes to its disassembler: an OK
  * line must assemble to our bytes and disassemble to our text, an ERR line (our encoder
- * refused) must be refused by llvm-mc-19 too.  Usage: enc_conform [target...] */
+ * refused) must be refused by llvm-mc-19 too.  Usage: enc_conform [target...]
+ * `enc_conform --legal [target...]` instead runs amd_inst_legal (isa/isa.h) on the same
+ * instances and prints where it disagrees with amd_encode, then a count; exit 1 on any. */
 #include <stdio.h>
 #include <string.h>
 
 #include "amd_asm.h"
+#include "isa/isa.h"
+
+/* --legal mode: amd_inst_legal's decisions against amd_encode's on the same instances. */
+struct legal_tally {
+	unsigned compared, exact, extension; /* extension: DPP/SDWA/VOPD instances */
+	unsigned mismatches;
+};
 
 struct gen_ctx {
 	const struct amd_target *t;
 	enum amd_gen gen;
 	const struct amd_isa_op *op;
 	int row;
-	unsigned count; /* instances printed for this row/target */
+	unsigned count;            /* instances printed for this row/target */
+	struct legal_tally *legal; /* non-NULL: --legal mode */
 };
+
+static bool has_literal_source(const struct gen_ctx *c, const struct amd_inst *in)
+{
+	for (int i = 0; i < c->op->nopnds; i++) {
+		const struct amd_opnd_desc *d = &c->op->opnds[i];
+		if (d->role == AMD_ROLE_SRC && d->kind != AMD_OPK_SIMM16 &&
+		    d->kind != AMD_OPK_LABEL && d->kind != AMD_OPK_KIMM &&
+		    d->kind != AMD_OPK_SOFFSET && in->ops[i].kind == AMD_V_IMM &&
+		    amd_inline_code((enum amd_dtype)d->dtype, in->ops[i].imm) < 0)
+			return true;
+	}
+	return false;
+}
+
+/* amd_reg_align against the encoder: an accepted instance has every register tuple on
+ * its alignment; one refused as misaligned has a tuple off it. */
+static const char *check_alignment(const struct gen_ctx *c, const struct amd_inst *in, bool encodes,
+                                   const char *enc_err)
+{
+	bool off = false;
+	for (int i = 0; i < c->op->nopnds; i++) {
+		const struct amd_val *v = &in->ops[i];
+		enum amd_opnd_kind k = (enum amd_opnd_kind)c->op->opnds[i].kind;
+		bool mask = k == AMD_OPK_MASK_DST || k == AMD_OPK_MASK_SRC || k == AMD_OPK_VCC;
+		if ((v->kind != AMD_V_SGPR && v->kind != AMD_V_VGPR) ||
+		    (!mask && v->width && v->width != c->op->opnds[i].width))
+			continue;
+		off |= v->reg % amd_reg_align(c->t, c->op, (unsigned)i) != 0;
+	}
+	if (encodes && off && !in->dual)
+		return "amd_reg_align calls a register of an accepted instance misaligned";
+	if (!encodes && strstr(enc_err, "misaligned") && !off)
+		return "encoder refuses a misaligned tuple amd_reg_align accepts";
+	return NULL;
+}
+
+/* amd_const_bus_reads / amd_literal_allowed against the encoder: an accepted VALU instance
+ * reads at most amd_const_bus_limit values, one refused for the constant bus reads more; an
+ * accepted instance with a literal source has amd_literal_allowed, one refused because a
+ * literal is not allowed has not. */
+static void check_bus_and_literal(struct gen_ctx *c, const struct amd_inst *in, bool encodes,
+                                  const char *enc_err, bool extension)
+{
+	unsigned reads = amd_const_bus_reads(c->t, in), limit = amd_const_bus_limit(c->t, c->op);
+	bool bus_refusal = !encodes && strstr(enc_err, "constant bus limit");
+	bool literal_refusal = !encodes && strstr(enc_err, "literal constant not allowed");
+	const char *bad = NULL;
+	if (!extension && encodes && c->op->format != AMD_FMT_VOPD && reads > limit)
+		bad = "amd_const_bus_reads above the limit on an accepted instance";
+	else if (bus_refusal && reads <= limit)
+		bad = "amd_const_bus_reads within the limit on a constant-bus refusal";
+	else if (encodes && has_literal_source(c, in) && !amd_literal_allowed(c->t, in))
+		bad = "amd_literal_allowed false on an accepted literal";
+	else if (literal_refusal && !extension && amd_literal_allowed(c->t, in))
+		bad = "amd_literal_allowed true where the encoder refuses a literal";
+	if (!bad)
+		bad = check_alignment(c, in, encodes, enc_err);
+	if (!bad)
+		return;
+	c->legal->mismatches++;
+	printf("%s\t%s\tLEGAL\t%u reads, limit %u: %s\n", c->t->info->name, c->op->name, reads,
+	       limit, bad);
+}
+
+/* Requires the same decision from amd_inst_legal as from amd_encode, except that on DPP,
+ * SDWA and VOPD instances (whose control fields only the encoder checks) it may accept
+ * what the encoder refuses. */
+static void compare_legal(struct gen_ctx *c, const struct amd_inst *in, bool encodes,
+                          const char *text, const char *enc_err)
+{
+	char err[200] = "";
+	bool legal = amd_inst_legal(c->t, in, err, sizeof err);
+	bool extension = in->dpp || in->sdwa || in->dual;
+	c->legal->compared++;
+	c->legal->extension += extension;
+	c->legal->exact += !extension;
+	check_bus_and_literal(c, in, encodes, enc_err, extension);
+	if (legal == encodes || (extension && legal && !encodes))
+		return;
+	c->legal->mismatches++;
+	printf("%s\t%s\tLEGAL\t%s\tencoder: %s; amd_inst_legal: %s\n", c->t->info->name,
+	       c->op->name, text, encodes ? "accepts" : enc_err, legal ? "accepts" : err);
+}
 
 static void emit(struct gen_ctx *c, const struct amd_inst *in)
 {
@@ -24,6 +117,11 @@ static void emit(struct gen_ctx *c, const struct amd_inst *in)
 	uint32_t w[4];
 	amd_print(c->t, in, text, sizeof text);
 	unsigned n = amd_encode(c->t, in, w, err, sizeof err);
+	if (c->legal) {
+		compare_legal(c, in, n != 0, text, err);
+		c->count++;
+		return;
+	}
 	if (!n) {
 		printf("%s\t%s\tERR\t%s\t%s\n", c->t->info->name, c->op->name, text, err);
 		return;
@@ -287,6 +385,22 @@ static void gen_sdwa(struct gen_ctx *c)
 	}
 }
 
+/* The instance with its first register tuple moved to an odd register: refused for SGPR
+ * pairs everywhere and for VGPR tuples on gfx90a/gfx942 (by llvm-mc-19 too), accepted
+ * otherwise -- the cases amd_reg_align must predict. */
+static void emit_misaligned(struct gen_ctx *c, struct amd_inst in)
+{
+	for (int i = 0; i < c->op->nopnds; i++) {
+		struct amd_val *v = &in.ops[i];
+		unsigned w = v->width ? v->width : c->op->opnds[i].width;
+		if ((v->kind == AMD_V_SGPR || v->kind == AMD_V_VGPR) && w >= 2 && !(v->reg & 1)) {
+			v->reg++;
+			emit(c, &in);
+			return;
+		}
+	}
+}
+
 static void gen_valu(struct gen_ctx *c)
 {
 	const struct amd_isa_op *op = c->op;
@@ -300,6 +414,8 @@ static void gen_valu(struct gen_ctx *c)
 		static const int src1k[8] = {0, 0, 0, 0, 0, 0, 0, 1};
 		fill_regs(c, &in, variant == 1 || variant == 5, src0k[variant], src1k[variant]);
 		emit(c, &in);
+		if (variant == 0)
+			emit_misaligned(c, in);
 		if (variant == 0 && e32 && e64) {
 			in.enc = AMD_ENC_E64;
 			emit(c, &in);
@@ -519,6 +635,8 @@ static void gen_mem(struct gen_ctx *c)
 			else
 				in.offset = variant == 2 ? 65535 : variant == 3 ? 16 : 0;
 			emit(c, &in);
+			if (variant == 0)
+				emit_misaligned(c, in);
 			continue;
 		}
 		if (is_buf) {
@@ -626,9 +744,12 @@ int main(int argc, char **argv)
 	const struct amd_target_info *infos = amd_target_infos(&ntargets);
 	unsigned nrows;
 	const struct amd_isa_op *rows = amd_isa_table(&nrows);
+	struct legal_tally tally = {0};
+	bool legal_mode = argc > 1 && !strcmp(argv[1], "--legal");
+	int first = legal_mode ? 2 : 1;
 	for (size_t ti = 0; ti < ntargets; ti++) {
-		bool wanted = argc < 2;
-		for (int a = 1; a < argc; a++)
+		bool wanted = argc <= first;
+		for (int a = first; a < argc; a++)
 			wanted |= !strcmp(argv[a], infos[ti].name);
 		if (!wanted)
 			continue;
@@ -637,8 +758,11 @@ int main(int argc, char **argv)
 		if (!amd_target_parse(infos[ti].name, &t, err, sizeof err))
 			return 1;
 		for (unsigned r = 0; r < nrows; r++) {
-			struct gen_ctx c = {
-			        .t = &t, .gen = t.info->gen, .op = &rows[r], .row = (int)r};
+			struct gen_ctx c = {.t = &t,
+			                    .gen = t.info->gen,
+			                    .op = &rows[r],
+			                    .row = (int)r,
+			                    .legal = legal_mode ? &tally : NULL};
 			if (!rows[r].gen_name[c.gen])
 				continue;
 			switch (rows[r].format) {
@@ -663,8 +787,13 @@ int main(int argc, char **argv)
 				gen_scalar(&c);
 				break;
 			}
-			printf("%s\t%s\tROW\t%u\n", t.info->name, rows[r].name, c.count);
+			if (!legal_mode)
+				printf("%s\t%s\tROW\t%u\n", t.info->name, rows[r].name, c.count);
 		}
 	}
-	return 0;
+	if (!legal_mode)
+		return 0;
+	printf("%u instances: %u compared exactly, %u DPP/SDWA/VOPD; %u disagreements\n",
+	       tally.compared, tally.exact, tally.extension, tally.mismatches);
+	return tally.mismatches || tally.exact < 1000 ? 1 : 0;
 }

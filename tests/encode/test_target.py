@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Target descriptions against LLVM: for every target, the facts in src/encode/target.c are
+"""Target descriptions against LLVM: for every target, the facts in src/isa/target.c are
 checked with llvm-mc-19 (which instructions and operand combinations it accepts, where
 s_waitcnt puts each counter, highest SGPR) and clang-19 -S (code-end padding).
 usage: test_target.py TARGET_DUMP"""

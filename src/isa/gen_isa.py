@@ -2,8 +2,11 @@
 """Generates amd_isa_table.c (the public table of amd_isa.h) from isa_table.py.
 
 Derives per row what the table does not state: operand kinds/widths/data types from the `ops`
-string, unit, latency class, wait counter and flags from format and name (a row may override
-any of them).  Emits rows sorted by canonical name, a mnemonic index and a decode index sorted
+string; implicit register defs/uses from the row's defs/uses or its format's default plus its
+e32 vcc operands (SCC_DST, SCC_SRC, EXEC_DST, READS_VCC, WAVE_MASK and READS_EXEC_ONLY follow
+from them); unit, latency class and wait counter from the row or its format's default; flags
+from the row, its operand string and format (only the VALU modifier flags still read the
+mnemonic's type suffixes).  Emits rows sorted by canonical name, a mnemonic index and a decode index sorted
 by (generation, format, opcode).  usage: gen_isa.py isa_table.py out.c [out_ops.h]
 """
 import re
@@ -11,7 +14,6 @@ import os
 import sys
 
 GENS = ["GFX9", "GFX940", "GFX10", "GFX11", "GFX12"]
-TRANS = re.compile(r"v_(exp|log|rcp|rsq|sqrt|sin|cos)_|v_rcp_iflag")
 E32 = ("VOP1", "VOP2", "VOPC")
 
 
@@ -48,7 +50,7 @@ def dtype(name, width, is_pk, srcno):
 def operands(row):
     name, fmt = row["name"], row["fmt"]
     is_pk = name.startswith("v_pk_") and fmt == "VOP3P"
-    is_store = bool(re.search(r"_(store|write)", name)) or "atomic" in name
+    is_store = "STORE" in row.get("flags", [])  # vdata is then a source
     out = []
     toks = row["ops"].split()
     srcno = 0
@@ -106,38 +108,76 @@ def operands(row):
     return out
 
 
+SALU = ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP")
+IMPLICIT_REGS = ("EXEC", "VCC", "SCC", "M0", "MODE")  # bit i = enum AMD_IMP_* value 1 << i
+# (defs, uses) of a row that states none: what the format implies (AMD ISA manuals, "SCC"
+# and "EXEC" lines of each format's instructions; LLVM's VOP/DS/MUBUF pseudos Uses = [EXEC])
+IMPLICIT_BY_FORMAT = {
+    "SOP1": ("", ""), "SOP2": ("SCC", ""), "SOPK": ("", ""), "SOPC": ("SCC", ""),
+    "SOPP": ("", ""), "SMEM": ("", ""),
+    "VOP1": ("", "EXEC MODE"), "VOP2": ("", "EXEC MODE"), "VOPC": ("", "EXEC MODE"),
+    "VOP3": ("", "EXEC MODE"), "VOP3P": ("", "EXEC MODE"), "VOPD": ("", "EXEC MODE"),
+    "DS": ("", "EXEC M0"),
+    "FLAT": ("", "EXEC"), "GLOBAL": ("", "EXEC"), "SCRATCH": ("", "EXEC"), "MUBUF": ("", "EXEC"),
+}
+
+
+def implicit_regs(row):
+    """(defs, uses): lists of IMPLICIT_REGS names, from the row's defs/uses (else the format
+    default) plus VCC for an e32 vccd/vccs operand.  Never from the name."""
+    d_defs, d_uses = IMPLICIT_BY_FORMAT[row["fmt"]]
+    defs = row.get("defs", d_defs).split()
+    uses = row.get("uses", d_uses).split()
+    ops = row["ops"].split()
+    if "vccd" in ops and "VCC" not in defs:
+        defs.append("VCC")
+    if "vccs" in ops and "VCC" not in uses:
+        uses.append("VCC")
+    for r in defs + uses:
+        if r not in IMPLICIT_REGS:
+            raise SystemExit("%s: unknown implicit register %s" % (row["name"], r))
+    return defs, uses
+
+
+def imp_mask(regs):
+    return " | ".join("AMD_IMP_" + r for r in IMPLICIT_REGS if r in regs) or "0"
+
+
+def format_defaults(row):
+    """(unit, latency class, counter) a row of this format has unless it says otherwise:
+    stores state unit="VMEM_STORE", cnt="VS"; transcendental and 64-bit VALU rows state
+    unit="TRANS"/lat="TRANS" or lat="VALU64" (tests/isa/test_columns.py judges them)."""
+    fmt, ops = row["fmt"], row["ops"].split()
+    if fmt in ("SOP1", "SOP2", "SOPK", "SOPC"):
+        return "SALU", "SALU", "NONE"
+    if fmt == "SOPP":
+        return ("BRANCH", "BRANCH", "NONE") if "label" in ops else ("MSG", "MISC", "NONE")
+    if fmt == "SMEM":
+        return "SMEM", "SMEM", "LGKM"
+    if fmt == "DS":
+        return "LDS", "LDS", "LGKM"
+    if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+        return "VMEM_LOAD", "VMEM", "VM"
+    return "VALU", "VALU", "NONE"  # VOP*, VOPD
+
+
 def derive(row):
+    """unit, latency class, counter and flags: the row's own (unit= lat= cnt= flags=, e.g.
+    TIED_DST, LOAD/STORE/ATOMIC, DS_2ADDR) or its format's, plus flags that follow from the
+    operand string, the format and the implicit registers.  Only the VALU modifier flags
+    (NO_MODS, FP_RESULT, NO_CLAMP) still come from the mnemonic's type suffixes; the
+    conformance test judges them against llvm-mc-19."""
     name, fmt, ops = row["name"], row["fmt"], row["ops"].split()
+    unit, lat, cnt = format_defaults(row)
     flags = []
-    has_vd = any(o.startswith("vd") and not o.startswith("vdata") for o in ops)
-    is_atomic = "atomic" in name
-    is_store = bool(re.search(r"_(store|write)", name)) or (is_atomic and not has_vd)
-    if fmt.startswith("SOP") and fmt != "SOPP":
-        unit, lat, cnt = "SALU", "SALU", "NONE"
-    elif fmt == "SOPP":
-        unit = "BRANCH" if "label" in ops else "MSG"
-        lat, cnt = ("BRANCH" if unit == "BRANCH" else "MISC"), "NONE"
-    elif fmt == "SMEM":
-        unit, lat, cnt = "SMEM", "SMEM", "LGKM"
-    elif fmt == "DS":
-        unit, lat, cnt = "LDS", "LDS", "LGKM"
-    elif fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
-        unit = "VMEM_STORE" if is_store else "VMEM_LOAD"
-        lat, cnt = "VMEM", ("VS" if is_store else "VM")
-    else:  # VOP*, VOPD
-        unit = "TRANS" if TRANS.search(name) else "VALU"
-        lat = "TRANS" if unit == "TRANS" else "VALU"
-        if "f64" in name or re.search(r"mul_(lo|hi)_[iu]32|mad_[iu]64|_b64|_i64", name):
-            lat = "VALU64"
-        cnt = "NONE"
-    if "vccd" in ops or "vccs" in ops:
-        if fmt == "VOP2":
-            flags.append("CARRY_VCC")
+    if fmt == "VOP2" and ("vccd" in ops or "vccs" in ops):
+        flags.append("CARRY_VCC")
     if "md" in ops:
         flags.append("VOP3B")
     if fmt in ("VOP1", "VOP2", "VOPC", "VOP3") and not [t for t in types_of(name) if t[0] == "f"]:
         flags.append("NO_MODS")
-    if name.startswith("v_cmpx"):
+    defs, uses = implicit_regs(row)
+    if fmt == "VOPC" and "EXEC" in defs:
         flags.append("EXEC_DST")
     ts = types_of(name)
     src0 = next((o for o in operands(row) if o[0] == "SRC"), None)
@@ -147,32 +187,20 @@ def derive(row):
         flags.append("FP_RESULT")
     if re.match(r"v_cmpx?_class_", name):
         flags.append("NO_CLAMP")
-    if name.startswith("v_div_fmas"):
+    if "VCC" in uses and "vccs" not in ops:
         flags.append("READS_VCC")
-    if re.match(r"v_(fmac|mac)_", name):
-        flags.append("TIED_DST")
-    if is_atomic:
-        flags.append("ATOMIC")
-    if fmt == "DS" and "_rtn" in name:
-        flags.append("ATOMIC_RTN")
-    if fmt in ("SMEM", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
-        flags.append("STORE" if is_store else "LOAD")
-        if is_atomic:
-            flags.append("LOAD")
-    if fmt == "DS" and re.search(r"(read2|write2|2addr)", name):
-        flags.append("DS_2ADDR")
     if fmt == "FLAT":
         flags.append("ALSO_LGKM")
     if fmt == "SMEM" and len(ops) == 1:
         flags.append("SMEM_NO_ADDR")
-    if re.search(r"saveexec", name):
+    if fmt in SALU and "EXEC" in defs:
         flags.append("WAVE_MASK")
-    if name.startswith("s_") and fmt in ("SOP2", "SOPC") and re.search(
-            r"s_(add|sub|addc|subb|and|or|xor|nand|nor|xnor|andn2|orn2|lshl|lshr|ashr|bfe|min|max|"
-            r"absdiff|cmp|bitcmp)", name):
+    if "SCC" in defs:
         flags.append("SCC_DST")
-    if re.match(r"s_(addc|subb|cselect|cbranch_scc)", name):
+    if "SCC" in uses:
         flags.append("SCC_SRC")
+    if uses == ["EXEC"]:
+        flags.append("READS_EXEC_ONLY")
     if "label" in ops:
         flags.append("BRANCH")
     return (row.get("unit", unit), row.get("lat", lat), row.get("cnt", cnt),
@@ -227,6 +255,8 @@ def main():
         out.append("\t .opcode = {%s}, .vop3_opcode = {%s}, .flags = %s,"
                    % (", ".join(str(o) for o in r["op"]), ", ".join(str(o) for o in e64),
                       " | ".join("AMD_F_" + f for f in sorted(set(flags))) or "0"))
+        defs, uses = implicit_regs(r)
+        out.append("\t .implicit_defs = %s, .implicit_uses = %s," % (imp_mask(defs), imp_mask(uses)))
         out.append("\t .opnds = {%s}}," % ", ".join(
             "{AMD_ROLE_%s, AMD_OPK_%s, %d, AMD_DT_%s}" % o for o in ops))
     out.append("};")

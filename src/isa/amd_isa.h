@@ -155,17 +155,19 @@ enum {
 	AMD_F_STORE = 1u << 5,      /* writes memory */
 	AMD_F_LOAD = 1u << 6,       /* reads memory */
 	AMD_F_TIED_DST = 1u << 7,   /* src2 is the destination (v_fmac, v_mac) */
-	AMD_F_EXEC_DST = 1u << 8,   /* VOPCX: writes exec */
-	AMD_F_SCC_DST = 1u << 9,    /* SALU writes scc */
-	AMD_F_SCC_SRC = 1u << 10,   /* SALU reads scc (s_cselect, s_addc, s_cbranch_scc) */
+	AMD_F_EXEC_DST = 1u << 8,   /* VOPCX: writes exec (VOPC row with AMD_IMP_EXEC def) */
+	AMD_F_SCC_DST = 1u << 9,    /* writes scc (== implicit_defs & AMD_IMP_SCC) */
+	AMD_F_SCC_SRC = 1u << 10,   /* reads scc (== implicit_uses & AMD_IMP_SCC) */
 	AMD_F_BRANCH = 1u << 11,
-	AMD_F_DS_2ADDR = 1u << 12,  /* DS with offset0/offset1 */
-	AMD_F_NO_E64 = 1u << 13,    /* VOP1/2 row without a VOP3 form on any generation */
-	AMD_F_LITERAL_K = 1u << 14, /* VOP2 with a mandatory literal (v_fmamk/fmaak) */
-	AMD_F_READS_EXEC_ONLY = 1u << 15,
-	AMD_F_DS_NO_OFFSET = 1u << 16, /* DS without an offset field in the syntax */
-	AMD_F_WAVE_MASK = 1u << 17, /* SALU operand widths follow the wave size (s_and_saveexec) */
-	AMD_F_SMEM_NO_ADDR = 1u << 18, /* s_memtime, s_memrealtime: destination only */
+	AMD_F_DS_2ADDR = 1u << 12,        /* DS with offset0/offset1 */
+	AMD_F_NO_E64 = 1u << 13,          /* VOP1/2 row without a VOP3 form on any generation */
+	AMD_F_LITERAL_K = 1u << 14,       /* VOP2 with a mandatory literal (v_fmamk/fmaak) */
+	AMD_F_READS_EXEC_ONLY = 1u << 15, /* EXEC is the only implicit register read
+	                                   * (implicit_uses == AMD_IMP_EXEC) */
+	AMD_F_DS_NO_OFFSET = 1u << 16,    /* DS without an offset field in the syntax */
+	AMD_F_WAVE_MASK = 1u << 17,       /* SALU writing exec: operand widths follow the wave size
+	                                   * (s_and_saveexec, s_andn2_wrexec) */
+	AMD_F_SMEM_NO_ADDR = 1u << 18,    /* s_memtime, s_memrealtime: destination only */
 	AMD_F_FP_RESULT = 1u << 19, /* VALU with a float result: output modifier (omod) allowed */
 	AMD_F_READS_VCC = 1u << 20, /* reads vcc implicitly in every encoding (v_div_fmas) */
 	AMD_F_NO_CLAMP = 1u << 21,  /* VALU without the clamp modifier (v_cmp_class) */
@@ -175,6 +177,17 @@ enum {
 	AMD_F_NO_DPP = 1u << 24,    /* VOP1/VOP2/VOPC row without a DPP form */
 	AMD_F_ALSO_LGKM =
 	        1u << 25, /* FLAT (not GLOBAL/SCRATCH): also counts lgkmcnt (may hit LDS) */
+	AMD_F_BUS1_GFX10 = 1u << 26, /* gfx10+: at most one constant-bus read (64-bit shifts) */
+};
+
+/* Registers an instruction reads or writes besides its explicit operands (implicit_defs,
+ * implicit_uses), in its native encoding (e32 for VOP1/VOP2/VOPC). */
+enum {
+	AMD_IMP_EXEC = 1,
+	AMD_IMP_VCC = 2,
+	AMD_IMP_SCC = 4,
+	AMD_IMP_M0 = 8,
+	AMD_IMP_MODE = 16, /* the MODE register (float rounding/denormals; VALU reads it) */
 };
 
 /* Whether a source of this type takes the neg/abs input modifiers. */
@@ -196,6 +209,9 @@ struct amd_isa_op {
 	int16_t opcode[AMD_NUM_GENS];              /* native-format opcode, -1 = absent */
 	int16_t vop3_opcode[AMD_NUM_GENS];         /* VOP3 (e64) opcode, -1 = none */
 	uint32_t flags;                            /* AMD_F_* */
+	uint8_t implicit_defs, implicit_uses;      /* AMD_IMP_* on any generation: the exact
+	                                            * set of one target is amd_implicit_defs/
+	                                            * amd_implicit_uses (isa.h) */
 	struct amd_opnd_desc opnds[AMD_MAX_OPNDS]; /* destinations first, then sources in
 	                                            * assembly order */
 };

@@ -3,7 +3,7 @@
  * test prints each name on every generation).  Pure tables; O(table). */
 #include <string.h>
 
-#include "amd_encode.h"
+#include "amd_inst.h"
 
 struct hwreg_name {
 	unsigned id;
