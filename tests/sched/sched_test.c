@@ -4,7 +4,7 @@
  * global load and an LDS load, a transcendental result used by VALU, readfirstlane into a
  * VMEM address.
  *
- *   sched_test run TARGET          runs every kernel in amdsim (strict) against a CPU
+ *   sched_test run TARGET[/w64]         runs every kernel in amdsim (strict) against a CPU
  *                                  computation; then the planted bugs: the same kernels
  *                                  without sched_waitcnt (and, where the target has checked
  *                                  hazards, without sched_hazards) MUST be reported
@@ -146,6 +146,13 @@ static void build_trans(struct mir_function *fn)
 	add(fn, b, AMD_OP_V_ADD_F32, 3, V(3, 1), V(3, 1), V(2, 1));
 	add(fn, b, AMD_OP_V_CMP_GT_U32, 3, vcc(fn), I(32), V(0, 1));
 	add(fn, b, AMD_OP_V_CNDMASK_B32, 4, V(4, 1), V(3, 1), V(2, 1), vcc(fn));
+	/* an SALU rewrites the mask a VALU just read (gfx11 wave64: VALUMaskWrite), and a
+	 * VALU reads it again: vcc = 0 selects v4 everywhere */
+	if (fn->wave_size == 64)
+		add(fn, b, AMD_OP_S_MOV_B64, 2, vcc(fn), I(0));
+	else
+		add(fn, b, AMD_OP_S_MOV_B32, 2, vcc(fn), I(0));
+	add(fn, b, AMD_OP_V_CNDMASK_B32, 4, V(4, 1), V(4, 1), V(2, 1), vcc(fn));
 	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(4, 1), S(6, 2));
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
@@ -477,11 +484,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct amd_target t;
-	char err[200];
-	if (!amd_target_parse(argv[2], &t, err, sizeof err)) {
+	char err[200], id[64];
+	snprintf(id, sizeof id, "%s", argv[2]);
+	char *wave = strchr(id, '/'); /* "gfx1100/w64": wave64 on an RDNA target */
+	if (wave)
+		*wave++ = 0;
+	if (!amd_target_parse(id, &t, err, sizeof err)) {
 		fprintf(stderr, "sched_test: %s\n", err);
 		return 2;
 	}
+	if (wave && !strcmp(wave, "w64"))
+		t.wave_size = 64;
 	if (!strcmp(argv[1], "run")) {
 		int failures = run_target(&t);
 		failures += planted(&t);

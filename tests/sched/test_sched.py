@@ -18,8 +18,14 @@ import tempfile
 TRIPLE = "-triple=amdgcn-amd-amdhsa"
 
 
+def mcpu(target):
+    """llvm-mc-19 options for TARGET ("gfx1100/w64": wave64 on an RDNA target)."""
+    cpu, _, wave = target.partition("/")
+    return ["-mcpu=" + cpu] + (["-mattr=+wavefrontsize64"] if wave == "w64" else [])
+
+
 def mc(target, text, *extra):
-    return subprocess.run(["llvm-mc-19", TRIPLE, "-mcpu=" + target] + list(extra),
+    return subprocess.run(["llvm-mc-19", TRIPLE] + mcpu(target) + list(extra),
                           input=text, capture_output=True, text=True)
 
 
@@ -66,8 +72,14 @@ def required(target):
         # no interlock: VALU writes VCC -> VALU reads it (2); trans -> VALU use (1)
         req["trans"] = [[r"v_cmp_gt_u32", r"s_nop 1", r"v_cndmask_b32"],
                         [r"v_sqrt_f32", r"s_nop 0", r"v_add_f32"]]
-    if target == "gfx1100":
-        req["trans"] = [[r"v_sqrt_f32", r"s_waitcnt_depctr 0xfff|s_waitcnt_depctr depctr_va_vdst\(0\)"]]
+    if target.startswith("gfx1100"):
+        # VALUTransUse: drain (va_vdst = 0) before a VALU reads the transcendental result
+        req["trans"] = [[r"v_sqrt_f32", r"s_waitcnt_depctr (0xfff|depctr_va_vdst\(0\))$",
+                         r"v_add_f32"]]
+    if target == "gfx1100/w64":
+        # VALUMaskWrite: sa_sdst(0) right after the SALU write of a mask a VALU read
+        req["trans"].append([r"s_mov_b64 vcc, 0",
+                             r"s_waitcnt_depctr (0xfffe|depctr_sa_sdst\(0\))$"])
     return req
 
 
@@ -88,7 +100,7 @@ def check_listings(tool, target, tmp):
     kernels = sorted(f[:-2] for f in os.listdir(tmp) if f.endswith(".s"))
     for k in kernels:
         s, o, b = (os.path.join(tmp, k + ext) for ext in (".s", ".o", ".text"))
-        res = subprocess.run(["llvm-mc-19", TRIPLE, "-mcpu=" + target, "-filetype=obj", s,
+        res = subprocess.run(["llvm-mc-19", TRIPLE] + mcpu(target) + ["-filetype=obj", s,
                               "-o", o], capture_output=True, text=True)
         if res.returncode:
             fails.append("listing %s: llvm-mc-19 rejects it: %s" % (k, res.stderr.strip()))
