@@ -157,11 +157,36 @@ static void build_trans(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
+/* out[i] = bits(a[i]) + 4 * i and out[N + i] = 7, with every counter busy at once: a global
+ * load followed by a global store (gfx9: both in vmcnt, in order), LDS and scalar loads
+ * pending together (lgkmcnt out of order), a scalar load needed later (gfx12 kmcnt). */
+static void build_mixed(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_LSHLREV_B32, 3, V(6, 1), I(2), V(0, 1));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(7, 1), I(7));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(8, 1), S(7, 1));
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(2, 1), V(1, 1), S(4, 2));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(7, 1), S(6, 2))->offset = N * 4;
+	add(fn, b, AMD_OP_DS_WRITE_B32, 2, V(6, 1), V(1, 1));
+	add(fn, b, AMD_OP_S_LOAD_DWORD, 3, S(9, 1), S(0, 2), I(12));
+	add(fn, b, AMD_OP_DS_READ_B32, 2, V(3, 1), V(6, 1));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(5, 1), V(2, 1), V(3, 1));
+	add(fn, b, AMD_OP_V_SUB_U32, 3, V(9, 1), S(9, 1), V(8, 1));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(5, 1), V(5, 1), V(9, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(5, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+	fn->lds_size = BLOCK * 4;
+}
+
 static const struct kernel_case cases[] = {
         {"vadd", build_vadd, 3, false, 0},
         {"loop", build_loop, 2, false, 0},
         {"diamond", build_diamond, 2, true, BLOCK * 4},
         {"trans", build_trans, 2, false, 0},
+        {"mixed", build_mixed, 2, false, BLOCK * 4},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -191,6 +216,8 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 	}
 	if (!strcmp(kernel, "diamond"))
 		return sel == 0 ? f2u(a[i]) + 1 : 4 * i + 1;
+	if (!strcmp(kernel, "mixed"))
+		return i >= N ? 7 : f2u(a[i]) + 4 * i;
 	float t = sqrtf(a[i]) + a[i];
 	return (i % BLOCK) < 32 ? f2u(a[i]) : f2u(t);
 }
@@ -291,7 +318,7 @@ static bool run_sim(const struct amd_target *t, const struct kernel_case *kc,
 	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_IN, .data = a, .size = sizeof a};
 	if (kc->nargs == 3)
 		args[nargs++] = (struct sim_arg){.kind = SIM_ARG_IN, .data = b, .size = sizeof b};
-	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_OUT, .size = N * 4, .out = result};
+	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_OUT, .size = 2 * N * 4, .out = result};
 	if (kc->has_sel)
 		args[nargs++] = (struct sim_arg){.kind = SIM_ARG_I32, .value.i = sel};
 	struct sim_dispatch disp = {.kernel = kc->name,
@@ -311,7 +338,8 @@ static bool run_sim(const struct amd_target *t, const struct kernel_case *kc,
 		printf("FAIL %s %s: simulator error: %s\n", t->info->name, kc->name, err);
 		return false;
 	}
-	for (unsigned i = 0; i < N; i++) {
+	unsigned nout = strcmp(kc->name, "mixed") ? N : 2 * N;
+	for (unsigned i = 0; i < nout; i++) {
 		uint32_t want = expected(kc->name, i, sel, a, b);
 		if (result[i] != want && *violations == 0) {
 			printf("FAIL %s %s sel=%d: out[%u] = 0x%08x, CPU says 0x%08x\n",
@@ -329,7 +357,7 @@ static int run_target(const struct amd_target *t)
 		const struct kernel_case *kc = &cases[c];
 		for (int sel = 0; sel <= (kc->has_sel ? 1 : 0); sel++) {
 			struct built bt;
-			uint32_t result[N];
+			uint32_t result[2 * N];
 			uint64_t violations = 0;
 			bool unsupported = false;
 			if (!build(t, kc, true, true, &bt)) {
@@ -379,7 +407,7 @@ static int planted(const struct amd_target *t)
 				continue;
 			if (!build(t, kc, variant == 1, variant == 0, &bt))
 				return failures + 1;
-			uint32_t result[N];
+			uint32_t result[2 * N];
 			uint64_t violations = 0;
 			bool unsupported = false;
 			run_sim(t, kc, &bt, 0, result, &violations, &unsupported);
@@ -432,6 +460,100 @@ static int write_listings(const struct amd_target *t, const char *dir)
 		sched_dump(f, &bt.fn, false);
 		fclose(f);
 		pa_arena_free(&bt.arena);
+	}
+	return 0;
+}
+
+/* ---- bad input: a diagnostic and false, never bytes ---- */
+
+static void build_far_branch(struct mir_function *fn)
+{
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	add(fn, b0, AMD_OP_S_BRANCH, 1, mir_block_ref(b2));
+	succ1(fn, b0, b2);
+	for (unsigned i = 0; i < 40000; i++) /* 40000 dwords: beyond a 16-bit dword offset */
+		add(fn, b1, AMD_OP_S_NOP, 1, I(0));
+	succ1(fn, b1, b2);
+	add(fn, b2, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_bad_operand(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, S(2, 1), V(1, 2), mir_special(AMD_SPEC_NULL, 1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_vreg_left(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	uint32_t v = mir_new_vreg(fn, MIR_VGPR, 1, 1);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, mir_vreg(v, 1), I(1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_copy_left(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, MIR_COPY, 2, V(1, 1), V(2, 1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+/* Each bad function must fail sched_emit with a message containing `want`. */
+static int check_errors(const struct amd_target *t)
+{
+	static const struct {
+		void (*build)(struct mir_function *fn);
+		const char *want;
+	} bad[] = {
+	        {build_far_branch, "out of the 16-bit range"},
+	        {build_bad_operand, "global_load_dword"},
+	        {build_vreg_left, "virtual register left after allocation"},
+	        {build_copy_left, "pseudo-instruction left"},
+	};
+	int failures = 0;
+	for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		struct pa_arena arena;
+		pa_arena_init(&arena);
+		struct mir_function fn;
+		mir_function_init(&fn, &arena, "bad", t, t->wave_size);
+		bad[k].build(&fn);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		struct pa_diag d;
+		pa_diag_init(&d, mem);
+		struct sched_code code;
+		bool ok = sched_emit(&fn, &arena, &code, &d);
+		fclose(mem);
+		if (ok || !strstr(text, bad[k].want) || !pa_diag_failed(&d)) {
+			printf("FAIL %s errors: expected an error with '%s', got %s: %s\n",
+			       t->info->name, bad[k].want, ok ? "success" : "failure", text);
+			failures++;
+		} else {
+			printf("ok %s errors: %s", t->info->name, text);
+		}
+		free(text);
+		pa_arena_free(&arena);
+	}
+	return failures;
+}
+
+/* The same function compiled twice gives the same bytes. */
+static int check_determinism(const struct amd_target *t)
+{
+	for (unsigned c = 0; c < NUM_CASES; c++) {
+		struct built one, two;
+		bool ok = build(t, &cases[c], true, true, &one) &&
+		          build(t, &cases[c], true, true, &two);
+		if (!ok || one.code.size != two.code.size ||
+		    memcmp(one.code.code, two.code.code, one.code.size)) {
+			printf("FAIL %s %s: two compilations differ\n", t->info->name,
+			       cases[c].name);
+			return 1;
+		}
+		pa_arena_free(&one.arena);
+		pa_arena_free(&two.arena);
 	}
 	return 0;
 }
@@ -498,6 +620,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "run")) {
 		int failures = run_target(&t);
 		failures += planted(&t);
+		failures += check_errors(&t);
+		failures += check_determinism(&t);
 		printf("%s: %d failures\n", t.info->name, failures);
 		return failures ? 1 : 0;
 	}

@@ -65,6 +65,15 @@ def required(target):
     vm0 = r"s_wait_loadcnt 0x0" if gfx12 else r"s_waitcnt vmcnt\(0\)"
     req = {"vadd": [[vm1, r"v_mul_f32"], [vm0, r"v_add_f32"]],
            "loop": [[vm0, r"v_add_f32"]]}
+    # mixed: gfx9 counts the store after the load in vmcnt (in order: vmcnt(1)); gfx10+
+    # counts it in vscnt.  LDS and SMEM pending together in lgkmcnt: only 0 is safe.
+    if target in ("gfx90a", "gfx942"):
+        req["mixed"] = [[r"s_waitcnt vmcnt\(1\) lgkmcnt\(0\)$", r"v_add_u32"]]
+    elif gfx12:
+        req["mixed"] = [[vm0, r"s_wait_dscnt 0x0", r"v_add_nc_u32"],
+                        [r"s_wait_kmcnt 0x0", r"v_sub_nc_u32"]]
+    else:
+        req["mixed"] = [[r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_add_nc_u32"]]
     if target in ("gfx90a", "gfx942"):
         # VALU writes SGPR -> VMEM reads it: 5 wait states
         req["vadd"].append([r"v_readfirstlane_b32 s15", r"s_nop 4", r"global_load_dword"])
