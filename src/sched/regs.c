@@ -200,7 +200,7 @@ unsigned sched_insn_events(const struct amd_target *t, const struct mir_insn *in
 		break;
 	}
 	if (n && (row->flags & AMD_F_ALSO_LGKM))
-		ev[n++] = (struct sched_event){SCHED_CNT_DS, SCHED_EV_FLAT};
+		ev[n++] = (struct sched_event){SCHED_CNT_DS, SCHED_EV_FLAT_LGKM};
 	return n;
 }
 

@@ -71,10 +71,11 @@ enum {
 	SCHED_EV_SMEM = 8,
 	SCHED_EV_MSG = 16,
 	SCHED_EV_EXP = 32,
+	SCHED_EV_FLAT_LGKM = 64, /* the lgkmcnt side of FLAT: LDS or not, unordered */
 };
 /* Kinds that complete out of order even alone (LLVM: scalar memory reads; the lgkmcnt
  * side of FLAT, which may be LDS or not; messages). */
-#define SCHED_EV_UNORDERED (SCHED_EV_SMEM | SCHED_EV_MSG)
+#define SCHED_EV_UNORDERED (SCHED_EV_SMEM | SCHED_EV_MSG | SCHED_EV_FLAT_LGKM)
 
 struct sched_event {
 	uint8_t counter; /* enum sched_counter */

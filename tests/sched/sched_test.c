@@ -181,12 +181,29 @@ static void build_mixed(struct mir_function *fn)
 	fn->lds_size = BLOCK * 4;
 }
 
+/* out[i] = 3 * a[i] through a FLAT load of a 64-bit address built with a carry chain
+ * (gfx942: VALU writes vcc, VALU reads it). */
+static void build_flat(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_ADD_CO_U32, 4, V(10, 1), vcc(fn), S(4, 1), V(1, 1));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(12, 1), S(5, 1));
+	add(fn, b, AMD_OP_V_ADDC_CO_U32, 5, V(11, 1), vcc(fn), I(0), V(12, 1), vcc(fn));
+	add(fn, b, AMD_OP_FLAT_LOAD_DWORD, 2, V(2, 1), V(10, 2));
+	add(fn, b, AMD_OP_V_MUL_F32, 3, V(2, 1), I(0x40400000), V(2, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(2, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
 static const struct kernel_case cases[] = {
         {"vadd", build_vadd, 3, false, 0},
         {"loop", build_loop, 2, false, 0},
         {"diamond", build_diamond, 2, true, BLOCK * 4},
         {"trans", build_trans, 2, false, 0},
         {"mixed", build_mixed, 2, false, BLOCK * 4},
+        {"flat", build_flat, 2, false, 0},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -216,6 +233,8 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 	}
 	if (!strcmp(kernel, "diamond"))
 		return sel == 0 ? f2u(a[i]) + 1 : 4 * i + 1;
+	if (!strcmp(kernel, "flat"))
+		return f2u(3.0f * a[i]);
 	if (!strcmp(kernel, "mixed"))
 		return i >= N ? 7 : f2u(a[i]) + 4 * i;
 	float t = sqrtf(a[i]) + a[i];
@@ -238,7 +257,7 @@ static bool build(const struct amd_target *t, const struct kernel_case *kc, bool
 	pa_arena_init(&out->arena);
 	mir_function_init(&out->fn, &out->arena, kc->name, t, t->wave_size);
 	kc->build(&out->fn);
-	out->fn.num_sgprs = 16, out->fn.num_vgprs = 12;
+	out->fn.num_sgprs = 16, out->fn.num_vgprs = 14;
 	memset(&out->stats, 0, sizeof out->stats);
 	struct pa_diag d;
 	pa_diag_init(&d, stderr);

@@ -74,6 +74,11 @@ def required(target):
                         [r"s_wait_kmcnt 0x0", r"v_sub_nc_u32"]]
     else:
         req["mixed"] = [[r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_add_nc_u32"]]
+    # flat: a FLAT load counts in vmcnt and lgkmcnt (its lgkm side out of order)
+    req["flat"] = [[vm0, r"s_wait_dscnt 0x0", r"v_mul_f32"] if gfx12 else
+                   [r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_mul_f32"]]
+    if target == "gfx942":
+        req["flat"].append([r"v_mov_b32", r"s_nop 0", r"v_addc_co_u32"])
     if target in ("gfx90a", "gfx942"):
         # VALU writes SGPR -> VMEM reads it: 5 wait states
         req["vadd"].append([r"v_readfirstlane_b32 s15", r"s_nop 4", r"global_load_dword"])
