@@ -87,7 +87,9 @@ static void build_vadd(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
-/* out[i] = sum over k < 4 of a[k * N + i], the next row's load in flight around the loop. */
+/* out[i] = sum over k < 4 of a[k * N + i], the next row's load in flight around the loop,
+ * and a younger load into v6 in flight with it (so the loop head needs vmcnt(1) on every
+ * path, and v6's reload waits for the older v6: WAW). */
 static void build_loop(struct mir_function *fn)
 {
 	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
@@ -96,11 +98,13 @@ static void build_loop(struct mir_function *fn)
 	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(2, 1), I(0));
 	add(fn, b0, AMD_OP_S_MOV_B32, 2, S(10, 1), I(0));
 	add(fn, b0, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(1, 1), S(4, 2));
+	add(fn, b0, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(6, 1), V(1, 1), S(4, 2)); /* in flight, unused */
 	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(5, 1), V(1, 1));
 	succ1(fn, b0, b1);
 	add(fn, b1, AMD_OP_V_ADD_U32, 3, V(5, 1), I(N * 4), V(5, 1));
 	add(fn, b1, AMD_OP_V_ADD_F32, 3, V(2, 1), V(2, 1), V(4, 1));
 	add(fn, b1, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(5, 1), S(4, 2));
+	add(fn, b1, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(6, 1), V(1, 1), S(4, 2)); /* WAW on v6 */
 	add(fn, b1, AMD_OP_S_ADD_U32, 3, S(10, 1), S(10, 1), I(1));
 	add(fn, b1, AMD_OP_S_CMP_LT_U32, 2, S(10, 1), I(LOOP_ROWS - 1));
 	add(fn, b1, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(b1));

@@ -64,7 +64,7 @@ def required(target):
     vm1 = r"s_wait_loadcnt 0x1" if gfx12 else r"s_waitcnt vmcnt\(1\)"
     vm0 = r"s_wait_loadcnt 0x0" if gfx12 else r"s_waitcnt vmcnt\(0\)"
     req = {"vadd": [[vm1, r"v_mul_f32"], [vm0, r"v_add_f32"]],
-           "loop": [[vm0, r"v_add_f32"]]}
+           "loop": [[vm1, r"v_add_f32"], [vm1, r"global_load_(dword|b32) v6"]]}
     # mixed: gfx9 counts the store after the load in vmcnt (in order: vmcnt(1)); gfx10+
     # counts it in vscnt.  LDS and SMEM pending together in lgkmcnt: only 0 is safe.
     if target in ("gfx90a", "gfx942"):
