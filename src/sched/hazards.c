@@ -1,17 +1,22 @@
-/* Software hazards: s_nop (gfx90a, gfx942), s_waitcnt_depctr / s_mov_b32 null (gfx10,
- * gfx11, gfx12) and s_delay_alu (gfx11, gfx12).
+/* Software hazards: s_nop (gfx90a, gfx942), s_waitcnt_depctr (gfx11) and s_delay_alu
+ * (gfx11, gfx12).
  *
  * Each hazard is a rule (table `rules`): which instructions are consumers, and a step
  * function that, walking back from a consumer over earlier instructions (through the
  * block, then every linear predecessor), says whether an instruction is the producer of
  * the hazard, ends it (a VALU, a drain, enough wait states) or neither.  gfx9-family rules
  * count wait states (one per instruction, N+1 for s_nop N) and are fixed with s_nop; the
- * RDNA rules are fixed with the instruction LLVM's GCNHazardRecognizer uses (facts from
- * ../shared/reference/hazards.txt and the AMD ISA manuals).  Then, on gfx11/gfx12, each
- * VALU/TRANS result read within the dependency window gets an s_delay_alu naming it
- * (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never needed for correctness:
- * the hardware interlocks).  Walking into a predecessor that is not yet rewritten sees
- * fewer wait states than it will have, so the result stays safe.
+ * gfx11 rules (VALUTransUse, VALUPartialForwarding, VALUMaskWrite) are fixed with the
+ * s_waitcnt_depctr LLVM's GCNHazardRecognizer uses.  gfx1030 and gfx1200 have none of the
+ * software hazards our code can hit: the gfx10 ones (VcmpxExecWAR, VMEMtoScalarWrite,
+ * SMEMtoVectorWrite, LdsBranchVmemWAR) are features of gfx101x only, not of gfx1030, in
+ * LLVM's processor definitions.  Facts: ../shared/reference/hazards.txt, LLVM's
+ * GCNHazardRecognizer and processor feature lists, the AMD ISA manuals.  Then, on
+ * gfx11/gfx12, each VALU/TRANS result read within the dependency window gets an
+ * s_delay_alu naming it (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never
+ * needed for correctness: the hardware interlocks).  Walking into a predecessor that is not
+ * yet rewritten sees fewer wait states than it will have, so the result stays safe; a walk
+ * that reaches WALK_LIMIT without a verdict assumes the hazard.
  *   requires: physical operands; waits already placed (they count as wait states).
  *   breaks: instruction positions.
  *   complexity: O(instructions x rules x window); windows are at most 64 instructions. */
@@ -25,10 +30,14 @@ enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
 enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER };
 enum { WALK_LIMIT = 64, WALK_DEPTH = 8 };
 
+enum { MAX_FORWARD_SRCS = 4 };
 struct look {
 	unsigned states; /* wait states between the instruction looked at and the consumer */
 	unsigned count;  /* instructions between them */
 	unsigned valu, trans;
+	/* VALUPartialForwarding: VALUs between the consumer and the write of each VGPR
+	 * source / of exec, plus one (0: not seen yet) */
+	uint8_t def_pos[MAX_FORWARD_SRCS], exec_pos;
 };
 
 struct hz;
@@ -288,10 +297,16 @@ static enum step vgpr_readlane_step(const struct hz *hz, const struct mir_insn *
 
 /* VALUTransUse (gfx11): a VALU reads a TRANS result with at most 5 VALU and 1 TRANS
  * between, and no va_vdst drain. */
+/* A drain of outstanding VALU writes: va_vdst(0), or vector memory, FLAT or LDS. */
+static bool drains_valu(const struct mir_insn *p)
+{
+	return depctr_field(p, 12, 4) == 0 || is_vmem(p) || unit_of(p) == AMD_UNIT_LDS;
+}
+
 static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
                                   const struct mir_insn *p, struct look *lk)
 {
-	if (depctr_field(p, 12, 4) == 0)
+	if (drains_valu(p))
 		return STEP_EXPIRED;
 	if (unit_of(p) == AMD_UNIT_TRANS &&
 	    writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS))
@@ -301,6 +316,94 @@ static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
 	if (unit_of(p) == AMD_UNIT_VALU && ++lk->valu > 5)
 		return STEP_EXPIRED;
 	return STEP_CONTINUE;
+}
+
+/* The distinct VGPR source operands of a VALU (at most MAX_FORWARD_SRCS). */
+static unsigned vgpr_sources(const struct hz *hz, const struct mir_insn *in,
+                             struct sched_range out[MAX_FORWARD_SRCS])
+{
+	struct sched_range uses[SCHED_MAX_RANGES];
+	unsigned nu = sched_insn_uses(hz->fn, in, uses), n = 0;
+	for (unsigned i = 0; i < nu && n < MAX_FORWARD_SRCS; i++) {
+		bool seen = false;
+		for (unsigned k = 0; k < n; k++)
+			seen |= out[k].first == uses[i].first && out[k].count == uses[i].count;
+		if (uses[i].first >= SCHED_SLOT_VGPR0 && !seen)
+			out[n++] = uses[i];
+	}
+	return n;
+}
+
+static bool partial_forward_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	struct sched_range srcs[MAX_FORWARD_SRCS];
+	return hz->fn->wave_size == 64 && is_valu(in) && vgpr_sources(hz, in, srcs) >= 2;
+}
+
+/* Records which sources / exec `p` writes; true when something new was seen. */
+static bool forward_track(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
+                          struct look *lk)
+{
+	struct sched_range srcs[MAX_FORWARD_SRCS], defs[SCHED_MAX_RANGES];
+	unsigned ns = vgpr_sources(hz, c, srcs), nd = sched_insn_defs(hz->fn, p, defs);
+	bool changed = false, any_def = false;
+	for (unsigned k = 0; k < ns; k++)
+		any_def |= lk->def_pos[k] != 0;
+	if (is_valu(p)) {
+		for (unsigned k = 0; k < ns; k++)
+			if (!lk->def_pos[k] && sched_ranges_overlap(defs, nd, &srcs[k], 1))
+				lk->def_pos[k] = (uint8_t)(lk->valu + 1), changed = true;
+	} else if (is_salu(p) && !lk->exec_pos && any_def) {
+		struct sched_range exec = {SCHED_SLOT_EXEC_LO, (uint16_t)mask_width(hz)};
+		if (sched_ranges_overlap(defs, nd, &exec, 1))
+			lk->exec_pos = (uint8_t)(lk->valu + 1), changed = true;
+	}
+	return changed;
+}
+
+/* Whether the positions seen so far form the hazard (HIT), cannot any more (EXPIRED) or
+ * may still (CONTINUE): Va written before the exec write and Vb after it, with at most 2
+ * VALUs around the exec write and at most 4 between Vb's write and the consumer. */
+static enum step forward_verdict(const struct look *lk)
+{
+	int exec = lk->exec_pos - 1, pre = 255, post = 255;
+	for (unsigned k = 0; k < MAX_FORWARD_SRCS; k++) {
+		int pos = lk->def_pos[k] - 1;
+		if (pos < 0)
+			continue;
+		if (pos >= exec && pos < pre)
+			pre = pos;
+		if (pos < exec && pos < post)
+			post = pos;
+	}
+	if (post == 255)
+		return STEP_CONTINUE;
+	int after_exec = exec - post - 1;
+	if (post > 4 || after_exec > 2)
+		return STEP_EXPIRED;
+	if (pre == 255)
+		return STEP_CONTINUE;
+	int before_exec = pre - exec;
+	return before_exec + after_exec > 2 ? STEP_EXPIRED : STEP_HIT;
+}
+
+/* VALUPartialForwarding (gfx11 wave64). */
+static enum step partial_forward_step(const struct hz *hz, const struct mir_insn *c,
+                                      const struct mir_insn *p, struct look *lk)
+{
+	if (lk->valu > 8 || drains_valu(p))
+		return STEP_EXPIRED;
+	bool changed = forward_track(hz, c, p, lk);
+	bool any_def = false;
+	for (unsigned k = 0; k < MAX_FORWARD_SRCS; k++)
+		any_def |= lk->def_pos[k] != 0;
+	enum step verdict = STEP_CONTINUE;
+	if (lk->valu > 4 && !any_def)
+		verdict = STEP_EXPIRED;
+	else if (changed && lk->exec_pos)
+		verdict = forward_verdict(lk);
+	lk->valu += is_valu(p);
+	return verdict;
 }
 
 static bool mask_write_consumer(const struct hz *hz, const struct mir_insn *in)
@@ -385,6 +488,8 @@ static const struct rule rules[] = {
          false, readlane_consumer, vgpr_readlane_step},
         {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11), FIX_DEPCTR, 0, 0x0fff,
          false, valu_consumer, trans_drain_step},
+        {"VALUPartialForwarding: VALU reads VGPRs written around an exec write", GEN(AMD_GFX11),
+         FIX_DEPCTR, 0, 0x0fff, false, partial_forward_consumer, partial_forward_step},
         {"VALUMaskWrite: VALU reads SGPR as lane mask, SALU writes it", GEN(AMD_GFX11),
          FIX_DEPCTR_AFTER, 0, 0xfffe, true, mask_write_consumer, mask_write_step},
 };

@@ -157,6 +157,13 @@ static void build_trans(struct mir_function *fn)
 	else
 		add(fn, b, AMD_OP_S_MOV_B32, 2, vcc(fn), I(0));
 	add(fn, b, AMD_OP_V_CNDMASK_B32, 4, V(4, 1), V(4, 1), V(2, 1), vcc(fn));
+	/* VGPRs written before and after an SALU exec write, read together (gfx11 wave64:
+	 * VALUPartialForwarding); exec keeps its value, v15 is not stored */
+	struct mir_opnd exec = mir_special(AMD_SPEC_EXEC, fn->wave_size == 64 ? 2 : 1);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(13, 1), I(1));
+	add(fn, b, fn->wave_size == 64 ? AMD_OP_S_MOV_B64 : AMD_OP_S_MOV_B32, 2, exec, exec);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(14, 1), I(2));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(15, 1), V(13, 1), V(14, 1));
 	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(4, 1), S(6, 2));
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
@@ -261,7 +268,7 @@ static bool build(const struct amd_target *t, const struct kernel_case *kc, bool
 	pa_arena_init(&out->arena);
 	mir_function_init(&out->fn, &out->arena, kc->name, t, t->wave_size);
 	kc->build(&out->fn);
-	out->fn.num_sgprs = 16, out->fn.num_vgprs = 14;
+	out->fn.num_sgprs = 16, out->fn.num_vgprs = 16;
 	memset(&out->stats, 0, sizeof out->stats);
 	struct pa_diag d;
 	pa_diag_init(&d, stderr);

@@ -94,6 +94,10 @@ def required(target):
         # VALUMaskWrite: sa_sdst(0) right after the SALU write of a mask a VALU read
         req["trans"].append([r"s_mov_b64 vcc, 0",
                              r"s_waitcnt_depctr (0xfffe|depctr_sa_sdst\(0\))$"])
+        # VALUPartialForwarding: v13 written before the exec write, v14 after, read together
+        req["trans"].append([r"v_mov_b32_e32 v14, 2",
+                             r"s_waitcnt_depctr (0xfff|depctr_va_vdst\(0\))$",
+                             r"v_add_nc_u32_e32 v15, v13, v14"])
     return req
 
 
