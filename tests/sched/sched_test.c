@@ -68,13 +68,21 @@ static void succ1(struct mir_function *fn, uint32_t b, uint32_t s)
 	fn->blocks[b].succ[0] = s, fn->blocks[b].nsucc = 1;
 }
 
-/* c[i] = 2 * a[i] + b[i]; a's address goes VGPR -> v_readfirstlane -> SGPR -> VMEM. */
+/* c[i] = 2 * a[i] + b[i]; a's address goes VGPR -> v_readfirstlane -> SGPR -> VMEM.  The
+ * wait for the kernel arguments is already there (as selection may place one): the pass
+ * must count it and add none. */
 static void build_vadd(struct mir_function *fn)
 {
 	uint32_t b = mir_new_block(fn);
 	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
 	add(fn, b, AMD_OP_S_LOAD_DWORDX2, 3, S(8, 2), S(0, 2), I(16));
 	global_offset(fn, b);
+	struct sched_wait w;
+	sched_wait_none(&w);
+	w.n[fn->target->info->has_split_waits ? SCHED_CNT_KM : SCHED_CNT_DS] = 0;
+	struct mir_insn waits[SCHED_NUM_COUNTERS];
+	sched_wait_insns(fn->target, &w, waits);
+	mir_append(fn, b, &waits[0]);
 	add(fn, b, AMD_OP_V_MOV_B32, 2, V(10, 1), S(4, 1));
 	add(fn, b, AMD_OP_V_MOV_B32, 2, V(11, 1), S(5, 1));
 	add(fn, b, AMD_OP_V_READFIRSTLANE_B32, 2, S(14, 1), V(10, 1));

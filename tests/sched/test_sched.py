@@ -133,6 +133,18 @@ def check_listings(tool, target, tmp):
             fails.append("listing %s: llvm-mc-19 bytes differ from sched_emit at byte %d "
                          "(%d vs %d bytes)" % (k, at, len(want), len(ours)))
         lines = disassemble(target, ours)
+        if k == "vadd":  # the annotation of the in-order wait names the older load only
+            lst = open(os.path.join(tmp, k + ".lst")).read()
+            if not re.search(r"(vmcnt\(1\)|s_wait_loadcnt 0x1)\s+; retires v2\n", lst):
+                fails.append("vadd: the listing does not say vmcnt(1) retires v2:\n" + lst)
+            if not re.search(r"s_nop 4\s+; hazard: VALU writes SGPR, VMEM", lst) and \
+                    target in ("gfx90a", "gfx942"):
+                fails.append("vadd: the listing does not name the s_nop's hazard:\n" + lst)
+        if k == "vadd":  # the kernel's own wait for its arguments is not repeated
+            scalar = [ln for ln in lines if re.search(r"lgkmcnt|s_wait_kmcnt", ln)]
+            if len(scalar) != 1:
+                fails.append("vadd: %d scalar-memory waits, want the kernel's own one: %s" %
+                             (len(scalar), scalar))
         for seq in req.get(k, []):
             if not has_sequence(lines, seq):
                 fails.append("placement %s: no %s in llvm-mc-19's disassembly:\n  %s" %
