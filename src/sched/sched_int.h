@@ -48,6 +48,8 @@ bool sched_ranges_overlap(const struct sched_range *a, unsigned na, const struct
  * (isel.h, mir_insn.rtn): with rtn set the returned value is opnds[0] and the row's
  * operands follow from opnds[1]. */
 int sched_rtn_opnd(const struct mir_insn *in);
+/* A returning buffer atomic writes its result over its data operand (opnds[0]). */
+bool sched_vdata_returns(const struct mir_insn *in);
 /* Index of the first operand of the row's operand list inside in->opnds. */
 unsigned sched_row_base(const struct mir_insn *in);
 

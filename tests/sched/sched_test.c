@@ -216,6 +216,23 @@ static void build_flat(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
+/* out[i] = bits(a[i]) + 1 from the value a returning atomic add (of 5 to a[i]) gives back:
+ * it counts as a load (vmcnt/loadcnt), not as a store. */
+static void build_atomic(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(7, 1), I(5));
+	struct mir_insn *atomic =
+	        add(fn, b, AMD_OP_GLOBAL_ATOMIC_ADD, 4, V(2, 1), V(1, 1), V(7, 1), S(4, 2));
+	atomic->rtn = 1;
+	atomic->cpol = 1; /* glc / sc0 / th:TH_ATOMIC_RETURN */
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(3, 1), I(1), V(2, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(3, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
 static const struct kernel_case cases[] = {
         {"vadd", build_vadd, 3, false, 0},
         {"loop", build_loop, 2, false, 0},
@@ -223,6 +240,7 @@ static const struct kernel_case cases[] = {
         {"trans", build_trans, 2, false, 0},
         {"mixed", build_mixed, 2, false, BLOCK * 4},
         {"flat", build_flat, 2, false, 0},
+        {"atomic", build_atomic, 2, false, 0},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -252,6 +270,8 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 	}
 	if (!strcmp(kernel, "diamond"))
 		return sel == 0 ? f2u(a[i]) + 1 : 4 * i + 1;
+	if (!strcmp(kernel, "atomic"))
+		return f2u(a[i]) + 1;
 	if (!strcmp(kernel, "flat"))
 		return f2u(3.0f * a[i]);
 	if (!strcmp(kernel, "mixed"))

@@ -74,6 +74,8 @@ def required(target):
                         [r"s_wait_kmcnt 0x0", r"v_sub_nc_u32"]]
     else:
         req["mixed"] = [[r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_add_nc_u32"]]
+    # atomic: a returning atomic counts as a load
+    req["atomic"] = [[vm0, r"v_add_(nc_)?u32_e32 v3, 1, v2"]]
     # flat: a FLAT load counts in vmcnt and lgkmcnt (its lgkm side out of order)
     req["flat"] = [[vm0, r"s_wait_dscnt 0x0", r"v_mul_f32"] if gfx12 else
                    [r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_mul_f32"]]
