@@ -551,9 +551,12 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
 
 /* ---- s_delay_alu ---- */
 
-/* The instid of the closest VALU and TRANS producers of what `in` reads, within the
- * windows s_delay_alu can name (4 VALU, 3 TRANS), in the block so far.  A register
- * rewritten by a later instruction no longer depends on the older producer. */
+/* The s_delay_alu operand for `in`: the closest VALU and TRANS producers of what it reads
+ * within the windows s_delay_alu can name (VALU_DEP_n counts non-TRANS VALUs, 1..4;
+ * TRANS32_DEP_n counts TRANS, 1..3), in the block so far, as AMDGPUInsertDelayAlu encodes
+ * them (the VALU one only when it is younger than the TRANS one).  A register rewritten
+ * later no longer depends on the older producer; a va_vdst(0) drain ends the search.
+ * 0: no delay. */
 static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
                           const struct mir_insn *before, uint32_t nbefore)
 {
@@ -562,12 +565,13 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 	unsigned nu = sched_insn_uses(hz->fn, in, uses);
 	for (unsigned u = 0; u < nu; u++)
 		memset(&pending[uses[u].first], 1, uses[u].count);
-	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0;
+	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0, valu_at_trans = 0;
 	for (uint32_t j = nbefore; j-- > 0 && (nvalu < 4 || ntrans < 3);) {
 		const struct mir_insn *p = &before[j];
+		if (depctr_field(p, 12, 4) == 0)
+			break;
 		unsigned unit = unit_of(p);
-		bool is_vector = unit == AMD_UNIT_VALU || unit == AMD_UNIT_TRANS;
-		nvalu += is_vector;
+		nvalu += unit == AMD_UNIT_VALU;
 		ntrans += unit == AMD_UNIT_TRANS;
 		struct sched_range defs[SCHED_MAX_RANGES];
 		unsigned nd = sched_insn_defs(hz->fn, p, defs);
@@ -576,13 +580,15 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 			for (unsigned s = defs[d].first; s < defs[d].first + defs[d].count; s++)
 				if (pending[s])
 					feeds = true, pending[s] = 0;
-		if (!feeds || !is_vector)
+		if (!feeds)
 			continue;
 		if (unit == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
-			trans_dep = 4 + ntrans; /* TRANS32_DEP_n = 4 + n */
+			trans_dep = 4 + ntrans, valu_at_trans = nvalu; /* TRANS32_DEP_n = 4 + n */
 		else if (unit == AMD_UNIT_VALU && !valu_dep && nvalu <= 4)
 			valu_dep = nvalu; /* VALU_DEP_n = n */
 	}
+	if (valu_dep && trans_dep && valu_dep > valu_at_trans)
+		valu_dep = 0; /* the TRANS is younger: waiting for it covers the VALU */
 	if (trans_dep && valu_dep)
 		return trans_dep | valu_dep << 7; /* instskip(SAME) */
 	return trans_dep ? trans_dep : valu_dep;
