@@ -57,11 +57,9 @@ struct hz {
 	struct mir_function *fn;
 	enum amd_gen gen;
 	uint32_t **preds, *npreds;
-	uint32_t cur_block; /* the block being rewritten: its new array so far is cur/ncur */
-	const struct mir_insn *cur;
-	uint32_t ncur;
-	bool ignore_fixes; /* for notes: look through inserted fixes */
-	uint8_t *visited;  /* per block, for memoryless rules (scratch) */
+	uint32_t cur_block; /* the block whose instructions the walk starts in */
+	bool ignore_fixes;  /* for notes: look through inserted fixes */
+	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
 };
 
 #define GEN(g) (1u << (g))
@@ -619,7 +617,6 @@ static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mi
                              uint32_t *nfresh, struct sched_stats *stats)
 {
 	unsigned need[NUM_RULES];
-	hz->cur = fresh, hz->ncur = *nfresh;
 	rule_needs(hz, in, fresh, *nfresh, need);
 	unsigned nop = 0, depctr = 0xffff, after = 0xffff;
 	for (unsigned r = 0; r < NUM_RULES; r++) {
