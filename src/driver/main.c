@@ -15,6 +15,7 @@
 #include "amd_asm.h"
 #include "arena.h"
 #include "codeobj.h"
+#include "compile.h"
 #include "diag.h"
 #include "ptx.h"
 #include "target.h"
@@ -33,6 +34,7 @@ struct options {
 	int opt_level;
 	long maxrregcount; /* 0 = unlimited */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
+	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
 };
 
 static void print_help(FILE *out)
@@ -55,6 +57,11 @@ static void print_help(FILE *out)
 	      "  -S                        print AMDGPU assembly instead of a code object\n"
 	      "  --parse-only              parse and check the input, write nothing\n"
 	      "  --dump-ast                print the parsed module as normalized PTX\n"
+	      "  --dump-ir                 print the SSA IR of each kernel (after clean-ups)\n"
+	      "  --dump-mir                print the machine IR after instruction selection\n"
+	      "  --dump-sched              print the final code with its wait/stall annotations\n"
+	      "  --time-passes             print the wall time of each compiler stage\n"
+	      "  --verify                  check the IR and machine IR between passes\n"
 	      "  -v, --verbose             print resource usage per function\n"
 	      "  -w, --disable-warnings    suppress warnings\n"
 	      "  -Werror, --warning-as-error  treat warnings as errors\n"
@@ -152,6 +159,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->parse_only = true;
 		} else if (!strcmp(a, "--dump-ast")) {
 			o->dump_ast = true;
+		} else if (!strcmp(a, "--dump-ir")) {
+			o->dump_ir = true;
+		} else if (!strcmp(a, "--dump-mir")) {
+			o->dump_mir = true;
+		} else if (!strcmp(a, "--dump-sched")) {
+			o->dump_sched = true;
+		} else if (!strcmp(a, "--time-passes")) {
+			o->time_passes = true;
+		} else if (!strcmp(a, "--verify")) {
+			o->verify = true;
 		} else if (!strcmp(a, "-S")) {
 			o->emit_asm = true;
 		} else if (!strcmp(a, "-c") || !strcmp(a, "--compile-only")) {
@@ -220,11 +237,51 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 		return EXIT_INPUT;
 	if (o->parse_only || o->dump_ast)
 		return 0;
-	fprintf(stderr,
-	        "ptxas-amd: error: code generation for %s is not implemented yet "
-	        "(this build can only check PTX: use --parse-only or --dump-ast)\n",
-	        o->gpu_name);
-	return EXIT_INPUT;
+	return EXIT_INPUT; /* not reached: compile_ptx handles code generation */
+}
+
+static const char *output_path(const struct options *o, char *buf, size_t len);
+static bool write_file(const char *path, const struct co_buffer *b);
+
+/* Code generation: PTX -> code object (or -S assembly, or dumps only). */
+static int compile_ptx(const struct options *o, const struct amd_target *target, FILE *in,
+                       struct pa_diag *diag)
+{
+	bool dumps_only = o->dump_ir || o->dump_mir || o->dump_sched;
+	struct pa_compile_options co = {
+	        .filename = strcmp(o->input, "-") ? o->input : "<stdin>",
+	        .target = *target,
+	        .entry = o->entry,
+	        .maxrregcount = o->maxrregcount,
+	        .dump_ir = o->dump_ir ? stdout : NULL,
+	        .dump_mir = o->dump_mir ? stdout : NULL,
+	        .dump_sched = o->dump_sched ? stdout : NULL,
+	        .info = o->verbose ? stderr : NULL,
+	        .time_passes = o->time_passes ? stderr : NULL,
+	        .verify = o->verify,
+	};
+	FILE *asm_file = NULL;
+	if (o->emit_asm) {
+		asm_file = o->output && strcmp(o->output, "-") ? fopen(o->output, "w") : stdout;
+		if (!asm_file) {
+			fprintf(stderr, "ptxas-amd: error: cannot write '%s': %s\n", o->output,
+			        strerror(errno));
+			return EXIT_INPUT;
+		}
+		co.asm_out = asm_file;
+	}
+	struct co_buffer out = {0};
+	bool want_object = !o->emit_asm && !dumps_only;
+	bool ok = pa_compile_ptx(in, &co, want_object ? &out : NULL, diag);
+	if (asm_file && asm_file != stdout && fclose(asm_file) != 0)
+		ok = false;
+	if (ok && want_object) {
+		char buf[4096];
+		const char *path = output_path(o, buf, sizeof buf);
+		ok = write_file(path, &out);
+	}
+	co_buffer_free(&out);
+	return ok ? 0 : EXIT_INPUT;
 }
 
 /* Reads all of `in` into a malloc'd buffer (assembly files are read whole: the reader
@@ -386,8 +443,10 @@ int main(int argc, char **argv)
 	int status;
 	if (has_suffix(o.input, ".s") || has_suffix(o.input, ".S")) {
 		status = run_asm(&o, &target, in, &diag);
-	} else {
+	} else if (o.parse_only || o.dump_ast) {
 		status = run_ptx(&o, in, &diag);
+	} else {
+		status = compile_ptx(&o, &target, in, &diag);
 	}
 	if (in != stdin)
 		fclose(in);

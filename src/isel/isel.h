@@ -35,6 +35,7 @@
 #include "amd_isa.h"
 #include "arena.h"
 #include "diag.h"
+#include "ir/ir.h"
 #include "target.h"
 
 enum mir_opnd_kind {
@@ -46,6 +47,7 @@ enum mir_opnd_kind {
 	MIR_IMM,     /* v = 32-bit constant bits (for 64-bit operands: see amd_val.imm) */
 	MIR_BLOCK,   /* branch target: v = block index */
 	MIR_OFF,     /* "off" (no scalar address) */
+	MIR_TTMP,    /* trap temporary ttmp[v]: gfx12 delivers the workgroup ids there */
 };
 
 struct mir_opnd {
@@ -144,6 +146,12 @@ struct mir_function {
 	uint32_t lds_size;                 /* static LDS bytes */
 	uint32_t scratch_size;             /* private bytes per work-item */
 };
+
+/* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->
+ * MIR on virtual registers, with EXEC-mask control flow, in `arena`.  Unsupported
+ * operations are reported at their PTX line; returns false then. */
+bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
+              struct pa_arena *arena, struct mir_function *out, struct pa_diag *d);
 
 /* ---- building and inspecting MIR (mir.c) ---- */
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,

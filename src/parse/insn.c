@@ -703,6 +703,8 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 	                             .opnd_cols = ocols};
 	ptx_check_insn(c, in, &locs);
 	ptx_lex_next(&c->lx); /* the ';' (after the checks, so their excerpt is this line) */
-	ptx_add_stmt(c, PTX_STMT_INSN, line)->u.insn = in;
+	struct ptx_stmt *st = ptx_add_stmt(c, PTX_STMT_INSN, line);
+	st->u.insn = in;
+	st->col = col;
 	return true;
 }

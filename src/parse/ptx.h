@@ -339,6 +339,7 @@ enum ptx_stmt_kind {
 struct ptx_stmt {
 	uint8_t kind;
 	uint32_t line;
+	uint32_t col; /* PTX_STMT_INSN: column of the instruction (its guard, if any) */
 	union {
 		struct ptx_insn *insn;
 		struct ptx_symbol *sym;

@@ -38,6 +38,9 @@ static struct amd_val to_val(const struct mir_opnd *o, int32_t branch_offset)
 	case MIR_OFF:
 		v.kind = AMD_V_OFF;
 		break;
+	case MIR_TTMP:
+		v.kind = AMD_V_TTMP, v.reg = (uint16_t)o->v, v.width = o->width;
+		break;
 	default:
 		v.kind = AMD_V_NONE;
 		break;

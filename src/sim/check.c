@@ -12,17 +12,22 @@
  * gfx11 has one software-visible data hazard (LLVM's VALUTransUseHazard): a VALU reading a
  * VGPR that a transcendental wrote with at most 5 VALUs and at most 1 TRANS in between needs
  * a drain of outstanding VALU writes first (s_waitcnt_depctr va_vdst(0), or any VMEM, FLAT
- * or DS instruction, which drain it too).
+ * or DS instruction, which drain it too).  gfx1030 and gfx1200 have no software hazard LLVM 19
+ * knows of (gfx10's are gfx1010-only features; gfx12 interlocks); gfx12 splits the counters
+ * (loadcnt = CNT_VM, dscnt = CNT_LGKM, storecnt = CNT_VS, kmcnt = CNT_KM for scalar loads).
  * Timing: each operation gets a seeded random latency, in-order groups never complete before
  * their predecessors, and s_waitcnt stalls the wave's clock until the hardware count is met.
  * This file shares no code with the compiler's scheduler (ROADMAP: the simulator judges it).
  * complexity: O(outstanding operations) per memory instruction and wait. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim_int.h"
 
-static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt", "vscnt"};
+static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt", "vscnt", "kmcnt"};
+static const char *const cnt_names12[SIM_NUM_CNTS] = {"loadcnt", "dscnt", "expcnt", "storecnt",
+                                                      "kmcnt"};
 
 void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
 {
@@ -103,11 +108,17 @@ static void report_pending(struct sim_wave *w, const struct sim_insn *in, struct
 		}
 	if (cnt < 0)
 		return;
+	char need[40];
+	unsigned n = needed_count(&w->chk, cnt, op);
+	if (w->ctx->split_cnts)
+		snprintf(need, sizeof need, "s_wait_%s %u", cnt_names12[cnt], n);
+	else
+		snprintf(need, sizeof need, "s_waitcnt %s(%u)", cnt_names[cnt], n);
 	sim_violation(w, in,
 	              "%s %c%u before the memory operation writing it completed (%s at pc 0x%llx): "
-	              "missing s_waitcnt %s(%u)",
+	              "missing %s",
 	              what, kind, reg, pinsn, (unsigned long long)(w->ctx->co->text_addr + op->pc),
-	              cnt_names[cnt], needed_count(&w->chk, cnt, op));
+	              need);
 }
 
 static bool strict(const struct sim_wave *w)
@@ -250,6 +261,8 @@ static unsigned cnt_max(const struct sim_ctx *c, int cnt)
 		return c->gen >= AMD_GFX10 ? 63 : 15;
 	case CNT_EXP:
 		return 7;
+	case CNT_KM:
+		return 31;
 	default:
 		return 63;
 	}
@@ -328,11 +341,13 @@ uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in)
 	struct sim_ctx *c = w->ctx;
 	enum sim_memkind kind = in->sem->mem;
 	bool ret = kind != SIM_MEM_VATOMIC_RET || in->glc;
-	uint8_t cnts = 0, group[SIM_NUM_CNTS] = {0, 0, 0, 0};
+	uint8_t cnts = 0, group[SIM_NUM_CNTS] = {0};
 	switch (kind) {
-	case SIM_MEM_SMEM:
-		cnts = 1 << CNT_LGKM, group[CNT_LGKM] = 255;
+	case SIM_MEM_SMEM: {
+		int cn = c->split_cnts ? CNT_KM : CNT_LGKM;
+		cnts = (uint8_t)(1 << cn), group[cn] = 255;
 		break;
+	}
 	case SIM_MEM_LDS:
 		cnts = 1 << CNT_LGKM, group[CNT_LGKM] = 1;
 		break;

@@ -46,8 +46,9 @@ static const char *plain_name(struct pa_arena *a, const char *name)
 /* The semantics row for a mnemonic, or NULL (linear: used once per opcode per dispatch). */
 static const struct sim_sem *sem_by_name(const char *name)
 {
-	const struct sim_sem *(*const tables[])(unsigned *) = {
-	        sim_sems_salu, sim_sems_valu, sim_sems_v16, sim_sems_vmisc, sim_sems_mem};
+	const struct sim_sem *(*const tables[])(unsigned *) = {sim_sems_salu, sim_sems_valu,
+	                                                       sim_sems_v16,  sim_sems_vmisc,
+	                                                       sim_sems_mem,  sim_sems_s12};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		unsigned n;
 		const struct sim_sem *rows = tables[t](&n);
@@ -116,6 +117,44 @@ static bool is_gfx9(const struct sim_ctx *c)
 	return c->gen == AMD_GFX9 || c->gen == AMD_GFX940;
 }
 
+/* gfx12 formats after the SOP and VOP1/VOP2/VOPC prefixes: SMEM with a 6-bit opcode, and the
+ * 96-bit VFLAT/VSCRATCH/VGLOBAL (encoding byte 0xEC/0xED/0xEE) memory forms. */
+static int find_format_gfx12(uint32_t w0, uint32_t *op)
+{
+	switch (w0 >> 24) {
+	case 0xEC:
+	case 0xED:
+	case 0xEE: {
+		static const int segs[3] = {SIM_FMT_FLAT, SIM_FMT_SCRATCH, SIM_FMT_GLOBAL};
+		*op = (w0 >> 14) & 0x7f;
+		return segs[(w0 >> 24) - 0xEC];
+	}
+	default:
+		break;
+	}
+	switch (w0 >> 26) {
+	case 0x3D:
+		*op = (w0 >> 13) & 0x3f;
+		return SIM_FMT_SMEM;
+	case 0x35:
+		*op = (w0 >> 16) & 0x3ff;
+		return SIM_FMT_VOP3;
+	case 0x33:
+		if ((w0 >> 24) != 0xCC)
+			return -1;
+		*op = (w0 >> 16) & 0x7f;
+		return SIM_FMT_VOP3P;
+	case 0x32:
+		*op = (w0 >> 22) & 0xf;
+		return SIM_FMT_VOPDX;
+	case 0x36:
+		*op = (w0 >> 18) & 0xff;
+		return SIM_FMT_DS;
+	default:
+		return -1;
+	}
+}
+
 /* Format of the instruction starting with dword w0, or -1. */
 static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 {
@@ -180,6 +219,8 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 			return -1;
 		}
 	}
+	if (c->gen >= AMD_GFX12)
+		return find_format_gfx12(w0, op);
 	switch (p6) {
 	case 0x3D:
 		*op = (w0 >> 18) & 0xff;
@@ -201,7 +242,7 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 	case 0x37: {
 		*op = (w0 >> 18) & 0x7f;
 		static const int segs[4] = {SIM_FMT_FLAT, SIM_FMT_SCRATCH, SIM_FMT_GLOBAL, -1};
-		return segs[(w0 >> 16) & 3];
+		return segs[(w0 >> (c->gen == AMD_GFX10 ? 14 : 16)) & 3];
 	}
 	case 0x38:
 		*op = (w0 >> 18) & 0xff;
@@ -222,7 +263,7 @@ static bool is_vop3b(const char *name)
 	        "v_add_co_u32",       "v_sub_co_u32",     "v_subrev_co_u32", "v_addc_co_u32",
 	        "v_subb_co_u32",      "v_subbrev_co_u32", "v_add_co_ci_u32", "v_sub_co_ci_u32",
 	        "v_subrev_co_ci_u32", "v_div_scale_f32",  "v_div_scale_f64", "v_mad_u64_u32",
-	        "v_mad_i64_i32"};
+	        "v_mad_co_u64_u32",   "v_mad_co_i64_i32", "v_mad_i64_i32"};
 	for (size_t i = 0; i < sizeof vop3b / sizeof vop3b[0]; i++)
 		if (!strcmp(name, vop3b[i]))
 			return true;
@@ -264,7 +305,7 @@ static void decode_vop_short(struct sim_ctx *c, struct sim_insn *in, int fmt, ui
 		in->imm2 = d;
 		in->src[0] = (uint16_t)(256 + (d & 0xff));
 		in->size = 8;
-	} else if (is_gfx9(c) && in->src[0] == 0xF9) { /* SDWA */
+	} else if (c->gen <= AMD_GFX10 && in->src[0] == 0xF9) { /* SDWA (gfx9, gfx10) */
 		uint32_t d = dword(c, in->pc, 1);
 		in->dpp = 3;
 		in->imm2 = d;
@@ -312,22 +353,78 @@ static void decode_vop3(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uin
 	}
 }
 
+static void decode_smem(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uint32_t w1)
+{
+	bool g9 = is_gfx9(c);
+	in->saddr = (uint16_t)((w0 & 0x3f) << 1);
+	in->dst = (uint16_t)((w0 >> 6) & 0x7f);
+	in->glc = (uint8_t)(g9 || c->gen == AMD_GFX10 ? (w0 >> 16) & 1 : (w0 >> 14) & 1);
+	in->soffset = SIM_NULL;
+	if (c->gen >= AMD_GFX12) { /* 24-bit signed offset, SGPR offset always present */
+		in->glc = 0;
+		in->imm = (int32_t)(w1 << 8) >> 8;
+		in->soffset = scalar_code(c, w1 >> 25);
+	} else if (g9 && !((w0 >> 17) & 1)) { /* offset is an SGPR */
+		in->soffset = (uint16_t)(w1 & 0x7f);
+	} else {
+		in->imm = (int32_t)(w1 << 11) >> 11;
+		if (!g9 || ((w0 >> 14) & 1))
+			in->soffset = scalar_code(c, w1 >> 25);
+	}
+}
+
+/* FLAT/GLOBAL/SCRATCH: gfx9 (offset 12:0 signed, seg 15:14, glc 16, slc 17), gfx10 (offset
+ * 11:0 signed, seg 15:14, glc 16, slc 17, saddr off = NULL), gfx11 (offset 12:0, glc 14, slc
+ * 15, seg 17:16, scratch SVE in bit 55); gfx12 has its own 96-bit form (decode_vflat). */
+static void decode_flat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1)
+{
+	bool g9 = is_gfx9(c), g10 = c->gen == AMD_GFX10;
+	uint32_t saddr = (w1 >> 16) & 0x7f;
+	in->imm = g10 ? (int32_t)(w0 << 20) >> 20 : (int32_t)(w0 << 19) >> 19;
+	if (fmt == SIM_FMT_FLAT && g9)
+		in->imm = (int32_t)(w0 & 0xfff);
+	in->glc = (uint8_t)(g9 || g10 ? (w0 >> 16) & 1 : (w0 >> 14) & 1);
+	in->slc = (uint8_t)(g9 || g10 ? (w0 >> 17) & 1 : (w0 >> 15) & 1);
+	in->saddr = (saddr == 0x7f || (!g9 && saddr == (g10 ? 125u : 124u))) ? SIM_NULL
+	                                                                     : (uint16_t)saddr;
+	in->src[0] = (uint16_t)(256 + (w1 & 0xff));
+	in->src[1] = (uint16_t)(256 + ((w1 >> 8) & 0xff));
+	in->dst = (uint16_t)(256 + (w1 >> 24));
+	in->acc = (uint8_t)(g9 ? (w1 >> 23) & 1 : 0);
+	/* idxen carries "address VGPR used" */
+	in->idxen = 1;
+	if (fmt == SIM_FMT_SCRATCH) {
+		if (c->gen == AMD_GFX9 || g10)
+			in->idxen = in->saddr == SIM_NULL;
+		else if (c->gen == AMD_GFX940)
+			in->idxen = (uint8_t)((w0 >> 13) & 1);
+		else
+			in->idxen = (uint8_t)((w1 >> 23) & 1);
+	}
+}
+
+/* gfx12 VFLAT/VSCRATCH/VGLOBAL (96 bits): saddr 6:0, op 20:14; vdst 39:32, SVE 49, scope
+ * 51:50, th 54:52, vsrc (data) 62:55; vaddr 71:64, offset 95:72 (signed). */
+static void decode_vflat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1,
+                         uint32_t w2)
+{
+	uint32_t saddr = w0 & 0x7f;
+	in->saddr = saddr == 124 || saddr == 0x7f ? SIM_NULL : (uint16_t)saddr;
+	in->dst = (uint16_t)(256 + (w1 & 0xff));
+	in->src[1] = (uint16_t)(256 + ((w1 >> 23) & 0xff));
+	in->src[0] = (uint16_t)(256 + (w2 & 0xff));
+	in->imm = (int32_t)w2 >> 8;
+	in->glc = (uint8_t)((w1 >> 20) & 1); /* th bit 0: TH_ATOMIC_RETURN */
+	in->idxen = fmt == SIM_FMT_SCRATCH ? (uint8_t)((w1 >> 17) & 1) : 1;
+	(void)c;
+}
+
 static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1)
 {
 	bool g9 = is_gfx9(c);
 	switch (fmt) {
 	case SIM_FMT_SMEM:
-		in->saddr = (uint16_t)((w0 & 0x3f) << 1);
-		in->dst = (uint16_t)((w0 >> 6) & 0x7f);
-		in->glc = (uint8_t)(g9 ? (w0 >> 16) & 1 : (w0 >> 14) & 1);
-		in->soffset = SIM_NULL;
-		if (g9 && !((w0 >> 17) & 1)) { /* offset is an SGPR */
-			in->soffset = (uint16_t)(w1 & 0x7f);
-		} else {
-			in->imm = (int32_t)(w1 << 11) >> 11;
-			if (!g9 || ((w0 >> 14) & 1))
-				in->soffset = scalar_code(c, w1 >> 25);
-		}
+		decode_smem(c, in, w0, w1);
 		break;
 	case SIM_FMT_DS:
 		in->imm = (int32_t)(w0 & 0xff);
@@ -341,40 +438,22 @@ static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t
 		break;
 	case SIM_FMT_FLAT:
 	case SIM_FMT_GLOBAL:
-	case SIM_FMT_SCRATCH: {
-		uint32_t saddr = (w1 >> 16) & 0x7f;
-		in->imm = (int32_t)(w0 << 19) >> 19;
-		if (fmt == SIM_FMT_FLAT && g9)
-			in->imm = (int32_t)(w0 & 0xfff);
-		in->glc = (uint8_t)(g9 ? (w0 >> 16) & 1 : (w0 >> 14) & 1);
-		in->slc = (uint8_t)(g9 ? (w0 >> 17) & 1 : (w0 >> 15) & 1);
-		in->saddr = (saddr == 0x7f || (!g9 && saddr == 124)) ? SIM_NULL : (uint16_t)saddr;
-		in->src[0] = (uint16_t)(256 + (w1 & 0xff));
-		in->src[1] = (uint16_t)(256 + ((w1 >> 8) & 0xff));
-		in->dst = (uint16_t)(256 + (w1 >> 24));
-		in->acc = (uint8_t)(g9 ? (w1 >> 23) & 1 : 0);
-		/* idxen carries "address VGPR used" */
-		in->idxen = 1;
-		if (fmt == SIM_FMT_SCRATCH) {
-			if (c->gen == AMD_GFX9)
-				in->idxen = in->saddr == SIM_NULL;
-			else if (c->gen == AMD_GFX940)
-				in->idxen = (uint8_t)((w0 >> 13) & 1);
-			else
-				in->idxen = (uint8_t)((w1 >> 23) & 1);
-		} else if (fmt == SIM_FMT_GLOBAL && in->saddr != SIM_NULL) {
-			in->idxen = 1; /* 32-bit offset VGPR */
+	case SIM_FMT_SCRATCH:
+		if (c->gen >= AMD_GFX12) {
+			in->size = 12;
+			decode_vflat(c, in, fmt, w0, w1, dword(c, in->pc, 2));
+		} else {
+			decode_flat(c, in, fmt, w0, w1);
 		}
 		break;
-	}
 	case SIM_FMT_MUBUF:
 		in->imm = (int32_t)(w0 & 0xfff);
 		in->glc = (uint8_t)((w0 >> 14) & 1);
-		if (g9) {
+		if (g9 || c->gen == AMD_GFX10) {
 			in->offen = (uint8_t)((w0 >> 12) & 1);
 			in->idxen = (uint8_t)((w0 >> 13) & 1);
-			in->slc = (uint8_t)((w0 >> 17) & 1);
-			in->acc = (uint8_t)((w1 >> 23) & 1);
+			in->slc = (uint8_t)(g9 ? (w0 >> 17) & 1 : (w1 >> 22) & 1);
+			in->acc = (uint8_t)(g9 ? (w1 >> 23) & 1 : 0);
 		} else {
 			in->offen = (uint8_t)((w1 >> 22) & 1);
 			in->idxen = (uint8_t)((w1 >> 23) & 1);
@@ -475,7 +554,7 @@ static void decode_one(struct sim_ctx *c, struct sim_insn *in, uint32_t pc)
 			lit |= in->src[i] == SIM_LIT;
 	if (fmt == SIM_FMT_VOPDX)
 		lit |= in[1].src[0] == SIM_LIT;
-	if ((fmt == SIM_FMT_VOP2 || fmt == SIM_FMT_VOPDX) &&
+	if ((fmt == SIM_FMT_VOP2 || fmt == SIM_FMT_VOPDX || fmt == SIM_FMT_SOP2) &&
 	    (name_has(name, "mk_") || name_has(name, "ak_")))
 		lit = true;
 	if (fmt == SIM_FMT_VOPDX && in[1].row &&

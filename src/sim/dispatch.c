@@ -203,6 +203,10 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 		s[n++] = 0; /* workgroup info */
 	if ((L->rsrc2 & 1) && !c->co->target.info->architected_flat_scratch)
 		s[n++] = (uint32_t)wave_off;
+	if (c->gen >= AMD_GFX12) { /* architected SGPRs: ttmp9 = id X, ttmp7 = Y | Z << 16 */
+		s[SIM_TTMP0 + 9] = wg[0];
+		s[SIM_TTMP0 + 7] = (wg[1] & 0xffff) | wg[2] << 16;
+	}
 	/* workitem ids */
 	unsigned bx = d->block[0], by = d->block[1], total = bx * by * d->block[2];
 	unsigned vid = (L->rsrc2 >> 11) & 3;
@@ -228,7 +232,7 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 	w->mode = ((L->rsrc1 >> 12) & 0xff) | (((L->rsrc1 >> 21) & 1) << 8) |
 	          (((L->rsrc1 >> 23) & 1) << 9);
 	w->pc = (uint32_t)(c->k->entry - c->co->text_addr);
-	w->done = w->at_barrier = false;
+	w->done = w->at_barrier = w->barrier_signalled = false;
 	w->ninsns = 0;
 	w->clock = 0;
 	w->scc = false;
@@ -408,7 +412,8 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 	c->gfx9_hazards = c->gen == AMD_GFX9 || c->gen == AMD_GFX940;
 	c->gfx940_hazards = c->gen == AMD_GFX940;
 	c->gfx11_trans_hazard = c->gen == AMD_GFX11;
-	c->packed_tid = c->gen != AMD_GFX9 || co->target.info->has_agprs;
+	c->split_cnts = c->gen >= AMD_GFX12;
+	c->packed_tid = (c->gen != AMD_GFX9 && c->gen != AMD_GFX10) || co->target.info->has_agprs;
 	c->separate_vs = c->gen >= AMD_GFX10;
 	err[0] = 0;
 	uint64_t *bufaddr = pa_xcalloc(d->nargs + 1, sizeof *bufaddr);

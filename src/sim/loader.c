@@ -161,15 +161,6 @@ static bool find_target(struct sim_code_object *co, uint32_t eflags, char *err, 
 			if (!amd_target_parse(infos[i].name, &co->target, e, sizeof e))
 				return fail(err, errlen, e);
 			snprintf(co->target_name, sizeof co->target_name, "%s", infos[i].name);
-			if (co->target.info->gen != AMD_GFX9 &&
-			    co->target.info->gen != AMD_GFX940 &&
-			    co->target.info->gen != AMD_GFX11) {
-				snprintf(err, errlen,
-				         "processor %s is not simulated (gfx90a, gfx942, gfx1100 "
-				         "are)",
-				         infos[i].name);
-				return false;
-			}
 			return true;
 		}
 	snprintf(err, errlen, "unknown EF_AMDGPU_MACH 0x%x in e_flags", eflags & 0xff);

@@ -150,7 +150,10 @@ static void buffer_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t
 	uint32_t stride = (d[1] >> 16) & 0x3fff, nrec = d[2];
 	uint32_t soff = sim_rd_s32(w, in, in->soffset);
 	unsigned vreg = in->src[0] - SIM_VGPR0;
-	bool scratch = base == w->ctx->scratch_addr && w->ctx->scratch_addr;
+	/* the private segment buffer; gfx10 code adds the scratch wave offset to its base */
+	struct sim_region *sr =
+	        w->ctx->scratch_addr ? sim_mem_region(w->ctx, w->ctx->scratch_addr) : NULL;
+	bool scratch = sr && base >= sr->base && base - sr->base < sr->size;
 	if (in->offen || in->idxen)
 		sim_chk_read_v(w, in, vreg, in->offen && in->idxen ? 2 : 1);
 	*zero = 0;
@@ -160,9 +163,12 @@ static void buffer_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t
 		uint32_t voff = in->offen ? VROW(w, vreg + (in->idxen ? 1 : 0))[l] : 0;
 		uint64_t off = (uint64_t)voff + (uint32_t)in->imm;
 		if (scratch) {
-			/* private segment buffer: soffset is the wave's byte offset into scratch */
+			/* private segment buffer: base + soffset is the wave's scratch, the
+			 * offset is swizzled per lane (as a private address) */
 			uint64_t wave_off = w->scratch_base - w->ctx->scratch_addr;
-			addr[l] = ((uint64_t)PRIVATE_HI << 32) | (uint32_t)(soff - wave_off + off);
+			uint64_t base_off = base - w->ctx->scratch_addr;
+			addr[l] = ((uint64_t)PRIVATE_HI << 32) |
+			          (uint32_t)(base_off + soff - wave_off + off);
 			continue;
 		}
 		uint64_t rec = stride ? idx : off;
@@ -685,6 +691,9 @@ static const struct sim_sem mem_sems[] = {
         {"buffer_wbinvl1_vol", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"buffer_inv", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"buffer_wbl2", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"global_inv", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"global_wb", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"global_wbinv", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         VMEM_ROWS("global_"),
         VMEM_ROWS("flat_"),
         VMEM_ROWS("scratch_"),
@@ -699,6 +708,7 @@ static const struct sim_sem mem_sems[] = {
         SL("s_load_dwordx16", 64, 0),
         SL("s_load_b32", 4, 0),
         SL("s_load_b64", 8, 0),
+        SL("s_load_b96", 12, 0),
         SL("s_load_b128", 16, 0),
         SL("s_load_b256", 32, 0),
         SL("s_load_b512", 64, 0),

@@ -1,7 +1,7 @@
 /* sem_salu: semantics of the scalar ALU and program-control instructions (SOP1, SOP2, SOPC,
- * SOPK, SOPP) of gfx9 and gfx11, one function per operation, reached through the table at
- * the end (mnemonic -> function, class, flags; gfx9 and gfx11 spellings are separate rows
- * sharing a function).
+ * SOPK, SOPP) of gfx9 to gfx12, one function per operation, reached through the table at
+ * the end (mnemonic -> function, class, flags; each generation's spelling is a separate row
+ * sharing a function; gfx12's new waits, barrier, 64-bit and float SALU are in sem_s12.c).
  * Scalar results follow the ISA manuals: SCC is set as each instruction documents (carry,
  * nonzero result, comparison).  s_waitcnt hands its counts to the checker (check.c).
  * complexity: O(1) per instruction. */
@@ -435,6 +435,10 @@ static void setreg(struct sim_wave *w, const struct sim_insn *in, uint32_t val)
 	}
 	if (id == 3 || id == 2) /* TRAPSTS/STATUS writes (exception bits) have no effect here */
 		return;
+	/* gfx10 FLAT_SCR_LO/HI: the flat scratch base; amdsim's scratch apertures and
+	 * scratch_* addressing do not depend on it (as with gfx9's flat_scratch SGPRs) */
+	if (w->ctx->gen == AMD_GFX10 && (id == 20 || id == 21))
+		return;
 	sim_fault(w, "s_setreg of hardware register %u is not simulated", id);
 }
 static void s_setreg_b32(struct sim_wave *w, const struct sim_insn *in)
@@ -580,6 +584,12 @@ static const struct sim_sem salu_sems[] = {
         SN(s_sub_i32),
         SN(s_addc_u32),
         SN(s_subb_u32),
+        S(s_add_co_u32, s_add_u32),
+        S(s_sub_co_u32, s_sub_u32),
+        S(s_add_co_i32, s_add_i32),
+        S(s_sub_co_i32, s_sub_i32),
+        S(s_add_co_ci_u32, s_addc_u32),
+        S(s_sub_co_ci_u32, s_subb_u32),
         SN(s_min_i32),
         SN(s_min_u32),
         SN(s_max_i32),

@@ -344,6 +344,8 @@ static const struct sim_sem v16_sems[] = {
         V(v_subrev_f16),
         V(v_mul_f16),
         V(v_max_f16),
+        VA(v_min_num_f16, v_min_f16),
+        VA(v_max_num_f16, v_max_f16),
         V(v_min_f16),
         V(v_fma_f16),
         V(v_mad_f16),

@@ -42,6 +42,7 @@ enum sim_fmt {
 /* Operand codes after decoding (gfx11's swapped M0/NULL are normalised to these). */
 enum {
 	SIM_VCC = 106,
+	SIM_TTMP0 = 108, /* trap temporaries (gfx10+ codes 108..123) */
 	SIM_M0 = 124,
 	SIM_NULL = 125,
 	SIM_EXEC = 126,
@@ -119,8 +120,9 @@ struct sim_sem {
 	uint8_t arg;   /* shared functions: comparison condition, atomic operation, ... */
 };
 
-/* Counters of the checker. */
-enum sim_cnt { CNT_VM, CNT_LGKM, CNT_EXP, CNT_VS, SIM_NUM_CNTS };
+/* Counters of the checker.  gfx12 splits lgkmcnt: CNT_VM is its loadcnt, CNT_LGKM its dscnt
+ * (LDS and FLAT), CNT_VS its storecnt and CNT_KM its kmcnt (scalar memory). */
+enum sim_cnt { CNT_VM, CNT_LGKM, CNT_EXP, CNT_VS, CNT_KM, SIM_NUM_CNTS };
 
 enum { SIM_OPS_RING = 256, SIM_CNT_LIST = 80 };
 
@@ -171,12 +173,13 @@ struct sim_wave {
 	uint32_t pc;            /* byte offset into the code */
 	bool scc;
 	bool done, at_barrier;
-	uint32_t mode;         /* MODE hwreg: [3:0] round, [7:4] denorm */
-	uint8_t host_round;    /* host rounding mode set for the current VALU instruction */
-	uint32_t id;           /* wave index in workgroup */
-	uint32_t wg_flat;      /* flat workgroup index */
-	unsigned nlanes;       /* 32 or 64 */
-	uint64_t scratch_base; /* device address of this wave's swizzled scratch */
+	bool barrier_signalled; /* gfx12: s_barrier_signal done, s_barrier_wait pending */
+	uint32_t mode;          /* MODE hwreg: [3:0] round, [7:4] denorm */
+	uint8_t host_round;     /* host rounding mode set for the current VALU instruction */
+	uint32_t id;            /* wave index in workgroup */
+	uint32_t wg_flat;       /* flat workgroup index */
+	unsigned nlanes;        /* 32 or 64 */
+	uint64_t scratch_base;  /* device address of this wave's swizzled scratch */
 	uint64_t clock;
 	uint64_t rng;
 	uint64_t ninsns;
@@ -228,6 +231,7 @@ struct sim_ctx {
 	size_t errlen;
 	bool gfx940_hazards, gfx9_hazards, packed_tid, separate_vs;
 	bool gfx11_trans_hazard; /* VALU reading a fresh TRANS result needs va_vdst(0) */
+	bool split_cnts;         /* gfx12: loadcnt/storecnt/dscnt/kmcnt and s_wait_* */
 	unsigned violations_printed;
 	struct pa_arena arena;
 };
@@ -280,6 +284,7 @@ const struct sim_sem *sim_sems_valu(unsigned *n);
 const struct sim_sem *sim_sems_v16(unsigned *n);
 const struct sim_sem *sim_sems_vmisc(unsigned *n);
 const struct sim_sem *sim_sems_mem(unsigned *n);
+const struct sim_sem *sim_sems_s12(unsigned *n);
 
 /* exec.c: helpers shared by the semantics files */
 void sim_fault(struct sim_wave *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -189,7 +189,7 @@ static uint64_t dpp_write_mask(const struct sim_wave *w, const struct sim_insn *
  * does.  The FP environment is per thread CPU state, not a program variable; sim_run_wave
  * restores round-to-nearest after each instruction that changed it.  (f16 arithmetic is
  * rounded in software to nearest even and ignores the mode: see docs/SIMULATOR.md.) */
-static void set_host_round(struct sim_wave *w, unsigned rm)
+void sim_set_host_round(struct sim_wave *w, unsigned rm)
 {
 	static const int host[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
 	fesetround(host[rm]);
@@ -203,7 +203,7 @@ void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, u
 	unsigned dn = f64 ? (w->mode >> 6) & 3 : (w->mode >> 4) & 3;
 	unsigned rm = f64 ? (w->mode >> 2) & 3 : w->mode & 3;
 	if (rm != w->host_round)
-		set_host_round(w, rm);
+		sim_set_host_round(w, rm);
 	v->ftz_in = dn == 0 || dn == 2;
 	v->ftz_out = dn == 0 || dn == 1;
 	v->dreg = 0;

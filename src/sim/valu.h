@@ -35,6 +35,8 @@ void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, u
                 bool f64);
 /* Output modifiers (clamp, omod) on a float result. */
 float sim_fout32(const struct sim_insn *in, float r);
+/* Sets the host rounding direction to MODE rounding mode rm (restored after the instruction). */
+void sim_set_host_round(struct sim_wave *w, unsigned rm);
 double sim_fout64(const struct sim_insn *in, double r);
 void sim_sdwa_dst(struct sim_wave *w, const struct sim_insn *in, const uint32_t *old);
 void sim_vwrite_lanemask(struct sim_wave *w, const struct sim_insn *in, uint16_t sdst,

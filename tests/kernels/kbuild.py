@@ -12,7 +12,7 @@ import concurrent.futures
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.join(HERE, 'src')
-SIM_TARGETS = ('gfx90a', 'gfx942', 'gfx1100')
+SIM_TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 SURVEY_TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 
 CLANG = os.environ.get('CLANG', 'clang-19')
@@ -37,13 +37,24 @@ def extra_flags(path):
     return []
 
 
+def target_flags(target):
+    """'gfx1030' or 'gfx1030:wave64' (wave64 code for an RDNA target) -> (processor, flags)."""
+    cpu, _, variant = target.partition(':')
+    if variant not in ('', 'wave64'):
+        raise RuntimeError('unknown target variant %r (only :wave64)' % target)
+    return cpu, (['-mwavefrontsize64'] if variant else [])
+
+
 def compile_kernel(path, target, outdir):
     """Compile one .cl file for one target; returns the .hsaco path or raises RuntimeError."""
     stem = os.path.splitext(os.path.basename(path))[0]
-    obj = os.path.join(outdir, '%s-%s.o' % (stem, target))
-    hsaco = os.path.join(outdir, '%s-%s.hsaco' % (stem, target))
+    cpu, tflags = target_flags(target)
+    tname = target.replace(':', '-')
+    obj = os.path.join(outdir, '%s-%s.o' % (stem, tname))
+    hsaco = os.path.join(outdir, '%s-%s.hsaco' % (stem, tname))
     cmd = [CLANG, '-x', 'cl', '-cl-std=CL2.0', '-target', 'amdgcn-amd-amdhsa',
-           '-mcpu=' + target, '-nogpulib', '-O3'] + extra_flags(path) + ['-c', path, '-o', obj]
+           '-mcpu=' + cpu, '-nogpulib', '-O3'] + tflags + extra_flags(path) + \
+        ['-c', path, '-o', obj]
     for c in (cmd, [LLD, '-shared', obj, '-o', hsaco]):
         r = subprocess.run(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0 or 'warning' in r.stdout:

@@ -1,9 +1,9 @@
 /* Checks amdsim's decoder against llvm-mc-19's disassembler (the oracle on bits).
  *
- * For gfx90a, gfx942 and gfx1100, every opcode value of every format amdsim decodes is built
- * into a probe (as few fixed operand fields as LLVM accepts; several variants per opcode), all
- * probes are disassembled by one llvm-mc-19 run, and each probe is also decoded by amdsim
- * (sim_decode_init + sim_decode: its own format/field decoder over the shared instruction
+ * For gfx90a, gfx942, gfx1030, gfx1100 and gfx1200, every opcode value of every format amdsim
+ * decodes is built into a probe (as few fixed operand fields as LLVM accepts; several variants per
+ * opcode), all probes are disassembled by one llvm-mc-19 run, and each probe is also decoded by
+ * amdsim (sim_decode_init + sim_decode: its own format/field decoder over the shared instruction
  * table, src/encode/amd_isa.h).  Failures: amdsim names a different mnemonic than llvm-mc, or
  * amdsim has semantics for a mnemonic llvm-mc prints but cannot decode it (no shared-table
  * row), unless that mnemonic is in the explicit list of instructions the shared table cannot
@@ -41,11 +41,20 @@ static const struct {
 	int gen; /* -1: every generation */
 	const char *name;
 } known_missing[] = {
-        {-1, "s_setreg_imm32_b32"},       {-1, "v_accvgpr_read_b32"},
-        {-1, "v_accvgpr_write_b32"},      {-1, "v_accvgpr_mov_b32"},
-        {AMD_GFX11, "s_waitcnt_vmcnt"},   {AMD_GFX11, "s_waitcnt_expcnt"},
-        {AMD_GFX11, "s_waitcnt_lgkmcnt"}, {AMD_GFX11, "v_cmp_class_f16"},
+        {-1, "s_setreg_imm32_b32"},
+        {-1, "v_accvgpr_read_b32"},
+        {-1, "v_accvgpr_write_b32"},
+        {-1, "v_accvgpr_mov_b32"},
+        {AMD_GFX11, "s_waitcnt_vmcnt"},
+        {AMD_GFX11, "s_waitcnt_expcnt"},
+        {AMD_GFX11, "s_waitcnt_lgkmcnt"},
+        {AMD_GFX11, "v_cmp_class_f16"},
         {AMD_GFX11, "v_cmpx_class_f16"},
+        {AMD_GFX12, "v_cmp_class_f16"},
+        {AMD_GFX12, "v_cmpx_class_f16"},
+        /* llvm-mc-19 still disassembles SOPP opcode 9 as s_waitcnt on gfx12, whose ISA
+         * replaced it with the split s_wait_* counters: amdsim rejects it there */
+        {AMD_GFX12, "s_waitcnt"},
 };
 
 static void add(struct run *r, unsigned fmt, unsigned op, unsigned nw, uint32_t w0, uint32_t w1)
@@ -62,8 +71,9 @@ static void add(struct run *r, unsigned fmt, unsigned op, unsigned nw, uint32_t 
 }
 
 /* First two dwords of a probe of (fmt, op), or 0 dwords if op is out of the field's range. */
-static unsigned base_words(bool gfx11, unsigned fmt, unsigned op, uint32_t *w)
+static unsigned base_words(enum amd_gen gen, unsigned fmt, unsigned op, uint32_t *w)
 {
+	bool gfx10p = gen >= AMD_GFX10, gfx11 = gen >= AMD_GFX11, gfx12 = gen >= AMD_GFX12;
 	const uint32_t vsrc3 = 0x102 | (0x104 << 9) | (0x106u << 18);
 	switch (fmt) {
 	case SIM_FMT_SOP2:
@@ -83,37 +93,51 @@ static unsigned base_words(bool gfx11, unsigned fmt, unsigned op, uint32_t *w)
 	case SIM_FMT_VOPC:
 		return op < 256 ? (w[0] = 0x7C000000u | (op << 17) | (2 << 9) | 0x104, 1) : 0;
 	case SIM_FMT_SMEM:
-		if (gfx11)
+		if (gfx12) /* op [18:13]; soffset NULL (124) */
+			return op < 64 ? (w[0] = 0xF4000000u | (op << 13) | (8 << 6) | 2,
+			                  w[1] = 0xF8000000u, 2)
+			               : 0;
+		if (gfx10p) /* soffset NULL: 124 on gfx11, 125 on gfx10 */
 			return op < 256 ? (w[0] = 0xF4000000u | (op << 18) | (8 << 6) | 2,
-			                   w[1] = 0xF8000000u, 2)
+			                   w[1] = gfx11 ? 0xF8000000u : 0xFA000000u, 2)
 			                : 0;
 		return op < 256 ? (w[0] = 0xC0000000u | (op << 18) | (1 << 17) | (8 << 6) | 2,
 		                   w[1] = 0, 2)
 		                : 0;
 	case SIM_FMT_VOP3:
-		w[0] = (gfx11 ? 0xD4000000u : 0xD0000000u) | (op << 16) | 2;
+		w[0] = (gfx10p ? 0xD4000000u : 0xD0000000u) | (op << 16) | 2;
 		w[1] = vsrc3;
 		return op < 1024 ? 2 : 0;
 	case SIM_FMT_VOP3P:
-		w[0] = (gfx11 ? 0xCC000000u : 0xD3800000u) | (op << 16) | 2;
+		w[0] = (gfx10p ? 0xCC000000u : 0xD3800000u) | (op << 16) | 2;
 		w[1] = vsrc3 | (3u << 27);
 		return op < 128 ? 2 : 0;
 	case SIM_FMT_DS:
-		w[0] = 0xD8000000u | (op << (gfx11 ? 18 : 17));
+		w[0] = 0xD8000000u | (op << (gfx10p ? 18 : 17));
 		w[1] = 2 | (4 << 8) | (6 << 16) | (8u << 24);
 		return op < 256 ? 2 : 0;
 	case SIM_FMT_FLAT:
 	case SIM_FMT_SCRATCH:
 	case SIM_FMT_GLOBAL: {
 		unsigned seg = fmt == SIM_FMT_FLAT ? 0 : fmt == SIM_FMT_SCRATCH ? 1 : 2;
+		if (gfx12) { /* VFLAT/VSCRATCH/VGLOBAL: saddr NULL, vdst v8, vsrc v4 (SVE), vaddr v2
+			      */
+			w[0] = ((0xECu + seg) << 24) | (op << 14) | 0x7C;
+			w[1] = 8 | (4u << 23) | (seg == 1 ? 1u << 17 : 0);
+			w[2] = 2;
+			return op < 128 ? 3 : 0;
+		}
 		w[0] = 0xDC000000u | (op << 18) | (seg << (gfx11 ? 16 : 14));
-		w[1] = 2 | (4 << 8) | ((gfx11 ? 0x7Cu : 0x7Fu) << 16) | (8u << 24);
+		w[1] = 2 | (4 << 8) | ((gfx11 ? 0x7Cu : gfx10p ? 0x7Du : 0x7Fu) << 16) | (8u << 24);
 		return op < 128 ? 2 : 0;
 	}
 	case SIM_FMT_MUBUF:
+		if (gfx12)
+			return 0; /* gfx12 VBUFFER is not decoded (clang-19 does not emit it) */
+		/* offen: bit 12 on gfx9/gfx10, bit 54 on gfx11 */
 		w[0] = 0xE0000000u | (op << 18) | (gfx11 ? 0 : 1 << 12);
 		w[1] = 2 | (4 << 8) | (1 << 16) | (0x80u << 24) | (gfx11 ? 1 << 22 : 0);
-		return op < (gfx11 ? 256u : 128u) ? 2 : 0;
+		return op < (gfx10p ? 256u : 128u) ? 2 : 0;
 	default:
 		return 0;
 	}
@@ -126,11 +150,18 @@ static void build_probes(struct run *r)
 	bool gfx11 = r->gen >= AMD_GFX11;
 	for (unsigned fmt = 0; fmt <= SIM_FMT_MUBUF; fmt++)
 		for (unsigned op = 0; op < 1024; op++) {
-			uint32_t w[2] = {0, 0};
-			unsigned nw = base_words(gfx11, fmt, op, w);
+			uint32_t w[3] = {0, 0, 0};
+			unsigned nw = base_words(r->gen, fmt, op, w);
 			if (!nw)
 				continue;
 			add(r, fmt, op, nw, w[0], w[1]);
+			if (nw == 3) { /* gfx12 memory: also without the data register */
+				r->p[r->n - 1].w[2] = w[2];
+				add(r, fmt, op, 3, w[0], w[1] & 0xFF);
+				r->p[r->n - 1].w[2] = w[2];
+				add(r, fmt, op, 3, w[0], w[1] & ~0xFFu);
+				r->p[r->n - 1].w[2] = w[2];
+			}
 			if (fmt == SIM_FMT_SOP1 || fmt == SIM_FMT_SOPK || fmt == SIM_FMT_SOP2 ||
 			    fmt == SIM_FMT_SOPC) {
 				uint32_t clear = fmt == SIM_FMT_SOP1   ? 0x7F00FF
@@ -178,7 +209,7 @@ static bool disassemble(struct run *r)
 	}
 	for (unsigned i = 0; i < r->n; i++) {
 		fprintf(f, "0x%02x,0x%02x,0x%02x,0xbf\n", i & 255, i >> 8,
-		        r->gen >= AMD_GFX11 ? 0x83 : 0x8e);
+		        r->gen >= AMD_GFX11 ? 0x83 : 0x8e); /* s_sleep */
 		const struct probe *p = &r->p[i];
 		for (unsigned k = 0; k <= p->nw; k++) {
 			uint32_t w =
@@ -259,8 +290,9 @@ static void norm(const char *in, char *out, size_t n)
 
 static bool has_semantics(const char *name)
 {
-	const struct sim_sem *(*const tables[])(unsigned *) = {
-	        sim_sems_salu, sim_sems_valu, sim_sems_v16, sim_sems_vmisc, sim_sems_mem};
+	const struct sim_sem *(*const tables[])(unsigned *) = {sim_sems_salu, sim_sems_valu,
+	                                                       sim_sems_v16,  sim_sems_vmisc,
+	                                                       sim_sems_mem,  sim_sems_s12};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		unsigned n;
 		const struct sim_sem *rows = tables[t](&n);
@@ -279,6 +311,12 @@ static bool is_known_missing(enum amd_gen gen, const char *name)
 			return true;
 	return false;
 }
+
+static const char *const gen_cpu[AMD_NUM_GENS] = {[AMD_GFX9] = "gfx90a",
+                                                  [AMD_GFX940] = "gfx942",
+                                                  [AMD_GFX10] = "gfx1030",
+                                                  [AMD_GFX11] = "gfx1100",
+                                                  [AMD_GFX12] = "gfx1200"};
 
 struct tally {
 	unsigned agree, bad, gap, known, unchecked;
@@ -299,10 +337,7 @@ static void judge(struct tally *t, const struct sim_ctx *c, const struct probe *
 		t->bad++;
 		printf("MISMATCH %s format %u opcode %u [%08x %08x]: llvm-mc-19 says %s, amdsim "
 		       "(shared table) says %s\n",
-		       c->gen == AMD_GFX11    ? "gfx1100"
-		       : c->gen == AMD_GFX940 ? "gfx942"
-		                              : "gfx90a",
-		       p->fmt, p->op, p->w[0], p->w[1], want, got);
+		       gen_cpu[c->gen], p->fmt, p->op, p->w[0], p->w[1], want, got);
 		return;
 	}
 	if (!has_semantics(want))
@@ -387,6 +422,8 @@ int main(void)
 {
 	bool ok = check_gen(AMD_GFX9, "gfx90a");
 	ok = check_gen(AMD_GFX940, "gfx942") && ok;
+	ok = check_gen(AMD_GFX10, "gfx1030") && ok;
 	ok = check_gen(AMD_GFX11, "gfx1100") && ok;
+	ok = check_gen(AMD_GFX12, "gfx1200") && ok;
 	return ok ? 0 : 1;
 }

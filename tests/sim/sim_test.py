@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """amdsim tests (suite 'sim'), judged against clang-19/llvm-mc-19 output and CPU references.
 
-  sim_test.py AMDSIM exec         clang-compiled kernels on gfx90a/gfx942/gfx1100 vs CPU results
+  sim_test.py AMDSIM exec         clang-compiled kernels on the five targets vs CPU results
   sim_test.py AMDSIM waitcnt      clang code with one s_waitcnt removed or weakened is reported
   sim_test.py AMDSIM hazard       llvm-mc kernels with a hazard + s_nop pass; without the s_nop
                                   the checker names the hazard
+  sim_test.py AMDSIM roundmode    MODE rounding directions on the five targets
   sim_test.py AMDSIM determinism  same seed -> identical stats and outputs
   sim_test.py AMDSIM errors       corrupt ELF, unknown kernel, bad arguments, out-of-bounds access
   sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
@@ -17,7 +18,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ["gfx90a", "gfx942", "gfx1100"]
+TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
+WAVE32 = ("gfx1030", "gfx1100", "gfx1200")  # default wave32; they also run wave64 code
 FAILURES = []
 
 
@@ -112,7 +114,7 @@ def test_exec(amdsim, tmp):
         check(read_words(out, "f") == exp, "%s vadd result" % t)
         r = run([amdsim, h, "--kernel", "vadd", "--grid", "1", "--block", "40", "--trace"] + args)
         # 40 work-items: one partial wave64, or a full wave32 and one with 8 lanes
-        part = r"wave 1 pc 0x[0-9a-f]+ exec 000000ff " if t == "gfx1100" else \
+        part = r"wave 1 pc 0x[0-9a-f]+ exec 000000ff " if t in WAVE32 else \
             r"wave 0 pc 0x[0-9a-f]+ exec 000000ffffffffff "
         ok = r.returncode == 0 and "v_add_f32" in r.stdout and "s_endpgm" in r.stdout
         ok = ok and re.search(part, r.stdout) is not None
@@ -135,32 +137,46 @@ def test_exec(amdsim, tmp):
             exp.append(s)
         check(r.returncode == 0, "%s lds_sum exit %d: %s" % (t, r.returncode, r.stderr))
         check(read_words(o, "I") == exp, "%s lds_sum result" % t)
-        if t == "gfx1100":  # gfx11 also runs wave64 code
+        if t in WAVE32:  # RDNA also runs wave64 code
             h = build_cl("lds_sum", t, tmp, ("-mwavefrontsize64",))
             r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "4", "--block", "256",
                      "in:" + a, "out:16:" + o, "u32:10", "--stats"])
             check(r.returncode == 0 and read_words(o, "I") == exp,
-                  "gfx1100 wave64 lds_sum: exit %d %s" % (r.returncode, r.stderr[:300]))
+                  "%s wave64 lds_sum: exit %d %s" % (t, r.returncode, r.stderr[:300]))
             h = build_cl("vadd", t, tmp, ("-mwavefrontsize64",))
             args, out, vexp = vadd_args(tmp)
             r = run([amdsim, h, "--kernel", "vadd", "--grid", "3", "--block", "100"] + args)
             check(r.returncode == 0 and read_words(out, "f")[:300] == vexp[:300],
-                  "gfx1100 wave64 vadd (partial waves): exit %d %s" % (r.returncode,
-                                                                        r.stderr[:300]))
+                  "%s wave64 vadd (partial waves): exit %d %s" % (t, r.returncode,
+                                                                  r.stderr[:300]))
 
 
 def waitcnt_fields(target, word):
-    """(vmcnt, lgkmcnt) of an s_waitcnt encoding."""
+    """(vmcnt, lgkmcnt) of an s_waitcnt encoding (layouts: tests/../shared waitcnt facts)."""
     v = word & 0xffff
     if target == "gfx1100":
         return (v >> 10) & 63, (v >> 4) & 63
-    return (v & 15) | ((v >> 14) & 3) << 4, (v >> 8) & 15
+    return (v & 15) | ((v >> 14) & 3) << 4, (v >> 8) & (63 if target == "gfx1030" else 15)
 
 
 def with_vmcnt(target, word, n):
     if target == "gfx1100":
         return (word & ~(63 << 10)) | (n << 10)
+    if target == "gfx1200":  # s_wait_loadcnt N
+        return (word & ~0xffff) | n
     return (word & ~0xC00F) | (n & 15) | ((n >> 4) << 14)
+
+
+def wait_sites(target, insns):
+    """Addresses and words of the waits for vector loads (count 0) and for scalar loads
+    (count 0): s_waitcnt vmcnt(0)/lgkmcnt(0), on gfx12 s_wait_loadcnt 0/s_wait_kmcnt 0."""
+    if target == "gfx1200":
+        vm = [(a, w[0]) for a, m, _, w in insns if m == "s_wait_loadcnt" and w[0] & 0xffff == 0]
+        lg = [(a, w[0]) for a, m, _, w in insns if m == "s_wait_kmcnt" and w[0] & 0xffff == 0]
+        return vm, lg
+    waits = [(a, w[0]) for a, m, _, w in insns if m == "s_waitcnt"]
+    return ([(a, w) for a, w in waits if waitcnt_fields(target, w)[0] == 0],
+            [(a, w) for a, w in waits if waitcnt_fields(target, w)[1] == 0])
 
 
 def test_waitcnt(amdsim, tmp):
@@ -170,14 +186,15 @@ def test_waitcnt(amdsim, tmp):
         cmd = ["--kernel", "vadd", "--grid", "4", "--block", "256"] + args
         check(run([amdsim, h] + cmd).returncode == 0, "%s: unpatched vadd passes" % t)
         insns = disasm(h)
-        waits = [(a, w[0]) for a, m, _, w in insns if m == "s_waitcnt"]
-        vm = [(a, w) for a, w in waits if waitcnt_fields(t, w)[0] == 0]
-        lg = [(a, w) for a, w in waits if waitcnt_fields(t, w)[1] == 0]
+        vm, lg = wait_sites(t, insns)
         if not check(vm and lg, "%s: vadd has vmcnt(0) and lgkmcnt(0) waits" % t):
             continue
-        cases = [("removed vmcnt wait", vm[-1][0], 0xBF800000, "vmcnt"),
-                 ("vmcnt(0) raised to 1", vm[-1][0], with_vmcnt(t, vm[-1][1], 1), "vmcnt(0)"),
-                 ("removed lgkmcnt wait", lg[0][0], 0xBF800000, "lgkmcnt(0)")]
+        g12 = t == "gfx1200"
+        cases = [("removed vmcnt wait", vm[-1][0], 0xBF800000, "loadcnt" if g12 else "vmcnt"),
+                 ("vmcnt(0) raised to 1", vm[-1][0], with_vmcnt(t, vm[-1][1], 1),
+                  "s_wait_loadcnt 0" if g12 else "vmcnt(0)"),
+                 ("removed lgkmcnt wait", lg[0][0], 0xBF800000,
+                  "s_wait_kmcnt 0" if g12 else "lgkmcnt(0)")]
         for what, addr, word, needle in cases:
             p = os.path.join(tmp, "patched.hsaco")
             patch_word(h, p, addr, word)
@@ -188,6 +205,87 @@ def test_waitcnt(amdsim, tmp):
                   % (t, what, needle, r.returncode, r.stderr[:400]))
             # output files are still written
             check(os.path.exists(out), "%s %s: output written" % (t, what))
+    test_waitcnt_gfx12(amdsim, tmp)
+
+
+# gfx12's combined wait: dscnt in bits [5:0], loadcnt in [13:8] (LLVM AMDGPUBaseInfo).  v1 comes
+# from a global load, v2 from an LDS load; one s_wait_loadcnt_dscnt 0x0 covers both.
+W12_SRC = """.amdgcn_target "amdgcn-amd-amdhsa--gfx1200"
+.text
+.globl w12
+.p2align 8
+.type w12,@function
+w12:
+  s_load_b64 s[0:1], s[0:1], 0x0
+  v_lshlrev_b32 v5, 2, v0
+  ds_store_b32 v5, v5
+  s_wait_dscnt 0x0
+  s_wait_kmcnt 0x0
+  global_load_b32 v1, v5, s[0:1]
+  ds_load_b32 v2, v5
+  s_wait_loadcnt_dscnt 0x0
+  v_add_nc_u32 v2, v1, v2
+  global_store_b32 v5, v2, s[0:1]
+  s_endpgm
+.rodata
+.p2align 6
+.amdhsa_kernel w12
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_group_segment_fixed_size 256
+  .amdhsa_wavefront_size32 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 8
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.kernels:
+  - .name: w12
+    .symbol: w12.kd
+    .kernarg_segment_size: 8
+    .group_segment_fixed_size: 256
+    .private_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .wavefront_size: 32
+    .sgpr_count: 8
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 64
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+...
+.end_amdgpu_metadata
+"""
+
+
+def test_waitcnt_gfx12(amdsim, tmp):
+    s = os.path.join(tmp, "w12.s")
+    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+    open(s, "w").write(W12_SRC)
+    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj", s,
+             "-o", o])
+    if not check(r.returncode == 0, "gfx1200 w12: llvm-mc: %s" % r.stderr[:500]):
+        return
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    buf = os.path.join(tmp, "w12.bin")
+    open(buf, "wb").write(struct.pack("<64I", *range(1000, 1064)))
+    outb = os.path.join(tmp, "w12.out")
+    cmd = ["--kernel", "w12", "--grid", "1", "--block", "64", "inout:%s:%s" % (buf, outb)]
+    r = run([amdsim, h] + cmd)
+    ok = r.returncode == 0 and read_words(outb, "I") == [1000 + 5 * i for i in range(64)]
+    check(ok, "gfx1200 w12 passes with s_wait_loadcnt_dscnt 0x0 (exit %d: %s)"
+          % (r.returncode, r.stderr[:300]))
+    site = [(a, w[0]) for a, m, _, w in disasm(h) if m == "s_wait_loadcnt_dscnt"]
+    if not check(len(site) == 1, "gfx1200 w12: one s_wait_loadcnt_dscnt"):
+        return
+    addr, word = site[0]
+    for imm, reg, needle in [(0x100, "v1", "s_wait_loadcnt 0"), (0x001, "v2", "s_wait_dscnt 0"),
+                             (0x3f3f, "v1", "global_load_b32")]:
+        p = os.path.join(tmp, "w12-patched.hsaco")
+        patch_word(h, p, addr, (word & ~0xffff) | imm)
+        r = run([amdsim, p] + cmd)
+        ok = r.returncode == 3 and ("reads %s " % reg) in r.stderr and needle in r.stderr
+        check(ok, "gfx1200 s_wait_loadcnt_dscnt 0x%x: expected a violation on %s naming %s, "
+              "got exit %d: %s" % (imm, reg, needle, r.returncode, r.stderr[:400]))
 
 
 HAZARD_KERNELS = {
@@ -335,8 +433,8 @@ ROUND_EXPECT = {0: (0x3f800000, 0x3f800000), 1: (0x3f800001, 0x3f800000),
 
 
 def test_roundmode(amdsim, tmp):
-    for t in ["gfx90a", "gfx942", "gfx1100"]:
-        wave = 32 if t == "gfx1100" else 64
+    for t in TARGETS:
+        wave = 32 if t in WAVE32 else 64
         cases = [(rm, 0) for rm in range(4)] + [(0, 1)]  # (mode_32, mode_16_64)
         src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
         names = []
@@ -348,6 +446,8 @@ def test_roundmode(amdsim, tmp):
             fields += ("  .amdhsa_wavefront_size32 1\n" if wave == 32
                        else "  .amdhsa_accum_offset 8\n")
             k = ASM_KERNEL.replace("  .amdhsa_accum_offset 8\n", fields)
+            if t == "gfx1200":  # gfx12 has the split waits only
+                k = k.replace("s_waitcnt lgkmcnt(0)", "s_wait_kmcnt 0x0")
             src += k.format(name=n, body="\n".join("  " + ln for ln in ROUND_BODY))
         meta = "".join(META_KERNEL.format(name=n) for n in names)
         src += ASM_META.format(kernels=meta.replace(".wavefront_size: 64",
@@ -374,7 +474,7 @@ def test_roundmode(amdsim, tmp):
 
 
 def test_determinism(amdsim, tmp):
-    for t in ["gfx90a", "gfx1100"]:
+    for t in ["gfx90a", "gfx1100", "gfx1200"]:
         h = build_cl("lds_sum", t, tmp)
         a = os.path.join(tmp, "la.bin")
         open(a, "wb").write(struct.pack("<2048I", *[i * 7 for i in range(2048)]))
@@ -419,6 +519,26 @@ def test_errors(amdsim, tmp):
         check(ok, "%s: clear error, exit 1 (got %d: %s)" % (what, r.returncode, r.stderr[:300]))
     r = run([amdsim, h, "--kernel", "vadd", "--grid", "0", "--block", "1"])
     check(r.returncode == 2, "bad --grid is a usage error")
+    # gfx12 barrier misuse (hangs on hardware) is an error naming the instruction
+    for body, needle in [("s_barrier_wait -1", "without a preceding s_barrier_signal"),
+                         ("s_barrier_signal -1\n  s_barrier_signal -1", "twice"),
+                         ("s_barrier_signal 0", "only the work-group barrier")]:
+        src = W12_SRC.replace("  s_wait_loadcnt_dscnt 0x0\n",
+                              "  s_wait_loadcnt_dscnt 0x0\n  %s\n" % body)
+        s = os.path.join(tmp, "bar12.s")
+        o, hb = s[:-2] + ".o", s[:-2] + ".hsaco"
+        open(s, "w").write(src)
+        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj",
+                 s, "-o", o])
+        if not check(r.returncode == 0, "gfx1200 barrier kernel: %s" % r.stderr[:300]):
+            continue
+        subprocess.run(["ld.lld-19", "-shared", o, "-o", hb], check=True)
+        outb = os.path.join(tmp, "bar12.out")
+        r = run([amdsim, hb, "--kernel", "w12", "--grid", "1", "--block", "64",
+                 "out:256:" + outb])
+        check(r.returncode == 1 and needle in r.stderr and "s_barrier" in r.stderr,
+              "gfx1200 `%s`: error naming it (exit %d: %s)" % (body, r.returncode,
+                                                                r.stderr[:300]))
 
 
 def test_api(amdsim, tmp, loader):

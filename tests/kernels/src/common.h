@@ -80,6 +80,69 @@ static inline uint lane_id(void)
 	return lo;
 #endif
 }
+#elif defined(__NVPTX__)
+/* PTX build (tests/exec): clang-19's NVPTX back end turns these into PTX special registers
+ * (%tid, %ctaid, %ntid, %nctaid, %laneid) and bar.sync, which ptxas-amd compiles. */
+static inline uint lid_x(void)
+{
+	return __nvvm_read_ptx_sreg_tid_x();
+}
+static inline uint lid_y(void)
+{
+	return __nvvm_read_ptx_sreg_tid_y();
+}
+static inline uint lid_z(void)
+{
+	return __nvvm_read_ptx_sreg_tid_z();
+}
+static inline uint grp_x(void)
+{
+	return __nvvm_read_ptx_sreg_ctaid_x();
+}
+static inline uint grp_y(void)
+{
+	return __nvvm_read_ptx_sreg_ctaid_y();
+}
+static inline uint grp_z(void)
+{
+	return __nvvm_read_ptx_sreg_ctaid_z();
+}
+static inline uint bsize_x(void)
+{
+	return __nvvm_read_ptx_sreg_ntid_x();
+}
+static inline uint bsize_y(void)
+{
+	return __nvvm_read_ptx_sreg_ntid_y();
+}
+static inline uint bsize_z(void)
+{
+	return __nvvm_read_ptx_sreg_ntid_z();
+}
+static inline uint gid_x(void)
+{
+	return grp_x() * bsize_x() + lid_x();
+}
+static inline uint gid_y(void)
+{
+	return grp_y() * bsize_y() + lid_y();
+}
+static inline uint gid_z(void)
+{
+	return grp_z() * bsize_z() + lid_z();
+}
+static inline uint grid_size_x(void)
+{
+	return __nvvm_read_ptx_sreg_nctaid_x() * __nvvm_read_ptx_sreg_ntid_x();
+}
+static inline void wg_barrier(void)
+{
+	__nvvm_bar_sync(0);
+}
+static inline uint lane_id(void)
+{
+	return __nvvm_read_ptx_sreg_laneid();
+}
 #else
 /* Host build (hostcheck.py): the driver runs each work-group as one thread per work-item and
  * provides ids and the barrier. Kernels with cross-lane operations are not built for the host.
@@ -143,7 +206,10 @@ static inline uint gid_z(void)
 	return grp_z() * bsize_z() + lid_z();
 }
 
-/* Host stand-ins for the AMDGPU instruction builtins bitops.cl and transcend_f32.cl use, written
+#endif
+
+#ifndef __AMDGCN__
+/* Host (and PTX) stand-ins for the AMDGPU instruction builtins bitops.cl and transcend_f32.cl use, written
  * from the ISA manual's descriptions (transcendentals in double precision, sin/cos in
  * revolutions). */
 static inline uint host_ubfe(uint x, uint off, uint w)

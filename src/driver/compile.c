@@ -1,0 +1,254 @@
+/* pa_compile_ptx: the pipeline, one kernel at a time.
+ *
+ * The front end streams functions; for each kernel this file runs, in order: ir_build,
+ * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
+ * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
+ * machine code and the kernel's resource usage into the module arena and resets the
+ * function arena, so peak memory follows the largest kernel.  At the end the code
+ * object writer turns the collected kernels into an executable.  Per-stage wall time is
+ * accumulated for --time-passes.  Complexity: the sum of the passes'. */
+#include <string.h>
+#include <time.h>
+
+#include "compile.h"
+#include "ir/ir.h"
+#include "isel/isel.h"
+#include "ptx.h"
+#include "regalloc/regalloc.h"
+#include "sched/sched.h"
+
+enum stage { ST_PARSE, ST_IR, ST_OPT, ST_UNIFORM, ST_ISEL, ST_RA, ST_SCHED, ST_EMIT, ST_CODEOBJ, ST_N };
+static const char *const stage_names[ST_N] = {"parse",        "ir build + cfg", "ir optimize",
+                                               "uniformity",   "isel",           "regalloc",
+                                               "waitcnt+hazards", "encode",      "code object"};
+
+struct compiler {
+	const struct pa_compile_options *o;
+	struct pa_diag *d;
+	struct pa_arena fn_arena, mod_arena;
+	struct co_kernel *kernels;
+	size_t nkernels, cap;
+	double t[ST_N];
+	double mark;
+	bool entry_found;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void lap(struct compiler *c, enum stage s)
+{
+	double n = now();
+	c->t[s] += n - c->mark;
+	c->mark = n;
+}
+
+static void add_args(struct compiler *c, const struct ir_function *ir, struct co_kernel *k)
+{
+	struct co_arg *args = PA_NEW_ARRAY(&c->mod_arena, struct co_arg, ir->nparams + 1);
+	for (uint32_t i = 0; i < ir->nparams; i++) {
+		const struct ir_param *p = &ir->params[i];
+		args[i] = (struct co_arg){
+		        .name = pa_arena_strndup(&c->mod_arena, p->name, strlen(p->name)),
+		        .offset = p->offset,
+		        .size = p->size,
+		        .align = p->align,
+		        .value_kind = CO_ARG_BY_VALUE,
+		};
+	}
+	k->args = args;
+	k->nargs = ir->nparams;
+}
+
+static bool uses_vcc(const struct mir_function *mf)
+{
+	for (uint32_t b = 0; b < mf->nblocks; b++)
+		for (uint32_t i = 0; i < mf->blocks[b].ninsns; i++)
+			for (unsigned k = 0; k < mf->blocks[b].insns[i].nopnds; k++) {
+				const struct mir_opnd *op = &mf->blocks[b].insns[i].opnds[k];
+				if (op->kind == MIR_SPECIAL &&
+				    (op->v == AMD_SPEC_VCC || op->v == AMD_SPEC_VCC_LO || op->v == AMD_SPEC_VCC_HI))
+					return true;
+			}
+	return false;
+}
+
+static void record_kernel(struct compiler *c, const struct ir_function *ir,
+                          const struct mir_function *mf, const struct sched_code *code)
+{
+	if (c->nkernels == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 8;
+		struct co_kernel *nk = PA_NEW_ARRAY(&c->mod_arena, struct co_kernel, ncap);
+		if (c->kernels)
+			memcpy(nk, c->kernels, c->nkernels * sizeof *nk);
+		c->kernels = nk;
+		c->cap = ncap;
+	}
+	struct co_kernel *k = &c->kernels[c->nkernels++];
+	co_kernel_defaults(k);
+	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
+	uint8_t *bytes = PA_NEW_ARRAY(&c->mod_arena, uint8_t, code->size ? code->size : 4);
+	memcpy(bytes, code->code, code->size);
+	k->code = bytes;
+	k->code_size = code->size;
+	k->vgpr_count = mf->num_vgprs ? mf->num_vgprs : 1;
+	k->sgpr_count = mf->num_sgprs;
+	k->uses_vcc = uses_vcc(mf);
+	k->group_segment_size = mf->lds_size;
+	k->private_segment_size = mf->scratch_size;
+	k->hidden_args = mf->abi.hidden_args;
+	k->abi.kernarg_segment_ptr = mf->abi.kernarg_segment_ptr;
+	k->abi.user_sgpr_count = mf->abi.user_sgpr_count;
+	k->abi.workgroup_id_x = mf->abi.workgroup_id[0];
+	k->abi.workgroup_id_y = mf->abi.workgroup_id[1];
+	k->abi.workgroup_id_z = mf->abi.workgroup_id[2];
+	k->abi.workitem_id_dims = mf->abi.workitem_id_dims ? mf->abi.workitem_id_dims : 1;
+	k->wave_size = mf->wave_size;
+	unsigned maxwg = 0;
+	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
+	if (dims) {
+		maxwg = 1;
+		for (int i = 0; i < 3; i++)
+			maxwg *= dims[i] ? dims[i] : 1;
+	}
+	k->max_flat_workgroup_size = maxwg;
+	if (ir->reqntid[0])
+		for (int i = 0; i < 3; i++)
+			k->reqd_workgroup_size[i] = ir->reqntid[i] ? ir->reqntid[i] : 1;
+	add_args(c, ir, k);
+}
+
+static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
+                           const struct ptx_module_state *m)
+{
+	const struct pa_compile_options *o = c->o;
+	struct pa_diag *d = c->d;
+	struct ir_function ir;
+	struct pa_arena *a = &c->fn_arena;
+	lap(c, ST_PARSE);
+	if (!ir_build(&ir, pf, m, o->filename, a, d) || !ir_cfg_compute(&ir, d))
+		return;
+	lap(c, ST_IR);
+	if (o->verify && !ir_verify(&ir, d))
+		return;
+	ir_optimize(&ir);
+	if (o->verify && !ir_verify(&ir, d))
+		return;
+	lap(c, ST_OPT);
+	ir_uniformity(&ir);
+	lap(c, ST_UNIFORM);
+	if (o->dump_ir)
+		ir_dump(o->dump_ir, &ir);
+	struct mir_function mf;
+	unsigned wave = o->target.wave_size;
+	if (!isel_run(&ir, &o->target, wave, a, &mf, d))
+		return;
+	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf.max_vgprs)
+		mf.max_vgprs = (unsigned)o->maxrregcount;
+	if (ir.maxnreg && ir.maxnreg < mf.max_vgprs)
+		mf.max_vgprs = ir.maxnreg;
+	if (o->verify && !mir_verify(&mf, false, d))
+		return;
+	if (o->dump_mir)
+		mir_print(o->dump_mir, &mf);
+	lap(c, ST_ISEL);
+	struct ra_stats ras;
+	memset(&ras, 0, sizeof ras);
+	if (!ra_run(&mf, &ras, d))
+		return;
+	if (o->verify && !mir_verify(&mf, true, d))
+		return;
+	lap(c, ST_RA);
+	struct sched_stats ss;
+	memset(&ss, 0, sizeof ss);
+	sched_waitcnt(&mf, &ss);
+	sched_hazards(&mf, &ss);
+	lap(c, ST_SCHED);
+	struct sched_code code;
+	if (!sched_emit(&mf, a, &code, d))
+		return;
+	if (o->dump_sched)
+		sched_dump(o->dump_sched, &mf, false);
+	if (o->asm_out)
+		sched_dump(o->asm_out, &mf, true);
+	record_kernel(c, &ir, &mf, &code);
+	lap(c, ST_EMIT);
+}
+
+static void on_function(void *user, const struct ptx_function *pf, const struct ptx_module_state *m)
+{
+	struct compiler *c = user;
+	const struct ptx_func_info *fi = pf->sym->func;
+	if (c->o->entry) {
+		if (strcmp(pf->sym->name, c->o->entry) != 0)
+			return;
+		c->entry_found = true;
+	}
+	if (!fi || !fi->is_entry) {
+		/* device functions are compiled with their callers; calls come with the
+		 * execution-model work, and a call to one is reported where it is made */
+		return;
+	}
+	compile_kernel(c, pf, m);
+	pa_arena_reset(&c->fn_arena);
+	c->mark = now();
+}
+
+static void print_times(const struct compiler *c, FILE *out)
+{
+	double total = 0;
+	for (int s = 0; s < ST_N; s++)
+		total += c->t[s];
+	fprintf(out, "ptxas-amd: time per stage (wall)\n");
+	for (int s = 0; s < ST_N; s++)
+		fprintf(out, "  %-16s %9.3f ms  %5.1f%%\n", stage_names[s], c->t[s] * 1e3,
+		        total > 0 ? 100 * c->t[s] / total : 0);
+	fprintf(out, "  %-16s %9.3f ms\n", "total", total * 1e3);
+}
+
+bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buffer *out,
+                    struct pa_diag *d)
+{
+	struct compiler c;
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.d = d;
+	pa_arena_init(&c.fn_arena);
+	pa_arena_init(&c.mod_arena);
+	c.mark = now();
+	struct ptx_parse_options popts = {
+	        .filename = o->filename, .diag = d, .on_function = on_function, .user = &c};
+	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
+	if (ok && o->entry && !c.entry_found) {
+		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
+		               "entry function '%s' not found", o->entry);
+		ok = false;
+	}
+	if (ok && out) {
+		struct co_module m = {.target = o->target,
+		                      .code_object_version = 5,
+		                      .kernels = c.kernels,
+		                      .nkernels = c.nkernels};
+		ok = co_write_executable(&m, out, d);
+		if (ok && o->info) {
+			for (size_t i = 0; i < c.nkernels; i++) {
+				struct co_descriptor desc;
+				char line[512];
+				if (!co_compute_descriptor(&o->target, 5, &c.kernels[i], &desc, d))
+					continue;
+				co_kernel_stats_line(&o->target, &c.kernels[i], &desc, line, sizeof line);
+				fprintf(o->info, "%s\n", line);
+			}
+		}
+		lap(&c, ST_CODEOBJ);
+	}
+	if (o->time_passes)
+		print_times(&c, o->time_passes);
+	pa_arena_free(&c.fn_arena);
+	pa_arena_free(&c.mod_arena);
+	return ok && !pa_diag_failed(d);
+}

@@ -1,0 +1,944 @@
+/* ir_build, part 2: PTX instructions -> IR operations with exact PTX semantics.
+ *
+ * Each PTX instruction becomes a few IR operations: operands are read as SSA values of
+ * the instruction's type (registers wider or narrower than the type are truncated or
+ * extended as the PTX ISA's relaxed size rules say, bit types are reinterpreted with a
+ * bitcast), results written back to the destination registers.  A guard predicate turns
+ * a pure instruction into a select with the register's old value, and puts anything
+ * with effects (memory, barriers, exits) into a block of its own behind a branch.
+ * Anything the code generator does not handle yet is an error naming the instruction
+ * at its line and column.  O(1) per instruction. */
+#include <string.h>
+
+#include "ir/build_int.h"
+
+/* ---- the instruction's words ---- */
+
+static bool has(const struct ptx_insn *in, enum ptx_dotword w)
+{
+	return ptx_insn_has_mod(in, w);
+}
+
+/* The full mnemonic as written ("atom.global.add.u32"), for messages. */
+static const char *mnemonic(struct irb *b, const struct ptx_insn *in)
+{
+	size_t n = strlen(ptx_ops[in->op].name) + 1;
+	for (unsigned i = 0; i < in->nmods; i++)
+		n += strlen(ptx_dotwords[in->mods[i]].text);
+	char *s = PA_NEW_ARRAY(b->arena, char, n);
+	strcpy(s, ptx_ops[in->op].name);
+	for (unsigned i = 0; i < in->nmods; i++)
+		strcat(s, ptx_dotwords[in->mods[i]].text);
+	return s;
+}
+
+static void unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
+{
+	irb_error(b, "'%s' is not supported by the code generator yet%s%s", mnemonic(b, in),
+	          why ? ": " : "", why ? why : "");
+}
+
+static enum ptx_type_class tclass(enum ptx_type t)
+{
+	return (enum ptx_type_class)ptx_types[t].cls;
+}
+
+static bool is_signed(enum ptx_type t)
+{
+	return tclass(t) == PTX_TC_SINT;
+}
+
+/* The IR type that holds a PTX type (8-bit integers compute in 32 bits). */
+static enum ir_type hold_type(enum ptx_type t)
+{
+	if (ptx_types[t].bits == 8 && tclass(t) != PTX_TC_FLOAT)
+		return IR_T_I32;
+	return irb_ptx_type(t);
+}
+
+static ir_ref emit1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, uint32_t aux)
+{
+	return irb_emit(b, op, t, &a, 1, aux, 0);
+}
+
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c,
+                    uint32_t aux)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, op, t, args, 2, aux, 0);
+}
+
+static ir_ref emit3(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, ir_ref e,
+                    uint32_t aux)
+{
+	ir_ref args[3] = {a, c, e};
+	return irb_emit(b, op, t, args, 3, aux, 0);
+}
+
+/* Converts v to type `want`: same width reinterprets, other widths extend or truncate. */
+static ir_ref adapt(struct irb *b, ir_ref v, enum ir_type want, bool sign)
+{
+	enum ir_type have = (enum ir_type)b->fn->vals[v].type;
+	if (have == want || want == IR_T_NONE)
+		return v;
+	unsigned hb = ir_type_bits(have), wb = ir_type_bits(want);
+	if (have == IR_T_PRED || want == IR_T_PRED) {
+		irb_error(b, "predicate used as a %u-bit value", wb);
+		return ir_undef(b->fn, want);
+	}
+	if (hb == wb)
+		return emit1(b, IR_BITCAST, want, v, 0);
+	enum ir_type ihave = hb == 16 ? IR_T_I16 : hb == 32 ? IR_T_I32 : IR_T_I64;
+	enum ir_type iwant = wb == 16 ? IR_T_I16 : wb == 32 ? IR_T_I32 : IR_T_I64;
+	if (ihave != have)
+		v = emit1(b, IR_BITCAST, ihave, v, 0);
+	v = emit1(b, wb > hb ? (sign ? IR_SEXT : IR_ZEXT) : IR_TRUNC, iwant, v, 0);
+	if (iwant != want)
+		v = emit1(b, IR_BITCAST, want, v, 0);
+	return v;
+}
+
+static const char *const sreg_names[] = {"%tid", "%ntid", "%ctaid", "%nctaid"};
+
+static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
+{
+	const char *name = o->sym->name;
+	for (unsigned k = 0; k < 4; k++)
+		if (!strcmp(name, sreg_names[k]) && o->comp >= 1 && o->comp <= 3)
+			return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k * 3 + o->comp - 1, 0);
+	if (!strcmp(name, "%laneid"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
+	return ir_undef(b->fn, IR_T_I32);
+}
+
+static uint32_t symvar_index(struct irb *b, const struct ptx_symbol *s)
+{
+	struct ir_function *fn = b->fn;
+	for (uint32_t i = 0; i < fn->nsymvars; i++)
+		if (fn->symvars[i].sym == s)
+			return i;
+	if (fn->nsymvars == fn->symvars_cap) {
+		uint32_t ncap = fn->symvars_cap ? fn->symvars_cap * 2 : 8;
+		struct ir_symvar *nv = PA_NEW_ARRAY(b->arena, struct ir_symvar, ncap);
+		if (fn->symvars)
+			memcpy(nv, fn->symvars, fn->nsymvars * sizeof *nv);
+		fn->symvars = nv;
+		fn->symvars_cap = ncap;
+	}
+	uint64_t size = (ptx_types[s->type].bits / 8) * (uint64_t)(s->vec ? s->vec : 1);
+	for (unsigned k = 0; k < s->ndims; k++)
+		size *= s->dims[k];
+	uint8_t space = s->space == PTX_SPACE_SHARED   ? IR_SPACE_SHARED
+	                : s->space == PTX_SPACE_GLOBAL ? IR_SPACE_GLOBAL
+	                : s->space == PTX_SPACE_CONST  ? IR_SPACE_CONST
+	                : s->space == PTX_SPACE_LOCAL  ? IR_SPACE_LOCAL
+	                                               : IR_SPACE_GENERIC;
+	uint32_t elem = (uint32_t)(ptx_types[s->type].bits / 8) * (s->vec ? s->vec : 1);
+	fn->symvars[fn->nsymvars] = (struct ir_symvar){
+	        .sym = s, .space = space, .size = size, .align = s->align ? s->align : elem};
+	return fn->nsymvars++;
+}
+
+/* Address of a variable: SYMADDR (aux = its space), as a `t` value. */
+static ir_ref sym_address(struct irb *b, const struct ptx_symbol *s, enum ir_type t)
+{
+	uint32_t idx = 0;
+	if (s->kind != PTX_SYM_VAR || s->space == PTX_SPACE_PARAM || s->space == PTX_SPACE_REG) {
+		irb_error(b, "the address of '%s' is not supported by the code generator yet",
+		          s->name);
+		return ir_undef(b->fn, t);
+	}
+	idx = symvar_index(b, s);
+	return irb_emit(b, IR_SYMADDR, t, NULL, 0, b->fn->symvars[idx].space, idx);
+}
+
+/* Reads a source operand as a value of type `want` (sign: how to extend a narrower
+ * register). */
+static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign)
+{
+	switch (o->kind) {
+	case PTX_OPND_REG: {
+		int32_t var = irb_var(b, o->sym, o->index);
+		if (var < 0)
+			return ir_undef(b->fn, want);
+		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
+		if (o->negated)
+			v = emit1(b, IR_NOT, IR_T_PRED, adapt(b, v, IR_T_PRED, false), 0);
+		return adapt(b, v, want, sign);
+	}
+	case PTX_OPND_SREG:
+		return adapt(b, read_sreg(b, o), want, false);
+	case PTX_OPND_INT:
+		if (want == IR_T_F32) {
+			float f = (float)(int64_t)o->value;
+			uint32_t bits;
+			memcpy(&bits, &f, 4);
+			return ir_const(b->fn, want, bits);
+		}
+		if (want == IR_T_F64) {
+			double f = (double)(int64_t)o->value;
+			uint64_t bits;
+			memcpy(&bits, &f, 8);
+			return ir_const(b->fn, want, bits);
+		}
+		if (want == IR_T_PRED)
+			return ir_const(b->fn, want, o->value != 0);
+		return ir_const(b->fn, want, o->value);
+	case PTX_OPND_F32:
+	case PTX_OPND_F64: {
+		double dv;
+		if (o->kind == PTX_OPND_F32) {
+			float f;
+			uint32_t bits = (uint32_t)o->value;
+			memcpy(&f, &bits, 4);
+			dv = f;
+		} else {
+			memcpy(&dv, &o->value, 8);
+		}
+		if (want == IR_T_F64) {
+			uint64_t bits;
+			memcpy(&bits, &dv, 8);
+			return ir_const(b->fn, want, o->kind == PTX_OPND_F64 ? o->value : bits);
+		}
+		if (want == IR_T_F32 && o->kind == PTX_OPND_F32)
+			return ir_const(b->fn, want, o->value);
+		if (want == IR_T_F32) {
+			float f = (float)dv;
+			uint32_t bits;
+			memcpy(&bits, &f, 4);
+			return ir_const(b->fn, want, bits);
+		}
+		return ir_const(b->fn, want, o->value); /* bit pattern into an integer */
+	}
+	case PTX_OPND_SYM:
+		if (o->sym->kind == PTX_SYM_VAR) {
+			ir_ref a = sym_address(b, o->sym, want == IR_T_I32 ? IR_T_I32 : IR_T_I64);
+			if (o->value)
+				a = emit2(b, IR_ADD, (enum ir_type)b->fn->vals[a].type, a,
+				          ir_const(b->fn, (enum ir_type)b->fn->vals[a].type, o->value), 0);
+			return adapt(b, a, want, false);
+		}
+		break;
+	case PTX_OPND_WARPSZ:
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_WARPSZ, 0);
+	default:
+		break;
+	}
+	irb_error(b, "operand form not supported by the code generator yet");
+	return ir_undef(b->fn, want);
+}
+
+/* Writes v to a destination register, extending or truncating to the register's width;
+ * under a guard that selects only when the predicate is true, merges with the old value. */
+static void write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign,
+                       ir_ref guard)
+{
+	if (o->kind == PTX_OPND_SINK)
+		return;
+	if (o->kind != PTX_OPND_REG) {
+		irb_error(b, "destination form not supported by the code generator yet");
+		return;
+	}
+	int32_t var = irb_var(b, o->sym, o->index);
+	if (var < 0)
+		return;
+	enum ir_type vt = (enum ir_type)b->var_type[var];
+	v = adapt(b, v, vt, sign);
+	if (guard != IR_NO_REF) {
+		ir_ref old = irb_read_var(b, (uint32_t)var, b->cur);
+		v = emit3(b, IR_SELECT, vt, guard, v, old, 0);
+	}
+	irb_write_var(b, (uint32_t)var, b->cur, v);
+}
+
+/* ---- per-instruction translation ---- */
+
+struct tr {
+	const struct ptx_insn *in;
+	enum ptx_type type;  /* types[0] */
+	enum ir_type t;      /* its IR type */
+	bool sign;
+	ir_ref guard;        /* pure instruction under a guard: select with the old value */
+};
+
+static ir_ref src(struct irb *b, struct tr *x, unsigned i)
+{
+	return read_opnd(b, &x->in->opnds[i], x->t, x->sign);
+}
+
+static void dst(struct irb *b, struct tr *x, unsigned i, ir_ref v)
+{
+	write_dest(b, &x->in->opnds[i], v, x->sign, x->guard);
+}
+
+static uint32_t float_mods(struct irb *b, const struct ptx_insn *in, bool *ok)
+{
+	uint32_t aux = 0;
+	*ok = true;
+	if (has(in, PTX_DW_RZ))
+		aux |= IR_FM_RZ;
+	if (has(in, PTX_DW_RM))
+		aux |= IR_FM_RM;
+	if (has(in, PTX_DW_RP))
+		aux |= IR_FM_RP;
+	if (has(in, PTX_DW_FTZ))
+		aux |= IR_FM_FTZ;
+	if (has(in, PTX_DW_SAT))
+		aux |= IR_FM_SAT;
+	if (has(in, PTX_DW_APPROX))
+		aux |= IR_FM_APPROX;
+	(void)b;
+	return aux;
+}
+
+static bool tr_int_or_float(struct irb *b, struct tr *x, enum ir_op iop, enum ir_op fop)
+{
+	const struct ptx_insn *in = x->in;
+	if (ir_type_is_float(x->t)) {
+		bool ok;
+		uint32_t aux = float_mods(b, in, &ok);
+		if (fop == IR_NUM_OPS) {
+			unsupported(b, in, NULL);
+			return false;
+		}
+		ir_ref r = ir_ops[fop].nargs == 1 ? emit1(b, fop, x->t, src(b, x, 1), aux)
+		                                  : emit2(b, fop, x->t, src(b, x, 1), src(b, x, 2), aux);
+		dst(b, x, 0, r);
+		return true;
+	}
+	if (iop == IR_NUM_OPS || x->t == IR_T_NONE) {
+		unsupported(b, in, NULL);
+		return false;
+	}
+	if (has(in, PTX_DW_SAT) || has(in, PTX_DW_CC)) {
+		unsupported(b, in, has(in, PTX_DW_CC) ? "carry chains (.cc)" : "integer saturation");
+		return false;
+	}
+	ir_ref r = ir_ops[iop].nargs == 1 ? emit1(b, iop, x->t, src(b, x, 1), 0)
+	                                  : emit2(b, iop, x->t, src(b, x, 1), src(b, x, 2), 0);
+	dst(b, x, 0, r);
+	return true;
+}
+
+static enum ir_type wider(enum ir_type t)
+{
+	return t == IR_T_I16 ? IR_T_I32 : IR_T_I64;
+}
+
+/* mul/mad: .lo .hi .wide */
+static void tr_mul(struct irb *b, struct tr *x, bool is_mad)
+{
+	const struct ptx_insn *in = x->in;
+	if (ir_type_is_float(x->t)) {
+		bool ok;
+		uint32_t aux = float_mods(b, in, &ok);
+		ir_ref r = is_mad ? emit3(b, IR_FMA, x->t, src(b, x, 1), src(b, x, 2), src(b, x, 3), aux)
+		                  : emit2(b, IR_FMUL, x->t, src(b, x, 1), src(b, x, 2), aux);
+		dst(b, x, 0, r);
+		return;
+	}
+	if (has(in, PTX_DW_SAT) || has(in, PTX_DW_CC)) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	ir_ref a = src(b, x, 1), c = src(b, x, 2), r;
+	enum ir_type rt = x->t;
+	if (has(in, PTX_DW_WIDE)) {
+		if (x->t == IR_T_I64) {
+			unsupported(b, in, NULL);
+			return;
+		}
+		rt = wider(x->t);
+		a = emit1(b, x->sign ? IR_SEXT : IR_ZEXT, rt, a, 0);
+		c = emit1(b, x->sign ? IR_SEXT : IR_ZEXT, rt, c, 0);
+		r = emit2(b, IR_MUL, rt, a, c, 0);
+	} else if (has(in, PTX_DW_HI)) {
+		r = emit2(b, x->sign ? IR_MULHI_S : IR_MULHI_U, rt, a, c, 0);
+	} else {
+		r = emit2(b, IR_MUL, rt, a, c, 0);
+	}
+	if (is_mad)
+		r = emit2(b, IR_ADD, rt, r, read_opnd(b, &in->opnds[3], rt, x->sign), 0);
+	write_dest(b, &in->opnds[0], r, x->sign, x->guard);
+}
+
+static bool cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out)
+{
+	static const struct {
+		enum ptx_dotword w;
+		enum ir_cmp c, uc; /* signed/ordered, unsigned */
+	} map[] = {
+	        {PTX_DW_EQ, IR_CMP_EQ, IR_CMP_EQ},   {PTX_DW_NE, IR_CMP_NE, IR_CMP_NE},
+	        {PTX_DW_LT, IR_CMP_LT, IR_CMP_LTU},  {PTX_DW_LE, IR_CMP_LE, IR_CMP_LEU},
+	        {PTX_DW_GT, IR_CMP_GT, IR_CMP_GTU},  {PTX_DW_GE, IR_CMP_GE, IR_CMP_GEU},
+	        {PTX_DW_LO, IR_CMP_LTU, IR_CMP_LTU}, {PTX_DW_LS, IR_CMP_LEU, IR_CMP_LEU},
+	        {PTX_DW_HI, IR_CMP_GTU, IR_CMP_GTU}, {PTX_DW_HS, IR_CMP_GEU, IR_CMP_GEU},
+	        {PTX_DW_EQU, IR_CMP_EQU, IR_CMP_EQU}, {PTX_DW_NEU, IR_CMP_NEU, IR_CMP_NEU},
+	        {PTX_DW_LTU, IR_CMP_LTU, IR_CMP_LTU}, {PTX_DW_LEU, IR_CMP_LEU, IR_CMP_LEU},
+	        {PTX_DW_GTU, IR_CMP_GTU, IR_CMP_GTU}, {PTX_DW_GEU, IR_CMP_GEU, IR_CMP_GEU},
+	        {PTX_DW_NUM, IR_CMP_NUM, IR_CMP_NUM}, {PTX_DW_NAN, IR_CMP_NAN, IR_CMP_NAN},
+	};
+	for (unsigned i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (ptx_insn_has_mod(in, map[i].w)) {
+			if (!is_float && (map[i].w == PTX_DW_LO || map[i].w == PTX_DW_LS ||
+			                  map[i].w == PTX_DW_HI || map[i].w == PTX_DW_HS))
+				*out = map[i].c;
+			else if (!is_float && map[i].c >= IR_CMP_LTU)
+				return false; /* unordered comparisons exist for floats only */
+			else
+				*out = is_float || sign ? map[i].c : map[i].uc;
+			return true;
+		}
+	return false;
+}
+
+static void tr_setp(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	enum ir_cmp cmp;
+	bool is_float = ir_type_is_float(x->t);
+	if (x->t == IR_T_NONE || !cmp_of(in, is_float, x->sign, &cmp)) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	uint32_t aux = cmp | (has(in, PTX_DW_FTZ) ? IR_FM_FTZ << 8 : 0);
+	ir_ref r = emit2(b, is_float ? IR_FCMP : IR_ICMP, IR_T_PRED, src(b, x, 1), src(b, x, 2), aux);
+	ir_ref nr = IR_NO_REF;
+	const struct ptx_operand *d = &in->opnds[0];
+	if (in->nopnds > 3) { /* setp.CMP.BOOL p[|q], a, b, c */
+		ir_ref c = read_opnd(b, &in->opnds[3], IR_T_PRED, false);
+		enum ir_op bop = has(in, PTX_DW_AND) ? IR_AND : has(in, PTX_DW_OR) ? IR_OR : IR_XOR;
+		if (d->pair)
+			nr = emit2(b, bop, IR_T_PRED, emit1(b, IR_NOT, IR_T_PRED, r, 0), c, 0);
+		r = emit2(b, bop, IR_T_PRED, r, c, 0);
+	} else if (d->pair) {
+		nr = emit1(b, IR_NOT, IR_T_PRED, r, 0);
+	}
+	write_dest(b, d, r, false, x->guard);
+	if (d->pair)
+		write_dest(b, d->pair, nr, false, x->guard);
+}
+
+/* Keeps the low `bits` of v (a 32- or 64-bit integer) as a signed or unsigned value. */
+static ir_ref narrow_int(struct irb *b, ir_ref v, unsigned bits, bool sign)
+{
+	enum ir_type t = (enum ir_type)b->fn->vals[v].type;
+	unsigned w = ir_type_bits(t);
+	if (bits >= w)
+		return v;
+	if (!sign)
+		return emit2(b, IR_AND, t, v, ir_const(b->fn, t, (1ull << bits) - 1), 0);
+	ir_ref sh = ir_const(b->fn, IR_T_I32, w - bits);
+	return emit2(b, IR_SHR_S, t, emit2(b, IR_SHL, t, v, sh, 0), sh, 0);
+}
+
+static void tr_cvt(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	enum ptx_type dt = (enum ptx_type)in->types[0], st = (enum ptx_type)in->types[1];
+	enum ptx_type_class dc = tclass(dt), sc = tclass(st);
+	bool dfloat = dc == PTX_TC_FLOAT, sfloat = sc == PTX_TC_FLOAT;
+	if ((dfloat && dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64) ||
+	    (sfloat && st != PTX_TYPE_F32 && st != PTX_TYPE_F64) || in->nopnds != 2 ||
+	    has(in, PTX_DW_RELU) || has(in, PTX_DW_SATFINITE) || has(in, PTX_DW_RNA)) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	enum ir_type dty = hold_type(dt), sty = hold_type(st);
+	bool ok;
+	uint32_t aux = float_mods(b, in, &ok);
+	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
+	if (!sfloat && ptx_types[st].bits == 8)
+		v = narrow_int(b, v, 8, is_signed(st));
+	ir_ref r;
+	uint32_t iround = has(in, PTX_DW_RNI)   ? IR_FM_RN
+	                  : has(in, PTX_DW_RZI) ? IR_FM_RZ
+	                  : has(in, PTX_DW_RMI) ? IR_FM_RM
+	                  : has(in, PTX_DW_RPI) ? IR_FM_RP
+	                                        : 4;
+	if (sfloat && dfloat) {
+		if (iround != 4) {
+			r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+			r = sty == dty ? r : emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
+		} else if (sty == dty) {
+			r = emit2(b, IR_FMUL, dty, v, ir_const(b->fn, dty, dty == IR_T_F32 ? 0x3f800000u
+			                                                         : 0x3ff0000000000000ull),
+			          aux); /* x * 1.0 applies .ftz/.sat and quiets NaN, as cvt does */
+		} else {
+			r = emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, v, aux);
+		}
+	} else if (sfloat) { /* float -> integer: round as asked, then convert (saturating) */
+		if (iround == 4) {
+			unsupported(b, in, "float-to-integer conversion needs .rni/.rzi/.rmi/.rpi");
+			return;
+		}
+		ir_ref rounded = iround == IR_FM_RZ ? v : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
+		r = emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it,
+		          rounded, (aux & IR_FM_FTZ) | (ptx_types[dt].bits << 8));
+		(void)dty;
+	} else if (dfloat) {
+		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
+	} else { /* integer -> integer */
+		if (has(in, PTX_DW_SAT)) {
+			unsupported(b, in, "saturating integer conversion");
+			return;
+		}
+		unsigned sbits = ptx_types[st].bits, dbits = ptx_types[dt].bits;
+		enum ir_type it = dbits == 64 ? IR_T_I64 : dbits == 16 ? IR_T_I16 : IR_T_I32;
+		if (sbits > 32 && dbits <= 32)
+			v = emit1(b, IR_TRUNC, IR_T_I32, v, 0);
+		v = adapt(b, v, it, is_signed(st));
+		if (dbits < ir_type_bits(it))
+			v = narrow_int(b, v, dbits, is_signed(dt));
+		r = v;
+	}
+	write_dest(b, &in->opnds[0], r, is_signed(dt), x->guard);
+}
+
+static enum ptx_type_class type_class_of(enum ptx_type t)
+{
+	return tclass(t);
+}
+
+/* The space a memory instruction names (no space word: generic). */
+static int mem_space(const struct ptx_insn *in)
+{
+	if (has(in, PTX_DW_PARAM) || has(in, PTX_DW_PARAM_ENTRY))
+		return IR_SPACE_PARAM;
+	if (has(in, PTX_DW_GLOBAL))
+		return IR_SPACE_GLOBAL;
+	if (has(in, PTX_DW_SHARED) || has(in, PTX_DW_SHARED_CTA))
+		return IR_SPACE_SHARED;
+	if (has(in, PTX_DW_CONST))
+		return IR_SPACE_CONST;
+	if (has(in, PTX_DW_LOCAL))
+		return IR_SPACE_LOCAL;
+	if (has(in, PTX_DW_SHARED_CLUSTER))
+		return -1;
+	return IR_SPACE_GENERIC;
+}
+
+/* Base address value and constant offset of an address operand [x+off]. */
+static bool address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base,
+                    int64_t *off)
+{
+	*off = (int64_t)o->value;
+	if (!o->sym) {
+		*base = ir_const(b->fn, IR_T_I64, 0);
+		return true;
+	}
+	if (o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
+		int32_t var = irb_var(b, o->sym, o->index);
+		if (var < 0)
+			return false;
+		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
+		*base = ir_type_bits((enum ir_type)b->fn->vals[v].type) == 32 && space != IR_SPACE_SHARED
+		                ? adapt(b, v, IR_T_I64, false)
+		                : v;
+		return true;
+	}
+	*base = sym_address(b, o->sym, space == IR_SPACE_SHARED ? IR_T_I32 : IR_T_I64);
+	return !b->failed;
+}
+
+static uint32_t log2u(unsigned v)
+{
+	uint32_t l = 0;
+	while ((1u << l) < v)
+		l++;
+	return l;
+}
+
+static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
+{
+	const struct ptx_insn *in = x->in;
+	int space = mem_space(in);
+	enum ptx_type ty = x->type;
+	unsigned bytes = ptx_types[ty].bits / 8;
+	if (space < 0 || bytes == 0 || bytes > 8 || tclass(ty) == PTX_TC_PACKED ||
+	    (tclass(ty) == PTX_TC_FLOAT && ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64)) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	const struct ptx_operand *d = &in->opnds[0], *a = &in->opnds[1];
+	unsigned n = d->kind == PTX_OPND_VEC ? d->nelems : 1;
+	enum ir_type vt = bytes == 8 ? (tclass(ty) == PTX_TC_FLOAT ? IR_T_F64 : IR_T_I64)
+	                  : tclass(ty) == PTX_TC_FLOAT ? IR_T_F32
+	                                               : IR_T_I32;
+	bool sign = is_signed(ty);
+	if (space == IR_SPACE_PARAM) {
+		uint32_t pi;
+		if (!a->sym || !irb_param_index(b, a->sym, &pi)) {
+			unsupported(b, in, "parameter access through a register address");
+			return;
+		}
+		for (unsigned e = 0; e < n; e++) {
+			const struct ptx_operand *de = n > 1 ? &d->elems[e] : d;
+			int64_t off = b->fn->params[pi].offset + (int64_t)a->value + e * bytes;
+			ir_ref v = irb_emit(b, IR_PARAM, vt, NULL, 0,
+			                    log2u(bytes) << IR_MEM_SIZE_SHIFT | (sign ? IR_MEM_SIGNED : 0), off);
+			write_dest(b, de, v, sign, guard_pred);
+		}
+		return;
+	}
+	ir_ref base;
+	int64_t off;
+	if (!address(b, a, space, &base, &off))
+		return;
+	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT |
+	               (sign ? IR_MEM_SIGNED : 0) | (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0) |
+	               (has(in, PTX_DW_NC) ? IR_MEM_NC : 0);
+	for (unsigned e = 0; e < n; e++) {
+		const struct ptx_operand *de = n > 1 ? &d->elems[e] : d;
+		ir_ref v = irb_emit(b, IR_LOAD, vt, &base, 1, aux, off + e * bytes);
+		write_dest(b, de, v, sign, IR_NO_REF);
+	}
+}
+
+static void tr_st(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	int space = mem_space(in);
+	enum ptx_type ty = x->type;
+	unsigned bytes = ptx_types[ty].bits / 8;
+	if (space < 0 || space == IR_SPACE_PARAM || space == IR_SPACE_CONST || bytes == 0 ||
+	    bytes > 8 || tclass(ty) == PTX_TC_PACKED ||
+	    (tclass(ty) == PTX_TC_FLOAT && ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64)) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	const struct ptx_operand *a = &in->opnds[0], *v = &in->opnds[1];
+	unsigned n = v->kind == PTX_OPND_VEC ? v->nelems : 1;
+	enum ir_type vt = bytes == 8 ? (tclass(ty) == PTX_TC_FLOAT ? IR_T_F64 : IR_T_I64)
+	                  : tclass(ty) == PTX_TC_FLOAT ? IR_T_F32
+	                                               : IR_T_I32;
+	ir_ref base;
+	int64_t off;
+	if (!address(b, a, space, &base, &off))
+		return;
+	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT |
+	               (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0);
+	for (unsigned e = 0; e < n; e++) {
+		const struct ptx_operand *ve = n > 1 ? &v->elems[e] : v;
+		ir_ref val = read_opnd(b, ve, vt, false);
+		ir_ref args[2] = {base, val};
+		irb_emit(b, IR_STORE, vt, args, 2, aux, off + e * bytes);
+	}
+}
+
+static void tr_cvta(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	int space = mem_space(in);
+	if (space < 0 || space == IR_SPACE_PARAM) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	ir_ref v = read_opnd(b, &in->opnds[1], x->t, false);
+	ir_ref r = space == IR_SPACE_GLOBAL ? emit1(b, IR_COPY, x->t, v, 0)
+	           : has(in, PTX_DW_TO)     ? emit1(b, IR_CVTA_TO, x->t, v, (uint32_t)space)
+	                                    : emit1(b, IR_CVTA_FROM, x->t, v, (uint32_t)space);
+	dst(b, x, 0, r);
+}
+
+static void tr_bar(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	bool arrive = has(in, PTX_DW_ARRIVE) || has(in, PTX_DW_RED);
+	const struct ptx_operand *id = in->nopnds ? &in->opnds[0] : NULL;
+	if (arrive || in->nopnds > 1 || (id && (id->kind != PTX_OPND_INT || id->value != 0))) {
+		unsupported(b, in, "only barrier 0 for the whole CTA (bar.sync 0) so far");
+		return;
+	}
+	irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
+}
+
+/* Pure instructions: under a guard they become selects. */
+static bool tr_pure(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	switch (in->op) {
+	case PTX_OP_MOV:
+		if (in->opnds[0].kind != PTX_OPND_REG || in->opnds[1].kind == PTX_OPND_VEC) {
+			unsupported(b, in, "vector moves");
+			return true;
+		}
+		dst(b, x, 0, src(b, x, 1));
+		return true;
+	case PTX_OP_ADD:
+		return tr_int_or_float(b, x, IR_ADD, IR_FADD);
+	case PTX_OP_SUB:
+		return tr_int_or_float(b, x, IR_SUB, IR_FSUB);
+	case PTX_OP_MUL:
+		tr_mul(b, x, false);
+		return true;
+	case PTX_OP_MAD:
+		tr_mul(b, x, true);
+		return true;
+	case PTX_OP_FMA:
+		tr_mul(b, x, true);
+		return true;
+	case PTX_OP_DIV:
+		if (ir_type_is_float(x->t) && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL)))
+			return tr_int_or_float(b, x, IR_NUM_OPS, IR_FDIV_APPROX);
+		if (ir_type_is_float(x->t) && (has(in, PTX_DW_RZ) || has(in, PTX_DW_RM) ||
+		                               has(in, PTX_DW_RP))) {
+			unsupported(b, in, "directed rounding");
+			return true;
+		}
+		return tr_int_or_float(b, x, x->sign ? IR_DIV_S : IR_DIV_U, IR_FDIV);
+	case PTX_OP_REM:
+		return tr_int_or_float(b, x, x->sign ? IR_REM_S : IR_REM_U, IR_NUM_OPS);
+	case PTX_OP_MIN:
+		if (has(in, PTX_DW_NAN_MOD) || has(in, PTX_DW_XORSIGN) || has(in, PTX_DW_ABS) ||
+		    has(in, PTX_DW_RELU) || in->nopnds != 3) {
+			unsupported(b, in, NULL);
+			return true;
+		}
+		return tr_int_or_float(b, x, x->sign ? IR_MIN_S : IR_MIN_U, IR_FMIN);
+	case PTX_OP_MAX:
+		if (has(in, PTX_DW_NAN_MOD) || has(in, PTX_DW_XORSIGN) || has(in, PTX_DW_ABS) ||
+		    has(in, PTX_DW_RELU) || in->nopnds != 3) {
+			unsupported(b, in, NULL);
+			return true;
+		}
+		return tr_int_or_float(b, x, x->sign ? IR_MAX_S : IR_MAX_U, IR_FMAX);
+	case PTX_OP_NEG:
+		return tr_int_or_float(b, x, IR_NEG, IR_FNEG);
+	case PTX_OP_ABS:
+		return tr_int_or_float(b, x, IR_ABS, IR_FABS);
+	case PTX_OP_AND:
+		return tr_int_or_float(b, x, IR_AND, IR_NUM_OPS);
+	case PTX_OP_OR:
+		return tr_int_or_float(b, x, IR_OR, IR_NUM_OPS);
+	case PTX_OP_XOR:
+		return tr_int_or_float(b, x, IR_XOR, IR_NUM_OPS);
+	case PTX_OP_NOT:
+		return tr_int_or_float(b, x, IR_NOT, IR_NUM_OPS);
+	case PTX_OP_CNOT: {
+		ir_ref z = emit2(b, IR_ICMP, IR_T_PRED, src(b, x, 1), ir_const(b->fn, x->t, 0), IR_CMP_EQ);
+		dst(b, x, 0, emit3(b, IR_SELECT, x->t, z, ir_const(b->fn, x->t, 1),
+		                   ir_const(b->fn, x->t, 0), 0));
+		return true;
+	}
+	case PTX_OP_SHL:
+	case PTX_OP_SHR: {
+		if (x->t == IR_T_NONE || ir_type_is_float(x->t) || x->t == IR_T_PRED) {
+			unsupported(b, in, NULL);
+			return true;
+		}
+		enum ir_op op = in->op == PTX_OP_SHL ? IR_SHL : x->sign ? IR_SHR_S : IR_SHR_U;
+		ir_ref amt = read_opnd(b, &in->opnds[2], IR_T_I32, false);
+		dst(b, x, 0, emit2(b, op, x->t, src(b, x, 1), amt, 0));
+		return true;
+	}
+	case PTX_OP_SETP:
+		tr_setp(b, x);
+		return true;
+	case PTX_OP_SELP: {
+		ir_ref p = read_opnd(b, &in->opnds[3], IR_T_PRED, false);
+		dst(b, x, 0, emit3(b, IR_SELECT, x->t, p, src(b, x, 1), src(b, x, 2), 0));
+		return true;
+	}
+	case PTX_OP_CVT:
+		tr_cvt(b, x);
+		return true;
+	case PTX_OP_CVTA:
+		tr_cvta(b, x);
+		return true;
+	case PTX_OP_RCP:
+		if (!ir_type_is_float(x->t))
+			break;
+		if (has(in, PTX_DW_APPROX)) {
+			dst(b, x, 0, emit1(b, IR_FRCP, x->t, src(b, x, 1), IR_FM_APPROX |
+			                   (has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0)));
+		} else if (has(in, PTX_DW_RN)) {
+			ir_ref one = ir_const(b->fn, x->t, x->t == IR_T_F32 ? 0x3f800000u
+			                                                     : 0x3ff0000000000000ull);
+			dst(b, x, 0, emit2(b, IR_FDIV, x->t, one, src(b, x, 1),
+			                   has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0));
+		} else {
+			unsupported(b, in, "directed rounding");
+		}
+		return true;
+	case PTX_OP_SQRT:
+		if (!ir_type_is_float(x->t))
+			break;
+		if (!has(in, PTX_DW_APPROX) && !has(in, PTX_DW_RN)) {
+			unsupported(b, in, "directed rounding");
+			return true;
+		}
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FSQRT);
+	case PTX_OP_RSQRT:
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FRSQ);
+	case PTX_OP_EX2:
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FEX2);
+	case PTX_OP_LG2:
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FLG2);
+	case PTX_OP_SIN:
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FSIN);
+	case PTX_OP_COS:
+		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FCOS);
+	case PTX_OP_POPC:
+	case PTX_OP_CLZ: {
+		enum ptx_type ty = x->type;
+		enum ir_type t = irb_ptx_type(ty);
+		if (t != IR_T_I32 && t != IR_T_I64)
+			break;
+		ir_ref a = read_opnd(b, &in->opnds[1], t, false);
+		write_dest(b, &in->opnds[0], emit1(b, in->op == PTX_OP_POPC ? IR_POPC : IR_CLZ,
+		                                   IR_T_I32, a, 0),
+		           false, x->guard);
+		return true;
+	}
+	case PTX_OP_BREV:
+		return tr_int_or_float(b, x, IR_BREV, IR_NUM_OPS);
+	case PTX_OP_BFE: {
+		ir_ref pos = read_opnd(b, &in->opnds[2], IR_T_I32, false);
+		ir_ref len = read_opnd(b, &in->opnds[3], IR_T_I32, false);
+		dst(b, x, 0, emit3(b, x->sign ? IR_BFE_S : IR_BFE_U, x->t, src(b, x, 1), pos, len, 0));
+		return true;
+	}
+	case PTX_OP_PRMT:
+		if (in->nmods > 1 || x->t != IR_T_I32)
+			break; /* the .f4e/.b4e/... modes */
+		dst(b, x, 0, emit3(b, IR_PRMT, IR_T_I32, src(b, x, 1), src(b, x, 2),
+		                   read_opnd(b, &in->opnds[3], IR_T_I32, false), 0));
+		return true;
+	default:
+		return false;
+	}
+	unsupported(b, in, NULL);
+	return true;
+}
+
+/* Instructions with effects, or that may fault. */
+static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
+{
+	switch (x->in->op) {
+	case PTX_OP_LD:
+		tr_ld(b, x, IR_NO_REF);
+		return true;
+	case PTX_OP_ST:
+		tr_st(b, x);
+		return true;
+	case PTX_OP_BAR:
+	case PTX_OP_BARRIER:
+		tr_bar(b, x);
+		return true;
+	case PTX_OP_MEMBAR:
+	case PTX_OP_FENCE:
+		/* Ordering within the CTA needs only the memory counters drained; wider scopes
+		 * also need cache writeback/invalidation, not done yet. */
+		if (!has(x->in, PTX_DW_CTA) || has(x->in, PTX_DW_PROXY)) {
+			unsupported(b, x->in, "only CTA-scope fences so far");
+			return true;
+		}
+		irb_emit(b, IR_FENCE, IR_T_NONE, NULL, 0, 0, 0);
+		return true;
+	default:
+		(void)guard_pred;
+		return false;
+	}
+}
+
+static bool is_pure(const struct ptx_insn *in)
+{
+	switch (in->op) {
+	case PTX_OP_LD:
+	case PTX_OP_ST:
+	case PTX_OP_BAR:
+	case PTX_OP_BARRIER:
+	case PTX_OP_MEMBAR:
+	case PTX_OP_FENCE:
+	case PTX_OP_BRA:
+	case PTX_OP_RET:
+	case PTX_OP_EXIT:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void tr_branch(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	uint32_t target = IR_NO_BLOCK;
+	if (in->op == PTX_OP_BRA) {
+		const struct ptx_operand *l = &in->opnds[0];
+		if (l->kind != PTX_OPND_SYM || l->sym->kind != PTX_SYM_LABEL) {
+			unsupported(b, in, "indirect branches");
+			return;
+		}
+		target = irb_label_block(b, l->sym);
+	}
+	if (guard == IR_NO_REF) {
+		if (target != IR_NO_BLOCK)
+			irb_terminate(b, IR_JMP, IR_NO_REF, target, 0);
+		else
+			irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
+		return;
+	}
+	if (target == IR_NO_BLOCK) { /* @p ret: a block that returns */
+		target = irb_open_sealed(b);
+		uint32_t from = b->cur;
+		uint32_t next = irb_open_sealed(b);
+		irb_terminate(b, IR_BR, guard, target, next);
+		irb_switch_to(b, target);
+		irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
+		(void)from;
+		irb_switch_to(b, next);
+		return;
+	}
+	uint32_t next = irb_open_sealed(b);
+	irb_terminate(b, IR_BR, guard, target, next);
+	irb_switch_to(b, next);
+}
+
+void irb_insn(struct irb *b, const struct ptx_insn *in)
+{
+	struct tr x = {.in = in, .guard = IR_NO_REF};
+	x.type = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
+	x.t = hold_type(x.type);
+	x.sign = is_signed(x.type);
+	(void)type_class_of;
+	ir_ref guard = IR_NO_REF;
+	if (in->has_guard) {
+		guard = read_opnd(b, &in->guard, IR_T_PRED, false);
+		if (in->guard.kind == PTX_OPND_INT)
+			guard = ir_const(b->fn, IR_T_PRED, in->guard.value != 0);
+	}
+	if (in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
+		tr_branch(b, in, guard);
+		return;
+	}
+	if (is_pure(in)) {
+		x.guard = guard;
+		if (!tr_pure(b, &x))
+			unsupported(b, in, NULL);
+		return;
+	}
+	if (guard == IR_NO_REF) {
+		if (!tr_effect(b, &x, IR_NO_REF))
+			unsupported(b, in, NULL);
+		return;
+	}
+	/* @p effect: if (p) { effect } */
+	uint32_t then = irb_open_sealed(b), join = irb_new_block(b);
+	irb_terminate(b, IR_BR, guard, then, join);
+	irb_switch_to(b, then);
+	if (!tr_effect(b, &x, guard))
+		unsupported(b, in, NULL);
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+}
+
+void irb_decl(struct irb *b, const struct ptx_symbol *sym)
+{
+	/* Registers become variables on first use; .shared/.local variables are placed by
+	 * instruction selection when an instruction takes their address. */
+	(void)b;
+	(void)sym;
+}

@@ -1,0 +1,69 @@
+/* Internal to ir_build (build.c, build_insn.c): the builder's state. */
+#ifndef IR_BUILD_INT_H
+#define IR_BUILD_INT_H
+
+#include <stdarg.h>
+
+#include "ir/ir.h"
+
+struct irb_map { /* open-addressing hash map u64 -> u32; key ~0 marks a free slot */
+	uint64_t *keys;
+	uint32_t *vals;
+	uint32_t cap, n;
+};
+
+struct irb_phi {
+	ir_ref res;
+	uint32_t var;
+	ir_ref *args;
+	bool incomplete;
+	struct irb_phi *next;
+};
+
+struct irb_block_state {
+	bool sealed, is_label;
+	uint32_t preds_cap;
+	struct irb_phi *phis; /* newest first */
+};
+
+struct irb {
+	struct ir_function *fn;
+	struct pa_diag *d;
+	const char *file;
+	struct pa_arena *arena;
+	const struct ptx_module_state *mod;
+	struct irb_map vars;   /* (symbol, index) -> variable */
+	struct irb_map defs;   /* (variable, block) -> current value */
+	struct irb_map labels; /* label symbol -> block */
+	struct irb_map params; /* parameter symbol -> index */
+	uint8_t *var_type;     /* enum ir_type per variable */
+	uint32_t nvars, vars_cap;
+	struct irb_block_state *bstate;
+	uint32_t bstate_cap;
+	uint32_t cur; /* block being filled */
+	bool terminated;
+	uint32_t line, col; /* statement being translated */
+	bool failed;
+};
+
+void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+enum ir_type irb_ptx_type(enum ptx_type t);
+int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index);
+ir_ref irb_read_var(struct irb *b, uint32_t var, uint32_t block);
+void irb_write_var(struct irb *b, uint32_t var, uint32_t block, ir_ref v);
+void irb_seal(struct irb *b, uint32_t block);
+uint32_t irb_new_block(struct irb *b);
+uint32_t irb_open_sealed(struct irb *b);
+void irb_switch_to(struct irb *b, uint32_t block);
+void irb_edge(struct irb *b, uint32_t from, uint32_t to);
+uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label);
+ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args,
+                unsigned nargs, uint32_t aux, int64_t imm);
+void irb_terminate(struct irb *b, enum ir_op op, ir_ref cond, uint32_t s0, uint32_t s1);
+bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index);
+
+/* build_insn.c */
+void irb_insn(struct irb *b, const struct ptx_insn *in);
+void irb_decl(struct irb *b, const struct ptx_symbol *sym);
+
+#endif

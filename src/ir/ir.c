@@ -1,0 +1,90 @@
+/* SSA IR construction helpers: blocks, values, constants, instructions and edges in
+ * arena-backed growable arrays.  The op table comes from ir_ops.def. */
+#include <string.h>
+
+#include "ir/ir.h"
+
+const struct ir_op_info ir_ops[IR_NUM_OPS] = {
+#define OP(id, name, nargs, flags) {name, nargs, flags},
+#include "ir_ops.def"
+#undef OP
+};
+
+unsigned ir_type_bits(enum ir_type t)
+{
+	static const uint8_t bits[] = {0, 1, 16, 32, 64, 32, 64};
+	return t <= IR_T_F64 ? bits[t] : 0;
+}
+
+const char *ir_type_name(enum ir_type t)
+{
+	static const char *const names[] = {"none", "pred", "i16", "i32", "i64", "f32", "f64"};
+	return t <= IR_T_F64 ? names[t] : "?";
+}
+
+static void *grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return old;
+	uint32_t ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	void *fresh = pa_arena_array(a, ncap, elem, 8);
+	if (old)
+		memcpy(fresh, old, (size_t)*cap * elem);
+	*cap = ncap;
+	return fresh;
+}
+
+uint32_t ir_new_block(struct ir_function *fn)
+{
+	fn->blocks = grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1,
+	                  sizeof *fn->blocks);
+	struct ir_block *b = &fn->blocks[fn->nblocks];
+	memset(b, 0, sizeof *b);
+	b->idom = b->ipdom = IR_NO_BLOCK;
+	b->loop = IR_NO_LOOP;
+	fn->cfg_valid = false;
+	return fn->nblocks++;
+}
+
+ir_ref ir_new_value(struct ir_function *fn, enum ir_type type, uint32_t block)
+{
+	fn->vals = grow(fn->arena, fn->vals, &fn->vals_cap, fn->nvals + 1, sizeof *fn->vals);
+	fn->vals[fn->nvals] = (struct ir_value){.kind = IR_VAL_INSN, .type = (uint8_t)type,
+	                                        .block = block};
+	return fn->nvals++;
+}
+
+ir_ref ir_const(struct ir_function *fn, enum ir_type type, uint64_t bits)
+{
+	unsigned w = ir_type_bits(type);
+	if (w < 64)
+		bits &= (1ull << w) - 1;
+	ir_ref r = ir_new_value(fn, type, IR_NO_BLOCK);
+	fn->vals[r].kind = IR_VAL_CONST;
+	fn->vals[r].bits = bits;
+	return r;
+}
+
+ir_ref ir_undef(struct ir_function *fn, enum ir_type type)
+{
+	ir_ref r = ir_new_value(fn, type, IR_NO_BLOCK);
+	fn->vals[r].kind = IR_VAL_UNDEF;
+	return r;
+}
+
+struct ir_insn *ir_append(struct ir_function *fn, uint32_t b, const struct ir_insn *in)
+{
+	struct ir_block *bl = &fn->blocks[b];
+	bl->insns = grow(fn->arena, bl->insns, &bl->cap, bl->ninsns + 1, sizeof *bl->insns);
+	bl->insns[bl->ninsns] = *in;
+	return &bl->insns[bl->ninsns++];
+}
+
+void ir_add_edge(struct ir_function *fn, uint32_t from, uint32_t to)
+{
+	struct ir_block *f = &fn->blocks[from];
+	f->succs[f->nsuccs++] = to;
+	fn->cfg_valid = false;
+}

@@ -1,0 +1,258 @@
+/* The SSA IR: the public face of src/ir.
+ *
+ * A function is built from one parsed PTX function (ptx.h) by ir_build: PTX virtual
+ * registers, which may be assigned many times, become SSA values (Braun et al., "Simple
+ * and Efficient Construction of Static Single Assignment Form", CC 2013) with phis at
+ * block starts.  Everything is indices (STYLE.md habit 4): values are numbered densely
+ * (fn->vals), blocks by index, instructions are fixed-size records in a flat array per
+ * block with their phis first and their terminator last.
+ *
+ * Values: every instruction with a result defines exactly one value; constants are
+ * values too (IR_VAL_CONST, not defined by an instruction) so operands are one kind of
+ * reference, an ir_ref = value number.  Types: pred, i16/i32/i64 (integers, signedness
+ * in the operation), f32/f64.
+ *
+ * Analyses cache their results in the function: ir_cfg_compute (preds/succs, reverse
+ * postorder, dominators, loops, the linear order), ir_uniformity (the `divergent` flag of
+ * every value and every block's branch).  Passes that change the CFG invalidate them. */
+#ifndef IR_IR_H
+#define IR_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "ptx.h"
+
+enum ir_op {
+#define OP(id, name, nargs, flags) IR_##id,
+#include "ir_ops.def"
+#undef OP
+	IR_NUM_OPS
+};
+
+enum {
+	IR_OPF_SIDE = 1,
+	IR_OPF_TERM = 2,
+	IR_OPF_COMM = 4,
+	IR_OPF_NORES = 8,
+	IR_OPF_SRC_DIV = 16,
+	IR_OPF_MEM = 32,
+};
+
+struct ir_op_info {
+	const char *name;
+	int8_t nargs;
+	uint8_t flags;
+};
+extern const struct ir_op_info ir_ops[IR_NUM_OPS];
+
+enum ir_type { IR_T_NONE, IR_T_PRED, IR_T_I16, IR_T_I32, IR_T_I64, IR_T_F32, IR_T_F64 };
+unsigned ir_type_bits(enum ir_type t);
+const char *ir_type_name(enum ir_type t);
+static inline bool ir_type_is_float(enum ir_type t)
+{
+	return t == IR_T_F32 || t == IR_T_F64;
+}
+
+/* Comparison kinds (ICMP and FCMP).  Float: the plain ones are ordered (false on NaN),
+ * the _U ones unordered (true on NaN); NUM = neither is NaN, NAN = either is. */
+enum ir_cmp {
+	IR_CMP_EQ,
+	IR_CMP_NE,
+	IR_CMP_LT,
+	IR_CMP_LE,
+	IR_CMP_GT,
+	IR_CMP_GE,
+	IR_CMP_LTU, /* integer: unsigned; float: unordered */
+	IR_CMP_LEU,
+	IR_CMP_GTU,
+	IR_CMP_GEU,
+	IR_CMP_EQU, /* float only */
+	IR_CMP_NEU, /* float only */
+	IR_CMP_NUM,
+	IR_CMP_NAN,
+	IR_NUM_CMPS
+};
+
+/* Float modifier bits in aux. */
+enum {
+	IR_FM_RN = 0, /* rounding: low 2 bits */
+	IR_FM_RZ = 1,
+	IR_FM_RM = 2,
+	IR_FM_RP = 3,
+	IR_FM_ROUND_MASK = 3,
+	IR_FM_FTZ = 4,
+	IR_FM_SAT = 8,
+	IR_FM_APPROX = 16,
+	IR_FM_INT_ROUND = 32, /* cvt.rni/rzi/rmi/rpi on float->float: round to integral */
+};
+
+enum ir_space {
+	IR_SPACE_GENERIC,
+	IR_SPACE_GLOBAL,
+	IR_SPACE_SHARED,
+	IR_SPACE_LOCAL,
+	IR_SPACE_CONST,
+	IR_SPACE_PARAM,
+	IR_SPACE_MASK = 7,
+	IR_MEM_VOLATILE = 8,
+	IR_MEM_NC = 16,        /* ld.global.nc: read-only for the kernel's lifetime */
+	IR_MEM_SIZE_SHIFT = 8, /* log2 of the bytes accessed (bits 8-10) */
+	IR_MEM_SIGNED = 1 << 12, /* narrow load: sign-extend into the value's type */
+};
+static inline unsigned ir_mem_bytes(uint32_t aux)
+{
+	return 1u << ((aux >> IR_MEM_SIZE_SHIFT) & 7);
+}
+
+enum ir_sreg {
+	IR_SREG_TID_X,
+	IR_SREG_TID_Y,
+	IR_SREG_TID_Z,
+	IR_SREG_NTID_X,
+	IR_SREG_NTID_Y,
+	IR_SREG_NTID_Z,
+	IR_SREG_CTAID_X,
+	IR_SREG_CTAID_Y,
+	IR_SREG_CTAID_Z,
+	IR_SREG_NCTAID_X,
+	IR_SREG_NCTAID_Y,
+	IR_SREG_NCTAID_Z,
+	IR_SREG_LANEID,
+	IR_SREG_WARPSZ,
+	IR_NUM_SREGS
+};
+
+typedef uint32_t ir_ref; /* value number */
+#define IR_NO_REF 0xffffffffu
+
+enum ir_val_kind { IR_VAL_INSN, IR_VAL_CONST, IR_VAL_UNDEF };
+
+struct ir_value {
+	uint8_t kind; /* enum ir_val_kind */
+	uint8_t type; /* enum ir_type */
+	bool divergent;
+	uint8_t pad;
+	uint32_t block; /* defining block (IR_VAL_INSN) */
+	uint64_t bits;  /* IR_VAL_CONST: the constant (floats as their bit pattern) */
+};
+
+struct ir_insn {
+	uint16_t op; /* enum ir_op */
+	uint8_t type;
+	uint8_t nargs;
+	uint32_t aux;
+	ir_ref res;        /* result value or IR_NO_REF */
+	ir_ref args[4];    /* PHI: see phi_args */
+	ir_ref *phi_args;  /* PHI: one per predecessor, in fn->blocks[b].preds order */
+	int64_t imm;
+	uint32_t line, col; /* PTX source position */
+};
+
+struct ir_block {
+	struct ir_insn *insns;
+	uint32_t ninsns, cap;
+	uint32_t *preds, npreds;
+	uint32_t succs[2], nsuccs; /* BR: [0] taken, [1] not taken; JMP: [0] */
+	/* analyses (ir_cfg_compute) */
+	uint32_t rpo;         /* position in reverse postorder */
+	uint32_t idom;        /* immediate dominator (entry: itself) */
+	uint32_t ipdom;       /* immediate post-dominator (IR_NO_BLOCK: the virtual exit) */
+	uint32_t loop;        /* innermost loop index or IR_NO_LOOP */
+	uint32_t linear_pos;  /* position in the linear order */
+	bool reachable;
+	bool divergent_branch; /* ir_uniformity: its BR condition differs between lanes */
+	const struct ptx_symbol *label; /* the PTX label that starts it, or NULL */
+};
+#define IR_NO_BLOCK 0xffffffffu
+#define IR_NO_LOOP  0xffffffffu
+
+struct ir_loop {
+	uint32_t header;
+	uint32_t parent;     /* enclosing loop or IR_NO_LOOP */
+	uint32_t depth;      /* 1 for outermost */
+	uint32_t last;       /* block with the highest linear position in the loop */
+	bool divergent;      /* ir_uniformity: lanes may leave it in different iterations */
+};
+
+struct ir_param {
+	const char *name;
+	uint32_t offset, size, align;
+	bool is_pointer; /* .u64/.b64 parameter or .ptr */
+};
+
+/* A module-scope variable the function uses (.shared/.global/.const). */
+struct ir_symvar {
+	const struct ptx_symbol *sym;
+	uint8_t space; /* enum ir_space */
+	uint64_t size;
+	uint32_t align;
+};
+
+struct ir_function {
+	const char *name;
+	const char *file; /* for diagnostics */
+	bool is_entry;
+	struct pa_arena *arena;
+	struct ir_block *blocks;
+	uint32_t nblocks, blocks_cap;
+	struct ir_value *vals;
+	uint32_t nvals, vals_cap;
+	struct ir_param *params;
+	uint32_t nparams;
+	uint32_t param_bytes;
+	struct ir_symvar *symvars;
+	uint32_t nsymvars, symvars_cap;
+	uint32_t maxntid[3], reqntid[3], maxnreg;
+	/* analyses */
+	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
+	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */
+	uint32_t norder;
+	struct ir_loop *loops;
+	uint32_t nloops;
+	bool cfg_valid;
+};
+
+/* Builds the IR of one parsed function (ptx_parse_stream's on_function callback hands it
+ * over).  Unsupported PTX is reported at file:line:col naming the construct; returns false
+ * then.  Memory comes from `arena` (the per-function arena of the compiler). */
+bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
+              const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
+              struct pa_diag *d);
+
+/* ---- construction helpers (ir.c) ---- */
+uint32_t ir_new_block(struct ir_function *fn);
+ir_ref ir_new_value(struct ir_function *fn, enum ir_type type, uint32_t block);
+ir_ref ir_const(struct ir_function *fn, enum ir_type type, uint64_t bits);
+ir_ref ir_undef(struct ir_function *fn, enum ir_type type);
+struct ir_insn *ir_append(struct ir_function *fn, uint32_t b, const struct ir_insn *in);
+void ir_add_edge(struct ir_function *fn, uint32_t from, uint32_t to);
+static inline bool ir_is_const(const struct ir_function *fn, ir_ref r)
+{
+	return fn->vals[r].kind == IR_VAL_CONST;
+}
+
+/* ---- analyses and passes (one file each) ---- */
+/* cfg.c: reverse postorder, dominators (Cooper-Harvey-Kennedy), post-dominators, natural
+ * loops, the linear order.  False (with a diagnostic at `line`) for irreducible CFGs. */
+bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d);
+/* uniformity.c: which values and branches differ between the lanes of a wave. */
+void ir_uniformity(struct ir_function *fn);
+/* opt.c: constant folding, copy propagation, trivial-phi removal, local value
+ * numbering and dead code elimination; returns the number of instructions removed. */
+unsigned ir_optimize(struct ir_function *fn);
+/* verify.c: SSA and CFG invariants; reports the first violation naming the block and
+ * instruction. */
+bool ir_verify(const struct ir_function *fn, struct pa_diag *d);
+/* dump.c: the textual form (--dump-ir). */
+void ir_dump(FILE *out, const struct ir_function *fn);
+
+/* True if b1 dominates b2 (needs ir_cfg_compute). */
+bool ir_dominates(const struct ir_function *fn, uint32_t b1, uint32_t b2);
+/* True if block b is inside loop l (or one of its inner loops). */
+bool ir_in_loop(const struct ir_function *fn, uint32_t b, uint32_t l);
+
+#endif

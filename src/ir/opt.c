@@ -1,0 +1,321 @@
+/* ir_optimize: cheap, general clean-ups after SSA construction.
+ *
+ * 1. Forwarding: COPY and same-type BITCAST forward their operand; a phi whose operands
+ *    are all one value (or the phi itself) is that value (Braun et al.'s trivial phis);
+ *    repeated until nothing changes, through one replacement map with path compression.
+ * 2. Constant folding of integer operations whose operands are constants (exact two's
+ *    complement semantics of the IR; PTX's shift clamping).
+ * 3. Local value numbering: within a block, an operation without effects that repeats an
+ *    earlier one on the same operands (commutative ones in either order) is replaced.
+ * 4. Dead code elimination: results nobody needs, unless the operation has effects.
+ * requires: nothing (works with or without ir_cfg_compute; it keeps the CFG).
+ * breaks: nothing but uniformity flags of removed values.
+ * Complexity: O(instructions) per forwarding round (rounds are few in practice, capped),
+ * O(instructions) expected for numbering (hash table) and DCE. */
+#include <string.h>
+
+#include "ir/ir.h"
+
+struct opt {
+	struct ir_function *fn;
+	ir_ref *repl;
+	unsigned removed;
+};
+
+static ir_ref find(struct opt *o, ir_ref r)
+{
+	ir_ref root = r;
+	while (o->repl[root] != root)
+		root = o->repl[root];
+	while (o->repl[r] != root) {
+		ir_ref next = o->repl[r];
+		o->repl[r] = root;
+		r = next;
+	}
+	return root;
+}
+
+static void rewrite_operands(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct ir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			struct ir_insn *in = &bl->insns[i];
+			if (in->op == IR_PHI)
+				for (uint32_t p = 0; p < bl->npreds; p++)
+					in->phi_args[p] = find(o, in->phi_args[p]);
+			else
+				for (uint32_t k = 0; k < in->nargs; k++)
+					in->args[k] = find(o, in->args[k]);
+		}
+	}
+}
+
+/* One forwarding round; returns whether anything new was forwarded. */
+static bool forward(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	bool changed = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct ir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			struct ir_insn *in = &bl->insns[i];
+			if (in->res == IR_NO_REF || find(o, in->res) != in->res)
+				continue;
+			ir_ref to = IR_NO_REF;
+			if (in->op == IR_COPY ||
+			    (in->op == IR_BITCAST && fn->vals[find(o, in->args[0])].type == in->type)) {
+				to = find(o, in->args[0]);
+			} else if (in->op == IR_PHI) {
+				ir_ref same = IR_NO_REF;
+				bool several = false;
+				for (uint32_t p = 0; p < bl->npreds && !several; p++) {
+					ir_ref a = find(o, in->phi_args[p]);
+					if (a == in->res || a == same)
+						continue;
+					several = same != IR_NO_REF;
+					same = a;
+				}
+				if (!several)
+					to = same;
+			}
+			if (to != IR_NO_REF && to != in->res) {
+				o->repl[in->res] = to;
+				changed = true;
+			}
+		}
+	}
+	return changed;
+}
+
+static bool const_int(const struct ir_function *fn, ir_ref r, uint64_t *v)
+{
+	if (fn->vals[r].kind != IR_VAL_CONST || ir_type_is_float((enum ir_type)fn->vals[r].type))
+		return false;
+	*v = fn->vals[r].bits;
+	return true;
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* Folds an integer operation on constants; false when it does not apply. */
+static bool fold(const struct ir_function *fn, const struct ir_insn *in, uint64_t *out)
+{
+	unsigned w = ir_type_bits((enum ir_type)in->type);
+	if (ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED || in->nargs == 0 ||
+	    in->nargs > 2)
+		return false;
+	uint64_t a, c = 0;
+	if (!const_int(fn, in->args[0], &a) || (in->nargs == 2 && !const_int(fn, in->args[1], &c)))
+		return false;
+	unsigned aw = ir_type_bits((enum ir_type)fn->vals[in->args[0]].type);
+	switch (in->op) {
+	case IR_ADD:
+		*out = a + c;
+		return true;
+	case IR_SUB:
+		*out = a - c;
+		return true;
+	case IR_MUL:
+		*out = a * c;
+		return true;
+	case IR_AND:
+		*out = a & c;
+		return true;
+	case IR_OR:
+		*out = a | c;
+		return true;
+	case IR_XOR:
+		*out = a ^ c;
+		return true;
+	case IR_NOT:
+		*out = ~a;
+		return true;
+	case IR_NEG:
+		*out = -a;
+		return true;
+	case IR_SHL:
+		*out = c >= w ? 0 : a << c;
+		return true;
+	case IR_SHR_U:
+		*out = c >= w ? 0 : a >> c;
+		return true;
+	case IR_SHR_S:
+		*out = (uint64_t)(sext(a, w) >> (c >= w ? w - 1 : c));
+		return true;
+	case IR_ZEXT:
+	case IR_TRUNC:
+		*out = a;
+		return true;
+	case IR_SEXT:
+		*out = (uint64_t)sext(a, aw);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void fold_constants(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct ir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			struct ir_insn *in = &bl->insns[i];
+			uint64_t v;
+			if (in->res == IR_NO_REF || !fold(fn, in, &v))
+				continue;
+			in->op = IR_COPY;
+			in->nargs = 1;
+			in->args[0] = ir_const(fn, (enum ir_type)in->type, v);
+			o->repl[in->res] = in->res;
+		}
+	}
+}
+
+/* Local value numbering over one block with an open-addressing table of instruction
+ * indices. */
+static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, uint32_t cap)
+{
+	memset(table, 0xff, cap * sizeof *table);
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		struct ir_insn *in = &bl->insns[i];
+		uint8_t f = ir_ops[in->op].flags;
+		if (in->res == IR_NO_REF || in->op == IR_PHI || (f & (IR_OPF_SIDE | IR_OPF_MEM)) ||
+		    in->op == IR_COPY)
+			continue;
+		ir_ref a0 = in->nargs > 0 ? in->args[0] : 0, a1 = in->nargs > 1 ? in->args[1] : 0;
+		if ((f & IR_OPF_COMM) && a1 < a0) {
+			in->args[0] = a1;
+			in->args[1] = a0;
+		}
+		uint64_t h = in->op * 0x9e3779b97f4a7c15ull ^ in->type ^ (uint64_t)in->aux << 17 ^
+		             (uint64_t)in->imm * 31;
+		for (uint32_t k = 0; k < in->nargs; k++)
+			h = (h ^ in->args[k]) * 0xff51afd7ed558ccdull;
+		uint32_t s = (uint32_t)(h ^ h >> 29) & (cap - 1);
+		for (;; s = (s + 1) & (cap - 1)) {
+			if (table[s] == 0xffffffffu) {
+				table[s] = i;
+				break;
+			}
+			const struct ir_insn *e = &bl->insns[table[s]];
+			if (e->op == in->op && e->type == in->type && e->aux == in->aux &&
+			    e->imm == in->imm && e->nargs == in->nargs &&
+			    !memcmp(e->args, in->args, in->nargs * sizeof *in->args)) {
+				o->repl[in->res] = e->res;
+				in->op = IR_COPY;
+				in->nargs = 1;
+				in->args[0] = e->res;
+				break;
+			}
+		}
+	}
+}
+
+static void value_numbering(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	uint32_t maxn = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		if (fn->blocks[b].ninsns > maxn)
+			maxn = fn->blocks[b].ninsns;
+	uint32_t cap = 16;
+	while (cap < maxn * 2)
+		cap *= 2;
+	uint32_t *table = PA_NEW_ARRAY(fn->arena, uint32_t, cap);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		number_block(o, &fn->blocks[b], table, cap);
+}
+
+static void dead_code(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	bool *live = PA_NEW_ARRAY(fn->arena, bool, fn->nvals + 1);
+	uint32_t *work = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
+	uint64_t *def = PA_NEW_ARRAY(fn->arena, uint64_t, fn->nvals + 1);
+	uint32_t nwork = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &fn->blocks[b].insns[i];
+			if (in->res != IR_NO_REF)
+				def[in->res] = (uint64_t)b << 32 | i;
+		}
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct ir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct ir_insn *in = &bl->insns[i];
+			if (in->res != IR_NO_REF && !(ir_ops[in->op].flags & IR_OPF_SIDE))
+				continue;
+			if (in->res != IR_NO_REF)
+				live[in->res] = true;
+			for (uint32_t k = 0; k < in->nargs; k++)
+				if (!live[in->args[k]]) {
+					live[in->args[k]] = true;
+					work[nwork++] = in->args[k];
+				}
+		}
+	}
+	while (nwork) {
+		ir_ref v = work[--nwork];
+		if (fn->vals[v].kind != IR_VAL_INSN)
+			continue;
+		const struct ir_block *bl = &fn->blocks[def[v] >> 32];
+		const struct ir_insn *in = &bl->insns[(uint32_t)def[v]];
+		uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
+		const ir_ref *args = in->op == IR_PHI ? in->phi_args : in->args;
+		for (uint32_t k = 0; k < n; k++)
+			if (!live[args[k]]) {
+				live[args[k]] = true;
+				work[nwork++] = args[k];
+			}
+	}
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct ir_block *bl = &fn->blocks[b];
+		uint32_t w = 0;
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct ir_insn *in = &bl->insns[i];
+			if (in->res != IR_NO_REF && !live[in->res] &&
+			    !(ir_ops[in->op].flags & IR_OPF_SIDE)) {
+				o->removed++;
+				continue;
+			}
+			bl->insns[w++] = *in;
+		}
+		bl->ninsns = w;
+	}
+}
+
+unsigned ir_optimize(struct ir_function *fn)
+{
+	struct opt o = {.fn = fn};
+	o.repl = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	for (uint32_t v = 0; v < fn->nvals; v++)
+		o.repl[v] = v;
+	for (int round = 0; round < 3; round++) {
+		for (int k = 0; k < 16 && forward(&o); k++)
+			;
+		rewrite_operands(&o);
+		uint32_t before = fn->nvals;
+		fold_constants(&o);
+		/* constants made by folding need identity entries */
+		if (fn->nvals > before) {
+			ir_ref *nr = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+			memcpy(nr, o.repl, before * sizeof *nr);
+			for (uint32_t v = before; v < fn->nvals; v++)
+				nr[v] = v;
+			o.repl = nr;
+		}
+		value_numbering(&o);
+		rewrite_operands(&o);
+	}
+	for (int k = 0; k < 16 && forward(&o); k++)
+		;
+	rewrite_operands(&o);
+	dead_code(&o);
+	return o.removed;
+}

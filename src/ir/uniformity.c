@@ -1,0 +1,186 @@
+/* ir_uniformity: which values are the same in every lane of a wave (they live in SGPRs
+ * and use the scalar unit) and which branches all lanes take the same way.
+ *
+ * A forward dataflow on the def-use graph with a worklist, monotone from "uniform" to
+ * "divergent":
+ *  - sources of divergence: the thread id and lane id, loads from memory (lanes read
+ *    different addresses, or may observe different values), undefined inputs are not;
+ *  - an operation with a divergent operand is divergent;
+ *  - a branch on a divergent predicate is divergent; then the phis in the blocks between
+ *    the branch and its immediate post-dominator (and in the post-dominator itself) are
+ *    divergent: lanes arrive there by different paths (sync dependence);
+ *  - a loop containing a divergent branch may be left by lanes in different iterations,
+ *    so every value defined in the loop and used outside it is divergent (temporal
+ *    divergence: each lane must keep the value of its own last iteration, which only a
+ *    VGPR does).
+ * Kernel parameters, %ctaid, %ntid, %nctaid, constants and addresses of variables are
+ * uniform.  `bra.uni` is not trusted: the analysis decides.
+ * requires: ir_cfg_compute.  Complexity: O(values + uses) for propagation, plus the size
+ * of each divergent branch's region and O(blocks) per divergent loop. */
+#include <string.h>
+
+#include "ir/ir.h"
+
+struct uni {
+	struct ir_function *fn;
+	uint32_t *user_start; /* CSR over values: users[user_start[v] .. user_start[v+1]) */
+	uint64_t *users;      /* (block << 32) | instruction index */
+	uint32_t *work;
+	uint32_t nwork;
+	uint32_t *stamp; /* per block: last branch whose region visited it */
+	uint32_t *queue;
+	bool *loop_done;
+};
+
+static void mark(struct uni *u, ir_ref v)
+{
+	if (v == IR_NO_REF || u->fn->vals[v].divergent)
+		return;
+	u->fn->vals[v].divergent = true;
+	u->work[u->nwork++] = v;
+}
+
+static bool is_source(const struct ir_insn *in)
+{
+	switch (in->op) {
+	case IR_SREG:
+		return in->aux == IR_SREG_TID_X || in->aux == IR_SREG_TID_Y ||
+		       in->aux == IR_SREG_TID_Z || in->aux == IR_SREG_LANEID;
+	case IR_LOAD:
+	case IR_ATOMIC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void build_users(struct uni *u)
+{
+	struct ir_function *fn = u->fn;
+	u->user_start = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
+	uint32_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t b = 0; b < fn->nblocks; b++) {
+			const struct ir_block *bl = &fn->blocks[b];
+			if (!bl->reachable)
+				continue;
+			for (uint32_t i = 0; i < bl->ninsns; i++) {
+				const struct ir_insn *in = &bl->insns[i];
+				uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
+				const ir_ref *args = in->op == IR_PHI ? in->phi_args : in->args;
+				for (uint32_t k = 0; k < n; k++) {
+					if (pass == 0)
+						u->user_start[args[k]]++;
+					else
+						u->users[--u->user_start[args[k]]] = (uint64_t)b << 32 | i;
+				}
+			}
+		}
+		if (pass == 0) {
+			for (uint32_t v = 0; v < fn->nvals; v++) {
+				total += u->user_start[v];
+				u->user_start[v] = total; /* end; decremented while filling */
+			}
+			u->user_start[fn->nvals] = total;
+			u->users = PA_NEW_ARRAY(fn->arena, uint64_t, total ? total : 1);
+		}
+	}
+}
+
+/* Phis between a divergent branch in block a and its post-dominator become divergent. */
+static void sync_dependence(struct uni *u, uint32_t a)
+{
+	struct ir_function *fn = u->fn;
+	uint32_t stop = fn->blocks[a].ipdom, nq = 0;
+	for (uint32_t s = 0; s < fn->blocks[a].nsuccs; s++) {
+		uint32_t sb = fn->blocks[a].succs[s];
+		if (u->stamp[sb] != a + 1) {
+			u->stamp[sb] = a + 1;
+			u->queue[nq++] = sb;
+		}
+	}
+	for (uint32_t k = 0; k < nq; k++) {
+		uint32_t b = u->queue[k];
+		const struct ir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns && bl->insns[i].op == IR_PHI; i++)
+			mark(u, bl->insns[i].res);
+		if (b == stop)
+			continue;
+		for (uint32_t s = 0; s < bl->nsuccs; s++) {
+			uint32_t sb = bl->succs[s];
+			if (u->stamp[sb] != a + 1) {
+				u->stamp[sb] = a + 1;
+				u->queue[nq++] = sb;
+			}
+		}
+	}
+}
+
+/* Values defined in loop l and used outside it are divergent. */
+static void temporal_divergence(struct uni *u, uint32_t l)
+{
+	struct ir_function *fn = u->fn;
+	if (u->loop_done[l])
+		return;
+	u->loop_done[l] = true;
+	fn->loops[l].divergent = true;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct ir_block *bl = &fn->blocks[b];
+		if (!bl->reachable || ir_in_loop(fn, b, l))
+			continue;
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct ir_insn *in = &bl->insns[i];
+			uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
+			const ir_ref *args = in->op == IR_PHI ? in->phi_args : in->args;
+			for (uint32_t k = 0; k < n; k++) {
+				const struct ir_value *v = &fn->vals[args[k]];
+				if (v->kind == IR_VAL_INSN && ir_in_loop(fn, v->block, l))
+					mark(u, args[k]);
+			}
+		}
+	}
+}
+
+static void divergent_branch(struct uni *u, uint32_t b)
+{
+	struct ir_function *fn = u->fn;
+	if (fn->blocks[b].divergent_branch)
+		return;
+	fn->blocks[b].divergent_branch = true;
+	sync_dependence(u, b);
+	for (uint32_t l = fn->blocks[b].loop; l != IR_NO_LOOP; l = fn->loops[l].parent)
+		temporal_divergence(u, l);
+}
+
+void ir_uniformity(struct ir_function *fn)
+{
+	struct uni u = {.fn = fn};
+	u.work = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
+	u.stamp = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	u.queue = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	u.loop_done = PA_NEW_ARRAY(fn->arena, bool, fn->nloops + 1);
+	for (uint32_t v = 0; v < fn->nvals; v++)
+		fn->vals[v].divergent = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		fn->blocks[b].divergent_branch = false;
+	build_users(&u);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct ir_block *bl = &fn->blocks[b];
+		if (!bl->reachable)
+			continue;
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			if (is_source(&bl->insns[i]))
+				mark(&u, bl->insns[i].res);
+	}
+	while (u.nwork) {
+		ir_ref v = u.work[--u.nwork];
+		for (uint32_t k = u.user_start[v]; k < u.user_start[v + 1]; k++) {
+			uint32_t b = (uint32_t)(u.users[k] >> 32), i = (uint32_t)u.users[k];
+			const struct ir_insn *in = &fn->blocks[b].insns[i];
+			if (in->op == IR_BR)
+				divergent_branch(&u, b);
+			else if (in->res != IR_NO_REF)
+				mark(&u, in->res);
+		}
+	}
+}

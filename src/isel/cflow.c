@@ -1,0 +1,353 @@
+/* EXEC-mask control flow: how a wave executes PTX's per-thread control flow.
+ *
+ * Method (partial linearization with rejoin masks, in the spirit of Moll & Hack, PLDI
+ * 2018, and of ACO's logical/linear CFGs): the wave visits the blocks in the IR's linear
+ * order (reverse postorder with every loop contiguous, header first), so every edge of
+ * the program (the logical CFG) goes forward in that order except loop back edges.  Each
+ * block B that can be entered by lanes coming from elsewhere than straight from its
+ * linear predecessor owns a rejoin mask M_B: an SGPR (pair on wave64) where the lanes
+ * that will run B accumulate.  At the end of a block, each outgoing edge adds the lanes
+ * that take it (EXEC, or EXEC & p / EXEC & ~p for a branch on p) to the target's mask.
+ * At the start of B the wave sets EXEC = M_B, clears M_B and, if no lane is there, skips
+ * ahead (s_cbranch_execz).  After the last block of a loop, if lanes are waiting in the
+ * header's mask the wave jumps back to the header.  Lanes that return simply stop
+ * contributing anywhere, so divergent `ret`/`exit` is exact: they never come back.  The
+ * linear CFG (the MIR blocks and their successors) is this order plus the skip and
+ * loop-back branches; it contains every path any lane can take.
+ * A block whose only predecessor is its linear predecessor, ending in an unconditional
+ * jump to it within the same loop, needs no mask: EXEC flows through.  Masks live in
+ * fixed SGPRs reserved for the kernel, assigned by greedy interval colouring over linear
+ * positions (a mask fed from inside a loop it is not in stays reserved for that whole
+ * loop).  Blocks containing a barrier are never skipped on an empty EXEC.
+ * Phis become parallel copies at the end of each predecessor, under its EXEC.
+ * Cost in uniform code (a scalar branch would do): a few SALU instructions per block;
+ * uniform-branch shortcuts are future work.
+ * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
+ * colouring's sort. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isel/isel_int.h"
+
+#define NONE 0xffffffffu
+
+static bool needs_mask(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b];
+	uint32_t pos = bl->linear_pos;
+	if (pos == 0)
+		return false; /* the entry: EXEC as the hardware starts the wave */
+	uint32_t live_preds = 0, p0 = NONE;
+	for (uint32_t k = 0; k < bl->npreds; k++)
+		if (ir->blocks[bl->preds[k]].reachable) {
+			live_preds++;
+			p0 = bl->preds[k];
+		}
+	if (live_preds != 1 || p0 == b)
+		return true;
+	const struct ir_block *pb = &ir->blocks[p0];
+	return !(pb->linear_pos + 1 == pos && pb->nsuccs == 1 && pb->loop == bl->loop);
+}
+
+struct interval {
+	uint32_t start, end, block;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* Extends [*start, *end] to cover every loop that contains `from` but not `to`. */
+static void cover_loops(const struct ir_function *ir, uint32_t from, uint32_t to, uint32_t *start,
+                        uint32_t *end)
+{
+	for (uint32_t l = ir->blocks[from].loop; l != IR_NO_LOOP; l = ir->loops[l].parent) {
+		if (ir_in_loop(ir, to, l))
+			break;
+		uint32_t h = ir->blocks[ir->loops[l].header].linear_pos;
+		uint32_t e = ir->blocks[ir->loops[l].last].linear_pos;
+		*start = h < *start ? h : *start;
+		*end = e > *end ? e : *end;
+	}
+}
+
+static void assign_masks(struct isel *s, unsigned base)
+{
+	const struct ir_function *ir = s->ir;
+	struct interval *iv = PA_NEW_ARRAY(s->mf->arena, struct interval, ir->norder + 1);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < ir->norder; k++) {
+		uint32_t b = ir->linear_order[k];
+		if (!needs_mask(s, b))
+			continue;
+		const struct ir_block *bl = &ir->blocks[b];
+		uint32_t start = k, end = k;
+		for (uint32_t p = 0; p < bl->npreds; p++) {
+			uint32_t pb = bl->preds[p];
+			if (!ir->blocks[pb].reachable)
+				continue;
+			uint32_t pp = ir->blocks[pb].linear_pos;
+			start = pp < start ? pp : start;
+			end = pp > end ? pp : end;
+			cover_loops(ir, pb, b, &start, &end);
+		}
+		if (bl->loop != IR_NO_LOOP && ir->loops[bl->loop].header == b) {
+			uint32_t e = ir->blocks[ir->loops[bl->loop].last].linear_pos;
+			end = e > end ? e : end;
+		}
+		iv[n++] = (struct interval){start, end, b};
+	}
+	qsort(iv, n, sizeof *iv, by_start);
+	/* greedy colouring: slot_end[i] = end of the interval holding slot i */
+	uint32_t *slot_end = PA_NEW_ARRAY(s->mf->arena, uint32_t, n + 1);
+	uint32_t nslots = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t slot = NONE;
+		for (uint32_t k = 0; k < nslots && slot == NONE; k++)
+			if (slot_end[k] < iv[i].start)
+				slot = k;
+		if (slot == NONE)
+			slot = nslots++;
+		slot_end[slot] = iv[i].end;
+		s->mask_slot[iv[i].block] = (int32_t)(base + slot * s->mask_dw);
+	}
+	s->mf->reserved_sgprs_begin = base;
+	s->mf->reserved_sgprs_end = base + nslots * s->mask_dw;
+}
+
+bool sel_cflow_plan(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	struct pa_arena *a = s->mf->arena;
+	uint32_t nb = ir->nblocks;
+	s->mir_head = PA_NEW_ARRAY(a, uint32_t, nb);
+	s->mir_body = PA_NEW_ARRAY(a, uint32_t, nb);
+	s->mir_tail = PA_NEW_ARRAY(a, uint32_t, nb);
+	s->mask_slot = PA_NEW_ARRAY(a, int32_t, nb);
+	s->no_skip = PA_NEW_ARRAY(a, bool, nb);
+	for (uint32_t b = 0; b < nb; b++) {
+		s->mask_slot[b] = -1;
+		s->mir_head[b] = s->mir_body[b] = s->mir_tail[b] = NONE;
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER;
+	}
+	/* Masks above the ABI inputs: s[0:1] kernarg pointer, then up to 3 workgroup ids. */
+	assign_masks(s, 6);
+	if (s->mf->reserved_sgprs_end > 64) {
+		sel_error(s, "kernel '%s' has control flow needing %u rejoin masks; more than the "
+		             "code generator can keep in SGPRs yet",
+		          ir->name, (s->mf->reserved_sgprs_end - 6) / s->mask_dw);
+		return false;
+	}
+	/* MIR blocks in code order: [head] body [one tail per loop ending here] ... exit */
+	for (uint32_t k = 0; k < ir->norder; k++) {
+		uint32_t b = ir->linear_order[k];
+		if (s->mask_slot[b] >= 0)
+			s->mir_head[b] = mir_new_block(s->mf);
+		s->mir_body[b] = mir_new_block(s->mf);
+		for (uint32_t l = ir->blocks[b].loop; l != IR_NO_LOOP; l = ir->loops[l].parent) {
+			if (ir->loops[l].last != b)
+				break;
+			uint32_t t = mir_new_block(s->mf);
+			if (s->mir_tail[b] == NONE)
+				s->mir_tail[b] = t;
+		}
+	}
+	s->exit_block = mir_new_block(s->mf);
+	return true;
+}
+
+static uint32_t first_mir(const struct isel *s, uint32_t b)
+{
+	return s->mir_head[b] != NONE ? s->mir_head[b] : s->mir_body[b];
+}
+
+/* Where a wave with an empty EXEC goes from block b (the index after its blocks). */
+static uint32_t skip_target(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	for (;;) {
+		if (s->mir_tail[b] != NONE)
+			return s->mir_tail[b];
+		uint32_t pos = ir->blocks[b].linear_pos;
+		if (pos + 1 >= ir->norder)
+			return s->exit_block;
+		uint32_t next = ir->linear_order[pos + 1];
+		if (s->mask_slot[next] >= 0)
+			return s->mir_head[next];
+		b = next;
+	}
+}
+
+static struct mir_opnd slot(const struct isel *s, uint32_t b)
+{
+	return mir_sgpr((unsigned)s->mask_slot[b], s->mask_dw);
+}
+
+static void set_succ(struct isel *s, uint32_t mb, uint32_t s0, uint32_t s1)
+{
+	struct mir_block *bl = &s->mf->blocks[mb];
+	bl->nsucc = 0;
+	if (s0 != NONE)
+		bl->succ[bl->nsucc++] = s0;
+	if (s1 != NONE && s1 != s0)
+		bl->succ[bl->nsucc++] = s1;
+}
+
+void sel_block_begin(struct isel *s, uint32_t b)
+{
+	s->line = s->ir->blocks[b].ninsns ? s->ir->blocks[b].insns[0].line : s->line;
+	if (s->mask_slot[b] >= 0) {
+		uint32_t h = s->mir_head[b];
+		s->cur = h;
+		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+		struct mir_opnd set[2] = {sel_exec(s), slot(s, b)};
+		sel_emit(s, mov, 2, set);
+		struct mir_opnd clr[2] = {slot(s, b), mir_imm(0)};
+		sel_emit(s, mov, 2, clr);
+		if (!s->no_skip[b]) {
+			uint32_t skip = skip_target(s, b);
+			struct mir_opnd tgt = mir_block_ref(skip);
+			sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
+			set_succ(s, h, s->mir_body[b], skip);
+		} else {
+			set_succ(s, h, s->mir_body[b], NONE);
+		}
+		s->mf->blocks[h].comment = "rejoin: EXEC = lanes waiting here";
+	}
+	s->cur = s->mir_body[b];
+	if (s->ir->blocks[b].linear_pos == 0) { /* all rejoin masks start empty */
+		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+		for (unsigned r = s->mf->reserved_sgprs_begin; r < s->mf->reserved_sgprs_end;
+		     r += s->mask_dw) {
+			struct mir_opnd clr[2] = {mir_sgpr(r, s->mask_dw), mir_imm(0)};
+			sel_emit(s, mov, 2, clr);
+		}
+	}
+}
+
+/* Parallel copies for the phis of successor `succ` on the edge from `b`. */
+static void phi_copies(struct isel *s, uint32_t b, uint32_t succ)
+{
+	const struct ir_block *sb = &s->ir->blocks[succ];
+	uint32_t edge = NONE;
+	for (uint32_t p = 0; p < sb->npreds && edge == NONE; p++)
+		if (sb->preds[p] == b)
+			edge = p;
+	if (edge == NONE)
+		return;
+	uint32_t nphi = 0;
+	while (nphi < sb->ninsns && sb->insns[nphi].op == IR_PHI)
+		nphi++;
+	if (!nphi)
+		return;
+	/* sources first (they may need instructions), then the copies as one group */
+	struct mir_opnd *src = PA_NEW_ARRAY(s->mf->arena, struct mir_opnd, 2 * nphi);
+	struct mir_opnd *dst = PA_NEW_ARRAY(s->mf->arena, struct mir_opnd, 2 * nphi);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < nphi; i++) {
+		const struct ir_insn *phi = &sb->insns[i];
+		ir_ref a = phi->phi_args[edge];
+		uint32_t v = sel_def(s, phi->res);
+		const struct sel_val *sv = &s->vals[phi->res];
+		if (a == phi->res)
+			continue;
+		if (sv->loc == LOC_BOOL) {
+			dst[n] = mir_vreg(v, 1);
+			src[n++] = sel_bool_opnd(s, a);
+		} else if (sv->loc == LOC_MASK) {
+			dst[n] = mir_vreg(v, s->mask_dw);
+			src[n++] = sel_mask_opnd(s, a);
+		} else {
+			for (unsigned k = 0; k < sv->size; k++) {
+				dst[n] = sel_sub(v, k, 1);
+				src[n++] = sv->loc == LOC_SGPR ? sel_sreg_opnd(s, a, k)
+				                               : sel_vsrc_opnd(s, a, k);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct mir_opnd ops[2] = {dst[i], src[i]};
+		struct mir_insn *in = sel_emit(s, MIR_COPY, 2, ops);
+		in->flags |= MIR_IF_PARALLEL;
+	}
+}
+
+/* M_succ |= lanes (an SGPR mask operand) */
+static void add_lanes(struct isel *s, uint32_t succ, struct mir_opnd lanes)
+{
+	if (s->mask_slot[succ] < 0)
+		return; /* EXEC flows into it */
+	struct mir_opnd ops[3] = {slot(s, succ), slot(s, succ), lanes};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_OR_B32, AMD_OP_S_OR_B64), 3, ops);
+}
+
+static void edges(struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	s->line = t->line;
+	s->col = t->col;
+	if (t->op == IR_JMP) {
+		add_lanes(s, bl->succs[0], sel_exec(s));
+		return;
+	}
+	if (t->op != IR_BR)
+		return; /* ret: these lanes are done */
+	uint64_t bits;
+	if (sel_is_const(s, t->args[0], &bits) || bl->succs[0] == bl->succs[1]) {
+		add_lanes(s, bl->succs[bl->succs[0] == bl->succs[1] || (bits & 1) ? 0 : 1], sel_exec(s));
+		return;
+	}
+	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
+	uint32_t taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
+	struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
+	struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
+	add_lanes(s, bl->succs[0], mir_vreg(taken, s->mask_dw));
+	add_lanes(s, bl->succs[1], mir_vreg(other, s->mask_dw));
+}
+
+void sel_block_end(struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b];
+	for (uint32_t k = 0; k < bl->nsuccs; k++)
+		if (k == 0 || bl->succs[k] != bl->succs[0])
+			phi_copies(s, b, bl->succs[k]);
+	edges(s, b);
+	/* what follows the body in code order */
+	uint32_t pos = bl->linear_pos;
+	uint32_t after = pos + 1 < ir->norder ? first_mir(s, ir->linear_order[pos + 1]) : s->exit_block;
+	uint32_t body_next = s->mir_tail[b] != NONE ? s->mir_tail[b] : after;
+	set_succ(s, s->cur, body_next, NONE);
+	/* loop-back checks, innermost loop first */
+	uint32_t t = s->mir_tail[b];
+	for (uint32_t l = bl->loop; l != IR_NO_LOOP && ir->loops[l].last == b; l = ir->loops[l].parent) {
+		uint32_t h = ir->loops[l].header;
+		s->cur = t;
+		struct mir_opnd cmp[2] = {slot(s, h), mir_imm(0)};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_CMP_LG_U32, AMD_OP_S_CMP_LG_U64), 2, cmp);
+		struct mir_opnd tgt = mir_block_ref(s->mir_head[h]);
+		sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
+		uint32_t next = t + 1 < s->mf->nblocks && t + 1 != after && t + 1 != s->exit_block
+		                        ? t + 1
+		                        : after;
+		set_succ(s, t, next, s->mir_head[h]);
+		s->mf->blocks[t].comment = "loop back: lanes waiting at the header";
+		t = next;
+	}
+}
+
+void sel_finish(struct isel *s)
+{
+	s->cur = s->exit_block;
+	sel_emit(s, AMD_OP_S_ENDPGM, 0, NULL);
+	s->mf->blocks[s->exit_block].nsucc = 0;
+}

@@ -1,0 +1,90 @@
+/* Internal to instruction selection (select.c, cflow.c, sel_alu.c, sel_float.c,
+ * sel_mem.c): the selector's state and the helpers every family of instructions uses. */
+#ifndef ISEL_INT_H
+#define ISEL_INT_H
+
+#include "ir/ir.h"
+#include "isel/isel.h"
+
+/* Where an IR value lives. */
+enum sel_loc {
+	LOC_NONE,
+	LOC_SGPR,  /* uniform integer: SGPR vreg (1 or 2 dwords) */
+	LOC_VGPR,  /* divergent value or any float: VGPR vreg */
+	LOC_BOOL,  /* uniform predicate: SGPR vreg holding 0 or 1 */
+	LOC_MASK,  /* divergent predicate: lane mask SGPR vreg (1 dword wave32, 2 wave64) */
+	LOC_CONST, /* constant: bits */
+};
+
+struct sel_val {
+	uint8_t loc;
+	uint8_t size; /* dwords */
+	uint32_t vreg;
+	uint64_t bits; /* LOC_CONST */
+};
+
+struct isel {
+	const struct ir_function *ir;
+	struct mir_function *mf;
+	const struct amd_target *t;
+	enum amd_gen gen;
+	unsigned wave;     /* 32 or 64 */
+	unsigned mask_dw;  /* dwords of a lane mask */
+	struct pa_diag *d;
+	struct sel_val *vals; /* per IR value */
+	uint32_t cur;         /* MIR block being filled */
+	uint32_t line, col;   /* IR instruction being selected */
+	bool failed;
+	/* per IR block (cflow.c) */
+	uint32_t *mir_head;  /* first MIR block of the IR block (mask load) */
+	uint32_t *mir_body;  /* MIR block holding its code */
+	uint32_t *mir_tail;  /* first loop-check MIR block after it, or ~0 */
+	int32_t *mask_slot;  /* first SGPR of its rejoin mask, or -1 */
+	bool *no_skip;       /* contains a barrier: never skipped on an empty EXEC */
+	uint32_t exit_block; /* MIR block with s_endpgm */
+	/* kernel inputs (select.c) */
+	uint32_t kernarg;       /* vreg: kernarg segment pointer (2 SGPRs) */
+	uint32_t wg_id[3];      /* vregs: workgroup ids, ~0 when unused */
+	uint32_t tid[3];        /* vregs: work-item ids, ~0 when unused */
+	uint32_t hidden_base;   /* byte offset of the hidden arguments */
+	uint32_t *lds_offset;   /* per ir symvar: LDS offset */
+};
+
+/* select.c */
+void sel_error(struct isel *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct mir_insn *sel_emit(struct isel *s, unsigned op, unsigned n, const struct mir_opnd *ops);
+uint32_t sel_new_sgpr(struct isel *s, unsigned size);
+uint32_t sel_new_vgpr(struct isel *s, unsigned size);
+struct mir_opnd sel_sreg_opnd(struct isel *s, ir_ref r, unsigned dword);   /* uniform int */
+struct mir_opnd sel_vsrc_opnd(struct isel *s, ir_ref r, unsigned dword);   /* VALU source */
+struct mir_opnd sel_vgpr_opnd(struct isel *s, ir_ref r, unsigned dword);   /* VGPR only */
+struct mir_opnd sel_mask_opnd(struct isel *s, ir_ref r);                   /* lane mask */
+struct mir_opnd sel_bool_opnd(struct isel *s, ir_ref r);                   /* 0/1 SGPR */
+struct mir_opnd sel_sub(uint32_t vreg, unsigned sub, unsigned width);
+struct mir_opnd sel_exec(struct isel *s);
+/* The wave-size variant of a lane-mask SALU row (b32 on wave32, b64 on wave64). */
+unsigned sel_wave_op(struct isel *s, unsigned op32, unsigned op64);
+/* The result register of value r (allocated on first use). */
+uint32_t sel_def(struct isel *s, ir_ref r);
+bool sel_is_const(struct isel *s, ir_ref r, uint64_t *bits);
+/* Ensures a VALU instruction's scalar operands fit the constant bus (SGPRs and literals
+ * beyond the limit are first copied to VGPRs); call before sel_emit for VALU rows. */
+void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops);
+void sel_copy(struct isel *s, struct mir_opnd dst, struct mir_opnd src);
+struct mir_opnd sel_to_vgpr(struct isel *s, struct mir_opnd o);
+struct mir_opnd sel_s_imm(struct isel *s, uint32_t bits);
+struct mir_opnd sel_v_imm(struct isel *s, uint32_t bits);
+void sel_waitcnt_all(struct isel *s);
+
+/* sel_alu.c / sel_float.c / sel_mem.c: one IR instruction each; false = not handled */
+bool sel_alu(struct isel *s, const struct ir_insn *in);
+bool sel_float(struct isel *s, const struct ir_insn *in);
+bool sel_mem(struct isel *s, const struct ir_insn *in);
+
+/* cflow.c: EXEC-mask control flow */
+bool sel_cflow_plan(struct isel *s);
+void sel_block_begin(struct isel *s, uint32_t irb);
+void sel_block_end(struct isel *s, uint32_t irb);
+void sel_finish(struct isel *s);
+
+#endif

@@ -1,0 +1,474 @@
+/* isel_run: SSA IR -> machine IR for one kernel.
+ *
+ * Where each value lives follows from the uniformity analysis and its type: uniform
+ * integers in SGPRs (scalar unit), divergent values and all floats in VGPRs (the
+ * targets' scalar units have no float arithmetic before gfx11.5), uniform predicates as
+ * 0/1 in an SGPR, divergent predicates as lane masks.  Blocks are visited in the IR's
+ * linear order; each instruction is selected by its family (sel_alu.c, sel_float.c,
+ * sel_mem.c) into table rows on virtual registers; control flow, phis and EXEC are
+ * handled by cflow.c.  Operand legality that the encoder cannot repair is settled here:
+ * VGPR-only slots get VGPRs, the constant bus limit is respected, literals go where the
+ * encoding takes them.
+ * requires: ir_cfg_compute, ir_uniformity.  Complexity: O(instructions). */
+#include <stdarg.h>
+#include <string.h>
+
+#include "isel/isel_int.h"
+
+void sel_error(struct isel *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pa_diag_vreport(s->d, PA_DIAG_ERROR, s->ir->file, s->line, s->col ? s->col : 1, NULL, 0,
+	                fmt, ap);
+	va_end(ap);
+	s->failed = true;
+}
+
+struct mir_insn *sel_emit(struct isel *s, unsigned op, unsigned n, const struct mir_opnd *ops)
+{
+	struct mir_insn in = mir_make(op, n, ops);
+	in.src_line = s->line;
+	return mir_append(s->mf, s->cur, &in);
+}
+
+uint32_t sel_new_sgpr(struct isel *s, unsigned size)
+{
+	return mir_new_vreg(s->mf, MIR_SGPR, size, size >= 2 ? 2 : 1);
+}
+
+uint32_t sel_new_vgpr(struct isel *s, unsigned size)
+{
+	/* gfx90a/gfx942 need even-aligned VGPR tuples for 64-bit operands */
+	unsigned align = size >= 2 && s->gen <= AMD_GFX940 && s->t->info->has_agprs ? 2 : 1;
+	return mir_new_vreg(s->mf, MIR_VGPR, size, align);
+}
+
+struct mir_opnd sel_sub(uint32_t vreg, unsigned sub, unsigned width)
+{
+	struct mir_opnd o = mir_vreg(vreg, width);
+	o.sub = (uint8_t)sub;
+	return o;
+}
+
+struct mir_opnd sel_exec(struct isel *s)
+{
+	return mir_special(s->wave == 64 ? AMD_SPEC_EXEC : AMD_SPEC_EXEC_LO, s->mask_dw);
+}
+
+unsigned sel_wave_op(struct isel *s, unsigned op32, unsigned op64)
+{
+	return s->wave == 64 ? op64 : op32;
+}
+
+static enum sel_loc loc_of(const struct isel *s, ir_ref r)
+{
+	const struct ir_value *v = &s->ir->vals[r];
+	if (v->kind != IR_VAL_INSN)
+		return LOC_CONST;
+	if (v->type == IR_T_PRED)
+		return v->divergent ? LOC_MASK : LOC_BOOL;
+	if (ir_type_is_float((enum ir_type)v->type) || v->divergent)
+		return LOC_VGPR;
+	return LOC_SGPR;
+}
+
+uint32_t sel_def(struct isel *s, ir_ref r)
+{
+	struct sel_val *sv = &s->vals[r];
+	if (sv->loc != LOC_NONE)
+		return sv->vreg;
+	const struct ir_value *v = &s->ir->vals[r];
+	sv->loc = (uint8_t)loc_of(s, r);
+	sv->size = (uint8_t)(ir_type_bits((enum ir_type)v->type) == 64 ? 2 : 1);
+	switch (sv->loc) {
+	case LOC_SGPR:
+	case LOC_BOOL:
+		sv->vreg = sel_new_sgpr(s, sv->size);
+		break;
+	case LOC_MASK:
+		sv->size = (uint8_t)s->mask_dw;
+		sv->vreg = sel_new_sgpr(s, s->mask_dw);
+		break;
+	case LOC_VGPR:
+		sv->vreg = sel_new_vgpr(s, sv->size);
+		break;
+	default:
+		break;
+	}
+	return sv->vreg;
+}
+
+bool sel_is_const(struct isel *s, ir_ref r, uint64_t *bits)
+{
+	const struct ir_value *v = &s->ir->vals[r];
+	if (v->kind == IR_VAL_INSN)
+		return false;
+	*bits = v->kind == IR_VAL_CONST ? v->bits : 0;
+	return true;
+}
+
+void sel_copy(struct isel *s, struct mir_opnd dst, struct mir_opnd src)
+{
+	struct mir_opnd ops[2] = {dst, src};
+	sel_emit(s, MIR_COPY, 2, ops);
+}
+
+struct mir_opnd sel_s_imm(struct isel *s, uint32_t bits)
+{
+	uint32_t v = sel_new_sgpr(s, 1);
+	sel_copy(s, mir_vreg(v, 1), mir_imm(bits));
+	return mir_vreg(v, 1);
+}
+
+struct mir_opnd sel_v_imm(struct isel *s, uint32_t bits)
+{
+	uint32_t v = sel_new_vgpr(s, 1);
+	sel_copy(s, mir_vreg(v, 1), mir_imm(bits));
+	return mir_vreg(v, 1);
+}
+
+static bool is_vgpr(const struct isel *s, const struct mir_opnd *o)
+{
+	return o->kind == MIR_VGPR || (o->kind == MIR_VREG && s->mf->vregs[o->v].file == MIR_VGPR);
+}
+
+static bool is_sgpr(const struct isel *s, const struct mir_opnd *o)
+{
+	return o->kind == MIR_SGPR || o->kind == MIR_SPECIAL ||
+	       (o->kind == MIR_VREG && s->mf->vregs[o->v].file == MIR_SGPR);
+}
+
+struct mir_opnd sel_to_vgpr(struct isel *s, struct mir_opnd o)
+{
+	if (is_vgpr(s, &o))
+		return o;
+	unsigned w = o.width ? o.width : 1;
+	uint32_t v = sel_new_vgpr(s, w);
+	if (o.kind == MIR_IMM) {
+		sel_copy(s, mir_vreg(v, 1), o);
+		return mir_vreg(v, 1);
+	}
+	for (unsigned k = 0; k < w; k++) {
+		struct mir_opnd part = o;
+		part.width = 1;
+		if (o.kind == MIR_VREG)
+			part.sub = (uint8_t)(o.sub + k);
+		else
+			part.v = o.v + k;
+		sel_copy(s, sel_sub(v, k, 1), part);
+	}
+	return mir_vreg(v, w);
+}
+
+/* The 32-bit part `dword` of a constant, as an operand. */
+static struct mir_opnd const_part(uint64_t bits, unsigned dword)
+{
+	return mir_imm((uint32_t)(bits >> (32 * dword)));
+}
+
+/* Materializes a 64-bit constant into an SGPR pair. */
+static struct mir_opnd const64_sgpr(struct isel *s, uint64_t bits)
+{
+	uint32_t v = sel_new_sgpr(s, 2);
+	sel_copy(s, sel_sub(v, 0, 1), mir_imm((uint32_t)bits));
+	sel_copy(s, sel_sub(v, 1, 1), mir_imm((uint32_t)(bits >> 32)));
+	return mir_vreg(v, 2);
+}
+
+struct mir_opnd sel_sreg_opnd(struct isel *s, ir_ref r, unsigned dword)
+{
+	uint64_t bits;
+	if (sel_is_const(s, r, &bits)) {
+		if (dword == 2) /* whole 64-bit value */
+			return const64_sgpr(s, bits);
+		return const_part(bits, dword);
+	}
+	uint32_t v = sel_def(s, r);
+	const struct sel_val *sv = &s->vals[r];
+	if (sv->loc == LOC_VGPR) { /* a uniform value computed by the vector unit */
+		uint32_t sr = sel_new_sgpr(s, sv->size);
+		for (unsigned k = 0; k < sv->size; k++) {
+			struct mir_opnd ops[2] = {sel_sub(sr, k, 1), sel_sub(v, k, 1)};
+			sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
+		}
+		v = sr;
+	}
+	if (dword == 2)
+		return mir_vreg(v, sv->size);
+	return sel_sub(v, dword, 1);
+}
+
+struct mir_opnd sel_vsrc_opnd(struct isel *s, ir_ref r, unsigned dword)
+{
+	uint64_t bits;
+	if (sel_is_const(s, r, &bits))
+		return dword == 2 ? const64_sgpr(s, bits) : const_part(bits, dword);
+	uint32_t v = sel_def(s, r);
+	unsigned size = s->vals[r].size;
+	return dword == 2 ? mir_vreg(v, size) : sel_sub(v, dword, 1);
+}
+
+struct mir_opnd sel_vgpr_opnd(struct isel *s, ir_ref r, unsigned dword)
+{
+	return sel_to_vgpr(s, sel_vsrc_opnd(s, r, dword));
+}
+
+struct mir_opnd sel_bool_opnd(struct isel *s, ir_ref r)
+{
+	uint64_t bits;
+	if (sel_is_const(s, r, &bits))
+		return mir_imm(bits & 1);
+	uint32_t v = sel_def(s, r);
+	if (s->vals[r].loc == LOC_BOOL)
+		return mir_vreg(v, 1);
+	/* a lane mask as a bool: any active lane set (used for uniform consumers only) */
+	struct mir_opnd m = mir_vreg(v, s->mask_dw);
+	uint32_t b = sel_new_sgpr(s, 1);
+	struct mir_opnd cmp[2] = {m, mir_imm(0)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_CMP_LG_U32, AMD_OP_S_CMP_LG_U64), 2, cmp);
+	struct mir_opnd sel[3] = {mir_vreg(b, 1), mir_imm(1), mir_imm(0)};
+	sel_emit(s, AMD_OP_S_CSELECT_B32, 3, sel);
+	return mir_vreg(b, 1);
+}
+
+struct mir_opnd sel_mask_opnd(struct isel *s, ir_ref r)
+{
+	uint64_t bits;
+	uint32_t m;
+	if (sel_is_const(s, r, &bits)) {
+		m = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd ops[2] = {mir_vreg(m, s->mask_dw), mir_imm(bits & 1 ? ~0u : 0)};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, ops);
+		return mir_vreg(m, s->mask_dw);
+	}
+	uint32_t v = sel_def(s, r);
+	if (s->vals[r].loc == LOC_MASK)
+		return mir_vreg(v, s->mask_dw);
+	/* uniform 0/1 -> all lanes or none */
+	m = sel_new_sgpr(s, s->mask_dw);
+	struct mir_opnd cmp[2] = {mir_vreg(v, 1), mir_imm(0)};
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	struct mir_opnd sel[3] = {mir_vreg(m, s->mask_dw), mir_imm(~0u), mir_imm(0)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, sel);
+	return mir_vreg(m, s->mask_dw);
+}
+
+/* Same scalar register (for the constant bus, which counts distinct SGPRs). */
+static bool same_scalar(const struct mir_opnd *a, const struct mir_opnd *b)
+{
+	return a->kind == b->kind && a->v == b->v && a->sub == b->sub && a->width == b->width;
+}
+
+void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
+{
+	unsigned count;
+	const struct amd_isa_op *row = &amd_isa_table(&count)[op];
+	unsigned limit = s->t->info->const_bus_limit;
+	if (s->gen >= AMD_GFX10 && (op == AMD_OP_V_LSHLREV_B64 || op == AMD_OP_V_LSHRREV_B64 ||
+	                            op == AMD_OP_V_ASHRREV_I64))
+		limit = 1;
+	struct mir_opnd seen[AMD_MAX_OPNDS];
+	unsigned nseen = 0;
+	/* lane-mask sources (carry-in, v_cndmask's selector) are SGPRs on the bus already */
+	for (unsigned i = 0; i < n && i < row->nopnds; i++)
+		if (row->opnds[i].role == AMD_ROLE_SRC &&
+		    (row->opnds[i].kind == AMD_OPK_MASK_SRC || row->opnds[i].kind == AMD_OPK_VCC) &&
+		    is_sgpr(s, &ops[i]))
+			seen[nseen++] = ops[i];
+	for (unsigned i = 0; i < n && i < row->nopnds; i++) {
+		const struct amd_opnd_desc *d = &row->opnds[i];
+		struct mir_opnd *o = &ops[i];
+		if (d->role != AMD_ROLE_SRC || d->kind == AMD_OPK_MASK_SRC || d->kind == AMD_OPK_VCC)
+			continue;
+		if (o->kind == MIR_IMM) {
+			bool inl = amd_inline_code((enum amd_dtype)d->dtype, o->v) >= 0;
+			if (d->kind == AMD_OPK_VGPR && !inl) {
+				*o = sel_to_vgpr(s, *o);
+				continue;
+			}
+			if (inl)
+				continue;
+			/* a literal: through an SGPR (VOP3 on gfx9 takes no literal) */
+			*o = sel_s_imm(s, o->v);
+		}
+		if (d->kind == AMD_OPK_VGPR && !is_vgpr(s, o) &&
+		    (row->format == AMD_FMT_DS || row->format == AMD_FMT_FLAT ||
+		     row->format == AMD_FMT_GLOBAL || row->format == AMD_FMT_SCRATCH ||
+		     row->flags & AMD_F_NO_E64)) {
+			*o = sel_to_vgpr(s, *o);
+			continue;
+		}
+		if (!is_sgpr(s, o))
+			continue;
+		bool dup = false;
+		for (unsigned k = 0; k < nseen; k++)
+			dup |= same_scalar(&seen[k], o);
+		if (dup)
+			continue;
+		if (nseen >= limit) {
+			*o = sel_to_vgpr(s, *o);
+			continue;
+		}
+		seen[nseen++] = *o;
+	}
+}
+
+void sel_waitcnt_all(struct isel *s)
+{
+	if (s->t->info->has_split_waits) {
+		static const unsigned ops[] = {AMD_OP_S_WAIT_LOADCNT, AMD_OP_S_WAIT_STORECNT,
+		                               AMD_OP_S_WAIT_DSCNT, AMD_OP_S_WAIT_KMCNT};
+		for (unsigned i = 0; i < 4; i++) {
+			struct mir_opnd z = mir_imm(0);
+			sel_emit(s, ops[i], 1, &z);
+		}
+		return;
+	}
+	struct mir_opnd z = mir_imm(0); /* every counter zero */
+	sel_emit(s, AMD_OP_S_WAITCNT, 1, &z);
+	if (s->t->info->has_vscnt) {
+		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1), mir_imm(0)};
+		sel_emit(s, AMD_OP_S_WAITCNT_VSCNT, 2, ops);
+	}
+}
+
+/* ---- kernel inputs ---- */
+
+static bool packed_tid(const struct amd_target *t)
+{
+	enum amd_gen g = t->info->gen;
+	return (g == AMD_GFX9 && t->info->has_agprs) || g == AMD_GFX940 || g >= AMD_GFX11;
+}
+
+/* Which inputs the kernel reads: scan for special registers. */
+static void scan_inputs(struct isel *s, bool wg[3], unsigned *tid_dims)
+{
+	for (uint32_t b = 0; b < s->ir->nblocks; b++)
+		for (uint32_t i = 0; i < s->ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &s->ir->blocks[b].insns[i];
+			if (in->op != IR_SREG)
+				continue;
+			if (in->aux >= IR_SREG_CTAID_X && in->aux <= IR_SREG_CTAID_Z)
+				wg[in->aux - IR_SREG_CTAID_X] = true;
+			if (in->aux <= IR_SREG_TID_Z && in->aux + 1 > *tid_dims) /* TID_X is 0 */
+				*tid_dims = in->aux + 1;
+		}
+}
+
+static void entry_inputs(struct isel *s)
+{
+	struct mir_abi *abi = &s->mf->abi;
+	bool wg[3] = {false, false, false};
+	unsigned dims = 1;
+	scan_inputs(s, wg, &dims);
+	abi->kernarg_segment_ptr = true;
+	abi->kernarg_sgpr = 0;
+	abi->user_sgpr_count = 2;
+	abi->workitem_id_dims = dims;
+	s->kernarg = sel_new_sgpr(s, 2);
+	sel_copy(s, mir_vreg(s->kernarg, 2), mir_sgpr(0, 2));
+	unsigned next = 2;
+	for (int k = 0; k < 3; k++) {
+		s->wg_id[k] = ~0u;
+		abi->workgroup_id[k] = wg[k];
+		if (!wg[k])
+			continue;
+		s->wg_id[k] = sel_new_sgpr(s, 1);
+		struct mir_opnd id = mir_vreg(s->wg_id[k], 1);
+		if (s->gen >= AMD_GFX12) { /* architected SGPRs: ttmp9 = X, ttmp7 = Y | Z << 16 */
+			struct mir_opnd t = {.kind = MIR_TTMP, .width = 1, .v = k == 0 ? 9 : 7};
+			struct mir_opnd ops[3] = {id, t, mir_imm(k == 1 ? 0xffff : 16)};
+			if (k == 0)
+				sel_emit(s, AMD_OP_S_MOV_B32, 2, ops);
+			else
+				sel_emit(s, k == 1 ? AMD_OP_S_AND_B32 : AMD_OP_S_LSHR_B32, 3, ops);
+			continue;
+		}
+		abi->workgroup_id_sgpr[k] = next;
+		sel_copy(s, id, mir_sgpr(next++, 1));
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		s->tid[k] = ~0u;
+		if (k >= dims)
+			continue;
+		s->tid[k] = sel_new_vgpr(s, 1);
+		if (!packed_tid(s->t)) {
+			sel_copy(s, mir_vreg(s->tid[k], 1), mir_vgpr(k, 1));
+		} else if (dims == 1) {
+			sel_copy(s, mir_vreg(s->tid[k], 1), mir_vgpr(0, 1));
+		} else {
+			struct mir_opnd ops[4] = {mir_vreg(s->tid[k], 1), mir_vgpr(0, 1), mir_imm(10 * k),
+			                          mir_imm(10)};
+			sel_emit(s, AMD_OP_V_BFE_U32, 4, ops);
+		}
+	}
+}
+
+/* LDS offsets of the .shared variables the kernel uses. */
+static void layout_lds(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	s->lds_offset = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nsymvars + 1);
+	uint64_t off = 0;
+	for (uint32_t i = 0; i < ir->nsymvars; i++) {
+		if (ir->symvars[i].space != IR_SPACE_SHARED)
+			continue;
+		uint32_t align = ir->symvars[i].align ? ir->symvars[i].align : 4;
+		off = (off + align - 1) & ~(uint64_t)(align - 1);
+		s->lds_offset[i] = (uint32_t)off;
+		off += ir->symvars[i].size;
+	}
+	if (off > s->t->info->lds_bytes) {
+		sel_error(s, "kernel '%s' uses %llu bytes of shared memory; %s has %u", ir->name,
+		          (unsigned long long)off, s->t->info->name, s->t->info->lds_bytes);
+		off = 0;
+	}
+	s->mf->lds_size = (uint32_t)off;
+}
+
+static bool select_insn(struct isel *s, const struct ir_insn *in)
+{
+	if (in->op == IR_PHI || (ir_ops[in->op].flags & IR_OPF_TERM))
+		return true; /* cflow.c */
+	s->line = in->line;
+	s->col = in->col;
+	if (sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in))
+		return true;
+	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
+	          s->t->info->name);
+	return false;
+}
+
+bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
+              struct pa_arena *arena, struct mir_function *mf, struct pa_diag *d)
+{
+	struct isel s;
+	memset(&s, 0, sizeof s);
+	s.ir = ir;
+	s.mf = mf;
+	s.t = t;
+	s.gen = t->info->gen;
+	s.wave = wave_size;
+	s.mask_dw = wave_size / 32;
+	s.d = d;
+	mir_function_init(mf, arena, ir->name, t, wave_size);
+	s.vals = PA_NEW_ARRAY(arena, struct sel_val, ir->nvals + 1);
+	s.hidden_base = (ir->param_bytes + 7) & ~7u;
+	if (!sel_cflow_plan(&s))
+		return false;
+	layout_lds(&s);
+	for (uint32_t k = 0; k < ir->norder && !s.failed && !pa_diag_too_many(d); k++) {
+		uint32_t b = ir->linear_order[k];
+		sel_block_begin(&s, b);
+		if (k == 0)
+			entry_inputs(&s);
+		const struct ir_block *bl = &ir->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			select_insn(&s, &bl->insns[i]);
+		sel_block_end(&s, b);
+	}
+	if (!s.failed)
+		sel_finish(&s);
+	return !s.failed;
+}

@@ -1,0 +1,102 @@
+/* Live intervals: one [start, end] range of program points per virtual register, and the
+ * [first, last] reference range of every fixed physical register.
+ *
+ * Algorithm: number instructions in linear order (see ra_int.h for points); a vreg's
+ * interval runs from the first point where it is written, read or live (block start of
+ * a block where it is live-in) to the last point where it is read, written or live (block
+ * end of a block where it is live-out).  No holes: simple and safe, since every point
+ * where the value is live lies between the two.  A write of more than one dword starts at
+ * the instruction's read point so a multi-dword result never overlaps the instruction's
+ * own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
+ * operands get the same treatment per physical register.
+ * requires: ra_fill_liveness.  breaks: nothing.
+ * complexity: O(instructions + blocks * vregs). */
+#include "regalloc/ra_int.h"
+
+static void extend(uint32_t *start, uint32_t *end, uint32_t from, uint32_t to)
+{
+	if (*start == RA_NO_POINT || from < *start)
+		*start = from;
+	if (*end == RA_NO_POINT || to > *end)
+		*end = to;
+}
+
+/* Records operand o of an instruction whose reads are at `use` and writes at `def`. */
+static bool note_opnd(struct ra_ctx *ctx, const struct mir_opnd *o, bool is_use, bool is_def,
+                      uint32_t use, uint32_t def)
+{
+	uint32_t from = is_use || (is_def && o->width > 1) ? use : def;
+	uint32_t to = is_def ? def : use;
+	if (o->kind == MIR_VREG) {
+		struct ra_interval *iv = &ctx->intervals[o->v];
+		extend(&iv->start, &iv->end, from, to);
+		return true;
+	}
+	if (o->kind != MIR_SGPR && o->kind != MIR_VGPR)
+		return true;
+	enum ra_file f = ra_file_of(o->kind);
+	unsigned limit = f == RA_SGPR ? RA_MAX_SGPRS : RA_MAX_VGPRS;
+	if (o->v + o->width > limit)
+		return false;
+	for (unsigned r = o->v; r < o->v + o->width; r++)
+		extend(&ctx->fixed[f][r].first, &ctx->fixed[f][r].last, from, to);
+	return true;
+}
+
+static bool scan_block(struct ra_ctx *ctx, uint32_t b)
+{
+	const struct mir_block *bl = &ctx->fn->blocks[b];
+	uint32_t base = ctx->first_ins[b];
+	for (uint32_t i = 0; i < bl->ninsns;) {
+		uint32_t end = ra_group_end(bl, i);
+		uint32_t use = 2 * (base + i), def = 2 * (base + end - 1) + 1;
+		for (uint32_t j = i; j < end; j++) {
+			const struct mir_insn *in = &bl->insns[j];
+			for (unsigned k = 0; k < in->nopnds; k++)
+				if (!note_opnd(ctx, &in->opnds[k], ra_opnd_is_use(in, k),
+				               mir_opnd_is_def(in, k), use, def))
+					return ra_internal(ctx, b, j,
+					                   "physical register out of range");
+		}
+		i = end;
+	}
+	return true;
+}
+
+/* Extends every vreg live at the start or end of block b over that boundary. */
+static void extend_live_across(struct ra_ctx *ctx, uint32_t b)
+{
+	uint32_t w = ctx->set_words;
+	uint32_t start = 2 * ctx->first_ins[b];
+	uint32_t end =
+	        ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1 : start;
+	const uint64_t *in = &ctx->live_in[(size_t)b * w];
+	const uint64_t *out = &ctx->live_out[(size_t)b * w];
+	for (uint32_t v = 0; v < ctx->fn->nvregs; v++) {
+		struct ra_interval *iv = &ctx->intervals[v];
+		if (ra_set_has(in, v))
+			extend(&iv->start, &iv->end, start, start);
+		if (ra_set_has(out, v))
+			extend(&iv->start, &iv->end, end, end);
+	}
+}
+
+bool ra_fill_intervals(struct ra_ctx *ctx)
+{
+	struct mir_function *fn = ctx->fn;
+	ctx->first_ins = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		ctx->first_ins[b + 1] = ctx->first_ins[b] + fn->blocks[b].ninsns;
+	ctx->intervals = PA_NEW_ARRAY(fn->arena, struct ra_interval, fn->nvregs + 1);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		ctx->intervals[v] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
+	for (unsigned f = 0; f < RA_NUM_FILES; f++)
+		for (unsigned r = 0; r < RA_MAX_VGPRS; r++)
+			ctx->fixed[f][r] = (struct ra_fixed){RA_NO_POINT, RA_NO_POINT};
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		if (!scan_block(ctx, b))
+			return false;
+		extend_live_across(ctx, b);
+	}
+	return true;
+}

@@ -1,0 +1,168 @@
+/* Linear scan register assignment (Poletto & Sarkar, "Linear Scan Register Allocation",
+ * TOPLAS 1999), one pass over the intervals sorted by start point, per register file.
+ *
+ * Each physical register remembers the end of the last interval given to it; since
+ * intervals arrive in start order, a register is free for an interval when that end lies
+ * before the interval's start (expiry without an explicit active list).  A candidate
+ * first register must be aligned (vreg->align; SGPR pairs even, larger SGPR tuples 4),
+ * every register of the tuple must be free, inside the budget, outside the reserved SGPR
+ * range and not referenced as a fixed physical operand during the interval.  The
+ * registers of COPY partners (source or destination of a full-width COPY) are tried
+ * first, so most phi copies get the same register at both ends and vanish; otherwise the
+ * lowest free tuple is taken.  Ties in start order break by vreg number: deterministic.
+ * No spilling: an interval that finds no register fails with a pressure diagnostic.
+ * requires: ra_fill_intervals.  breaks: nothing (sets mir_vreg.phys).
+ * complexity: O(V log V + V * R * size) for V intervals and R registers. */
+#include <stdlib.h>
+
+#include "regalloc/ra_int.h"
+
+struct linscan {
+	struct ra_ctx *ctx;
+	uint32_t *busy_until[RA_NUM_FILES]; /* end point of the last interval in each register */
+	uint32_t *hint_first;               /* CSR lists of COPY partners per vreg */
+	uint32_t *hints;
+};
+
+struct order_key {
+	uint32_t start, vreg;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order_key *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
+}
+
+static unsigned required_align(const struct mir_vreg *vr)
+{
+	unsigned align = vr->align ? vr->align : 1;
+	if (vr->file == MIR_SGPR && vr->size >= 2) {
+		unsigned need = vr->size == 2 ? 2 : 4;
+		align = align > need ? align : need;
+	}
+	return align;
+}
+
+static bool reg_free(const struct linscan *ls, enum ra_file f, unsigned r,
+                     const struct ra_interval *iv)
+{
+	const struct ra_ctx *ctx = ls->ctx;
+	if (r >= ctx->budget[f])
+		return false;
+	if (f == RA_SGPR && r >= ctx->fn->reserved_sgprs_begin && r < ctx->fn->reserved_sgprs_end)
+		return false;
+	uint32_t busy = ls->busy_until[f][r];
+	if (busy != RA_NO_POINT && busy >= iv->start)
+		return false;
+	const struct ra_fixed *fx = &ctx->fixed[f][r];
+	return fx->first == RA_NO_POINT || fx->last < iv->start || fx->first > iv->end;
+}
+
+static bool tuple_free(const struct linscan *ls, enum ra_file f, unsigned first,
+                       const struct mir_vreg *vr, const struct ra_interval *iv)
+{
+	if (first % required_align(vr))
+		return false;
+	for (unsigned k = 0; k < vr->size; k++)
+		if (!reg_free(ls, f, first + k, iv))
+			return false;
+	return true;
+}
+
+/* The first register for vreg v, or -1 when none is free. */
+static int32_t choose(const struct linscan *ls, uint32_t v)
+{
+	const struct mir_function *fn = ls->ctx->fn;
+	const struct mir_vreg *vr = &fn->vregs[v];
+	const struct ra_interval *iv = &ls->ctx->intervals[v];
+	enum ra_file f = ra_file_of(vr->file);
+	for (uint32_t h = ls->hint_first[v]; h < ls->hint_first[v + 1]; h++) {
+		const struct mir_vreg *partner = &fn->vregs[ls->hints[h]];
+		if (partner->phys >= 0 && partner->file == vr->file &&
+		    tuple_free(ls, f, (unsigned)partner->phys, vr, iv))
+			return partner->phys;
+	}
+	unsigned align = required_align(vr);
+	for (unsigned r = 0; r + vr->size <= ls->ctx->budget[f]; r += align)
+		if (tuple_free(ls, f, r, vr, iv))
+			return (int32_t)r;
+	return -1;
+}
+
+static bool is_full_vreg_copy(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (in->op != MIR_COPY)
+		return false;
+	const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
+	return d->kind == MIR_VREG && s->kind == MIR_VREG && d->sub == 0 && s->sub == 0 &&
+	       d->width == fn->vregs[d->v].size && s->width == fn->vregs[s->v].size;
+}
+
+/* COPY partners of every vreg, in instruction order (CSR lists). */
+static void fill_hints(struct linscan *ls)
+{
+	const struct mir_function *fn = ls->ctx->fn;
+	uint32_t *first = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 2);
+	uint32_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t b = 0; b < fn->nblocks; b++)
+			for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+				const struct mir_insn *in = &fn->blocks[b].insns[i];
+				if (!is_full_vreg_copy(fn, in))
+					continue;
+				uint32_t d = in->opnds[0].v, s = in->opnds[1].v;
+				if (pass == 0) {
+					first[d + 1]++;
+					first[s + 1]++;
+					total += 2;
+				} else {
+					ls->hints[first[d + 1]++] = s;
+					ls->hints[first[s + 1]++] = d;
+				}
+			}
+		if (pass == 0) {
+			for (uint32_t v = 0; v < fn->nvregs; v++)
+				first[v + 1] += first[v];
+			/* shift so the fill loop can count from each list's start */
+			for (uint32_t v = fn->nvregs + 1; v-- > 1;)
+				first[v] = first[v - 1];
+			first[0] = 0;
+			ls->hints = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+		}
+	}
+	ls->hint_first = first;
+}
+
+bool ra_linscan(struct ra_ctx *ctx)
+{
+	struct mir_function *fn = ctx->fn;
+	struct linscan ls = {.ctx = ctx};
+	for (unsigned f = 0; f < RA_NUM_FILES; f++) {
+		ls.busy_until[f] = PA_NEW_ARRAY(fn->arena, uint32_t, RA_MAX_VGPRS);
+		for (unsigned r = 0; r < RA_MAX_VGPRS; r++)
+			ls.busy_until[f][r] = RA_NO_POINT;
+	}
+	fill_hints(&ls);
+	struct order_key *order = PA_NEW_ARRAY(fn->arena, struct order_key, fn->nvregs + 1);
+	uint32_t n = 0;
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		if (ctx->intervals[v].start != RA_NO_POINT)
+			order[n++] = (struct order_key){ctx->intervals[v].start, v};
+	qsort(order, n, sizeof *order, cmp_order);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t v = order[k].vreg;
+		struct mir_vreg *vr = &fn->vregs[v];
+		enum ra_file f = ra_file_of(vr->file);
+		int32_t r = choose(&ls, v);
+		if (r < 0)
+			return ra_report_pressure(ctx, f);
+		vr->phys = r;
+		for (unsigned i = 0; i < vr->size; i++)
+			ls.busy_until[f][r + i] = ctx->intervals[v].end;
+		ctx->stats->intervals++;
+	}
+	return true;
+}

@@ -1,0 +1,95 @@
+/* Register allocation pipeline (ra_run) and the helpers the passes share.
+ *
+ * Order: liveness -> intervals -> linear scan -> operand rewrite -> copy lowering ->
+ * register counts.  Each pass is one file; ra_int.h holds their shared context.
+ * requires: a MIR function that passes mir_verify.  breaks: the virtual view (every
+ * MIR_VREG operand becomes physical, COPYs become moves).
+ * complexity: see each pass; dominated by liveness and linear scan. */
+#include <string.h>
+
+#include "regalloc/ra_int.h"
+
+uint32_t ra_group_end(const struct mir_block *bl, uint32_t i)
+{
+	const struct mir_insn *in = &bl->insns[i];
+	if (in->op != MIR_COPY || !(in->flags & MIR_IF_PARALLEL))
+		return i + 1;
+	uint32_t end = i + 1;
+	while (end < bl->ninsns && bl->insns[end].op == MIR_COPY &&
+	       (bl->insns[end].flags & MIR_IF_PARALLEL))
+		end++;
+	return end;
+}
+
+bool ra_opnd_is_use(const struct mir_insn *in, unsigned k)
+{
+	if (!mir_opnd_is_def(in, k))
+		return true;
+	/* v_writelane_b32 keeps the other lanes of its destination: it reads it too. */
+	return in->op == AMD_OP_V_WRITELANE_B32;
+}
+
+bool ra_internal(struct ra_ctx *ctx, uint32_t b, uint32_t i, const char *what)
+{
+	pa_diag_report(ctx->diag, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+	               "internal: register allocation of '%s' at bb%u instruction %u: %s",
+	               ctx->fn->name ? ctx->fn->name : "?", b, i, what);
+	return false;
+}
+
+bool ra_report_pressure(struct ra_ctx *ctx, enum ra_file f)
+{
+	pa_diag_report(ctx->diag, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+	               "register pressure in '%s' exceeds %u %s; spilling is not supported yet",
+	               ctx->fn->name ? ctx->fn->name : "?", ctx->budget[f],
+	               f == RA_SGPR ? "SGPRs" : "VGPRs");
+	return false;
+}
+
+/* fn->num_sgprs / num_vgprs: highest physical register named + 1 (specials excluded). */
+static void count_registers(struct mir_function *fn)
+{
+	unsigned top[RA_NUM_FILES] = {0, 0};
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			for (unsigned k = 0; k < in->nopnds; k++) {
+				const struct mir_opnd *o = &in->opnds[k];
+				if (o->kind != MIR_SGPR && o->kind != MIR_VGPR)
+					continue;
+				unsigned end = o->v + (o->width ? o->width : 1);
+				enum ra_file f = ra_file_of(o->kind);
+				if (end > top[f])
+					top[f] = end;
+			}
+		}
+	fn->num_sgprs = top[RA_SGPR];
+	fn->num_vgprs = top[RA_VGPR];
+}
+
+bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
+{
+	struct ra_stats local;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof *stats);
+	struct ra_ctx *ctx = PA_NEW(fn->arena, struct ra_ctx);
+	ctx->fn = fn;
+	ctx->diag = d;
+	ctx->stats = stats;
+	ctx->set_words = (fn->nvregs + 63) / 64 + 1;
+	ctx->budget[RA_SGPR] = fn->max_sgprs < RA_MAX_SGPRS ? fn->max_sgprs : RA_MAX_SGPRS;
+	ctx->budget[RA_VGPR] = fn->max_vgprs < RA_MAX_VGPRS ? fn->max_vgprs : RA_MAX_VGPRS;
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		if ((fn->vregs[v].file != MIR_SGPR && fn->vregs[v].file != MIR_VGPR) ||
+		    fn->vregs[v].size < 1 || fn->vregs[v].size > 4)
+			return ra_internal(ctx, 0, 0, "virtual register of bad file or size");
+	ra_fill_liveness(ctx);
+	if (!ra_fill_intervals(ctx) || !ra_linscan(ctx))
+		return false;
+	ra_rewrite(ctx);
+	if (!ra_lower_copies(ctx))
+		return false;
+	count_registers(fn);
+	return true;
+}

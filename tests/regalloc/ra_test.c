@@ -1,0 +1,845 @@
+/* Register allocation tests (suite 'regalloc'): hand-built MIR functions (straight line,
+ * diamond with parallel copies, loops with swap and rotation cycles, 64-bit tuples, fixed
+ * ABI registers, reserved SGPRs, pressure beyond the budget) and random structured
+ * programs, each allocated by ra_run and judged by the independent symbolic checker in
+ * ra_check.c plus the encoder (every allocated instruction must encode for its target). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_check.h"
+#include "regalloc/regalloc.h"
+
+struct fixture {
+	struct pa_arena arena;
+	struct amd_target target;
+	struct mir_function fn;
+	struct mir_function virt;
+	struct pa_diag diag;
+	char *diag_text;
+	size_t diag_len;
+	FILE *diag_out;
+	struct ra_stats stats;
+};
+
+struct totals {
+	unsigned cases, failures;
+};
+
+static void setup(struct fixture *fx, const char *gpu, const char *name)
+{
+	memset(fx, 0, sizeof *fx);
+	char err[200];
+	if (!amd_target_parse(gpu, &fx->target, err, sizeof err)) {
+		fprintf(stderr, "bad target %s: %s\n", gpu, err);
+		exit(2);
+	}
+	pa_arena_init(&fx->arena);
+	mir_function_init(&fx->fn, &fx->arena, name, &fx->target,
+	                  fx->target.info->default_wave_size);
+	fx->diag_out = open_memstream(&fx->diag_text, &fx->diag_len);
+	pa_diag_init(&fx->diag, fx->diag_out);
+}
+
+static void teardown(struct fixture *fx)
+{
+	fclose(fx->diag_out);
+	free(fx->diag_text);
+	pa_arena_free(&fx->arena);
+}
+
+static void check(struct totals *t, bool ok, const char *fmt, ...)
+{
+	t->cases++;
+	if (ok)
+		return;
+	t->failures++;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("FAIL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	va_end(ap);
+}
+
+/* ---- instruction builders ---- */
+static struct mir_insn *emit(struct mir_function *fn, uint32_t b, unsigned op, unsigned n,
+                             struct mir_opnd a, struct mir_opnd b1, struct mir_opnd c)
+{
+	struct mir_opnd ops[3] = {a, b1, c};
+	struct mir_insn in = mir_make(op, n, ops);
+	return mir_append(fn, b, &in);
+}
+static const struct mir_opnd none = {0};
+static struct mir_opnd vr(const struct mir_function *fn, uint32_t v)
+{
+	return mir_vreg(v, fn->vregs[v].size);
+}
+static struct mir_opnd sub(uint32_t v, unsigned s)
+{
+	struct mir_opnd o = mir_vreg(v, 1);
+	o.sub = (uint8_t)s;
+	return o;
+}
+static void sadd(struct mir_function *fn, uint32_t b, struct mir_opnd d, struct mir_opnd x,
+                 struct mir_opnd y)
+{
+	emit(fn, b, AMD_OP_S_ADD_U32, 3, d, x, y);
+}
+static void vadd(struct mir_function *fn, uint32_t b, struct mir_opnd d, struct mir_opnd x,
+                 struct mir_opnd y)
+{
+	emit(fn, b, AMD_OP_V_ADD_U32, 3, d, x, y);
+}
+static void store(struct mir_function *fn, uint32_t b, struct mir_opnd addr, struct mir_opnd data)
+{
+	emit(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, addr, data, (struct mir_opnd){.kind = MIR_OFF});
+}
+static void copy(struct mir_function *fn, uint32_t b, struct mir_opnd d, struct mir_opnd s,
+                 bool parallel)
+{
+	emit(fn, b, MIR_COPY, 2, d, s, none)->flags = parallel ? MIR_IF_PARALLEL : 0;
+}
+static void sload2(struct mir_function *fn, uint32_t b, struct mir_opnd d, struct mir_opnd base)
+{
+	emit(fn, b, AMD_OP_S_LOAD_DWORDX2, 3, d, base, mir_imm(0));
+}
+static void branch_if(struct mir_function *fn, uint32_t b, struct mir_opnd x, struct mir_opnd y,
+                      uint32_t target)
+{
+	emit(fn, b, AMD_OP_S_CMP_LG_U32, 2, x, y, none);
+	emit(fn, b, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(target), none, none);
+}
+static void end(struct mir_function *fn, uint32_t b)
+{
+	emit(fn, b, AMD_OP_S_ENDPGM, 0, none, none, none);
+}
+static void succ(struct mir_function *fn, uint32_t b, int s0, int s1)
+{
+	fn->blocks[b].nsucc = 0;
+	if (s0 >= 0)
+		fn->blocks[b].succ[fn->blocks[b].nsucc++] = (uint32_t)s0;
+	if (s1 >= 0)
+		fn->blocks[b].succ[fn->blocks[b].nsucc++] = (uint32_t)s1;
+}
+
+/* ---- running and judging ---- */
+
+/* Whether every instruction of the allocated function encodes for its target. */
+static bool encodes(const struct mir_function *fn, char *err, size_t errlen)
+{
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *mi = &fn->blocks[b].insns[i];
+			struct amd_inst in;
+			memset(&in, 0, sizeof in);
+			in.row = mi->op;
+			in.enc = mi->enc;
+			in.offset = mi->offset;
+			in.cpol = mi->cpol;
+			for (unsigned k = 0; k < mi->nopnds; k++) {
+				const struct mir_opnd *o = &mi->opnds[k];
+				struct amd_val *v = &in.ops[k];
+				v->width = o->width;
+				v->reg = (uint16_t)o->v;
+				v->kind = o->kind == MIR_SGPR      ? AMD_V_SGPR
+				          : o->kind == MIR_VGPR    ? AMD_V_VGPR
+				          : o->kind == MIR_SPECIAL ? AMD_V_SPECIAL
+				          : o->kind == MIR_OFF     ? AMD_V_OFF
+				                                   : AMD_V_IMM;
+				v->imm = o->kind == MIR_IMM ? o->v : 0;
+			}
+			uint32_t words[4];
+			char why[200];
+			if (!amd_encode(fn->target, &in, words, why, sizeof why)) {
+				snprintf(err, errlen, "bb%u insn %u does not encode: %s", b, i,
+				         why);
+				return false;
+			}
+		}
+	return true;
+}
+
+/* Allocates fx->fn and judges it; returns whether ra_run succeeded. */
+static bool run(struct fixture *fx, struct totals *t, const char *what)
+{
+	struct pa_diag vd;
+	pa_diag_init(&vd, stderr);
+	if (!mir_verify(&fx->fn, false, &vd)) {
+		check(t, false, "%s: the test built invalid MIR", what);
+		return false;
+	}
+	fx->virt = ra_check_snapshot(&fx->fn);
+	if (!ra_run(&fx->fn, &fx->stats, &fx->diag))
+		return false;
+	char err[300];
+	bool ok = mir_verify(&fx->fn, true, &vd);
+	check(t, ok, "%s: mir_verify after allocation", what);
+	ok = ra_check(&fx->virt, &fx->fn, err, sizeof err);
+	check(t, ok, "%s: checker: %s", what, err);
+	if (!ok && getenv("RA_TEST_DUMP"))
+		mir_print(stdout, &fx->fn);
+	ok = encodes(&fx->fn, err, sizeof err);
+	check(t, ok, "%s: %s", what, err);
+	return true;
+}
+
+static const char *diag_text(struct fixture *fx)
+{
+	fflush(fx->diag_out);
+	return fx->diag_text ? fx->diag_text : "";
+}
+
+/* ---- hand-built cases ---- */
+
+static uint32_t newv(struct fixture *fx, unsigned file, unsigned size, unsigned align)
+{
+	return mir_new_vreg(&fx->fn, file, size, align);
+}
+
+/* Whether any instruction of the function uses row `op`. */
+static bool uses_op(const struct mir_function *fn, unsigned op)
+{
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++)
+			if (fn->blocks[b].insns[i].op == op)
+				return true;
+	return false;
+}
+
+/* s_load of the kernarg pointer, a VALU chain, a 64-bit address built from two partial
+ * definitions, a store. */
+static void build_straight(struct fixture *fx)
+{
+	struct mir_function *fn = &fx->fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t k = newv(fx, MIR_SGPR, 2, 2), a = newv(fx, MIR_VGPR, 1, 1);
+	uint32_t bb = newv(fx, MIR_VGPR, 1, 1), c = newv(fx, MIR_VGPR, 1, 1);
+	uint32_t addr = newv(fx, MIR_VGPR, 2, 2);
+	sload2(fn, b, vr(fn, k), mir_sgpr(0, 2));
+	vadd(fn, b, vr(fn, a), sub(k, 0), mir_vgpr(0, 1));
+	vadd(fn, b, vr(fn, bb), sub(k, 1), vr(fn, a));
+	vadd(fn, b, vr(fn, c), vr(fn, a), vr(fn, bb));
+	vadd(fn, b, sub(addr, 0), sub(k, 0), vr(fn, c));
+	vadd(fn, b, sub(addr, 1), sub(k, 1), vr(fn, bb));
+	store(fn, b, vr(fn, addr), vr(fn, c));
+	end(fn, b);
+}
+
+static void case_straight(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "straight");
+	build_straight(&fx);
+	bool ok = run(&fx, t, "straight");
+	check(t, ok, "straight/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	/* v0 is read once at entry, so the first VGPR value may take it. */
+	check(t, fx.fn.vregs[1].phys == 0, "straight/%s: %%v1 not in v0 (v%d)", gpu,
+	      fx.fn.vregs[1].phys);
+	check(t, fx.fn.num_vgprs <= 4 && fx.fn.num_sgprs == 4, "straight/%s: counts %u/%u", gpu,
+	      fx.fn.num_sgprs, fx.fn.num_vgprs);
+
+	/* The checker must reject a wrong register in a use. */
+	struct mir_insn *use = &fx.fn.blocks[0].insns[3]; /* v_add c, a, bb */
+	use->opnds[1].v = use->opnds[2].v;
+	char err[300];
+	check(t, !ra_check(&fx.virt, &fx.fn, err, sizeof err),
+	      "straight/%s: checker accepted a corrupted use", gpu);
+	teardown(&fx);
+}
+
+/* Diamond: both arms end in a parallel copy into the same three phis. */
+static void case_diamond(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "diamond");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn),
+	         b3 = mir_new_block(fn);
+	uint32_t k = newv(&fx, MIR_SGPR, 2, 2), x = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t va = newv(&fx, MIR_VGPR, 1, 1), tv = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t u = newv(&fx, MIR_SGPR, 1, 1), t2 = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t p = newv(&fx, MIR_VGPR, 1, 1), q = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t r = newv(&fx, MIR_VGPR, 1, 1), o = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t o2 = newv(&fx, MIR_VGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	sload2(fn, b0, vr(fn, k), mir_sgpr(0, 2));
+	sadd(fn, b0, vr(fn, x), sub(k, 0), sub(k, 1));
+	vadd(fn, b0, vr(fn, va), vr(fn, x), mir_vgpr(0, 1));
+	branch_if(fn, b0, vr(fn, x), sub(k, 0), b2);
+	succ(fn, b0, (int)b1, (int)b2);
+	vadd(fn, b1, vr(fn, tv), vr(fn, x), vr(fn, va));
+	sadd(fn, b1, vr(fn, u), vr(fn, x), mir_imm(5));
+	copy(fn, b1, vr(fn, p), vr(fn, tv), true);
+	copy(fn, b1, vr(fn, q), vr(fn, u), true);
+	copy(fn, b1, vr(fn, r), mir_imm(7), true);
+	emit(fn, b1, AMD_OP_S_BRANCH, 1, mir_block_ref(b3), none, none);
+	succ(fn, b1, (int)b3, -1);
+	vadd(fn, b2, vr(fn, t2), sub(k, 1), vr(fn, va));
+	copy(fn, b2, vr(fn, p), vr(fn, t2), true);
+	copy(fn, b2, vr(fn, q), vr(fn, x), true);
+	copy(fn, b2, vr(fn, r), vr(fn, va), true);
+	succ(fn, b2, (int)b3, -1);
+	vadd(fn, b3, vr(fn, o), vr(fn, q), vr(fn, p));
+	vadd(fn, b3, vr(fn, o2), vr(fn, o), vr(fn, r));
+	vadd(fn, b3, sub(addr, 0), sub(k, 0), vr(fn, o2));
+	vadd(fn, b3, sub(addr, 1), sub(k, 1), vr(fn, o));
+	store(fn, b3, vr(fn, addr), vr(fn, o2));
+	end(fn, b3);
+	bool ok = run(&fx, t, "diamond");
+	check(t, ok, "diamond/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	/* Intervals have no holes, so only the first arm's phi copies can coalesce: bb1 keeps
+	 * just the move of the immediate (p = tv and q = u vanish). */
+	unsigned moves_bb1 = 0;
+	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
+		moves_bb1 += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32 ||
+		             fn->blocks[b1].insns[i].op == AMD_OP_S_MOV_B32;
+	check(t, ok && moves_bb1 == 1, "diamond/%s: %u moves in bb1", gpu, moves_bb1);
+	teardown(&fx);
+}
+
+/* A loop whose latch permutes n phis of `file` (a cycle: swap for n = 2, rotation for
+ * n = 3) with a counter; after the loop each phi is read in its own operand slot.
+ * tight: the budget leaves no free register in the loop, forcing XOR swaps. */
+static void build_loop(struct fixture *fx, unsigned file, unsigned n, bool tight)
+{
+	struct mir_function *fn = &fx->fn;
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	uint32_t phi[3], init[3];
+	uint32_t cnt = newv(fx, MIR_SGPR, 1, 1), cnt2 = newv(fx, MIR_SGPR, 1, 1);
+	uint32_t cnt0 = newv(fx, MIR_SGPR, 1, 1);
+	for (unsigned i = 0; i < n; i++) {
+		phi[i] = newv(fx, file, 1, 1);
+		init[i] = newv(fx, file, 1, 1);
+		if (file == MIR_VGPR)
+			vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
+		else
+			sadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_sgpr(2, 1));
+	}
+	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
+	for (unsigned i = 0; i < n; i++)
+		copy(fn, b0, vr(fn, phi[i]), vr(fn, init[i]), true);
+	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
+	succ(fn, b0, (int)b1, -1);
+	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
+	for (unsigned i = 0; i < n; i++)
+		copy(fn, b1, vr(fn, phi[i]), vr(fn, phi[(i + 1) % n]), true);
+	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
+	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
+	succ(fn, b1, (int)b2, (int)b1);
+	uint32_t res = newv(fx, file, 1, 1);
+	for (unsigned i = 0; i + 1 < n; i++) {
+		if (file == MIR_VGPR)
+			vadd(fn, b2, vr(fn, res), vr(fn, phi[i]), vr(fn, phi[i + 1]));
+		else
+			sadd(fn, b2, vr(fn, res), vr(fn, phi[i]), vr(fn, phi[i + 1]));
+	}
+	end(fn, b2);
+	if (tight && file == MIR_VGPR)
+		fn->max_vgprs = n;
+	if (tight && file == MIR_SGPR)
+		fn->max_sgprs = n + 2; /* the phis, the counter phi and its next value */
+}
+
+static void case_loop(struct totals *t, const char *gpu, unsigned file, unsigned n, bool tight)
+{
+	char name[80];
+	snprintf(name, sizeof name, "loop-%s%u%s/%s", file == MIR_SGPR ? "s" : "v", n,
+	         tight ? "-tight" : "", gpu);
+	struct fixture fx;
+	setup(&fx, gpu, name);
+	build_loop(&fx, file, n, tight);
+	bool ok = run(&fx, t, name);
+	check(t, ok, "%s: ra_run failed: %s", name, diag_text(&fx));
+	unsigned xor_op = file == MIR_SGPR ? AMD_OP_S_XOR_B32 : AMD_OP_V_XOR_B32;
+	if (ok)
+		check(t, uses_op(&fx.fn, xor_op) == tight, "%s: XOR swap %s", name,
+		      tight ? "missing" : "without need");
+	if (ok) {
+		/* Dropping one move of the latch's permutation must be caught. */
+		struct mir_block *latch = &fx.fn.blocks[1];
+		for (uint32_t i = 0; i < latch->ninsns; i++) {
+			unsigned op = latch->insns[i].op;
+			if (op == AMD_OP_S_MOV_B32 || op == AMD_OP_V_MOV_B32 || op == xor_op) {
+				memmove(&latch->insns[i], &latch->insns[i + 1],
+				        (latch->ninsns - i - 1) * sizeof latch->insns[0]);
+				latch->ninsns--;
+				break;
+			}
+		}
+		char err[300];
+		check(t, !ra_check(&fx.virt, &fx.fn, err, sizeof err),
+		      "%s: checker accepted a dropped move", name);
+	}
+	teardown(&fx);
+}
+
+/* 64-bit SGPR pairs and VGPR pairs next to odd single registers; copies whose source
+ * stays live so they need real 64-bit moves. */
+static void case_pairs(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "pairs");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t one = newv(&fx, MIR_SGPR, 1, 1), k = newv(&fx, MIR_SGPR, 2, 2);
+	uint32_t k2 = newv(&fx, MIR_SGPR, 2, 2), v1 = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t d = newv(&fx, MIR_VGPR, 2, 2), d2 = newv(&fx, MIR_VGPR, 2, 2);
+	uint32_t e = newv(&fx, MIR_VGPR, 2, 2);
+	sadd(fn, b, vr(fn, one), mir_sgpr(0, 1), mir_imm(3));
+	sload2(fn, b, vr(fn, k), mir_sgpr(0, 2));
+	vadd(fn, b, vr(fn, v1), vr(fn, one), mir_vgpr(0, 1));
+	uint32_t addr = newv(&fx, MIR_VGPR, 2, 2);
+	vadd(fn, b, sub(addr, 0), sub(k, 0), vr(fn, v1));
+	vadd(fn, b, sub(addr, 1), sub(k, 1), vr(fn, v1));
+	emit(fn, b, AMD_OP_GLOBAL_LOAD_DWORDX2, 3, vr(fn, d), vr(fn, addr),
+	     (struct mir_opnd){.kind = MIR_OFF});
+	copy(fn, b, vr(fn, k2), vr(fn, k), false);
+	copy(fn, b, vr(fn, d2), vr(fn, d), false);
+	emit(fn, b, AMD_OP_V_ADD_F64, 3, vr(fn, e), vr(fn, d), vr(fn, d2));
+	sload2(fn, b, vr(fn, k), vr(fn, k2));
+	vadd(fn, b, sub(addr, 0), sub(k, 0), sub(e, 1));
+	vadd(fn, b, sub(addr, 1), sub(k2, 1), sub(e, 0));
+	store(fn, b, vr(fn, addr), vr(fn, v1));
+	end(fn, b);
+	bool ok = run(&fx, t, "pairs");
+	check(t, ok, "pairs/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	if (!ok) {
+		teardown(&fx);
+		return;
+	}
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		if (fn->vregs[v].size == 2)
+			check(t, fn->vregs[v].phys % 2 == 0, "pairs/%s: %%%u at odd register %d",
+			      gpu, v, fn->vregs[v].phys);
+	check(t, uses_op(fn, AMD_OP_S_MOV_B64), "pairs/%s: no s_mov_b64 for the pair copy", gpu);
+	bool b64 = fx.target.info->gen == AMD_GFX940;
+	check(t, uses_op(fn, AMD_OP_V_MOV_B64) == b64, "pairs/%s: v_mov_b64 use wrong", gpu);
+	teardown(&fx);
+}
+
+/* A fixed physical VGPR written and read in the middle of a value's life, and a
+ * reserved SGPR range. */
+static void case_fixed(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "fixed");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	fn->reserved_sgprs_begin = 2;
+	fn->reserved_sgprs_end = 6;
+	uint32_t x = newv(&fx, MIR_VGPR, 1, 1), y = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t s = newv(&fx, MIR_SGPR, 1, 1), s2 = newv(&fx, MIR_SGPR, 1, 1);
+	sadd(fn, b, vr(fn, s), mir_sgpr(0, 1), mir_imm(1));
+	sadd(fn, b, vr(fn, s2), vr(fn, s), mir_sgpr(1, 1));
+	vadd(fn, b, vr(fn, x), vr(fn, s2), mir_vgpr(0, 1));
+	vadd(fn, b, mir_vgpr(1, 1), vr(fn, s), vr(fn, x));
+	vadd(fn, b, vr(fn, y), vr(fn, s2), mir_vgpr(1, 1));
+	vadd(fn, b, vr(fn, y), vr(fn, x), vr(fn, y));
+	sadd(fn, b, mir_sgpr(6, 1), vr(fn, s), vr(fn, s2));
+	sadd(fn, b, vr(fn, s), mir_sgpr(6, 1), vr(fn, s2));
+	vadd(fn, b, vr(fn, y), vr(fn, s), vr(fn, y));
+	end(fn, b);
+	bool ok = run(&fx, t, "fixed");
+	check(t, ok, "fixed/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	check(t, fn->vregs[x].phys != 1, "fixed/%s: value live across v1 got v1", gpu);
+	check(t, fn->num_sgprs == 7 || fn->num_sgprs == 8, "fixed/%s: num_sgprs %u", gpu,
+	      fn->num_sgprs);
+	teardown(&fx);
+}
+
+/* More values live at once than the budget allows: the pressure error, not a crash. */
+static void case_pressure(struct totals *t, const char *gpu, unsigned file)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "hot");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t v[6];
+	for (unsigned i = 0; i < 6; i++) {
+		v[i] = newv(&fx, file, 1, 1);
+		if (file == MIR_VGPR)
+			vadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_vgpr(0, 1));
+		else
+			sadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_sgpr(0, 1));
+	}
+	for (unsigned i = 0; i < 6; i++) {
+		if (file == MIR_VGPR)
+			vadd(fn, b, vr(fn, v[i]), mir_imm(1), vr(fn, v[(i + 1) % 6]));
+		else
+			sadd(fn, b, vr(fn, v[i]), mir_imm(1), vr(fn, v[(i + 1) % 6]));
+	}
+	end(fn, b);
+	if (file == MIR_VGPR)
+		fn->max_vgprs = 5;
+	else
+		fn->max_sgprs = 5;
+	bool ok = run(&fx, t, "pressure");
+	const char *want = file == MIR_VGPR
+	                           ? "register pressure in 'hot' exceeds 5 VGPRs; spilling is not "
+	                             "supported yet"
+	                           : "register pressure in 'hot' exceeds 5 SGPRs; spilling is not "
+	                             "supported yet";
+	check(t, !ok && strstr(diag_text(&fx), want), "pressure/%s: got '%s'", gpu, diag_text(&fx));
+	teardown(&fx);
+
+	/* With one more register the same function allocates. */
+	setup(&fx, gpu, "hot");
+	fn = &fx.fn;
+	b = mir_new_block(fn);
+	for (unsigned i = 0; i < 6; i++) {
+		v[i] = newv(&fx, file, 1, 1);
+		if (file == MIR_VGPR)
+			vadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_vgpr(0, 1));
+		else
+			sadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_sgpr(0, 1));
+	}
+	end(fn, b);
+	if (file == MIR_VGPR)
+		fn->max_vgprs = 6;
+	else
+		fn->max_sgprs = 6;
+	ok = run(&fx, t, "pressure-fits");
+	check(t, ok, "pressure-fits/%s: %s", gpu, diag_text(&fx));
+	teardown(&fx);
+}
+
+/* A COPY from a VGPR into an SGPR is an internal error, reported. */
+static void case_bad_copy(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "badcopy");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t v = newv(&fx, MIR_VGPR, 1, 1), s = newv(&fx, MIR_SGPR, 1, 1);
+	vadd(fn, b, vr(fn, v), mir_imm(1), mir_vgpr(0, 1));
+	copy(fn, b, vr(fn, s), vr(fn, v), false);
+	sadd(fn, b, vr(fn, s), vr(fn, s), mir_imm(1));
+	end(fn, b);
+	bool ok = run(&fx, t, "badcopy");
+	check(t, !ok && strstr(diag_text(&fx), "COPY from a VGPR into an SGPR"),
+	      "badcopy/%s: got '%s'", gpu, diag_text(&fx));
+	teardown(&fx);
+}
+
+static void run_hand_cases(struct totals *t)
+{
+	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
+	for (unsigned g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
+		case_straight(t, gpus[g]);
+		case_diamond(t, gpus[g]);
+		for (unsigned n = 2; n <= 3; n++)
+			for (int tight = 0; tight < 2; tight++) {
+				case_loop(t, gpus[g], MIR_VGPR, n, tight);
+				case_loop(t, gpus[g], MIR_SGPR, n, tight);
+			}
+		case_pairs(t, gpus[g]);
+		case_fixed(t, gpus[g]);
+		case_pressure(t, gpus[g], MIR_VGPR);
+		case_pressure(t, gpus[g], MIR_SGPR);
+		case_bad_copy(t, gpus[g]);
+	}
+}
+
+/* ---- random structured programs ---- */
+
+enum { KIND_S1, KIND_V1, KIND_S2, KIND_V2, NKINDS, POOL_MAX = 12 };
+
+struct gen {
+	struct fixture *fx;
+	uint64_t rng;
+	uint32_t pool[NKINDS][POOL_MAX]; /* values defined on every path to here */
+	unsigned npool[NKINDS];
+	uint32_t cur; /* block being filled */
+};
+
+static uint32_t rnd(struct gen *g, uint32_t n)
+{
+	g->rng ^= g->rng << 13;
+	g->rng ^= g->rng >> 7;
+	g->rng ^= g->rng << 17;
+	return (uint32_t)(g->rng % n);
+}
+
+static const uint8_t kind_file[NKINDS] = {MIR_SGPR, MIR_VGPR, MIR_SGPR, MIR_VGPR};
+static const uint8_t kind_size[NKINDS] = {1, 1, 2, 2};
+
+static uint32_t pick(struct gen *g, unsigned kind)
+{
+	return g->pool[kind][rnd(g, g->npool[kind])];
+}
+
+static void pool_add(struct gen *g, unsigned kind, uint32_t v)
+{
+	if (g->npool[kind] < POOL_MAX)
+		g->pool[kind][g->npool[kind]++] = v;
+	else
+		g->pool[kind][rnd(g, POOL_MAX)] = v;
+}
+
+static uint32_t fresh(struct gen *g, unsigned kind)
+{
+	return newv(g->fx, kind_file[kind], kind_size[kind], kind_size[kind]);
+}
+
+/* A scalar source: a 1-dword SGPR value, a half of a pair, or a constant. */
+static struct mir_opnd scalar_src(struct gen *g)
+{
+	uint32_t r = rnd(g, 5);
+	if (r == 0)
+		return mir_imm(rnd(g, 65)); /* inline constants: one literal per SALU op */
+	if (r == 1)
+		return sub(pick(g, KIND_S2), rnd(g, 2));
+	return vr(&g->fx->fn, pick(g, KIND_S1));
+}
+
+/* A VGPR source: a 1-dword value or a half of a pair. */
+static struct mir_opnd vector_src(struct gen *g)
+{
+	if (rnd(g, 4) == 0)
+		return sub(pick(g, KIND_V2), rnd(g, 2));
+	return vr(&g->fx->fn, pick(g, KIND_V1));
+}
+
+/* One random instruction defining a new value (or redefining an old one). */
+static void random_op(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t b = g->cur;
+	unsigned kind = rnd(g, NKINDS);
+	bool redefine = rnd(g, 4) == 0;
+	uint32_t d = redefine ? pick(g, kind) : fresh(g, kind);
+	switch (kind) {
+	case KIND_S1:
+		sadd(fn, b, vr(fn, d), scalar_src(g), scalar_src(g));
+		break;
+	case KIND_V1:
+		vadd(fn, b, vr(fn, d), rnd(g, 2) ? scalar_src(g) : vector_src(g), vector_src(g));
+		break;
+	case KIND_S2:
+		sload2(fn, b, vr(fn, d), vr(fn, pick(g, KIND_S2)));
+		break;
+	default:
+		if (rnd(g, 2)) {
+			emit(fn, b, AMD_OP_V_ADD_F64, 3, vr(fn, d), vr(fn, pick(g, KIND_V2)),
+			     vr(fn, pick(g, KIND_V2)));
+		} else { /* built from two partial definitions */
+			vadd(fn, b, sub(d, 0), scalar_src(g), vector_src(g));
+			vadd(fn, b, sub(d, 1), scalar_src(g), vector_src(g));
+		}
+	}
+	if (!redefine)
+		pool_add(g, kind, d);
+	if (rnd(g, 6) == 0)
+		store(fn, b, vr(fn, pick(g, KIND_V2)), vector_src(g));
+}
+
+static void random_ops(struct gen *g, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		random_op(g);
+}
+
+/* A parallel copy into phis[] (kinds in phi_kind[]) from the current pool. */
+static void phi_copies(struct gen *g, const uint32_t *phis, const unsigned *phi_kind,
+                       unsigned nphis, bool permute)
+{
+	struct mir_function *fn = &g->fx->fn;
+	for (unsigned i = 0; i < nphis; i++) {
+		unsigned kind = phi_kind[i];
+		struct mir_opnd src = vr(fn, pick(g, kind));
+		if (permute && rnd(g, 2)) { /* another phi of the same kind: cycles */
+			unsigned j = rnd(g, nphis);
+			if (phi_kind[j] == kind)
+				src = vr(fn, phis[j]);
+		} else if (kind_size[kind] == 1 && rnd(g, 5) == 0) {
+			src = mir_imm(rnd(g, 1000));
+		}
+		copy(fn, g->cur, vr(fn, phis[i]), src, true);
+	}
+}
+
+static void random_diamond(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t a = g->cur, bthen = mir_new_block(fn), belse = mir_new_block(fn),
+	         join = mir_new_block(fn);
+	uint32_t phis[4];
+	unsigned phi_kind[4], nphis = 1 + rnd(g, 4);
+	for (unsigned i = 0; i < nphis; i++) {
+		phi_kind[i] = rnd(g, NKINDS);
+		phis[i] = fresh(g, phi_kind[i]);
+	}
+	branch_if(fn, a, scalar_src(g), scalar_src(g), belse);
+	succ(fn, a, (int)bthen, (int)belse);
+	struct gen saved = *g;
+	g->cur = bthen;
+	random_ops(g, rnd(g, 5));
+	phi_copies(g, phis, phi_kind, nphis, false);
+	emit(fn, bthen, AMD_OP_S_BRANCH, 1, mir_block_ref(join), none, none);
+	succ(fn, bthen, (int)join, -1);
+	uint64_t rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = belse;
+	random_ops(g, rnd(g, 5));
+	phi_copies(g, phis, phi_kind, nphis, false);
+	succ(fn, belse, (int)join, -1);
+	rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = join;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+}
+
+static void random_loop(struct gen *g)
+{
+	struct mir_function *fn = &g->fx->fn;
+	uint32_t pre = g->cur, body = mir_new_block(fn), exit_b = mir_new_block(fn);
+	uint32_t phis[6];
+	unsigned phi_kind[6], nphis = 1 + rnd(g, 6);
+	for (unsigned i = 0; i < nphis; i++) {
+		phi_kind[i] = rnd(g, NKINDS);
+		phis[i] = fresh(g, phi_kind[i]);
+	}
+	uint32_t cnt = fresh(g, KIND_S1), next = fresh(g, KIND_S1);
+	phi_copies(g, phis, phi_kind, nphis, false);
+	copy(fn, pre, vr(fn, cnt), mir_imm(0), true);
+	succ(fn, pre, (int)body, -1);
+	struct gen saved = *g;
+	g->cur = body;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+	random_ops(g, rnd(g, 6));
+	sadd(fn, body, vr(fn, next), vr(fn, cnt), mir_imm(1));
+	bool cmp_first = rnd(g, 2);
+	if (cmp_first)
+		emit(fn, body, AMD_OP_S_CMP_LG_U32, 2, vr(fn, next), mir_imm(9), none);
+	phi_copies(g, phis, phi_kind, nphis, true);
+	copy(fn, body, vr(fn, cnt), vr(fn, next), true);
+	if (!cmp_first)
+		emit(fn, body, AMD_OP_S_CMP_LG_U32, 2, vr(fn, next), mir_imm(9), none);
+	emit(fn, body, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(body), none, none);
+	succ(fn, body, (int)exit_b, (int)body);
+	uint64_t rng = g->rng;
+	*g = saved;
+	g->rng = rng;
+	g->cur = exit_b;
+	for (unsigned i = 0; i < nphis; i++)
+		pool_add(g, phi_kind[i], phis[i]);
+}
+
+static void build_random(struct fixture *fx, uint64_t seed)
+{
+	struct mir_function *fn = &fx->fn;
+	struct gen g = {.fx = fx, .rng = seed * 0x9e3779b97f4a7c15ull + 1};
+	g.cur = mir_new_block(fn);
+	uint32_t k = fresh(&g, KIND_S2), s = fresh(&g, KIND_S1), v = fresh(&g, KIND_V1);
+	uint32_t a = fresh(&g, KIND_V2);
+	sload2(fn, g.cur, vr(fn, k), mir_sgpr(0, 2));
+	sadd(fn, g.cur, vr(fn, s), sub(k, 0), mir_sgpr(2, 1));
+	vadd(fn, g.cur, vr(fn, v), vr(fn, s), mir_vgpr(0, 1));
+	vadd(fn, g.cur, sub(a, 0), sub(k, 0), vr(fn, v));
+	vadd(fn, g.cur, sub(a, 1), sub(k, 1), vr(fn, v));
+	pool_add(&g, KIND_S2, k);
+	pool_add(&g, KIND_S1, s);
+	pool_add(&g, KIND_V1, v);
+	pool_add(&g, KIND_V2, a);
+	unsigned regions = 2 + rnd(&g, 5);
+	for (unsigned r = 0; r < regions; r++) {
+		random_ops(&g, 1 + rnd(&g, 6));
+		unsigned shape = rnd(&g, 3);
+		if (shape == 1)
+			random_diamond(&g);
+		else if (shape == 2)
+			random_loop(&g);
+	}
+	/* read everything still in the pool so values live long */
+	for (unsigned kind = 0; kind < NKINDS; kind++)
+		for (unsigned i = 0; i < g.npool[kind]; i++) {
+			uint32_t x = g.pool[kind][i];
+			if (kind_file[kind] == MIR_VGPR)
+				store(fn, g.cur, vr(fn, g.pool[KIND_V2][0]), sub(x, 0));
+			else
+				sadd(fn, g.cur, vr(fn, s), sub(x, kind_size[kind] - 1), vr(fn, s));
+		}
+	end(fn, g.cur);
+}
+
+static void run_random_cases(struct totals *t)
+{
+	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
+	unsigned allocated = 0, pressure = 0, xor_swaps = 0, tight_fail = 0, lane_saves = 0;
+	for (uint64_t seed = 1; seed <= 3000; seed++) {
+		const char *gpu = gpus[seed % 5];
+		char name[64];
+		snprintf(name, sizeof name, "random-%llu/%s", (unsigned long long)seed, gpu);
+		struct fixture fx;
+		setup(&fx, gpu, name);
+		build_random(&fx, seed);
+		if (seed % 3 == 0) { /* small budgets: allocate or report pressure */
+			fx.fn.max_vgprs = 12 + (unsigned)(seed % 11);
+			fx.fn.max_sgprs = 16 + (unsigned)(seed % 9);
+		}
+		if (seed % 4 == 0) {
+			fx.fn.reserved_sgprs_begin = 4;
+			fx.fn.reserved_sgprs_end = 8;
+		}
+		bool ok = run(&fx, t, name);
+		if (!ok) {
+			bool is_pressure = strstr(diag_text(&fx), "register pressure in") != NULL;
+			check(t, is_pressure, "%s: %s", name, diag_text(&fx));
+			pressure += is_pressure;
+			teardown(&fx);
+			continue;
+		}
+		allocated++;
+		/* Again with the budget cut to the registers the values use (fixed operands and
+		 * vregs, not the temporaries of copy cycles): lowest-first assignment gives the
+		 * same registers, but cycles find fewer free temporaries. */
+		unsigned top[2] = {0, 0};
+		for (uint32_t v = 0; v < fx.fn.nvregs; v++) {
+			const struct mir_vreg *x = &fx.fn.vregs[v];
+			unsigned f = x->file == MIR_VGPR, e = (unsigned)(x->phys + x->size);
+			if (x->phys >= 0 && e > top[f])
+				top[f] = e;
+		}
+		unsigned nv = top[1] > 1 ? top[1] : 1, ns = top[0] > 3 ? top[0] : 3;
+		teardown(&fx);
+		setup(&fx, gpu, name);
+		build_random(&fx, seed);
+		fx.fn.max_vgprs = nv;
+		fx.fn.max_sgprs = ns;
+		if (seed % 4 == 0) {
+			fx.fn.reserved_sgprs_begin = 4;
+			fx.fn.reserved_sgprs_end = 8;
+		}
+		ok = run(&fx, t, name);
+		/* a copy cycle may need one register beyond the values' (scc live, no SGPR or
+		 * VGPR free): then the pressure error */
+		check(t, ok || strstr(diag_text(&fx), "register pressure in"),
+		      "%s with %u SGPRs, %u VGPRs: %s", name, ns, nv, diag_text(&fx));
+		tight_fail += !ok;
+		xor_swaps += uses_op(&fx.fn, AMD_OP_V_XOR_B32) || uses_op(&fx.fn, AMD_OP_S_XOR_B32);
+		lane_saves += uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32);
+		teardown(&fx);
+	}
+	check(t,
+	      allocated >= 2000 && pressure >= 100 && xor_swaps >= 10 && lane_saves >= 3 &&
+	              tight_fail < 20,
+	      "random: %u allocated (%u with XOR swaps), %u over budget", allocated, xor_swaps,
+	      pressure);
+	printf("random programs: %u allocated (%u with XOR swaps, %u with lane saves), %u over "
+	       "budget, %u tight reruns over budget\n",
+	       allocated, xor_swaps, lane_saves, pressure, tight_fail);
+}
+
+int main(void)
+{
+	struct totals t = {0, 0};
+	run_hand_cases(&t);
+	run_random_cases(&t);
+	printf("%u checks, %u failures\n", t.cases, t.failures);
+	return t.failures ? 1 : 0;
+}
