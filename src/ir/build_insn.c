@@ -655,14 +655,43 @@ static void tr_bar(struct irb *b, struct tr *x)
 	irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
 }
 
+/* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, s: 32-bit halves of a 64-bit value. */
+static void tr_mov_vec(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	bool pack = in->opnds[1].kind == PTX_OPND_VEC;
+	const struct ptx_operand *v = pack ? &in->opnds[1] : &in->opnds[0];
+	if (ptx_types[x->type].bits != 64 || v->nelems != 2) {
+		unsupported(b, in, "vector moves other than 64 bits from/to two 32-bit halves");
+		return;
+	}
+	if (pack) {
+		ir_ref lo = read_opnd(b, &v->elems[0], IR_T_I32, false);
+		ir_ref hi = read_opnd(b, &v->elems[1], IR_T_I32, false);
+		ir_ref l64 = emit1(b, IR_ZEXT, IR_T_I64, lo, 0);
+		ir_ref h64 = emit2(b, IR_SHL, IR_T_I64, emit1(b, IR_ZEXT, IR_T_I64, hi, 0),
+		                   ir_const(b->fn, IR_T_I32, 32), 0);
+		write_dest(b, &in->opnds[0], emit2(b, IR_OR, IR_T_I64, l64, h64, 0), false, x->guard);
+		return;
+	}
+	ir_ref w = read_opnd(b, &in->opnds[1], IR_T_I64, false);
+	write_dest(b, &v->elems[0], emit1(b, IR_TRUNC, IR_T_I32, w, 0), false, x->guard);
+	ir_ref h = emit2(b, IR_SHR_U, IR_T_I64, w, ir_const(b->fn, IR_T_I32, 32), 0);
+	write_dest(b, &v->elems[1], emit1(b, IR_TRUNC, IR_T_I32, h, 0), false, x->guard);
+}
+
 /* Pure instructions: under a guard they become selects. */
 static bool tr_pure(struct irb *b, struct tr *x)
 {
 	const struct ptx_insn *in = x->in;
 	switch (in->op) {
 	case PTX_OP_MOV:
-		if (in->opnds[0].kind != PTX_OPND_REG || in->opnds[1].kind == PTX_OPND_VEC) {
-			unsupported(b, in, "vector moves");
+		if (in->opnds[0].kind == PTX_OPND_VEC || in->opnds[1].kind == PTX_OPND_VEC) {
+			tr_mov_vec(b, x);
+			return true;
+		}
+		if (in->opnds[0].kind != PTX_OPND_REG) {
+			unsupported(b, in, NULL);
 			return true;
 		}
 		dst(b, x, 0, src(b, x, 1));
@@ -692,13 +721,24 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	case PTX_OP_REM:
 		return tr_int_or_float(b, x, x->sign ? IR_REM_S : IR_REM_U, IR_NUM_OPS);
 	case PTX_OP_MIN:
+	case PTX_OP_MAX:
+		if (x->t == IR_T_I64 && in->nopnds == 3 && in->nmods == 1) { /* compare + select */
+			ir_ref a = src(b, x, 1), c = src(b, x, 2);
+			enum ir_cmp cmp = in->op == PTX_OP_MIN ? (x->sign ? IR_CMP_LT : IR_CMP_LTU)
+			                                       : (x->sign ? IR_CMP_GT : IR_CMP_GTU);
+			ir_ref p = emit2(b, IR_ICMP, IR_T_PRED, a, c, cmp);
+			dst(b, x, 0, emit3(b, IR_SELECT, x->t, p, a, c, 0));
+			return true;
+		}
+		if (in->op == PTX_OP_MAX)
+			goto max;
 		if (has(in, PTX_DW_NAN_MOD) || has(in, PTX_DW_XORSIGN) || has(in, PTX_DW_ABS) ||
 		    has(in, PTX_DW_RELU) || in->nopnds != 3) {
 			unsupported(b, in, NULL);
 			return true;
 		}
 		return tr_int_or_float(b, x, x->sign ? IR_MIN_S : IR_MIN_U, IR_FMIN);
-	case PTX_OP_MAX:
+	max:
 		if (has(in, PTX_DW_NAN_MOD) || has(in, PTX_DW_XORSIGN) || has(in, PTX_DW_ABS) ||
 		    has(in, PTX_DW_RELU) || in->nopnds != 3) {
 			unsupported(b, in, NULL);
@@ -799,6 +839,22 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		ir_ref pos = read_opnd(b, &in->opnds[2], IR_T_I32, false);
 		ir_ref len = read_opnd(b, &in->opnds[3], IR_T_I32, false);
 		dst(b, x, 0, emit3(b, x->sign ? IR_BFE_S : IR_BFE_U, x->t, src(b, x, 1), pos, len, 0));
+		return true;
+	}
+	case PTX_OP_BFI: { /* constant position and length: mask and merge */
+		uint64_t pos, len;
+		const struct ptx_operand *po = &in->opnds[3], *lo = &in->opnds[4];
+		if (po->kind != PTX_OPND_INT || lo->kind != PTX_OPND_INT || x->t != IR_T_I32)
+			break;
+		pos = po->value & 0xff;
+		len = lo->value & 0xff;
+		uint64_t mask = pos >= 32 || len == 0 ? 0 : (((len >= 32 ? ~0ull : (1ull << len) - 1)) << pos);
+		ir_ref f = src(b, x, 1), base = src(b, x, 2);
+		ir_ref ins = pos >= 32 ? ir_const(b->fn, IR_T_I32, 0)
+		                       : emit2(b, IR_SHL, IR_T_I32, f, ir_const(b->fn, IR_T_I32, pos), 0);
+		ins = emit2(b, IR_AND, IR_T_I32, ins, ir_const(b->fn, IR_T_I32, mask), 0);
+		ir_ref kept = emit2(b, IR_AND, IR_T_I32, base, ir_const(b->fn, IR_T_I32, ~mask), 0);
+		dst(b, x, 0, emit2(b, IR_OR, IR_T_I32, ins, kept, 0));
 		return true;
 	}
 	case PTX_OP_PRMT:

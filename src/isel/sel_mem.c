@@ -140,10 +140,19 @@ static struct mir_opnd address64(struct isel *s, ir_ref base, int64_t off)
 	return mir_vreg(r, 2);
 }
 
-/* A 32-bit LDS address (the low dword of a wider value) in a VGPR. */
-static struct mir_opnd lds_address(struct isel *s, ir_ref base)
+/* A 32-bit LDS address (the low dword of a wider value) in a VGPR; an offset outside the
+ * DS field's 0..65535 is added to it (*off becomes 0). */
+static struct mir_opnd lds_address(struct isel *s, ir_ref base, int64_t *off)
 {
-	return sel_to_vgpr(s, sel_vsrc_opnd(s, base, 0));
+	struct mir_opnd a = sel_to_vgpr(s, sel_vsrc_opnd(s, base, 0));
+	if (*off >= 0 && *off < 65536)
+		return a;
+	uint32_t r = sel_new_vgpr(s, 1);
+	struct mir_opnd ops[3] = {mir_vreg(r, 1), mir_imm((uint32_t)*off), a};
+	sel_fix_valu(s, AMD_OP_V_ADD_U32, 3, ops);
+	sel_emit(s, AMD_OP_V_ADD_U32, 3, ops);
+	*off = 0;
+	return mir_vreg(r, 1);
 }
 
 static unsigned cpol_volatile(const struct isel *s, uint32_t aux)
@@ -189,12 +198,9 @@ static bool load(struct isel *s, const struct ir_insn *in)
 	/* the destination is a VGPR (loads are divergent) of the value's size */
 	struct mir_opnd dst = words == s->vals[in->res].size ? mir_vreg(d, words) : sel_sub(d, 0, 1);
 	if (space == IR_SPACE_SHARED) {
-		struct mir_opnd ops[2] = {dst, lds_address(s, in->args[0])};
-		struct mir_insn *mi = sel_emit(s, ds_loads[si][sg], 2, ops);
-		if (in->imm >= 0 && in->imm < 65536)
-			mi->offset = (int32_t)in->imm;
-		else
-			sel_error(s, "shared-memory offset %lld out of range", (long long)in->imm);
+		int64_t off = in->imm;
+		struct mir_opnd ops[2] = {dst, lds_address(s, in->args[0], &off)};
+		sel_emit(s, ds_loads[si][sg], 2, ops)->offset = (int32_t)off;
 	} else if (space == IR_SPACE_GLOBAL || space == IR_SPACE_GENERIC) {
 		bool fits = space == IR_SPACE_GLOBAL && in->imm >= -2048 && in->imm <= 2047;
 		struct mir_opnd addr = address64(s, in->args[0], fits ? 0 : in->imm);
@@ -224,12 +230,9 @@ static bool store(struct isel *s, const struct ir_insn *in)
 	unsigned si = size_index(bytes), words = bytes == 8 ? 2 : 1;
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[1], words == 2 ? 2 : 0);
 	if (space == IR_SPACE_SHARED) {
-		struct mir_opnd ops[2] = {lds_address(s, in->args[0]), data};
-		struct mir_insn *mi = sel_emit(s, ds_stores[si], 2, ops);
-		if (in->imm >= 0 && in->imm < 65536)
-			mi->offset = (int32_t)in->imm;
-		else
-			sel_error(s, "shared-memory offset %lld out of range", (long long)in->imm);
+		int64_t off = in->imm;
+		struct mir_opnd ops[2] = {lds_address(s, in->args[0], &off), data};
+		sel_emit(s, ds_stores[si], 2, ops)->offset = (int32_t)off;
 		return true;
 	}
 	if (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC) {

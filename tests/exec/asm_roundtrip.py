@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""`ptxas-amd -S` is assembly llvm-mc-19 accepts and that reassembles to the very bytes
+ptxas-amd put in the code object: for every single-kernel PTX file given and every target,
+the kernel's code in the .hsaco (its symbol's bytes in .text) must equal the .text that
+llvm-mc-19 makes of the -S listing.  The oracle is LLVM's assembler.
+
+usage: asm_roundtrip.py PTXAS_AMD FILE.ptx... [--target T]...
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
+MC = os.environ.get('LLVM_MC', 'llvm-mc-19')
+OBJCOPY = os.environ.get('LLVM_OBJCOPY', 'llvm-objcopy-19')
+READELF = os.environ.get('READELF', 'llvm-readelf-19')
+
+
+def text_of(obj, out):
+    subprocess.run([OBJCOPY, '-O', 'binary', '--only-section=.text', obj, out], check=True)
+    return open(out, 'rb').read()
+
+
+def kernel_bytes(hsaco, name, tmp):
+    """The bytes of function symbol `name` in the code object."""
+    syms = subprocess.run([READELF, '-sW', hsaco], stdout=subprocess.PIPE, text=True,
+                          check=True).stdout
+    secs = subprocess.run([READELF, '-SW', hsaco], stdout=subprocess.PIPE, text=True,
+                          check=True).stdout
+    m = re.search(r'\]\s+\.text\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)', secs)
+    text_addr = int(m.group(1), 16)
+    for line in syms.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[3] == 'FUNC' and f[7] == name:
+            addr, size = int(f[1], 16), int(f[2])
+            data = text_of(hsaco, os.path.join(tmp, 'k.text'))
+            return data[addr - text_addr:addr - text_addr + size]
+    raise RuntimeError('no FUNC symbol %s in %s' % (name, hsaco))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('ptxas_amd')
+    ap.add_argument('files', nargs='+')
+    ap.add_argument('--target', action='append')
+    args = ap.parse_args()
+    fails, passes = 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in args.files:
+            names = re.findall(r'\.entry\s+([A-Za-z_$][\w$]*)', open(f).read())
+            if len(names) != 1:
+                print('FAIL  %s: expected one kernel, found %d' % (f, len(names)))
+                fails += 1
+                continue
+            for t in args.target or TARGETS:
+                tag = '%-8s %s' % (t, os.path.basename(f))
+                s = os.path.join(tmp, 'k.s')
+                o = os.path.join(tmp, 'k.o')
+                h = os.path.join(tmp, 'k.hsaco')
+                r1 = subprocess.run([args.ptxas_amd, '--gpu-name', t, '-S', f, '-o', s],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                r2 = subprocess.run([args.ptxas_amd, '--gpu-name', t, f, '-o', h],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                if r1.returncode or r2.returncode:
+                    print('FAIL  %s: ptxas-amd: %s%s' % (tag, r1.stdout, r2.stdout))
+                    fails += 1
+                    continue
+                r3 = subprocess.run([MC, '-triple=amdgcn-amd-amdhsa', '-mcpu=' + t,
+                                     '--filetype=obj', s, '-o', o], stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+                if r3.returncode or 'warning' in r3.stdout:
+                    print('FAIL  %s: llvm-mc-19 rejects the -S output:\n%s' % (tag, r3.stdout[:3000]))
+                    fails += 1
+                    continue
+                mc = text_of(o, os.path.join(tmp, 'mc.text'))
+                ours = kernel_bytes(h, names[0], tmp)
+                if mc != ours:
+                    at = next((i for i in range(min(len(mc), len(ours))) if mc[i] != ours[i]),
+                              min(len(mc), len(ours)))
+                    print('FAIL  %s: llvm-mc-19 makes %d bytes, the code object has %d; first '
+                          'difference at byte %d' % (tag, len(mc), len(ours), at))
+                    fails += 1
+                    continue
+                passes += 1
+                print('PASS  %s (%d bytes)' % (tag, len(ours)))
+    print('asm-roundtrip: %d passed, %d failed' % (passes, fails))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Execution tests of PTX kernels written for ptxas-amd (tests/exec/ptx/KERNEL.ptx, cases and
+CPU references in ptx_cases.py): each is compiled by ptxas-amd for every target, run in amdsim
+in strict mode, and its outputs compared with the references.  Every case must compile and
+pass on every target.
+
+usage: run_ptx.py --ptxas-amd PATH --amdsim PATH [--target T]... [--case NAME]... [-v]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'kernels'))
+sys.path.insert(0, HERE)
+import ptx_cases  # noqa: E402
+import run as krun  # noqa: E402
+
+TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ptxas-amd', required=True)
+    ap.add_argument('--amdsim', required=True)
+    ap.add_argument('--target', action='append')
+    ap.add_argument('--case', action='append')
+    ap.add_argument('-v', '--verbose', action='store_true')
+    args = ap.parse_args()
+    cases = [c for c in ptx_cases.all_cases() if not args.case or c.name in args.case]
+    failures, passes = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in args.target or TARGETS:
+            for case in cases:
+                tag = '%-8s %-16s' % (target, case.name)
+                src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
+                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, target))
+                r = subprocess.run([args.ptxas_amd, '--gpu-name', target, '--verify', src, '-o',
+                                    hsaco], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, timeout=120)
+                if r.returncode != 0:
+                    failures.append(tag)
+                    print('FAIL  %s ptxas-amd: %s' % (tag, r.stdout[-1500:]))
+                    continue
+                kern, _ = krun.read_metadata(hsaco)
+                for seed in (0, 1):
+                    ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)],
+                                                  tmp, kern, args.verbose, seed)
+                    if not ok:
+                        break
+                if ok:
+                    passes += 1
+                    print('PASS  %s %6.2fs' % (tag, secs))
+                else:
+                    failures.append(tag)
+                    print('FAIL  %s\n    %s' % (tag, msg.replace('\n', '\n    ')))
+                sys.stdout.flush()
+    print('exec-ptx: %d passed, %d failed' % (passes, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
