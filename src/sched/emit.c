@@ -74,11 +74,13 @@ static bool emit_error(struct pa_diag *d, const struct mir_function *fn, uint32_
                        const struct mir_insn *in, const char *why)
 {
 	const struct amd_isa_op *row = sched_row(in);
+	char line[32] = "";
+	if (in->src_line)
+		snprintf(line, sizeof line, ", PTX line %u", in->src_line);
 	pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-	               "cannot encode '%s' in function '%s' (bb%u instruction %u%s%u): %s",
+	               "cannot encode '%s' in function '%s' (bb%u instruction %u%s): %s",
 	               row ? row->name : (in->op == MIR_COPY ? "COPY" : "?"),
-	               fn->name ? fn->name : "?", b, i, in->src_line ? ", PTX line " : "",
-	               in->src_line, why);
+	               fn->name ? fn->name : "?", b, i, line, why);
 	return false;
 }
 

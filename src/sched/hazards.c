@@ -1,17 +1,22 @@
-/* Software hazards: s_nop (gfx90a, gfx942), s_waitcnt_depctr / s_mov_b32 null (gfx10,
- * gfx11, gfx12) and s_delay_alu (gfx11, gfx12).
+/* Software hazards: s_nop (gfx90a, gfx942), s_waitcnt_depctr (gfx11) and s_delay_alu
+ * (gfx11, gfx12).
  *
  * Each hazard is a rule (table `rules`): which instructions are consumers, and a step
  * function that, walking back from a consumer over earlier instructions (through the
  * block, then every linear predecessor), says whether an instruction is the producer of
  * the hazard, ends it (a VALU, a drain, enough wait states) or neither.  gfx9-family rules
  * count wait states (one per instruction, N+1 for s_nop N) and are fixed with s_nop; the
- * RDNA rules are fixed with the instruction LLVM's GCNHazardRecognizer uses (facts from
- * ../shared/reference/hazards.txt and the AMD ISA manuals).  Then, on gfx11/gfx12, each
- * VALU/TRANS result read within the dependency window gets an s_delay_alu naming it
- * (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never needed for correctness:
- * the hardware interlocks).  Walking into a predecessor that is not yet rewritten sees
- * fewer wait states than it will have, so the result stays safe.
+ * gfx11 rules (VALUTransUse, VALUPartialForwarding, VALUMaskWrite) are fixed with the
+ * s_waitcnt_depctr LLVM's GCNHazardRecognizer uses.  gfx1030 and gfx1200 have none of the
+ * software hazards our code can hit: the gfx10 ones (VcmpxExecWAR, VMEMtoScalarWrite,
+ * SMEMtoVectorWrite, LdsBranchVmemWAR) are features of gfx101x only, not of gfx1030, in
+ * LLVM's processor definitions.  Facts: ../shared/reference/hazards.txt, LLVM's
+ * GCNHazardRecognizer and processor feature lists, the AMD ISA manuals.  Then, on
+ * gfx11/gfx12, each VALU/TRANS result read within the dependency window gets an
+ * s_delay_alu naming it (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never
+ * needed for correctness: the hardware interlocks).  Walking into a predecessor that is not
+ * yet rewritten sees fewer wait states than it will have, so the result stays safe; a walk
+ * that reaches WALK_LIMIT without a verdict assumes the hazard.
  *   requires: physical operands; waits already placed (they count as wait states).
  *   breaks: instruction positions.
  *   complexity: O(instructions x rules x window); windows are at most 64 instructions. */
@@ -22,13 +27,17 @@
 #include "sched/sched_int.h"
 
 enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
-enum fix { FIX_NOP, FIX_DEPCTR, FIX_SMOV_NULL };
+enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER };
 enum { WALK_LIMIT = 64, WALK_DEPTH = 8 };
 
+enum { MAX_FORWARD_SRCS = 4 };
 struct look {
 	unsigned states; /* wait states between the instruction looked at and the consumer */
 	unsigned count;  /* instructions between them */
 	unsigned valu, trans;
+	/* VALUPartialForwarding: VALUs between the consumer and the write of each VGPR
+	 * source / of exec, plus one (0: not seen yet) */
+	uint8_t def_pos[MAX_FORWARD_SRCS], exec_pos;
 };
 
 struct hz;
@@ -38,6 +47,7 @@ struct rule {
 	uint8_t fix;    /* enum fix */
 	uint8_t states; /* FIX_NOP: wait states the hazard needs */
 	uint16_t depctr;
+	bool memoryless; /* the step keeps no counts: each block needs one visit per walk */
 	bool (*is_consumer)(const struct hz *hz, const struct mir_insn *in);
 	enum step (*step)(const struct hz *hz, const struct mir_insn *consumer,
 	                  const struct mir_insn *prev, struct look *lk);
@@ -47,10 +57,9 @@ struct hz {
 	struct mir_function *fn;
 	enum amd_gen gen;
 	uint32_t **preds, *npreds;
-	uint32_t cur_block; /* the block being rewritten: its new array so far is cur/ncur */
-	const struct mir_insn *cur;
-	uint32_t ncur;
-	bool ignore_fixes; /* for notes: look through inserted fixes */
+	uint32_t cur_block; /* the block whose instructions the walk starts in */
+	bool ignore_fixes;  /* for notes: look through inserted fixes */
+	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
 };
 
 #define GEN(g) (1u << (g))
@@ -282,65 +291,20 @@ static enum step vgpr_readlane_step(const struct hz *hz, const struct mir_insn *
 	return writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
 }
 
-/* ---- gfx10+ (depctr / s_mov null fixes) ---- */
-
-static bool vcmpx_consumer(const struct hz *hz, const struct mir_insn *in)
-{
-	(void)hz;
-	const struct amd_isa_op *row = sched_row(in);
-	return row && (row->flags & AMD_F_EXEC_DST) && is_valu(in);
-}
-
-/* VcmpxExecWAR: a non-VALU instruction reads exec, then v_cmpx writes it. */
-static enum step vcmpx_exec_step(const struct hz *hz, const struct mir_insn *c,
-                                 const struct mir_insn *p, struct look *lk)
-{
-	(void)c, (void)lk;
-	if (is_valu(p) || depctr_field(p, 0, 1) == 0)
-		return STEP_EXPIRED;
-	struct sched_range uses[SCHED_MAX_RANGES];
-	unsigned nu = sched_insn_uses(hz->fn, p, uses);
-	struct sched_range exec = {SCHED_SLOT_EXEC_LO, (uint16_t)mask_width(hz)};
-	return sched_ranges_overlap(uses, nu, &exec, 1) ? STEP_HIT : STEP_CONTINUE;
-}
-
-static bool scalar_write_consumer(const struct hz *hz, const struct mir_insn *in)
-{
-	(void)hz;
-	unsigned u = unit_of(in);
-	return sched_row(in) && (u == AMD_UNIT_SALU || u == AMD_UNIT_SMEM);
-}
-
-/* VMEMtoScalarWrite: a VMEM/LDS/FLAT instruction reads an SGPR, then SALU/SMEM writes it. */
-static enum step vmem_scalar_step(const struct hz *hz, const struct mir_insn *c,
-                                  const struct mir_insn *p, struct look *lk)
-{
-	(void)lk;
-	if (is_valu(p) || depctr_field(p, 2, 3) == 0)
-		return STEP_EXPIRED;
-	if (!is_vmem(p) && unit_of(p) != AMD_UNIT_LDS)
-		return STEP_CONTINUE;
-	return writes_sgpr_read(hz, c, p) ? STEP_HIT : STEP_CONTINUE;
-}
-
-/* SMEMtoVectorWrite: SMEM reads an SGPR, then a VALU writes it. */
-static enum step smem_vector_step(const struct hz *hz, const struct mir_insn *c,
-                                  const struct mir_insn *p, struct look *lk)
-{
-	(void)lk;
-	if (is_salu(p))
-		return STEP_EXPIRED;
-	if (unit_of(p) != AMD_UNIT_SMEM)
-		return STEP_CONTINUE;
-	return writes_sgpr_read(hz, c, p) ? STEP_HIT : STEP_CONTINUE;
-}
+/* ---- gfx11 (s_waitcnt_depctr fixes) ---- */
 
 /* VALUTransUse (gfx11): a VALU reads a TRANS result with at most 5 VALU and 1 TRANS
  * between, and no va_vdst drain. */
+/* A drain of outstanding VALU writes: va_vdst(0), or vector memory, FLAT or LDS. */
+static bool drains_valu(const struct mir_insn *p)
+{
+	return depctr_field(p, 12, 4) == 0 || is_vmem(p) || unit_of(p) == AMD_UNIT_LDS;
+}
+
 static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
                                   const struct mir_insn *p, struct look *lk)
 {
-	if (depctr_field(p, 12, 4) == 0)
+	if (drains_valu(p))
 		return STEP_EXPIRED;
 	if (unit_of(p) == AMD_UNIT_TRANS &&
 	    writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS))
@@ -352,36 +316,180 @@ static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
 	return STEP_CONTINUE;
 }
 
+/* The distinct VGPR source operands of a VALU (at most MAX_FORWARD_SRCS). */
+static unsigned vgpr_sources(const struct hz *hz, const struct mir_insn *in,
+                             struct sched_range out[MAX_FORWARD_SRCS])
+{
+	struct sched_range uses[SCHED_MAX_RANGES];
+	unsigned nu = sched_insn_uses(hz->fn, in, uses), n = 0;
+	for (unsigned i = 0; i < nu && n < MAX_FORWARD_SRCS; i++) {
+		bool seen = false;
+		for (unsigned k = 0; k < n; k++)
+			seen |= out[k].first == uses[i].first && out[k].count == uses[i].count;
+		if (uses[i].first >= SCHED_SLOT_VGPR0 && !seen)
+			out[n++] = uses[i];
+	}
+	return n;
+}
+
+static bool partial_forward_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	struct sched_range srcs[MAX_FORWARD_SRCS];
+	return hz->fn->wave_size == 64 && is_valu(in) && vgpr_sources(hz, in, srcs) >= 2;
+}
+
+/* Records which sources / exec `p` writes; true when something new was seen. */
+static bool forward_track(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
+                          struct look *lk)
+{
+	struct sched_range srcs[MAX_FORWARD_SRCS], defs[SCHED_MAX_RANGES];
+	unsigned ns = vgpr_sources(hz, c, srcs), nd = sched_insn_defs(hz->fn, p, defs);
+	bool changed = false, any_def = false;
+	for (unsigned k = 0; k < ns; k++)
+		any_def |= lk->def_pos[k] != 0;
+	if (is_valu(p)) {
+		for (unsigned k = 0; k < ns; k++)
+			if (!lk->def_pos[k] && sched_ranges_overlap(defs, nd, &srcs[k], 1))
+				lk->def_pos[k] = (uint8_t)(lk->valu + 1), changed = true;
+	} else if (is_salu(p) && !lk->exec_pos && any_def) {
+		struct sched_range exec = {SCHED_SLOT_EXEC_LO, (uint16_t)mask_width(hz)};
+		if (sched_ranges_overlap(defs, nd, &exec, 1))
+			lk->exec_pos = (uint8_t)(lk->valu + 1), changed = true;
+	}
+	return changed;
+}
+
+/* Whether the positions seen so far form the hazard (HIT), cannot any more (EXPIRED) or
+ * may still (CONTINUE): Va written before the exec write and Vb after it, with at most 2
+ * VALUs around the exec write and at most 4 between Vb's write and the consumer. */
+static enum step forward_verdict(const struct look *lk)
+{
+	int exec = lk->exec_pos - 1, pre = 255, post = 255;
+	for (unsigned k = 0; k < MAX_FORWARD_SRCS; k++) {
+		int pos = lk->def_pos[k] - 1;
+		if (pos < 0)
+			continue;
+		if (pos >= exec && pos < pre)
+			pre = pos;
+		if (pos < exec && pos < post)
+			post = pos;
+	}
+	if (post == 255)
+		return STEP_CONTINUE;
+	int after_exec = exec - post - 1;
+	if (post > 4 || after_exec > 2)
+		return STEP_EXPIRED;
+	if (pre == 255)
+		return STEP_CONTINUE;
+	int before_exec = pre - exec;
+	return before_exec + after_exec > 2 ? STEP_EXPIRED : STEP_HIT;
+}
+
+/* VALUPartialForwarding (gfx11 wave64). */
+static enum step partial_forward_step(const struct hz *hz, const struct mir_insn *c,
+                                      const struct mir_insn *p, struct look *lk)
+{
+	if (lk->valu > 8 || drains_valu(p))
+		return STEP_EXPIRED;
+	bool changed = forward_track(hz, c, p, lk);
+	bool any_def = false;
+	for (unsigned k = 0; k < MAX_FORWARD_SRCS; k++)
+		any_def |= lk->def_pos[k] != 0;
+	enum step verdict = STEP_CONTINUE;
+	if (lk->valu > 4 && !any_def)
+		verdict = STEP_EXPIRED;
+	else if (changed && lk->exec_pos)
+		verdict = forward_verdict(lk);
+	lk->valu += is_valu(p);
+	return verdict;
+}
+
+static bool mask_write_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	if (hz->fn->wave_size != 64 || !is_salu(in))
+		return false;
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, in, defs);
+	for (unsigned i = 0; i < nd; i++)
+		if (defs[i].first < SCHED_SLOT_M0)
+			return true;
+	return false;
+}
+
+/* Whether a VALU reads, as a lane mask (vcc of e32 forms, the mask source of e64 forms,
+ * v_div_fmas's vcc), an SGPR the consumer writes. */
+static bool reads_mask_written(const struct hz *hz, const struct mir_insn *valu,
+                               const struct mir_insn *consumer)
+{
+	const struct amd_isa_op *row = sched_row(valu);
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, consumer, defs);
+	if (row->flags & AMD_F_READS_VCC) {
+		struct sched_range vcc = {SCHED_SLOT_VCC_LO, (uint16_t)mask_width(hz)};
+		if (sched_ranges_overlap(defs, nd, &vcc, 1))
+			return true;
+	}
+	unsigned base = sched_row_base(valu);
+	for (unsigned i = 0; i < row->nopnds && base + i < valu->nopnds; i++) {
+		const struct amd_opnd_desc *d = &row->opnds[i];
+		if (d->role != AMD_ROLE_SRC ||
+		    (d->kind != AMD_OPK_VCC && d->kind != AMD_OPK_MASK_SRC))
+			continue;
+		struct sched_range r = sched_opnd_slots(hz->fn, &valu->opnds[base + i]);
+		if (r.count && sched_ranges_overlap(defs, nd, &r, 1))
+			return true;
+	}
+	return false;
+}
+
+/* VALUMaskWrite (gfx11 wave64): a VALU reads an SGPR as lane mask, then an SALU writes it;
+ * a later read would see a stale value.  Ends at sa_sdst(0) or a VALU reading another
+ * SGPR; fixed by s_waitcnt_depctr sa_sdst(0) right after the SALU write. */
+static enum step mask_write_step(const struct hz *hz, const struct mir_insn *c,
+                                 const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (depctr_field(p, 0, 1) == 0)
+		return STEP_EXPIRED;
+	if (!is_valu(p))
+		return STEP_CONTINUE;
+	if (reads_mask_written(hz, p, c))
+		return STEP_HIT;
+	struct sched_range uses[SCHED_MAX_RANGES];
+	unsigned nu = sched_insn_uses(hz->fn, p, uses);
+	for (unsigned i = 0; i < nu; i++)
+		if (uses[i].first < SCHED_SLOT_M0)
+			return STEP_EXPIRED;
+	return STEP_CONTINUE;
+}
+
 static const struct rule rules[] = {
-        {"VALU writes SGPR, VMEM reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 5, 0,
+        {"VALU writes SGPR, VMEM reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 5, 0, false,
          vmem_consumer, valu_sgpr_step},
         {"VALU writes SGPR, v_readlane/v_writelane lane select", GEN(AMD_GFX9) | GEN(AMD_GFX940),
-         FIX_NOP, 4, 0, lane_select_consumer, lane_select_step},
+         FIX_NOP, 4, 0, false, lane_select_consumer, lane_select_step},
         {"VALU writes VCC, v_div_fmas reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 4, 0,
-         div_fmas_consumer, vcc_step},
-        {"s_setreg, then s_getreg/s_setreg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0,
+         false, div_fmas_consumer, vcc_step},
+        {"s_setreg, then s_getreg/s_setreg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0, false,
          hwreg_consumer, setreg_step},
-        {"SALU writes M0, s_sendmsg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 1, 0, m0_consumer,
-         m0_step},
+        {"SALU writes M0, s_sendmsg", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 1, 0, false,
+         m0_consumer, m0_step},
         {"VALU overwrites the data of a store wider than 8 bytes", GEN(AMD_GFX9) | GEN(AMD_GFX940),
-         FIX_NOP, 1, 0, valu_consumer, wide_store_step},
+         FIX_NOP, 1, 0, false, valu_consumer, wide_store_step},
         {"VALU writes SGPR/VCC, VALU reads it (no interlock)", GEN(AMD_GFX940), FIX_NOP, 2, 0,
-         valu_consumer, valu_sgpr_step},
-        {"transcendental result, VALU uses it", GEN(AMD_GFX940), FIX_NOP, 1, 0, valu_consumer,
-         trans_use_step},
+         false, valu_consumer, valu_sgpr_step},
+        {"transcendental result, VALU uses it", GEN(AMD_GFX940), FIX_NOP, 1, 0, false,
+         valu_consumer, trans_use_step},
         {"VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", GEN(AMD_GFX940), FIX_NOP, 4, 0,
-         readlane_consumer, exec_readlane_step},
+         false, readlane_consumer, exec_readlane_step},
         {"VALU writes VGPR, v_readlane/v_readfirstlane reads it", GEN(AMD_GFX940), FIX_NOP, 1, 0,
-         readlane_consumer, vgpr_readlane_step},
-        {"VcmpxExecWAR: SALU reads EXEC, v_cmpx writes it",
-         GEN(AMD_GFX10) | GEN(AMD_GFX11) | GEN(AMD_GFX12), FIX_DEPCTR, 0, 0xfffe, vcmpx_consumer,
-         vcmpx_exec_step},
-        {"VMEMtoScalarWrite: VMEM reads SGPR, SALU/SMEM writes it", GEN(AMD_GFX10), FIX_DEPCTR, 0,
-         0xffe3, scalar_write_consumer, vmem_scalar_step},
-        {"SMEMtoVectorWrite: SMEM reads SGPR, VALU writes it", GEN(AMD_GFX10), FIX_SMOV_NULL, 0, 0,
-         valu_consumer, smem_vector_step},
-        {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11) | GEN(AMD_GFX12),
-         FIX_DEPCTR, 0, 0x0fff, valu_consumer, trans_drain_step},
+         false, readlane_consumer, vgpr_readlane_step},
+        {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11), FIX_DEPCTR, 0, 0x0fff,
+         false, valu_consumer, trans_drain_step},
+        {"VALUPartialForwarding: VALU reads VGPRs written around an exec write", GEN(AMD_GFX11),
+         FIX_DEPCTR, 0, 0x0fff, false, partial_forward_consumer, partial_forward_step},
+        {"VALUMaskWrite: VALU reads SGPR as lane mask, SALU writes it", GEN(AMD_GFX11),
+         FIX_DEPCTR_AFTER, 0, 0xfffe, true, mask_write_consumer, mask_write_step},
 };
 enum { NUM_RULES = sizeof rules / sizeof rules[0] };
 
@@ -414,6 +522,8 @@ static unsigned walk(const struct hz *hz, const struct rule *rule, const struct 
 	unsigned need = 0;
 	for (uint32_t k = 0; k < hz->npreds[b]; k++) {
 		uint32_t p = hz->preds[b][k];
+		if (rule->memoryless && hz->visited[p]++)
+			continue;
 		const struct mir_block *pb = &hz->fn->blocks[p];
 		unsigned n = walk(hz, rule, consumer, p, pb->insns, pb->ninsns, lk, depth - 1);
 		need = n > need ? n : need;
@@ -430,6 +540,8 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
 		if (!(rules[r].gens & GEN(hz->gen)) || !rules[r].is_consumer(hz, consumer))
 			continue;
 		struct look lk = {0};
+		if (rules[r].memoryless)
+			memset(hz->visited, 0, hz->fn->nblocks);
 		need[r] = walk(hz, &rules[r], consumer, hz->cur_block, before, nbefore, lk,
 		               WALK_DEPTH);
 	}
@@ -437,26 +549,44 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
 
 /* ---- s_delay_alu ---- */
 
-/* The instid of the closest VALU and TRANS producers of what `in` reads, within the
- * windows s_delay_alu can name (4 VALU, 3 TRANS), in the block so far. */
+/* The s_delay_alu operand for `in`: the closest VALU and TRANS producers of what it reads
+ * within the windows s_delay_alu can name (VALU_DEP_n counts non-TRANS VALUs, 1..4;
+ * TRANS32_DEP_n counts TRANS, 1..3), in the block so far, as AMDGPUInsertDelayAlu encodes
+ * them (the VALU one only when it is younger than the TRANS one).  A register rewritten
+ * later no longer depends on the older producer; a va_vdst(0) drain ends the search.
+ * 0: no delay. */
 static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
                           const struct mir_insn *before, uint32_t nbefore)
 {
-	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0;
+	uint8_t pending[SCHED_NUM_SLOTS] = {0};
+	struct sched_range uses[SCHED_MAX_RANGES];
+	unsigned nu = sched_insn_uses(hz->fn, in, uses);
+	for (unsigned u = 0; u < nu; u++)
+		memset(&pending[uses[u].first], 1, uses[u].count);
+	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0, valu_at_trans = 0;
 	for (uint32_t j = nbefore; j-- > 0 && (nvalu < 4 || ntrans < 3);) {
 		const struct mir_insn *p = &before[j];
-		unsigned u = unit_of(p);
-		if (u != AMD_UNIT_VALU && u != AMD_UNIT_TRANS)
+		if (depctr_field(p, 12, 4) == 0)
+			break;
+		unsigned unit = unit_of(p);
+		nvalu += unit == AMD_UNIT_VALU;
+		ntrans += unit == AMD_UNIT_TRANS;
+		struct sched_range defs[SCHED_MAX_RANGES];
+		unsigned nd = sched_insn_defs(hz->fn, p, defs);
+		bool feeds = false;
+		for (unsigned d = 0; d < nd; d++)
+			for (unsigned s = defs[d].first; s < defs[d].first + defs[d].count; s++)
+				if (pending[s])
+					feeds = true, pending[s] = 0;
+		if (!feeds)
 			continue;
-		nvalu++;
-		ntrans += u == AMD_UNIT_TRANS;
-		if (!writes_read(hz, p, in, 0, SCHED_NUM_SLOTS))
-			continue;
-		if (u == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
-			trans_dep = 4 + ntrans; /* TRANS32_DEP_n = 4 + n */
-		else if (u == AMD_UNIT_VALU && !valu_dep && nvalu <= 4)
+		if (unit == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
+			trans_dep = 4 + ntrans, valu_at_trans = nvalu; /* TRANS32_DEP_n = 4 + n */
+		else if (unit == AMD_UNIT_VALU && !valu_dep && nvalu <= 4)
 			valu_dep = nvalu; /* VALU_DEP_n = n */
 	}
+	if (valu_dep && trans_dep && valu_dep > valu_at_trans)
+		valu_dep = 0; /* the TRANS is younger: waiting for it covers the VALU */
 	if (trans_dep && valu_dep)
 		return trans_dep | valu_dep << 7; /* instskip(SAME) */
 	return trans_dep ? trans_dep : valu_dep;
@@ -470,14 +600,25 @@ static void push(struct mir_insn *fresh, uint32_t *n, struct mir_insn in, uint32
 	fresh[(*n)++] = in;
 }
 
-static void insert_fixes(struct hz *hz, const struct mir_insn *in, struct mir_insn *fresh,
-                         uint32_t *nfresh, struct sched_stats *stats)
+static void push_depctr(struct mir_insn *fresh, uint32_t *nfresh, unsigned mask, uint32_t line,
+                        struct sched_stats *stats)
+{
+	if (mask == 0xffff)
+		return;
+	struct mir_opnd d = mir_imm(mask);
+	push(fresh, nfresh, mir_make(AMD_OP_S_WAITCNT_DEPCTR, 1, &d), line);
+	if (stats)
+		stats->nops++;
+}
+
+/* Appends the fixes `in` needs before it; returns the depctr mask it needs right after it
+ * (0xffff: none). */
+static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mir_insn *fresh,
+                             uint32_t *nfresh, struct sched_stats *stats)
 {
 	unsigned need[NUM_RULES];
-	hz->cur = fresh, hz->ncur = *nfresh;
 	rule_needs(hz, in, fresh, *nfresh, need);
-	unsigned nop = 0, depctr = 0xffff;
-	bool smov = false;
+	unsigned nop = 0, depctr = 0xffff, after = 0xffff;
 	for (unsigned r = 0; r < NUM_RULES; r++) {
 		if (!need[r])
 			continue;
@@ -486,7 +627,7 @@ static void insert_fixes(struct hz *hz, const struct mir_insn *in, struct mir_in
 		else if (rules[r].fix == FIX_DEPCTR)
 			depctr &= rules[r].depctr;
 		else
-			smov = true;
+			after &= rules[r].depctr;
 	}
 	for (; nop; nop -= nop > 8 ? 8 : nop) {
 		struct mir_opnd n = mir_imm((nop > 8 ? 8 : nop) - 1);
@@ -494,18 +635,8 @@ static void insert_fixes(struct hz *hz, const struct mir_insn *in, struct mir_in
 		if (stats)
 			stats->nops++;
 	}
-	if (depctr != 0xffff) {
-		struct mir_opnd d = mir_imm(depctr);
-		push(fresh, nfresh, mir_make(AMD_OP_S_WAITCNT_DEPCTR, 1, &d), in->src_line);
-		if (stats)
-			stats->nops++;
-	}
-	if (smov) {
-		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1), mir_imm(0)};
-		push(fresh, nfresh, mir_make(AMD_OP_S_MOV_B32, 2, ops), in->src_line);
-		if (stats)
-			stats->nops++;
-	}
+	push_depctr(fresh, nfresh, depctr, in->src_line, stats);
+	return after;
 }
 
 static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
@@ -517,7 +648,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
 	hz->cur_block = b;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
-		insert_fixes(hz, in, fresh, &nfresh, stats);
+		unsigned after = insert_fixes(hz, in, fresh, &nfresh, stats);
 		if (hz->fn->target->info->has_delay_alu && is_valu(in)) {
 			uint32_t delay = delay_for(hz, in, fresh, nfresh);
 			if (delay) {
@@ -529,6 +660,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
 			}
 		}
 		fresh[nfresh++] = *in;
+		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}
 	bl->insns = fresh;
 	bl->ninsns = bl->cap = nfresh;
@@ -540,6 +672,7 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 	pa_arena_init(&scratch);
 	struct hz hz = {.fn = fn, .gen = fn->target->info->gen};
 	sched_preds(fn, &scratch, &hz.preds, &hz.npreds);
+	hz.visited = pa_arena_alloc(&scratch, fn->nblocks + 1, 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		rewrite_block(&hz, b, stats);
 	pa_arena_free(&scratch);
@@ -547,30 +680,43 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 
 /* ---- notes for the listing ---- */
 
-/* Names the hazards a run of fixes before instruction i of block b covers. */
-static const char *fix_note(struct hz *hz, uint32_t b, uint32_t i, struct pa_arena *arena)
+/* Appends to buf the names of the rules `consumer` (instruction k of block b) needs, of
+ * the fixes placed after it (after) or before it. */
+static void name_rules(struct hz *hz, uint32_t b, uint32_t k, bool after, char *buf, size_t len,
+                       size_t *used)
 {
 	const struct mir_block *bl = &hz->fn->blocks[b];
-	uint32_t k = i;
-	while (k < bl->ninsns && is_fix(&bl->insns[k]))
-		k++;
-	if (k == bl->ninsns)
-		return NULL;
 	unsigned need[NUM_RULES];
 	hz->cur_block = b;
 	rule_needs(hz, &bl->insns[k], bl->insns, k, need);
+	for (unsigned r = 0; r < NUM_RULES && *used < len - 1; r++) {
+		if (!need[r] || (rules[r].fix == FIX_DEPCTR_AFTER) != after)
+			continue;
+		int n = snprintf(buf + *used, len - *used, "%s%s",
+		                 *used ? "; " : "hazard: ", rules[r].name);
+		if (n > 0)
+			*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
+	}
+}
+
+/* Names the hazards a fix at instruction i of block b covers: those of the next real
+ * instruction, and the after-fixes of the previous one. */
+static const char *fix_note(struct hz *hz, uint32_t b, uint32_t i, struct pa_arena *arena)
+{
+	const struct mir_block *bl = &hz->fn->blocks[b];
 	char buf[256];
 	size_t used = 0;
-	for (unsigned r = 0; r < NUM_RULES && used < sizeof buf - 1; r++) {
-		if (!need[r])
-			continue;
-		int n = snprintf(buf + used, sizeof buf - used, "%s%s",
-		                 used ? "; " : "hazard: ", rules[r].name);
-		if (n > 0)
-			used = used + (size_t)n < sizeof buf ? used + (size_t)n : sizeof buf - 1;
-	}
-	if (bl->insns[i].op == AMD_OP_S_DELAY_ALU && !used)
-		return "VALU/TRANS result read soon after (s_delay_alu: stall hint)";
+	uint32_t next = i, prev = i;
+	while (next < bl->ninsns && is_fix(&bl->insns[next]))
+		next++;
+	while (prev > 0 && is_fix(&bl->insns[prev - 1]))
+		prev--;
+	if (next < bl->ninsns)
+		name_rules(hz, b, next, false, buf, sizeof buf, &used);
+	if (prev > 0 && bl->insns[i].op == AMD_OP_S_WAITCNT_DEPCTR)
+		name_rules(hz, b, prev - 1, true, buf, sizeof buf, &used);
+	if (bl->insns[i].op == AMD_OP_S_DELAY_ALU)
+		return "VALU/TRANS result read soon after (stall hint)";
 	return used ? pa_arena_strndup(arena, buf, used) : NULL;
 }
 
@@ -585,6 +731,7 @@ const char **sched_hazard_notes(const struct mir_function *fn, struct pa_arena *
 	                .gen = fn->target->info->gen,
 	                .ignore_fixes = true};
 	sched_preds(fn, arena, &hz.preds, &hz.npreds);
+	hz.visited = pa_arena_alloc(arena, fn->nblocks + 1, 1);
 	uint32_t at = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++)

@@ -22,6 +22,12 @@ int sched_rtn_opnd(const struct mir_insn *in)
 	return 0;
 }
 
+bool sched_vdata_returns(const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	return row && in->rtn && (row->flags & AMD_F_ATOMIC) && row->format == AMD_FMT_MUBUF;
+}
+
 unsigned sched_row_base(const struct mir_insn *in)
 {
 	return sched_rtn_opnd(in) == 0 ? 1 : 0;
@@ -101,7 +107,7 @@ static void explicit_slots(const struct mir_function *fn, const struct mir_insn 
 		else
 			is_def =
 			        i - base < row->nopnds && row->opnds[i - base].role == AMD_ROLE_DST;
-		if (is_def == defs)
+		if (is_def == defs || (defs && i == 0 && sched_vdata_returns(in)))
 			add_range(out, n, sched_opnd_slots(fn, &in->opnds[i]));
 	}
 }
@@ -181,7 +187,8 @@ unsigned sched_insn_events(const struct amd_target *t, const struct mir_insn *in
 		ev[n++] = (struct sched_event){SCHED_CNT_LOAD, vkind};
 		break;
 	case AMD_CNT_VS: {
-		bool returns = (row->flags & AMD_F_ATOMIC_RTN) || sched_rtn_opnd(in) >= 0;
+		bool returns = (row->flags & AMD_F_ATOMIC_RTN) || sched_rtn_opnd(in) >= 0 ||
+		               sched_vdata_returns(in);
 		ev[n++] = (struct sched_event){returns ? SCHED_CNT_LOAD : store_counter(t), vkind};
 		break;
 	}
@@ -200,7 +207,7 @@ unsigned sched_insn_events(const struct amd_target *t, const struct mir_insn *in
 		break;
 	}
 	if (n && (row->flags & AMD_F_ALSO_LGKM))
-		ev[n++] = (struct sched_event){SCHED_CNT_DS, SCHED_EV_FLAT};
+		ev[n++] = (struct sched_event){SCHED_CNT_DS, SCHED_EV_FLAT_LGKM};
 	return n;
 }
 

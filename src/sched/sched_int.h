@@ -48,6 +48,8 @@ bool sched_ranges_overlap(const struct sched_range *a, unsigned na, const struct
  * (isel.h, mir_insn.rtn): with rtn set the returned value is opnds[0] and the row's
  * operands follow from opnds[1]. */
 int sched_rtn_opnd(const struct mir_insn *in);
+/* A returning buffer atomic writes its result over its data operand (opnds[0]). */
+bool sched_vdata_returns(const struct mir_insn *in);
 /* Index of the first operand of the row's operand list inside in->opnds. */
 unsigned sched_row_base(const struct mir_insn *in);
 
@@ -71,10 +73,11 @@ enum {
 	SCHED_EV_SMEM = 8,
 	SCHED_EV_MSG = 16,
 	SCHED_EV_EXP = 32,
+	SCHED_EV_FLAT_LGKM = 64, /* the lgkmcnt side of FLAT: LDS or not, unordered */
 };
 /* Kinds that complete out of order even alone (LLVM: scalar memory reads; the lgkmcnt
  * side of FLAT, which may be LDS or not; messages). */
-#define SCHED_EV_UNORDERED (SCHED_EV_SMEM | SCHED_EV_MSG)
+#define SCHED_EV_UNORDERED (SCHED_EV_SMEM | SCHED_EV_MSG | SCHED_EV_FLAT_LGKM)
 
 struct sched_event {
 	uint8_t counter; /* enum sched_counter */

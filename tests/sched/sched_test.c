@@ -4,7 +4,7 @@
  * global load and an LDS load, a transcendental result used by VALU, readfirstlane into a
  * VMEM address.
  *
- *   sched_test run TARGET          runs every kernel in amdsim (strict) against a CPU
+ *   sched_test run TARGET[/w64]         runs every kernel in amdsim (strict) against a CPU
  *                                  computation; then the planted bugs: the same kernels
  *                                  without sched_waitcnt (and, where the target has checked
  *                                  hazards, without sched_hazards) MUST be reported
@@ -68,13 +68,21 @@ static void succ1(struct mir_function *fn, uint32_t b, uint32_t s)
 	fn->blocks[b].succ[0] = s, fn->blocks[b].nsucc = 1;
 }
 
-/* c[i] = 2 * a[i] + b[i]; a's address goes VGPR -> v_readfirstlane -> SGPR -> VMEM. */
+/* c[i] = 2 * a[i] + b[i]; a's address goes VGPR -> v_readfirstlane -> SGPR -> VMEM.  The
+ * wait for the kernel arguments is already there (as selection may place one): the pass
+ * must count it and add none. */
 static void build_vadd(struct mir_function *fn)
 {
 	uint32_t b = mir_new_block(fn);
 	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
 	add(fn, b, AMD_OP_S_LOAD_DWORDX2, 3, S(8, 2), S(0, 2), I(16));
 	global_offset(fn, b);
+	struct sched_wait w;
+	sched_wait_none(&w);
+	w.n[fn->target->info->has_split_waits ? SCHED_CNT_KM : SCHED_CNT_DS] = 0;
+	struct mir_insn waits[SCHED_NUM_COUNTERS];
+	sched_wait_insns(fn->target, &w, waits);
+	mir_append(fn, b, &waits[0]);
 	add(fn, b, AMD_OP_V_MOV_B32, 2, V(10, 1), S(4, 1));
 	add(fn, b, AMD_OP_V_MOV_B32, 2, V(11, 1), S(5, 1));
 	add(fn, b, AMD_OP_V_READFIRSTLANE_B32, 2, S(14, 1), V(10, 1));
@@ -87,7 +95,9 @@ static void build_vadd(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
-/* out[i] = sum over k < 4 of a[k * N + i], the next row's load in flight around the loop. */
+/* out[i] = sum over k < 4 of a[k * N + i], the next row's load in flight around the loop,
+ * and a younger load into v6 in flight with it (so the loop head needs vmcnt(1) on every
+ * path, and v6's reload waits for the older v6: WAW). */
 static void build_loop(struct mir_function *fn)
 {
 	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
@@ -96,11 +106,13 @@ static void build_loop(struct mir_function *fn)
 	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(2, 1), I(0));
 	add(fn, b0, AMD_OP_S_MOV_B32, 2, S(10, 1), I(0));
 	add(fn, b0, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(1, 1), S(4, 2));
+	add(fn, b0, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(6, 1), V(1, 1), S(4, 2)); /* in flight, unused */
 	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(5, 1), V(1, 1));
 	succ1(fn, b0, b1);
 	add(fn, b1, AMD_OP_V_ADD_U32, 3, V(5, 1), I(N * 4), V(5, 1));
 	add(fn, b1, AMD_OP_V_ADD_F32, 3, V(2, 1), V(2, 1), V(4, 1));
 	add(fn, b1, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(5, 1), S(4, 2));
+	add(fn, b1, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(6, 1), V(1, 1), S(4, 2)); /* WAW on v6 */
 	add(fn, b1, AMD_OP_S_ADD_U32, 3, S(10, 1), S(10, 1), I(1));
 	add(fn, b1, AMD_OP_S_CMP_LT_U32, 2, S(10, 1), I(LOOP_ROWS - 1));
 	add(fn, b1, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(b1));
@@ -146,7 +158,78 @@ static void build_trans(struct mir_function *fn)
 	add(fn, b, AMD_OP_V_ADD_F32, 3, V(3, 1), V(3, 1), V(2, 1));
 	add(fn, b, AMD_OP_V_CMP_GT_U32, 3, vcc(fn), I(32), V(0, 1));
 	add(fn, b, AMD_OP_V_CNDMASK_B32, 4, V(4, 1), V(3, 1), V(2, 1), vcc(fn));
+	/* an SALU rewrites the mask a VALU just read (gfx11 wave64: VALUMaskWrite), and a
+	 * VALU reads it again: vcc = 0 selects v4 everywhere */
+	if (fn->wave_size == 64)
+		add(fn, b, AMD_OP_S_MOV_B64, 2, vcc(fn), I(0));
+	else
+		add(fn, b, AMD_OP_S_MOV_B32, 2, vcc(fn), I(0));
+	add(fn, b, AMD_OP_V_CNDMASK_B32, 4, V(4, 1), V(4, 1), V(2, 1), vcc(fn));
+	/* VGPRs written before and after an SALU exec write, read together (gfx11 wave64:
+	 * VALUPartialForwarding); exec keeps its value, v15 is not stored */
+	struct mir_opnd exec = mir_special(AMD_SPEC_EXEC, fn->wave_size == 64 ? 2 : 1);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(13, 1), I(1));
+	add(fn, b, fn->wave_size == 64 ? AMD_OP_S_MOV_B64 : AMD_OP_S_MOV_B32, 2, exec, exec);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(14, 1), I(2));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(15, 1), V(13, 1), V(14, 1));
 	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(4, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+/* out[i] = bits(a[i]) + 4 * i and out[N + i] = 7, with every counter busy at once: a global
+ * load followed by a global store (gfx9: both in vmcnt, in order), LDS and scalar loads
+ * pending together (lgkmcnt out of order), a scalar load needed later (gfx12 kmcnt). */
+static void build_mixed(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_LSHLREV_B32, 3, V(6, 1), I(2), V(0, 1));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(7, 1), I(7));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(8, 1), S(7, 1));
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(2, 1), V(1, 1), S(4, 2));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(7, 1), S(6, 2))->offset = N * 4;
+	add(fn, b, AMD_OP_DS_WRITE_B32, 2, V(6, 1), V(1, 1));
+	add(fn, b, AMD_OP_S_LOAD_DWORD, 3, S(9, 1), S(0, 2), I(12));
+	add(fn, b, AMD_OP_DS_READ_B32, 2, V(3, 1), V(6, 1));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(5, 1), V(2, 1), V(3, 1));
+	add(fn, b, AMD_OP_V_SUB_U32, 3, V(9, 1), S(9, 1), V(8, 1));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(5, 1), V(5, 1), V(9, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(5, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+	fn->lds_size = BLOCK * 4;
+}
+
+/* out[i] = 3 * a[i] through a FLAT load of a 64-bit address built with a carry chain
+ * (gfx942: VALU writes vcc, VALU reads it). */
+static void build_flat(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_ADD_CO_U32, 4, V(10, 1), vcc(fn), S(4, 1), V(1, 1));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(12, 1), S(5, 1));
+	add(fn, b, AMD_OP_V_ADDC_CO_U32, 5, V(11, 1), vcc(fn), I(0), V(12, 1), vcc(fn));
+	add(fn, b, AMD_OP_FLAT_LOAD_DWORD, 2, V(2, 1), V(10, 2));
+	add(fn, b, AMD_OP_V_MUL_F32, 3, V(2, 1), I(0x40400000), V(2, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(2, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+/* out[i] = bits(a[i]) + 1 from the value a returning atomic add (of 5 to a[i]) gives back:
+ * it counts as a load (vmcnt/loadcnt), not as a store. */
+static void build_atomic(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(7, 1), I(5));
+	struct mir_insn *atomic =
+	        add(fn, b, AMD_OP_GLOBAL_ATOMIC_ADD, 4, V(2, 1), V(1, 1), V(7, 1), S(4, 2));
+	atomic->rtn = 1;
+	atomic->cpol = 1; /* glc / sc0 / th:TH_ATOMIC_RETURN */
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(3, 1), I(1), V(2, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(3, 1), S(6, 2));
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
@@ -155,6 +238,9 @@ static const struct kernel_case cases[] = {
         {"loop", build_loop, 2, false, 0},
         {"diamond", build_diamond, 2, true, BLOCK * 4},
         {"trans", build_trans, 2, false, 0},
+        {"mixed", build_mixed, 2, false, BLOCK * 4},
+        {"flat", build_flat, 2, false, 0},
+        {"atomic", build_atomic, 2, false, 0},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -184,6 +270,12 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 	}
 	if (!strcmp(kernel, "diamond"))
 		return sel == 0 ? f2u(a[i]) + 1 : 4 * i + 1;
+	if (!strcmp(kernel, "atomic"))
+		return f2u(a[i]) + 1;
+	if (!strcmp(kernel, "flat"))
+		return f2u(3.0f * a[i]);
+	if (!strcmp(kernel, "mixed"))
+		return i >= N ? 7 : f2u(a[i]) + 4 * i;
 	float t = sqrtf(a[i]) + a[i];
 	return (i % BLOCK) < 32 ? f2u(a[i]) : f2u(t);
 }
@@ -204,7 +296,7 @@ static bool build(const struct amd_target *t, const struct kernel_case *kc, bool
 	pa_arena_init(&out->arena);
 	mir_function_init(&out->fn, &out->arena, kc->name, t, t->wave_size);
 	kc->build(&out->fn);
-	out->fn.num_sgprs = 16, out->fn.num_vgprs = 12;
+	out->fn.num_sgprs = 16, out->fn.num_vgprs = 16;
 	memset(&out->stats, 0, sizeof out->stats);
 	struct pa_diag d;
 	pa_diag_init(&d, stderr);
@@ -284,7 +376,7 @@ static bool run_sim(const struct amd_target *t, const struct kernel_case *kc,
 	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_IN, .data = a, .size = sizeof a};
 	if (kc->nargs == 3)
 		args[nargs++] = (struct sim_arg){.kind = SIM_ARG_IN, .data = b, .size = sizeof b};
-	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_OUT, .size = N * 4, .out = result};
+	args[nargs++] = (struct sim_arg){.kind = SIM_ARG_OUT, .size = 2 * N * 4, .out = result};
 	if (kc->has_sel)
 		args[nargs++] = (struct sim_arg){.kind = SIM_ARG_I32, .value.i = sel};
 	struct sim_dispatch disp = {.kernel = kc->name,
@@ -304,7 +396,8 @@ static bool run_sim(const struct amd_target *t, const struct kernel_case *kc,
 		printf("FAIL %s %s: simulator error: %s\n", t->info->name, kc->name, err);
 		return false;
 	}
-	for (unsigned i = 0; i < N; i++) {
+	unsigned nout = strcmp(kc->name, "mixed") ? N : 2 * N;
+	for (unsigned i = 0; i < nout; i++) {
 		uint32_t want = expected(kc->name, i, sel, a, b);
 		if (result[i] != want && *violations == 0) {
 			printf("FAIL %s %s sel=%d: out[%u] = 0x%08x, CPU says 0x%08x\n",
@@ -322,7 +415,7 @@ static int run_target(const struct amd_target *t)
 		const struct kernel_case *kc = &cases[c];
 		for (int sel = 0; sel <= (kc->has_sel ? 1 : 0); sel++) {
 			struct built bt;
-			uint32_t result[N];
+			uint32_t result[2 * N];
 			uint64_t violations = 0;
 			bool unsupported = false;
 			if (!build(t, kc, true, true, &bt)) {
@@ -372,7 +465,7 @@ static int planted(const struct amd_target *t)
 				continue;
 			if (!build(t, kc, variant == 1, variant == 0, &bt))
 				return failures + 1;
-			uint32_t result[N];
+			uint32_t result[2 * N];
 			uint64_t violations = 0;
 			bool unsupported = false;
 			run_sim(t, kc, &bt, 0, result, &violations, &unsupported);
@@ -429,6 +522,100 @@ static int write_listings(const struct amd_target *t, const char *dir)
 	return 0;
 }
 
+/* ---- bad input: a diagnostic and false, never bytes ---- */
+
+static void build_far_branch(struct mir_function *fn)
+{
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	add(fn, b0, AMD_OP_S_BRANCH, 1, mir_block_ref(b2));
+	succ1(fn, b0, b2);
+	for (unsigned i = 0; i < 40000; i++) /* 40000 dwords: beyond a 16-bit dword offset */
+		add(fn, b1, AMD_OP_S_NOP, 1, I(0));
+	succ1(fn, b1, b2);
+	add(fn, b2, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_bad_operand(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, S(2, 1), V(1, 2), mir_special(AMD_SPEC_NULL, 1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_vreg_left(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	uint32_t v = mir_new_vreg(fn, MIR_VGPR, 1, 1);
+	add(fn, b, AMD_OP_V_MOV_B32, 2, mir_vreg(v, 1), I(1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+static void build_copy_left(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, MIR_COPY, 2, V(1, 1), V(2, 1));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+/* Each bad function must fail sched_emit with a message containing `want`. */
+static int check_errors(const struct amd_target *t)
+{
+	static const struct {
+		void (*build)(struct mir_function *fn);
+		const char *want;
+	} bad[] = {
+	        {build_far_branch, "out of the 16-bit range"},
+	        {build_bad_operand, "global_load_dword"},
+	        {build_vreg_left, "virtual register left after allocation"},
+	        {build_copy_left, "pseudo-instruction left"},
+	};
+	int failures = 0;
+	for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		struct pa_arena arena;
+		pa_arena_init(&arena);
+		struct mir_function fn;
+		mir_function_init(&fn, &arena, "bad", t, t->wave_size);
+		bad[k].build(&fn);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		struct pa_diag d;
+		pa_diag_init(&d, mem);
+		struct sched_code code;
+		bool ok = sched_emit(&fn, &arena, &code, &d);
+		fclose(mem);
+		if (ok || !strstr(text, bad[k].want) || !pa_diag_failed(&d)) {
+			printf("FAIL %s errors: expected an error with '%s', got %s: %s\n",
+			       t->info->name, bad[k].want, ok ? "success" : "failure", text);
+			failures++;
+		} else {
+			printf("ok %s errors: %s", t->info->name, text);
+		}
+		free(text);
+		pa_arena_free(&arena);
+	}
+	return failures;
+}
+
+/* The same function compiled twice gives the same bytes. */
+static int check_determinism(const struct amd_target *t)
+{
+	for (unsigned c = 0; c < NUM_CASES; c++) {
+		struct built one, two;
+		bool ok = build(t, &cases[c], true, true, &one) &&
+		          build(t, &cases[c], true, true, &two);
+		if (!ok || one.code.size != two.code.size ||
+		    memcmp(one.code.code, two.code.code, one.code.size)) {
+			printf("FAIL %s %s: two compilations differ\n", t->info->name,
+			       cases[c].name);
+			return 1;
+		}
+		pa_arena_free(&one.arena);
+		pa_arena_free(&two.arena);
+	}
+	return 0;
+}
+
 /* One wait per line: our encoding, then the text that says the same in LLVM's syntax. */
 static int print_waits(const struct amd_target *t)
 {
@@ -477,14 +664,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct amd_target t;
-	char err[200];
-	if (!amd_target_parse(argv[2], &t, err, sizeof err)) {
+	char err[200], id[64];
+	snprintf(id, sizeof id, "%s", argv[2]);
+	char *wave = strchr(id, '/'); /* "gfx1100/w64": wave64 on an RDNA target */
+	if (wave)
+		*wave++ = 0;
+	if (!amd_target_parse(id, &t, err, sizeof err)) {
 		fprintf(stderr, "sched_test: %s\n", err);
 		return 2;
 	}
+	if (wave && !strcmp(wave, "w64"))
+		t.wave_size = 64;
 	if (!strcmp(argv[1], "run")) {
 		int failures = run_target(&t);
 		failures += planted(&t);
+		failures += check_errors(&t);
+		failures += check_determinism(&t);
 		printf("%s: %d failures\n", t.info->name, failures);
 		return failures ? 1 : 0;
 	}

@@ -18,8 +18,14 @@ import tempfile
 TRIPLE = "-triple=amdgcn-amd-amdhsa"
 
 
+def mcpu(target):
+    """llvm-mc-19 options for TARGET ("gfx1100/w64": wave64 on an RDNA target)."""
+    cpu, _, wave = target.partition("/")
+    return ["-mcpu=" + cpu] + (["-mattr=+wavefrontsize64"] if wave == "w64" else [])
+
+
 def mc(target, text, *extra):
-    return subprocess.run(["llvm-mc-19", TRIPLE, "-mcpu=" + target] + list(extra),
+    return subprocess.run(["llvm-mc-19", TRIPLE] + mcpu(target) + list(extra),
                           input=text, capture_output=True, text=True)
 
 
@@ -58,7 +64,23 @@ def required(target):
     vm1 = r"s_wait_loadcnt 0x1" if gfx12 else r"s_waitcnt vmcnt\(1\)"
     vm0 = r"s_wait_loadcnt 0x0" if gfx12 else r"s_waitcnt vmcnt\(0\)"
     req = {"vadd": [[vm1, r"v_mul_f32"], [vm0, r"v_add_f32"]],
-           "loop": [[vm0, r"v_add_f32"]]}
+           "loop": [[vm1, r"v_add_f32"], [vm1, r"global_load_(dword|b32) v6"]]}
+    # mixed: gfx9 counts the store after the load in vmcnt (in order: vmcnt(1)); gfx10+
+    # counts it in vscnt.  LDS and SMEM pending together in lgkmcnt: only 0 is safe.
+    if target in ("gfx90a", "gfx942"):
+        req["mixed"] = [[r"s_waitcnt vmcnt\(1\) lgkmcnt\(0\)$", r"v_add_u32"]]
+    elif gfx12:
+        req["mixed"] = [[vm0, r"s_wait_dscnt 0x0", r"v_add_nc_u32"],
+                        [r"s_wait_kmcnt 0x0", r"v_sub_nc_u32"]]
+    else:
+        req["mixed"] = [[r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_add_nc_u32"]]
+    # atomic: a returning atomic counts as a load
+    req["atomic"] = [[vm0, r"v_add_(nc_)?u32_e32 v3, 1, v2"]]
+    # flat: a FLAT load counts in vmcnt and lgkmcnt (its lgkm side out of order)
+    req["flat"] = [[vm0, r"s_wait_dscnt 0x0", r"v_mul_f32"] if gfx12 else
+                   [r"s_waitcnt vmcnt\(0\) lgkmcnt\(0\)$", r"v_mul_f32"]]
+    if target == "gfx942":
+        req["flat"].append([r"v_mov_b32", r"s_nop 0", r"v_addc_co_u32"])
     if target in ("gfx90a", "gfx942"):
         # VALU writes SGPR -> VMEM reads it: 5 wait states
         req["vadd"].append([r"v_readfirstlane_b32 s15", r"s_nop 4", r"global_load_dword"])
@@ -66,8 +88,18 @@ def required(target):
         # no interlock: VALU writes VCC -> VALU reads it (2); trans -> VALU use (1)
         req["trans"] = [[r"v_cmp_gt_u32", r"s_nop 1", r"v_cndmask_b32"],
                         [r"v_sqrt_f32", r"s_nop 0", r"v_add_f32"]]
-    if target == "gfx1100":
-        req["trans"] = [[r"v_sqrt_f32", r"s_waitcnt_depctr 0xfff|s_waitcnt_depctr depctr_va_vdst\(0\)"]]
+    if target.startswith("gfx1100"):
+        # VALUTransUse: drain (va_vdst = 0) before a VALU reads the transcendental result
+        req["trans"] = [[r"v_sqrt_f32", r"s_waitcnt_depctr (0xfff|depctr_va_vdst\(0\))$",
+                         r"v_add_f32"]]
+    if target == "gfx1100/w64":
+        # VALUMaskWrite: sa_sdst(0) right after the SALU write of a mask a VALU read
+        req["trans"].append([r"s_mov_b64 vcc, 0",
+                             r"s_waitcnt_depctr (0xfffe|depctr_sa_sdst\(0\))$"])
+        # VALUPartialForwarding: v13 written before the exec write, v14 after, read together
+        req["trans"].append([r"v_mov_b32_e32 v14, 2",
+                             r"s_waitcnt_depctr (0xfff|depctr_va_vdst\(0\))$",
+                             r"v_add_nc_u32_e32 v15, v13, v14"])
     return req
 
 
@@ -88,7 +120,7 @@ def check_listings(tool, target, tmp):
     kernels = sorted(f[:-2] for f in os.listdir(tmp) if f.endswith(".s"))
     for k in kernels:
         s, o, b = (os.path.join(tmp, k + ext) for ext in (".s", ".o", ".text"))
-        res = subprocess.run(["llvm-mc-19", TRIPLE, "-mcpu=" + target, "-filetype=obj", s,
+        res = subprocess.run(["llvm-mc-19", TRIPLE] + mcpu(target) + ["-filetype=obj", s,
                               "-o", o], capture_output=True, text=True)
         if res.returncode:
             fails.append("listing %s: llvm-mc-19 rejects it: %s" % (k, res.stderr.strip()))
@@ -103,6 +135,18 @@ def check_listings(tool, target, tmp):
             fails.append("listing %s: llvm-mc-19 bytes differ from sched_emit at byte %d "
                          "(%d vs %d bytes)" % (k, at, len(want), len(ours)))
         lines = disassemble(target, ours)
+        if k == "vadd":  # the annotation of the in-order wait names the older load only
+            lst = open(os.path.join(tmp, k + ".lst")).read()
+            if not re.search(r"(vmcnt\(1\)|s_wait_loadcnt 0x1)\s+; retires v2\n", lst):
+                fails.append("vadd: the listing does not say vmcnt(1) retires v2:\n" + lst)
+            if not re.search(r"s_nop 4\s+; hazard: VALU writes SGPR, VMEM", lst) and \
+                    target in ("gfx90a", "gfx942"):
+                fails.append("vadd: the listing does not name the s_nop's hazard:\n" + lst)
+        if k == "vadd":  # the kernel's own wait for its arguments is not repeated
+            scalar = [ln for ln in lines if re.search(r"lgkmcnt|s_wait_kmcnt", ln)]
+            if len(scalar) != 1:
+                fails.append("vadd: %d scalar-memory waits, want the kernel's own one: %s" %
+                             (len(scalar), scalar))
         for seq in req.get(k, []):
             if not has_sequence(lines, seq):
                 fails.append("placement %s: no %s in llvm-mc-19's disassembly:\n  %s" %
