@@ -17,10 +17,21 @@
 #include "regalloc/regalloc.h"
 #include "sched/sched.h"
 
-enum stage { ST_PARSE, ST_IR, ST_OPT, ST_UNIFORM, ST_ISEL, ST_RA, ST_SCHED, ST_EMIT, ST_CODEOBJ, ST_N };
-static const char *const stage_names[ST_N] = {"parse",        "ir build + cfg", "ir optimize",
-                                               "uniformity",   "isel",           "regalloc",
-                                               "waitcnt+hazards", "encode",      "code object"};
+enum stage {
+	ST_PARSE,
+	ST_IR,
+	ST_OPT,
+	ST_UNIFORM,
+	ST_ISEL,
+	ST_RA,
+	ST_SCHED,
+	ST_EMIT,
+	ST_CODEOBJ,
+	ST_N
+};
+static const char *const stage_names[ST_N] = {"parse",           "ir build + cfg", "ir optimize",
+                                              "uniformity",      "isel",           "regalloc",
+                                              "waitcnt+hazards", "encode",         "code object"};
 
 struct compiler {
 	const struct pa_compile_options *o;
@@ -71,7 +82,8 @@ static bool uses_vcc(const struct mir_function *mf)
 			for (unsigned k = 0; k < mf->blocks[b].insns[i].nopnds; k++) {
 				const struct mir_opnd *op = &mf->blocks[b].insns[i].opnds[k];
 				if (op->kind == MIR_SPECIAL &&
-				    (op->v == AMD_SPEC_VCC || op->v == AMD_SPEC_VCC_LO || op->v == AMD_SPEC_VCC_HI))
+				    (op->v == AMD_SPEC_VCC || op->v == AMD_SPEC_VCC_LO ||
+				     op->v == AMD_SPEC_VCC_HI))
 					return true;
 			}
 	return false;
@@ -240,7 +252,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 				char line[512];
 				if (!co_compute_descriptor(&o->target, 5, &c.kernels[i], &desc, d))
 					continue;
-				co_kernel_stats_line(&o->target, &c.kernels[i], &desc, line, sizeof line);
+				co_kernel_stats_line(&o->target, &c.kernels[i], &desc, line,
+				                     sizeof line);
 				fprintf(o->info, "%s\n", line);
 			}
 		}

@@ -126,13 +126,16 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		return (int32_t)v;
 	enum ir_type t = irb_ptx_type((enum ptx_type)sym->type);
 	if (sym->vec > 1) {
-		irb_error(b, "vector-typed register '%s' is not supported by the code generator yet",
+		irb_error(b,
+		          "vector-typed register '%s' is not supported by the code generator yet",
 		          sym->name);
 		return -1;
 	}
 	if (t == IR_T_NONE) {
-		irb_error(b, "registers of type '%s' ('%s') are not supported by the code generator yet",
-		          ptx_types[sym->type].name, sym->name);
+		irb_error(
+		        b,
+		        "registers of type '%s' ('%s') are not supported by the code generator yet",
+		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
 	if (b->nvars == b->vars_cap) {
@@ -286,8 +289,8 @@ uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label)
 }
 
 /* Appends an instruction to the current block; returns its result value (or IR_NO_REF). */
-ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args,
-                unsigned nargs, uint32_t aux, int64_t imm)
+ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args, unsigned nargs,
+                uint32_t aux, int64_t imm)
 {
 	struct ir_insn in;
 	memset(&in, 0, sizeof in);
@@ -453,8 +456,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	map_init(&b.labels, arena, 64);
 	map_init(&b.params, arena, 64);
 	if (!fn->is_entry) {
-		irb_error(&b, "device function '%s': only kernels (.entry) are compiled so far; calls "
-		              "and .func bodies are not supported by the code generator yet",
+		irb_error(&b,
+		          "device function '%s': only kernels (.entry) are compiled so far; calls "
+		          "and .func bodies are not supported by the code generator yet",
 		          fn->name);
 		return false;
 	}

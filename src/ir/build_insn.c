@@ -61,8 +61,7 @@ static ir_ref emit1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, uint
 	return irb_emit(b, op, t, &a, 1, aux, 0);
 }
 
-static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c,
-                    uint32_t aux)
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
 {
 	ir_ref args[2] = {a, c};
 	return irb_emit(b, op, t, args, 2, aux, 0);
@@ -216,7 +215,9 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			ir_ref a = sym_address(b, o->sym, want == IR_T_I32 ? IR_T_I32 : IR_T_I64);
 			if (o->value)
 				a = emit2(b, IR_ADD, (enum ir_type)b->fn->vals[a].type, a,
-				          ir_const(b->fn, (enum ir_type)b->fn->vals[a].type, o->value), 0);
+				          ir_const(b->fn, (enum ir_type)b->fn->vals[a].type,
+				                   o->value),
+				          0);
 			return adapt(b, a, want, false);
 		}
 		break;
@@ -256,10 +257,10 @@ static void write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, boo
 
 struct tr {
 	const struct ptx_insn *in;
-	enum ptx_type type;  /* types[0] */
-	enum ir_type t;      /* its IR type */
+	enum ptx_type type; /* types[0] */
+	enum ir_type t;     /* its IR type */
 	bool sign;
-	ir_ref guard;        /* pure instruction under a guard: select with the old value */
+	ir_ref guard; /* pure instruction under a guard: select with the old value */
 };
 
 static ir_ref src(struct irb *b, struct tr *x, unsigned i)
@@ -302,8 +303,9 @@ static bool tr_int_or_float(struct irb *b, struct tr *x, enum ir_op iop, enum ir
 			unsupported(b, in, NULL);
 			return false;
 		}
-		ir_ref r = ir_ops[fop].nargs == 1 ? emit1(b, fop, x->t, src(b, x, 1), aux)
-		                                  : emit2(b, fop, x->t, src(b, x, 1), src(b, x, 2), aux);
+		ir_ref r = ir_ops[fop].nargs == 1
+		                   ? emit1(b, fop, x->t, src(b, x, 1), aux)
+		                   : emit2(b, fop, x->t, src(b, x, 1), src(b, x, 2), aux);
 		dst(b, x, 0, r);
 		return true;
 	}
@@ -312,7 +314,8 @@ static bool tr_int_or_float(struct irb *b, struct tr *x, enum ir_op iop, enum ir
 		return false;
 	}
 	if (has(in, PTX_DW_SAT) || has(in, PTX_DW_CC)) {
-		unsupported(b, in, has(in, PTX_DW_CC) ? "carry chains (.cc)" : "integer saturation");
+		unsupported(b, in,
+		            has(in, PTX_DW_CC) ? "carry chains (.cc)" : "integer saturation");
 		return false;
 	}
 	ir_ref r = ir_ops[iop].nargs == 1 ? emit1(b, iop, x->t, src(b, x, 1), 0)
@@ -333,7 +336,8 @@ static void tr_mul(struct irb *b, struct tr *x, bool is_mad)
 	if (ir_type_is_float(x->t)) {
 		bool ok;
 		uint32_t aux = float_mods(b, in, &ok);
-		ir_ref r = is_mad ? emit3(b, IR_FMA, x->t, src(b, x, 1), src(b, x, 2), src(b, x, 3), aux)
+		ir_ref r = is_mad ? emit3(b, IR_FMA, x->t, src(b, x, 1), src(b, x, 2), src(b, x, 3),
+		                          aux)
 		                  : emit2(b, IR_FMUL, x->t, src(b, x, 1), src(b, x, 2), aux);
 		dst(b, x, 0, r);
 		return;
@@ -369,11 +373,11 @@ static bool cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_
 		enum ptx_dotword w;
 		enum ir_cmp c, uc; /* signed/ordered, unsigned */
 	} map[] = {
-	        {PTX_DW_EQ, IR_CMP_EQ, IR_CMP_EQ},   {PTX_DW_NE, IR_CMP_NE, IR_CMP_NE},
-	        {PTX_DW_LT, IR_CMP_LT, IR_CMP_LTU},  {PTX_DW_LE, IR_CMP_LE, IR_CMP_LEU},
-	        {PTX_DW_GT, IR_CMP_GT, IR_CMP_GTU},  {PTX_DW_GE, IR_CMP_GE, IR_CMP_GEU},
-	        {PTX_DW_LO, IR_CMP_LTU, IR_CMP_LTU}, {PTX_DW_LS, IR_CMP_LEU, IR_CMP_LEU},
-	        {PTX_DW_HI, IR_CMP_GTU, IR_CMP_GTU}, {PTX_DW_HS, IR_CMP_GEU, IR_CMP_GEU},
+	        {PTX_DW_EQ, IR_CMP_EQ, IR_CMP_EQ},    {PTX_DW_NE, IR_CMP_NE, IR_CMP_NE},
+	        {PTX_DW_LT, IR_CMP_LT, IR_CMP_LTU},   {PTX_DW_LE, IR_CMP_LE, IR_CMP_LEU},
+	        {PTX_DW_GT, IR_CMP_GT, IR_CMP_GTU},   {PTX_DW_GE, IR_CMP_GE, IR_CMP_GEU},
+	        {PTX_DW_LO, IR_CMP_LTU, IR_CMP_LTU},  {PTX_DW_LS, IR_CMP_LEU, IR_CMP_LEU},
+	        {PTX_DW_HI, IR_CMP_GTU, IR_CMP_GTU},  {PTX_DW_HS, IR_CMP_GEU, IR_CMP_GEU},
 	        {PTX_DW_EQU, IR_CMP_EQU, IR_CMP_EQU}, {PTX_DW_NEU, IR_CMP_NEU, IR_CMP_NEU},
 	        {PTX_DW_LTU, IR_CMP_LTU, IR_CMP_LTU}, {PTX_DW_LEU, IR_CMP_LEU, IR_CMP_LEU},
 	        {PTX_DW_GTU, IR_CMP_GTU, IR_CMP_GTU}, {PTX_DW_GEU, IR_CMP_GEU, IR_CMP_GEU},
@@ -403,7 +407,8 @@ static void tr_setp(struct irb *b, struct tr *x)
 		return;
 	}
 	uint32_t aux = cmp | (has(in, PTX_DW_FTZ) ? IR_FM_FTZ << 8 : 0);
-	ir_ref r = emit2(b, is_float ? IR_FCMP : IR_ICMP, IR_T_PRED, src(b, x, 1), src(b, x, 2), aux);
+	ir_ref r =
+	        emit2(b, is_float ? IR_FCMP : IR_ICMP, IR_T_PRED, src(b, x, 1), src(b, x, 2), aux);
 	ir_ref nr = IR_NO_REF;
 	const struct ptx_operand *d = &in->opnds[0];
 	if (in->nopnds > 3) { /* setp.CMP.BOOL p[|q], a, b, c */
@@ -460,10 +465,13 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	if (sfloat && dfloat) {
 		if (iround != 4) {
 			r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
-			r = sty == dty ? r : emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
+			r = sty == dty
+			            ? r
+			            : emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
 		} else if (sty == dty) {
-			r = emit2(b, IR_FMUL, dty, v, ir_const(b->fn, dty, dty == IR_T_F32 ? 0x3f800000u
-			                                                         : 0x3ff0000000000000ull),
+			r = emit2(b, IR_FMUL, dty, v,
+			          ir_const(b->fn, dty,
+			                   dty == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull),
 			          aux); /* x * 1.0 applies .ftz/.sat and quiets NaN, as cvt does */
 		} else {
 			r = emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, v, aux);
@@ -473,10 +481,12 @@ static void tr_cvt(struct irb *b, struct tr *x)
 			unsupported(b, in, "float-to-integer conversion needs .rni/.rzi/.rmi/.rpi");
 			return;
 		}
-		ir_ref rounded = iround == IR_FM_RZ ? v : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+		ir_ref rounded = iround == IR_FM_RZ
+		                         ? v
+		                         : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
 		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
-		r = emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it,
-		          rounded, (aux & IR_FM_FTZ) | (ptx_types[dt].bits << 8));
+		r = emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
+		          (aux & IR_FM_FTZ) | (ptx_types[dt].bits << 8));
 		(void)dty;
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
@@ -534,7 +544,8 @@ static bool address(struct irb *b, const struct ptx_operand *o, int space, ir_re
 		if (var < 0)
 			return false;
 		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
-		*base = ir_type_bits((enum ir_type)b->fn->vals[v].type) == 32 && space != IR_SPACE_SHARED
+		*base = ir_type_bits((enum ir_type)b->fn->vals[v].type) == 32 &&
+		                        space != IR_SPACE_SHARED
 		                ? adapt(b, v, IR_T_I64, false)
 		                : v;
 		return true;
@@ -578,7 +589,9 @@ static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
 			const struct ptx_operand *de = n > 1 ? &d->elems[e] : d;
 			int64_t off = b->fn->params[pi].offset + (int64_t)a->value + e * bytes;
 			ir_ref v = irb_emit(b, IR_PARAM, vt, NULL, 0,
-			                    log2u(bytes) << IR_MEM_SIZE_SHIFT | (sign ? IR_MEM_SIGNED : 0), off);
+			                    log2u(bytes) << IR_MEM_SIZE_SHIFT |
+			                            (sign ? IR_MEM_SIGNED : 0),
+			                    off);
 			write_dest(b, de, v, sign, guard_pred);
 		}
 		return;
@@ -588,7 +601,8 @@ static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
 	if (!address(b, a, space, &base, &off))
 		return;
 	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT |
-	               (sign ? IR_MEM_SIGNED : 0) | (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0) |
+	               (sign ? IR_MEM_SIGNED : 0) |
+	               (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0) |
 	               (has(in, PTX_DW_NC) ? IR_MEM_NC : 0);
 	for (unsigned e = 0; e < n; e++) {
 		const struct ptx_operand *de = n > 1 ? &d->elems[e] : d;
@@ -671,7 +685,8 @@ static void tr_mov_vec(struct irb *b, struct tr *x)
 		ir_ref l64 = emit1(b, IR_ZEXT, IR_T_I64, lo, 0);
 		ir_ref h64 = emit2(b, IR_SHL, IR_T_I64, emit1(b, IR_ZEXT, IR_T_I64, hi, 0),
 		                   ir_const(b->fn, IR_T_I32, 32), 0);
-		write_dest(b, &in->opnds[0], emit2(b, IR_OR, IR_T_I64, l64, h64, 0), false, x->guard);
+		write_dest(b, &in->opnds[0], emit2(b, IR_OR, IR_T_I64, l64, h64, 0), false,
+		           x->guard);
 		return;
 	}
 	ir_ref w = read_opnd(b, &in->opnds[1], IR_T_I64, false);
@@ -712,8 +727,8 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	case PTX_OP_DIV:
 		if (ir_type_is_float(x->t) && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL)))
 			return tr_int_or_float(b, x, IR_NUM_OPS, IR_FDIV_APPROX);
-		if (ir_type_is_float(x->t) && (has(in, PTX_DW_RZ) || has(in, PTX_DW_RM) ||
-		                               has(in, PTX_DW_RP))) {
+		if (ir_type_is_float(x->t) &&
+		    (has(in, PTX_DW_RZ) || has(in, PTX_DW_RM) || has(in, PTX_DW_RP))) {
 			unsupported(b, in, "directed rounding");
 			return true;
 		}
@@ -758,9 +773,11 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	case PTX_OP_NOT:
 		return tr_int_or_float(b, x, IR_NOT, IR_NUM_OPS);
 	case PTX_OP_CNOT: {
-		ir_ref z = emit2(b, IR_ICMP, IR_T_PRED, src(b, x, 1), ir_const(b->fn, x->t, 0), IR_CMP_EQ);
-		dst(b, x, 0, emit3(b, IR_SELECT, x->t, z, ir_const(b->fn, x->t, 1),
-		                   ir_const(b->fn, x->t, 0), 0));
+		ir_ref z = emit2(b, IR_ICMP, IR_T_PRED, src(b, x, 1), ir_const(b->fn, x->t, 0),
+		                 IR_CMP_EQ);
+		dst(b, x, 0,
+		    emit3(b, IR_SELECT, x->t, z, ir_const(b->fn, x->t, 1), ir_const(b->fn, x->t, 0),
+		          0));
 		return true;
 	}
 	case PTX_OP_SHL:
@@ -792,13 +809,16 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		if (!ir_type_is_float(x->t))
 			break;
 		if (has(in, PTX_DW_APPROX)) {
-			dst(b, x, 0, emit1(b, IR_FRCP, x->t, src(b, x, 1), IR_FM_APPROX |
-			                   (has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0)));
+			dst(b, x, 0,
+			    emit1(b, IR_FRCP, x->t, src(b, x, 1),
+			          IR_FM_APPROX | (has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0)));
 		} else if (has(in, PTX_DW_RN)) {
-			ir_ref one = ir_const(b->fn, x->t, x->t == IR_T_F32 ? 0x3f800000u
-			                                                     : 0x3ff0000000000000ull);
-			dst(b, x, 0, emit2(b, IR_FDIV, x->t, one, src(b, x, 1),
-			                   has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0));
+			ir_ref one =
+			        ir_const(b->fn, x->t,
+			                 x->t == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
+			dst(b, x, 0,
+			    emit2(b, IR_FDIV, x->t, one, src(b, x, 1),
+			          has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0));
 		} else {
 			unsupported(b, in, "directed rounding");
 		}
@@ -828,8 +848,8 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		if (t != IR_T_I32 && t != IR_T_I64)
 			break;
 		ir_ref a = read_opnd(b, &in->opnds[1], t, false);
-		write_dest(b, &in->opnds[0], emit1(b, in->op == PTX_OP_POPC ? IR_POPC : IR_CLZ,
-		                                   IR_T_I32, a, 0),
+		write_dest(b, &in->opnds[0],
+		           emit1(b, in->op == PTX_OP_POPC ? IR_POPC : IR_CLZ, IR_T_I32, a, 0),
 		           false, x->guard);
 		return true;
 	}
@@ -838,7 +858,8 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	case PTX_OP_BFE: {
 		ir_ref pos = read_opnd(b, &in->opnds[2], IR_T_I32, false);
 		ir_ref len = read_opnd(b, &in->opnds[3], IR_T_I32, false);
-		dst(b, x, 0, emit3(b, x->sign ? IR_BFE_S : IR_BFE_U, x->t, src(b, x, 1), pos, len, 0));
+		dst(b, x, 0,
+		    emit3(b, x->sign ? IR_BFE_S : IR_BFE_U, x->t, src(b, x, 1), pos, len, 0));
 		return true;
 	}
 	case PTX_OP_BFI: { /* constant position and length: mask and merge */
@@ -848,10 +869,13 @@ static bool tr_pure(struct irb *b, struct tr *x)
 			break;
 		pos = po->value & 0xff;
 		len = lo->value & 0xff;
-		uint64_t mask = pos >= 32 || len == 0 ? 0 : (((len >= 32 ? ~0ull : (1ull << len) - 1)) << pos);
+		uint64_t mask = pos >= 32 || len == 0
+		                        ? 0
+		                        : (((len >= 32 ? ~0ull : (1ull << len) - 1)) << pos);
 		ir_ref f = src(b, x, 1), base = src(b, x, 2);
 		ir_ref ins = pos >= 32 ? ir_const(b->fn, IR_T_I32, 0)
-		                       : emit2(b, IR_SHL, IR_T_I32, f, ir_const(b->fn, IR_T_I32, pos), 0);
+		                       : emit2(b, IR_SHL, IR_T_I32, f,
+		                               ir_const(b->fn, IR_T_I32, pos), 0);
 		ins = emit2(b, IR_AND, IR_T_I32, ins, ir_const(b->fn, IR_T_I32, mask), 0);
 		ir_ref kept = emit2(b, IR_AND, IR_T_I32, base, ir_const(b->fn, IR_T_I32, ~mask), 0);
 		dst(b, x, 0, emit2(b, IR_OR, IR_T_I32, ins, kept, 0));
@@ -860,8 +884,9 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	case PTX_OP_PRMT:
 		if (in->nmods > 1 || x->t != IR_T_I32)
 			break; /* the .f4e/.b4e/... modes */
-		dst(b, x, 0, emit3(b, IR_PRMT, IR_T_I32, src(b, x, 1), src(b, x, 2),
-		                   read_opnd(b, &in->opnds[3], IR_T_I32, false), 0));
+		dst(b, x, 0,
+		    emit3(b, IR_PRMT, IR_T_I32, src(b, x, 1), src(b, x, 2),
+		          read_opnd(b, &in->opnds[3], IR_T_I32, false), 0));
 		return true;
 	default:
 		return false;

@@ -57,8 +57,8 @@ uint32_t irb_open_sealed(struct irb *b);
 void irb_switch_to(struct irb *b, uint32_t block);
 void irb_edge(struct irb *b, uint32_t from, uint32_t to);
 uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label);
-ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args,
-                unsigned nargs, uint32_t aux, int64_t imm);
+ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args, unsigned nargs,
+                uint32_t aux, int64_t imm);
 void irb_terminate(struct irb *b, enum ir_op op, ir_ref cond, uint32_t s0, uint32_t s1);
 bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index);
 

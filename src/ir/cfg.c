@@ -120,7 +120,8 @@ static void post_dominators(struct ir_function *fn)
 		if (b == n) {
 			while (next[n] < n && child == IR_NO_BLOCK) {
 				uint32_t c = next[n]++;
-				if (fn->blocks[c].reachable && fn->blocks[c].nsuccs == 0 && !seen[c])
+				if (fn->blocks[c].reachable && fn->blocks[c].nsuccs == 0 &&
+				    !seen[c])
 					child = c;
 			}
 		} else {
@@ -208,10 +209,12 @@ static bool find_loops(struct ir_function *fn, struct pa_diag *d)
 			if (!fn->blocks[u].reachable || fn->blocks[u].rpo < hb->rpo)
 				continue;
 			if (!ir_dominates(fn, h, u)) {
-				const struct ir_insn *t = &fn->blocks[u].insns[fn->blocks[u].ninsns - 1];
-				pa_diag_report(d, PA_DIAG_ERROR, fn->file, t->line, t->col ? t->col : 1,
-				               NULL, 0,
-				               "irreducible control flow (a loop with two entries) in '%s' "
+				const struct ir_insn *t =
+				        &fn->blocks[u].insns[fn->blocks[u].ninsns - 1];
+				pa_diag_report(d, PA_DIAG_ERROR, fn->file, t->line,
+				               t->col ? t->col : 1, NULL, 0,
+				               "irreducible control flow (a loop with two entries) "
+				               "in '%s' "
 				               "is not supported by the code generator yet",
 				               fn->name);
 				return false;
@@ -248,8 +251,9 @@ static bool find_loops(struct ir_function *fn, struct pa_diag *d)
 	for (uint32_t l = 0; l < fn->nloops; l++) {
 		uint32_t h = fn->loops[l].header;
 		fn->loops[l].parent = fn->blocks[h].loop;
-		fn->loops[l].depth =
-		        fn->loops[l].parent == IR_NO_LOOP ? 1 : fn->loops[fn->loops[l].parent].depth + 1;
+		fn->loops[l].depth = fn->loops[l].parent == IR_NO_LOOP
+		                             ? 1
+		                             : fn->loops[fn->loops[l].parent].depth + 1;
 		for (uint32_t i = 0; i < size[l]; i++)
 			fn->blocks[members[l][i]].loop = l;
 	}
@@ -257,8 +261,8 @@ static bool find_loops(struct ir_function *fn, struct pa_diag *d)
 }
 
 /* Emits the blocks of loop `l` (or the top level, l == IR_NO_LOOP) in linear order. */
-static void emit_region(struct ir_function *fn, uint32_t **lists, const uint32_t *nlist,
-                        uint32_t l, uint32_t *out, uint32_t *nout)
+static void emit_region(struct ir_function *fn, uint32_t **lists, const uint32_t *nlist, uint32_t l,
+                        uint32_t *out, uint32_t *nout)
 {
 	/* An explicit stack of (list, position) keeps deep loop nests off the C stack. */
 	uint32_t depth = 0, cap = fn->nloops + 1;

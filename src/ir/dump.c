@@ -18,9 +18,10 @@ static void put_ref(FILE *out, const struct ir_function *fn, ir_ref r)
 		if (v->type == IR_T_F32 || v->type == IR_T_F64)
 			fprintf(out, "0x%" PRIx64, v->bits);
 		else
-			fprintf(out, "%" PRId64, v->type == IR_T_I32   ? (int64_t)(int32_t)v->bits
-			                         : v->type == IR_T_I16 ? (int64_t)(int16_t)v->bits
-			                                               : (int64_t)v->bits);
+			fprintf(out, "%" PRId64,
+			        v->type == IR_T_I32   ? (int64_t)(int32_t)v->bits
+			        : v->type == IR_T_I16 ? (int64_t)(int16_t)v->bits
+			                              : (int64_t)v->bits);
 	} else if (v->kind == IR_VAL_UNDEF) {
 		fputs("undef", out);
 	} else {
@@ -36,7 +37,8 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 		fprintf(out, "%%%u:%s = ", in->res, ir_type_name((enum ir_type)in->type));
 	fputs(ir_ops[in->op].name, out);
 	if (in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_SYMADDR) {
-		static const char *const sp[] = {"", ".global", ".shared", ".local", ".const", ".param"};
+		static const char *const sp[] = {"",       ".global", ".shared",
+		                                 ".local", ".const",  ".param"};
 		unsigned s = in->aux & IR_SPACE_MASK;
 		fputs(s < 6 ? sp[s] : ".?", out);
 		if (in->op != IR_SYMADDR)

@@ -38,8 +38,8 @@ static void *grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, s
 
 uint32_t ir_new_block(struct ir_function *fn)
 {
-	fn->blocks = grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1,
-	                  sizeof *fn->blocks);
+	fn->blocks =
+	        grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1, sizeof *fn->blocks);
 	struct ir_block *b = &fn->blocks[fn->nblocks];
 	memset(b, 0, sizeof *b);
 	b->idom = b->ipdom = IR_NO_BLOCK;
@@ -51,8 +51,8 @@ uint32_t ir_new_block(struct ir_function *fn)
 ir_ref ir_new_value(struct ir_function *fn, enum ir_type type, uint32_t block)
 {
 	fn->vals = grow(fn->arena, fn->vals, &fn->vals_cap, fn->nvals + 1, sizeof *fn->vals);
-	fn->vals[fn->nvals] = (struct ir_value){.kind = IR_VAL_INSN, .type = (uint8_t)type,
-	                                        .block = block};
+	fn->vals[fn->nvals] =
+	        (struct ir_value){.kind = IR_VAL_INSN, .type = (uint8_t)type, .block = block};
 	return fn->nvals++;
 }
 

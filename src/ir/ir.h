@@ -99,8 +99,8 @@ enum ir_space {
 	IR_SPACE_PARAM,
 	IR_SPACE_MASK = 7,
 	IR_MEM_VOLATILE = 8,
-	IR_MEM_NC = 16,        /* ld.global.nc: read-only for the kernel's lifetime */
-	IR_MEM_SIZE_SHIFT = 8, /* log2 of the bytes accessed (bits 8-10) */
+	IR_MEM_NC = 16,          /* ld.global.nc: read-only for the kernel's lifetime */
+	IR_MEM_SIZE_SHIFT = 8,   /* log2 of the bytes accessed (bits 8-10) */
 	IR_MEM_SIGNED = 1 << 12, /* narrow load: sign-extend into the value's type */
 };
 static inline unsigned ir_mem_bytes(uint32_t aux)
@@ -145,9 +145,9 @@ struct ir_insn {
 	uint8_t type;
 	uint8_t nargs;
 	uint32_t aux;
-	ir_ref res;        /* result value or IR_NO_REF */
-	ir_ref args[4];    /* PHI: see phi_args */
-	ir_ref *phi_args;  /* PHI: one per predecessor, in fn->blocks[b].preds order */
+	ir_ref res;       /* result value or IR_NO_REF */
+	ir_ref args[4];   /* PHI: see phi_args */
+	ir_ref *phi_args; /* PHI: one per predecessor, in fn->blocks[b].preds order */
 	int64_t imm;
 	uint32_t line, col; /* PTX source position */
 };
@@ -158,13 +158,13 @@ struct ir_block {
 	uint32_t *preds, npreds;
 	uint32_t succs[2], nsuccs; /* BR: [0] taken, [1] not taken; JMP: [0] */
 	/* analyses (ir_cfg_compute) */
-	uint32_t rpo;         /* position in reverse postorder */
-	uint32_t idom;        /* immediate dominator (entry: itself) */
-	uint32_t ipdom;       /* immediate post-dominator (IR_NO_BLOCK: the virtual exit) */
-	uint32_t loop;        /* innermost loop index or IR_NO_LOOP */
-	uint32_t linear_pos;  /* position in the linear order */
+	uint32_t rpo;        /* position in reverse postorder */
+	uint32_t idom;       /* immediate dominator (entry: itself) */
+	uint32_t ipdom;      /* immediate post-dominator (IR_NO_BLOCK: the virtual exit) */
+	uint32_t loop;       /* innermost loop index or IR_NO_LOOP */
+	uint32_t linear_pos; /* position in the linear order */
 	bool reachable;
-	bool divergent_branch; /* ir_uniformity: its BR condition differs between lanes */
+	bool divergent_branch;          /* ir_uniformity: its BR condition differs between lanes */
 	const struct ptx_symbol *label; /* the PTX label that starts it, or NULL */
 };
 #define IR_NO_BLOCK 0xffffffffu
@@ -172,10 +172,10 @@ struct ir_block {
 
 struct ir_loop {
 	uint32_t header;
-	uint32_t parent;     /* enclosing loop or IR_NO_LOOP */
-	uint32_t depth;      /* 1 for outermost */
-	uint32_t last;       /* block with the highest linear position in the loop */
-	bool divergent;      /* ir_uniformity: lanes may leave it in different iterations */
+	uint32_t parent; /* enclosing loop or IR_NO_LOOP */
+	uint32_t depth;  /* 1 for outermost */
+	uint32_t last;   /* block with the highest linear position in the loop */
+	bool divergent;  /* ir_uniformity: lanes may leave it in different iterations */
 };
 
 struct ir_param {

@@ -65,7 +65,8 @@ static bool forward(struct opt *o)
 				continue;
 			ir_ref to = IR_NO_REF;
 			if (in->op == IR_COPY ||
-			    (in->op == IR_BITCAST && fn->vals[find(o, in->args[0])].type == in->type)) {
+			    (in->op == IR_BITCAST &&
+			     fn->vals[find(o, in->args[0])].type == in->type)) {
 				to = find(o, in->args[0]);
 			} else if (in->op == IR_PHI) {
 				ir_ref same = IR_NO_REF;

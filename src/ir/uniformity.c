@@ -72,7 +72,8 @@ static void build_users(struct uni *u)
 					if (pass == 0)
 						u->user_start[args[k]]++;
 					else
-						u->users[--u->user_start[args[k]]] = (uint64_t)b << 32 | i;
+						u->users[--u->user_start[args[k]]] =
+						        (uint64_t)b << 32 | i;
 				}
 			}
 		}

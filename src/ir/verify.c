@@ -11,8 +11,8 @@ static bool fail(struct pa_diag *d, const struct ir_function *fn, uint32_t b, ui
                  const char *what)
 {
 	pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-	               "internal: IR of '%s' invalid at bb%u instruction %u (%s): %s", fn->name, b, i,
-	               i < fn->blocks[b].ninsns ? ir_ops[fn->blocks[b].insns[i].op].name : "-",
+	               "internal: IR of '%s' invalid at bb%u instruction %u (%s): %s", fn->name, b,
+	               i, i < fn->blocks[b].ninsns ? ir_ops[fn->blocks[b].insns[i].op].name : "-",
 	               what);
 	return false;
 }
@@ -44,7 +44,8 @@ bool ir_verify(const struct ir_function *fn, struct pa_diag *d)
 		const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
 		unsigned want = t->op == IR_BR ? 2 : t->op == IR_JMP ? 1 : t->op == IR_RET ? 0 : 9;
 		if (want == 9)
-			return fail(d, fn, b, bl->ninsns - 1, "block does not end with a terminator");
+			return fail(d, fn, b, bl->ninsns - 1,
+			            "block does not end with a terminator");
 		if (bl->nsuccs != want)
 			return fail(d, fn, b, bl->ninsns - 1, "successor count");
 		bool phis = true;
@@ -59,17 +60,22 @@ bool ir_verify(const struct ir_function *fn, struct pa_diag *d)
 					return fail(d, fn, b, i, "phi after other instructions");
 				for (uint32_t p = 0; p < bl->npreds; p++)
 					if (!check_use(fn, in->phi_args[p], bl->preds[p]))
-						return fail(d, fn, b, i, "phi operand does not dominate its edge");
+						return fail(
+						        d, fn, b, i,
+						        "phi operand does not dominate its edge");
 			} else {
 				phis = false;
 				if (ir_ops[in->op].nargs >= 0 && in->nargs != ir_ops[in->op].nargs)
 					return fail(d, fn, b, i, "operand count");
 				for (uint32_t k = 0; k < in->nargs; k++) {
 					if (!check_use(fn, in->args[k], b))
-						return fail(d, fn, b, i, "operand not defined before its use");
+						return fail(d, fn, b, i,
+						            "operand not defined before its use");
 					const struct ir_value *v = &fn->vals[in->args[k]];
-					if (v->kind == IR_VAL_INSN && v->block == b && pos[in->args[k]] >= i)
-						return fail(d, fn, b, i, "operand used before its definition");
+					if (v->kind == IR_VAL_INSN && v->block == b &&
+					    pos[in->args[k]] >= i)
+						return fail(d, fn, b, i,
+						            "operand used before its definition");
 				}
 			}
 			if ((in->res == IR_NO_REF) != ((ir_ops[in->op].flags & IR_OPF_NORES) != 0))

@@ -139,8 +139,9 @@ bool sel_cflow_plan(struct isel *s)
 	/* Masks above the ABI inputs: s[0:1] kernarg pointer, then up to 3 workgroup ids. */
 	assign_masks(s, 6);
 	if (s->mf->reserved_sgprs_end > 64) {
-		sel_error(s, "kernel '%s' has control flow needing %u rejoin masks; more than the "
-		             "code generator can keep in SGPRs yet",
+		sel_error(s,
+		          "kernel '%s' has control flow needing %u rejoin masks; more than the "
+		          "code generator can keep in SGPRs yet",
 		          ir->name, (s->mf->reserved_sgprs_end - 6) / s->mask_dw);
 		return false;
 	}
@@ -301,7 +302,8 @@ static void edges(struct isel *s, uint32_t b)
 		return; /* ret: these lanes are done */
 	uint64_t bits;
 	if (sel_is_const(s, t->args[0], &bits) || bl->succs[0] == bl->succs[1]) {
-		add_lanes(s, bl->succs[bl->succs[0] == bl->succs[1] || (bits & 1) ? 0 : 1], sel_exec(s));
+		add_lanes(s, bl->succs[bl->succs[0] == bl->succs[1] || (bits & 1) ? 0 : 1],
+		          sel_exec(s));
 		return;
 	}
 	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
@@ -324,12 +326,14 @@ void sel_block_end(struct isel *s, uint32_t b)
 	edges(s, b);
 	/* what follows the body in code order */
 	uint32_t pos = bl->linear_pos;
-	uint32_t after = pos + 1 < ir->norder ? first_mir(s, ir->linear_order[pos + 1]) : s->exit_block;
+	uint32_t after =
+	        pos + 1 < ir->norder ? first_mir(s, ir->linear_order[pos + 1]) : s->exit_block;
 	uint32_t body_next = s->mir_tail[b] != NONE ? s->mir_tail[b] : after;
 	set_succ(s, s->cur, body_next, NONE);
 	/* loop-back checks, innermost loop first */
 	uint32_t t = s->mir_tail[b];
-	for (uint32_t l = bl->loop; l != IR_NO_LOOP && ir->loops[l].last == b; l = ir->loops[l].parent) {
+	for (uint32_t l = bl->loop; l != IR_NO_LOOP && ir->loops[l].last == b;
+	     l = ir->loops[l].parent) {
 		uint32_t h = ir->loops[l].header;
 		s->cur = t;
 		struct mir_opnd cmp[2] = {slot(s, h), mir_imm(0)};

@@ -28,13 +28,13 @@ struct isel {
 	struct mir_function *mf;
 	const struct amd_target *t;
 	enum amd_gen gen;
-	unsigned wave;     /* 32 or 64 */
-	unsigned mask_dw;  /* dwords of a lane mask */
+	unsigned wave;    /* 32 or 64 */
+	unsigned mask_dw; /* dwords of a lane mask */
 	struct pa_diag *d;
-	struct sel_val *vals; /* per IR value */
+	struct sel_val *vals;       /* per IR value */
 	const struct ir_insn **def; /* per IR value: its defining instruction, or NULL */
-	uint32_t cur;         /* MIR block being filled */
-	uint32_t line, col;   /* IR instruction being selected */
+	uint32_t cur;               /* MIR block being filled */
+	uint32_t line, col;         /* IR instruction being selected */
 	bool failed;
 	/* per IR block (cflow.c) */
 	uint32_t *mir_head;  /* first MIR block of the IR block (mask load) */
@@ -44,11 +44,11 @@ struct isel {
 	bool *no_skip;       /* contains a barrier: never skipped on an empty EXEC */
 	uint32_t exit_block; /* MIR block with s_endpgm */
 	/* kernel inputs (select.c) */
-	uint32_t kernarg;       /* vreg: kernarg segment pointer (2 SGPRs) */
-	uint32_t wg_id[3];      /* vregs: workgroup ids, ~0 when unused */
-	uint32_t tid[3];        /* vregs: work-item ids, ~0 when unused */
-	uint32_t hidden_base;   /* byte offset of the hidden arguments */
-	uint32_t *lds_offset;   /* per ir symvar: LDS offset */
+	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */
+	uint32_t wg_id[3];    /* vregs: workgroup ids, ~0 when unused */
+	uint32_t tid[3];      /* vregs: work-item ids, ~0 when unused */
+	uint32_t hidden_base; /* byte offset of the hidden arguments */
+	uint32_t *lds_offset; /* per ir symvar: LDS offset */
 };
 
 /* select.c */
@@ -56,11 +56,11 @@ void sel_error(struct isel *s, const char *fmt, ...) __attribute__((format(print
 struct mir_insn *sel_emit(struct isel *s, unsigned op, unsigned n, const struct mir_opnd *ops);
 uint32_t sel_new_sgpr(struct isel *s, unsigned size);
 uint32_t sel_new_vgpr(struct isel *s, unsigned size);
-struct mir_opnd sel_sreg_opnd(struct isel *s, ir_ref r, unsigned dword);   /* uniform int */
-struct mir_opnd sel_vsrc_opnd(struct isel *s, ir_ref r, unsigned dword);   /* VALU source */
-struct mir_opnd sel_vgpr_opnd(struct isel *s, ir_ref r, unsigned dword);   /* VGPR only */
-struct mir_opnd sel_mask_opnd(struct isel *s, ir_ref r);                   /* lane mask */
-struct mir_opnd sel_bool_opnd(struct isel *s, ir_ref r);                   /* 0/1 SGPR */
+struct mir_opnd sel_sreg_opnd(struct isel *s, ir_ref r, unsigned dword); /* uniform int */
+struct mir_opnd sel_vsrc_opnd(struct isel *s, ir_ref r, unsigned dword); /* VALU source */
+struct mir_opnd sel_vgpr_opnd(struct isel *s, ir_ref r, unsigned dword); /* VGPR only */
+struct mir_opnd sel_mask_opnd(struct isel *s, ir_ref r);                 /* lane mask */
+struct mir_opnd sel_bool_opnd(struct isel *s, ir_ref r);                 /* 0/1 SGPR */
 struct mir_opnd sel_sub(uint32_t vreg, unsigned sub, unsigned width);
 struct mir_opnd sel_exec(struct isel *s);
 /* The wave-size variant of a lane-mask SALU row (b32 on wave32, b64 on wave64). */

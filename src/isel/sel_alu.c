@@ -68,27 +68,27 @@ static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 	ir_ref a = in->args[0], b = in->args[1];
 	if (is_uniform_int(s, in)) {
 		if (words(s, in) == 1) {
-			salu2(s, is_add ? AMD_OP_S_ADD_U32 : AMD_OP_S_SUB_U32, rd(s, in->res, 0), ss(s, a, 0),
-			      ss(s, b, 0));
+			salu2(s, is_add ? AMD_OP_S_ADD_U32 : AMD_OP_S_SUB_U32, rd(s, in->res, 0),
+			      ss(s, a, 0), ss(s, b, 0));
 			return true;
 		}
-		salu2(s, is_add ? AMD_OP_S_ADD_U32 : AMD_OP_S_SUB_U32, rd(s, in->res, 0), ss(s, a, 0),
-		      ss(s, b, 0));
-		salu2(s, is_add ? AMD_OP_S_ADDC_U32 : AMD_OP_S_SUBB_U32, rd(s, in->res, 1), ss(s, a, 1),
-		      ss(s, b, 1));
+		salu2(s, is_add ? AMD_OP_S_ADD_U32 : AMD_OP_S_SUB_U32, rd(s, in->res, 0),
+		      ss(s, a, 0), ss(s, b, 0));
+		salu2(s, is_add ? AMD_OP_S_ADDC_U32 : AMD_OP_S_SUBB_U32, rd(s, in->res, 1),
+		      ss(s, a, 1), ss(s, b, 1));
 		return true;
 	}
 	if (words(s, in) == 1) {
-		valu2(s, is_add ? AMD_OP_V_ADD_U32 : AMD_OP_V_SUB_U32, rd(s, in->res, 0), vs(s, a, 0),
-		      vs(s, b, 0));
+		valu2(s, is_add ? AMD_OP_V_ADD_U32 : AMD_OP_V_SUB_U32, rd(s, in->res, 0),
+		      vs(s, a, 0), vs(s, b, 0));
 		return true;
 	}
 	uint32_t carry = sel_new_sgpr(s, s->mask_dw), c2 = sel_new_sgpr(s, s->mask_dw);
 	struct mir_opnd lo[4] = {rd(s, in->res, 0), mir_vreg(carry, s->mask_dw), vs(s, a, 0),
 	                         vs(s, b, 0)};
 	valu(s, is_add ? AMD_OP_V_ADD_CO_U32 : AMD_OP_V_SUB_CO_U32, 4, lo);
-	struct mir_opnd hi[5] = {rd(s, in->res, 1), mir_vreg(c2, s->mask_dw), vs(s, a, 1), vs(s, b, 1),
-	                         mir_vreg(carry, s->mask_dw)};
+	struct mir_opnd hi[5] = {rd(s, in->res, 1), mir_vreg(c2, s->mask_dw), vs(s, a, 1),
+	                         vs(s, b, 1), mir_vreg(carry, s->mask_dw)};
 	valu(s, is_add ? AMD_OP_V_ADDC_CO_U32 : AMD_OP_V_SUBB_CO_U32, 5, hi);
 	return true;
 }
@@ -128,14 +128,15 @@ static bool mul_wide(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd x = ka ? mir_imm((uint32_t)ca) : ss(s, a, 0);
 			struct mir_opnd y = kb ? mir_imm((uint32_t)cb) : ss(s, b, 0);
 			salu2(s, AMD_OP_S_MUL_I32, rd(s, in->res, 0), x, y);
-			salu2(s, sg ? AMD_OP_S_MUL_HI_I32 : AMD_OP_S_MUL_HI_U32, rd(s, in->res, 1), x, y);
+			salu2(s, sg ? AMD_OP_S_MUL_HI_I32 : AMD_OP_S_MUL_HI_U32, rd(s, in->res, 1),
+			      x, y);
 			return true;
 		}
 		struct mir_opnd x = ka ? mir_imm((uint32_t)ca) : vs(s, a, 0);
 		struct mir_opnd y = kb ? mir_imm((uint32_t)cb) : vs(s, b, 0);
 		uint32_t junk = sel_new_sgpr(s, s->mask_dw);
-		struct mir_opnd ops[5] = {mir_vreg(sel_def(s, in->res), 2), mir_vreg(junk, s->mask_dw), x,
-		                          y, mir_imm(0)};
+		struct mir_opnd ops[5] = {mir_vreg(sel_def(s, in->res), 2),
+		                          mir_vreg(junk, s->mask_dw), x, y, mir_imm(0)};
 		valu(s, sg ? AMD_OP_V_MAD_I64_I32 : AMD_OP_V_MAD_U64_U32, 5, ops);
 		return true;
 	}
@@ -198,7 +199,8 @@ static bool logic(struct isel *s, const struct ir_insn *in)
 	const struct sel_val *sv = &s->vals[in->res];
 	if (sv->loc == LOC_BOOL) {
 		if (is_not)
-			salu2(s, AMD_OP_S_XOR_B32, mir_vreg(d, 1), sel_bool_opnd(s, in->args[0]), mir_imm(1));
+			salu2(s, AMD_OP_S_XOR_B32, mir_vreg(d, 1), sel_bool_opnd(s, in->args[0]),
+			      mir_imm(1));
 		else
 			salu2(s, s32[k], mir_vreg(d, 1), sel_bool_opnd(s, in->args[0]),
 			      sel_bool_opnd(s, in->args[1]));
@@ -229,7 +231,8 @@ static bool logic(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd ops[2] = {rd(s, in->res, w), vs(s, in->args[0], w)};
 			valu(s, AMD_OP_V_NOT_B32, 2, ops);
 		} else {
-			valu2(s, v32[k], rd(s, in->res, w), vs(s, in->args[0], w), vs(s, in->args[1], w));
+			valu2(s, v32[k], rd(s, in->res, w), vs(s, in->args[0], w),
+			      vs(s, in->args[1], w));
 		}
 	}
 	return true;
@@ -258,9 +261,11 @@ static bool neg_abs(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_NEG) { /* 0 - a */
 		if (words(s, in) == 1) {
 			if (uni)
-				salu2(s, AMD_OP_S_SUB_U32, rd(s, in->res, 0), mir_imm(0), ss(s, a, 0));
+				salu2(s, AMD_OP_S_SUB_U32, rd(s, in->res, 0), mir_imm(0),
+				      ss(s, a, 0));
 			else
-				valu2(s, AMD_OP_V_SUB_U32, rd(s, in->res, 0), mir_imm(0), vs(s, a, 0));
+				valu2(s, AMD_OP_V_SUB_U32, rd(s, in->res, 0), mir_imm(0),
+				      vs(s, a, 0));
 			return true;
 		}
 		if (uni) {
@@ -269,7 +274,8 @@ static bool neg_abs(struct isel *s, const struct ir_insn *in)
 			return true;
 		}
 		uint32_t c = sel_new_sgpr(s, s->mask_dw), c2 = sel_new_sgpr(s, s->mask_dw);
-		struct mir_opnd lo[4] = {rd(s, in->res, 0), mir_vreg(c, s->mask_dw), mir_imm(0), vs(s, a, 0)};
+		struct mir_opnd lo[4] = {rd(s, in->res, 0), mir_vreg(c, s->mask_dw), mir_imm(0),
+		                         vs(s, a, 0)};
 		valu(s, AMD_OP_V_SUB_CO_U32, 4, lo);
 		struct mir_opnd hi[5] = {rd(s, in->res, 1), mir_vreg(c2, s->mask_dw), mir_imm(0),
 		                         vs(s, a, 1), mir_vreg(c, s->mask_dw)};
@@ -335,8 +341,9 @@ static bool shift(struct isel *s, const struct ir_insn *in)
 	unsigned op = in->op == IR_SHL;
 	if (uni) {
 		uint32_t t = sel_new_sgpr(s, wide ? 2 : 1);
-		salu2(s, op ? (wide ? AMD_OP_S_LSHL_B64 : AMD_OP_S_LSHL_B32)
-		            : (wide ? AMD_OP_S_LSHR_B64 : AMD_OP_S_LSHR_B32),
+		salu2(s,
+		      op ? (wide ? AMD_OP_S_LSHL_B64 : AMD_OP_S_LSHL_B32)
+		         : (wide ? AMD_OP_S_LSHR_B64 : AMD_OP_S_LSHR_B32),
 		      mir_vreg(t, wide ? 2 : 1), ss(s, a, wide ? 2 : 0), ss(s, amt, 0));
 		struct mir_opnd cmp[2] = {ss(s, amt, 0), mir_imm(width - 1)};
 		sel_emit(s, AMD_OP_S_CMP_GT_U32, 2, cmp);
@@ -346,8 +353,9 @@ static bool shift(struct isel *s, const struct ir_insn *in)
 		return true;
 	}
 	uint32_t t = sel_new_vgpr(s, wide ? 2 : 1);
-	valu2(s, op ? (wide ? AMD_OP_V_LSHLREV_B64 : AMD_OP_V_LSHLREV_B32)
-	            : (wide ? AMD_OP_V_LSHRREV_B64 : AMD_OP_V_LSHRREV_B32),
+	valu2(s,
+	      op ? (wide ? AMD_OP_V_LSHLREV_B64 : AMD_OP_V_LSHLREV_B32)
+	         : (wide ? AMD_OP_V_LSHRREV_B64 : AMD_OP_V_LSHRREV_B32),
 	      mir_vreg(t, wide ? 2 : 1), vs(s, amt, 0), vs(s, a, wide ? 2 : 0));
 	uint32_t m = sel_new_sgpr(s, s->mask_dw);
 	struct mir_opnd cmp[3] = {mir_vreg(m, s->mask_dw), vs(s, amt, 0), mir_imm(width - 1)};
@@ -536,8 +544,9 @@ static bool bits(struct isel *s, const struct ir_insn *in)
 	case IR_POPC:
 		if (uni) {
 			struct mir_opnd ops[2] = {d, ss(s, a, st == IR_T_I64 ? 2 : 0)};
-			sel_emit(s, st == IR_T_I64 ? AMD_OP_S_BCNT1_I32_B64 : AMD_OP_S_BCNT1_I32_B32, 2,
-			         ops);
+			sel_emit(s,
+			         st == IR_T_I64 ? AMD_OP_S_BCNT1_I32_B64 : AMD_OP_S_BCNT1_I32_B32,
+			         2, ops);
 		} else if (st == IR_T_I64) {
 			uint32_t t = sel_new_vgpr(s, 1);
 			valu2(s, AMD_OP_V_BCNT_U32_B32, mir_vreg(t, 1), vs(s, a, 0), mir_imm(0));
@@ -578,11 +587,12 @@ static bool bits(struct isel *s, const struct ir_insn *in)
 			return true;
 		}
 		if (uni) { /* s_bfe: offset in bits 4:0, width in bits 22:16 of src1 */
-			salu2(s, in->op == IR_BFE_S ? AMD_OP_S_BFE_I32 : AMD_OP_S_BFE_U32, d, ss(s, a, 0),
-			      mir_imm((uint32_t)(pos | len << 16)));
+			salu2(s, in->op == IR_BFE_S ? AMD_OP_S_BFE_I32 : AMD_OP_S_BFE_U32, d,
+			      ss(s, a, 0), mir_imm((uint32_t)(pos | len << 16)));
 			return true;
 		}
-		struct mir_opnd ops[4] = {d, vs(s, a, 0), mir_imm((uint32_t)pos), mir_imm((uint32_t)len)};
+		struct mir_opnd ops[4] = {d, vs(s, a, 0), mir_imm((uint32_t)pos),
+		                          mir_imm((uint32_t)len)};
 		valu(s, in->op == IR_BFE_S ? AMD_OP_V_BFE_I32 : AMD_OP_V_BFE_U32, 4, ops);
 		return true;
 	}

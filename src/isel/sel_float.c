@@ -44,14 +44,16 @@ static bool is_f64(const struct ir_insn *in)
 static bool check_mods(struct isel *s, const struct ir_insn *in)
 {
 	if ((in->aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
-		sel_error(s, "directed rounding (.rz/.rm/.rp) on '%s' is not supported by the code "
-		             "generator yet",
+		sel_error(s,
+		          "directed rounding (.rz/.rm/.rp) on '%s' is not supported by the code "
+		          "generator yet",
 		          ir_ops[in->op].name);
 		return false;
 	}
 	if (in->aux & IR_FM_FTZ) {
-		sel_error(s, "'.ftz' on '%s': flushing denormals per instruction is not supported by "
-		             "the code generator yet",
+		sel_error(s,
+		          "'.ftz' on '%s': flushing denormals per instruction is not supported by "
+		          "the code generator yet",
 		          ir_ops[in->op].name);
 		return false;
 	}
@@ -66,7 +68,8 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	if (!check_mods(s, in))
 		return true;
 	bool w = is_f64(in);
-	struct mir_opnd ops[4] = {whole(s, in->res), src(s, in->args[0], w), src(s, in->args[1], w)};
+	struct mir_opnd ops[4] = {whole(s, in->res), src(s, in->args[0], w),
+	                          src(s, in->args[1], w)};
 	unsigned op = w ? f64[k] : f32[k];
 	if (in->op == IR_FMA) {
 		ops[3] = src(s, in->args[2], w);
@@ -84,7 +87,8 @@ static bool minmax(struct isel *s, const struct ir_insn *in)
 	bool w = is_f64(in), mn = in->op == IR_FMIN;
 	unsigned op = w ? (mn ? AMD_OP_V_MIN_F64 : AMD_OP_V_MAX_F64)
 	                : (mn ? AMD_OP_V_MIN_F32 : AMD_OP_V_MAX_F32);
-	struct mir_opnd ops[3] = {whole(s, in->res), src(s, in->args[0], w), src(s, in->args[1], w)};
+	struct mir_opnd ops[3] = {whole(s, in->res), src(s, in->args[0], w),
+	                          src(s, in->args[1], w)};
 	valu(s, op, 3, ops);
 	return true;
 }
@@ -131,15 +135,17 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	case IR_ITOF_U:
 		if (st != IR_T_I32 || (round != IR_FM_RN && in->type == IR_T_F32))
 			return false;
-		op = in->type == IR_T_F64 ? (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F64_I32 : AMD_OP_V_CVT_F64_U32)
-		                          : (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F32_I32 : AMD_OP_V_CVT_F32_U32);
+		op = in->type == IR_T_F64
+		             ? (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F64_I32 : AMD_OP_V_CVT_F64_U32)
+		             : (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F32_I32 : AMD_OP_V_CVT_F32_U32);
 		break;
 	case IR_FTOI_S:
 	case IR_FTOI_U:
 		if (in->type != IR_T_I32 || ((in->aux >> 8) & 0xff) != 32)
 			return false;
-		op = st == IR_T_F64 ? (in->op == IR_FTOI_S ? AMD_OP_V_CVT_I32_F64 : AMD_OP_V_CVT_U32_F64)
-		                    : (in->op == IR_FTOI_S ? AMD_OP_V_CVT_I32_F32 : AMD_OP_V_CVT_U32_F32);
+		op = st == IR_T_F64
+		             ? (in->op == IR_FTOI_S ? AMD_OP_V_CVT_I32_F64 : AMD_OP_V_CVT_U32_F64)
+		             : (in->op == IR_FTOI_S ? AMD_OP_V_CVT_I32_F32 : AMD_OP_V_CVT_U32_F32);
 		break;
 	case IR_FEXT:
 		op = AMD_OP_V_CVT_F64_F32;
@@ -150,10 +156,10 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 		op = AMD_OP_V_CVT_F32_F64;
 		break;
 	case IR_FROUND: {
-		static const unsigned r32[] = {AMD_OP_V_RNDNE_F32, AMD_OP_V_TRUNC_F32, AMD_OP_V_FLOOR_F32,
-		                               AMD_OP_V_CEIL_F32};
-		static const unsigned r64[] = {AMD_OP_V_RNDNE_F64, AMD_OP_V_TRUNC_F64, AMD_OP_V_FLOOR_F64,
-		                               AMD_OP_V_CEIL_F64};
+		static const unsigned r32[] = {AMD_OP_V_RNDNE_F32, AMD_OP_V_TRUNC_F32,
+		                               AMD_OP_V_FLOOR_F32, AMD_OP_V_CEIL_F32};
+		static const unsigned r64[] = {AMD_OP_V_RNDNE_F64, AMD_OP_V_TRUNC_F64,
+		                               AMD_OP_V_FLOOR_F64, AMD_OP_V_CEIL_F64};
 		op = sw ? r64[round] : r32[round];
 		break;
 	}
@@ -177,7 +183,8 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	case IR_FSIN:
 	case IR_FCOS: { /* the hardware takes revolutions: sin(2*pi*x) */
 		uint32_t t = sel_new_vgpr(s, 1);
-		struct mir_opnd m[3] = {mir_vreg(t, 1), mir_imm(0x3e22f983u), src(s, in->args[0], false)};
+		struct mir_opnd m[3] = {mir_vreg(t, 1), mir_imm(0x3e22f983u),
+		                        src(s, in->args[0], false)};
 		valu(s, AMD_OP_V_MUL_F32, 3, m);
 		struct mir_opnd ops[2] = {whole(s, in->res), mir_vreg(t, 1)};
 		valu(s, in->op == IR_FSIN ? AMD_OP_V_SIN_F32 : AMD_OP_V_COS_F32, 2, ops);
@@ -206,7 +213,8 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd a = src(s, in->args[0], w), b = src(s, in->args[1], w);
 	a = sel_to_vgpr(s, a);
 	b = sel_to_vgpr(s, b);
-	struct mir_opnd vcc = mir_special(s->wave == 64 ? AMD_SPEC_VCC : AMD_SPEC_VCC_LO, s->mask_dw);
+	struct mir_opnd vcc =
+	        mir_special(s->wave == 64 ? AMD_SPEC_VCC : AMD_SPEC_VCC_LO, s->mask_dw);
 	uint32_t den = sel_new_vgpr(s, sz), num = sel_new_vgpr(s, sz), r = sel_new_vgpr(s, sz);
 	uint32_t e = sel_new_vgpr(s, sz), r2 = sel_new_vgpr(s, sz), q = sel_new_vgpr(s, sz);
 	uint32_t e2 = sel_new_vgpr(s, sz), q2 = sel_new_vgpr(s, sz), e3 = sel_new_vgpr(s, sz);
@@ -223,32 +231,39 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 	/* e = 1 - den*r ; r2 = r + e*r */
 	struct mir_opnd o4[4] = {mir_vreg(e, sz), mir_vreg(den, sz), mir_vreg(r, sz), mir_imm(one)};
 	valu(s, fma, 4, o4)->neg = 1;
-	struct mir_opnd o5[4] = {mir_vreg(r2, sz), mir_vreg(e, sz), mir_vreg(r, sz), mir_vreg(r, sz)};
+	struct mir_opnd o5[4] = {mir_vreg(r2, sz), mir_vreg(e, sz), mir_vreg(r, sz),
+	                         mir_vreg(r, sz)};
 	valu(s, fma, 4, o5);
 	uint32_t rr = r2;
 	if (w) { /* f64: a second refinement */
 		uint32_t ee = sel_new_vgpr(s, sz), r3 = sel_new_vgpr(s, sz);
-		struct mir_opnd p1[4] = {mir_vreg(ee, sz), mir_vreg(den, sz), mir_vreg(r2, sz), mir_imm(one)};
+		struct mir_opnd p1[4] = {mir_vreg(ee, sz), mir_vreg(den, sz), mir_vreg(r2, sz),
+		                         mir_imm(one)};
 		valu(s, fma, 4, p1)->neg = 1;
-		struct mir_opnd p2[4] = {mir_vreg(r3, sz), mir_vreg(ee, sz), mir_vreg(r2, sz), mir_vreg(r2, sz)};
+		struct mir_opnd p2[4] = {mir_vreg(r3, sz), mir_vreg(ee, sz), mir_vreg(r2, sz),
+		                         mir_vreg(r2, sz)};
 		valu(s, fma, 4, p2);
 		rr = r3;
 	}
 	/* q = num*r ; e2 = num - den*q ; q2 = q + e2*r ; e3 = num - den*q2 */
 	struct mir_opnd o6[3] = {mir_vreg(q, sz), mir_vreg(num, sz), mir_vreg(rr, sz)};
 	valu(s, w ? AMD_OP_V_MUL_F64 : AMD_OP_V_MUL_F32, 3, o6);
-	struct mir_opnd o7[4] = {mir_vreg(e2, sz), mir_vreg(den, sz), mir_vreg(q, sz), mir_vreg(num, sz)};
+	struct mir_opnd o7[4] = {mir_vreg(e2, sz), mir_vreg(den, sz), mir_vreg(q, sz),
+	                         mir_vreg(num, sz)};
 	valu(s, fma, 4, o7)->neg = 1;
 	if (w) {
-		struct mir_opnd f[5] = {mir_vreg(q3, sz), mir_vreg(e2, sz), mir_vreg(rr, sz), mir_vreg(q, sz)};
+		struct mir_opnd f[5] = {mir_vreg(q3, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
+		                        mir_vreg(q, sz)};
 		valu(s, AMD_OP_V_DIV_FMAS_F64, 4, f);
 	} else {
-		struct mir_opnd o8[4] = {mir_vreg(q2, sz), mir_vreg(e2, sz), mir_vreg(rr, sz), mir_vreg(q, sz)};
+		struct mir_opnd o8[4] = {mir_vreg(q2, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
+		                         mir_vreg(q, sz)};
 		valu(s, fma, 4, o8);
 		struct mir_opnd o9[4] = {mir_vreg(e3, sz), mir_vreg(den, sz), mir_vreg(q2, sz),
 		                         mir_vreg(num, sz)};
 		valu(s, fma, 4, o9)->neg = 1;
-		struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(e3, sz), mir_vreg(rr, sz), mir_vreg(q2, sz)};
+		struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(e3, sz), mir_vreg(rr, sz),
+		                        mir_vreg(q2, sz)};
 		valu(s, AMD_OP_V_DIV_FMAS_F32, 4, f);
 	}
 	struct mir_opnd fx[4] = {whole(s, in->res), mir_vreg(q3, sz), b, a};

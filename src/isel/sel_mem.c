@@ -81,7 +81,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		s->mf->abi.hidden_args |= HIDDEN_GROUP_SIZE_X << dim;
 		uint32_t w = kernarg_load(s, off & ~3u, 4);
 		uint32_t f = sel_new_sgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(f, 1), mir_vreg(w, 1), mir_imm((off & 3) * 8 | 16 << 16)};
+		struct mir_opnd ops[3] = {mir_vreg(f, 1), mir_vreg(w, 1),
+		                          mir_imm((off & 3) * 8 | 16 << 16)};
 		sel_emit(s, AMD_OP_S_BFE_U32, 3, ops);
 		place(s, in->res, f, 1);
 	} else if (k >= IR_SREG_NCTAID_X && k <= IR_SREG_NCTAID_Z) {
@@ -90,8 +91,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		place(s, in->res, kernarg_load(s, s->hidden_base + 4 * dim, 4), 1);
 	} else if (k == IR_SREG_LANEID) {
 		uint32_t t = sel_new_vgpr(s, 1);
-		struct mir_opnd lo[3] = {s->wave == 64 ? mir_vreg(t, 1) : rd(s, in->res, 0), mir_imm(~0u),
-		                         mir_imm(0)};
+		struct mir_opnd lo[3] = {s->wave == 64 ? mir_vreg(t, 1) : rd(s, in->res, 0),
+		                         mir_imm(~0u), mir_imm(0)};
 		sel_emit(s, AMD_OP_V_MBCNT_LO_U32_B32, 3, lo);
 		if (s->wave == 64) {
 			struct mir_opnd hi[3] = {rd(s, in->res, 0), mir_imm(~0u), mir_vreg(t, 1)};
@@ -109,8 +110,9 @@ static bool symaddr(struct isel *s, const struct ir_insn *in)
 {
 	const struct ir_symvar *v = &s->ir->symvars[in->imm];
 	if (v->space != IR_SPACE_SHARED) {
-		sel_error(s, "the address of module variable '%s' (.global/.const/.local) is not "
-		             "supported by the code generator yet",
+		sel_error(s,
+		          "the address of module variable '%s' (.global/.const/.local) is not "
+		          "supported by the code generator yet",
 		          v->sym->name);
 		return true;
 	}
@@ -127,14 +129,15 @@ static struct mir_opnd address64(struct isel *s, ir_ref base, int64_t off)
 	struct mir_opnd a = sel_vgpr_opnd(s, base, 2);
 	if (!off)
 		return a;
-	uint32_t r = sel_new_vgpr(s, 2), c = sel_new_sgpr(s, s->mask_dw), c2 = sel_new_sgpr(s, s->mask_dw);
+	uint32_t r = sel_new_vgpr(s, 2), c = sel_new_sgpr(s, s->mask_dw),
+	         c2 = sel_new_sgpr(s, s->mask_dw);
 	struct mir_opnd lo[4] = {sel_sub(r, 0, 1), mir_vreg(c, s->mask_dw), mir_imm((uint32_t)off),
 	                         sel_sub(a.v, a.sub, 1)};
 	sel_fix_valu(s, AMD_OP_V_ADD_CO_U32, 4, lo);
 	sel_emit(s, AMD_OP_V_ADD_CO_U32, 4, lo);
 	struct mir_opnd hi[5] = {sel_sub(r, 1, 1), mir_vreg(c2, s->mask_dw),
-	                         mir_imm((uint32_t)((uint64_t)off >> 32)), sel_sub(a.v, a.sub + 1, 1),
-	                         mir_vreg(c, s->mask_dw)};
+	                         mir_imm((uint32_t)((uint64_t)off >> 32)),
+	                         sel_sub(a.v, a.sub + 1, 1), mir_vreg(c, s->mask_dw)};
 	sel_fix_valu(s, AMD_OP_V_ADDC_CO_U32, 5, hi);
 	sel_emit(s, AMD_OP_V_ADDC_CO_U32, 5, hi);
 	return mir_vreg(r, 2);
@@ -196,7 +199,8 @@ static bool load(struct isel *s, const struct ir_insn *in)
 	uint32_t d = sel_def(s, in->res);
 	unsigned words = bytes == 8 ? 2 : 1;
 	/* the destination is a VGPR (loads are divergent) of the value's size */
-	struct mir_opnd dst = words == s->vals[in->res].size ? mir_vreg(d, words) : sel_sub(d, 0, 1);
+	struct mir_opnd dst =
+	        words == s->vals[in->res].size ? mir_vreg(d, words) : sel_sub(d, 0, 1);
 	if (space == IR_SPACE_SHARED) {
 		int64_t off = in->imm;
 		struct mir_opnd ops[2] = {dst, lds_address(s, in->args[0], &off)};
@@ -215,8 +219,12 @@ static bool load(struct isel *s, const struct ir_insn *in)
 		}
 		mi->cpol = (uint8_t)cpol_volatile(s, in->aux);
 	} else {
-		sel_error(s, "loads from the %s state space are not supported by the code generator yet",
-		          space == IR_SPACE_LOCAL ? ".local" : space == IR_SPACE_CONST ? ".const" : "?");
+		sel_error(
+		        s,
+		        "loads from the %s state space are not supported by the code generator yet",
+		        space == IR_SPACE_LOCAL   ? ".local"
+		        : space == IR_SPACE_CONST ? ".const"
+		                                  : "?");
 		return true;
 	}
 	if (words < s->vals[in->res].size) /* narrow into a 64-bit value: extend */
@@ -236,8 +244,10 @@ static bool store(struct isel *s, const struct ir_insn *in)
 		return true;
 	}
 	if (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC) {
-		sel_error(s, "stores to the %s state space are not supported by the code generator yet",
-		          space == IR_SPACE_LOCAL ? ".local" : "?");
+		sel_error(
+		        s,
+		        "stores to the %s state space are not supported by the code generator yet",
+		        space == IR_SPACE_LOCAL ? ".local" : "?");
 		return true;
 	}
 	bool fits = space == IR_SPACE_GLOBAL && in->imm >= -2048 && in->imm <= 2047;
@@ -273,14 +283,16 @@ static bool cvta(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK;
 	if (space != IR_SPACE_SHARED) {
-		sel_error(s, "generic addresses of the %s state space are not supported by the code "
-		             "generator yet",
+		sel_error(s,
+		          "generic addresses of the %s state space are not supported by the code "
+		          "generator yet",
 		          space == IR_SPACE_LOCAL ? ".local" : ".const");
 		return true;
 	}
 	uint32_t d = sel_def(s, in->res);
 	bool uni = s->vals[in->res].loc == LOC_SGPR;
-	struct mir_opnd lo = uni ? sel_sreg_opnd(s, in->args[0], 0) : sel_vsrc_opnd(s, in->args[0], 0);
+	struct mir_opnd lo =
+	        uni ? sel_sreg_opnd(s, in->args[0], 0) : sel_vsrc_opnd(s, in->args[0], 0);
 	sel_copy(s, sel_sub(d, 0, 1), lo);
 	if (in->op == IR_CVTA_TO) {
 		if (s->vals[in->res].size == 2)

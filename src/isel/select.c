@@ -279,7 +279,8 @@ void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 	for (unsigned i = 0; i < n && i < row->nopnds; i++) {
 		const struct amd_opnd_desc *d = &row->opnds[i];
 		struct mir_opnd *o = &ops[i];
-		if (d->role != AMD_ROLE_SRC || d->kind == AMD_OPK_MASK_SRC || d->kind == AMD_OPK_VCC)
+		if (d->role != AMD_ROLE_SRC || d->kind == AMD_OPK_MASK_SRC ||
+		    d->kind == AMD_OPK_VCC)
 			continue;
 		if (o->kind == MIR_IMM) {
 			bool inl = amd_inline_code((enum amd_dtype)d->dtype, o->v) >= 0;
@@ -398,8 +399,8 @@ static void entry_inputs(struct isel *s)
 		} else if (dims == 1) {
 			sel_copy(s, mir_vreg(s->tid[k], 1), mir_vgpr(0, 1));
 		} else {
-			struct mir_opnd ops[4] = {mir_vreg(s->tid[k], 1), mir_vgpr(0, 1), mir_imm(10 * k),
-			                          mir_imm(10)};
+			struct mir_opnd ops[4] = {mir_vreg(s->tid[k], 1), mir_vgpr(0, 1),
+			                          mir_imm(10 * k), mir_imm(10)};
 			sel_emit(s, AMD_OP_V_BFE_U32, 4, ops);
 		}
 	}
