@@ -19,7 +19,9 @@ import tempfile
 exe, srcdir = sys.argv[1], sys.argv[2]
 KSRC = os.path.join(srcdir, "tests", "kernels", "src")
 KERNELS = ["vadd_f32", "reduce_lds", "scratch", "elem_f64", "atomics_lds", "grid3d",
-           "wave_ops", "dyn_lds", "div_i64", "matmul_lds"]
+           "wave_ops", "dyn_lds", "div_i64", "matmul_lds", "calls",
+           # device functions and relocations; global variables in .data/.bss/.comm:
+           os.path.join(srcdir, "tests", "driver", "globals.cl")]
 TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
 failures = []
 checked = 0
@@ -115,6 +117,15 @@ def md_fields(text):
     return {k.get("name"): k for k in kernels}
 
 
+def data_sections(path):
+    """The bytes of .data and .bss and the address of every OBJECT symbol."""
+    dump = run(["llvm-readelf-19", "-x", ".data", path]) if ".data" in sections(path) else ""
+    objs = sorted({l.split()[7] + "@" + l.split()[1]
+                  for l in run(["llvm-readelf-19", "-sW", path]).splitlines()
+                  if len(l.split()) >= 8 and l.split()[3] == "OBJECT"})
+    return [l for l in dump.splitlines() if l.startswith("  0x")], sections(path).get(".bss"), objs
+
+
 def check(cond, what):
     if not cond:
         failures.append(what)
@@ -123,7 +134,8 @@ def check(cond, what):
 with tempfile.TemporaryDirectory() as tmp:
     for target in TARGETS:
         for k in KERNELS:
-            src = os.path.join(KSRC, k + ".cl")
+            src = k if k.endswith(".cl") else os.path.join(KSRC, k + ".cl")
+            k = os.path.basename(k)[:-3] if k.endswith(".cl") else k
             base = os.path.join(tmp, f"{k}-{target}")
             try:
                 run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
@@ -140,6 +152,9 @@ with tempfile.TemporaryDirectory() as tmp:
                     continue
                 ours, ref = base + ".hsaco", base + ".ref.hsaco"
                 check(disasm(ours) == disasm(ref), f"{k} {target}: instructions differ")
+                check(data_sections(ours) == data_sections(ref),
+                      f"{k} {target}: variables differ: {data_sections(ours)} vs "
+                      f"{data_sections(ref)}")
                 gfx10_plus = not target.startswith("gfx9")
                 do, dr = descriptors(ours, gfx10_plus), descriptors(ref, gfx10_plus)
                 check(do.keys() == dr.keys(), f"{k} {target}: kernels {do.keys()} vs {dr.keys()}")
