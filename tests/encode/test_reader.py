@@ -67,13 +67,14 @@ def one(asm_read, tmp, target, src):
     want = open(b, "rb").read()
     nm = subprocess.run(["llvm-nm-19", "--print-size", "--defined-only", o],
                         capture_output=True, text=True, check=True).stdout
-    syms, global_syms = {}, set()
+    syms, local_syms = {}, {}  # local: name -> (section llvm-mc names instead, offset)
     for ln in nm.splitlines():
         f = ln.split()
         if len(f) == 4 and f[2] in "Tt":
             syms[f[3]] = (int(f[0], 16), int(f[1], 16))
-            if f[2] == "T":
-                global_syms.add(f[3])
+        if len(f) == 4 and f[2] in "tdbr":
+            sec = {"t": ".text", "d": ".data", "b": ".bss", "r": ".rodata"}[f[2]]
+            local_syms[f[3]] = (sec, int(f[0], 16))
     ours = subprocess.run([asm_read, target, s], capture_output=True, text=True)
     if ours.returncode:
         first = next((ln for ln in ours.stderr.splitlines() if ": error:" in ln), ours.stderr)
@@ -90,8 +91,8 @@ def one(asm_read, tmp, target, src):
         if ln.startswith("reloc "):
             _, off, typ, sym, addend = ln.split()
             off, typ, addend = int(off), int(typ), int(addend)
-            if sym in syms and sym not in global_syms:  # llvm-mc: section symbol
-                sym, addend = ".text", addend + syms[sym][0]
+            if sym in local_syms:  # llvm-mc: the section symbol + the offset
+                sym, addend = local_syms[sym][0], addend + local_syms[sym][1]
             relocs.append((off, typ, sym, addend))
             continue
         _, name, off, size, _ = ln.split()
@@ -107,6 +108,7 @@ def one(asm_read, tmp, target, src):
 def main():
     asm_read = sys.argv[1]
     srcs = sorted(os.path.join(SRC, f) for f in os.listdir(SRC) if f.endswith(".cl"))
+    srcs.append(os.path.join(HERE, "..", "driver", "globals.cl"))  # variables
     failed = False
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(2) as pool:
