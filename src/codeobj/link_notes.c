@@ -225,7 +225,7 @@ static bool merge_section(uint8_t *sec, size_t size, size_t *new_size, struct pa
 	if (ok && nmd > 1) {
 		msgpack_sbuffer buf;
 		msgpack_sbuffer_init(&buf);
-		uint8_t *copy = pa_xmalloc(size);
+		uint8_t *copy = pa_xcalloc(size, 1); /* zero padding after the descriptor */
 		ok = pack_merged(maps, nmd, &buf, d) &&
 		     rebuild_section(sec, notes, nnotes, &buf, copy, size, new_size, d);
 		if (ok) {
