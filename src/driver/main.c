@@ -28,11 +28,12 @@ struct options {
 	const char **objects; /* with link: the relocatable objects (*.o) to link */
 	int nobjects;
 	const char *output;   /* -o */
-	const char *gpu_name; /* NULL: from the input (.amdgcn_target, the objects), else gfx90a */
+	const char *gpu_name; /* gfx90a unless given */
 	const char *entry;
 	int opt_level;
 	long maxrregcount; /* 0 = unlimited */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
+	bool gpu_name_given; /* else assembly and objects name their own target */
 };
 
 static void print_help(FILE *out)
@@ -116,7 +117,7 @@ static bool has_suffix(const char *s, const char *suffix)
 
 static void parse_args(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){.opt_level = 3};
+	*o = (struct options){.gpu_name = "gfx90a", .opt_level = 3};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -133,6 +134,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		           (v = option_value(argc, argv, &i, "-arch")) ||
 		           (v = option_value(argc, argv, &i, "--arch"))) {
 			o->gpu_name = v;
+			o->gpu_name_given = true;
 		} else if ((v = option_value(argc, argv, &i, "--opt-level"))) {
 			o->opt_level = (int)parse_count(v, "invalid optimization level '%s'");
 			if (o->opt_level > 3)
@@ -293,7 +295,7 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 	fprintf(stderr,
 	        "ptxas-amd: error: code generation for %s is not implemented yet "
 	        "(this build can only check PTX: use --parse-only or --dump-ast)\n",
-	        o->gpu_name ? o->gpu_name : "gfx90a");
+	        o->gpu_name);
 	return EXIT_INPUT;
 }
 
@@ -402,8 +404,8 @@ static bool asm_target(const struct options *o, const char *file, const char *te
 {
 	struct target_directive td;
 	bool has_directive = find_target_directive(text, len, &td);
-	if (o->gpu_name || !has_directive)
-		return parse_gpu_name(o->gpu_name ? o->gpu_name : "gfx90a", target);
+	if (o->gpu_name_given || !has_directive)
+		return parse_gpu_name(o->gpu_name, target);
 	static const char prefix[] = "amdgcn-amd-amdhsa--";
 	char id[128], err[256];
 	snprintf(id, sizeof id, "%.*s", (int)td.id_len, td.id);
@@ -457,7 +459,7 @@ static int run_asm(const struct options *o, FILE *in, struct pa_diag *diag)
 	struct amd_target target_storage, *target = &target_storage;
 	if (!asm_target(o, file, text, len, target, diag)) {
 		free(text);
-		return o->gpu_name ? EXIT_USAGE : EXIT_INPUT;
+		return o->gpu_name_given ? EXIT_USAGE : EXIT_INPUT;
 	}
 	if (!check_target_directive(target, file, text, len, diag)) {
 		free(text);
@@ -517,7 +519,7 @@ static bool link_target(const struct options *o, const struct co_buffer *objs,
 			return false;
 		}
 	}
-	if (!o->gpu_name) {
+	if (!o->gpu_name_given) {
 		*target = first;
 		return true;
 	}
@@ -566,7 +568,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 
 	struct amd_target target;
-	if (o.gpu_name && !parse_gpu_name(o.gpu_name, &target))
+	if (!parse_gpu_name(o.gpu_name, &target))
 		return EXIT_USAGE;
 
 	struct pa_diag diag;
