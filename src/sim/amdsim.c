@@ -191,7 +191,7 @@ static bool check_args(const struct sim_code_object *co, const char *kernel,
 {
 	int want = sim_kernel_nargs(co, kernel);
 	if (want >= 0 && (size_t)want != nargs) {
-		fprintf(stderr, "amdsim: error: kernel %s takes %d argument(s), %zu given:", kernel,
+		fprintf(stderr, "amdsim: error: kernel %s takes %d arguments, %zu given:", kernel,
 		        want, nargs);
 		struct sim_arg_desc a;
 		for (int i = 0; sim_kernel_arg(co, kernel, i, &a); i++)
@@ -351,13 +351,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (usage_rc < 0 && !has_kernel(co, kernel)) {
-		fprintf(stderr, "amdsim: error: no kernel '%s' in %s; its kernels: ", kernel, file);
+		fprintf(stderr, "amdsim: error: no kernel named '%s' in %s; its kernels: ", kernel,
+		        file);
 		list_kernels(co, stderr);
 		fputc('\n', stderr);
-		usage_rc = 2;
+		usage_rc = 1; /* input that does not fit the code object: exit 1, as documented */
 	} else if (usage_rc < 0 &&
 	           (!check_args(co, kernel, cargs, nargs) || !check_block(co, kernel, d.block))) {
-		usage_rc = 2;
+		usage_rc = 1;
 	}
 	if (usage_rc >= 0 && co)
 		sim_free(co);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""amdsim's command line checks what it is given before it runs: an unknown --kernel lists
+"""amdsim's command line checks what it is given before it runs (exit 2 for a usage error,
+1 for input that does not fit the code object): an unknown --kernel lists
 the kernels that exist, a missing --kernel/--grid/--block is named, the arguments are checked
 against the kernel's metadata (pointer or scalar, scalar size, count), --block against
 .max_flat_workgroup_size, and a run whose violations are cut short says how many were shown.
@@ -59,27 +60,27 @@ with tempfile.TemporaryDirectory() as tmp:
     run = [vadd, "--kernel", "vadd_f32", "--grid", "4", "--block", "256"]
     check("runs", run + good, 0)
     check("unknown kernel", [pair, "--kernel", "third", "--grid", "1", "--block", "64",
-                             "in:" + buf], 2, err_has=["no kernel 'third'", "first, second"])
+                             "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second"])
     check("missing kernel", [vadd, "--grid", "4", "--block", "256"] + good, 2,
           err_has=["missing --kernel NAME\n"])
     check("missing grid and block", [vadd, "--kernel", "vadd_f32"] + good, 2,
           err_has=["missing --grid X[,Y,Z] and --block X[,Y,Z]"])
-    check("scalar for pointer", run + ["u32:1"] + good[1:], 2,
+    check("scalar for pointer", run + ["u32:1"] + good[1:], 1,
           err_has=["argument 1", "global_buffer", "a pointer", "not u32:"])
-    check("buffer for scalar", run + good[:3] + ["in:" + buf], 2,
+    check("buffer for scalar", run + good[:3] + ["in:" + buf], 1,
           err_has=["argument 4", "by_value of 4 bytes", "not a pointer"])
-    check("scalar size", run + good[:3] + ["u64:1024"], 2,
+    check("scalar size", run + good[:3] + ["u64:1024"], 1,
           err_has=["argument 4", "by_value of 4 bytes", "u64: gives a different size"])
-    check("argument count", run + good[:3], 2, err_has=["takes 4 argument(s), 3 given"])
+    check("argument count", run + good[:3], 1, err_has=["takes 4 arguments, 3 given"])
     check("i64 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
                            "out:256:" + out, "i64:5"], 0)
     check("i32 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
-                           "out:256:" + out, "i32:5"], 2, err_has=["by_value of 8 bytes"])
+                           "out:256:" + out, "i32:5"], 1, err_has=["by_value of 8 bytes"])
     check("block above reqd size", [pair, "--kernel", "second", "--grid", "1", "--block",
-                                    "128", "out:1024:" + out, "i64:5"], 2,
+                                    "128", "out:1024:" + out, "i64:5"], 1,
           err_has=["128 work-items", "at most 64", ".max_flat_workgroup_size"])
     check("block above default", [vadd, "--kernel", "vadd_f32", "--grid", "1", "--block",
-                                  "32,32"] + good, 2, err_has=["1024 work-items",
+                                  "32,32"] + good, 1, err_has=["1024 work-items",
                                                                "at most 256"])
     check("violations cut short", [bad, "--kernel", "vadd_f32", "--grid", "4", "--block",
                                    "256"] + good, 3,
