@@ -205,8 +205,8 @@ static bool check_args(const struct sim_code_object *co, const char *kernel,
 		if (!sim_kernel_arg(co, kernel, (int)i, &a))
 			continue;
 		enum sim_arg_kind k = cargs[i].a.kind;
-		bool pointer = !strcmp(a.value_kind, "global_buffer") ||
-		               !strcmp(a.value_kind, "dynamic_shared_pointer");
+		/* a dynamic_shared_pointer is given as u32:LDS_OFFSET (with --dynamic-lds) */
+		bool pointer = !strcmp(a.value_kind, "global_buffer");
 		unsigned given = k == SIM_ARG_I64 || k == SIM_ARG_U64 || k == SIM_ARG_F64 ? 8 : 4;
 		if (pointer && !is_buffer(k))
 			return arg_error(
