@@ -46,7 +46,9 @@ VADD = open(os.path.join(KSRC, "vadd_f32.cl")).read()
 PAIR = ('#include "common.h"\n'
         "__kernel void first(__global int *p) { p[gid_x()] = 1; }\n"
         "__attribute__((reqd_work_group_size(64, 1, 1)))\n"
-        "__kernel void second(__global int *p, long k) { p[gid_x()] = (int)k; }\n")
+        "__kernel void second(__global int *p, long k) { p[gid_x()] = (int)k; }\n"
+        "__kernel void shared(__global int *p, __local int *s)\n"
+        "{ s[lid_x()] = 1; p[gid_x()] = s[lid_x()]; }\n")
 
 with tempfile.TemporaryDirectory() as tmp:
     vadd = build(tmp, "vadd", VADD)
@@ -60,7 +62,7 @@ with tempfile.TemporaryDirectory() as tmp:
     run = [vadd, "--kernel", "vadd_f32", "--grid", "4", "--block", "256"]
     check("runs", run + good, 0)
     check("unknown kernel", [pair, "--kernel", "third", "--grid", "1", "--block", "64",
-                             "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second"])
+                             "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second, shared"])
     check("missing kernel", [vadd, "--grid", "4", "--block", "256"] + good, 2,
           err_has=["missing --kernel NAME\n"])
     check("missing grid and block", [vadd, "--kernel", "vadd_f32"] + good, 2,
@@ -82,6 +84,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("block above default", [vadd, "--kernel", "vadd_f32", "--grid", "1", "--block",
                                   "32,32"] + good, 1, err_has=["1024 work-items",
                                                                "at most 256"])
+    check("LDS pointer as u32", [pair, "--kernel", "shared", "--grid", "1", "--block", "64",
+                                 "--dynamic-lds", "256", "out:256:" + out, "u32:0"], 0)
     check("violations cut short", [bad, "--kernel", "vadd_f32", "--grid", "4", "--block",
                                    "256"] + good, 3,
           err_has=["waitcnt/hazard violation(s) (the first 20 shown)"])
