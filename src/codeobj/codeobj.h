@@ -272,8 +272,18 @@ bool co_write_relocatable(const struct co_module *m, struct co_buffer *out, stru
  * then use co_write_executable on the whole module. */
 bool co_link(const struct amd_target *t, const struct co_buffer *objects, size_t nobjects,
              struct co_buffer *out, struct pa_diag *d);
-/* True when the installed comgr knows the target's ISA name. */
+/* True when comgr is installed and knows the target's ISA name (comgr is loaded with
+ * dlopen on first use: see comgr_load.h). */
 bool co_comgr_supports(const struct amd_target *t);
+/* The target an AMDGPU ELF object was built for, from its e_flags (processor, xnack
+ * and sramecc settings); false when the buffer is not an AMDGPU ELF64 object or its
+ * processor is none of ours.  co_relocatable_processor: the processor of an AMDGPU
+ * relocatable (ET_REL) object, or NULL when the buffer is not one. */
+bool co_object_target(const struct co_buffer *obj, struct amd_target *out);
+const struct amd_target_info *co_relocatable_processor(const struct co_buffer *obj);
+/* Merges the NT_AMDGPU_METADATA notes of a linked executable into one listing every
+ * kernel, in place (co_link does it after comgr's link). */
+bool co_merge_metadata_notes(struct co_buffer *exe, struct pa_diag *d);
 
 /* Which path made an executable, for -v. */
 enum co_path { CO_PATH_BUILTIN, CO_PATH_COMGR };

@@ -5,7 +5,10 @@
  * which matches the directives' documented defaults).  Fields the writer cannot express
  * with a value other than their default (exception enables, kernarg preloading, ...) are
  * errors, never silently dropped.  An .amdgpu_metadata block, when present, becomes the
- * module's raw metadata.  Requires: amd_asm_read output.  O(fields). */
+ * module's raw metadata.  Device functions and variables become co_function/co_data, and
+ * each relocation of .text is attributed to the kernel or function whose code holds it
+ * (relocation types the writers cannot produce are errors).  Requires: amd_asm_read
+ * output.  O(fields + symbols * relocations). */
 #include <stddef.h>
 #include <string.h>
 
@@ -174,6 +177,87 @@ static bool split_agprs(struct co_kernel *k, const struct amd_asm_kernel *ak, co
 	return true;
 }
 
+/* Device functions and variables of the file. */
+static void add_symbols(const struct amd_asm_module *am, struct pa_arena *arena,
+                        struct co_module *out)
+{
+	struct co_function *fns = PA_NEW_ARRAY(arena, struct co_function, am->nsymbols + 1);
+	struct co_data *vars = PA_NEW_ARRAY(arena, struct co_data, am->nsymbols + 1);
+	for (unsigned i = 0; i < am->nsymbols; i++) {
+		const struct amd_asm_symbol *s = &am->symbols[i];
+		if (s->kind == AMD_ASM_FUNCTION) {
+			fns[out->nfunctions++] = (struct co_function){.name = s->name,
+			                                              .code = am->text + s->offset,
+			                                              .code_size = s->size,
+			                                              .is_global = s->is_global};
+			continue;
+		}
+		vars[out->ndata++] = (struct co_data){
+		        .name = s->name,
+		        .space = s->kind == AMD_ASM_RODATA ? CO_DATA_CONST : CO_DATA_GLOBAL,
+		        .init = s->kind == AMD_ASM_DATA     ? am->data + s->offset
+		                : s->kind == AMD_ASM_RODATA ? am->rodata + s->offset
+		                                            : NULL,
+		        .size = s->size,
+		        .align = s->align,
+		        /* exported when visible, as ld.lld does: clang's OpenCL globals are
+		         * .hidden, HIP's __device__ variables are not */
+		        .is_global = s->is_global && !s->is_hidden,
+		};
+	}
+	out->functions = fns;
+	out->data = vars;
+}
+
+static bool reloc_error(struct pa_diag *d, const char *file, const struct amd_asm_reloc *r,
+                        const char *what)
+{
+	pa_diag_report(d, PA_DIAG_ERROR, file, r->line, 0, NULL, 0, "relocation against '%s': %s",
+	               r->symbol, what);
+	return false;
+}
+
+/* Each .text relocation, relative to the kernel or function whose code holds it. */
+static bool add_relocs(const struct amd_asm_module *am, const char *file, struct pa_arena *arena,
+                       struct co_module *out, struct pa_diag *d)
+{
+	struct co_reloc *rs = PA_NEW_ARRAY(arena, struct co_reloc, am->nrelocs + 1);
+	bool ok = true;
+	for (unsigned i = 0; i < am->nrelocs; i++) {
+		const struct amd_asm_reloc *r = &am->relocs[i];
+		enum co_reloc_type type = r->type == AMD_R_REL32_LO   ? CO_R_REL32_LO
+		                          : r->type == AMD_R_REL32_HI ? CO_R_REL32_HI
+		                                                      : CO_R_ABS64;
+		if (type == CO_R_ABS64) {
+			ok = reloc_error(d, file, r,
+			                 "only @rel32@lo and @rel32@hi are supported by the code "
+			                 "object writer (@gotpcrel32 and @abs32 are not)");
+			continue;
+		}
+		struct co_reloc cr = {.type = type, .symbol = r->symbol, .addend = r->addend};
+		bool found = false;
+		for (size_t k = 0; k < out->nkernels && !found; k++) {
+			const struct amd_asm_kernel *ak = &am->kernels[k];
+			if (r->offset >= ak->code_offset &&
+			    r->offset < ak->code_offset + ak->code_size)
+				found = true, cr.in = CO_IN_KERNEL, cr.index = k,
+				cr.offset = r->offset - ak->code_offset;
+		}
+		for (size_t f = 0; f < out->nfunctions && !found; f++) {
+			size_t start = (size_t)(out->functions[f].code - am->text);
+			if (r->offset >= start && r->offset < start + out->functions[f].code_size)
+				found = true, cr.in = CO_IN_FUNCTION, cr.index = f,
+				cr.offset = r->offset - start;
+		}
+		if (!found)
+			ok = reloc_error(d, file, r, "outside every kernel and function");
+		else
+			rs[out->nrelocs++] = cr;
+	}
+	out->relocs = rs;
+	return ok;
+}
+
 bool co_module_from_asm(const struct amd_target *t, const struct amd_asm_module *am,
                         const char *file, struct pa_arena *arena, struct co_module *out,
                         struct pa_diag *d)
@@ -211,6 +295,8 @@ bool co_module_from_asm(const struct amd_target *t, const struct amd_asm_module 
 	}
 	out->kernels = ks;
 	out->nkernels = am->nkernels;
+	add_symbols(am, arena, out);
+	ok = add_relocs(am, file, arena, out, d) && ok;
 	if (am->metadata) {
 		out->raw_metadata = (const uint8_t *)am->metadata;
 		out->raw_metadata_size = am->metadata_len;

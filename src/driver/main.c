@@ -28,13 +28,14 @@ struct options {
 	const char *input;    /* path, or "-" for stdin */
 	const char **objects; /* with link: the relocatable objects (*.o) to link */
 	int nobjects;
-	const char *output; /* -o */
-	const char *gpu_name;
+	const char *output;   /* -o */
+	const char *gpu_name; /* gfx90a unless given */
 	const char *entry;
 	int opt_level;
 	long maxrregcount; /* 0 = unlimited */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
+	bool gpu_name_given; /* else assembly and objects name their own target */
 };
 
 static void print_help(FILE *out)
@@ -42,9 +43,14 @@ static void print_help(FILE *out)
 	size_t n;
 	const struct amd_target_info *t = amd_target_infos(&n);
 	fputs("Usage: ptxas-amd [options] FILE.ptx\n"
+	      "       ptxas-amd [options] FILE.s        (AMDGPU assembly, LLVM syntax)\n"
+	      "       ptxas-amd [options] FILE.o...     (link relocatable objects, needs ROCm "
+	      "comgr)\n"
 	      "\n"
 	      "Compiles NVIDIA PTX into an AMDGPU code object (.hsaco) that HIP loads with\n"
-	      "hipModuleLoad.  FILE '-' reads standard input.\n"
+	      "hipModuleLoad.  FILE '-' reads standard input (PTX).  Without --gpu-name, the\n"
+	      "target of assembly comes from its .amdgcn_target and that of objects from\n"
+	      "their ELF header.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -o, --output-file FILE    write the output to FILE (default: FILE with .hsaco)\n"
@@ -135,6 +141,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		           (v = option_value(argc, argv, &i, "-arch")) ||
 		           (v = option_value(argc, argv, &i, "--arch"))) {
 			o->gpu_name = v;
+			o->gpu_name_given = true;
 		} else if ((v = option_value(argc, argv, &i, "--opt-level"))) {
 			o->opt_level = (int)parse_count(v, "invalid optimization level '%s'");
 			if (o->opt_level > 3)
@@ -212,6 +219,59 @@ static FILE *open_input(const char *path)
 	return f;
 }
 
+static bool is_nvidia_arch(const char *name)
+{
+	return !strncmp(name, "sm_", 3) || !strncmp(name, "compute_", 8) ||
+	       !strncmp(name, "lto_", 4);
+}
+
+/* Parses a --gpu-name value; on failure says why (for NVIDIA names: which GPUs are
+ * ours) and returns false. */
+static bool parse_gpu_name(const char *name, struct amd_target *target)
+{
+	char err[256];
+	if (is_nvidia_arch(name)) {
+		size_t n;
+		const struct amd_target_info *t = amd_target_infos(&n);
+		fprintf(stderr,
+		        "ptxas-amd: error: '%s' is an NVIDIA GPU architecture; ptxas-amd compiles "
+		        "for AMD GPUs: --gpu-name",
+		        name);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", t[i].name);
+		fputs("\n", stderr);
+		return false;
+	}
+	if (!amd_target_parse(name, target, err, sizeof err)) {
+		fprintf(stderr, "ptxas-amd: error: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+/* --entry NAME: the entries the module defines, to check NAME against. */
+struct entry_search {
+	const char *want;
+	bool found;
+	char seen[512]; /* "a, b, c" (cut short when long) */
+};
+
+static void note_entry(void *user, const struct ptx_function *fn, const struct ptx_module_state *m)
+{
+	struct entry_search *es = user;
+	const struct ptx_symbol *sym = fn->sym;
+	if (!sym->func || !sym->func->is_entry)
+		return;
+	if (strlen(es->want) == sym->name_len && !memcmp(es->want, sym->name, sym->name_len))
+		es->found = true;
+	size_t used = strlen(es->seen);
+	if (used + sym->name_len + 8 < sizeof es->seen)
+		snprintf(es->seen + used, sizeof es->seen - used, "%s%.*s", used ? ", " : "",
+		         (int)sym->name_len, sym->name);
+	else if (!strstr(es->seen, ", ..."))
+		snprintf(es->seen + used, sizeof es->seen - used, ", ...");
+}
+
 static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 {
 	FILE *dump = NULL;
@@ -228,6 +288,11 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 	        .diag = diag,
 	        .dump_out = dump,
 	};
+	struct entry_search es = {.want = o->entry};
+	if (o->entry) {
+		popts.on_function = note_entry;
+		popts.user = &es;
+	}
 	bool ok = ptx_parse_stream(in, &popts);
 	if (dump && dump != stdout && fclose(dump) != 0) {
 		fprintf(stderr, "ptxas-amd: error: cannot write '%s'\n", o->output);
@@ -235,6 +300,13 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 	}
 	if (!ok || pa_diag_failed(diag))
 		return EXIT_INPUT;
+	if (o->entry && !es.found) {
+		fprintf(stderr,
+		        "ptxas-amd: error: --entry %s: %s defines no entry of that name (%s%s)\n",
+		        o->entry, popts.filename, es.seen[0] ? "entries: " : "it has no entries",
+		        es.seen);
+		return EXIT_INPUT;
+	}
 	if (o->parse_only || o->dump_ast)
 		return 0;
 	return EXIT_INPUT; /* not reached: compile_ptx handles code generation */
@@ -343,9 +415,93 @@ static void print_resources(const struct co_module *m, enum co_path path, struct
 	fprintf(stderr, "ptxas-amd info    : Code object: %s\n", co_path_name(path));
 }
 
+/* Where `.amdgcn_target "ID"` stands in an assembly file. */
+struct target_directive {
+	const char *id; /* after the quote; id_len bytes */
+	size_t id_len;
+	const char *line_text;
+	size_t line_len;
+	unsigned line, col; /* of the opening quote, as llvm-mc reports it */
+};
+
+/* Finds the first .amdgcn_target directive (a line starting with it). */
+static bool find_target_directive(const char *text, size_t len, struct target_directive *td)
+{
+	static const char word[] = ".amdgcn_target";
+	const char *p = text, *end = text + len;
+	for (unsigned line = 1; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol ? eol : end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		size_t wl = sizeof word - 1;
+		if ((size_t)(eol - q) > wl && !memcmp(q, word, wl) &&
+		    (q[wl] == ' ' || q[wl] == '\t')) {
+			const char *open = memchr(q, '"', (size_t)(eol - q));
+			const char *close =
+			        open ? memchr(open + 1, '"', (size_t)(eol - open - 1)) : NULL;
+			if (!close)
+				return false; /* malformed: the reader reports it */
+			*td = (struct target_directive){open + 1, (size_t)(close - open - 1),
+			                                p,        (size_t)(eol - p),
+			                                line,     (unsigned)(open - p + 1)};
+			return true;
+		}
+		p = eol + 1;
+	}
+	return false;
+}
+
+/* The target of an assembly file: --gpu-name, or its .amdgcn_target, or gfx90a.  A
+ * --gpu-name that differs from .amdgcn_target is one error, as llvm-mc reports it
+ * (instead of one error per instruction the wrong target lacks). */
+static bool asm_target(const struct options *o, const char *file, const char *text, size_t len,
+                       struct amd_target *target, struct pa_diag *diag)
+{
+	struct target_directive td;
+	bool has_directive = find_target_directive(text, len, &td);
+	if (o->gpu_name_given || !has_directive)
+		return parse_gpu_name(o->gpu_name, target);
+	static const char prefix[] = "amdgcn-amd-amdhsa--";
+	char id[128], err[256];
+	snprintf(id, sizeof id, "%.*s", (int)td.id_len, td.id);
+	const char *processor =
+	        strncmp(id, prefix, sizeof prefix - 1) ? id : id + sizeof prefix - 1;
+	if (!amd_target_parse(processor, target, err, sizeof err)) {
+		pa_diag_report(diag, PA_DIAG_ERROR, file, td.line, td.col, td.line_text,
+		               td.line_len, ".amdgcn_target: %s (give --gpu-name)", err);
+		return false;
+	}
+	return true;
+}
+
+static bool check_target_directive(const struct amd_target *target, const char *file,
+                                   const char *text, size_t len, struct pa_diag *diag)
+{
+	struct target_directive td;
+	char want[128];
+	amd_target_id_string(target, want, sizeof want);
+	if (!find_target_directive(text, len, &td))
+		return true;
+	struct amd_target given;
+	char id[128], canonical[128], err[256];
+	snprintf(id, sizeof id, "%.*s", (int)td.id_len, td.id);
+	const char *processor = strncmp(id, "amdgcn-amd-amdhsa--", 19) ? NULL : id + 19;
+	if (processor && amd_target_parse(processor, &given, err, sizeof err)) {
+		amd_target_id_string(&given, canonical, sizeof canonical);
+		if (!strcmp(canonical, want))
+			return true;
+	}
+	pa_diag_report(diag, PA_DIAG_ERROR, file, td.line, td.col, td.line_text, td.line_len,
+	               ".amdgcn_target directive's target id %s does not match the specified "
+	               "target id %s",
+	               id, want);
+	return false;
+}
+
 /* AMDGPU assembly (LLVM syntax) -> code object. */
-static int run_asm(const struct options *o, const struct amd_target *target, FILE *in,
-                   struct pa_diag *diag)
+static int run_asm(const struct options *o, FILE *in, struct pa_diag *diag)
 {
 	const char *file = strcmp(o->input, "-") ? o->input : "<stdin>";
 	if (o->parse_only || o->dump_ast || o->emit_asm) {
@@ -357,6 +513,15 @@ static int run_asm(const struct options *o, const struct amd_target *target, FIL
 	}
 	size_t len;
 	char *text = read_all(in, &len);
+	struct amd_target target_storage, *target = &target_storage;
+	if (!asm_target(o, file, text, len, target, diag)) {
+		free(text);
+		return o->gpu_name_given ? EXIT_USAGE : EXIT_INPUT;
+	}
+	if (!check_target_directive(target, file, text, len, diag)) {
+		free(text);
+		return EXIT_INPUT;
+	}
 	struct pa_arena arena;
 	pa_arena_init(&arena);
 	struct amd_asm_module am;
@@ -385,10 +550,51 @@ static int run_asm(const struct options *o, const struct amd_target *target, FIL
 
 /* Links relocatable code objects (ptxas-amd -c output) into an executable through ROCm
  * comgr, the linker HIP's own toolchain uses. */
-static int run_link(const struct options *o, const struct amd_target *target, struct pa_diag *diag)
+/* The target of a link: all objects must be for one processor, and --gpu-name (when
+ * given) must name it; without --gpu-name the first object's target ID is taken. */
+static bool link_target(const struct options *o, const struct co_buffer *objs,
+                        struct amd_target *target)
+{
+	struct amd_target first = {0};
+	for (int i = 0; i < o->nobjects; i++) {
+		struct amd_target t;
+		if (!co_relocatable_processor(&objs[i]) || !co_object_target(&objs[i], &t)) {
+			fprintf(stderr,
+			        "ptxas-amd: error: '%s' is not an AMDGPU relocatable object for "
+			        "a known processor (make one with ptxas-amd -c)\n",
+			        o->objects[i]);
+			return false;
+		}
+		if (i == 0) {
+			first = t;
+		} else if (t.info != first.info) {
+			fprintf(stderr,
+			        "ptxas-amd: error: cannot link objects for different targets: '%s' "
+			        "is "
+			        "for %s, '%s' is for %s\n",
+			        o->objects[0], first.info->name, o->objects[i], t.info->name);
+			return false;
+		}
+	}
+	if (!o->gpu_name_given) {
+		*target = first;
+		return true;
+	}
+	if (!parse_gpu_name(o->gpu_name, target))
+		return false;
+	if (target->info != first.info) {
+		fprintf(stderr, "ptxas-amd: error: '%s' is for %s, not for --gpu-name %s\n",
+		        o->objects[0], first.info->name, o->gpu_name);
+		return false;
+	}
+	return true;
+}
+
+static int run_link(const struct options *o, struct pa_diag *diag)
 {
 	struct co_buffer *objs = pa_xcalloc((size_t)o->nobjects, sizeof *objs);
 	struct co_buffer out = {0};
+	struct amd_target target_storage, *target = &target_storage;
 	bool ok = true;
 	for (int i = 0; i < o->nobjects && ok; i++) {
 		FILE *f = open_input(o->objects[i]);
@@ -400,6 +606,7 @@ static int run_link(const struct options *o, const struct amd_target *target, st
 		fclose(f);
 	}
 	char name[4096];
+	ok = ok && link_target(o, objs, target);
 	ok = ok && co_link(target, objs, (size_t)o->nobjects, &out, diag) &&
 	     write_file(output_path(o, name, sizeof name), &out);
 	if (ok && o->verbose)
@@ -418,11 +625,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 
 	struct amd_target target;
-	char err[256];
-	if (!amd_target_parse(o.gpu_name, &target, err, sizeof err)) {
-		fprintf(stderr, "ptxas-amd: error: %s\n", err);
+	if (!parse_gpu_name(o.gpu_name, &target))
 		return EXIT_USAGE;
-	}
 
 	struct pa_diag diag;
 	pa_diag_init(&diag, stderr);
@@ -433,7 +637,7 @@ int main(int argc, char **argv)
 		if (o.relocatable || o.parse_only || o.dump_ast || o.emit_asm)
 			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "
 			                  "--parse-only or --dump-ast)");
-		int link_status = run_link(&o, &target, &diag);
+		int link_status = run_link(&o, &diag);
 		free((void *)o.objects);
 		return link_status;
 	}
@@ -442,7 +646,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	int status;
 	if (has_suffix(o.input, ".s") || has_suffix(o.input, ".S")) {
-		status = run_asm(&o, &target, in, &diag);
+		status = run_asm(&o, in, &diag);
 	} else if (o.parse_only || o.dump_ast) {
 		status = run_ptx(&o, in, &diag);
 	} else {

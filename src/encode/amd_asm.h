@@ -19,10 +19,49 @@
 #include "diag.h"
 
 /* Parses one instruction (no label, no comment) into *out.  A branch target must be a
- * number here (amd_asm_read resolves label names).  On failure writes a reason into err
+ * number here (amd_asm_read resolves label names), and relocation expressions are
+ * only read by amd_asm_read.  On failure writes a reason into err
  * and the 1-based column of the offending text into *err_col, and returns false. */
 bool amd_asm_parse_inst(const struct amd_target *t, const char *text, size_t len,
                         struct amd_inst *out, char *err, size_t errlen, unsigned *err_col);
+
+/* ELF relocation types of AMDGPU code (AMDGPUUsage "Relocation Records"). */
+enum amd_reloc_type {
+	AMD_R_ABS32_LO = 1,
+	AMD_R_ABS32_HI = 2,
+	AMD_R_ABS64 = 3,
+	AMD_R_REL32 = 4,
+	AMD_R_REL64 = 5,
+	AMD_R_ABS32 = 6,
+	AMD_R_GOTPCREL = 7,
+	AMD_R_GOTPCREL32_LO = 8,
+	AMD_R_GOTPCREL32_HI = 9,
+	AMD_R_REL32_LO = 10,
+	AMD_R_REL32_HI = 11,
+};
+
+/* An operand written as a relocation expression (sym@rel32@lo+4, sym@rel32@hi+12,
+ * sym@gotpcrel32@lo/hi, sym@abs32@lo/hi): the instruction's literal dword at `offset`
+ * of .text is 0 and must be patched with `type`'s value for symbol + addend. */
+struct amd_asm_reloc {
+	size_t offset;
+	enum amd_reloc_type type;
+	const char *symbol;
+	int64_t addend;
+	unsigned line;
+};
+
+/* A device function (a non-kernel `.type NAME,@function` label in .text) or a variable
+ * (a label in .data, .bss or .rodata, or .comm) the file defines. */
+enum amd_asm_symbol_kind { AMD_ASM_FUNCTION, AMD_ASM_DATA, AMD_ASM_BSS, AMD_ASM_RODATA };
+struct amd_asm_symbol {
+	const char *name;
+	enum amd_asm_symbol_kind kind;
+	size_t offset, size; /* in .text, amd_asm_module.data/.rodata or the .bss */
+	uint32_t align;      /* variables: from the .p2align before the label (or .comm) */
+	bool is_global;      /* named by .globl */
+	bool is_hidden;      /* named by .hidden */
+};
 
 struct amd_asm_field {
 	const char *name; /* "amdhsa_next_free_vgpr" (without the leading dot) */
@@ -48,6 +87,12 @@ struct amd_asm_module {
 	size_t rodata_size;
 	struct amd_asm_kernel *kernels;
 	unsigned nkernels;
+	struct amd_asm_reloc *relocs; /* in .text order */
+	unsigned nrelocs;
+	uint8_t *data; /* the .data section (initialised variables) */
+	size_t data_size, bss_size;
+	struct amd_asm_symbol *symbols; /* functions, then variables, in source order */
+	unsigned nsymbols;
 	/* The text between .amdgpu_metadata and .end_amdgpu_metadata (LLVM's YAML), or
 	 * NULL: the code object writer honors it instead of deriving metadata. */
 	const char *metadata;

@@ -5,7 +5,8 @@
  * modifiers (offset:, glc, clamp, op_sel:[..] ...) off the last operand, then read each
  * operand as the row's operand slot expects: registers, specials, inline or literal
  * constants (floats converted by the slot's data type), neg/abs modifiers, and the
- * symbolic immediates (vmcnt(..), hwreg(..), sendmsg(..), instid0(..)).  The inverse of
+ * symbolic immediates (vmcnt(..), hwreg(..), sendmsg(..), instid0(..)), and relocation
+ * expressions (sym@rel32@lo+4, for amd_asm_read to turn into relocations).  The inverse of
  * print.c; round trip print -> parse -> encode is tested on every conformance instance.
  * Requires: amd_isa_table.  Pure apart from the optional label callback.  O(line length). */
 #include "amd_asm.h"
@@ -27,6 +28,7 @@ struct pctx {
 	unsigned *err_col;
 	amd_label_fn label_fn;
 	void *label_ctx;
+	struct amd_parsed_reloc *reloc; /* NULL: relocation expressions are errors */
 };
 
 /* A slice of the line. */
@@ -328,6 +330,64 @@ static bool parse_simm(struct pctx *c, const struct amd_isa_op *op, struct span 
 	return true;
 }
 
+/* The relocation specifiers LLVM writes after a symbol in an operand. */
+static const struct {
+	const char *spelling;
+	enum amd_reloc_type type;
+} reloc_specifiers[] = {
+        {"@rel32@lo", AMD_R_REL32_LO},           {"@rel32@hi", AMD_R_REL32_HI},
+        {"@gotpcrel32@lo", AMD_R_GOTPCREL32_LO}, {"@gotpcrel32@hi", AMD_R_GOTPCREL32_HI},
+        {"@abs32@lo", AMD_R_ABS32_LO},           {"@abs32@hi", AMD_R_ABS32_HI},
+};
+
+/* SYMBOL@SPECIFIER[+-ADDEND] -> c->reloc and the placeholder literal. */
+static bool parse_reloc_expr(struct pctx *c, struct span s, struct amd_val *v)
+{
+	const char *at = memchr(s.p, '@', s.n);
+	size_t sym_len = (size_t)(at - s.p);
+	if (!sym_len)
+		return perr(c, s, "relocation expression '%.*s' names no symbol", (int)s.n, s.p);
+	for (size_t i = 0; i < sym_len; i++)
+		if (!isalnum((unsigned char)s.p[i]) && !strchr("_.$", s.p[i]))
+			return perr(c, s, "relocation expression '%.*s' is not supported", (int)s.n,
+			            s.p);
+	struct span rest = {at, s.n - sym_len};
+	for (size_t k = 0; k < sizeof reloc_specifiers / sizeof reloc_specifiers[0]; k++) {
+		size_t n = strlen(reloc_specifiers[k].spelling);
+		if (rest.n < n || memcmp(rest.p, reloc_specifiers[k].spelling, n) ||
+		    (rest.n > n && rest.p[n] != '+' && rest.p[n] != '-'))
+			continue;
+		int64_t addend = 0;
+		struct span tail = {rest.p + n + (rest.n > n), rest.n - n - (rest.n > n)};
+		if (rest.n > n && !parse_int(tail, &addend))
+			return perr(c, tail, "bad addend in relocation expression '%.*s'", (int)s.n,
+			            s.p);
+		if (!c->reloc)
+			return perr(c, s,
+			            "relocation expression '%.*s' is only supported when "
+			            "reading a whole file",
+			            (int)s.n, s.p);
+		if (c->reloc->present)
+			return perr(c, s,
+			            "a second relocation expression in one instruction is "
+			            "not supported");
+		*c->reloc = (struct amd_parsed_reloc){
+		        .present = true,
+		        .symbol = s.p,
+		        .symbol_len = sym_len,
+		        .type = reloc_specifiers[k].type,
+		        .addend = rest.n > n && rest.p[n] == '-' ? -addend : addend,
+		        .col = (unsigned)(s.p - c->base) + 1,
+		};
+		*v = (struct amd_val){.kind = AMD_V_IMM, .imm = AMD_RELOC_PLACEHOLDER};
+		return true;
+	}
+	return perr(c, s,
+	            "relocation expression '%.*s' is not supported (supported: "
+	            "@rel32@lo/hi, @gotpcrel32@lo/hi, @abs32@lo/hi with an optional addend)",
+	            (int)s.n, s.p);
+}
+
 /* A source or destination operand for slot d, with neg/abs for VALU sources. */
 static bool parse_operand(struct pctx *c, const struct amd_isa_op *op,
                           const struct amd_opnd_desc *d, struct span s, struct amd_val *v,
@@ -376,6 +436,8 @@ static bool parse_operand(struct pctx *c, const struct amd_isa_op *op,
 			return perr(c, s, "16-bit constant out of range");
 		return true;
 	}
+	if (memchr(s.p, '@', s.n) && d->role == AMD_ROLE_SRC && !neg && !abs)
+		return parse_reloc_expr(c, s, v);
 	return perr(c, s, "cannot read operand '%.*s'", (int)s.n, s.p);
 }
 
@@ -680,6 +742,11 @@ static bool parse_body(struct pctx *c, const struct amd_isa_op *op, struct span 
 			continue;
 		}
 		struct span s = parts[p++];
+		if ((d->kind == AMD_OPK_SIMM16 || d->kind == AMD_OPK_LABEL ||
+		     d->kind == AMD_OPK_KIMM) &&
+		    memchr(s.p, '@', s.n))
+			return perr(c, s,
+			            "a relocation expression is not supported in this operand");
 		if (d->kind == AMD_OPK_SIMM16 || d->kind == AMD_OPK_LABEL) {
 			uint32_t v = 0;
 			int64_t iv;
@@ -787,9 +854,12 @@ static bool parse_vopd(struct pctx *c, struct span x, struct span y, struct amd_
 
 bool amd_parse_inst_ex(const struct amd_target *t, const char *text, size_t len,
                        struct amd_inst *out, char *err, size_t errlen, unsigned *err_col,
-                       amd_label_fn label_fn, void *label_ctx)
+                       amd_label_fn label_fn, void *label_ctx, struct amd_parsed_reloc *reloc)
 {
+	if (reloc)
+		*reloc = (struct amd_parsed_reloc){0};
 	struct pctx c = {.t = t,
+	                 .reloc = reloc,
 	                 .gen = t->info->gen,
 	                 .base = text,
 	                 .err = err,
@@ -817,5 +887,5 @@ bool amd_parse_inst_ex(const struct amd_target *t, const char *text, size_t len,
 bool amd_asm_parse_inst(const struct amd_target *t, const char *text, size_t len,
                         struct amd_inst *out, char *err, size_t errlen, unsigned *err_col)
 {
-	return amd_parse_inst_ex(t, text, len, out, err, errlen, err_col, NULL, NULL);
+	return amd_parse_inst_ex(t, text, len, out, err, errlen, err_col, NULL, NULL, NULL);
 }

@@ -187,6 +187,26 @@ static unsigned min_version_for_sm(unsigned sm)
 	return 10;
 }
 
+/* The sm_XX / compute_XX targets NVIDIA ptxas (CUDA 13.0) accepts, with the suffixes
+ * each takes ("a": arch-specific, "f": family); its verdicts are recorded in
+ * tests/driver/ptxas_targets.txt. */
+static bool is_known_sm(unsigned sm, char suffix)
+{
+	static const struct {
+		uint16_t sm;
+		char suffixes[3];
+	} known[] = {{10, ""},    {11, ""},   {12, ""},    {13, ""},    {20, ""},    {21, ""},
+	             {30, ""},    {32, ""},   {35, ""},    {37, ""},    {50, ""},    {52, ""},
+	             {53, ""},    {60, ""},   {61, ""},    {62, ""},    {70, ""},    {72, ""},
+	             {75, ""},    {80, ""},   {82, ""},    {86, ""},    {87, ""},    {88, ""},
+	             {89, ""},    {90, "a"},  {100, "af"}, {101, "af"}, {103, "af"}, {110, "af"},
+	             {120, "af"}, {121, "af"}};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (known[i].sm == sm)
+			return !suffix || strchr(known[i].suffixes, suffix) != NULL;
+	return false;
+}
+
 static bool parse_target(struct ptx_ctx *c)
 {
 	if (c->seen_target) {
@@ -206,10 +226,10 @@ static bool parse_target(struct ptx_ctx *c)
 		char name[32] = {0};
 		memcpy(name, t->text, t->len < 31 ? t->len : 31);
 		unsigned sm = 0;
-		char suffix = 0;
-		if ((sscanf(name, "sm_%u%c", &sm, &suffix) >= 1 ||
-		     sscanf(name, "compute_%u%c", &sm, &suffix) >= 1) &&
-		    (suffix == 0 || suffix == 'a' || suffix == 'f') && sm >= 10 && sm < 1000) {
+		char suffix = 0, extra = 0;
+		if ((sscanf(name, "sm_%u%c%c", &sm, &suffix, &extra) >= 1 ||
+		     sscanf(name, "compute_%u%c%c", &sm, &suffix, &extra) >= 1) &&
+		    !extra && is_known_sm(sm, suffix)) {
 			unsigned need = min_version_for_sm(sm);
 			if (c->mod.version && c->mod.version < need) {
 				ptx_error_at(c, t->line, t->col,

@@ -142,6 +142,123 @@ static bool write_file(const char *path, const void *data, size_t n)
 	return fclose(f) == 0 && ok;
 }
 
+/* "a, b, c": the kernels of a code object, for messages. */
+static void list_kernels(const struct sim_code_object *co, FILE *out)
+{
+	size_t n = sim_kernel_count(co);
+	if (!n)
+		fputs("(none)", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", sim_kernel_name(co, i));
+}
+
+static bool has_kernel(const struct sim_code_object *co, const char *name)
+{
+	for (size_t i = 0; i < sim_kernel_count(co); i++)
+		if (!strcmp(sim_kernel_name(co, i), name))
+			return true;
+	return false;
+}
+
+static const char *kind_spelling(enum sim_arg_kind k)
+{
+	static const char *const names[] = {
+	        "in:", "out:", "inout:", "i32:", "u32:", "i64:", "u64:", "f32:", "f64:"};
+	return names[k];
+}
+
+static bool is_buffer(enum sim_arg_kind k)
+{
+	return k == SIM_ARG_IN || k == SIM_ARG_OUT || k == SIM_ARG_INOUT;
+}
+
+static bool arg_error(const char *kernel, int i, const struct sim_arg_desc *a, const char *fmt,
+                      const char *detail)
+{
+	fprintf(stderr, "amdsim: error: kernel %s, argument %d", kernel, i + 1);
+	if (a->name)
+		fprintf(stderr, " (%s)", a->name);
+	fprintf(stderr, " is %s of %u bytes: ", a->value_kind, a->size);
+	fprintf(stderr, fmt, detail);
+	fputc('\n', stderr);
+	return false;
+}
+
+/* The arguments against the kernel's metadata: their count, pointer or scalar, and the
+ * scalar sizes; false (with a message) on a mismatch. */
+static bool check_args(const struct sim_code_object *co, const char *kernel,
+                       const struct cli_arg *cargs, size_t nargs)
+{
+	int want = sim_kernel_nargs(co, kernel);
+	if (want >= 0 && (size_t)want != nargs) {
+		fprintf(stderr, "amdsim: error: kernel %s takes %d arguments, %zu given:", kernel,
+		        want, nargs);
+		struct sim_arg_desc a;
+		for (int i = 0; sim_kernel_arg(co, kernel, i, &a); i++)
+			fprintf(stderr, " %s%s%s:%u", a.name ? a.name : "", a.name ? "=" : "",
+			        a.value_kind, a.size);
+		fputc('\n', stderr);
+		return false;
+	}
+	for (size_t i = 0; i < nargs; i++) {
+		struct sim_arg_desc a;
+		if (!sim_kernel_arg(co, kernel, (int)i, &a))
+			continue;
+		enum sim_arg_kind k = cargs[i].a.kind;
+		/* a dynamic_shared_pointer is given as u32:LDS_OFFSET (with --dynamic-lds) */
+		bool pointer = !strcmp(a.value_kind, "global_buffer");
+		unsigned given = k == SIM_ARG_I64 || k == SIM_ARG_U64 || k == SIM_ARG_F64 ? 8 : 4;
+		if (pointer && !is_buffer(k))
+			return arg_error(
+			        kernel, (int)i, &a,
+			        "a pointer, give in:FILE, out:SIZE:FILE or inout:FILE:OUT, "
+			        "not %s",
+			        kind_spelling(k));
+		if (!pointer && is_buffer(k))
+			return arg_error(kernel, (int)i, &a, "not a pointer, give a scalar, not %s",
+			                 kind_spelling(k));
+		if (!pointer && given != a.size)
+			return arg_error(kernel, (int)i, &a, "%s gives a different size",
+			                 kind_spelling(k));
+	}
+	return true;
+}
+
+/* --block against the kernel's .max_flat_workgroup_size (1024 when absent). */
+static bool check_block(const struct sim_code_object *co, const char *kernel,
+                        const uint32_t block[3])
+{
+	uint32_t max = sim_kernel_max_flat_workgroup_size(co, kernel);
+	uint64_t size = (uint64_t)block[0] * block[1] * block[2];
+	if (size <= (max ? max : 1024))
+		return true;
+	fprintf(stderr,
+	        "amdsim: error: --block %u,%u,%u is %llu work-items; kernel %s allows at most %u "
+	        "(%s)\n",
+	        block[0], block[1], block[2], (unsigned long long)size, kernel, max ? max : 1024,
+	        max ? ".max_flat_workgroup_size" : "the default without .max_flat_workgroup_size");
+	return false;
+}
+
+/* Which of --kernel, --grid, --block is missing; the kernel list when it is --kernel. */
+static void report_missing(const char *file, const char *kernel, bool have_grid, bool have_block)
+{
+	const char *missing[3];
+	int n = 0;
+	if (!file)
+		missing[n++] = "the code object FILE.hsaco";
+	if (!kernel)
+		missing[n++] = "--kernel NAME";
+	if (!have_grid)
+		missing[n++] = "--grid X[,Y,Z]";
+	if (!have_block && n < 3)
+		missing[n++] = "--block X[,Y,Z]";
+	fputs("amdsim: error: missing ", stderr);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? (i == n - 1 ? " and " : ", ") : "", missing[i]);
+	fputc('\n', stderr);
+}
+
 static void free_cli_args(struct cli_arg *cargs, size_t nargs)
 {
 	for (size_t i = 0; i < nargs; i++) {
@@ -214,6 +331,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (usage_rc < 0 && (!file || !kernel || !have_grid || !have_block)) {
+		report_missing(file, kernel, have_grid, have_block);
 		usage(stderr);
 		usage_rc = 2;
 	}
@@ -232,6 +350,18 @@ int main(int argc, char **argv)
 			usage_rc = 1;
 		}
 	}
+	if (usage_rc < 0 && !has_kernel(co, kernel)) {
+		fprintf(stderr, "amdsim: error: no kernel named '%s' in %s; its kernels: ", kernel,
+		        file);
+		list_kernels(co, stderr);
+		fputc('\n', stderr);
+		usage_rc = 1; /* input that does not fit the code object: exit 1, as documented */
+	} else if (usage_rc < 0 &&
+	           (!check_args(co, kernel, cargs, nargs) || !check_block(co, kernel, d.block))) {
+		usage_rc = 1;
+	}
+	if (usage_rc >= 0 && co)
+		sim_free(co);
 	if (usage_rc >= 0) {
 		free_cli_args(cargs, nargs);
 		return usage_rc;
@@ -257,8 +387,13 @@ int main(int argc, char **argv)
 				rc = 1;
 			}
 		if (status == SIM_VIOLATIONS) {
-			fprintf(stderr, "amdsim: %llu waitcnt/hazard violation(s)\n",
+			uint32_t shown =
+			        opt.max_violations_printed ? opt.max_violations_printed : 20;
+			fprintf(stderr, "amdsim: %llu waitcnt/hazard violation(s)",
 			        (unsigned long long)st.violations);
+			if (st.violations > shown)
+				fprintf(stderr, " (the first %u shown)", shown);
+			fputc('\n', stderr);
 			if (!rc)
 				rc = 3;
 		}

@@ -119,6 +119,8 @@ static bool parse_metadata(struct sim_code_object *co, const void *desc, size_t 
 			get_u32(o, &k->private_size);
 		if ((o = map_get(km, ".wavefront_size")))
 			get_u32(o, &k->wavefront_size);
+		if ((o = map_get(km, ".max_flat_workgroup_size")))
+			get_u32(o, &k->max_flat_workgroup_size);
 		if (!parse_args(co, k, map_get(km, ".args"), err, errlen))
 			goto out;
 	}
@@ -348,4 +350,32 @@ int sim_kernel_nargs(const struct sim_code_object *co, const char *kernel)
 const char *sim_target_name(const struct sim_code_object *co)
 {
 	return co->target_name;
+}
+
+static const struct sim_kernel *kernel_named(const struct sim_code_object *co, const char *name)
+{
+	for (unsigned i = 0; i < co->nkernels; i++)
+		if (!strcmp(co->kernels[i].name, name))
+			return &co->kernels[i];
+	return NULL;
+}
+
+bool sim_kernel_arg(const struct sim_code_object *co, const char *kernel, int i,
+                    struct sim_arg_desc *out)
+{
+	const struct sim_kernel *k = kernel_named(co, kernel);
+	for (unsigned a = 0, seen = 0; k && a < k->nargs; a++) {
+		if (k->args[a].hidden || (int)seen++ != i)
+			continue;
+		*out = (struct sim_arg_desc){k->args[a].name, k->args[a].value_kind,
+		                             k->args[a].offset, k->args[a].size};
+		return true;
+	}
+	return false;
+}
+
+uint32_t sim_kernel_max_flat_workgroup_size(const struct sim_code_object *co, const char *kernel)
+{
+	const struct sim_kernel *k = kernel_named(co, kernel);
+	return k ? k->max_flat_workgroup_size : 0;
 }

@@ -113,6 +113,18 @@ const char *sim_kernel_name(const struct sim_code_object *co, size_t i);
 int sim_kernel_nargs(const struct sim_code_object *co, const char *kernel);
 /* Processor name from the code object ("gfx90a"). */
 const char *sim_target_name(const struct sim_code_object *co);
+/* One explicit argument as the metadata describes it (for checking a caller's
+ * arguments before a run). */
+struct sim_arg_desc {
+	const char *name; /* NULL when the metadata has none */
+	const char *value_kind;
+	uint32_t offset, size;
+};
+/* The i-th explicit argument of kernel; false when there is no such kernel or argument. */
+bool sim_kernel_arg(const struct sim_code_object *co, const char *kernel, int i,
+                    struct sim_arg_desc *out);
+/* The kernel's .max_flat_workgroup_size, 0 when the metadata does not give it. */
+uint32_t sim_kernel_max_flat_workgroup_size(const struct sim_code_object *co, const char *kernel);
 
 /* Runs one dispatch.  OUT/INOUT buffers are copied back even when violations were found. */
 enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d,

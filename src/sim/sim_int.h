@@ -251,6 +251,7 @@ struct sim_kernel {
 	uint64_t kd_addr;
 	uint64_t entry; /* address of the first instruction */
 	uint32_t kernarg_size, group_size, private_size, wavefront_size;
+	uint32_t max_flat_workgroup_size; /* 0: not in the metadata */
 	struct sim_karg args[SIM_MAX_ARGS];
 	unsigned nargs;
 };

@@ -9,6 +9,7 @@ offset is checked to reach the kernel symbol instead), identical metadata when t
 carries an .amdgpu_metadata block; and without that block, metadata derived from the
 .amdhsa_kernel fields that agrees with LLVM's on every field those fields determine.
 """
+import concurrent.futures
 import os
 import re
 import struct
@@ -19,10 +20,11 @@ import tempfile
 exe, srcdir = sys.argv[1], sys.argv[2]
 KSRC = os.path.join(srcdir, "tests", "kernels", "src")
 KERNELS = ["vadd_f32", "reduce_lds", "scratch", "elem_f64", "atomics_lds", "grid3d",
-           "wave_ops", "dyn_lds", "div_i64", "matmul_lds"]
+           "wave_ops", "dyn_lds", "div_i64", "matmul_lds", "calls",
+           # device functions and relocations; global variables in .data/.bss/.comm:
+           os.path.join(srcdir, "tests", "driver", "globals.cl")]
 TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
 failures = []
-checked = 0
 
 
 def run(cmd):
@@ -115,64 +117,84 @@ def md_fields(text):
     return {k.get("name"): k for k in kernels}
 
 
+def data_sections(path):
+    """The bytes of .data and .bss and the address of every OBJECT symbol."""
+    dump = run(["llvm-readelf-19", "-x", ".data", path]) if ".data" in sections(path) else ""
+    objs = sorted({l.split()[7] + "@" + l.split()[1]
+                  for l in run(["llvm-readelf-19", "-sW", path]).splitlines()
+                  if len(l.split()) >= 8 and l.split()[3] == "OBJECT"})
+    return [l for l in dump.splitlines() if l.startswith("  0x")], sections(path).get(".bss"), objs
+
+
 def check(cond, what):
     if not cond:
         failures.append(what)
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    for target in TARGETS:
-        for k in KERNELS:
-            src = os.path.join(KSRC, k + ".cl")
-            base = os.path.join(tmp, f"{k}-{target}")
-            try:
-                run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                     "-mcpu=" + target, "-nogpulib", "-O3", *cflags(src), "-S", src,
-                     "-o", base + ".s"])
-                run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + target,
-                     "-filetype=obj", base + ".s", "-o", base + ".o"])
-                run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".ref.hsaco"])
-                r = subprocess.run([exe, "--gpu-name", target, base + ".s", "-o",
-                                    base + ".hsaco"], capture_output=True, text=True,
-                                   timeout=60)
-                if r.returncode != 0:
-                    failures.append(f"{k} {target}: ptxas-amd failed:\n{r.stderr}")
-                    continue
-                ours, ref = base + ".hsaco", base + ".ref.hsaco"
-                check(disasm(ours) == disasm(ref), f"{k} {target}: instructions differ")
-                gfx10_plus = not target.startswith("gfx9")
-                do, dr = descriptors(ours, gfx10_plus), descriptors(ref, gfx10_plus)
-                check(do.keys() == dr.keys(), f"{k} {target}: kernels {do.keys()} vs {dr.keys()}")
-                for name in dr:
-                    check(name in do and do[name][0] == dr[name][0],
-                          f"{k} {target}: descriptor {name} differs")
-                    check(name in do and do[name][1], f"{k} {target}: {name} entry offset wrong")
-                check(notes(ours) == notes(ref), f"{k} {target}: metadata note differs")
-                # Without the .amdgpu_metadata block: metadata from the .amdhsa fields.
-                text = open(base + ".s").read()
-                stripped = re.sub(r"\.amdgpu_metadata\n.*?\.end_amdgpu_metadata\n", "", text,
-                                  flags=re.S)
-                with open(base + ".nomd.s", "w") as f:
-                    f.write(stripped)
-                r = subprocess.run([exe, "--gpu-name", target, base + ".nomd.s", "-o",
-                                    base + ".nomd.hsaco"], capture_output=True, text=True,
-                                   timeout=60)
-                if r.returncode != 0:
-                    failures.append(f"{k} {target} (no metadata block): {r.stderr}")
-                    continue
-                mo, mr = md_fields(notes(base + ".nomd.hsaco")), md_fields(notes(ref))
-                check(mo.keys() == mr.keys(), f"{k} {target}: derived kernels {list(mo)}")
-                for name, fields in mr.items():
-                    for key in ("kernarg_segment_size", "group_segment_fixed_size",
-                                "private_segment_fixed_size", "wavefront_size", "sgpr_count",
-                                "vgpr_count", "agpr_count", "kernarg_segment_align"):
-                        if key in fields:
-                            got = mo.get(name, {}).get(key)
-                            check(got == fields[key],
-                                  f"{k} {target}: derived .{key} {got} != LLVM's {fields[key]}")
-                checked += 1
-            except (RuntimeError, subprocess.TimeoutExpired) as e:
-                failures.append(f"{k} {target}: {e}")
+def one_case(tmp, target, k):
+    """Assembles kernel file k for target both ways and compares; returns 1 if compared."""
+    src = k if k.endswith(".cl") else os.path.join(KSRC, k + ".cl")
+    k = os.path.basename(k)[:-3] if k.endswith(".cl") else k
+    base = os.path.join(tmp, f"{k}-{target}")
+    try:
+        run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
+             "-mcpu=" + target, "-nogpulib", "-O3", *cflags(src), "-S", src,
+             "-o", base + ".s"])
+        run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + target,
+             "-filetype=obj", base + ".s", "-o", base + ".o"])
+        run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".ref.hsaco"])
+        r = subprocess.run([exe, "--gpu-name", target, base + ".s", "-o",
+                            base + ".hsaco"], capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode != 0:
+            failures.append(f"{k} {target}: ptxas-amd failed:\n{r.stderr}")
+            return 0
+        ours, ref = base + ".hsaco", base + ".ref.hsaco"
+        check(disasm(ours) == disasm(ref), f"{k} {target}: instructions differ")
+        if k == "globals":  # the only file with variables
+            vo, vr = data_sections(ours), data_sections(ref)
+            check(vo == vr and vo[0] and vo[2],
+                  f"{k} {target}: variables differ (or none): {vo} vs {vr}")
+        gfx10_plus = not target.startswith("gfx9")
+        do, dr = descriptors(ours, gfx10_plus), descriptors(ref, gfx10_plus)
+        check(do.keys() == dr.keys(), f"{k} {target}: kernels {do.keys()} vs {dr.keys()}")
+        for name in dr:
+            check(name in do and do[name][0] == dr[name][0],
+                  f"{k} {target}: descriptor {name} differs")
+            check(name in do and do[name][1], f"{k} {target}: {name} entry offset wrong")
+        check(notes(ours) == notes(ref), f"{k} {target}: metadata note differs")
+        # Without the .amdgpu_metadata block: metadata from the .amdhsa fields.
+        text = open(base + ".s").read()
+        stripped = re.sub(r"\.amdgpu_metadata\n.*?\.end_amdgpu_metadata\n", "", text,
+                          flags=re.S)
+        with open(base + ".nomd.s", "w") as f:
+            f.write(stripped)
+        r = subprocess.run([exe, "--gpu-name", target, base + ".nomd.s", "-o",
+                            base + ".nomd.hsaco"], capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode != 0:
+            failures.append(f"{k} {target} (no metadata block): {r.stderr}")
+            return 0
+        mo, mr = md_fields(notes(base + ".nomd.hsaco")), md_fields(notes(ref))
+        check(mo.keys() == mr.keys(), f"{k} {target}: derived kernels {list(mo)}")
+        for name, fields in mr.items():
+            for key in ("kernarg_segment_size", "group_segment_fixed_size",
+                        "private_segment_fixed_size", "wavefront_size", "sgpr_count",
+                        "vgpr_count", "agpr_count", "kernarg_segment_align"):
+                if key in fields:
+                    got = mo.get(name, {}).get(key)
+                    check(got == fields[key],
+                          f"{k} {target}: derived .{key} {got} != LLVM's {fields[key]}")
+        return 1
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        failures.append(f"{k} {target}: {e}")
+        return 0
+
+
+# Two cases at a time (the machine has 2 cores; each case runs a dozen LLVM tools).
+with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as pool:
+    checked = sum(pool.map(lambda tk: one_case(tmp, *tk),
+                           [(t, k) for t in TARGETS for k in KERNELS]))
 
 for f in failures:
     print("FAIL", f)

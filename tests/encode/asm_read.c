@@ -1,5 +1,6 @@
 /* Test driver for the assembly reader: reads FILE.s for TARGET with amd_asm_read and prints
- * the whole .text as hex, then per kernel "kernel NAME OFFSET SIZE NFIELDS".  Diagnostics
+ * the whole .text as hex, then per kernel "kernel NAME OFFSET SIZE NFIELDS", then per
+ * relocation "reloc OFFSET TYPE SYMBOL ADDEND" (TYPE: the R_AMDGPU_* number).  Diagnostics
  * go to stderr; exit status 1 if the reader reported errors.
  * With --lines, reads one instruction per stdin line and prints "OK <hex words> | <our
  * text>" or "ERR <reason>" per line.
@@ -82,6 +83,9 @@ int main(int argc, char **argv)
 	for (unsigned k = 0; k < m.nkernels; k++)
 		printf("kernel %s %zu %zu %u\n", m.kernels[k].name, m.kernels[k].code_offset,
 		       m.kernels[k].code_size, m.kernels[k].nfields);
+	for (unsigned i = 0; i < m.nrelocs; i++)
+		printf("reloc %zu %d %s %lld\n", m.relocs[i].offset, (int)m.relocs[i].type,
+		       m.relocs[i].symbol, (long long)m.relocs[i].addend);
 	pa_arena_free(&arena);
 	free(buf);
 	return ok ? 0 : 1;

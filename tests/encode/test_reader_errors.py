@@ -22,7 +22,14 @@ CASES = [
     (".bogus_directive 1", ".bogus_directive"),
     ("s_getreg_b32 s1, hwreg(HW_REG_NOPE)", "HW_REG_NOPE"),
     ("v_dual_mov_b32 v1, v2 :: v_dual_mov_b32 v3, v4", "v_dual_mov_b32"),  # dst parity
+    # relocation expressions: the forms not supported say so (NOT_SUPPORTED below)
+    ("s_add_u32 s0, s0, sym@rel64", "sym@rel64"),
+    ("s_add_u32 s0, s0, sym@gotpcrel", "sym@gotpcrel"),
+    ("s_movk_i32 s0, sym@abs32@lo", "sym@abs32@lo"),
+    ("s_add_u32 s0, s0, sym@rel32@lo+zz", "zz"),
+    ("s_add_u32 s0, sym@rel32@lo+4, sym@rel32@hi+12", "sym@rel32@hi+12"),
 ]
+NOT_SUPPORTED = ["sym@rel64", "sym@gotpcrel", "s_movk_i32", "sym@rel32@hi+12"]
 GOOD = "s_endpgm"
 
 
@@ -47,6 +54,10 @@ def main():
             elif errs[lineno][0] != want_col:
                 problems.append("line %d '%s': error at column %d, want %d (%s)" %
                                 (lineno, line, errs[lineno][0], want_col, errs[lineno][1]))
+            elif any(w in line for w in NOT_SUPPORTED) and \
+                    "not supported" not in errs[lineno][1]:
+                problems.append("line %d '%s': %s (want 'not supported')" %
+                                (lineno, line, errs[lineno][1]))
             if lineno + 1 in errs:
                 problems.append("line %d (%s) after a bad line was not read" % (lineno + 1, GOOD))
         if 2 * len(CASES) + 1 not in errs:

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""amdsim's command line checks what it is given before it runs (exit 2 for a usage error,
+1 for input that does not fit the code object): an unknown --kernel lists
+the kernels that exist, a missing --kernel/--grid/--block is named, the arguments are checked
+against the kernel's metadata (pointer or scalar, scalar size, count), --block against
+.max_flat_workgroup_size, and a run whose violations are cut short says how many were shown.
+The code objects come from clang-19 + llvm-mc-19 + ld.lld-19 (the metadata is LLVM's), one
+of them with its s_waitcnt removed.  usage: test_amdsim_cli.py AMDSIM SRCDIR"""
+import os
+import subprocess
+import sys
+import tempfile
+
+amdsim, srcdir = sys.argv[1], sys.argv[2]
+KSRC = os.path.join(srcdir, "tests", "kernels", "src")
+failures = []
+
+
+def build(tmp, name, src_text, drop_waits=False):
+    cl, s, o, co = (os.path.join(tmp, name + ext) for ext in (".cl", ".s", ".o", ".hsaco"))
+    with open(cl, "w") as f:
+        f.write(src_text)
+    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
+                    "-mcpu=gfx90a", "-nogpulib", "-O3", "-I", KSRC, "-S", cl, "-o", s],
+                   check=True)
+    if drop_waits:
+        text = open(s).read().splitlines(True)
+        with open(s, "w") as f:
+            f.writelines(l for l in text if "s_waitcnt" not in l)
+    subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj",
+                    s, "-o", o], check=True)
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", co], check=True)
+    return co
+
+
+def check(what, args, status, err_has=(), err_lacks=()):
+    p = subprocess.run([amdsim] + args, capture_output=True, text=True, timeout=120)
+    problems = [f"exit {p.returncode}, expected {status}"] if p.returncode != status else []
+    problems += [f"stderr lacks {s!r}" for s in err_has if s not in p.stderr]
+    problems += [f"stderr has {s!r}" for s in err_lacks if s in p.stderr]
+    if problems:
+        failures.append(f"{what}: {'; '.join(problems)}\n{p.stderr[-600:]}")
+
+
+VADD = open(os.path.join(KSRC, "vadd_f32.cl")).read()
+PAIR = ('#include "common.h"\n'
+        "__kernel void first(__global int *p) { p[gid_x()] = 1; }\n"
+        "__attribute__((reqd_work_group_size(64, 1, 1)))\n"
+        "__kernel void second(__global int *p, long k) { p[gid_x()] = (int)k; }\n"
+        "__kernel void shared(__global int *p, __local int *s)\n"
+        "{ s[lid_x()] = 1; p[gid_x()] = s[lid_x()]; }\n")
+
+with tempfile.TemporaryDirectory() as tmp:
+    vadd = build(tmp, "vadd", VADD)
+    bad = build(tmp, "vadd_nowait", VADD, drop_waits=True)
+    pair = build(tmp, "pair", PAIR)
+    buf = os.path.join(tmp, "z.bin")
+    with open(buf, "wb") as f:
+        f.write(bytes(4096))
+    out = os.path.join(tmp, "c.bin")
+    good = ["in:" + buf, "in:" + buf, "out:4096:" + out, "u32:1024"]
+    run = [vadd, "--kernel", "vadd_f32", "--grid", "4", "--block", "256"]
+    check("runs", run + good, 0)
+    check("unknown kernel", [pair, "--kernel", "third", "--grid", "1", "--block", "64",
+                             "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second, shared"])
+    check("missing kernel", [vadd, "--grid", "4", "--block", "256"] + good, 2,
+          err_has=["missing --kernel NAME\n"])
+    check("missing grid and block", [vadd, "--kernel", "vadd_f32"] + good, 2,
+          err_has=["missing --grid X[,Y,Z] and --block X[,Y,Z]"])
+    check("scalar for pointer", run + ["u32:1"] + good[1:], 1,
+          err_has=["argument 1", "global_buffer", "a pointer", "not u32:"])
+    check("buffer for scalar", run + good[:3] + ["in:" + buf], 1,
+          err_has=["argument 4", "by_value of 4 bytes", "not a pointer"])
+    check("scalar size", run + good[:3] + ["u64:1024"], 1,
+          err_has=["argument 4", "by_value of 4 bytes", "u64: gives a different size"])
+    check("argument count", run + good[:3], 1, err_has=["takes 4 arguments, 3 given"])
+    check("i64 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
+                           "out:256:" + out, "i64:5"], 0)
+    check("i32 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
+                           "out:256:" + out, "i32:5"], 1, err_has=["by_value of 8 bytes"])
+    check("block above reqd size", [pair, "--kernel", "second", "--grid", "1", "--block",
+                                    "128", "out:1024:" + out, "i64:5"], 1,
+          err_has=["128 work-items", "at most 64", ".max_flat_workgroup_size"])
+    check("block above default", [vadd, "--kernel", "vadd_f32", "--grid", "1", "--block",
+                                  "32,32"] + good, 1, err_has=["1024 work-items",
+                                                               "at most 256"])
+    check("LDS pointer as u32", [pair, "--kernel", "shared", "--grid", "1", "--block", "64",
+                                 "--dynamic-lds", "256", "out:256:" + out, "u32:0"], 0)
+    check("violations cut short", [bad, "--kernel", "vadd_f32", "--grid", "4", "--block",
+                                   "256"] + good, 3,
+          err_has=["waitcnt/hazard violation(s) (the first 20 shown)"])
+    check("violations all shown", [bad, "--kernel", "vadd_f32", "--grid", "1", "--block",
+                                   "64"] + good, 3, err_lacks=["shown"])
+
+for f in failures:
+    print("FAIL", f)
+print(f"amdsim cli: {len(failures)} failures")
+sys.exit(1 if failures else 0)
