@@ -8,7 +8,8 @@
  * where the value is live lies between the two.  A write of more than one dword starts at
  * the instruction's read point so a multi-dword result never overlaps the instruction's
  * own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
- * operands get the same treatment per physical register.
+ * operands get the same treatment per physical register, except that one read before any
+ * write (an ABI input) is busy from the function entry on.
  * requires: ra_fill_liveness.  breaks: nothing.
  * complexity: O(instructions + blocks * vregs). */
 #include "regalloc/ra_int.h"
@@ -38,8 +39,12 @@ static bool note_opnd(struct ra_ctx *ctx, const struct mir_opnd *o, bool is_use,
 	unsigned limit = f == RA_SGPR ? RA_MAX_SGPRS : RA_MAX_VGPRS;
 	if (o->v + o->width > limit)
 		return false;
-	for (unsigned r = o->v; r < o->v + o->width; r++)
-		extend(&ctx->fixed[f][r].first, &ctx->fixed[f][r].last, from, to);
+	for (unsigned r = o->v; r < o->v + o->width; r++) {
+		/* read before any write in linear order: its value comes from the function
+		 * entry (an ABI input), so it is busy from the entry on */
+		uint32_t begin = is_use && ctx->fixed[f][r].first == RA_NO_POINT ? 0 : from;
+		extend(&ctx->fixed[f][r].first, &ctx->fixed[f][r].last, begin, to);
+	}
 	return true;
 }
 

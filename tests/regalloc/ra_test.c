@@ -448,16 +448,14 @@ static void case_fixed(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
-/* More values live at once than the budget allows: the pressure error, not a crash. */
-static void case_pressure(struct totals *t, const char *gpu, unsigned file)
+/* Six values live at once in a rotation. */
+static void build_hot(struct fixture *fx, unsigned file)
 {
-	struct fixture fx;
-	setup(&fx, gpu, "hot");
-	struct mir_function *fn = &fx.fn;
+	struct mir_function *fn = &fx->fn;
 	uint32_t b = mir_new_block(fn);
 	uint32_t v[6];
 	for (unsigned i = 0; i < 6; i++) {
-		v[i] = newv(&fx, file, 1, 1);
+		v[i] = newv(fx, file, 1, 1);
 		if (file == MIR_VGPR)
 			vadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_vgpr(0, 1));
 		else
@@ -470,37 +468,57 @@ static void case_pressure(struct totals *t, const char *gpu, unsigned file)
 			sadd(fn, b, vr(fn, v[i]), mir_imm(1), vr(fn, v[(i + 1) % 6]));
 	}
 	end(fn, b);
-	if (file == MIR_VGPR)
-		fn->max_vgprs = 5;
-	else
-		fn->max_sgprs = 5;
-	bool ok = run(&fx, t, "pressure");
-	const char *want = file == MIR_VGPR
-	                           ? "register pressure in 'hot' exceeds 5 VGPRs; spilling is not "
-	                             "supported yet"
-	                           : "register pressure in 'hot' exceeds 5 SGPRs; spilling is not "
-	                             "supported yet";
-	check(t, !ok && strstr(diag_text(&fx), want), "pressure/%s: got '%s'", gpu, diag_text(&fx));
-	teardown(&fx);
+}
 
-	/* With one more register the same function allocates. */
+/* VGPRs beyond the budget: the pressure error, not a crash; with enough it allocates. */
+static void case_vgpr_pressure(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
 	setup(&fx, gpu, "hot");
-	fn = &fx.fn;
-	b = mir_new_block(fn);
-	for (unsigned i = 0; i < 6; i++) {
-		v[i] = newv(&fx, file, 1, 1);
-		if (file == MIR_VGPR)
-			vadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_vgpr(0, 1));
-		else
-			sadd(fn, b, vr(fn, v[i]), mir_imm(i), mir_sgpr(0, 1));
+	build_hot(&fx, MIR_VGPR);
+	fx.fn.max_vgprs = 5; /* v0 is busy until the sixth value's def: six registers */
+	bool ok = run(&fx, t, "vgpr-pressure");
+	const char *want =
+	        "register pressure in 'hot' exceeds 5 VGPRs; spilling is not supported yet";
+	check(t, !ok && strstr(diag_text(&fx), want), "vgpr-pressure/%s: got '%s'", gpu,
+	      diag_text(&fx));
+	teardown(&fx);
+	setup(&fx, gpu, "hot");
+	build_hot(&fx, MIR_VGPR);
+	fx.fn.max_vgprs = 6;
+	ok = run(&fx, t, "vgpr-pressure-fits");
+	check(t, ok && fx.fn.num_vgprs == 6, "vgpr-pressure-fits/%s: %s", gpu, diag_text(&fx));
+	teardown(&fx);
+}
+
+/* SGPRs beyond the budget spill to VGPR lanes; the checker follows the lanes. */
+static void case_sgpr_spill(struct totals *t, const char *gpu)
+{
+	for (unsigned budget = 3; budget <= 7; budget++) {
+		struct fixture fx;
+		setup(&fx, gpu, "hot");
+		build_hot(&fx, MIR_SGPR);
+		fx.fn.max_sgprs = budget; /* like the VGPRs above: six registers */
+		bool ok = run(&fx, t, "sgpr-spill");
+		check(t, ok, "sgpr-spill/%s budget %u: %s", gpu, budget, diag_text(&fx));
+		check(t, !ok || (fx.stats.spilled > 0) == (budget < 6),
+		      "sgpr-spill/%s budget %u: %u spilled", gpu, budget, fx.stats.spilled);
+		check(t, !ok || fx.fn.num_sgprs <= budget, "sgpr-spill/%s: %u SGPRs", gpu,
+		      fx.fn.num_sgprs);
+		teardown(&fx);
 	}
-	end(fn, b);
-	if (file == MIR_VGPR)
-		fn->max_vgprs = 6;
-	else
-		fn->max_sgprs = 6;
-	ok = run(&fx, t, "pressure-fits");
-	check(t, ok, "pressure-fits/%s: %s", gpu, diag_text(&fx));
+	/* No budget can hold a pair next to the kernarg pointer read at entry. */
+	struct fixture fx;
+	setup(&fx, gpu, "tiny");
+	uint32_t b = mir_new_block(&fx.fn), k = newv(&fx, MIR_SGPR, 2, 2);
+	uint32_t v = newv(&fx, MIR_VGPR, 1, 1);
+	sload2(&fx.fn, b, vr(&fx.fn, k), mir_sgpr(0, 2));
+	vadd(&fx.fn, b, vr(&fx.fn, v), sub(k, 1), mir_vgpr(0, 1));
+	end(&fx.fn, b);
+	fx.fn.max_sgprs = 3;
+	bool ok = run(&fx, t, "sgpr-impossible");
+	check(t, !ok && strstr(diag_text(&fx), "register pressure in 'tiny' exceeds 3 SGPRs"),
+	      "sgpr-impossible/%s: got '%s'", gpu, diag_text(&fx));
 	teardown(&fx);
 }
 
@@ -535,8 +553,8 @@ static void run_hand_cases(struct totals *t)
 			}
 		case_pairs(t, gpus[g]);
 		case_fixed(t, gpus[g]);
-		case_pressure(t, gpus[g], MIR_VGPR);
-		case_pressure(t, gpus[g], MIR_SGPR);
+		case_vgpr_pressure(t, gpus[g]);
+		case_sgpr_spill(t, gpus[g]);
 		case_bad_copy(t, gpus[g]);
 	}
 }
@@ -771,6 +789,7 @@ static void run_random_cases(struct totals *t)
 {
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
 	unsigned allocated = 0, pressure = 0, xor_swaps = 0, tight_fail = 0, lane_saves = 0;
+	unsigned spilling = 0;
 	for (uint64_t seed = 1; seed <= 3000; seed++) {
 		const char *gpu = gpus[seed % 5];
 		char name[64];
@@ -780,7 +799,7 @@ static void run_random_cases(struct totals *t)
 		build_random(&fx, seed);
 		if (seed % 3 == 0) { /* small budgets: allocate or report pressure */
 			fx.fn.max_vgprs = 12 + (unsigned)(seed % 11);
-			fx.fn.max_sgprs = 16 + (unsigned)(seed % 9);
+			fx.fn.max_sgprs = 6 + (unsigned)(seed % 9); /* SGPRs spill */
 		}
 		if (seed % 4 == 0) {
 			fx.fn.reserved_sgprs_begin = 4;
@@ -795,6 +814,7 @@ static void run_random_cases(struct totals *t)
 			continue;
 		}
 		allocated++;
+		spilling += fx.stats.spilled > 0;
 		/* Again with the budget cut to the registers the values use (fixed operands and
 		 * vregs, not the temporaries of copy cycles): lowest-first assignment gives the
 		 * same registers, but cycles find fewer free temporaries. */
@@ -827,12 +847,12 @@ static void run_random_cases(struct totals *t)
 	}
 	check(t,
 	      allocated >= 2000 && pressure >= 100 && xor_swaps >= 10 && lane_saves >= 3 &&
-	              tight_fail < 20,
+	              spilling >= 150 && tight_fail < 20,
 	      "random: %u allocated (%u with XOR swaps), %u over budget", allocated, xor_swaps,
 	      pressure);
-	printf("random programs: %u allocated (%u with XOR swaps, %u with lane saves), %u over "
-	       "budget, %u tight reruns over budget\n",
-	       allocated, xor_swaps, lane_saves, pressure, tight_fail);
+	printf("random programs: %u allocated (%u spilling SGPRs, %u with XOR swaps, %u with lane "
+	       "saves), %u over budget, %u tight reruns over budget\n",
+	       allocated, spilling, xor_swaps, lane_saves, pressure, tight_fail);
 }
 
 int main(void)
