@@ -114,6 +114,7 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->slot_vgpr[v] = UINT32_MAX;
 	ctx->spill_vgpr = UINT32_MAX;
+	fn->spill_sgprs = 0;
 	if (!assign(ctx))
 		return false;
 	ra_rewrite(ctx);

@@ -23,7 +23,6 @@ static void assign_slot(struct ra_ctx *ctx, uint32_t v)
 	if (ctx->spill_vgpr == UINT32_MAX || ctx->lanes_used + size > fn->wave_size) {
 		ctx->spill_vgpr = mir_new_vreg(fn, MIR_VGPR, 1, 1);
 		ctx->lanes_used = 0;
-		fn->spill_vgprs++;
 	}
 	ctx->slot_vgpr[v] = ctx->spill_vgpr;
 	ctx->slot_lane[v] = ctx->lanes_used;
