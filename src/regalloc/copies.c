@@ -120,40 +120,37 @@ static bool check_distinct_dsts(const struct group *g)
 	return true;
 }
 
-/* Whether register r of file f is free over the group's program points. */
-static bool temp_is_free(const struct group *g, enum ra_file f, unsigned r)
+/* The lowest register of file f free over the group's program points (no interval,
+ * fixed operand, reserved range or pending move there), or -1. */
+static int32_t find_temp(const struct group *g, enum ra_file f)
 {
 	const struct ra_ctx *ctx = g->ctx;
 	const struct mir_function *fn = ctx->fn;
 	uint32_t base = ctx->first_ins[g->b];
 	uint32_t use = 2 * (base + g->i), def = 2 * (base + g->end - 1) + 1;
-	if (r >= ctx->budget[f] ||
-	    (f == RA_SGPR && r >= fn->reserved_sgprs_begin && r < fn->reserved_sgprs_end))
-		return false;
-	const struct ra_fixed *fx = &ctx->fixed[f][r];
-	if (fx->first != RA_NO_POINT && fx->first <= def && fx->last >= use)
-		return false;
-	for (uint32_t k = 0; k < g->npending; k++)
-		if ((g->pending[k].dst_file == f && g->pending[k].dst == r) ||
-		    src_is_reg(&g->pending[k], f, r) ||
-		    (f == RA_VGPR && g->pending[k].src_kind == SRC_LANE0 && g->pending[k].src == r))
-			return false;
+	bool *busy = PA_NEW_ARRAY(fn->arena, bool, RA_MAX_VGPRS);
 	for (uint32_t v = 0; v < fn->nvregs; v++) {
 		const struct mir_vreg *vr = &fn->vregs[v];
 		const struct ra_interval *iv = &ctx->intervals[v];
 		if (vr->phys < 0 || ra_file_of(vr->file) != f || iv->start > def || iv->end < use)
 			continue;
-		if (r >= (unsigned)vr->phys && r < (unsigned)vr->phys + vr->size)
-			return false;
+		for (unsigned k = 0; k < vr->size; k++)
+			busy[vr->phys + k] = true;
 	}
-	return true;
-}
-
-static int32_t find_temp(const struct group *g, enum ra_file f)
-{
-	for (unsigned r = 0; r < g->ctx->budget[f]; r++)
-		if (temp_is_free(g, f, r))
-			return (int32_t)r;
+	for (uint32_t k = 0; k < g->npending; k++) {
+		const struct ra_move *m = &g->pending[k];
+		if (m->dst_file == f)
+			busy[m->dst] = true;
+		if (src_is_reg(m, f, m->src) || (f == RA_VGPR && m->src_kind == SRC_LANE0))
+			busy[m->src] = true;
+	}
+	for (unsigned r = 0; r < ctx->budget[f]; r++) {
+		const struct ra_fixed *fx = &ctx->fixed[f][r];
+		if (busy[r] || (fx->first != RA_NO_POINT && fx->first <= def && fx->last >= use) ||
+		    (f == RA_SGPR && r >= fn->reserved_sgprs_begin && r < fn->reserved_sgprs_end))
+			continue;
+		return (int32_t)r;
+	}
 	return -1;
 }
 

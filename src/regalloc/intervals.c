@@ -8,9 +8,10 @@
  * where the value is live lies between the two.  A write of more than one dword starts at
  * the instruction's read point so a multi-dword result never overlaps the instruction's
  * own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
- * operands get the same treatment per physical register.
+ * operands get the same treatment per physical register, except that one read before any
+ * write (an ABI input) is busy from the function entry on.
  * requires: ra_fill_liveness.  breaks: nothing.
- * complexity: O(instructions + blocks * vregs). */
+ * complexity: O(instructions + blocks * vregs / 64 + live-in/out entries). */
 #include "regalloc/ra_int.h"
 
 static void extend(uint32_t *start, uint32_t *end, uint32_t from, uint32_t to)
@@ -38,8 +39,12 @@ static bool note_opnd(struct ra_ctx *ctx, const struct mir_opnd *o, bool is_use,
 	unsigned limit = f == RA_SGPR ? RA_MAX_SGPRS : RA_MAX_VGPRS;
 	if (o->v + o->width > limit)
 		return false;
-	for (unsigned r = o->v; r < o->v + o->width; r++)
-		extend(&ctx->fixed[f][r].first, &ctx->fixed[f][r].last, from, to);
+	for (unsigned r = o->v; r < o->v + o->width; r++) {
+		/* read before any write in linear order: its value comes from the function
+		 * entry (an ABI input), so it is busy from the entry on */
+		uint32_t begin = is_use && ctx->fixed[f][r].first == RA_NO_POINT ? 0 : from;
+		extend(&ctx->fixed[f][r].first, &ctx->fixed[f][r].last, begin, to);
+	}
 	return true;
 }
 
@@ -72,13 +77,15 @@ static void extend_live_across(struct ra_ctx *ctx, uint32_t b)
 	        ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1 : start;
 	const uint64_t *in = &ctx->live_in[(size_t)b * w];
 	const uint64_t *out = &ctx->live_out[(size_t)b * w];
-	for (uint32_t v = 0; v < ctx->fn->nvregs; v++) {
-		struct ra_interval *iv = &ctx->intervals[v];
-		if (ra_set_has(in, v))
-			extend(&iv->start, &iv->end, start, start);
-		if (ra_set_has(out, v))
-			extend(&iv->start, &iv->end, end, end);
-	}
+	for (uint32_t k = 0; k < w; k++)
+		for (uint64_t bits = in[k] | out[k]; bits; bits &= bits - 1) {
+			uint32_t v = k * 64 + (uint32_t)__builtin_ctzll(bits);
+			struct ra_interval *iv = &ctx->intervals[v];
+			if (ra_set_has(in, v))
+				extend(&iv->start, &iv->end, start, start);
+			if (ra_set_has(out, v))
+				extend(&iv->start, &iv->end, end, end);
+		}
 }
 
 bool ra_fill_intervals(struct ra_ctx *ctx)

@@ -10,7 +10,9 @@
  * registers of COPY partners (source or destination of a full-width COPY) are tried
  * first, so most phi copies get the same register at both ends and vanish; otherwise the
  * lowest free tuple is taken.  Ties in start order break by vreg number: deterministic.
- * No spilling: an interval that finds no register fails with a pressure diagnostic.
+ * An SGPR interval that finds no register spills the overlapping interval that ends last
+ * (or itself) into a VGPR lane (ctx->spilled; spill.c rewrites, then allocation reruns);
+ * a VGPR interval that finds none fails with a pressure diagnostic.
  * requires: ra_fill_intervals.  breaks: nothing (sets mir_vreg.phys).
  * complexity: O(V log V + V * R * size) for V intervals and R registers. */
 #include <stdlib.h>
@@ -136,7 +138,50 @@ static void fill_hints(struct linscan *ls)
 	ls->hint_first = first;
 }
 
-bool ra_linscan(struct ra_ctx *ctx)
+/* The assigned SGPR vreg overlapping vreg v that lives longest, or UINT32_MAX. */
+static uint32_t longest_overlapping(const struct linscan *ls, uint32_t v)
+{
+	const struct ra_ctx *ctx = ls->ctx;
+	const struct mir_function *fn = ctx->fn;
+	uint32_t best = UINT32_MAX;
+	for (uint32_t u = 0; u < ctx->spillable_vregs; u++) {
+		const struct ra_interval *iu = &ctx->intervals[u];
+		if (fn->vregs[u].file != MIR_SGPR || fn->vregs[u].phys < 0 ||
+		    iu->end < ctx->intervals[v].start)
+			continue;
+		if (best == UINT32_MAX || iu->end > ctx->intervals[best].end)
+			best = u;
+	}
+	return best;
+}
+
+/* No register for SGPR vreg v: spills the overlapping value that lives longest (Poletto &
+ * Sarkar's heuristic) until v fits, or v itself when it lives longest.  Returns the
+ * register for v, -1 when v was spilled, -2 when nothing can be spilled. */
+static int32_t spill_for(struct linscan *ls, uint32_t v)
+{
+	struct ra_ctx *ctx = ls->ctx;
+	struct mir_function *fn = ctx->fn;
+	for (;;) {
+		int32_t r = choose(ls, v);
+		if (r >= 0)
+			return r;
+		uint32_t u = longest_overlapping(ls, v);
+		bool v_spillable = v < ctx->spillable_vregs;
+		if (u == UINT32_MAX || ctx->intervals[u].end <= ctx->intervals[v].end) {
+			if (!v_spillable)
+				return -2;
+			ctx->spilled[v] = true;
+			return -1;
+		}
+		ctx->spilled[u] = true;
+		for (unsigned k = 0; k < fn->vregs[u].size; k++)
+			ls->busy_until[RA_SGPR][fn->vregs[u].phys + k] = RA_NO_POINT;
+		fn->vregs[u].phys = -1;
+	}
+}
+
+enum ra_result ra_linscan(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
 	struct linscan ls = {.ctx = ctx};
@@ -152,17 +197,29 @@ bool ra_linscan(struct ra_ctx *ctx)
 		if (ctx->intervals[v].start != RA_NO_POINT)
 			order[n++] = (struct order_key){ctx->intervals[v].start, v};
 	qsort(order, n, sizeof *order, cmp_order);
+	bool spills = false;
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t v = order[k].vreg;
 		struct mir_vreg *vr = &fn->vregs[v];
 		enum ra_file f = ra_file_of(vr->file);
 		int32_t r = choose(&ls, v);
-		if (r < 0)
-			return ra_report_pressure(ctx, f);
+		if (r < 0 && f == RA_SGPR) {
+			r = spill_for(&ls, v);
+			if (r == -1) {
+				spills = true;
+				continue;
+			}
+		}
+		if (r < 0) {
+			ra_report_pressure(ctx, f);
+			return RA_FAILED;
+		}
 		vr->phys = r;
 		for (unsigned i = 0; i < vr->size; i++)
 			ls.busy_until[f][r + i] = ctx->intervals[v].end;
 		ctx->stats->intervals++;
 	}
-	return true;
+	for (uint32_t v = 0; v < ctx->spillable_vregs && !spills; v++)
+		spills = ctx->spilled[v];
+	return spills ? RA_SPILL : RA_OK;
 }

@@ -8,8 +8,8 @@
  * (sub-register) definition kills nothing until all dwords are written in the block.
  * Copy groups read all sources before writing any destination (parallel semantics).
  * requires: a verified MIR function.  breaks: nothing (fills ctx->live_in / live_out).
- * complexity: O(instructions + iterations * blocks * vregs / 64); the iteration count is
- * bounded by the loop nesting depth + 2 for reducible control flow. */
+ * complexity: O(instructions + block visits * vregs / 64); a block is revisited only when
+ * a successor's live-in grew (a few times per loop level for reducible control flow). */
 #include <string.h>
 
 #include "regalloc/ra_int.h"

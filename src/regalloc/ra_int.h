@@ -39,7 +39,16 @@ struct ra_ctx {
 	struct ra_interval *intervals;                     /* one per vreg (intervals.c) */
 	struct ra_fixed fixed[RA_NUM_FILES][RA_MAX_VGPRS]; /* fixed physical operands */
 	unsigned budget[RA_NUM_FILES];                     /* registers the allocator may use */
+	/* SGPR spilling (linscan.c decides, spill.c rewrites; kept across rounds) */
+	uint32_t spillable_vregs; /* vregs below this number are the input's, others temps */
+	bool *spilled;            /* per vreg (spillable ones): spill it this round */
+	uint32_t *slot_lane;      /* per spillable vreg: first lane of its spill slot */
+	uint32_t *slot_vgpr;      /* per spillable vreg: VGPR vreg holding its lanes */
+	uint32_t lanes_used;      /* lanes handed out in the current spill VGPR */
+	uint32_t spill_vgpr;      /* current spill VGPR vreg (UINT32_MAX: none yet) */
 };
+
+enum ra_result { RA_OK, RA_FAILED, RA_SPILL };
 
 static inline bool ra_set_has(const uint64_t *set, uint32_t i)
 {
@@ -66,13 +75,14 @@ bool ra_opnd_is_use(const struct mir_insn *in, unsigned k);
 /* Reports an internal error naming the function, block and instruction. */
 bool ra_internal(struct ra_ctx *ctx, uint32_t b, uint32_t i, const char *what);
 
-/* Reports that the values do not fit in the budget of file f (no spilling yet). */
+/* Reports that the values do not fit in the budget of file f. */
 bool ra_report_pressure(struct ra_ctx *ctx, enum ra_file f);
 
 /* The passes, in order (each in its own file). */
 void ra_fill_liveness(struct ra_ctx *ctx);
 bool ra_fill_intervals(struct ra_ctx *ctx);
-bool ra_linscan(struct ra_ctx *ctx);
+enum ra_result ra_linscan(struct ra_ctx *ctx);
+bool ra_spill_sgprs(struct ra_ctx *ctx);
 void ra_rewrite(struct ra_ctx *ctx);
 bool ra_lower_copies(struct ra_ctx *ctx);
 

@@ -1,9 +1,9 @@
 /* Register allocation pipeline (ra_run) and the helpers the passes share.
  *
- * Order: liveness -> intervals -> linear scan -> operand rewrite -> copy lowering ->
- * register counts.  Each pass is one file; ra_int.h holds their shared context.
- * requires: a MIR function that passes mir_verify.  breaks: the virtual view (every
- * MIR_VREG operand becomes physical, COPYs become moves).
+ * Order: liveness -> intervals -> linear scan (-> SGPR spill rewrite and again, while
+ * linear scan spills) -> operand rewrite -> copy lowering -> register counts.  Each pass is one
+ * file; ra_int.h holds their shared context. requires: a MIR function that passes mir_verify.
+ * breaks: the virtual view (every MIR_VREG operand becomes physical, COPYs become moves).
  * complexity: see each pass; dominated by liveness and linear scan. */
 #include <string.h>
 
@@ -67,6 +67,30 @@ static void count_registers(struct mir_function *fn)
 	fn->num_vgprs = top[RA_VGPR];
 }
 
+/* Liveness, intervals and linear scan; with SGPR spills, rewrites and reruns (a bounded
+ * number of rounds: each spills at least one input value, temporaries are never spilled). */
+static bool assign(struct ra_ctx *ctx)
+{
+	struct mir_function *fn = ctx->fn;
+	enum { MAX_ROUNDS = 16 };
+	for (unsigned round = 0;; round++) {
+		for (uint32_t v = 0; v < fn->nvregs; v++)
+			fn->vregs[v].phys = -1;
+		ctx->stats->intervals = 0;
+		ctx->set_words = (fn->nvregs + 63) / 64 + 1;
+		ra_fill_liveness(ctx);
+		if (!ra_fill_intervals(ctx))
+			return false;
+		enum ra_result result = ra_linscan(ctx);
+		if (result != RA_SPILL)
+			return result == RA_OK;
+		if (round + 1 == MAX_ROUNDS)
+			return ra_report_pressure(ctx, RA_SGPR);
+		if (!ra_spill_sgprs(ctx))
+			return false;
+	}
+}
+
 bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 {
 	struct ra_stats local;
@@ -77,15 +101,21 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 	ctx->fn = fn;
 	ctx->diag = d;
 	ctx->stats = stats;
-	ctx->set_words = (fn->nvregs + 63) / 64 + 1;
 	ctx->budget[RA_SGPR] = fn->max_sgprs < RA_MAX_SGPRS ? fn->max_sgprs : RA_MAX_SGPRS;
 	ctx->budget[RA_VGPR] = fn->max_vgprs < RA_MAX_VGPRS ? fn->max_vgprs : RA_MAX_VGPRS;
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		if ((fn->vregs[v].file != MIR_SGPR && fn->vregs[v].file != MIR_VGPR) ||
 		    fn->vregs[v].size < 1 || fn->vregs[v].size > 4)
 			return ra_internal(ctx, 0, 0, "virtual register of bad file or size");
-	ra_fill_liveness(ctx);
-	if (!ra_fill_intervals(ctx) || !ra_linscan(ctx))
+	ctx->spillable_vregs = fn->nvregs;
+	ctx->spilled = PA_NEW_ARRAY(fn->arena, bool, fn->nvregs + 1);
+	ctx->slot_lane = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	ctx->slot_vgpr = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		ctx->slot_vgpr[v] = UINT32_MAX;
+	ctx->spill_vgpr = UINT32_MAX;
+	fn->spill_sgprs = 0;
+	if (!assign(ctx))
 		return false;
 	ra_rewrite(ctx);
 	if (!ra_lower_copies(ctx))

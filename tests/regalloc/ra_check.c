@@ -8,13 +8,17 @@
 
 #include "ra_check.h"
 
-enum { NSGPR = 128, NVGPR = 512, NREGS = NSGPR + NVGPR, MAX_IMMS = 256 };
+enum { NSGPR = 128, NVGPR = 512, NREGS = NSGPR + NVGPR, MAX_IMMS = 256, MAX_SLOTS = 512 };
+/* A state holds NREGS register label sets, then MAX_SLOTS sets for the lanes of VGPRs
+ * that v_writelane_b32 / v_readlane_b32 address (spill slots), numbered on first sight. */
+enum { NSETS = NREGS + MAX_SLOTS };
 
 struct checker {
 	const struct mir_function *virt, *alloc;
 	uint32_t words; /* 64-bit words per label set */
 	uint32_t imms[MAX_IMMS], nimms;
-	uint64_t *outs; /* per block: NREGS label sets */
+	uint32_t slot_vgpr[MAX_SLOTS], slot_lane[MAX_SLOTS], nslots;
+	uint64_t *outs; /* per block: NSETS label sets */
 	bool *has_out;
 	bool checking, failed;
 	char *err;
@@ -80,6 +84,30 @@ static uint32_t imm_label(struct checker *ck, uint32_t bits)
 	return 4 * ck->virt->nvregs + NREGS + ck->nimms - 1;
 }
 
+/* State set index of lane `lane` of physical VGPR index p. */
+static unsigned slot_index(struct checker *ck, unsigned p, uint32_t lane)
+{
+	for (uint32_t k = 0; k < ck->nslots; k++)
+		if (ck->slot_vgpr[k] == p && ck->slot_lane[k] == lane)
+			return NREGS + k;
+	if (ck->nslots == MAX_SLOTS) {
+		fprintf(stderr, "ra_check: too many lane slots\n");
+		abort();
+	}
+	ck->slot_vgpr[ck->nslots] = p;
+	ck->slot_lane[ck->nslots++] = lane;
+	return NREGS + ck->nslots - 1;
+}
+
+/* A whole-register write of physical index p also overwrites every lane slot in it. */
+static void clobber_slots(struct checker *ck, uint64_t *state, unsigned p)
+{
+	for (uint32_t k = 0; k < ck->nslots; k++)
+		if (ck->slot_vgpr[k] == p)
+			memset(&state[(size_t)(NREGS + k) * ck->words], 0,
+			       ck->words * sizeof(uint64_t));
+}
+
 static unsigned phys_index(unsigned kind, unsigned r)
 {
 	return kind == MIR_SGPR ? r : NSGPR + r;
@@ -111,6 +139,28 @@ static bool is_xor_swap(const struct mir_insn *in)
 	return x->kind == y->kind;
 }
 
+/* v_writelane_b32 / v_readlane_b32 with a constant lane: copies between an SGPR and the
+ * lane's slot set. */
+static void apply_lane_move(struct checker *ck, uint64_t *state, const struct mir_insn *in)
+{
+	size_t bytes = ck->words * sizeof(uint64_t);
+	bool write = in->op == AMD_OP_V_WRITELANE_B32;
+	const struct mir_opnd *vgpr = write ? &in->opnds[0] : &in->opnds[1];
+	const struct mir_opnd *sgpr = write ? &in->opnds[1] : &in->opnds[0];
+	unsigned pv = phys_index(MIR_VGPR, vgpr->v), ps = phys_index(MIR_SGPR, sgpr->v);
+	if (in->opnds[2].kind != MIR_IMM || vgpr->kind != MIR_VGPR || sgpr->kind != MIR_SGPR) {
+		memset(reg_set(ck, state, write ? pv : ps), 0, bytes); /* not followed */
+		return;
+	}
+	unsigned slot = slot_index(ck, pv, in->opnds[2].v);
+	if (write) {
+		memcpy(reg_set(ck, state, slot), reg_set(ck, state, ps), bytes);
+		memset(reg_set(ck, state, pv), 0, bytes); /* the register as a whole changed */
+	} else {
+		memcpy(reg_set(ck, state, ps), reg_set(ck, state, slot), bytes);
+	}
+}
+
 /* Applies allocated moves [a, aend) of block ab to state. */
 static void apply_moves(struct checker *ck, uint64_t *state, const struct mir_block *ab, uint32_t a,
                         uint32_t aend)
@@ -120,16 +170,19 @@ static void apply_moves(struct checker *ck, uint64_t *state, const struct mir_bl
 	while (a < aend) {
 		const struct mir_insn *in = &ab->insns[a];
 		const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
-		/* lane moves through lane 0: the VGPR stands for the value of its lane 0 */
-		bool lane = in->op == AMD_OP_V_WRITELANE_B32 || in->op == AMD_OP_V_READLANE_B32;
-		if (lane && (in->opnds[2].kind != MIR_IMM || in->opnds[2].v != 0))
-			s = d; /* another lane: the checker does not follow it */
+		if (in->op == AMD_OP_V_WRITELANE_B32 || in->op == AMD_OP_V_READLANE_B32) {
+			apply_lane_move(ck, state, in);
+			a++;
+			continue;
+		}
 		if (is_xor(in) && a + 3 <= aend && is_xor_swap(in)) {
 			unsigned px = phys_index(d->kind, d->v),
 			         py = phys_index(in->opnds[2].kind, in->opnds[2].v);
 			memcpy(tmp, reg_set(ck, state, px), bytes);
 			memcpy(reg_set(ck, state, px), reg_set(ck, state, py), bytes);
 			memcpy(reg_set(ck, state, py), tmp, bytes);
+			clobber_slots(ck, state, px);
+			clobber_slots(ck, state, py);
 			a += 3;
 			continue;
 		}
@@ -142,9 +195,11 @@ static void apply_moves(struct checker *ck, uint64_t *state, const struct mir_bl
 			else if (s->kind == MIR_IMM)
 				add(&tmp[k * ck->words], imm_label(ck, s->v));
 		}
-		for (unsigned k = 0; k < w; k++)
-			memcpy(reg_set(ck, state, phys_index(d->kind, d->v + k)),
-			       &tmp[k * ck->words], bytes);
+		for (unsigned k = 0; k < w; k++) {
+			unsigned p = phys_index(d->kind, d->v + k);
+			memcpy(reg_set(ck, state, p), &tmp[k * ck->words], bytes);
+			clobber_slots(ck, state, p);
+		}
 		a++;
 	}
 	free(tmp);
@@ -217,7 +272,7 @@ static void compose_copies(struct checker *ck, const struct mir_block *vb, uint3
 
 static void relabel(struct checker *ck, uint64_t *state, const struct copy_map *map)
 {
-	for (unsigned p = 0; p < NREGS; p++) {
+	for (unsigned p = 0; p < NSETS; p++) {
 		uint64_t *set = reg_set(ck, state, p);
 		bool gets[256];
 		for (uint32_t k = 0; k < map->n; k++)
@@ -297,31 +352,38 @@ static void step_insn(struct checker *ck, uint64_t *state, const struct mir_insn
 		}
 	}
 	for (uint32_t k = 0; k < ndefs; k++)
-		for (unsigned p = 0; p < NREGS; p++)
+		for (unsigned p = 0; p < NSETS; p++)
 			reg_set(ck, state, p)[def_label[k] / 64] &=
 			        ~((uint64_t)1 << (def_label[k] % 64));
 	for (uint32_t k = 0; k < ndefs; k++) {
 		memset(reg_set(ck, state, def_reg[k]), 0, ck->words * sizeof(uint64_t));
+		clobber_slots(ck, state, def_reg[k]);
 		add(reg_set(ck, state, def_reg[k]), def_label[k]);
 	}
 }
 
-/* Runs block b over state (its entry state), checking when ck->checking. */
+/* Runs block b over state (its entry state), checking when ck->checking.  Instructions of
+ * the allocated block that are moves (copies lowered, spill code) are applied as moves;
+ * a run of them that stands where the virtual block has COPYs also performs those
+ * COPYs' relabelling. */
 static void run_block(struct checker *ck, uint32_t b, uint64_t *state)
 {
 	const struct mir_block *vb = &ck->virt->blocks[b], *ab = &ck->alloc->blocks[b];
 	uint32_t v = 0, a = 0;
-	while (v < vb->ninsns) {
-		if (vb->insns[v].op == MIR_COPY) {
+	while (v < vb->ninsns || a < ab->ninsns) {
+		bool at_copy = v < vb->ninsns && vb->insns[v].op == MIR_COPY;
+		if (at_copy || (a < ab->ninsns && is_ra_move(ab->insns[a].op))) {
 			uint32_t vend = v, aend = a;
-			while (vend < vb->ninsns && vb->insns[vend].op == MIR_COPY)
+			while (at_copy && vend < vb->ninsns && vb->insns[vend].op == MIR_COPY)
 				vend++;
 			while (aend < ab->ninsns && is_ra_move(ab->insns[aend].op))
 				aend++;
-			struct copy_map map;
 			apply_moves(ck, state, ab, a, aend);
-			compose_copies(ck, vb, v, vend, &map);
-			relabel(ck, state, &map);
+			if (at_copy) {
+				struct copy_map map;
+				compose_copies(ck, vb, v, vend, &map);
+				relabel(ck, state, &map);
+			}
 			v = vend;
 			a = aend;
 			continue;
@@ -330,19 +392,21 @@ static void run_block(struct checker *ck, uint32_t b, uint64_t *state)
 			fail(ck, "bb%u: allocated block ends early", b);
 			return;
 		}
+		if (v >= vb->ninsns) {
+			fail(ck, "bb%u: allocated block has extra instructions", b);
+			return;
+		}
 		step_insn(ck, state, &vb->insns[v], &ab->insns[a], b, a);
 		v++;
 		a++;
 	}
-	if (a != ab->ninsns)
-		fail(ck, "bb%u: allocated block has %u extra instructions", b, ab->ninsns - a);
 }
 
 /* Entry state of block b: intersection over computed predecessors (and the function
  * entry for block 0); false when no predecessor has been computed yet. */
 static bool entry_state(struct checker *ck, uint32_t b, uint64_t *state)
 {
-	size_t n = (size_t)NREGS * ck->words;
+	size_t n = (size_t)NSETS * ck->words;
 	bool any = false;
 	if (b == 0) {
 		memset(state, 0, n * sizeof *state);
@@ -399,7 +463,7 @@ bool ra_check(const struct mir_function *virt, const struct mir_function *alloc,
 {
 	struct checker ck = {.virt = virt, .alloc = alloc, .err = err, .errlen = errlen};
 	ck.words = (4 * virt->nvregs + NREGS + MAX_IMMS + 63) / 64;
-	size_t n = (size_t)NREGS * ck.words;
+	size_t n = (size_t)NSETS * ck.words;
 	ck.outs = calloc((size_t)virt->nblocks * n + 1, sizeof(uint64_t));
 	ck.has_out = calloc(virt->nblocks + 1, sizeof(bool));
 	uint64_t *state = calloc(n, sizeof(uint64_t));

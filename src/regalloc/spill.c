@@ -1,0 +1,124 @@
+/* SGPR spilling into VGPR lanes.
+ *
+ * Every vreg linear scan marked in ctx->spilled gets a spill slot: size consecutive lanes
+ * of a spill VGPR (a new VGPR vreg; a new one when wave_size lanes are used up).  Each
+ * read of a spilled vreg becomes a new short-lived SGPR temporary filled by
+ * v_readlane_b32 just before the instruction (before the whole group for a parallel
+ * copy), each write a temporary stored by v_writelane_b32 just after it.  The spill VGPR
+ * is read and written by v_writelane_b32, so liveness keeps it live from the function
+ * entry to its last use: its lanes survive any control flow.  v_readlane/v_writelane
+ * ignore exec, so spill code is right in any divergence state.  Temporaries are numbered
+ * from ctx->spillable_vregs up and are never spilled; allocation reruns afterwards.
+ * requires: ra_linscan returned RA_SPILL.  breaks: liveness, intervals, assignment (all
+ * recomputed by the next round).  complexity: O(instructions + spill code). */
+#include <string.h>
+
+#include "regalloc/ra_int.h"
+
+/* Gives spilled vreg v its lanes. */
+static void assign_slot(struct ra_ctx *ctx, uint32_t v)
+{
+	struct mir_function *fn = ctx->fn;
+	unsigned size = fn->vregs[v].size;
+	if (ctx->spill_vgpr == UINT32_MAX || ctx->lanes_used + size > fn->wave_size) {
+		ctx->spill_vgpr = mir_new_vreg(fn, MIR_VGPR, 1, 1);
+		ctx->lanes_used = 0;
+	}
+	ctx->slot_vgpr[v] = ctx->spill_vgpr;
+	ctx->slot_lane[v] = ctx->lanes_used;
+	ctx->lanes_used += size;
+	fn->spill_sgprs++;
+	ctx->stats->spilled++;
+}
+
+static struct mir_insn lane_op(unsigned op, struct mir_opnd a, struct mir_opnd b, uint32_t lane,
+                               uint32_t src_line)
+{
+	struct mir_opnd ops[3] = {a, b, mir_imm(lane)};
+	struct mir_insn in = mir_make(op, 3, ops);
+	in.src_line = src_line;
+	return in;
+}
+
+struct spill_block {
+	struct mir_insn *out;
+	uint32_t n;
+	struct mir_insn *post; /* writelanes after the current group */
+	uint32_t npost;
+};
+
+/* Rewrites the spilled operands of `in` to temporaries; appends readlanes to sb->out and
+ * writelanes to sb->post.  Returns false on a spilled write in a terminator. */
+static bool rewrite_insn(struct ra_ctx *ctx, struct mir_insn *in, struct spill_block *sb)
+{
+	struct mir_function *fn = ctx->fn;
+	for (unsigned k = 0; k < in->nopnds; k++) {
+		struct mir_opnd *o = &in->opnds[k];
+		if (o->kind != MIR_VREG || o->v >= ctx->spillable_vregs || !ctx->spilled[o->v])
+			continue;
+		uint32_t v = o->v, vgpr = ctx->slot_vgpr[v];
+		uint32_t lane = ctx->slot_lane[v] + o->sub;
+		unsigned align = o->width == 1 ? 1 : o->width == 2 ? 2 : 4;
+		uint32_t temp = mir_new_vreg(fn, MIR_SGPR, o->width, align);
+		struct mir_opnd slot = mir_vreg(vgpr, 1);
+		for (unsigned d = 0; d < o->width; d++) {
+			struct mir_opnd part = mir_vreg(temp, 1);
+			part.sub = (uint8_t)d;
+			if (ra_opnd_is_use(in, k))
+				sb->out[sb->n++] = lane_op(AMD_OP_V_READLANE_B32, part, slot,
+				                           lane + d, in->src_line);
+			if (mir_opnd_is_def(in, k)) {
+				if (mir_is_terminator(in))
+					return false;
+				sb->post[sb->npost++] = lane_op(AMD_OP_V_WRITELANE_B32, slot, part,
+				                                lane + d, in->src_line);
+			}
+		}
+		*o = mir_vreg(temp, o->width);
+	}
+	return true;
+}
+
+static bool spill_block(struct ra_ctx *ctx, uint32_t b)
+{
+	struct mir_block *bl = &ctx->fn->blocks[b];
+	uint32_t cap = 1;
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		cap += 1 + 2u * 4u * bl->insns[i].nopnds;
+	struct spill_block sb = {
+	        .out = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
+	        .post = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
+	};
+	for (uint32_t i = 0; i < bl->ninsns;) {
+		uint32_t end = ra_group_end(bl, i);
+		struct mir_insn *group = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, end - i);
+		memcpy(group, &bl->insns[i], (end - i) * sizeof *group);
+		sb.npost = 0;
+		for (uint32_t j = 0; j < end - i; j++)
+			if (!rewrite_insn(ctx, &group[j], &sb))
+				return ra_internal(ctx, b, i + j,
+				                   "spilled SGPR written by a branch");
+		memcpy(&sb.out[sb.n], group, (end - i) * sizeof *group);
+		sb.n += end - i;
+		memcpy(&sb.out[sb.n], sb.post, sb.npost * sizeof *sb.post);
+		sb.n += sb.npost;
+		i = end;
+	}
+	bl->insns = sb.out;
+	bl->ninsns = sb.n;
+	bl->cap = cap;
+	return true;
+}
+
+bool ra_spill_sgprs(struct ra_ctx *ctx)
+{
+	for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
+		if (ctx->spilled[v] && ctx->slot_vgpr[v] == UINT32_MAX)
+			assign_slot(ctx, v);
+	for (uint32_t b = 0; b < ctx->fn->nblocks; b++)
+		if (!spill_block(ctx, b))
+			return false;
+	for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
+		ctx->spilled[v] = false;
+	return true;
+}
