@@ -323,6 +323,12 @@ HAZARD_KERNELS = {
         "v_rcp_f32 v2, v1",
         "NOP 0",
         "v_add_f32 v2, v2, v1"], "transcendental"),
+    # gfx10 (LLVM FPAtomicToDenormModeHazard): 3 wait states, no VALU or wait in between
+    "hz_fpatomic_denorm": (["gfx1030"], [
+        "v_cvt_f32_u32 v2, v0",
+        "global_atomic_fmin v5, v2, s[0:1]",
+        "NOP 2",
+        "s_denorm_mode 0xf"], "s_denorm_mode"),
 }
 
 ASM_KERNEL = """
@@ -374,14 +380,18 @@ META_KERNEL = """  - .name: {name}
 
 
 def test_hazard(amdsim, tmp):
-    for t in ["gfx90a", "gfx942"]:
+    for t in ["gfx90a", "gfx942", "gfx1030"]:
         names = [n for n, (ts, _, _) in HAZARD_KERNELS.items() if t in ts]
         src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
+        kernel, meta = ASM_KERNEL, META_KERNEL
+        if t in WAVE32:
+            kernel = kernel.replace(".amdhsa_accum_offset 8", ".amdhsa_wavefront_size32 1")
+            meta = meta.replace(".wavefront_size: 64", ".wavefront_size: 32")
         for n in names:
             body = "\n".join("  s_nop " + ln[4:] if ln.startswith("NOP") else "  " + ln
                              for ln in HAZARD_KERNELS[n][1])
-            src += ASM_KERNEL.format(name=n, body=body)
-        src += ASM_META.format(kernels="".join(META_KERNEL.format(name=n) for n in names))
+            src += kernel.format(name=n, body=body)
+        src += ASM_META.format(kernels="".join(meta.format(name=n) for n in names))
         s = os.path.join(tmp, "hz-%s.s" % t)
         o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
         open(s, "w").write(src)
