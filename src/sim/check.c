@@ -12,8 +12,10 @@
  * gfx11 has one software-visible data hazard (LLVM's VALUTransUseHazard): a VALU reading a
  * VGPR that a transcendental wrote with at most 5 VALUs and at most 1 TRANS in between needs
  * a drain of outstanding VALU writes first (s_waitcnt_depctr va_vdst(0), or any VMEM, FLAT
- * or DS instruction, which drain it too).  gfx1030 and gfx1200 have no software hazard LLVM 19
- * knows of (gfx10's are gfx1010-only features; gfx12 interlocks); gfx12 splits the counters
+ * or DS instruction, which drain it too).  gfx1030 has one (LLVM's FPAtomicToDenormMode): a
+ * VMEM/FLAT floating-point atomic needs 3 wait states before s_denorm_mode unless a VALU or an
+ * s_waitcnt* comes first; its other gfx10 hazards are gfx1010-only features, and gfx1200 has
+ * none LLVM 19 knows of (gfx12 interlocks them); gfx12 splits the counters
  * (loadcnt = CNT_VM, dscnt = CNT_LGKM, storecnt = CNT_VS, kmcnt = CNT_KM for scalar loads).
  * Timing: each operation gets a seeded random latency, in-order groups never complete before
  * their predecessors, and s_waitcnt stalls the wave's clock until the hardware count is met.
@@ -402,9 +404,11 @@ void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct sim_ctx *c = w->ctx;
 	struct sim_chk *k = &w->chk;
+	uint16_t f = in->sem->flags;
+	if (c->gfx10_hazards && (f & SEM_DENORM))
+		need_ws(w, in, k->fp_atomic, 3, "FP atomic then s_denorm_mode (gfx10)");
 	if (!c->gfx9_hazards)
 		return;
-	uint16_t f = in->sem->flags;
 	if (in->dpp == 1 || in->dpp == 2) {
 		need_ws(w, in, k->valu_sgpr[SIM_EXEC], 5, "VALU writes EXEC then DPP");
 		if (in->src[0] >= SIM_VGPR0)
@@ -432,11 +436,17 @@ void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in)
 void sim_chk_after(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct sim_chk *k = &w->chk;
-	if (in->sem->flags & SEM_SETREG)
+	uint16_t f = in->sem->flags;
+	if (f & SEM_SETREG)
 		k->setreg = k->ws;
+	if (w->ctx->gfx10_hazards) { /* a VALU or any s_waitcnt* ends the FP atomic hazard */
+		if (f & (SEM_VALU | SEM_WAITCNT))
+			k->fp_atomic = 0;
+		if ((f & SEM_FP_ATOMIC) && in->fmt != SIM_FMT_DS)
+			k->fp_atomic = k->ws;
+	}
 	if (!w->ctx->gfx11_trans_hazard)
 		return;
-	uint16_t f = in->sem->flags;
 	k->valu_issued += (f & SEM_VALU) != 0;
 	k->trans_issued += (f & SEM_TRANS) != 0;
 	/* drains of outstanding VALU writes: vector memory, FLAT and LDS instructions, and

@@ -118,10 +118,13 @@ static bool is_gfx9(const struct sim_ctx *c)
 }
 
 /* gfx12 formats after the SOP and VOP1/VOP2/VOPC prefixes: SMEM with a 6-bit opcode, and the
- * 96-bit VFLAT/VSCRATCH/VGLOBAL (encoding byte 0xEC/0xED/0xEE) memory forms. */
+ * 96-bit VFLAT/VSCRATCH/VGLOBAL (encoding byte 0xEC/0xED/0xEE) and VBUFFER (0xC4) memory forms. */
 static int find_format_gfx12(uint32_t w0, uint32_t *op)
 {
 	switch (w0 >> 24) {
+	case 0xC4:
+		*op = (w0 >> 14) & 0xff;
+		return SIM_FMT_MUBUF;
 	case 0xEC:
 	case 0xED:
 	case 0xEE: {
@@ -419,6 +422,22 @@ static void decode_vflat(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32
 	(void)c;
 }
 
+/* gfx12 VBUFFER (96 bits): soffset 6:0, op 21:14; vdata 39:32, rsrc 47:41, scope 51:50, th
+ * 54:52, offen 62, idxen 63; vaddr 71:64, offset 95:72. */
+static void decode_vbuffer(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uint32_t w1,
+                           uint32_t w2)
+{
+	in->soffset = src_code(c, w0 & 0x7f);
+	in->src[1] = (uint16_t)(256 + (w1 & 0xff));
+	in->dst = in->src[1];
+	in->saddr = (uint16_t)((w1 >> 9) & 0x7f);
+	in->glc = (uint8_t)((w1 >> 20) & 1); /* th bit 0: TH_ATOMIC_RETURN */
+	in->offen = (uint8_t)((w1 >> 30) & 1);
+	in->idxen = (uint8_t)(w1 >> 31);
+	in->src[0] = (uint16_t)(256 + (w2 & 0xff));
+	in->imm = (int32_t)(w2 >> 8);
+}
+
 static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1)
 {
 	bool g9 = is_gfx9(c);
@@ -447,6 +466,11 @@ static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t
 		}
 		break;
 	case SIM_FMT_MUBUF:
+		if (c->gen >= AMD_GFX12) {
+			in->size = 12;
+			decode_vbuffer(c, in, w0, w1, dword(c, in->pc, 2));
+			break;
+		}
 		in->imm = (int32_t)(w0 & 0xfff);
 		in->glc = (uint8_t)((w0 >> 14) & 1);
 		if (g9 || c->gen == AMD_GFX10) {

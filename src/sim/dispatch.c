@@ -413,6 +413,7 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 	c->gfx940_hazards = c->gen == AMD_GFX940;
 	c->gfx11_trans_hazard = c->gen == AMD_GFX11;
 	c->split_cnts = c->gen >= AMD_GFX12;
+	c->gfx10_hazards = c->gen == AMD_GFX10;
 	c->packed_tid = (c->gen != AMD_GFX9 && c->gen != AMD_GFX10) || co->target.info->has_agprs;
 	c->separate_vs = c->gen >= AMD_GFX10;
 	err[0] = 0;

@@ -585,7 +585,9 @@ static void ds_permute(struct sim_wave *w, const struct sim_insn *in)
 	}
 #define AT(n, b, op)                                                                               \
 	{                                                                                          \
-		n, vmem_atomic, SIM_CLASS_VMEM_ATOMIC, SIM_MEM_VATOMIC_RET, 0, b, op               \
+		n, vmem_atomic, SIM_CLASS_VMEM_ATOMIC, SIM_MEM_VATOMIC_RET,                        \
+		        (op) == A_FADD || (op) == A_FMIN || (op) == A_FMAX ? SEM_FP_ATOMIC : 0, b, \
+		        op                                                                         \
 	}
 #define SL(n, b, buf)                                                                              \
 	{                                                                                          \
@@ -663,7 +665,10 @@ static void ds_permute(struct sim_wave *w, const struct sim_insn *in)
 	        AT(p "atomic_max_u64", 8, A_UMAX), AT(p "atomic_and_b64", 8, A_AND),               \
 	        AT(p "atomic_or_b64", 8, A_OR), AT(p "atomic_xor_b64", 8, A_XOR),                  \
 	        AT(p "atomic_inc_u64", 8, A_INC), AT(p "atomic_dec_u64", 8, A_DEC),                \
-	        AT(p "atomic_min_f32", 4, A_FMIN), AT(p "atomic_max_f32", 4, A_FMAX)
+	        AT(p "atomic_min_f32", 4, A_FMIN), AT(p "atomic_max_f32", 4, A_FMAX),              \
+	        AT(p "atomic_fmin", 4, A_FMIN), AT(p "atomic_fmax", 4, A_FMAX),                    \
+	        AT(p "atomic_fmin_x2", 8, A_FMIN), AT(p "atomic_fmax_x2", 8, A_FMAX),              \
+	        AT(p "atomic_min_num_f32", 4, A_FMIN), AT(p "atomic_max_num_f32", 4, A_FMAX)
 
 #define DSH(n, b)                                                                                  \
 	{                                                                                          \

@@ -764,7 +764,8 @@ static const struct sim_sem salu_sems[] = {
         {"s_sleep", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_round_mode", s_round_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG, 0, 0},
-        {"s_denorm_mode", s_denorm_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG, 0, 0},
+        {"s_denorm_mode", s_denorm_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG | SEM_DENORM, 0,
+         0},
 };
 
 const struct sim_sem *sim_sems_salu(unsigned *n)

@@ -106,8 +106,10 @@ enum sim_sem_flags {
 	SEM_GETREG = 1 << 6,
 	SEM_USES_M0 = 1 << 7, /* s_sendmsg / s_movrel: SALU M0 write hazard */
 	SEM_WAITCNT = 1 << 8,
-	SEM_CMPX = 1 << 9,    /* compare writing EXEC */
-	SEM_DEPCTR = 1 << 10, /* s_waitcnt_depctr: may drain outstanding VALU writes (gfx11) */
+	SEM_CMPX = 1 << 9,       /* compare writing EXEC */
+	SEM_DEPCTR = 1 << 10,    /* s_waitcnt_depctr: may drain outstanding VALU writes (gfx11) */
+	SEM_FP_ATOMIC = 1 << 11, /* floating-point atomic (gfx10 FP atomic -> s_denorm_mode) */
+	SEM_DENORM = 1 << 12,    /* s_denorm_mode */
 };
 
 struct sim_sem {
@@ -154,7 +156,8 @@ struct sim_chk {
 	uint64_t valu_vgpr[SIM_MAX_VREGS];
 	uint64_t trans_vgpr[SIM_MAX_VREGS];
 	uint64_t setreg, salu_m0;
-	uint64_t store_ws;                /* large store issued at this stamp */
+	uint64_t fp_atomic; /* gfx10: last VMEM/FLAT FP atomic not yet followed by a VALU or wait */
+	uint64_t store_ws;  /* large store issued at this stamp */
 	uint16_t store_data, store_nregs; /* its data VGPRs */
 	/* gfx11 VALU-uses-TRANS-result hazard: VALU and TRANS instructions issued so far,
 	 * the drain epoch (bumped by anything that waits for va_vdst == 0), and per VGPR the
@@ -231,6 +234,7 @@ struct sim_ctx {
 	size_t errlen;
 	bool gfx940_hazards, gfx9_hazards, packed_tid, separate_vs;
 	bool gfx11_trans_hazard; /* VALU reading a fresh TRANS result needs va_vdst(0) */
+	bool gfx10_hazards;      /* gfx10: FP atomic -> s_denorm_mode needs 3 wait states */
 	bool split_cnts;         /* gfx12: loadcnt/storecnt/dscnt/kmcnt and s_wait_* */
 	unsigned violations_printed;
 	struct pa_arena arena;

@@ -132,8 +132,13 @@ static unsigned base_words(enum amd_gen gen, unsigned fmt, unsigned op, uint32_t
 		return op < 128 ? 2 : 0;
 	}
 	case SIM_FMT_MUBUF:
-		if (gfx12)
-			return 0; /* gfx12 VBUFFER is not decoded (clang-19 does not emit it) */
+		if (gfx12) { /* VBUFFER: soffset NULL, vdata v8, s[4:7], format 1, offen, vaddr v2
+			      */
+			w[0] = 0xC4000000u | (op << 14) | 0x7C;
+			w[1] = 8 | (4 << 9) | (1u << 23) | (1u << 30);
+			w[2] = 2;
+			return op < 256 ? 3 : 0;
+		}
 		/* offen: bit 12 on gfx9/gfx10, bit 54 on gfx11 */
 		w[0] = 0xE0000000u | (op << 18) | (gfx11 ? 0 : 1 << 12);
 		w[1] = 2 | (4 << 8) | (1 << 16) | (0x80u << 24) | (gfx11 ? 1 << 22 : 0);

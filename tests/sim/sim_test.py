@@ -106,6 +106,7 @@ def vadd_args(tmp, n=1000, size=None):
 
 
 def test_exec(amdsim, tmp):
+    test_vbuffer_gfx12(amdsim, tmp)
     for t in TARGETS:
         h = build_cl("vadd", t, tmp)
         args, out, exp = vadd_args(tmp)
@@ -149,6 +150,43 @@ def test_exec(amdsim, tmp):
             check(r.returncode == 0 and read_words(out, "f")[:300] == vexp[:300],
                   "%s wave64 vadd (partial waves): exit %d %s" % (t, r.returncode,
                                                                   r.stderr[:300]))
+
+
+# gfx12 VBUFFER: a raw buffer (stride 0, 256 bytes) over the argument; lane i loads dword i+1
+# (lane 63's offset 256 is out of range and loads 0), adds 1 and stores to dword i.
+VBUF12_BODY = """  s_load_b64 s[0:1], s[0:1], 0x0
+  v_lshlrev_b32 v5, 2, v0
+  s_wait_kmcnt 0x0
+  s_mov_b32 s4, s0
+  s_and_b32 s5, s1, 0xffff
+  s_movk_i32 s6, 0x100
+  s_mov_b32 s7, 0
+  buffer_load_b32 v1, v5, s[4:7], null offen offset:4
+  s_wait_loadcnt 0x0
+  v_add_nc_u32 v1, 1, v1
+  buffer_store_b32 v1, v5, s[4:7], null offen
+  s_endpgm
+"""
+
+
+def test_vbuffer_gfx12(amdsim, tmp):
+    start, end = W12_SRC.index("  s_load_b64"), W12_SRC.index(".rodata")
+    src = W12_SRC[:start] + VBUF12_BODY + W12_SRC[end:]
+    s = os.path.join(tmp, "vbuf12.s")
+    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+    open(s, "w").write(src)
+    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj", s,
+             "-o", o])
+    if not check(r.returncode == 0, "gfx1200 vbuffer: llvm-mc: %s" % r.stderr[:500]):
+        return
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    buf, outb = os.path.join(tmp, "vbuf.bin"), os.path.join(tmp, "vbuf.out")
+    open(buf, "wb").write(struct.pack("<64I", *range(1000, 1064)))
+    r = run([amdsim, h, "--kernel", "w12", "--grid", "1", "--block", "64",
+             "inout:%s:%s" % (buf, outb)])
+    want = [1001 + i + 1 for i in range(63)] + [1]
+    ok = r.returncode == 0 and read_words(outb, "I") == want
+    check(ok, "gfx1200 VBUFFER load/store (exit %d: %s)" % (r.returncode, r.stderr[:300]))
 
 
 def waitcnt_fields(target, word):
@@ -323,6 +361,12 @@ HAZARD_KERNELS = {
         "v_rcp_f32 v2, v1",
         "NOP 0",
         "v_add_f32 v2, v2, v1"], "transcendental"),
+    # gfx10 (LLVM FPAtomicToDenormModeHazard): 3 wait states, no VALU or wait in between
+    "hz_fpatomic_denorm": (["gfx1030"], [
+        "v_cvt_f32_u32 v2, v0",
+        "global_atomic_fmin v5, v2, s[0:1]",
+        "NOP 2",
+        "s_denorm_mode 0xf"], "s_denorm_mode"),
 }
 
 ASM_KERNEL = """
@@ -374,14 +418,18 @@ META_KERNEL = """  - .name: {name}
 
 
 def test_hazard(amdsim, tmp):
-    for t in ["gfx90a", "gfx942"]:
+    for t in ["gfx90a", "gfx942", "gfx1030"]:
         names = [n for n, (ts, _, _) in HAZARD_KERNELS.items() if t in ts]
         src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
+        kernel, meta = ASM_KERNEL, META_KERNEL
+        if t in WAVE32:
+            kernel = kernel.replace(".amdhsa_accum_offset 8", ".amdhsa_wavefront_size32 1")
+            meta = meta.replace(".wavefront_size: 64", ".wavefront_size: 32")
         for n in names:
             body = "\n".join("  s_nop " + ln[4:] if ln.startswith("NOP") else "  " + ln
                              for ln in HAZARD_KERNELS[n][1])
-            src += ASM_KERNEL.format(name=n, body=body)
-        src += ASM_META.format(kernels="".join(META_KERNEL.format(name=n) for n in names))
+            src += kernel.format(name=n, body=body)
+        src += ASM_META.format(kernels="".join(meta.format(name=n) for n in names))
         s = os.path.join(tmp, "hz-%s.s" % t)
         o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
         open(s, "w").write(src)
