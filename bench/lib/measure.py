@@ -19,7 +19,24 @@ class Sample:
         self.status, self.message = status, message
 
 
-def run_timed(cmd, stderr_path):
+def wait_with_deadline(proc, deadline):
+    """os.wait4 on proc; kills it at `deadline` (time.monotonic, None: no limit).  Returns
+    (status, rusage, timed_out)."""
+    if deadline is None:
+        _, status, usage = os.wait4(proc.pid, 0)
+        return status, usage, False
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            return status, usage, False
+        if time.monotonic() > deadline:
+            proc.kill()
+            _, status, usage = os.wait4(proc.pid, 0)
+            return status, usage, True
+        time.sleep(0.02)
+
+
+def run_timed(cmd, stderr_path, deadline=None):
     """Runs cmd once (stdout discarded, stderr kept in stderr_path); returns a Sample."""
     with open(stderr_path, 'wb') as err:
         start = time.perf_counter()
@@ -28,9 +45,12 @@ def run_timed(cmd, stderr_path):
                                     stderr=err)
         except OSError as e:
             return Sample(0.0, 0.0, 0, 127, '%s: %s' % (cmd[0], e.strerror))
-        _, status, usage = os.wait4(proc.pid, 0)
+        status, usage, timed_out = wait_with_deadline(proc, deadline)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
+    if timed_out:
+        return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, -1,
+                      'stopped at the time limit of the run after %.0f s wall' % wall)
     message = ''
     if proc.returncode != 0:
         with open(stderr_path, errors='replace') as f:
@@ -71,23 +91,22 @@ class Figure:
 SLOW_CPU_SECONDS = 5.0
 
 
-def measure_interleaved(commands, repeats, scratch_dir, on_sample=None):
+def measure_interleaved(commands, repeats, scratch_dir, deadline=None):
     """commands: {column: argv}.  Runs every command `repeats` times, interleaved; a command
     that fails is not repeated (its first error line is kept), nor is one whose first run took
     more than SLOW_CPU_SECONDS of CPU (its figure is that one run: the benchmark has to fit in
-    a session on a shared 2-core machine).  Returns {column: Figure}."""
+    a session on a shared 2-core machine).  Past `deadline` (time.monotonic) no command is
+    repeated and a running one is stopped.  Returns {column: Figure}."""
     samples = {col: [] for col in commands}
     done = set()
     for rep in range(repeats):
         for col, cmd in commands.items():
-            if col in done:
+            if col in done or (rep and deadline and time.monotonic() > deadline):
                 continue
-            sample = run_timed(cmd, os.path.join(scratch_dir, 'stderr.txt'))
+            sample = run_timed(cmd, os.path.join(scratch_dir, 'stderr.txt'), deadline)
             samples[col].append(sample)
             if sample.status != 0 or sample.cpu > SLOW_CPU_SECONDS:
                 done.add(col)
-            if on_sample:
-                on_sample(col, rep, sample)
     return {col: Figure(samples[col]) for col in commands}
 
 

@@ -60,6 +60,7 @@ class Run:
         self.tools, self.repeats, self.quick, self.started = tools, repeats, quick, started
         self.kernels, self.clang_ptx, self.scales = [], {}, []
         self.startup = None
+        self.skipped = []
         self.load_start = os.getloadavg()
         self.versions = {
             'clang-19': first_line([tools['clang-19'], '--version']),
@@ -103,7 +104,7 @@ class Run:
                     libraries=getattr(self, 'libraries', []),
                     kernels=[dict(k, figs=figs(k['figs'])) for k in self.kernels],
                     clang_ptx={n: (i, figs(f)) for n, (i, f) in self.clang_ptx.items()},
-                    scales=[(s, i, figs(f)) for s, i, f in self.scales])
+                    scales=[(s, i, figs(f)) for s, i, f in self.scales], skipped=self.skipped)
         with open(path, 'w') as f:
             json.dump(data, f, indent=1)
 
@@ -127,6 +128,7 @@ def load(path, figure_class):
     run.kernels = [dict(k, figs=figs(k['figs'])) for k in data['kernels']]
     run.clang_ptx = {n: (i, figs(f)) for n, (i, f) in data['clang_ptx'].items()}
     run.scales = [(s, i, figs(f)) for s, i, f in data['scales']]
+    run.skipped = data.get('skipped', [])
     return run
 
 
@@ -144,7 +146,7 @@ def fmt_fig(fig, attr='cpu'):
     if fig is None:
         return 'skipped'
     if not fig.ok:
-        return 'failed'
+        return 'stopped (time limit)' if fig.error.startswith('stopped at the time') else 'failed'
     v, lo, hi = getattr(fig, attr), getattr(fig, attr + '_min'), getattr(fig, attr + '_max')
     if fig.runs == 1:
         return '%.4f' % v
@@ -232,7 +234,7 @@ def targets_section(run):
         out += ['Start-up alone (`ptxas-amd --version`, no input): %.4f s CPU, %.4f s wall, '
                 '%.1f MiB peak RSS; the binary loads %d shared libraries (`ldd`: %s).' % (
                     run.startup.cpu, run.startup.wall, run.startup.rss_mib,
-                    len(run.libraries), ', '.join(run.libraries)), '']
+                    len(run.libraries), ', '.join(run.libraries) or 'none'), '']
     out += ['| target | goal | this run |', '|---|---|---|']
     out += ['| %s | %s | %s |' % r for r in rows]
     front = [median(speedups(run, 'nv-ptxas', 'parse'))] + [
@@ -424,6 +426,9 @@ def header(run):
         out.append('- %s: %s' % (tool, version))
     if not run.tools['nv-ptxas']:
         out.append('- NVIDIA ptxas not found: its columns are skipped')
+    if run.skipped:
+        out.append('- Not measured (over the `--time-limit` of the run): %s'
+                   % ', '.join(run.skipped))
     out += ['- Charts: [compile-ratio.svg](compile-ratio.svg), '
             '[cycles-ratio.svg](cycles-ratio.svg)', '']
     return out
@@ -435,7 +440,8 @@ def method_section():
             'child, CPU time (user + system) and peak RSS from `os.wait4`, which include the '
             'children the process waited for (clang-19\'s ld.lld). The commands of one file '
             'run interleaved (A B C A B C ...); a command whose first run took more than 5 s '
-            'of CPU is run only once (its cell then has no range). PTX comes from nvcc -arch sm_80 -O3 (committed, '
+            'of CPU is run only once (its cell then has no range). PTX comes from nvcc -arch '
+            'sm_80 -O3 (committed, '
             '`bench/kernels/generate.sh`). llc-19 -O3 compiles the optimized IR clang-19 -O3 '
             'emitted for the same CUDA source (`-x hip -emit-llvm`; only llc is timed); '
             'clang-19 is the whole `-x hip --offload-arch=T -O3` compile to a code object. '
