@@ -209,7 +209,7 @@ def targets_section(run):
         rate = total_insns / total_cpu if total_cpu > 0 else None
         rows.append(('throughput, ptxas-amd %s (all PTX instructions / all CPU time)' % t,
                      '>= 1M insns/s', verdict(rate, rate is not None and rate >= TARGET_RATE,
-                                              '%.3gM/s' % (rate / 1e6) if rate else '')))
+                                              fmt_rate(rate) + '/s' if rate else '')))
     rss = [k['figs']['amd-' + t].rss_mib for k in run.kernels for t in TARGETS
            if k['figs']['amd-' + t].ok]
     peak = max(rss) if rss else None
@@ -239,13 +239,22 @@ def targets_section(run):
     out += ['| %s | %s | %s |' % r for r in rows]
     front = [median(speedups(run, 'nv-ptxas', 'parse'))] + [
         median(speedups(run, 'llc-' + t, 'parse')) for t in TARGETS]
-    parse_cpu = sum(k['figs']['parse'].cpu for k in run.kernels if k['figs']['parse'].ok)
-    parse_rate = sum(k['insns'] for k in run.kernels) / parse_cpu if parse_cpu > 0 else 0
+    parsed = [k for k in run.kernels if k['figs']['parse'].ok]
+    parse_cpu = sum(k['figs']['parse'].cpu for k in parsed)
+    parse_rate = sum(k['insns'] for k in parsed) / parse_cpu if parse_cpu > 0 else None
+    parse_rss = max((k['figs']['parse'].rss_mib for k in parsed), default=0.0)
     out += ['', 'Front end alone (`ptxas-amd --parse-only`, whole process): median CPU ratio '
-            '%s vs NVIDIA ptxas, %s vs llc-19 gfx90a, %s vs llc-19 gfx1100; %.3gM PTX '
-            'instructions/s over all files.' % (fmt_ratio(front[0]), fmt_ratio(front[1]),
-                                                fmt_ratio(front[2]), parse_rate / 1e6), '']
+            '%s vs NVIDIA ptxas, %s vs llc-19 gfx90a, %s vs llc-19 gfx1100; %s PTX '
+            'instructions/s over all files; peak RSS %.1f MiB.' % (
+                fmt_ratio(front[0]), fmt_ratio(front[1]), fmt_ratio(front[2]),
+                fmt_rate(parse_rate), parse_rss), '']
     return out
+
+
+def fmt_rate(rate):
+    if rate is None:
+        return 'n/a'
+    return '%.3gM' % (rate / 1e6) if rate >= 1e6 else '%.3gk' % (rate / 1e3)
 
 
 def cycle_ratios(run, target):
@@ -289,8 +298,7 @@ def ratio_table(run):
                  ratio(f.get('clang-gfx90a'), f['amd-gfx90a']),
                  ratio(f.get('nv-ptxas'), f['parse']), ratio(f.get('llc-gfx90a'), f['parse'])]
         out.append('| %s | ' % k['name'] + ' | '.join(fmt_ratio(c) for c in cells) +
-                   ' | %s | %s |' % ('%.3gM' % (rate / 1e6) if rate else 'n/a',
-                                     '%.3gM' % (prate / 1e6) if prate else 'n/a'))
+                   ' | %s | %s |' % (fmt_rate(rate), fmt_rate(prate)))
     return out + ['']
 
 
