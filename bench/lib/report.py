@@ -362,7 +362,7 @@ def scaling_table(run):
             if fig is None:
                 cells.append('skipped')
             elif not fig.ok:
-                cells.append('failed')
+                cells.append(fmt_fig(fig))
             else:
                 cells.append('%.3f (%.3g)' % (fig.cpu, fig.cpu / insns * 1e6))
         out.append('| %dx | %d | ' % (scale, insns) + ' | '.join(cells) + ' |')
