@@ -1,0 +1,9 @@
+// saxpy: y = a*x + y, one element per thread.
+#include "bench_cuda.h"
+
+BK_KERNEL void saxpy(int n, float a, const float *x, float *y)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = a * x[i] + y[i];
+}
