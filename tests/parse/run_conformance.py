@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The PTX conformance test: every file under conformance/ carries NVIDIA ptxas's
+verdict on its first line (`// ptxas: ok` or `// ptxas: error`, recorded by
+gen_conformance.py).  One run of `ptx_parse_check --batch` over all files must agree:
+a file ptxas accepts must parse without errors and its --dump-ast must be a fixed
+point; a file ptxas rejects must be rejected with a located `FILE:LINE:COL: error:`.
+
+With PTXAS given (suite 'slow'), the dump of every accepted file must also be accepted
+by ptxas itself.
+Usage: run_conformance.py PARSER CONFORMANCE_DIR [PTXAS]"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TYPE_FAMILY = re.compile(r'_(into|from|to|dst|src)_[a-z0-9]+\.ptx$')
+
+
+def batch(parser, files):
+    p = subprocess.run([parser, '--batch'] + files, capture_output=True, timeout=300)
+    if p.returncode not in (0,):
+        print('parser exited with status %d:\n%s' % (p.returncode, p.stderr.decode()[:2000]))
+    results, diags, cur = {}, {}, None
+    for line in p.stdout.decode('utf-8', 'replace').splitlines():
+        if line.startswith('== '):
+            cur = line[3:]
+            diags[cur] = []
+        elif line.startswith('=> '):
+            verdict, path = line[3:].split(' ', 1)
+            results[path] = verdict
+        elif cur is not None:
+            diags[cur].append(line)
+    return results, diags
+
+
+def check_dump(parser, ptxas, path, arch, tmp):
+    out = os.path.join(tmp, os.path.basename(path))
+    subprocess.run([parser, '--dump-ast', '-o', out, path], capture_output=True, timeout=60)
+    p = subprocess.run([ptxas, '-arch', arch, out, '-o', os.devnull], capture_output=True,
+                       timeout=120)
+    return None if p.returncode == 0 else p.stderr.decode('utf-8', 'replace')[:1000]
+
+
+def main():
+    parser, folder = sys.argv[1], sys.argv[2]
+    ptxas = sys.argv[3] if len(sys.argv) > 3 else None
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith('.ptx'))
+    want = {}
+    for path in files:
+        with open(path) as f:
+            first = f.readline().strip()
+        m = re.match(r'// ptxas: (ok|error)$', first)
+        if not m:
+            print('FAIL %s: first line must be // ptxas: ok|error' % path)
+            return 1
+        want[path] = m.group(1)
+    results, diags = batch(parser, files)
+    failed = []
+    for path in files:
+        got = results.get(path, 'missing')
+        text = '\n'.join(diags.get(path, []))
+        if want[path] == 'ok' and got != 'accept':
+            failed.append('FAIL %s: ptxas accepts it, we say %s:\n%s' % (path, got, text[:1500]))
+        elif want[path] == 'error':
+            located = re.search(r'^%s:\d+:\d+: error: ' % re.escape(path), text, re.M)
+            if got != 'reject' or not located:
+                failed.append('FAIL %s: ptxas rejects it, we say %s%s' %
+                              (path, got, '' if located else ' (no located error)'))
+    if ptxas:
+        # the type-rule families differ from each other only in one operand's register:
+        # their dumps need no ptxas run each (keeps this test near a minute)
+        ok_files = [f for f in files if want[f] == 'ok' and results.get(f) == 'accept' and
+                    not TYPE_FAMILY.search(os.path.basename(f))]
+        with tempfile.TemporaryDirectory() as tmp, \
+                concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            def one(path):
+                with open(path) as f:
+                    arch = re.search(r'^\.target (sm_\w+)', f.read(), re.M)
+                return path, check_dump(parser, ptxas, path, arch.group(1) if arch else
+                                        'sm_90', tmp)
+            for path, err in pool.map(one, ok_files):
+                if err:
+                    failed.append('FAIL %s: ptxas rejects our dump:\n%s' % (path, err))
+    for f in failed:
+        print(f)
+    nok = sum(v == 'ok' for v in want.values())
+    print('%d/%d conformance files agree with ptxas (%d valid, %d invalid)%s' %
+          (len(files) - len(failed), len(files), nok, len(files) - nok,
+           ', dumps checked by ptxas' if ptxas else ''))
+    if len(files) < 300:
+        print('too few conformance files in %s' % folder)
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
