@@ -322,6 +322,29 @@ static int component(const struct ptx_token *t)
 	}
 }
 
+/* `+ CONST` after a register source or a variable: an integer constant expression
+ * added to o->value (the current token is the '+', or the '-' that negates it). */
+static bool parse_added_constant(struct ptx_ctx *c, struct ptx_operand *o)
+{
+	bool neg = is_punct(c, '-');
+	ptx_lex_next(&c->lx);
+	uint32_t line = tok(c)->line, col = tok(c)->col;
+	struct ptx_operand off = {0};
+	struct ptx_token *t = tok(c);
+	if (t->kind != PTX_TOK_NUMBER && !(t->kind == PTX_TOK_PUNCT && strchr("(-~+!", t->punct))) {
+		ptx_error_expected(c, "an integer offset");
+		return false;
+	}
+	if (!parse_expr(c, &off))
+		return false;
+	if (off.kind != PTX_OPND_INT) {
+		ptx_error_at(c, line, col, "an added offset must be an integer");
+		return false;
+	}
+	o->value += neg ? 0 - off.value : off.value;
+	return true;
+}
+
 /* Special registers newer than the module's .version/.target are errors. */
 static bool check_sreg(struct ptx_ctx *c, const struct ptx_symbol *s, const struct ptx_token *t)
 {
@@ -395,7 +418,7 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 	t = tok(c);
 	if (t->kind == PTX_TOK_DOTWORD && t->glued) {
 		int comp = component(t);
-		if (!comp || o->kind == PTX_OPND_SYM || s->vec < 2) {
+		if (!comp || o->kind == PTX_OPND_SYM || s->vec < 2 || comp > s->vec) {
 			ptx_error_at(c, t->line, t->col, "'%s' has no component '%.*s'", s->name,
 			             (int)(t->len > 40 ? 40 : t->len), t->text);
 			return false;
@@ -407,20 +430,10 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		             s->name);
 		return false;
 	}
-	if (o->kind == PTX_OPND_SYM && is_punct(c, '+')) {
-		ptx_lex_next(&c->lx);
-		bool neg = is_punct(c, '-');
-		if (neg)
-			ptx_lex_next(&c->lx);
-		struct ptx_operand off = {0};
-		if (tok(c)->kind != PTX_TOK_NUMBER || !parse_imm(c, &off, neg) ||
-		    off.kind != PTX_OPND_INT) {
-			if (off.kind != PTX_OPND_INT || tok(c)->kind != PTX_TOK_NUMBER)
-				ptx_error_expected(c, "an integer offset");
-			return false;
-		}
-		o->value = off.value;
-	}
+	if (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG)
+		o->bits = (uint16_t)(ptx_types[s->type].bits * (o->comp ? 1 : s->vec));
+	if (o->kind == PTX_OPND_SYM && is_punct(c, '+'))
+		return parse_added_constant(c, o);
 	return true;
 }
 
@@ -541,27 +554,8 @@ static bool parse_address(struct ptx_ctx *c, struct ptx_operand *o)
 	if (o->kind == PTX_OPND_ADDR)
 		o->sym = NULL;
 	o->kind = PTX_OPND_ADDR;
-	if (is_punct(c, '+') || is_punct(c, '-')) {
-		bool neg = is_punct(c, '-');
-		ptx_lex_next(&c->lx);
-		if (is_punct(c, '-')) {
-			neg = !neg;
-			ptx_lex_next(&c->lx);
-		}
-		struct ptx_operand off;
-		if (tok(c)->kind != PTX_TOK_NUMBER) {
-			ptx_error_expected(c, "an integer offset");
-			return false;
-		}
-		if (!parse_imm(c, &off, neg))
-			return false;
-		if (off.kind != PTX_OPND_INT) {
-			ptx_error_at(c, tok(c)->line, tok(c)->col,
-			             "address offset must be an integer");
-			return false;
-		}
-		o->value += off.value;
-	}
+	if ((is_punct(c, '+') || is_punct(c, '-')) && !parse_added_constant(c, o))
+		return false;
 	if (!is_punct(c, ']')) {
 		ptx_error_expected(c, "']'");
 		return false;
@@ -585,6 +579,8 @@ bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		return parse_address(c, o);
 	if (!parse_simple(c, o, allow_fwd))
 		return false;
+	if (is_punct(c, '+') && o->kind == PTX_OPND_REG && !o->negated)
+		return parse_added_constant(c, o);
 	if (is_punct(c, '|') && (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SINK)) {
 		ptx_lex_next(&c->lx);
 		o->pair = PA_NEW(&c->fn_arena, struct ptx_operand);
