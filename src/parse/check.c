@@ -163,6 +163,7 @@ static const struct type_rule {
         {PTX_OP_DP2A, TB(U32) | TB(S32)},
         {PTX_OP_POPC, TB(B32) | TB(B64)},
         {PTX_OP_CLZ, TB(B32) | TB(B64)},
+        {PTX_OP_MOVMATRIX, TB(B16)},
 };
 
 static void check_type_set(struct check *k)
@@ -212,6 +213,20 @@ static void check_cvt(struct check *k)
 	if ((d == PTX_TYPE_E4M3X2 || d == PTX_TYPE_E5M2X2) && !has_class(in, PTX_MC_SATF))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt' to %s needs '.satfinite'",
 		        ptx_types[d].name);
+	if (ptx_types[d].cls == PTX_TC_BIT || ptx_types[s].cls == PTX_TC_BIT)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt' converts between value types, not %s",
+		        ptx_types[ptx_types[d].cls == PTX_TC_BIT ? d : s].name);
+	if (pack && in->ntypes == 2 && in->nopnds > 3)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt.pack' with two types takes two sources");
+	/* widening float conversions are exact (the packed fp8 ones still take .rn) */
+	bool widen = is_floatish(d) && ptx_types[s].cls == PTX_TC_FLOAT &&
+	             ptx_types[d].bits > ptx_types[s].bits;
+	bool int_int = !is_floatish(d) && !is_floatish(s);
+	if ((widen || int_int) && (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
+		fail_at(k, k->locs->line, k->locs->col, "'cvt%s%s' takes no rounding modifier",
+		        ptx_types[d].name, ptx_types[s].name);
 	bool need_round =
 	        is_floatish(d) && (!is_floatish(s) || ptx_types[d].bits < ptx_types[s].bits);
 	if (need_round && !has_class(in, PTX_MC_ROUND))
@@ -233,7 +248,8 @@ static void check_float_modes(struct check *k)
 	const char *need = NULL;
 	switch (in->op) {
 	case PTX_OP_FMA:
-		if ((t == PTX_TYPE_F32 || t == PTX_TYPE_F64) && !round)
+	case PTX_OP_MAD:
+		if (!round && is_floatish(t))
 			need = "a rounding modifier";
 		break;
 	case PTX_OP_DIV:
@@ -294,6 +310,20 @@ static void check_compare(struct check *k)
 	}
 }
 
+/* The layouts of an mma are A row-major, B column-major, in that order. */
+static bool is_row_col(const struct ptx_insn *in)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		if (in->mods[i] != PTX_DW_ROW && in->mods[i] != PTX_DW_COL)
+			continue;
+		if (in->mods[i] != (n ? PTX_DW_COL : PTX_DW_ROW))
+			return false;
+		n++;
+	}
+	return n == 2;
+}
+
 /* Modifiers an instruction cannot do without. */
 static void check_required(struct check *k)
 {
@@ -324,8 +354,7 @@ static void check_required(struct check *k)
 			need = "'.sync.aligned'";
 		else if (layouts != 2)
 			need = "the layouts of A and B ('.row.col')";
-		else if (!ptx_insn_has_mod(in, PTX_DW_M8N8K4) && in->nmods &&
-		         (count_mod(in, PTX_DW_ROW) != 1 || count_mod(in, PTX_DW_COL) != 1))
+		else if (!ptx_insn_has_mod(in, PTX_DW_M8N8K4) && !is_row_col(in))
 			need = "'.row.col' (other layouts exist only for .m8n8k4)";
 		break;
 	case PTX_OP_WMMA_LOAD:
@@ -353,6 +382,8 @@ static void check_required(struct check *k)
 static void check_mma_types(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
+	if (in->op == PTX_OP_WMMA_MMA && in->ntypes == 3)
+		fail_at(k, k->locs->line, k->locs->col, "'wmma.mma' takes two or four types");
 	if (in->op != PTX_OP_MMA && !(in->op == PTX_OP_WMMA_MMA && in->ntypes == 4))
 		return;
 	if (in->op == PTX_OP_MMA && in->ntypes != 4) {
@@ -366,10 +397,112 @@ static void check_mma_types(struct check *k)
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'%s' needs equal A and B types, found %s and %s", k->op->name,
 		        ptx_types[a].name, ptx_types[b].name);
-	if (a == PTX_TYPE_F16 && c == PTX_TYPE_F16 && d != PTX_TYPE_F16 &&
-	    !ptx_insn_has_mod(in, PTX_DW_M8N8K4))
+	if (a == PTX_TYPE_F16 && c != d && !ptx_insn_has_mod(in, PTX_DW_M8N8K4))
+		fail_at(k, k->locs->line, k->locs->col, "'%s' with a %s accumulator produces %s",
+		        k->op->name, ptx_types[c].name, ptx_types[c].name);
+}
+
+static void check_reg_type(struct check *k, const struct ptx_operand *o, enum ptx_type want,
+                           unsigned idx);
+
+/* atom/red: the types each operation takes (PTX ISA atom: .and/.or/.xor on bit types,
+ * .add on unsigned, signed and float types, .inc/.dec on .u32, ...). */
+static const struct atom_rule {
+	uint16_t dw;
+	uint64_t types;
+} atom_rules[] = {
+        {PTX_DW_AND, TB(B32) | TB(B64)},
+        {PTX_DW_OR, TB(B32) | TB(B64)},
+        {PTX_DW_XOR, TB(B32) | TB(B64)},
+        {PTX_DW_CAS, TB(B16) | TB(B32) | TB(B64) | TB(B128)},
+        {PTX_DW_EXCH, TB(B16) | TB(B32) | TB(B64) | TB(B128)},
+        {PTX_DW_ADD, TB(U32) | TB(S32) | TB(U64) | TB(F32) | TB(F64) | TB(F16) | TB(F16X2) |
+                             TB(BF16) | TB(BF16X2)},
+        {PTX_DW_INC, TB(U32)},
+        {PTX_DW_DEC, TB(U32)},
+        {PTX_DW_MIN,
+         TB(U32) | TB(S32) | TB(U64) | TB(S64) | TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2)},
+        {PTX_DW_MAX,
+         TB(U32) | TB(S32) | TB(U64) | TB(S64) | TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2)},
+};
+
+static void check_atom_types(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if ((in->op != PTX_OP_ATOM && in->op != PTX_OP_RED) || !in->ntypes)
+		return;
+	enum ptx_type t = in->types[0];
+	for (unsigned i = 0; i < in->nmods; i++)
+		for (unsigned r = 0; r < sizeof atom_rules / sizeof atom_rules[0]; r++)
+			if (atom_rules[r].dw == in->mods[i] && !(atom_rules[r].types & (1ull << t)))
+				fail_at(k, k->locs->line, k->locs->mod_cols[i],
+				        "'%s%s' does not take type %s", k->op->name,
+				        ptx_dotwords[in->mods[i]].text, ptx_types[t].name);
+}
+
+/* Element counts fixed by a shape: ldmatrix/stmatrix .x1/.x2/.x4 registers, and the
+ * cp.async copy sizes (.cg copies 16 bytes, .ca 4, 8 or 16). */
+static void check_shape_counts(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if ((in->op == PTX_OP_LDMATRIX || in->op == PTX_OP_STMATRIX) && in->nopnds == 2) {
+		unsigned data = in->op == PTX_OP_STMATRIX;
+		const struct ptx_operand *o = &in->opnds[data];
+		unsigned want = ptx_insn_has_mod(in, PTX_DW_X4)   ? 4
+		                : ptx_insn_has_mod(in, PTX_DW_X2) ? 2
+		                                                  : 1;
+		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
+		if (have != want)
+			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
+			        "'%s' with .x%u moves %u register%s, found %u", k->op->name, want,
+			        want, want == 1 ? "" : "s", have);
+	}
+	if (in->op == PTX_OP_CP_ASYNC && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT) {
+		uint64_t size = in->opnds[2].value;
+		bool cg = ptx_insn_has_mod(in, PTX_DW_CG);
+		if (cg ? size != 16 : size != 4 && size != 8 && size != 16)
+			fail_at(k, k->locs->opnd_lines[2], k->locs->opnd_cols[2],
+			        "'cp.async%s' copies %s bytes, not %llu", cg ? ".cg" : ".ca",
+			        cg ? "16" : "4, 8 or 16", (unsigned long long)size);
+	}
+}
+
+/* Rules of single instructions: integer saturation only on .s32, three-input min/max
+ * only on floats from sm_100, float redux from sm_100, setmaxnreg on sm_90a only. */
+static void check_special_cases(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	enum ptx_type t = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
+	bool is_float = is_floatish(t);
+	if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && !is_float && t != PTX_TYPE_S32 &&
+	    has_class(in, PTX_MC_SAT))
+		fail_at(k, k->locs->line, k->locs->col, "'%s.sat' takes only .s32 among integers",
+		        k->op->name);
+	if ((in->op == PTX_OP_MIN || in->op == PTX_OP_MAX) && in->nopnds == 4) {
+		if (t != PTX_TYPE_F32)
+			fail_at(k, k->locs->line, k->locs->col,
+			        "'%s' with three sources takes only .f32", k->op->name);
+		else
+			check_feature(k, k->locs->col, "three-source ", k->op->name, 0, 100);
+	}
+	bool u32_result = in->op == PTX_OP_POPC || in->op == PTX_OP_CLZ || in->op == PTX_OP_BFIND;
+	bool bar_red = in->op == PTX_OP_BAR_RED || in->op == PTX_OP_BARRIER_RED;
+	if ((u32_result || (bar_red && in->ntypes)) && in->nopnds)
+		check_reg_type(k, &in->opnds[0], u32_result ? PTX_TYPE_U32 : in->types[0], 0);
+	for (unsigned i = 0; in->op == PTX_OP_MOVMATRIX && i < in->nopnds; i++)
+		check_reg_type(k, &in->opnds[i], PTX_TYPE_B32, i);
+	if (in->op == PTX_OP_CVTA && t == PTX_TYPE_U32 && k->c->mod.address_size == 64)
+		fail_at(k, k->locs->line, k->locs->col, "'cvta.u32' needs '.address_size 32'");
+	if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && in->nopnds &&
+	    in->opnds[0].kind == PTX_OPND_SINK)
+		fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
+		        "'%s' cannot discard its result into '_'", k->op->name);
+	check_shape_counts(k);
+	if (in->op == PTX_OP_REDUX && is_float)
+		check_feature(k, k->locs->col, "floating-point ", k->op->name, 0, 100);
+	if (in->op == PTX_OP_SETMAXNREG && k->c->mod.sm && !k->c->mod.sm_arch_specific)
 		fail_at(k, k->locs->line, k->locs->col,
-		        "'%s' with an .f16 accumulator produces .f16", k->op->name);
+		        "'setmaxnreg' needs an architecture-specific target (sm_90a)");
 }
 
 /* Modifier combinations the table cannot express as classes. */
@@ -379,6 +512,8 @@ static void check_combinations(struct check *k)
 	check_type_set(k);
 	check_required(k);
 	check_mma_types(k);
+	check_atom_types(k);
+	check_special_cases(k);
 	if (in->op == PTX_OP_CVT)
 		check_cvt(k);
 	if (!in->ntypes || in->op == PTX_OP_CVT)
@@ -551,11 +686,15 @@ static void check_whole_vector(struct check *k, const struct ptx_operand *o, enu
 	const struct ptx_type_info *elem = &ptx_types[o->sym->type], *w = &ptx_types[want];
 	char name[80];
 	reg_name(o, name, sizeof name);
-	if (vl > 1 && k->op->classes & PTX_MC_VEC) {
+	bool vec_access = k->in->op == PTX_OP_LD || k->in->op == PTX_OP_ST ||
+	                  k->in->op == PTX_OP_LDU || k->in->op == PTX_OP_MOV;
+	if (vl > 1 && vec_access) {
 		if (o->sym->vec != vl)
 			fail_at(k, line, col, "'%s' has %u elements, but '%s' accesses %u", name,
 			        o->sym->vec, k->op->name, vl);
-		else if (elem->bits < w->bits || elem->cls == PTX_TC_PRED)
+		else if (!compatible(want, o->sym->type, true) &&
+		         !(is_floatish(want) && elem->cls != PTX_TC_FLOAT &&
+		           elem->bits >= w->bits && elem->cls != PTX_TC_PRED))
 			fail_at(k, line, col, "elements of '%s' have type %s, but '%s' expects %s",
 			        name, elem->name, k->op->name, w->name);
 		return;
@@ -620,6 +759,8 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			        idx + 1, k->op->name, kind_name(o));
 			return;
 		}
+		if (!o->sym && !ptx_insn_has_mod(in, PTX_DW_LOCAL))
+			fail_at(k, line, col, "an immediate address needs the .local state space");
 		if (o->sym && o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
 			const struct ptx_type_info *t = &ptx_types[o->sym->type];
 			char name[80];
@@ -664,14 +805,25 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			        k->op->name);
 			return;
 		}
-		bool is_pred = (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG) &&
-		               o->sym->type == PTX_TYPE_PRED;
+		bool is_pred = ((o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG) &&
+		                o->sym->type == PTX_TYPE_PRED) ||
+		               (o->kind == PTX_OPND_INT && role == 'p');
 		if (o->negated && !is_pred)
 			fail_at(k, line, col, "only predicate operands can be negated with '!'");
 		uint8_t cls = ptx_types[want].cls;
 		if ((o->kind == PTX_OPND_F32 || o->kind == PTX_OPND_F64) && typed &&
 		    (cls == PTX_TC_SINT || cls == PTX_TC_UINT || cls == PTX_TC_PRED))
 			fail_at(k, line, col, "floating-point immediate for %s operand of '%s'",
+			        ptx_types[want].name, k->op->name);
+		unsigned fbits = o->kind == PTX_OPND_F32 ? 32 : o->kind == PTX_OPND_F64 ? 64 : 0;
+		if (fbits && typed && cls == PTX_TC_BIT && ptx_types[want].bits != fbits)
+			fail_at(k, line, col,
+			        "a %u-bit floating-point immediate for %s operand of '%s'", fbits,
+			        ptx_types[want].name, k->op->name);
+		if (o->kind == PTX_OPND_INT && typed &&
+		    (cls == PTX_TC_FLOAT || cls == PTX_TC_PACKED))
+			fail_at(k, line, col,
+			        "integer immediate for %s operand of '%s' (write 0f/0d hex floats)",
 			        ptx_types[want].name, k->op->name);
 	}
 	if (!typed && role != 'p' && role != 'q')

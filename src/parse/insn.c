@@ -445,6 +445,8 @@ static bool parse_simple(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fw
 	if (is_punct(c, '!')) {
 		o->negated = true;
 		ptx_lex_next(&c->lx);
+		if (tok(c)->kind == PTX_TOK_NUMBER) /* `!1`: a negated constant predicate */
+			return parse_imm(c, o, false);
 		if (tok(c)->kind != PTX_TOK_IDENT) {
 			ptx_error_expected(c, "a predicate after '!'");
 			return false;
@@ -579,7 +581,7 @@ bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		return parse_address(c, o);
 	if (!parse_simple(c, o, allow_fwd))
 		return false;
-	if (is_punct(c, '+') && o->kind == PTX_OPND_REG && !o->negated)
+	if (is_punct(c, '+') && o->kind == PTX_OPND_REG && !o->negated && !o->comp)
 		return parse_added_constant(c, o);
 	if (is_punct(c, '|') && (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SINK)) {
 		ptx_lex_next(&c->lx);

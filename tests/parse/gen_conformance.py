@@ -419,6 +419,139 @@ GRAMMAR += [
 ]
 
 GRAMMAR += [
+    # rules added with the relaxed type checks and mandatory modifiers
+    ('cvt_f16_f32_no_round', 'cvt.f16.f32 %fh1, %f1;', 'sm_90'),
+    ('cvt_f32_f16_no_round', 'cvt.f32.f16 %f1, %fh1;', 'sm_90'),
+    ('cvt_f64_f32_round', 'cvt.rn.f64.f32 %fd1, %f1;', 'sm_90'),
+    ('cvt_s32_s64_round', 'cvt.rzi.s32.s64 %sr1, %sd1;', 'sm_90'),
+    ('cvt_u32_u64', 'cvt.u32.u64 %ur1, %ud1;', 'sm_90'),
+    ('cvt_pack_two_types_three_ops', 'cvt.pack.sat.s16.s32 %r1, %sr1, %sr2, %r3;', 'sm_90'),
+    ('cvt_three_types_no_pack', 'cvt.sat.u8.s32.b32 %r1, %sr1, %sr2, %r3;', 'sm_90'),
+    ('cvt_b32_f32', 'cvt.rzi.b32.f32 %r1, %f1;', 'sm_90'),
+    ('fma_f16_no_round', 'fma.f16 %fh1, %fh1, %fh2, %fh3;', 'sm_90'),
+    ('fma_f64_no_round', 'fma.f64 %fd1, %fd1, %fd2, %fd3;', 'sm_90'),
+    ('div_f64_approx', 'div.approx.f64 %fd1, %fd1, %fd2;', 'sm_90'),
+    ('div_f64_no_mode', 'div.f64 %fd1, %fd1, %fd2;', 'sm_90'),
+    ('sqrt_no_mode', 'sqrt.f32 %f1, %f2;', 'sm_90'),
+    ('rcp_no_mode', 'rcp.f64 %fd1, %fd2;', 'sm_90'),
+    ('ex2_no_approx', 'ex2.f32 %f1, %f2;', 'sm_90'),
+    ('rsqrt_no_approx', 'rsqrt.f32 %f1, %f2;', 'sm_90'),
+    ('tanh_no_approx', 'tanh.f32 %f1, %f2;', 'sm_90'),
+    ('mad_no_mode', 'mad.u32 %ur1, %ur1, %ur2, %ur3;', 'sm_90'),
+    ('mad_f32_no_round', 'mad.f32 %f1, %f1, %f2, %f3;', 'sm_90'),
+    ('mad_f32_rn', 'mad.rn.f32 %f1, %f1, %f2, %f3;', 'sm_90'),
+    ('mul24_no_mode', 'mul24.u32 %ur1, %ur1, %ur2;', 'sm_90'),
+    ('mul_f32_no_mode', 'mul.f32 %f1, %f1, %f2;', 'sm_90'),
+    ('mul_wide_f32', 'mul.wide.f32 %fd1, %f1, %f2;', 'sm_90'),
+    ('shf_r_wrap', 'shf.r.wrap.b32 %r1, %r2, %r3, %ur1;', 'sm_90'),
+    ('movmatrix_type_b32', 'movmatrix.sync.aligned.m8n8.trans.b32 %r1, %r2;', 'sm_90'),
+    ('movmatrix_dst_b64', 'movmatrix.sync.aligned.m8n8.trans.b16 %rd1, %r2;', 'sm_90'),
+    ('mma_no_aligned', 'mma.sync.m16n8k16.row.col.f32.f16.f16.f32 %s, %s, %s, %s;' %
+     (F4, R4, R2, F4), 'sm_90'),
+    ('mma_col_row_k8', 'mma.sync.aligned.m16n8k8.col.row.f32.f16.f16.f32 %s, %s, %s, %s;' %
+     (F4, R2, R1, F4), 'sm_90'),
+    ('mma_m8n8k4_col_col', 'mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 %s, %s, %s, %s;' %
+     (F8R, R2, R2, F8R), 'sm_90'),
+    ('mma_three_layouts', 'mma.sync.aligned.m16n8k16.row.col.row.f32.f16.f16.f32 %s, %s, %s, %s;'
+     % (F4, R4, R2, F4), 'sm_90'),
+    ('mma_s8_u8_k32', 'mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 %s, %s, %s, %s;' %
+     (SR4, R4, R2, SR4), 'sm_90'),
+    ('mma_tf32_f16', 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.f16.f32 %s, %s, %s, %s;' %
+     (F4, R4, R2, F4), 'sm_90'),
+    ('mma_f16_f16_f32c', 'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 %s, %s, %s, %s;' %
+     (R2, R4, R2, F4), 'sm_90'),
+    ('mma_m8n8k4_f32_f16c', 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 %s, %s, %s, %s;' %
+     (F8R, R2, R2, R4), 'sm_90'),
+    ('mma_sm75_s8_k16', 'mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 %s, %s, %s, %s;' %
+     (SR4, R2, R1, SR4), 'sm_75'),
+    ('wmma_mma_three_types', 'wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16.f16 '
+     '%s, %s, %s, %s;' % (F8R, R8, R8, F8R), 'sm_90'),
+    ('wmma_store_no_layout', 'wmma.store.d.sync.aligned.m16n16k16.global.f32 [%%rd0], %s;' %
+     F8R, 'sm_90'),
+    ('wmma_mma_one_layout', 'wmma.mma.sync.aligned.row.m16n16k16.f32.f32 %s, %s, %s, %s;' %
+     (F8R, R8, R8, F8R), 'sm_90'),
+    ('setp_le_u32', 'setp.le.u32 %p1, %ur1, %ur2;', 'sm_90'),
+    ('setp_ltu_s32', 'setp.ltu.s32 %p1, %sr1, %sr2;', 'sm_90'),
+    ('setp_hs_b32', 'setp.hs.b32 %p1, %r1, %r2;', 'sm_90'),
+    ('setp_lo_f32', 'setp.lo.f32 %p1, %f1, %f2;', 'sm_90'),
+    ('setp_ne_b16', 'setp.ne.b16 %p1, %bh1, %bh2;', 'sm_90'),
+    ('setp_num_f64', 'setp.num.f64 %p1, %fd1, %fd2;', 'sm_90'),
+    ('set_lo_u32', 'set.lo.u32.u32 %ur1, %ur1, %ur2;', 'sm_90'),
+    ('ld_relaxed_scope_shared', 'ld.relaxed.cta.shared.u32 %ur1, [smem];', 'sm_90'),
+    ('st_release_no_scope', 'st.release.global.u32 [%rd0], %ur1;', 'sm_90'),
+    ('ld_acquire_no_scope', 'ld.acquire.global.u32 %ur1, [%rd0];', 'sm_90'),
+    ('or_u64', 'or.u64 %ud1, %ud1, %ud2;', 'sm_90'),
+    ('xor_s32', 'xor.s32 %sr1, %sr1, %sr2;', 'sm_90'),
+    ('not_pred', 'not.pred %p1, !%p2;', 'sm_90'),
+    ('cnot_pred', 'cnot.pred %p1, %p2;', 'sm_90'),
+    ('mov_u8', 'mov.u8 %uh1, 1;', 'sm_90'),
+    ('mov_b8', 'mov.b8 %bh1, 1;', 'sm_90'),
+    ('mov_s16_imm', 'mov.s16 %sh1, -3;', 'sm_90'),
+    ('ld_bf16', 'ld.global.bf16 %bh1, [%rd0];', 'sm_90'),
+    ('st_f16x2', 'st.global.f16x2 [%rd0], %fx1;', 'sm_90'),
+    ('ld_b128_into_b64', 'ld.global.b128 %rd1, [%rd0];', 'sm_90'),
+    ('cvta_u64_to_u32reg', 'cvta.to.global.u64 %ur1, %rd0;', 'sm_90'),
+    ('cvta_u32', 'cvta.to.shared.u32 %ur1, %ur2;', 'sm_90'),
+    ('dp4a_s32_s32', 'dp4a.s32.s32 %sr1, %sr1, %sr2, %sr3;', 'sm_90'),
+    ('popc_u32', 'popc.u32 %ur1, %ur2;', 'sm_90'),
+    ('clz_dst_s32', 'clz.b32 %sr1, %r1;', 'sm_90'),
+    ('clz_dst_b32', 'clz.b32 %r1, %r1;', 'sm_90'),
+    ('bfind_dst_u64', 'bfind.u64 %ud1, %ud2;', 'sm_90'),
+    ('pred_imm_float_setp', 'setp.eq.and.u32 %p1, %ur1, 0, 1.0;', 'sm_90'),
+    ('pred_vote_const_2', 'vote.sync.any.pred %p1, 5, -1;', 'sm_90'),
+    ('pred_selp_neg_const', 'selp.u32 %ur1, 1, 2, !1;', 'sm_90'),
+    ('rpc_ld_dest_offset', 'ld.global.u32 %ur1+4, [%rd0];', 'sm_90'),
+    ('rpc_in_brace', 'st.global.v2.u32 [%rd0], {%ur1 + 1, %ur2};', 'sm_90'),
+    ('rpc_expr', 'add.u32 %ur1, %ur2 + (2 * 3), 1;', 'sm_90'),
+    ('rpc_float_const', 'add.f32 %f1, %f2 + 1.5, 1.0;', 'sm_90'),
+    ('rpc_vec_comp', 'add.u32 %ur1, %v2u.x + 1, 1;', 'sm_90'),
+    ('rpc_sreg', 'add.u32 %ur1, %tid.x + 1, 1;', 'sm_90'),
+    ('rpc_st_minus_neg', 'st.global.u32 [%rd0], %ur1 + -1;', 'sm_90'),
+    ('vec_comp_w_of_v4_dest', 'mov.u32 %v4u.w, 7;', 'sm_90'),
+    ('vec_whole_in_brace', 'st.global.v2.b64 [%rd0], {%v2u, %rd1};', 'sm_90'),
+    ('vec_st_v2_comps_mixed', 'st.global.v2.f32 [%rd0], {%v2f.y, %f1};', 'sm_90'),
+    ('vec_setp_whole', 'setp.eq.u32 %p1, %v2u, 0;', 'sm_90'),
+    ('vec_mov_v2_f32_from_u32', 'mov.v2.f32 %v2f, %v2u;', 'sm_90'),
+    ('vec_mov_v2_u32_comps', 'mov.v2.u32 %v2u, {%v4u.x, %v4u.w};', 'sm_90'),
+    ('vec_mov_b32_from_v2h', 'mov.b32 %r1, %v2h;', 'sm_90'),
+    ('vec_mov_v2h_from_b32', 'mov.b32 %v2h, %r1;', 'sm_90'),
+    ('vec_mov_u64_from_v2u', 'mov.u64 %ud1, %v2u;', 'sm_90'),
+    ('vec_ld_v2_f32_into_u32vec', 'ld.global.v2.u32 %v2f, [%rd0];', 'sm_90'),
+    ('vec_ld_v2_u16_into_v2u', 'ld.global.v2.u16 %v2u, [%rd0];', 'sm_90'),
+    ('vec_ld_v2_b64_into_v2u', 'ld.global.v2.b64 %v2u, [%rd0];', 'sm_90'),
+    ('vec_ldu_v2', 'ldu.global.v2.u32 %v2u, [%rd0];', 'sm_90'),
+    ('vec_atom_whole', 'atom.global.v2.f32.add %v2f, [%rd0], %v2f;', 'sm_90'),
+    ('add_sat_s32', 'add.sat.s32 %sr1, %sr1, %sr2;', 'sm_90'),
+    ('sub_sat_u16', 'sub.sat.u16 %uh1, %uh1, %uh2;', 'sm_90'),
+    ('add_f64_imm_int', 'add.f64 %fd1, %fd1, 2;', 'sm_90'),
+    ('mov_f32_imm_int', 'mov.f32 %f1, 0;', 'sm_90'),
+    ('mov_b32_imm_float', 'mov.b32 %r1, 1.0;', 'sm_90'),
+    ('setp_f32_imm_int', 'setp.eq.f32 %p1, %f1, 0;', 'sm_90'),
+    ('st_f32_imm_int', 'st.global.f32 [%rd0], 1;', 'sm_90'),
+    ('selp_f32_imm_int', 'selp.f32 %f1, 1, %f2, %p1;', 'sm_90'),
+    ('fma_f16x2_imm_int', 'fma.rn.f16x2 %fx1, %fx1, 0, %fx2;', 'sm_90'),
+    ('atom_add_s64', 'atom.global.add.s64 %sd1, [%rd0], 1;', 'sm_90'),
+    ('atom_or_b64', 'atom.global.or.b64 %rd1, [%rd0], 1;', 'sm_90'),
+    ('atom_xor_u32', 'atom.global.xor.u32 %ur1, [%rd0], 1;', 'sm_90'),
+    ('atom_exch_u32', 'atom.global.exch.u32 %ur1, [%rd0], 1;', 'sm_90'),
+    ('atom_cas_u64', 'atom.global.cas.u64 %ud1, [%rd0], 1, 2;', 'sm_90'),
+    ('atom_inc_s32', 'atom.global.inc.s32 %sr1, [%rd0], 1;', 'sm_90'),
+    ('atom_min_f32', 'atom.global.min.f32 %f1, [%rd0], %f2;', 'sm_90'),
+    ('atom_max_u64', 'atom.global.max.u64 %ud1, [%rd0], 1;', 'sm_90'),
+    ('atom_exch_b128', 'atom.global.exch.b128 %q1, [%rd0], %q2;', 'sm_90'),
+    ('red_and_s32', 'red.global.and.s32 [%rd0], 1;', 'sm_90'),
+    ('red_add_b64', 'red.global.add.b64 [%rd0], 1;', 'sm_90'),
+    ('min_three_f16', 'min.f16 %fh1, %fh1, %fh2, %fh3;', 'sm_90'),
+    ('ld_local_imm_addr', 'ld.local.u32 %ur1, [16];', 'sm_90'),
+    ('ld_generic_imm_addr', 'ld.u32 %ur1, [16];', 'sm_90'),
+    ('ld_shared_imm_addr', 'ld.shared.u32 %ur1, [16];', 'sm_90'),
+    ('redux_f32_sm100a', 'redux.sync.min.f32 %f1, %f2, -1;', 'sm_100a'),
+    ('popc_b64_dst_b32', 'popc.b64 %r1, %rd1;', 'sm_90'),
+    ('barred_popc_dst_u64', 'bar.red.popc.u32 %ud1, 0, %p1;', 'sm_90'),
+    ('barred_popc_dst_pred', 'bar.red.popc.u32 %p1, 0, %p2;', 'sm_90'),
+    ('cp_async_ca_16', 'cp.async.ca.shared.global [smem], [%rd0], 16;', 'sm_90'),
+    ('cp_async_ca_12', 'cp.async.ca.shared.global [smem], [%rd0], 12;', 'sm_90'),
+    ('cp_async_cg_4', 'cp.async.cg.shared.global [smem], [%rd0], 4;', 'sm_90'),
     # memory instructions
     ('ld_cache_ops', 'ld.global.ca.u32 %ur1, [%rd0];\nld.global.cg.u32 %ur1, [%rd0];\n'
      'ld.global.cs.u32 %ur1, [%rd0];\nld.global.lu.u32 %ur1, [%rd0];\n'
@@ -750,6 +883,9 @@ FUNCS = [
      '\tcall f, (b);\n\tret;\n}\n'),
     ('func_entry_call_entry', '.visible .entry g()\n{\n\tret;\n}\n'
      '.visible .entry k()\n{\n\tcall g;\n\tret;\n}\n'),
+    ('func_entry_param_vec', '.visible .entry k(.param .v2 .u32 a)\n{\n\tret;\n}\n'),
+    ('func_param_vec_reg', '.func f(.reg .v2 .u32 a)\n{\n\tret;\n}\n'),
+    ('func_param_b32_array', '.func f(.param .align 4 .b8 a[8])\n{\n\tret;\n}\n'),
     ('func_ret_value', '.func (.reg .u32 r) f()\n{\n\tmov.u32 r, 1;\n\tret;\n}\n'),
 ]
 for name, text in FUNCS:
@@ -760,14 +896,12 @@ MODULE = [
      K % '.reg .u32 %a;\nmov.u32 %a, 1;'),
     ('module_version_90', '.version 9.0\n.target sm_90\n.address_size 64\n\n' + K % ''),
     ('module_no_address_size', '.version 8.5\n.target sm_90\n\n' + K % ''),
-    ('module_address_size_32', '.version 8.5\n.target sm_90\n.address_size 32\n\n' + K % ''),
     ('module_target_list', '.version 8.5\n.target sm_90, texmode_independent\n'
      '.address_size 64\n\n' + K % ''),
-    ('module_target_debug', '.version 8.5\n.target sm_90, debug\n.address_size 64\n\n' + K % ''),
     ('module_sm90a', '.version 8.5\n.target sm_90a\n.address_size 64\n\n' + K % ''),
     ('module_no_target', '.version 8.5\n.address_size 64\n\n' + K % ''),
     ('module_file_loc', HDR + '.file 1 "a.cu"\n.file 2 "b.h", 1700000000, 1234\n' +
-     K % '.loc 1 2 3\n.loc 2 4 1, function_name inl, inlined_at 1 2 3'),
+     K % '.loc 1 2 3\n.loc 2 4 1'),
     ('module_comments', HDR + '/* block\ncomment */ // line comment\n' + K % '// nothing'),
     ('module_section', HDR + K % '' + '.section .debug_str\n{\n\t.b8 65, 0\n}\n'),
     ('module_two_kernels', HDR + K % '' + K.replace(' k(', ' k2('), ),
@@ -798,7 +932,7 @@ def ptxas_verdict(ptxas, name, text):
     p = subprocess.run([ptxas, '-arch', arch, path, '-o', os.devnull], capture_output=True,
                        timeout=120)
     msgs = [l for l in p.stderr.decode('utf-8', 'replace').splitlines()
-            if 'error' in l or 'warning' in l]
+            if re.search(r'error|fatal|warning', l) and 'aborted due to' not in l]
     first = re.sub(r'^ptxas [^,]*, ', '', msgs[0]).strip() if msgs else ''
     head = '// ptxas: %s\n' % ('ok' if p.returncode == 0 else 'error')
     if first and p.returncode != 0:

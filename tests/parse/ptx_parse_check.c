@@ -1,7 +1,7 @@
 /* ptx_parse_check: a tiny driver for the parser tests (independent of the CLI).
  *
  *   ptx_parse_check [--dump-ast] [-o OUT] FILE|-
- *   ptx_parse_check --batch FILE...
+ *   ptx_parse_check --batch [--dump-dir DIR] FILE...
  *
  * Parses FILE with ptx_parse_stream, prints diagnostics to stderr, the normalized
  * module to stdout (or OUT) with --dump-ast.  Exit status 0 when the input has no
@@ -10,7 +10,8 @@
  * --batch checks many files in one process (the conformance test): for each file it
  * prints `== FILE`, the file's diagnostics, then `=> VERDICT FILE` on stdout, where
  * VERDICT is accept, reject, or unstable (accepted, but the dump does not parse back
- * to itself).  Exit status 0 unless a file could not be opened. */
+ * to itself).  With --dump-dir, the dump of each accepted file is written to DIR under
+ * the file's base name.  Exit status 0 unless a file could not be opened. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,22 @@ static bool parse_to(FILE *in, const char *name, FILE *diag_out, char **dump, si
 	return ok && !pa_diag_failed(&diag);
 }
 
+static void write_dump(const char *dir, const char *path, const char *text, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	char out[4096];
+	snprintf(out, sizeof out, "%s/%s", dir, base ? base + 1 : path);
+	FILE *f = fopen(out, "wb");
+	if (!f) {
+		perror(out);
+		return;
+	}
+	fwrite(text, 1, len, f);
+	fclose(f);
+}
+
 /* One file of --batch: parse, dump, reparse the dump, compare the two dumps. */
-static const char *batch_one(const char *path)
+static const char *batch_one(const char *path, const char *dump_dir)
 {
 	FILE *in = fopen(path, "rb");
 	if (!in)
@@ -48,6 +63,8 @@ static const char *batch_one(const char *path)
 			fclose(again);
 		if (!ok2 || n1 != n2 || memcmp(d1, d2, n1))
 			verdict = "unstable";
+		if (dump_dir)
+			write_dump(dump_dir, path, d1, n1);
 	}
 	free(d1);
 	free(d2);
@@ -57,11 +74,17 @@ static const char *batch_one(const char *path)
 static int batch(int nfiles, char **files)
 {
 	int status = 0;
+	const char *dump_dir = NULL;
+	if (nfiles >= 2 && !strcmp(files[0], "--dump-dir")) {
+		dump_dir = files[1];
+		files += 2;
+		nfiles -= 2;
+	}
 	for (int i = 0; i < nfiles; i++) {
 		/* the verdict line first, then this file's diagnostics */
 		printf("== %s\n", files[i]);
 		fflush(stdout);
-		const char *verdict = batch_one(files[i]);
+		const char *verdict = batch_one(files[i], dump_dir);
 		if (!verdict) {
 			perror(files[i]);
 			status = 2;

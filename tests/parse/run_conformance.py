@@ -5,12 +5,15 @@ gen_conformance.py).  One run of `ptx_parse_check --batch` over all files must a
 a file ptxas accepts must parse without errors and its --dump-ast must be a fixed
 point; a file ptxas rejects must be rejected with a located `FILE:LINE:COL: error:`.
 
+Files named in conformance_known.txt are disagreements not fixed yet: they are reported
+as known, and a listed file that agrees fails the test (so the list only shrinks).
 With PTXAS given (suite 'slow'), the dump of every accepted file must also be accepted
 by ptxas itself.
 Usage: run_conformance.py PARSER CONFORMANCE_DIR [PTXAS]"""
 import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,8 +21,9 @@ import tempfile
 TYPE_FAMILY = re.compile(r'_(into|from|to|dst|src)_[a-z0-9]+\.ptx$')
 
 
-def batch(parser, files):
-    p = subprocess.run([parser, '--batch'] + files, capture_output=True, timeout=300)
+def batch(parser, files, dump_dir=None):
+    extra = ['--dump-dir', dump_dir] if dump_dir else []
+    p = subprocess.run([parser, '--batch'] + extra + files, capture_output=True, timeout=300)
     if p.returncode not in (0,):
         print('parser exited with status %d:\n%s' % (p.returncode, p.stderr.decode()[:2000]))
     results, diags, cur = {}, {}, None
@@ -35,9 +39,8 @@ def batch(parser, files):
     return results, diags
 
 
-def check_dump(parser, ptxas, path, arch, tmp):
+def check_dump(ptxas, path, arch, tmp):
     out = os.path.join(tmp, os.path.basename(path))
-    subprocess.run([parser, '--dump-ast', '-o', out, path], capture_output=True, timeout=60)
     p = subprocess.run([ptxas, '-arch', arch, out, '-o', os.devnull], capture_output=True,
                        timeout=120)
     return None if p.returncode == 0 else p.stderr.decode('utf-8', 'replace')[:1000]
@@ -56,38 +59,56 @@ def main():
             print('FAIL %s: first line must be // ptxas: ok|error' % path)
             return 1
         want[path] = m.group(1)
-    results, diags = batch(parser, files)
-    failed = []
+    known = {}
+    known_path = os.path.join(os.path.dirname(os.path.abspath(folder)), 'conformance_known.txt')
+    if os.path.exists(known_path):
+        with open(known_path) as f:
+            for line in f:
+                if line.strip() and not line.startswith('#'):
+                    name, _, why = line.strip().partition(' ')
+                    known[name] = why.strip()
+    tmp = tempfile.mkdtemp() if ptxas else None
+    results, diags = batch(parser, files, tmp)
+    failed, xfail = [], []
     for path in files:
         got = results.get(path, 'missing')
         text = '\n'.join(diags.get(path, []))
+        msg = None
         if want[path] == 'ok' and got != 'accept':
-            failed.append('FAIL %s: ptxas accepts it, we say %s:\n%s' % (path, got, text[:1500]))
+            msg = 'FAIL %s: ptxas accepts it, we say %s:\n%s' % (path, got, text[:1500])
         elif want[path] == 'error':
             located = re.search(r'^%s:\d+:\d+: error: ' % re.escape(path), text, re.M)
             if got != 'reject' or not located:
-                failed.append('FAIL %s: ptxas rejects it, we say %s%s' %
-                              (path, got, '' if located else ' (no located error)'))
+                msg = 'FAIL %s: ptxas rejects it, we say %s%s' % (
+                    path, got, '' if located else ' (no located error)')
+        name = os.path.basename(path)[:-4]
+        if name in known:
+            if msg:
+                xfail.append('KNOWN %s: %s' % (name, known[name]))
+            else:
+                failed.append('FAIL %s agrees with ptxas now: remove it from %s' %
+                              (path, known_path))
+        elif msg:
+            failed.append(msg)
     if ptxas:
         # the type-rule families differ from each other only in one operand's register:
         # their dumps need no ptxas run each (keeps this test near a minute)
         ok_files = [f for f in files if want[f] == 'ok' and results.get(f) == 'accept' and
                     not TYPE_FAMILY.search(os.path.basename(f))]
-        with tempfile.TemporaryDirectory() as tmp, \
-                concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             def one(path):
                 with open(path) as f:
                     arch = re.search(r'^\.target (sm_\w+)', f.read(), re.M)
-                return path, check_dump(parser, ptxas, path, arch.group(1) if arch else
-                                        'sm_90', tmp)
+                return path, check_dump(ptxas, path, arch.group(1) if arch else 'sm_90', tmp)
             for path, err in pool.map(one, ok_files):
                 if err:
                     failed.append('FAIL %s: ptxas rejects our dump:\n%s' % (path, err))
-    for f in failed:
+        shutil.rmtree(tmp)
+    for f in xfail + failed:
         print(f)
     nok = sum(v == 'ok' for v in want.values())
-    print('%d/%d conformance files agree with ptxas (%d valid, %d invalid)%s' %
-          (len(files) - len(failed), len(files), nok, len(files) - nok,
+    print('%d/%d conformance files agree with ptxas (%d valid, %d invalid), %d known not to%s' %
+          (len(files) - len(failed) - len(xfail), len(files), nok, len(files) - nok, len(xfail),
            ', dumps checked by ptxas' if ptxas else ''))
     if len(files) < 300:
         print('too few conformance files in %s' % folder)
