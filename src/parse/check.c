@@ -705,6 +705,12 @@ static void check_whole_vector(struct check *k, const struct ptx_operand *o, enu
 	        k->op->name);
 }
 
+/* The scalar video instructions (vadd..vset), whose sources take .b0-.b3/.h0/.h1. */
+static bool is_scalar_video(unsigned op)
+{
+	return op >= PTX_OP_VADD && op <= PTX_OP_VSET;
+}
+
 /* One operand against its signature letter. */
 static void check_operand(struct check *k, unsigned idx, char role)
 {
@@ -716,6 +722,12 @@ static void check_operand(struct check *k, unsigned idx, char role)
 	enum ptx_type last = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
 	enum ptx_type want = PTX_TYPE_NONE;
 	bool dest = role == 'd' || role == 'D' || role == 'q' || role == 'X';
+	if (o->video_sel && (!is_scalar_video(in->op) || dest)) {
+		fail_at(k, line, col,
+		        "byte and half-word selectors are for sources of scalar video "
+		        "instructions");
+		return;
+	}
 	for (unsigned i = 0; i < o->nelems; i++)
 		if (o->elems[i].negated) {
 			fail_at(k, line, col, "elements of %s cannot be negated",

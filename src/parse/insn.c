@@ -225,7 +225,7 @@ static const char *reduce(int *ops, unsigned *nops, struct expr_val *vals, unsig
 	return apply(op, &vals[*nvals - 1], &vals[*nvals]);
 }
 
-static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
+static bool parse_binary_expr(struct ptx_ctx *c, struct ptx_operand *o)
 {
 	int ops[EXPR_STACK];
 	struct expr_val vals[EXPR_STACK];
@@ -298,6 +298,53 @@ static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
 	o->value = vals[0].v;
 	o->is_unsigned = vals[0].is_unsigned;
 	return true;
+}
+
+/* A constant expression with C's `cond ? a : b` (right-associative, lowest precedence):
+ * a chain `c1 ? a : c2 ? b : d` is read in one loop, without recursion; a conditional
+ * inside another's middle operand or inside parentheses is not supported. */
+static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
+{
+	struct ptx_operand cur = {0}, chosen = {0};
+	bool decided = false;
+	if (!parse_binary_expr(c, &cur))
+		return false;
+	while (is_punct(c, '?')) {
+		struct ptx_operand cond = cur, then = {0};
+		ptx_lex_next(&c->lx);
+		if (!parse_binary_expr(c, &then))
+			return false;
+		if (!ptx_expect_punct(c, ':'))
+			return false;
+		if (!parse_binary_expr(c, &cur))
+			return false;
+		if (then.kind != PTX_OPND_INT || cur.kind != PTX_OPND_INT) {
+			ptx_error_at(c, tok(c)->line, tok(c)->col,
+			             "the values of '?:' must be integers");
+			return false;
+		}
+		if (!decided && cond.kind == PTX_OPND_INT && cond.value) {
+			chosen = then;
+			decided = true;
+		} else if (cond.kind != PTX_OPND_INT) {
+			ptx_error_at(c, tok(c)->line, tok(c)->col,
+			             "the condition of '?:' must be an integer");
+			return false;
+		}
+	}
+	*o = decided ? chosen : cur;
+	return true;
+}
+
+/* Byte and half-word selectors of video instruction operands: .b0-.b3, .h0, .h1. */
+static int video_selector(const struct ptx_token *t)
+{
+	if (t->len != 3 || (t->text[1] != 'b' && t->text[1] != 'h'))
+		return 0;
+	int n = t->text[2] - '0';
+	if (t->text[1] == 'b')
+		return n >= 0 && n <= 3 ? 1 + n : 0;
+	return n == 0 || n == 1 ? 5 + n : 0;
 }
 
 static int component(const struct ptx_token *t)
@@ -416,7 +463,11 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 	uint32_t line = t->line, col = t->col;
 	ptx_lex_next(&c->lx);
 	t = tok(c);
-	if (t->kind == PTX_TOK_DOTWORD && t->glued) {
+	int sel = t->kind == PTX_TOK_DOTWORD && t->glued ? video_selector(t) : 0;
+	if (sel && o->kind == PTX_OPND_REG && s->vec == 1) {
+		o->video_sel = (uint8_t)sel; /* checked against the instruction in check.c */
+		ptx_lex_next(&c->lx);
+	} else if (t->kind == PTX_TOK_DOTWORD && t->glued) {
 		int comp = component(t);
 		if (!comp || o->kind == PTX_OPND_SYM || s->vec < 2 || comp > s->vec) {
 			ptx_error_at(c, t->line, t->col, "'%s' has no component '%.*s'", s->name,

@@ -329,6 +329,7 @@ struct ptx_operand {
 	struct ptx_operand *elems;
 	struct ptx_operand *pair; /* second destination of `p|q` */
 	uint16_t bits;            /* REG/SREG: width in bits as declared, see above */
+	uint8_t video_sel;        /* video instructions: .b0-.b3 = 1-4, .h0 = 5, .h1 = 6; 0 none */
 };
 
 struct ptx_insn {

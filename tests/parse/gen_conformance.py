@@ -734,6 +734,16 @@ GRAMMAR += [
     ('video_vmad', 'vmad.s32.s32.s32 %sr1, %sr1, %sr2, %sr3;', 'sm_90'),
     ('video_vset', 'vset.u32.u32.lt %ur1, %ur1, %ur2;', 'sm_90'),
     ('video_sel', 'vadd.u32.u32.u32 %ur1, %ur1.b0, %ur2.h1;', 'sm_90'),
+    ('video_sel_all', 'vadd.s32.u32.s32.sat %sr1, %ur1.b3, %sr2.h0;\n'
+     'vmax.u32.u32.u32.max %ur1, %ur1.b1, %ur2.b2, %ur3;', 'sm_90'),
+    ('video_sel_dest', 'vadd.u32.u32.u32 %ur1.h0, %ur1, %ur2;', 'sm_90'),
+    ('video_sel_b4', 'vadd.u32.u32.u32 %ur1, %ur1.b4, %ur2;', 'sm_90'),
+    ('video_sel_on_add', 'add.u32 %ur1, %ur2.b0, 1;', 'sm_90'),
+    ('video_sel_simd', 'vadd2.u32.u32.u32 %ur1, %ur1.h1, %ur2, %ur3;', 'sm_90'),
+    ('expr_cond_chain', 'mov.u32 %ur1, 0 ? 1 : 0 ? 5 : 7;', 'sm_90'),
+    ('expr_cond_paren_cond', 'mov.u32 %ur1, (2 - 2) ? 4 : 9;', 'sm_90'),
+    ('expr_cond_missing_colon', 'mov.u32 %ur1, 1 ? 4;', 'sm_90'),
+    ('expr_cond_float', 'mov.f32 %f1, 1 ? 0f3F800000 : 0f00000000;', 'sm_90'),
     # special registers and moves
     ('sreg_basic', 'mov.u32 %ur1, %tid.x;\nmov.u32 %ur1, %ntid.y;\nmov.u32 %ur1, %laneid;\n'
      'mov.u32 %ur1, %warpid;\nmov.u32 %ur1, %ctaid.z;\nmov.u32 %ur1, %nctaid.x;', 'sm_90'),
