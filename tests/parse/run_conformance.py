@@ -23,9 +23,10 @@ import tempfile
 def batch(parser, files, dump_dir=None):
     extra = ['--dump-dir', dump_dir] if dump_dir else []
     p = subprocess.run([parser, '--batch'] + extra + files, capture_output=True, timeout=300)
-    if p.returncode not in (0,):
-        print('parser exited with status %d:\n%s' % (p.returncode, p.stderr.decode()[:2000]))
     results, diags, cur = {}, {}, None
+    if p.returncode != 0:  # a sanitizer report, a leak, a crash: the whole run fails
+        results[None] = 'parser exited with status %d:\n%s' % (
+            p.returncode, p.stderr.decode('utf-8', 'replace')[:2000])
     for line in p.stdout.decode('utf-8', 'replace').splitlines():
         if line.startswith('== '):
             cur = line[3:]
@@ -112,7 +113,7 @@ def main():
                     known[name] = why.strip()
     tmp = tempfile.mkdtemp() if ptxas else None
     results, diags = batch(parser, files, tmp)
-    failed, xfail = [], []
+    failed, xfail = ([results.pop(None)] if None in results else []), []
     for path in files:
         got = results.get(path, 'missing')
         text = '\n'.join(diags.get(path, []))
