@@ -178,6 +178,7 @@ static bool parse_guard(struct ptx_ctx *c, struct ptx_operand *g)
 	g->kind = PTX_OPND_REG;
 	g->sym = s;
 	g->index = index;
+	g->bits = 1;
 	next(c);
 	if (tok(c)->kind != PTX_TOK_IDENT) {
 		ptx_error_expected(c, "an instruction after the guard predicate");

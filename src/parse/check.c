@@ -69,14 +69,17 @@ static void check_modifiers(struct check *k)
 	for (unsigned i = 0; i < in->nmods; i++) {
 		const struct ptx_dotword_info *w = &ptx_dotwords[in->mods[i]];
 		uint32_t col = k->locs->mod_cols[i];
-		for (unsigned j = 0; j < i && !(w->classes & PTX_MC_TYPE); j++)
+		/* types repeat (mma.f32.f16.f16.f32), and so do the layouts (.row.row) */
+		bool may_repeat = w->classes & PTX_MC_TYPE || in->mods[i] == PTX_DW_ROW ||
+		                  in->mods[i] == PTX_DW_COL;
+		for (unsigned j = 0; j < i && !may_repeat; j++)
 			if (in->mods[j] == in->mods[i]) {
 				fail_at(k, k->locs->line, col, "duplicate modifier '%s' on '%s'",
 				        w->text, k->op->name);
 				goto next_mod;
 			}
 		if (w->classes & PTX_MC_TYPE) {
-			if (in->ntypes == 3 || in->ntypes >= k->op->maxtypes) {
+			if (in->ntypes == 4 || in->ntypes >= k->op->maxtypes) {
 				if (k->op->maxtypes)
 					fail_at(k, k->locs->line, col,
 					        "too many types ('%s') for '%s'", w->text,
@@ -135,12 +138,388 @@ static void check_unsync(struct check *k)
 		               "'%s' without '.sync' is deprecated since PTX ISA 6.0", k->op->name);
 }
 
+/* Types an instruction accepts (the first type word), where the table's type count is
+ * not enough: NVIDIA ptxas rejects the others as "unexpected instruction types". */
+#define TB(t) (1ull << PTX_TYPE_##t)
+#define INT_TYPES                                                                                  \
+	(TB(B8) | TB(B16) | TB(B32) | TB(B64) | TB(U8) | TB(U16) | TB(U32) | TB(U64) | TB(S8) |    \
+	 TB(S16) | TB(S32) | TB(S64))
+static const struct type_rule {
+	uint16_t op;
+	uint64_t types;
+} type_rules[] = {
+        {PTX_OP_LD, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
+        {PTX_OP_LDU, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
+        {PTX_OP_ST, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
+        {PTX_OP_MOV,
+         (INT_TYPES & ~(TB(B8) | TB(U8) | TB(S8))) | TB(B128) | TB(F32) | TB(F64) | TB(PRED)},
+        {PTX_OP_AND, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
+        {PTX_OP_OR, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
+        {PTX_OP_XOR, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
+        {PTX_OP_NOT, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
+        {PTX_OP_CNOT, TB(B16) | TB(B32) | TB(B64)},
+        {PTX_OP_CVTA, TB(U32) | TB(U64)},
+        {PTX_OP_DP4A, TB(U32) | TB(S32)},
+        {PTX_OP_DP2A, TB(U32) | TB(S32)},
+        {PTX_OP_POPC, TB(B32) | TB(B64)},
+        {PTX_OP_CLZ, TB(B32) | TB(B64)},
+        {PTX_OP_MOVMATRIX, TB(B16)},
+};
+
+static void check_type_set(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	for (unsigned i = 0; i < sizeof type_rules / sizeof type_rules[0]; i++) {
+		if (type_rules[i].op != in->op)
+			continue;
+		for (unsigned t = 0; t < in->ntypes; t++)
+			if (!(type_rules[i].types & (1ull << in->types[t])))
+				fail_at(k, k->locs->line, k->locs->col,
+				        "'%s' does not take type %s", k->op->name,
+				        ptx_types[in->types[t]].name);
+		return;
+	}
+	for (unsigned t = 0; in->op == PTX_OP_CVT && t < in->ntypes; t++)
+		if (in->types[t] == PTX_TYPE_PRED)
+			fail_at(k, k->locs->line, k->locs->col, "'cvt' does not take type .pred");
+}
+
+static unsigned count_mod(const struct ptx_insn *in, enum ptx_dotword dw)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < in->nmods; i++)
+		n += in->mods[i] == dw;
+	return n;
+}
+
+static bool is_floatish(enum ptx_type t)
+{
+	return ptx_types[t].cls == PTX_TC_FLOAT || ptx_types[t].cls == PTX_TC_PACKED;
+}
+
+/* cvt: which rounding a conversion needs (PTX ISA cvt: "rounding modifier is
+ * mandatory" for float-to-int, int-to-float and narrowing float conversions). */
+static void check_cvt(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if (in->ntypes < 2)
+		return;
+	enum ptx_type d = in->types[0], s = in->types[1];
+	bool pack = has_class(in, PTX_MC_PACK);
+	if (in->ntypes == 3 && !pack)
+		fail_at(k, k->locs->line, k->locs->col, "three types need 'cvt.pack'");
+	if (pack && !has_class(in, PTX_MC_SAT))
+		fail_at(k, k->locs->line, k->locs->col, "'cvt.pack' needs '.sat'");
+	if ((d == PTX_TYPE_E4M3X2 || d == PTX_TYPE_E5M2X2) && !has_class(in, PTX_MC_SATF))
+		fail_at(k, k->locs->line, k->locs->col, "'cvt' to %s needs '.satfinite'",
+		        ptx_types[d].name);
+	if (ptx_types[d].cls == PTX_TC_BIT || ptx_types[s].cls == PTX_TC_BIT)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt' converts between value types, not %s",
+		        ptx_types[ptx_types[d].cls == PTX_TC_BIT ? d : s].name);
+	if (pack && in->ntypes == 2 && in->nopnds > 3)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt.pack' with two types takes two sources");
+	/* widening float conversions are exact (the packed fp8 ones still take .rn) */
+	bool widen = is_floatish(d) && ptx_types[s].cls == PTX_TC_FLOAT &&
+	             ptx_types[d].bits > ptx_types[s].bits;
+	bool int_int = !is_floatish(d) && !is_floatish(s);
+	if ((widen || int_int) && (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
+		fail_at(k, k->locs->line, k->locs->col, "'cvt%s%s' takes no rounding modifier",
+		        ptx_types[d].name, ptx_types[s].name);
+	bool need_round =
+	        is_floatish(d) && (!is_floatish(s) || ptx_types[d].bits < ptx_types[s].bits);
+	if (need_round && !has_class(in, PTX_MC_ROUND))
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt%s%s' needs a rounding modifier (.rn, .rz, .rm, .rp)",
+		        ptx_types[d].name, ptx_types[s].name);
+	if (!is_floatish(d) && is_floatish(s) && !has_class(in, PTX_MC_IROUND))
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'cvt%s%s' needs an integer rounding modifier (.rni, .rzi, .rmi, .rpi)",
+		        ptx_types[d].name, ptx_types[s].name);
+}
+
+/* Float instructions whose rounding or .approx is mandatory. */
+static void check_float_modes(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	enum ptx_type t = in->types[in->ntypes - 1];
+	bool round = has_class(in, PTX_MC_ROUND), approx = has_class(in, PTX_MC_APPROX);
+	const char *need = NULL;
+	switch (in->op) {
+	case PTX_OP_FMA:
+	case PTX_OP_MAD:
+		if (!round && is_floatish(t))
+			need = "a rounding modifier";
+		break;
+	case PTX_OP_DIV:
+		if (t == PTX_TYPE_F32 && !round && !approx && !has_class(in, PTX_MC_FULL))
+			need = "'.approx', '.full' or a rounding modifier";
+		else if (t == PTX_TYPE_F64 && !round)
+			need = "a rounding modifier";
+		break;
+	case PTX_OP_RCP:
+	case PTX_OP_SQRT:
+		if (!round && !approx)
+			need = "'.approx' or a rounding modifier";
+		else if (in->op == PTX_OP_RCP && approx && t == PTX_TYPE_F64 &&
+		         !has_class(in, PTX_MC_FTZ))
+			need = "'.ftz' with '.approx'";
+		break;
+	case PTX_OP_SIN:
+	case PTX_OP_COS:
+	case PTX_OP_LG2:
+	case PTX_OP_EX2:
+	case PTX_OP_TANH:
+	case PTX_OP_RSQRT:
+		if (!approx)
+			need = "'.approx'";
+		break;
+	default:
+		break;
+	}
+	if (need)
+		fail_at(k, k->locs->line, k->locs->col, "'%s%s' needs %s", k->op->name,
+		        ptx_types[t].name, need);
+}
+
+/* Comparison operators by type: ordered/unordered float tests only on floats, the
+ * unsigned .lo/.ls/.hi/.hs only on unsigned and bit types, bit types only .eq/.ne. */
+static void check_compare(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	enum ptx_type t = in->types[in->ntypes - 1];
+	uint8_t cls = ptx_types[t].cls;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		uint16_t w = in->mods[i];
+		if (!(ptx_dotwords[w].classes & PTX_MC_CMP) ||
+		    (in->op != PTX_OP_SETP && in->op != PTX_OP_SET))
+			continue;
+		bool unsigned_only =
+		        w == PTX_DW_LO || w == PTX_DW_LS || w == PTX_DW_HI || w == PTX_DW_HS;
+		bool float_only = w >= PTX_DW_EQU && w <= PTX_DW_NAN;
+		bool eq_ne = w == PTX_DW_EQ || w == PTX_DW_NE;
+		bool ok = cls == PTX_TC_BIT    ? eq_ne
+		          : cls == PTX_TC_UINT ? !float_only
+		          : cls == PTX_TC_SINT ? !float_only && !unsigned_only
+		                               : !unsigned_only;
+		if (!ok)
+			fail_at(k, k->locs->line, k->locs->mod_cols[i],
+			        "comparison '%s' does not apply to type %s", ptx_dotwords[w].text,
+			        ptx_types[t].name);
+	}
+}
+
+/* The layouts of an mma are A row-major, B column-major, in that order. */
+static bool is_row_col(const struct ptx_insn *in)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		if (in->mods[i] != PTX_DW_ROW && in->mods[i] != PTX_DW_COL)
+			continue;
+		if (in->mods[i] != (n ? PTX_DW_COL : PTX_DW_ROW))
+			return false;
+		n++;
+	}
+	return n == 2;
+}
+
+/* Modifiers an instruction cannot do without. */
+static void check_required(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	enum ptx_type t = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
+	const char *need = NULL;
+	unsigned layouts = count_mod(in, PTX_DW_ROW) + count_mod(in, PTX_DW_COL);
+	bool is_int = ptx_types[t].cls == PTX_TC_UINT || ptx_types[t].cls == PTX_TC_SINT ||
+	              ptx_types[t].cls == PTX_TC_BIT;
+	switch (in->op) {
+	case PTX_OP_MUL:
+	case PTX_OP_MAD:
+	case PTX_OP_MUL24:
+	case PTX_OP_MAD24:
+		if (is_int && !has_class(in, PTX_MC_MUL))
+			need = "'.lo', '.hi' or '.wide'";
+		break;
+	case PTX_OP_SHF:
+		if (!has_class(in, PTX_MC_SHIFT))
+			need = "'.wrap' or '.clamp'";
+		break;
+	case PTX_OP_MOVMATRIX:
+		if (!ptx_insn_has_mod(in, PTX_DW_TRANS))
+			need = "'.trans'";
+		break;
+	case PTX_OP_MMA:
+		if (!ptx_insn_has_mod(in, PTX_DW_SYNC) || !ptx_insn_has_mod(in, PTX_DW_ALIGNED))
+			need = "'.sync.aligned'";
+		else if (layouts != 2)
+			need = "the layouts of A and B ('.row.col')";
+		else if (!ptx_insn_has_mod(in, PTX_DW_M8N8K4) && !is_row_col(in))
+			need = "'.row.col' (other layouts exist only for .m8n8k4)";
+		break;
+	case PTX_OP_WMMA_LOAD:
+	case PTX_OP_WMMA_STORE:
+	case PTX_OP_WMMA_MMA:
+		if (layouts != (in->op == PTX_OP_WMMA_MMA ? 2u : 1u))
+			need = in->op == PTX_OP_WMMA_MMA ? "the layouts of A and B" : "a layout";
+		break;
+	case PTX_OP_LD:
+	case PTX_OP_ST:
+		if ((ptx_insn_has_mod(in, PTX_DW_RELAXED) || ptx_insn_has_mod(in, PTX_DW_ACQUIRE) ||
+		     ptx_insn_has_mod(in, PTX_DW_RELEASE)) &&
+		    !has_class(in, PTX_MC_SCOPE))
+			need = "a scope with its memory order";
+		break;
+	default:
+		break;
+	}
+	if (need)
+		fail_at(k, k->locs->line, k->locs->col, "'%s' needs %s", k->op->name, need);
+}
+
+/* mma's types: .dtype.atype.btype.ctype; A and B agree except for the integer and fp8
+ * forms, and the f16 forms with an f16 accumulator produce f16. */
+static void check_mma_types(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if (in->op == PTX_OP_WMMA_MMA && in->ntypes == 3)
+		fail_at(k, k->locs->line, k->locs->col, "'wmma.mma' takes two or four types");
+	if (in->op != PTX_OP_MMA && !(in->op == PTX_OP_WMMA_MMA && in->ntypes == 4))
+		return;
+	if (in->op == PTX_OP_MMA && in->ntypes != 4) {
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'mma' needs four types (.dtype.atype.btype.ctype)");
+		return;
+	}
+	enum ptx_type d = in->types[0], a = in->types[1], b = in->types[2], c = in->types[3];
+	bool mixable = ptx_types[a].cls != PTX_TC_FLOAT || a == PTX_TYPE_E4M3 || a == PTX_TYPE_E5M2;
+	if (a != b && !mixable)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'%s' needs equal A and B types, found %s and %s", k->op->name,
+		        ptx_types[a].name, ptx_types[b].name);
+	if (a == PTX_TYPE_F16 && c != d && !ptx_insn_has_mod(in, PTX_DW_M8N8K4))
+		fail_at(k, k->locs->line, k->locs->col, "'%s' with a %s accumulator produces %s",
+		        k->op->name, ptx_types[c].name, ptx_types[c].name);
+}
+
+static void check_reg_type(struct check *k, const struct ptx_operand *o, enum ptx_type want,
+                           unsigned idx);
+
+/* atom/red: the types each operation takes (PTX ISA atom: .and/.or/.xor on bit types,
+ * .add on unsigned, signed and float types, .inc/.dec on .u32, ...). */
+static const struct atom_rule {
+	uint16_t dw;
+	uint64_t types;
+} atom_rules[] = {
+        {PTX_DW_AND, TB(B32) | TB(B64)},
+        {PTX_DW_OR, TB(B32) | TB(B64)},
+        {PTX_DW_XOR, TB(B32) | TB(B64)},
+        {PTX_DW_CAS, TB(B16) | TB(B32) | TB(B64) | TB(B128)},
+        {PTX_DW_EXCH, TB(B16) | TB(B32) | TB(B64) | TB(B128)},
+        {PTX_DW_ADD, TB(U32) | TB(S32) | TB(U64) | TB(F32) | TB(F64) | TB(F16) | TB(F16X2) |
+                             TB(BF16) | TB(BF16X2)},
+        {PTX_DW_INC, TB(U32)},
+        {PTX_DW_DEC, TB(U32)},
+        {PTX_DW_MIN,
+         TB(U32) | TB(S32) | TB(U64) | TB(S64) | TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2)},
+        {PTX_DW_MAX,
+         TB(U32) | TB(S32) | TB(U64) | TB(S64) | TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2)},
+};
+
+static void check_atom_types(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if ((in->op != PTX_OP_ATOM && in->op != PTX_OP_RED) || !in->ntypes)
+		return;
+	enum ptx_type t = in->types[0];
+	for (unsigned i = 0; i < in->nmods; i++)
+		for (unsigned r = 0; r < sizeof atom_rules / sizeof atom_rules[0]; r++)
+			if (atom_rules[r].dw == in->mods[i] && !(atom_rules[r].types & (1ull << t)))
+				fail_at(k, k->locs->line, k->locs->mod_cols[i],
+				        "'%s%s' does not take type %s", k->op->name,
+				        ptx_dotwords[in->mods[i]].text, ptx_types[t].name);
+}
+
+/* Element counts fixed by a shape: ldmatrix/stmatrix .x1/.x2/.x4 registers, and the
+ * cp.async copy sizes (.cg copies 16 bytes, .ca 4, 8 or 16). */
+static void check_shape_counts(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	if ((in->op == PTX_OP_LDMATRIX || in->op == PTX_OP_STMATRIX) && in->nopnds == 2) {
+		unsigned data = in->op == PTX_OP_STMATRIX;
+		const struct ptx_operand *o = &in->opnds[data];
+		unsigned want = ptx_insn_has_mod(in, PTX_DW_X4)   ? 4
+		                : ptx_insn_has_mod(in, PTX_DW_X2) ? 2
+		                                                  : 1;
+		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
+		if (have != want)
+			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
+			        "'%s' with .x%u moves %u register%s, found %u", k->op->name, want,
+			        want, want == 1 ? "" : "s", have);
+	}
+	if (in->op == PTX_OP_CP_ASYNC && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT) {
+		uint64_t size = in->opnds[2].value;
+		bool cg = ptx_insn_has_mod(in, PTX_DW_CG);
+		if (cg ? size != 16 : size != 4 && size != 8 && size != 16)
+			fail_at(k, k->locs->opnd_lines[2], k->locs->opnd_cols[2],
+			        "'cp.async%s' copies %s bytes, not %llu", cg ? ".cg" : ".ca",
+			        cg ? "16" : "4, 8 or 16", (unsigned long long)size);
+	}
+}
+
+/* Rules of single instructions: integer saturation only on .s32, three-input min/max
+ * only on floats from sm_100, float redux from sm_100, setmaxnreg on sm_90a only. */
+static void check_special_cases(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	enum ptx_type t = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
+	bool is_float = is_floatish(t);
+	if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && !is_float && t != PTX_TYPE_S32 &&
+	    has_class(in, PTX_MC_SAT))
+		fail_at(k, k->locs->line, k->locs->col, "'%s.sat' takes only .s32 among integers",
+		        k->op->name);
+	if ((in->op == PTX_OP_MIN || in->op == PTX_OP_MAX) && in->nopnds == 4) {
+		if (t != PTX_TYPE_F32)
+			fail_at(k, k->locs->line, k->locs->col,
+			        "'%s' with three sources takes only .f32", k->op->name);
+		else
+			check_feature(k, k->locs->col, "three-source ", k->op->name, 0, 100);
+	}
+	bool u32_result = in->op == PTX_OP_POPC || in->op == PTX_OP_CLZ || in->op == PTX_OP_BFIND;
+	bool bar_red = in->op == PTX_OP_BAR_RED || in->op == PTX_OP_BARRIER_RED;
+	if ((u32_result || (bar_red && in->ntypes)) && in->nopnds)
+		check_reg_type(k, &in->opnds[0], u32_result ? PTX_TYPE_U32 : in->types[0], 0);
+	for (unsigned i = 0; in->op == PTX_OP_MOVMATRIX && i < in->nopnds; i++)
+		check_reg_type(k, &in->opnds[i], PTX_TYPE_B32, i);
+	if (in->op == PTX_OP_CVTA && t == PTX_TYPE_U32 && k->c->mod.address_size == 64)
+		fail_at(k, k->locs->line, k->locs->col, "'cvta.u32' needs '.address_size 32'");
+	if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU) && in->nopnds &&
+	    in->opnds[0].kind == PTX_OPND_SINK)
+		fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
+		        "'%s' cannot discard its result into '_'", k->op->name);
+	check_shape_counts(k);
+	if (in->op == PTX_OP_REDUX && is_float)
+		check_feature(k, k->locs->col, "floating-point ", k->op->name, 0, 100);
+	if (in->op == PTX_OP_SETMAXNREG && k->c->mod.sm && !k->c->mod.sm_arch_specific)
+		fail_at(k, k->locs->line, k->locs->col,
+		        "'setmaxnreg' needs an architecture-specific target (sm_90a)");
+}
+
 /* Modifier combinations the table cannot express as classes. */
 static void check_combinations(struct check *k)
 {
 	struct ptx_insn *in = k->in;
+	check_type_set(k);
+	check_required(k);
+	check_mma_types(k);
+	check_atom_types(k);
+	check_special_cases(k);
+	if (in->op == PTX_OP_CVT)
+		check_cvt(k);
 	if (!in->ntypes || in->op == PTX_OP_CVT)
 		return;
+	check_float_modes(k);
+	check_compare(k);
 	const struct ptx_type_info *t = &ptx_types[in->types[in->ntypes - 1]];
 	bool is_float = t->cls == PTX_TC_FLOAT || t->cls == PTX_TC_PACKED;
 	for (unsigned i = 0; i < in->nmods; i++) {
@@ -179,25 +558,31 @@ static enum ptx_type widen(enum ptx_type t)
 	}
 }
 
-/* PTX type compatibility of a register of type `rt` where `it` is expected. */
+/* PTX type compatibility of a register of type `rt` where `it` is expected (PTX ISA
+ * "Type Information for Instructions and Operands" and, with `relaxed` (ld, st, cvt),
+ * "Operand Size Exceeding Instruction-Type Size"): a bit-size type accepts any type of
+ * its size (any wider one when relaxed); signed and unsigned integers accept each
+ * other and bit types; a float type accepts the float of its size and bit types
+ * (wider bit types when relaxed), never integers. */
 static bool compatible(enum ptx_type it, enum ptx_type rt, bool relaxed)
 {
 	const struct ptx_type_info *i = &ptx_types[it], *r = &ptx_types[rt];
 	if (it == rt)
 		return true;
-	if (i->cls == PTX_TC_PRED || r->cls == PTX_TC_PRED)
+	if (i->cls == PTX_TC_PRED || r->cls == PTX_TC_PRED || i->cls == PTX_TC_OPAQUE ||
+	    r->cls == PTX_TC_OPAQUE)
 		return false;
-	bool int_like = i->cls == PTX_TC_BIT || i->cls == PTX_TC_UINT || i->cls == PTX_TC_SINT;
-	bool size_ok = i->bits == r->bits ||
-	               (relaxed && r->bits > i->bits && int_like && r->cls != PTX_TC_FLOAT);
-	if (!size_ok)
+	if (relaxed ? r->bits < i->bits : r->bits != i->bits)
 		return false;
-	if (i->cls == PTX_TC_BIT || r->cls == PTX_TC_BIT)
+	switch (i->cls) {
+	case PTX_TC_BIT:
 		return true;
-	if ((i->cls == PTX_TC_UINT || i->cls == PTX_TC_SINT) &&
-	    (r->cls == PTX_TC_UINT || r->cls == PTX_TC_SINT))
-		return true;
-	return i->cls == PTX_TC_FLOAT && r->cls == PTX_TC_FLOAT && i->bits == r->bits;
+	case PTX_TC_UINT:
+	case PTX_TC_SINT:
+		return r->cls == PTX_TC_BIT || r->cls == PTX_TC_UINT || r->cls == PTX_TC_SINT;
+	default: /* FLOAT, PACKED */
+		return r->cls == PTX_TC_BIT || (r->cls == i->cls && r->bits == i->bits);
+	}
 }
 
 /* Name of a register operand as written: "%r5" for element 5 of a range. */
@@ -215,7 +600,8 @@ static void check_reg_type(struct check *k, const struct ptx_operand *o, enum pt
 {
 	if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SREG)
 		return;
-	bool relaxed = k->op->flags & PTX_OF_RELAXED_SIZE;
+	/* special registers may be read into a narrower type (mov.u16 h, %tid.x) */
+	bool relaxed = k->op->flags & PTX_OF_RELAXED_SIZE || o->kind == PTX_OPND_SREG;
 	if (!compatible(want, o->sym->type, relaxed)) {
 		char name[80];
 		reg_name(o, name, sizeof name);
@@ -261,6 +647,70 @@ static void check_space(struct check *k, const struct ptx_symbol *var, uint32_t 
 	}
 }
 
+static unsigned vec_len(const struct ptx_insn *in)
+{
+	return ptx_insn_has_mod(in, PTX_DW_V2)   ? 2
+	       : ptx_insn_has_mod(in, PTX_DW_V4) ? 4
+	       : ptx_insn_has_mod(in, PTX_DW_V8) ? 8
+	                                         : 1;
+}
+
+/* The type a source operand must have: the last type, except for cvt, whose sources
+ * have the second type (`cvt.pack.sat.u8.s32.b32 d, a, b, c`: c has the third, and
+ * `cvt.rs` takes its random bits as .u32). */
+static enum ptx_type source_type(const struct ptx_insn *in, unsigned idx, enum ptx_type last)
+{
+	if (in->op == PTX_OP_SLCT && idx < 3) /* slct.dtype.ctype d, a, b, c */
+		return in->types[0];
+	if (in->op != PTX_OP_CVT || in->ntypes < 2)
+		return last;
+	if (idx == 3)
+		return in->ntypes == 3 ? in->types[2] : PTX_TYPE_U32;
+	return in->types[1];
+}
+
+/* A vector register named without a component (`.reg .v2 .u32 v;` used as `v`). */
+static bool is_whole_vector(const struct ptx_operand *o)
+{
+	return (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG) && !o->comp && o->sym->vec > 1;
+}
+
+/* A whole vector register stands for a brace list of its length where the instruction
+ * is a .vN vector access (its elements' sizes checked as for a list), and mov packs or
+ * unpacks it like a brace list when its total width is the instruction type's. */
+static void check_whole_vector(struct check *k, const struct ptx_operand *o, enum ptx_type want,
+                               unsigned idx)
+{
+	unsigned vl = vec_len(k->in);
+	uint32_t line = k->locs->opnd_lines[idx], col = k->locs->opnd_cols[idx];
+	const struct ptx_type_info *elem = &ptx_types[o->sym->type], *w = &ptx_types[want];
+	char name[80];
+	reg_name(o, name, sizeof name);
+	bool vec_access = k->in->op == PTX_OP_LD || k->in->op == PTX_OP_ST ||
+	                  k->in->op == PTX_OP_LDU || k->in->op == PTX_OP_MOV;
+	if (vl > 1 && vec_access) {
+		if (o->sym->vec != vl)
+			fail_at(k, line, col, "'%s' has %u elements, but '%s' accesses %u", name,
+			        o->sym->vec, k->op->name, vl);
+		else if (!compatible(want, o->sym->type, true) &&
+		         !(is_floatish(want) && elem->cls != PTX_TC_FLOAT &&
+		           elem->bits >= w->bits && elem->cls != PTX_TC_PRED))
+			fail_at(k, line, col, "elements of '%s' have type %s, but '%s' expects %s",
+			        name, elem->name, k->op->name, w->name);
+		return;
+	}
+	if (k->in->op == PTX_OP_MOV && vl == 1 && o->bits == w->bits && w->cls == PTX_TC_BIT)
+		return;
+	fail_at(k, line, col, "vector register '%s' cannot be an operand of '%s' here", name,
+	        k->op->name);
+}
+
+/* The scalar video instructions (vadd..vset), whose sources take .b0-.b3/.h0/.h1. */
+static bool is_scalar_video(unsigned op)
+{
+	return op >= PTX_OP_VADD && op <= PTX_OP_VSET;
+}
+
 /* One operand against its signature letter. */
 static void check_operand(struct check *k, unsigned idx, char role)
 {
@@ -272,6 +722,12 @@ static void check_operand(struct check *k, unsigned idx, char role)
 	enum ptx_type last = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
 	enum ptx_type want = PTX_TYPE_NONE;
 	bool dest = role == 'd' || role == 'D' || role == 'q' || role == 'X';
+	if (o->video_sel && (!is_scalar_video(in->op) || dest)) {
+		fail_at(k, line, col,
+		        "byte and half-word selectors are for sources of scalar video "
+		        "instructions");
+		return;
+	}
 	for (unsigned i = 0; i < o->nelems; i++)
 		if (o->elems[i].negated) {
 			fail_at(k, line, col, "elements of %s cannot be negated",
@@ -302,6 +758,10 @@ static void check_operand(struct check *k, unsigned idx, char role)
 		       : role == 'X'                       ? PTX_TYPE_NONE
 		       : ptx_insn_has_mod(in, PTX_DW_WIDE) ? widen(first)
 		                                           : first;
+		if (o->kind == PTX_OPND_REG && o->value) {
+			fail_at(k, line, col, "a destination cannot have a constant added");
+			return;
+		}
 		if (o->pair && o->pair->kind == PTX_OPND_REG && o->pair->sym->type != PTX_TYPE_PRED)
 			fail_at(k, line, col, "second destination of '%s' must be a .pred register",
 			        k->op->name);
@@ -311,6 +771,8 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			        idx + 1, k->op->name, kind_name(o));
 			return;
 		}
+		if (!o->sym && !ptx_insn_has_mod(in, PTX_DW_LOCAL))
+			fail_at(k, line, col, "an immediate address needs the .local state space");
 		if (o->sym && o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
 			const struct ptx_type_info *t = &ptx_types[o->sym->type];
 			char name[80];
@@ -335,7 +797,8 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			        k->op->name, kind_name(o));
 			return;
 		}
-		if (o->kind == PTX_OPND_SYM && (role != 'x' || o->sym->kind == PTX_SYM_LABEL)) {
+		bool sym_ok = role == 'x' || role == 'A';
+		if (o->kind == PTX_OPND_SYM && (!sym_ok || o->sym->kind == PTX_SYM_LABEL)) {
 			fail_at(k, line, col, "operand %u of '%s' cannot be %s", idx + 1,
 			        k->op->name, kind_name(o));
 			return;
@@ -344,21 +807,35 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			fail_at(k, line, col, "'_' can only be a destination");
 			return;
 		}
-		want = role == 'p'   ? PTX_TYPE_PRED
-		       : role == 'u' ? PTX_TYPE_U32
-		       : role == 'a' ? last
-		                     : PTX_TYPE_NONE;
-		if (role == 'p' && o->kind != PTX_OPND_REG) {
+		want = role == 'p'                  ? PTX_TYPE_PRED
+		       : role == 'u'                ? PTX_TYPE_U32
+		       : role == 'a' || role == 'A' ? source_type(in, idx, last)
+		                                    : PTX_TYPE_NONE;
+		/* a predicate source may be a register or an integer constant (0 false) */
+		if (role == 'p' && o->kind != PTX_OPND_REG && o->kind != PTX_OPND_INT) {
 			fail_at(k, line, col, "operand %u of '%s' must be a predicate", idx + 1,
 			        k->op->name);
 			return;
 		}
-		if (o->negated && role != 'p')
+		bool is_pred = ((o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG) &&
+		                o->sym->type == PTX_TYPE_PRED) ||
+		               (o->kind == PTX_OPND_INT && role == 'p');
+		if (o->negated && !is_pred)
 			fail_at(k, line, col, "only predicate operands can be negated with '!'");
 		uint8_t cls = ptx_types[want].cls;
 		if ((o->kind == PTX_OPND_F32 || o->kind == PTX_OPND_F64) && typed &&
 		    (cls == PTX_TC_SINT || cls == PTX_TC_UINT || cls == PTX_TC_PRED))
 			fail_at(k, line, col, "floating-point immediate for %s operand of '%s'",
+			        ptx_types[want].name, k->op->name);
+		unsigned fbits = o->kind == PTX_OPND_F32 ? 32 : o->kind == PTX_OPND_F64 ? 64 : 0;
+		if (fbits && typed && cls == PTX_TC_BIT && ptx_types[want].bits != fbits)
+			fail_at(k, line, col,
+			        "a %u-bit floating-point immediate for %s operand of '%s'", fbits,
+			        ptx_types[want].name, k->op->name);
+		if (o->kind == PTX_OPND_INT && typed &&
+		    (cls == PTX_TC_FLOAT || cls == PTX_TC_PACKED))
+			fail_at(k, line, col,
+			        "integer immediate for %s operand of '%s' (write 0f/0d hex floats)",
 			        ptx_types[want].name, k->op->name);
 	}
 	if (!typed && role != 'p' && role != 'q')
@@ -368,10 +845,14 @@ static void check_operand(struct check *k, unsigned idx, char role)
 	if (ptx_insn_has_mod(in, PTX_DW_WIDE) && in->op == PTX_OP_MAD && idx == 3)
 		want = widen(last);
 	if (o->kind == PTX_OPND_VEC) {
-		if (in->op == PTX_OP_MOV)
+		if (in->op == PTX_OP_MOV && vec_len(in) == 1)
 			return; /* packing/unpacking: elements are parts of the scalar */
 		for (unsigned i = 0; i < o->nelems; i++)
 			check_reg_type(k, &o->elems[i], want, idx);
+		return;
+	}
+	if (is_whole_vector(o)) {
+		check_whole_vector(k, o, want, idx);
 		return;
 	}
 	check_reg_type(k, o, want, idx);
@@ -379,12 +860,29 @@ static void check_operand(struct check *k, unsigned idx, char role)
 		check_reg_type(k, o->pair, PTX_TYPE_PRED, idx);
 }
 
-static unsigned vec_len(const struct ptx_insn *in)
+/* The data operands of ld/st/ldu and of mov.vN have as many elements as the .vN says. */
+static void check_vector_lengths(struct check *k)
 {
-	return ptx_insn_has_mod(in, PTX_DW_V2)   ? 2
-	       : ptx_insn_has_mod(in, PTX_DW_V4) ? 4
-	       : ptx_insn_has_mod(in, PTX_DW_V8) ? 8
-	                                         : 1;
+	struct ptx_insn *in = k->in;
+	unsigned vl = vec_len(in), first = 0, end = 0;
+	if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU)
+		end = 1;
+	else if (in->op == PTX_OP_ST)
+		first = 1, end = 2;
+	else if (in->op == PTX_OP_MOV && vl > 1)
+		end = 2;
+	for (unsigned i = first; i < end && i < in->nopnds; i++) {
+		const struct ptx_operand *o = &in->opnds[i];
+		if (is_whole_vector(o))
+			continue; /* checked with the operand */
+		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
+		if (have != vl)
+			fail_at(k, k->locs->opnd_lines[i], k->locs->opnd_cols[i],
+			        "'%s' with %u element%s needs %s, found %u element%s", k->op->name,
+			        vl, vl == 1 ? "" : "s",
+			        vl == 1 ? "a scalar operand" : "a vector operand", have,
+			        have == 1 ? "" : "s");
+	}
 }
 
 static void check_operands(struct check *k)
@@ -415,19 +913,7 @@ static void check_operands(struct check *k)
 	for (const char *p = sig; *p && i < n; p++)
 		if (*p != '?' && *p != '*')
 			check_operand(k, i++, *p);
-	unsigned vl = vec_len(k->in);
-	if (k->op->flags & PTX_OF_MEM &&
-	    (k->in->op == PTX_OP_LD || k->in->op == PTX_OP_ST || k->in->op == PTX_OP_LDU)) {
-		unsigned data = k->in->op == PTX_OP_ST ? 1 : 0;
-		const struct ptx_operand *o = &k->in->opnds[data];
-		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
-		if (have != vl)
-			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
-			        "'%s' with %u element%s needs %s, found %u element%s", k->op->name,
-			        vl, vl == 1 ? "" : "s",
-			        vl == 1 ? "a scalar operand" : "a vector operand", have,
-			        have == 1 ? "" : "s");
-	}
+	check_vector_lengths(k);
 }
 
 /* call[.uni] [(rets),] callee [, (args)] [, prototype|targets] */

@@ -36,6 +36,47 @@ enum ptx_space ptx_space_of(uint16_t dw)
 }
 
 /* The attributes before a declared name: space, .align, .vN, type, .ptr. */
+/* Types that exist only as instruction types (bf16 values live in .b16 registers),
+ * and the vector rules of variables: no .v8, no vectors of .pred, at most 128 bits. */
+static bool check_var_type(struct ptx_ctx *c, const struct ptx_symbol *tmpl, uint32_t line,
+                           uint32_t col)
+{
+	switch (tmpl->type) {
+	case PTX_TYPE_BF16:
+	case PTX_TYPE_BF16X2:
+	case PTX_TYPE_TF32:
+	case PTX_TYPE_E4M3:
+	case PTX_TYPE_E5M2:
+	case PTX_TYPE_E4M3X2:
+	case PTX_TYPE_E5M2X2:
+	case PTX_TYPE_B1:
+	case PTX_TYPE_U4:
+	case PTX_TYPE_S4:
+		ptx_error_at(c, line, col, "type %s is only an instruction type, not a variable's",
+		             ptx_types[tmpl->type].name);
+		return false;
+	case PTX_TYPE_SAMPLERREF:
+		if (!c->mod.texmode_independent) {
+			ptx_error_at(c, line, col,
+			             ".samplerref variables need '.target texmode_independent'");
+			return false;
+		}
+		break;
+	default:
+		break;
+	}
+	if (tmpl->vec == 1)
+		return true;
+	const char *err = tmpl->vec == 8                ? ".v8 is not a variable vector length"
+	                  : tmpl->type == PTX_TYPE_PRED ? ".pred variables cannot be vectors"
+	                  : tmpl->vec * ptx_types[tmpl->type].bits > 128
+	                          ? "vector wider than 128 bits"
+	                          : NULL;
+	if (err)
+		ptx_error_at(c, line, col, "%s", err);
+	return !err;
+}
+
 static bool parse_decl_attrs(struct ptx_ctx *c, struct ptx_symbol *tmpl)
 {
 	struct ptx_token *t = tok(c);
@@ -102,7 +143,7 @@ static bool parse_decl_attrs(struct ptx_ctx *c, struct ptx_symbol *tmpl)
 		ptx_error_at(c, line, col, ".pred variables must be in the .reg state space");
 		return false;
 	}
-	return true;
+	return check_var_type(c, tmpl, line, col);
 }
 
 /* One initializer, nested braces handled with a depth counter. */
@@ -325,6 +366,11 @@ bool ptx_parse_var_decl(struct ptx_ctx *c, uint8_t linkage)
 		next(c);
 		if (!parse_name_suffix(c, s))
 			return false;
+		if (s->space == PTX_SPACE_REG && s->ndims) {
+			ptx_error_at(c, s->line, s->col, "register '%s' cannot be an array",
+			             s->name);
+			return false;
+		}
 		if (is_punct(c, '=')) {
 			if (s->space == PTX_SPACE_REG || s->space == PTX_SPACE_PARAM ||
 			    s->space == PTX_SPACE_LOCAL || s->space == PTX_SPACE_SHARED) {
@@ -399,6 +445,13 @@ bool ptx_parse_params(struct ptx_ctx *c, struct ptx_symbol ***out, uint32_t *nou
 		if (s->range) {
 			ptx_error_at(c, s->line, s->col,
 			             "parameters cannot be parameterized names");
+			return false;
+		}
+		if (s->space == PTX_SPACE_PARAM && s->vec > 1) {
+			ptx_error_at(
+			        c, s->line, s->col,
+			        ".param parameters cannot be vectors (declare .align N .b8 %s[..])",
+			        s->name);
 			return false;
 		}
 		buf[n++] = s;

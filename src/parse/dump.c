@@ -55,6 +55,12 @@ static void print_operand(FILE *out, const struct ptx_operand *o)
 		print_sym_name(out, o->sym, o->index);
 		if (o->comp)
 			fprintf(out, ".%c", comps[o->comp]);
+		if (o->video_sel)
+			fputs((const char *[]){"", ".b0", ".b1", ".b2", ".b3", ".h0",
+			                       ".h1"}[o->video_sel],
+			      out);
+		if (o->kind == PTX_OPND_REG && o->value)
+			fprintf(out, " + %" PRId64, (int64_t)o->value);
 		break;
 	case PTX_OPND_INT:
 	case PTX_OPND_F32:

@@ -225,7 +225,7 @@ static const char *reduce(int *ops, unsigned *nops, struct expr_val *vals, unsig
 	return apply(op, &vals[*nvals - 1], &vals[*nvals]);
 }
 
-static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
+static bool parse_binary_expr(struct ptx_ctx *c, struct ptx_operand *o)
 {
 	int ops[EXPR_STACK];
 	struct expr_val vals[EXPR_STACK];
@@ -300,6 +300,53 @@ static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
 	return true;
 }
 
+/* A constant expression with C's `cond ? a : b` (right-associative, lowest precedence):
+ * a chain `c1 ? a : c2 ? b : d` is read in one loop, without recursion; a conditional
+ * inside another's middle operand or inside parentheses is not supported. */
+static bool parse_expr(struct ptx_ctx *c, struct ptx_operand *o)
+{
+	struct ptx_operand cur = {0}, chosen = {0};
+	bool decided = false;
+	if (!parse_binary_expr(c, &cur))
+		return false;
+	while (is_punct(c, '?')) {
+		struct ptx_operand cond = cur, then = {0};
+		ptx_lex_next(&c->lx);
+		if (!parse_binary_expr(c, &then))
+			return false;
+		if (!ptx_expect_punct(c, ':'))
+			return false;
+		if (!parse_binary_expr(c, &cur))
+			return false;
+		if (then.kind != PTX_OPND_INT || cur.kind != PTX_OPND_INT) {
+			ptx_error_at(c, tok(c)->line, tok(c)->col,
+			             "the values of '?:' must be integers");
+			return false;
+		}
+		if (!decided && cond.kind == PTX_OPND_INT && cond.value) {
+			chosen = then;
+			decided = true;
+		} else if (cond.kind != PTX_OPND_INT) {
+			ptx_error_at(c, tok(c)->line, tok(c)->col,
+			             "the condition of '?:' must be an integer");
+			return false;
+		}
+	}
+	*o = decided ? chosen : cur;
+	return true;
+}
+
+/* Byte and half-word selectors of video instruction operands: .b0-.b3, .h0, .h1. */
+static int video_selector(const struct ptx_token *t)
+{
+	if (t->len != 3 || (t->text[1] != 'b' && t->text[1] != 'h'))
+		return 0;
+	int n = t->text[2] - '0';
+	if (t->text[1] == 'b')
+		return n >= 0 && n <= 3 ? 1 + n : 0;
+	return n == 0 || n == 1 ? 5 + n : 0;
+}
+
 static int component(const struct ptx_token *t)
 {
 	if (t->len != 2)
@@ -320,6 +367,29 @@ static int component(const struct ptx_token *t)
 	default:
 		return 0;
 	}
+}
+
+/* `+ CONST` after a register source or a variable: an integer constant expression
+ * added to o->value (the current token is the '+', or the '-' that negates it). */
+static bool parse_added_constant(struct ptx_ctx *c, struct ptx_operand *o)
+{
+	bool neg = is_punct(c, '-');
+	ptx_lex_next(&c->lx);
+	uint32_t line = tok(c)->line, col = tok(c)->col;
+	struct ptx_operand off = {0};
+	struct ptx_token *t = tok(c);
+	if (t->kind != PTX_TOK_NUMBER && !(t->kind == PTX_TOK_PUNCT && strchr("(-~+!", t->punct))) {
+		ptx_error_expected(c, "an integer offset");
+		return false;
+	}
+	if (!parse_expr(c, &off))
+		return false;
+	if (off.kind != PTX_OPND_INT) {
+		ptx_error_at(c, line, col, "an added offset must be an integer");
+		return false;
+	}
+	o->value += neg ? 0 - off.value : off.value;
+	return true;
 }
 
 /* Special registers newer than the module's .version/.target are errors. */
@@ -393,9 +463,13 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 	uint32_t line = t->line, col = t->col;
 	ptx_lex_next(&c->lx);
 	t = tok(c);
-	if (t->kind == PTX_TOK_DOTWORD && t->glued) {
+	int sel = t->kind == PTX_TOK_DOTWORD && t->glued ? video_selector(t) : 0;
+	if (sel && o->kind == PTX_OPND_REG && s->vec == 1) {
+		o->video_sel = (uint8_t)sel; /* checked against the instruction in check.c */
+		ptx_lex_next(&c->lx);
+	} else if (t->kind == PTX_TOK_DOTWORD && t->glued) {
 		int comp = component(t);
-		if (!comp || o->kind == PTX_OPND_SYM || s->vec < 2) {
+		if (!comp || o->kind == PTX_OPND_SYM || s->vec < 2 || comp > s->vec) {
 			ptx_error_at(c, t->line, t->col, "'%s' has no component '%.*s'", s->name,
 			             (int)(t->len > 40 ? 40 : t->len), t->text);
 			return false;
@@ -407,20 +481,10 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		             s->name);
 		return false;
 	}
-	if (o->kind == PTX_OPND_SYM && is_punct(c, '+')) {
-		ptx_lex_next(&c->lx);
-		bool neg = is_punct(c, '-');
-		if (neg)
-			ptx_lex_next(&c->lx);
-		struct ptx_operand off = {0};
-		if (tok(c)->kind != PTX_TOK_NUMBER || !parse_imm(c, &off, neg) ||
-		    off.kind != PTX_OPND_INT) {
-			if (off.kind != PTX_OPND_INT || tok(c)->kind != PTX_TOK_NUMBER)
-				ptx_error_expected(c, "an integer offset");
-			return false;
-		}
-		o->value = off.value;
-	}
+	if (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SREG)
+		o->bits = (uint16_t)(ptx_types[s->type].bits * (o->comp ? 1 : s->vec));
+	if (o->kind == PTX_OPND_SYM && is_punct(c, '+'))
+		return parse_added_constant(c, o);
 	return true;
 }
 
@@ -432,6 +496,8 @@ static bool parse_simple(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fw
 	if (is_punct(c, '!')) {
 		o->negated = true;
 		ptx_lex_next(&c->lx);
+		if (tok(c)->kind == PTX_TOK_NUMBER) /* `!1`: a negated constant predicate */
+			return parse_imm(c, o, false);
 		if (tok(c)->kind != PTX_TOK_IDENT) {
 			ptx_error_expected(c, "a predicate after '!'");
 			return false;
@@ -541,27 +607,8 @@ static bool parse_address(struct ptx_ctx *c, struct ptx_operand *o)
 	if (o->kind == PTX_OPND_ADDR)
 		o->sym = NULL;
 	o->kind = PTX_OPND_ADDR;
-	if (is_punct(c, '+') || is_punct(c, '-')) {
-		bool neg = is_punct(c, '-');
-		ptx_lex_next(&c->lx);
-		if (is_punct(c, '-')) {
-			neg = !neg;
-			ptx_lex_next(&c->lx);
-		}
-		struct ptx_operand off;
-		if (tok(c)->kind != PTX_TOK_NUMBER) {
-			ptx_error_expected(c, "an integer offset");
-			return false;
-		}
-		if (!parse_imm(c, &off, neg))
-			return false;
-		if (off.kind != PTX_OPND_INT) {
-			ptx_error_at(c, tok(c)->line, tok(c)->col,
-			             "address offset must be an integer");
-			return false;
-		}
-		o->value += off.value;
-	}
+	if ((is_punct(c, '+') || is_punct(c, '-')) && !parse_added_constant(c, o))
+		return false;
 	if (!is_punct(c, ']')) {
 		ptx_error_expected(c, "']'");
 		return false;
@@ -585,6 +632,8 @@ bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		return parse_address(c, o);
 	if (!parse_simple(c, o, allow_fwd))
 		return false;
+	if (is_punct(c, '+') && o->kind == PTX_OPND_REG && !o->negated && !o->comp)
+		return parse_added_constant(c, o);
 	if (is_punct(c, '|') && (o->kind == PTX_OPND_REG || o->kind == PTX_OPND_SINK)) {
 		ptx_lex_next(&c->lx);
 		o->pair = PA_NEW(&c->fn_arena, struct ptx_operand);

@@ -52,7 +52,10 @@
 	X(PRED, ".pred", 1, PRED)                                                                  \
 	X(TEXREF, ".texref", 64, OPAQUE)                                                           \
 	X(SAMPLERREF, ".samplerref", 64, OPAQUE)                                                   \
-	X(SURFREF, ".surfref", 64, OPAQUE)
+	X(SURFREF, ".surfref", 64, OPAQUE)                                                         \
+	X(B1, ".b1", 1, BIT)                                                                       \
+	X(U4, ".u4", 4, UINT)                                                                      \
+	X(S4, ".s4", 4, SINT)
 
 enum ptx_type {
 #define X(id, s, bits, cls) PTX_TYPE_##id,
@@ -301,6 +304,19 @@ enum ptx_opnd_kind {
 	PTX_OPND_WARPSZ,  /* WARP_SZ */
 };
 
+/* Operand widths.  PTX lets a register be wider than the instruction type (ld, st,
+ * cvt: "Operand Size Exceeding Instruction-Type Size") and a bit-size type stand for
+ * any type of its size, so a consumer must not assume a register operand has the
+ * instruction's type.  `bits` is the width the operand really has: the register's
+ * declared type size (sym->type; its element type for a vector component), times the
+ * vector length for a whole vector register (`.reg .v2 .u32 v;` used as `v`).  A
+ * consumer reading a source wider than the instruction type uses its low bits; a
+ * destination wider than the instruction type receives the value extended to `bits`:
+ * sign-extended for .s types (and for ld's .s types), zero-extended otherwise.
+ * A whole vector register stands where PTX accepts a brace list of that length
+ * ({v.x, v.y, ...}); `mov.b64 d, v` with a .v2 .u32 `v` packs like `mov.b64 d, {..}`.
+ * A register source written `r + 4` (PTX allows a constant after a register
+ * source) has `value` 4: the operand is the register's value plus that constant. */
 struct ptx_operand {
 	uint8_t kind;
 	uint8_t comp;     /* vector component .x=1 .y=2 .z=3 .w=4, 0 none */
@@ -309,15 +325,17 @@ struct ptx_operand {
 	uint32_t index;   /* register index inside a range */
 	uint32_t nelems;
 	const struct ptx_symbol *sym;
-	uint64_t value;
+	uint64_t value; /* immediates; SYM/ADDR offset; REG: constant added (`r + 4`) */
 	struct ptx_operand *elems;
 	struct ptx_operand *pair; /* second destination of `p|q` */
+	uint16_t bits;            /* REG/SREG: width in bits as declared, see above */
+	uint8_t video_sel;        /* video instructions: .b0-.b3 = 1-4, .h0 = 5, .h1 = 6; 0 none */
 };
 
 struct ptx_insn {
 	uint16_t op; /* enum ptx_opcode */
 	uint8_t nmods, nopnds;
-	uint8_t types[3], ntypes;
+	uint8_t types[4], ntypes; /* mma has four: .dtype.atype.btype.ctype */
 	bool has_guard;
 	uint16_t *mods; /* enum ptx_dotword, in source order, types included */
 	struct ptx_operand guard;
