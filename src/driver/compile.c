@@ -58,9 +58,46 @@ static void lap(struct compiler *c, enum stage s)
 	c->mark = n;
 }
 
+/* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
+ * memory address (through moves, cvta and 64-bit adds) are, and the metadata says so
+ * (global_buffer), as HIP and amdsim expect. */
+static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
+{
+	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			if (ir->blocks[b].insns[i].res != IR_NO_REF)
+				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
+	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &ir->blocks[b].insns[i];
+			if (in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC)
+				continue;
+			unsigned n = 0, steps = 0;
+			stack[n++] = in->args[0];
+			while (n && steps++ < 64) {
+				const struct ir_insn *d = def[stack[--n]];
+				if (!d || d->type != IR_T_I64)
+					continue;
+				if (d->op == IR_PARAM) {
+					for (uint32_t p = 0; p < ir->nparams; p++)
+						if (ir->params[p].offset == (uint32_t)d->imm && ir->params[p].size == 8)
+							is_ptr[p] = true;
+				} else if (d->op == IR_COPY || d->op == IR_CVTA_TO || d->op == IR_CVTA_FROM ||
+				           d->op == IR_BITCAST || d->op == IR_ADD || d->op == IR_SUB) {
+					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
+						stack[n++] = d->args[k];
+				}
+			}
+		}
+}
+
 static void add_args(struct compiler *c, const struct ir_function *ir, struct co_kernel *k)
 {
 	struct co_arg *args = PA_NEW_ARRAY(&c->mod_arena, struct co_arg, ir->nparams + 1);
+	bool *is_ptr = PA_NEW_ARRAY(&c->fn_arena, bool, ir->nparams + 1);
+	find_pointer_params(ir, &c->fn_arena, is_ptr);
 	for (uint32_t i = 0; i < ir->nparams; i++) {
 		const struct ir_param *p = &ir->params[i];
 		args[i] = (struct co_arg){
@@ -68,7 +105,8 @@ static void add_args(struct compiler *c, const struct ir_function *ir, struct co
 		        .offset = p->offset,
 		        .size = p->size,
 		        .align = p->align,
-		        .value_kind = CO_ARG_BY_VALUE,
+		        .value_kind = is_ptr[i] ? CO_ARG_GLOBAL_BUFFER : CO_ARG_BY_VALUE,
+		        .address_space = is_ptr[i] ? CO_AS_GLOBAL : CO_AS_NONE,
 		};
 	}
 	k->args = args;

@@ -164,6 +164,16 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
 		if (o->negated)
 			v = emit1(b, IR_NOT, IR_T_PRED, adapt(b, v, IR_T_PRED, false), 0);
+		if (o->value) { /* `r + 4`: the register's value plus the constant */
+			enum ir_type vt = (enum ir_type)b->fn->vals[v].type;
+			if (ir_type_is_float(vt) || vt == IR_T_PRED) {
+				irb_error(b, "a constant added to a %s register is not supported by the code "
+				             "generator",
+				          ir_type_name(vt));
+				return ir_undef(b->fn, want);
+			}
+			v = emit2(b, IR_ADD, vt, v, ir_const(b->fn, vt, o->value), 0);
+		}
 		return adapt(b, v, want, sign);
 	}
 	case PTX_OPND_SREG:
@@ -181,8 +191,8 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			memcpy(&bits, &f, 8);
 			return ir_const(b->fn, want, bits);
 		}
-		if (want == IR_T_PRED)
-			return ir_const(b->fn, want, o->value != 0);
+		if (want == IR_T_PRED) /* `!1` is false */
+			return ir_const(b->fn, want, (o->value != 0) != o->negated);
 		return ir_const(b->fn, want, o->value);
 	case PTX_OPND_F32:
 	case PTX_OPND_F64: {
@@ -987,8 +997,6 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	ir_ref guard = IR_NO_REF;
 	if (in->has_guard) {
 		guard = read_opnd(b, &in->guard, IR_T_PRED, false);
-		if (in->guard.kind == PTX_OPND_INT)
-			guard = ir_const(b->fn, IR_T_PRED, in->guard.value != 0);
 	}
 	if (in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
 		tr_branch(b, in, guard);
