@@ -25,7 +25,7 @@ void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align);
 /* Like pa_arena_alloc for an array of n elements of `size` bytes; aborts on overflow. */
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
 char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
-/* Frees everything but keeps the first chunk for reuse. */
+/* Frees everything allocated but keeps the memory for reuse (as one chunk). */
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
 
