@@ -5,7 +5,8 @@
  * size of the largest function and then never calls malloc/free again.  (Freeing the
  * chunks at every reset made glibc return them to the kernel and fault them back in,
  * page by page, for every large function.)  Complexity: O(1) per allocation, O(number
- * of chunks) per reset. */
+ * of chunks) per reset.  Free memory is kept zeroed (calloc'ed chunks, used bytes cleared
+ * at reset), so allocation is an inline pointer bump (arena.h). */
 #include "arena.h"
 
 #include <stdio.h>
@@ -15,7 +16,6 @@
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
 	size_t size; /* usable bytes in data[] */
-	size_t used;
 	_Alignas(16) unsigned char data[];
 };
 
@@ -55,40 +55,29 @@ void pa_arena_init(struct pa_arena *a)
 	a->chunk_size = 64 * 1024;
 }
 
-static struct pa_arena_chunk *new_chunk(struct pa_arena *a, size_t need)
+/* Makes a zeroed chunk of at least `need` bytes the current one. */
+static void new_chunk(struct pa_arena *a, size_t need)
 {
 	size_t size = need > a->chunk_size ? need : a->chunk_size;
 	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk))
 		out_of_memory(size);
-	struct pa_arena_chunk *c = pa_xmalloc(sizeof *c + size);
+	struct pa_arena_chunk *c = pa_xcalloc(1, sizeof *c + size);
 	c->size = size;
-	c->used = 0;
 	c->prev = a->head;
 	a->head = c;
+	a->next = c->data;
+	a->limit = c->data + size;
 	a->bytes_reserved += size;
 	if (a->bytes_reserved > a->peak_reserved)
 		a->peak_reserved = a->bytes_reserved;
-	return c;
 }
 
-void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
+void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 {
-	struct pa_arena_chunk *c = a->head;
 	if (size > SIZE_MAX - 4096)
 		out_of_memory(size);
-	if (c) {
-		size_t at = (c->used + align - 1) & ~(align - 1);
-		if (at <= c->size && size <= c->size - at) {
-			c->used = at + size;
-			memset(c->data + at, 0, size);
-			return c->data + at;
-		}
-	}
-	c = new_chunk(a, size + align);
-	size_t at = (align - ((uintptr_t)c->data & (align - 1))) & (align - 1);
-	c->used = at + size;
-	memset(c->data + at, 0, size);
-	return c->data + at;
+	new_chunk(a, size + align);
+	return pa_arena_alloc(a, size, align);
 }
 
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align)
@@ -112,7 +101,8 @@ void pa_arena_reset(struct pa_arena *a)
 	if (!c)
 		return;
 	if (!c->prev) {
-		c->used = 0;
+		memset(c->data, 0, (size_t)(a->next - c->data)); /* keep the free part zeroed */
+		a->next = c->data;
 		return;
 	}
 	size_t total = a->bytes_reserved;
@@ -129,5 +119,6 @@ void pa_arena_free(struct pa_arena *a)
 		c = prev;
 	}
 	a->head = NULL;
+	a->next = a->limit = NULL;
 	a->bytes_reserved = 0;
 }
