@@ -4,6 +4,8 @@
 #ifndef PTX_INT_H
 #define PTX_INT_H
 
+#include <string.h>
+
 #include "arena.h"
 #include "ptx.h"
 
@@ -41,6 +43,23 @@ struct ptx_name {
 #define PTX_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 16777619u)
 
 void ptx_name_init(struct ptx_name *n, const char *text, uint32_t len);
+
+/* memcmp(a, b, n) == 0 for the short names of symbols and keywords, inline: a lookup
+ * calls it once its hash matched, and a libc call cost more than the comparison. */
+static inline bool ptx_same_text(const char *a, const char *b, uint32_t n)
+{
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	for (; n; a++, b++, n--)
+		if (*a != *b)
+			return false;
+	return true;
+}
 
 struct ptx_token {
 	uint8_t kind;
