@@ -282,17 +282,20 @@ static void scan_number(struct ptx_lexer *lx, const char *p)
  * scanned: fills t->name as ptx_name_init would.  Returns the end. */
 static const char *scan_name(struct ptx_token *t, const char *p)
 {
-	uint32_t h = PTX_HASH_STEP(PTX_HASH_BASIS, *p), ph = 0;
+	uint32_t h = PTX_HASH_STEP(PTX_HASH_BASIS, *p), ph = 0, idx = 0;
 	const char *digits = NULL;
 	for (p++;; p++) {
 		unsigned char c = (unsigned char)*p, cls = char_class[c];
 		if (!(cls & CC_IDCONT))
 			break;
-		if (!(cls & CC_DIGIT))
+		if (!(cls & CC_DIGIT)) {
 			digits = NULL;
-		else if (!digits) {
+		} else if (!digits) {
 			digits = p;
 			ph = h;
+			idx = c - '0';
+		} else {
+			idx = idx * 10 + (c - '0'); /* wraps past 9 digits: not used then */
 		}
 		h = PTX_HASH_STEP(h, c);
 	}
@@ -301,9 +304,6 @@ static const char *scan_name(struct ptx_token *t, const char *p)
 	size_t ndigits = digits ? (size_t)(p - digits) : 0;
 	if (ndigits == 0 || ndigits > 9 || (ndigits > 1 && digits[0] == '0'))
 		return p;
-	uint32_t idx = 0;
-	for (const char *d = digits; d < p; d++)
-		idx = idx * 10 + (uint32_t)(*d - '0');
 	n->plen = (uint32_t)(digits - t->text);
 	n->phash = ph;
 	n->index = idx;
@@ -312,7 +312,12 @@ static const char *scan_name(struct ptx_token *t, const char *p)
 
 void ptx_lex_next(struct ptx_lexer *lx)
 {
-	bool skipped = skip_space(lx);
+	/* a glued token (`.rn`, `,`, `;`) needs no call to skip_space */
+	unsigned char first = (unsigned char)*lx->pos;
+	bool skipped = false;
+	if (lx->end - lx->pos < PTX_MAX_TOKEN || char_class[first] & CC_BLANK || first == '\n' ||
+	    first == '/')
+		skipped = skip_space(lx);
 	struct ptx_token *t = &lx->tok;
 	const char *p = lx->pos;
 	t->glued = !skipped;
