@@ -35,12 +35,14 @@ static void keep_signature(struct ptx_ctx *c, struct ptx_func_info *dst,
 	struct ptx_param *rets = dst->ret_layout, *params = dst->param_layout;
 	*dst = *src;
 	dst->rets = dst->params = NULL;
-	if (!rets)
+	if (!rets && src->nrets)
 		rets = PA_NEW_ARRAY(&c->module_arena, struct ptx_param, src->nrets);
-	if (!params)
+	if (!params && src->nparams)
 		params = PA_NEW_ARRAY(&c->module_arena, struct ptx_param, src->nparams);
-	memcpy(rets, src->ret_layout, src->nrets * sizeof *rets);
-	memcpy(params, src->param_layout, src->nparams * sizeof *params);
+	if (src->nrets)
+		memcpy(rets, src->ret_layout, src->nrets * sizeof *rets);
+	if (src->nparams)
+		memcpy(params, src->param_layout, src->nparams * sizeof *params);
 	dst->ret_layout = rets;
 	dst->param_layout = params;
 }

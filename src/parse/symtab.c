@@ -50,7 +50,7 @@ static void grow(struct ptx_symtab *t)
 
 void ptx_symtab_insert(struct ptx_symtab *t, struct ptx_symbol *s)
 {
-	if (t->count >= t->nbuckets && t->nbuckets < (1u << 28)) /* load factor <= 1 */
+	if (t->count >= 2 * t->nbuckets && t->nbuckets < (1u << 28))
 		grow(t);
 	uint32_t b = s->hash & (t->nbuckets - 1);
 	s->hnext = t->buckets[b];
