@@ -2,6 +2,7 @@
 """Builds one large, valid PTX module from the corpus for the parse benchmark.
 
 usage: make_input.py CORPUS_DIR MEGABYTES OUT.ptx
+       make_input.py --repeat FILE.ptx MEGABYTES OUT.ptx    (one file, renamed per copy)
        make_input.py --big-functions COUNT OUT.ptx    (synthetic, see below)
        make_input.py --tiny-functions COUNT OUT.ptx
 
@@ -13,6 +14,10 @@ module-level name it declares (functions, kernels, globals) and to every referen
 them.  .extern declarations (vprintf, clang's threadIdx) keep their names and are
 emitted once.  Rounds are added until the output reaches MEGABYTES.  The first round
 alone is valid PTX for NVIDIA ptxas (checked by parse.sh).
+
+--repeat does the same with one file (keeping its own .version/.target): the large-
+function shape uses it on sgemm8x8.ptx, nvcc -O3 -arch=sm_80 output of sgemm8x8.cu,
+one ~42 KB kernel of ~1100 statements.
 
 The synthetic inputs separate the two kinds of parser memory: --big-functions writes
 COUNT functions of 20,000 instructions each (body memory, which must not grow with
@@ -104,7 +109,27 @@ def synthetic(kind, count, out):
             fp.write(f".visible .func big{i}()\n{{\n\t.reg .b32 %r<100>;\n{body}\tret;\n}}\n")
 
 
+def repeat(path, megabytes, out):
+    text = pathlib.Path(path).read_text()
+    head = "".join(c for c in statements(text)
+                   if re.sub(r"//[^\n]*", "", c).strip().startswith(HEADER))
+    body = template(text, set())
+    limit = int(megabytes * 1e6)
+    written, copies = len(head), 0
+    with open(out, "w") as fp:
+        fp.write(head)
+        while written < limit:
+            chunk = body.replace(MARK, f"_r{copies}")
+            fp.write(chunk)
+            written += len(chunk)
+            copies += 1
+    print(f"{out}: {written} bytes, {copies} copies of {path}")
+
+
 def main():
+    if sys.argv[1] == "--repeat":
+        repeat(sys.argv[2], float(sys.argv[3]), sys.argv[4])
+        return
     if sys.argv[1].startswith("--"):
         synthetic(sys.argv[1], int(sys.argv[2]), sys.argv[3])
         return

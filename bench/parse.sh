@@ -2,7 +2,8 @@
 # Parse benchmark driver (a benchmark, not a test: nothing here passes or fails on
 # speed).  Builds one big valid PTX module from tests/corpus (bench/make_input.py),
 # parses it with parse_bench at 1x, 2x and 4x the size and prints throughput (MB/s
-# on one core) and peak RSS for each, separates body memory from symbol-table memory
+# on one core) and peak RSS for each, does the same for large functions (copies of
+# one nvcc SGEMM kernel, sgemm8x8.ptx), separates body memory from symbol-table memory
 # with two synthetic inputs, then times NVIDIA ptxas on one corpus round
 # against parse_bench on the same file as context when ptxas is installed.
 #
@@ -25,6 +26,12 @@ for mult in 1 2 4; do
 	"$bench" "$input" "$repeat"
 	rm -f "$input"
 done
+
+echo "== large functions: nvcc -O3 SGEMM, 8x8 outputs per thread (42 KB, 1.1k statements each)"
+python3 "$here/make_input.py" --repeat "$here/sgemm8x8.ptx" "$mb" "$input" >/dev/null
+printf 'sgemm x%s MB (best of 3): ' "$mb"
+"$bench" "$input" 3
+rm -f "$input"
 
 echo "== memory isolation (synthetic): bodies must not grow RSS, symbols may"
 for kind in big-functions:50 big-functions:200 tiny-functions:100000 tiny-functions:400000; do

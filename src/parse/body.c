@@ -18,19 +18,20 @@ static void check_labels(struct ptx_ctx *c, struct ptx_symbol *list)
 			                    "undefined label '%s'", s->name);
 }
 
-/* Collects labels of the function so they can be checked and removed at its end. */
+/* Empties the label table and returns the function's labels in source order.  Every
+ * entry of the table is one of them, so clearing their buckets clears the table in
+ * O(labels), however large an earlier function made it. */
 static struct ptx_symbol *take_labels(struct ptx_ctx *c)
 {
 	struct ptx_symbol *list = NULL;
-	for (uint32_t b = 0; b < c->labels.nbuckets && c->labels.count; b++) {
-		while (c->labels.buckets[b]) {
-			struct ptx_symbol *s = c->labels.buckets[b];
-			c->labels.buckets[b] = s->hnext;
-			c->labels.count--;
-			s->next_in_scope = list;
-			list = s;
-		}
+	for (struct ptx_symbol *s = c->fn_labels, *older; s; s = older) {
+		older = s->next_in_scope;
+		c->labels.buckets[s->hash & (c->labels.nbuckets - 1)] = NULL;
+		s->next_in_scope = list;
+		list = s;
 	}
+	c->labels.count = 0;
+	c->fn_labels = NULL;
 	return list;
 }
 
@@ -67,6 +68,7 @@ static bool parse_callprototype(struct ptx_ctx *c, struct ptx_symbol *label)
 		return false;
 	if (!ptx_parse_perf_directives(c, f))
 		return false;
+	ptx_layout_signature(&c->fn_arena, f);
 	label->kind = PTX_SYM_PROTO;
 	label->func = f;
 	c->stmts[c->nstmts - 1].kind = PTX_STMT_PROTO;

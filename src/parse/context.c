@@ -148,12 +148,9 @@ bool ptx_parse_u32(struct ptx_ctx *c, uint32_t *out, const char *what)
 struct ptx_stmt *ptx_add_stmt(struct ptx_ctx *c, enum ptx_stmt_kind kind, uint32_t line)
 {
 	if (c->nstmts == c->cap_stmts) {
-		uint32_t cap = c->cap_stmts ? c->cap_stmts * 2 : 256;
-		struct ptx_stmt *n = PA_NEW_ARRAY(&c->fn_arena, struct ptx_stmt, cap);
-		if (c->nstmts)
-			memcpy(n, c->stmts, c->nstmts * sizeof *n);
-		c->stmts = n;
-		c->cap_stmts = cap;
+		/* one buffer reused by every function (bounded by PTX_MAX_STMTS) */
+		c->cap_stmts = c->cap_stmts ? c->cap_stmts * 2 : 1024;
+		c->stmts = pa_xrealloc(c->stmts, c->cap_stmts * sizeof *c->stmts);
 	}
 	struct ptx_stmt *s = &c->stmts[c->nstmts++];
 	memset(s, 0, sizeof *s);
@@ -201,6 +198,8 @@ struct ptx_symbol *ptx_label_ref(struct ptx_ctx *c, const char *name, uint32_t l
 		s->use_len = (uint32_t)text_len;
 	}
 	ptx_symtab_insert(&c->labels, s);
+	s->next_in_scope = c->fn_labels; /* labels have no scope: the list is the function's */
+	c->fn_labels = s;
 	return s;
 }
 

@@ -402,11 +402,11 @@ bool ptx_parse_var_decl(struct ptx_ctx *c, uint8_t linkage)
 	}
 }
 
-/* ( .param/.reg decl {, decl} ) into a module-arena array. */
+/* ( .param/.reg decl {, decl} ) into a function-arena array: the symbols live with the
+ * body; what outlives it is the compact layout (ptx_layout_signature). */
 bool ptx_parse_params(struct ptx_ctx *c, struct ptx_symbol ***out, uint32_t *nout)
 {
-	/* signatures of functions outlive their body; .callprototype ones do not */
-	struct pa_arena *a = c->fn ? &c->fn_arena : &c->module_arena;
+	struct pa_arena *a = &c->fn_arena;
 	if (!ptx_expect_punct(c, '('))
 		return false;
 	struct ptx_symbol *buf[256];
@@ -461,6 +461,40 @@ bool ptx_parse_params(struct ptx_ctx *c, struct ptx_symbol ***out, uint32_t *nou
 	memcpy(*out, buf, n * sizeof *buf);
 	*nout = n;
 	return true;
+}
+
+/* Compact records of n parameter symbols; returns the end of the last one. */
+static uint32_t layout_params(struct ptx_symbol *const *syms, uint32_t n, struct ptx_param *out)
+{
+	uint64_t end = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ptx_symbol *s = syms[i];
+		uint32_t bits = ptx_types[s->type].bits;
+		uint64_t elem = (bits < 8 ? 1 : bits / 8) * (uint64_t)s->vec, size = elem;
+		for (unsigned d = 0; d < s->ndims; d++) /* saturates: no overflow */
+			size = size * s->dims[d] > UINT32_MAX ? UINT32_MAX : size * s->dims[d];
+		uint64_t align = s->align && !s->is_ptr ? s->align : elem;
+		uint64_t offset = (end + align - 1) / align * align;
+		out[i] = (struct ptx_param){.offset = offset > UINT32_MAX ? UINT32_MAX
+		                                                          : (uint32_t)offset,
+		                            .size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
+		                            .align = (uint32_t)align,
+		                            .type = s->type,
+		                            .vec = s->vec,
+		                            .space = s->space,
+		                            .ptr_space = s->ptr_space,
+		                            .is_ptr = s->is_ptr};
+		end = offset + size;
+	}
+	return end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+}
+
+void ptx_layout_signature(struct pa_arena *a, struct ptx_func_info *f)
+{
+	f->ret_layout = PA_NEW_ARRAY(a, struct ptx_param, f->nrets);
+	f->ret_bytes = layout_params(f->rets, f->nrets, f->ret_layout);
+	f->param_layout = PA_NEW_ARRAY(a, struct ptx_param, f->nparams);
+	f->param_bytes = layout_params(f->params, f->nparams, f->param_layout);
 }
 
 static bool parse_dims3(struct ptx_ctx *c, uint32_t v[3], uint8_t *n, const char *what)

@@ -434,8 +434,7 @@ static bool parse_name(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 		return true;
 	}
 	uint32_t index = 0;
-	struct ptx_name n;
-	ptx_name_init(&n, t->text, t->len);
+	struct ptx_name n = t->name;
 	/* branch targets are labels: look there first */
 	struct ptx_symbol *s =
 	        allow_fwd ? ptx_symtab_find(&c->labels, t->text, t->len, n.hash) : NULL;

@@ -13,31 +13,78 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Characters that are tokens on their own. */
-static const bool is_punct_char[256] = {
-        ['{'] = 1, ['}'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1, ['>'] = 1,
-        [','] = 1, [';'] = 1, [':'] = 1, ['+'] = 1, ['-'] = 1, ['@'] = 1, ['!'] = 1, ['|'] = 1,
-        ['='] = 1, ['*'] = 1, ['/'] = 1, ['~'] = 1, ['&'] = 1, ['^'] = 1, ['?'] = 1, ['%'] = 1,
+/* Character classes, one table lookup per character in the scanning loops. */
+enum {
+	CC_ALPHA = 1,  /* A-Z a-z */
+	CC_DIGIT = 2,  /* 0-9 */
+	CC_IDCONT = 4, /* letters, digits, '_' and '$' */
+	CC_PUNCT = 8,  /* characters that are tokens on their own */
+	CC_BLANK = 16, /* blanks other than newline */
+	CC_HEX = 32,   /* 0-9 A-F a-f */
+};
+
+#define CC_RANGE(lo, hi, v)                                                                        \
+	[lo] = v, [lo + 1] = v, [lo + 2] = v, [lo + 3] = v, [lo + 4] = v, [lo + 5] = v,            \
+	[lo + 6] = v, [lo + 7] = v, [lo + 8] = v, [lo + 9] = v
+#define CC_LETTERS(base, hexv, v)                                                                  \
+	[base] = hexv, [base + 1] = hexv, [base + 2] = hexv, [base + 3] = hexv, [base + 4] = hexv, \
+	[base + 5] = hexv, CC_RANGE(base + 6, base + 15, v), CC_RANGE(base + 16, base + 25, v)
+
+static const uint8_t char_class[256] = {
+        CC_RANGE('0', '9', CC_DIGIT | CC_IDCONT | CC_HEX),
+        CC_LETTERS('A', CC_ALPHA | CC_IDCONT | CC_HEX, CC_ALPHA | CC_IDCONT),
+        CC_LETTERS('a', CC_ALPHA | CC_IDCONT | CC_HEX, CC_ALPHA | CC_IDCONT),
+        ['_'] = CC_IDCONT,
+        ['$'] = CC_IDCONT,
+        [' '] = CC_BLANK,
+        ['\t'] = CC_BLANK,
+        ['\r'] = CC_BLANK,
+        ['\f'] = CC_BLANK,
+        ['\v'] = CC_BLANK,
+        ['{'] = CC_PUNCT,
+        ['}'] = CC_PUNCT,
+        ['('] = CC_PUNCT,
+        [')'] = CC_PUNCT,
+        ['['] = CC_PUNCT,
+        [']'] = CC_PUNCT,
+        ['<'] = CC_PUNCT,
+        ['>'] = CC_PUNCT,
+        [','] = CC_PUNCT,
+        [';'] = CC_PUNCT,
+        [':'] = CC_PUNCT,
+        ['+'] = CC_PUNCT,
+        ['-'] = CC_PUNCT,
+        ['@'] = CC_PUNCT,
+        ['!'] = CC_PUNCT,
+        ['|'] = CC_PUNCT,
+        ['='] = CC_PUNCT,
+        ['*'] = CC_PUNCT,
+        ['/'] = CC_PUNCT,
+        ['~'] = CC_PUNCT,
+        ['&'] = CC_PUNCT,
+        ['^'] = CC_PUNCT,
+        ['?'] = CC_PUNCT,
+        ['%'] = CC_PUNCT,
 };
 
 static inline bool is_alpha(unsigned char c)
 {
-	return (unsigned char)((c | 0x20) - 'a') < 26;
+	return char_class[c] & CC_ALPHA;
 }
 
 static inline bool is_digit(unsigned char c)
 {
-	return (unsigned char)(c - '0') < 10;
+	return char_class[c] & CC_DIGIT;
 }
 
 static inline bool is_idcont(unsigned char c)
 {
-	return is_alpha(c) || is_digit(c) || c == '_' || c == '$';
+	return char_class[c] & CC_IDCONT;
 }
 
 static inline bool is_hex(unsigned char c)
 {
-	return is_digit(c) || (unsigned char)((c | 0x20) - 'a') < 6;
+	return char_class[c] & CC_HEX;
 }
 
 void ptx_lex_init(struct ptx_lexer *lx, FILE *in, struct ptx_ctx *ctx)
@@ -148,7 +195,7 @@ static bool skip_space(struct ptx_lexer *lx)
 		const char *p = lx->pos;
 		for (;;) {
 			unsigned char c = (unsigned char)*p;
-			if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+			if (char_class[c] & CC_BLANK)
 				p++;
 			else if (c == '\n')
 				newline(lx, ++p);
@@ -231,9 +278,46 @@ static void scan_number(struct ptx_lexer *lx, const char *p)
 	lx->pos = p;
 }
 
+/* An identifier from `p` (its first character already checked), hashed as it is
+ * scanned: fills t->name as ptx_name_init would.  Returns the end. */
+static const char *scan_name(struct ptx_token *t, const char *p)
+{
+	uint32_t h = PTX_HASH_STEP(PTX_HASH_BASIS, *p), ph = 0, idx = 0;
+	const char *digits = NULL;
+	for (p++;; p++) {
+		unsigned char c = (unsigned char)*p, cls = char_class[c];
+		if (!(cls & CC_IDCONT))
+			break;
+		if (!(cls & CC_DIGIT)) {
+			digits = NULL;
+		} else if (!digits) {
+			digits = p;
+			ph = h;
+			idx = c - '0';
+		} else {
+			idx = idx * 10 + (c - '0'); /* wraps past 9 digits: not used then */
+		}
+		h = PTX_HASH_STEP(h, c);
+	}
+	struct ptx_name *n = &t->name;
+	*n = (struct ptx_name){.text = t->text, .len = (uint32_t)(p - t->text), .hash = h};
+	size_t ndigits = digits ? (size_t)(p - digits) : 0;
+	if (ndigits == 0 || ndigits > 9 || (ndigits > 1 && digits[0] == '0'))
+		return p;
+	n->plen = (uint32_t)(digits - t->text);
+	n->phash = ph;
+	n->index = idx;
+	return p;
+}
+
 void ptx_lex_next(struct ptx_lexer *lx)
 {
-	bool skipped = skip_space(lx);
+	/* a glued token (`.rn`, `,`, `;`) needs no call to skip_space */
+	unsigned char first = (unsigned char)*lx->pos;
+	bool skipped = false;
+	if (lx->end - lx->pos < PTX_MAX_TOKEN || char_class[first] & CC_BLANK || first == '\n' ||
+	    first == '/')
+		skipped = skip_space(lx);
 	struct ptx_token *t = &lx->tok;
 	const char *p = lx->pos;
 	t->glued = !skipped;
@@ -248,9 +332,7 @@ void ptx_lex_next(struct ptx_lexer *lx)
 	}
 	unsigned char c = (unsigned char)*p;
 	if (is_alpha(c) || c == '_' || ((c == '$' || c == '%') && is_idcont((unsigned char)p[1]))) {
-		p++;
-		while (is_idcont((unsigned char)*p))
-			p++;
+		p = scan_name(t, p);
 		t->kind = PTX_TOK_IDENT;
 	} else if (c == '.' && is_idcont((unsigned char)p[1])) {
 		uint32_t h = PTX_HASH_STEP(PTX_HASH_BASIS, '.');
@@ -287,7 +369,7 @@ void ptx_lex_next(struct ptx_lexer *lx)
 			p++;
 			t->kind = PTX_TOK_STRING;
 		}
-	} else if (is_punct_char[c]) {
+	} else if (char_class[c] & CC_PUNCT) {
 		p++;
 		t->kind = PTX_TOK_PUNCT;
 		t->punct = (char)c;

@@ -2,10 +2,12 @@
  *
  * Streams the input through the lexer and reads the module one top-level item at a
  * time: .version/.target/.address_size/.file/.section/.pragma, variable declarations
- * (decl.c) and functions.  A function body (body.c) is parsed into the per-function
- * arena, checked (instructions as they are read, labels at the closing brace), dumped
- * and handed to the on_function callback, then the arena is reset, so peak memory
- * follows the largest function plus the module's declarations.  On an error the
+ * (decl.c) and functions.  A function's signature and body (body.c) are parsed into
+ * the per-function arena, checked (instructions as they are read, labels at the
+ * closing brace), dumped and handed to the on_function callback, then the arena is
+ * reset; the module keeps only the function symbol and a compact signature (struct
+ * ptx_param records, no parameter symbols), so peak memory follows the largest
+ * function plus the module's declarations.  On an error the
  * parser reports it and recovers at the next statement, so one run reports many.
  * requires: lex.c, context.c, decl.c, body.c, insn.c, check.c, dump.c.
  * Complexity: O(input) time. */
@@ -19,9 +21,42 @@ static bool same_signature(const struct ptx_func_info *a, const struct ptx_func_
 	if (a->is_entry != b->is_entry || a->nrets != b->nrets || a->nparams != b->nparams)
 		return false;
 	for (uint32_t i = 0; i < a->nparams; i++)
-		if (a->params[i]->type != b->params[i]->type)
+		if (a->param_layout[i].type != b->param_layout[i].type)
 			return false;
 	return true;
+}
+
+/* Copies signature `src` (parsed into the function arena) to `dst` in the module arena,
+ * without the parameter symbols; reuses dst's records when it has them (a definition
+ * after a declaration: same counts). */
+static void keep_signature(struct ptx_ctx *c, struct ptx_func_info *dst,
+                           const struct ptx_func_info *src)
+{
+	struct ptx_param *rets = dst->ret_layout, *params = dst->param_layout;
+	*dst = *src;
+	dst->rets = dst->params = NULL;
+	if (!rets && src->nrets)
+		rets = PA_NEW_ARRAY(&c->module_arena, struct ptx_param, src->nrets);
+	if (!params && src->nparams)
+		params = PA_NEW_ARRAY(&c->module_arena, struct ptx_param, src->nparams);
+	if (src->nrets)
+		memcpy(rets, src->ret_layout, src->nrets * sizeof *rets);
+	if (src->nparams)
+		memcpy(params, src->param_layout, src->nparams * sizeof *params);
+	dst->ret_layout = rets;
+	dst->param_layout = params;
+}
+
+/* The module's symbol for a new function: a copy of `fn` without its parameters. */
+static struct ptx_symbol *keep_function(struct ptx_ctx *c, const struct ptx_symbol *fn)
+{
+	struct ptx_symbol *m = PA_NEW(&c->module_arena, struct ptx_symbol);
+	*m = *fn;
+	m->name = pa_arena_strndup(&c->module_arena, fn->name, fn->name_len);
+	m->hnext = m->next_in_scope = NULL;
+	m->func = PA_NEW(&c->module_arena, struct ptx_func_info);
+	keep_signature(c, m->func, fn->func);
+	return m;
 }
 
 static void finish_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool has_body)
@@ -35,19 +70,21 @@ static void finish_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool has_b
 		struct ptx_function pf = {.sym = fn, .stmts = c->stmts, .nstmts = c->nstmts};
 		c->opts->on_function(c->opts->user, &pf, &c->mod);
 	}
+	fn->func->rets = fn->func->params = NULL; /* they live in the function arena */
 	c->fn = NULL;
-	c->stmts = NULL;
-	c->nstmts = c->cap_stmts = 0;
+	c->nstmts = 0;
 	pa_arena_reset(&c->fn_arena);
 }
 
-/* Declares or finds the function symbol for a new signature. */
+/* Declares or finds the module's function symbol for a new signature `fn` (in the
+ * function arena). */
 static struct ptx_symbol *declare_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool body)
 {
 	struct ptx_symbol *old = ptx_symtab_find(&c->globals, fn->name, fn->name_len, fn->hash);
 	if (!old) {
-		ptx_symtab_insert(&c->globals, fn);
-		return fn;
+		struct ptx_symbol *m = keep_function(c, fn);
+		ptx_symtab_insert(&c->globals, m);
+		return m;
 	}
 	if (old->kind != PTX_SYM_FUNC) {
 		ptx_error_at(c, fn->line, fn->col, "redeclaration of '%s' as a function", fn->name);
@@ -65,7 +102,7 @@ static struct ptx_symbol *declare_function(struct ptx_ctx *c, struct ptx_symbol 
 		return NULL;
 	}
 	if (body) {
-		old->func = fn->func; /* the definition's parameter names */
+		keep_signature(c, old->func, fn->func); /* the definition's directives */
 		old->linkage = fn->linkage;
 	}
 	return old;
@@ -75,7 +112,8 @@ static struct ptx_symbol *declare_function(struct ptx_ctx *c, struct ptx_symbol 
 static bool parse_function(struct ptx_ctx *c, uint8_t linkage)
 {
 	bool is_entry = tok(c)->dw == PTX_DW_ENTRY;
-	struct ptx_func_info *f = PA_NEW(&c->module_arena, struct ptx_func_info);
+	/* parsed into the function arena; declare_function keeps what outlives the body */
+	struct ptx_func_info *f = PA_NEW(&c->fn_arena, struct ptx_func_info);
 	f->is_entry = is_entry;
 	next(c);
 	if (!is_entry && is_punct(c, '(') && !ptx_parse_params(c, &f->rets, &f->nrets))
@@ -85,7 +123,7 @@ static bool parse_function(struct ptx_ctx *c, uint8_t linkage)
 		ptx_error_expected(c, "a function name");
 		return false;
 	}
-	struct ptx_symbol *fn = ptx_new_symbol(&c->module_arena, t->text, t->len, t->line, t->col);
+	struct ptx_symbol *fn = ptx_new_symbol(&c->fn_arena, t->text, t->len, t->line, t->col);
 	fn->kind = PTX_SYM_FUNC;
 	fn->linkage = linkage;
 	fn->func = f;
@@ -100,6 +138,7 @@ static bool parse_function(struct ptx_ctx *c, uint8_t linkage)
 			             "kernel parameters must be in the .param state space");
 			return false;
 		}
+	ptx_layout_signature(&c->fn_arena, f);
 	bool body = is_punct(c, '{');
 	if (!body && !is_punct(c, ';')) {
 		ptx_error_expected(c, "'{' or ';' after the function signature");
@@ -127,6 +166,8 @@ static bool parse_function(struct ptx_ctx *c, uint8_t linkage)
 	}
 	sym->defined = true;
 	c->fn = sym; /* the symbol calls resolve to; it now has the definition's signature */
+	sym->func->rets = f->rets; /* until finish_function */
+	sym->func->params = f->params;
 	ptx_parse_body(c, sym);
 	finish_function(c, sym, true);
 	return true;
@@ -488,6 +529,7 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	bool ok = c->diag->nerrors == errors_before;
 	ptx_lex_free(&c->lx);
 	free(c->listbuf);
+	free(c->stmts);
 	ptx_tables_free(&c->dwtab, &c->optab);
 	ptx_symtab_free(&c->globals);
 	ptx_symtab_free(&c->locals);

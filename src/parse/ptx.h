@@ -2,9 +2,11 @@
  *
  * ptx_parse_stream() reads a PTX module from a FILE* in chunks, parses and checks it
  * one function at a time and hands each checked function to an optional callback.
- * Module-level declarations (globals, function prototypes) live in a module arena
- * for the whole run; a function body lives in a per-function arena that is reset
- * after the callback returns, so peak memory follows the largest function.
+ * Module-level declarations (globals, function symbols with a compact signature,
+ * struct ptx_param) live in a module arena for the whole run; a function body and its
+ * parameter symbols live in a per-function arena that is reset after the callback
+ * returns, so peak memory follows the largest function plus about 250 bytes and 20 per
+ * parameter for each function signature.
  *
  * The AST is plain data: a function is a flat array of statements; an instruction
  * is an opcode (one row of the instruction table ptx_ops.def), its dotted modifiers
@@ -275,7 +277,29 @@ struct ptx_symbol {
 	struct ptx_symbol *next_in_scope;
 };
 
-/* Signature of a function or call prototype. */
+/* One parameter (or return value) of a signature in compact form, kept for the whole
+ * parse: what a call or a launch needs, without the name.  The layout is PTX's .param
+ * layout (the kernel argument layout HIP launches with): each parameter at the next
+ * multiple of its alignment, in declaration order. */
+struct ptx_param {
+	uint32_t offset;   /* bytes from the start of the parameter list */
+	uint32_t size;     /* bytes: element size * vec * array dimensions (0 for unsized []) */
+	uint32_t align;    /* bytes: the declared .align, else the natural one (element * vec);
+	                    * a .ptr parameter's .align is its pointee's, so it has the natural */
+	uint8_t type;      /* enum ptx_type (element type) */
+	uint8_t vec;       /* 1, 2, 4 or 8 */
+	uint8_t space;     /* PTX_SPACE_PARAM or PTX_SPACE_REG */
+	uint8_t ptr_space; /* .ptr: the pointee's state space (PTX_SPACE_NONE: generic) */
+	bool is_ptr;
+};
+
+/* Signature of a function or call prototype.
+ *
+ * rets/params are the parameter symbols (name, type, vec, align, dims), the ones operands
+ * in the body point to.  They live with the body: for a function they are set while its
+ * body is parsed and during its on_function callback, and NULL at any other time; for a
+ * .callprototype, during its function.  ret_layout/param_layout (nrets/nparams records)
+ * stay valid for the whole parse: use them for a callee. */
 struct ptx_func_info {
 	bool is_entry;
 	bool noreturn;
@@ -283,6 +307,8 @@ struct ptx_func_info {
 	uint32_t nrets;
 	struct ptx_symbol **params;
 	uint32_t nparams;
+	struct ptx_param *ret_layout, *param_layout;
+	uint32_t ret_bytes, param_bytes; /* end of the last return value / parameter */
 	uint32_t maxntid[3], reqntid[3], reqnctapercluster[3];
 	uint32_t minnctapersm, maxnreg, maxclusterrank;
 	uint8_t nmaxntid, nreqntid, nreqnctapercluster;
@@ -392,9 +418,10 @@ struct ptx_parse_options {
 	/* Optional: called after each function body while the run has reported no error
 	 * (so a later stage never sees a broken module).  fn->sym is the module-level
 	 * symbol call operands point to, with the definition's signature.  The statements
-	 * and everything else in the function arena are freed when the callback returns;
-	 * module-level symbols (globals, functions, their signatures) stay valid for the
-	 * whole ptx_parse_stream call. */
+	 * and everything else in the function arena (incl. fn->sym->func->params, the
+	 * parameter symbols) are freed when the callback returns; module-level symbols
+	 * (globals, functions, their compact signatures) stay valid for the whole
+	 * ptx_parse_stream call. */
 	void (*on_function)(void *user, const struct ptx_function *fn,
 	                    const struct ptx_module_state *m);
 	void *user;

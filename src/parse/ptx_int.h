@@ -4,6 +4,8 @@
 #ifndef PTX_INT_H
 #define PTX_INT_H
 
+#include <string.h>
+
 #include "arena.h"
 #include "ptx.h"
 
@@ -42,6 +44,23 @@ struct ptx_name {
 
 void ptx_name_init(struct ptx_name *n, const char *text, uint32_t len);
 
+/* memcmp(a, b, n) == 0 for the short names of symbols and keywords, inline: a lookup
+ * calls it once its hash matched, and a libc call cost more than the comparison. */
+static inline bool ptx_same_text(const char *a, const char *b, uint32_t n)
+{
+	for (; n >= 8; a += 8, b += 8, n -= 8) {
+		uint64_t x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	for (; n; a++, b++, n--)
+		if (*a != *b)
+			return false;
+	return true;
+}
+
 struct ptx_token {
 	uint8_t kind;
 	char punct;
@@ -50,6 +69,7 @@ struct ptx_token {
 	const char *text;
 	uint32_t len;
 	uint32_t line, col;
+	struct ptx_name name; /* PTX_TOK_IDENT: prepared for lookup while it is lexed */
 };
 
 struct ptx_ctx;
@@ -140,8 +160,9 @@ struct ptx_ctx {
 	bool paren_is_list; /* '(' starts a call list, not a constant expression */
 	/* current function */
 	struct ptx_symbol *fn;
-	struct ptx_stmt *stmts;
+	struct ptx_stmt *stmts; /* malloc'ed, reused by every function */
 	uint32_t nstmts, cap_stmts;
+	struct ptx_symbol *fn_labels; /* labels of the current function, via next_in_scope */
 	uint32_t scope_serial, scope_depth;
 	struct ptx_symbol *scope_syms[PTX_MAX_DEPTH + 2]; /* declared per open scope */
 	uint32_t scope_ids[PTX_MAX_DEPTH + 2];
@@ -184,6 +205,9 @@ const char *ptx_parse_strings(struct ptx_ctx *c, struct pa_arena *a);
 enum ptx_space ptx_space_of(uint16_t dw);
 bool ptx_parse_var_decl(struct ptx_ctx *c, uint8_t linkage);
 bool ptx_parse_params(struct ptx_ctx *c, struct ptx_symbol ***out, uint32_t *nout);
+/* Fills f->ret_layout/param_layout (allocated in `a`) and the byte counts from the
+ * symbols f->rets/f->params. */
+void ptx_layout_signature(struct pa_arena *a, struct ptx_func_info *f);
 bool ptx_parse_perf_directives(struct ptx_ctx *c, struct ptx_func_info *f);
 /* body.c: parses from the body's '{' to its '}'; then ptx_finish_labels checks and
  * forgets the function's labels. */
@@ -221,12 +245,11 @@ struct ptx_symbol *ptx_label_ref(struct ptx_ctx *c, const char *name, uint32_t l
                                  uint32_t col);
 /* parse.c: looks up a variable/function/special register by name in scope. */
 struct ptx_symbol *ptx_lookup(struct ptx_ctx *c, const struct ptx_name *n, uint32_t *index);
+/* `t` must be an identifier token (its prepared name). */
 static inline struct ptx_symbol *ptx_lookup_tok(struct ptx_ctx *c, const struct ptx_token *t,
                                                 uint32_t *index)
 {
-	struct ptx_name n;
-	ptx_name_init(&n, t->text, t->len);
-	return ptx_lookup(c, &n, index);
+	return ptx_lookup(c, &t->name, index);
 }
 
 /* dump.c; ptx_space_name gives ".global" etc. */

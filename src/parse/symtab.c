@@ -74,7 +74,7 @@ struct ptx_symbol *ptx_symtab_find(const struct ptx_symtab *t, const char *name,
 {
 	for (struct ptx_symbol *s = t->buckets[hash & (t->nbuckets - 1)]; s; s = s->hnext)
 		if (s->hash == hash && s->name_len == len && s->range == 0 &&
-		    !memcmp(s->name, name, len))
+		    ptx_same_text(s->name, name, len))
 			return s;
 	return NULL;
 }
@@ -114,7 +114,7 @@ struct ptx_symbol *ptx_symtab_lookup(const struct ptx_symtab *t, const struct pt
 		uint32_t mask = t->nbuckets - 1;
 		for (struct ptx_symbol *s = t->buckets[n->phash & mask]; s; s = s->hnext)
 			if (s->hash == n->phash && s->name_len == n->plen && s->range > n->index &&
-			    !memcmp(s->name, n->text, n->plen)) {
+			    ptx_same_text(s->name, n->text, n->plen)) {
 				*index = n->index;
 				return s;
 			}

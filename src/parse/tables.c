@@ -114,7 +114,7 @@ const struct ptx_kw_entry *ptx_kw_find_hashed(const struct ptx_kwtab *t, const c
 		const struct ptx_kw_entry *e = &t->slots[i];
 		if (!e->text)
 			return NULL;
-		if (e->hash == hash && e->len == len && !memcmp(e->text, s, len))
+		if (e->hash == hash && e->len == len && ptx_same_text(e->text, s, len))
 			return e;
 	}
 }

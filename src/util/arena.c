@@ -1,6 +1,12 @@
 /* Bump arena.  Chunks are a linked list; an allocation larger than the default chunk
- * gets a chunk of its own.  Reset keeps the oldest chunk, so an arena reused per
- * function settles at the size of the largest function. */
+ * gets a chunk of its own.  Reset keeps memory for reuse: a single chunk is simply
+ * rewound; several chunks are replaced by one chunk as large as all of them together,
+ * so an arena reused per function settles, after at most a few resets, at one chunk the
+ * size of the largest function and then never calls malloc/free again.  (Freeing the
+ * chunks at every reset made glibc return them to the kernel and fault them back in,
+ * page by page, for every large function.)  Complexity: O(1) per allocation, O(number
+ * of chunks) per reset.  Free memory is kept zeroed (calloc'ed chunks, used bytes cleared
+ * at reset), so allocation is an inline pointer bump (arena.h). */
 #include "arena.h"
 
 #include <stdio.h>
@@ -10,7 +16,6 @@
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
 	size_t size; /* usable bytes in data[] */
-	size_t used;
 	_Alignas(16) unsigned char data[];
 };
 
@@ -50,40 +55,29 @@ void pa_arena_init(struct pa_arena *a)
 	a->chunk_size = 64 * 1024;
 }
 
-static struct pa_arena_chunk *new_chunk(struct pa_arena *a, size_t need)
+/* Makes a zeroed chunk of at least `need` bytes the current one. */
+static void new_chunk(struct pa_arena *a, size_t need)
 {
 	size_t size = need > a->chunk_size ? need : a->chunk_size;
 	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk))
 		out_of_memory(size);
-	struct pa_arena_chunk *c = pa_xmalloc(sizeof *c + size);
+	struct pa_arena_chunk *c = pa_xcalloc(1, sizeof *c + size);
 	c->size = size;
-	c->used = 0;
 	c->prev = a->head;
 	a->head = c;
+	a->next = c->data;
+	a->limit = c->data + size;
 	a->bytes_reserved += size;
 	if (a->bytes_reserved > a->peak_reserved)
 		a->peak_reserved = a->bytes_reserved;
-	return c;
 }
 
-void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
+void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 {
-	struct pa_arena_chunk *c = a->head;
 	if (size > SIZE_MAX - 4096)
 		out_of_memory(size);
-	if (c) {
-		size_t at = (c->used + align - 1) & ~(align - 1);
-		if (at <= c->size && size <= c->size - at) {
-			c->used = at + size;
-			memset(c->data + at, 0, size);
-			return c->data + at;
-		}
-	}
-	c = new_chunk(a, size + align);
-	size_t at = (align - ((uintptr_t)c->data & (align - 1))) & (align - 1);
-	c->used = at + size;
-	memset(c->data + at, 0, size);
-	return c->data + at;
+	new_chunk(a, size + align);
+	return pa_arena_alloc(a, size, align);
 }
 
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align)
@@ -106,14 +100,14 @@ void pa_arena_reset(struct pa_arena *a)
 	struct pa_arena_chunk *c = a->head;
 	if (!c)
 		return;
-	while (c->prev) {
-		struct pa_arena_chunk *prev = c->prev;
-		a->bytes_reserved -= c->size;
-		free(c);
-		c = prev;
+	if (!c->prev) {
+		memset(c->data, 0, (size_t)(a->next - c->data)); /* keep the free part zeroed */
+		a->next = c->data;
+		return;
 	}
-	c->used = 0;
-	a->head = c;
+	size_t total = a->bytes_reserved;
+	pa_arena_free(a);
+	new_chunk(a, total);
 }
 
 void pa_arena_free(struct pa_arena *a)
@@ -125,5 +119,6 @@ void pa_arena_free(struct pa_arena *a)
 		c = prev;
 	}
 	a->head = NULL;
+	a->next = a->limit = NULL;
 	a->bytes_reserved = 0;
 }

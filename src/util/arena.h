@@ -14,18 +14,32 @@ struct pa_arena_chunk;
 
 struct pa_arena {
 	struct pa_arena_chunk *head; /* current chunk; older chunks follow ->prev */
+	unsigned char *next, *limit; /* free part of the current chunk (NULL: none) */
 	size_t chunk_size;           /* default size of a new chunk */
 	size_t bytes_reserved;       /* sum of chunk sizes (for statistics) */
 	size_t peak_reserved;        /* max of bytes_reserved over the arena's life */
 };
 
 void pa_arena_init(struct pa_arena *a);
-/* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed. */
-void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align);
+/* pa_arena_alloc when the current chunk is full. */
+void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align);
+/* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed.
+ * Inline bump for the common case: the free part of every chunk is kept zeroed (chunks
+ * come from calloc, reset clears what was used), so an allocation writes nothing. */
+static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
+{
+	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);
+	uintptr_t limit = (uintptr_t)a->limit;
+	if (limit && at <= limit && size <= limit - at) {
+		a->next = (unsigned char *)at + size;
+		return (void *)at;
+	}
+	return pa_arena_alloc_slow(a, size, align);
+}
 /* Like pa_arena_alloc for an array of n elements of `size` bytes; aborts on overflow. */
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
 char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
-/* Frees everything but keeps the first chunk for reuse. */
+/* Frees everything allocated but keeps the memory for reuse (as one chunk). */
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
 
