@@ -69,25 +69,40 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 			if (ir->blocks[b].insns[i].res != IR_NO_REF)
 				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
 	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
+	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
 	for (uint32_t b = 0; b < ir->nblocks; b++)
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
 			const struct ir_insn *in = &ir->blocks[b].insns[i];
-			if (in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC)
+			unsigned space = in->aux & IR_SPACE_MASK;
+			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC) ||
+			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC))
 				continue;
 			unsigned n = 0, steps = 0;
 			stack[n++] = in->args[0];
+			stamp++;
 			while (n && steps++ < 64) {
-				const struct ir_insn *d = def[stack[--n]];
-				if (!d || d->type != IR_T_I64)
+				ir_ref r = stack[--n];
+				const struct ir_insn *d = def[r];
+				if (!d || d->type != IR_T_I64 || seen[r] == stamp)
 					continue;
+				seen[r] = stamp;
 				if (d->op == IR_PARAM) {
 					for (uint32_t p = 0; p < ir->nparams; p++)
-						if (ir->params[p].offset == (uint32_t)d->imm && ir->params[p].size == 8)
+						if (ir->params[p].offset == (uint32_t)d->imm &&
+						    ir->params[p].size == 8)
 							is_ptr[p] = true;
-				} else if (d->op == IR_COPY || d->op == IR_CVTA_TO || d->op == IR_CVTA_FROM ||
-				           d->op == IR_BITCAST || d->op == IR_ADD || d->op == IR_SUB) {
+				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
+				           d->op == IR_ADD || d->op == IR_SUB) {
 					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
 						stack[n++] = d->args[k];
+				} else if (d->op == IR_SELECT) {
+					for (unsigned k = 1; k < 3 && n < 62; k++)
+						stack[n++] = d->args[k];
+				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
+					const struct ir_block *bl =
+					        &ir->blocks[ir->vals[d->res].block];
+					for (uint32_t k = 0; k < bl->npreds && n < 62; k++)
+						stack[n++] = d->phi_args[k];
 				}
 			}
 		}

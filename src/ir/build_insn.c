@@ -167,8 +167,10 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 		if (o->value) { /* `r + 4`: the register's value plus the constant */
 			enum ir_type vt = (enum ir_type)b->fn->vals[v].type;
 			if (ir_type_is_float(vt) || vt == IR_T_PRED) {
-				irb_error(b, "a constant added to a %s register is not supported by the code "
-				             "generator",
+				irb_error(b,
+				          "a constant added to a %s register is not supported by "
+				          "the code "
+				          "generator",
 				          ir_type_name(vt));
 				return ir_undef(b->fn, want);
 			}

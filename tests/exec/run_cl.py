@@ -101,7 +101,9 @@ def main():
                     elif os.path.exists(hsaco + '.rejected'):
                         continue
                     compiled.add((level, case.kernel))
-                    kern, _ = krun.read_metadata(hsaco)
+                    kern, margs = krun.read_metadata(hsaco)
+                    kern['_arg_sizes'] = [int(a.get('size', 0)) for a in margs
+                                          if not a.get('value_kind', '').startswith('hidden_')]
                     ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)],
                                                   tmp, kern, args.verbose)
                     if ok:

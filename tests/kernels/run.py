@@ -138,8 +138,10 @@ def run_case(case, hsaco, amdsim_cmd, workdir, kern, verbose, seed=None):
             else:
                 cmd.append('inout:%s.in:%s.out' % (base, base))
                 outfiles.append((base + '.out', arg.size))
-        elif arg[0] == 'lds':
-            cmd.append('u32:%d' % lds_offsets[i])
+        elif arg[0] == 'lds':  # the pointer's width: 4 bytes from clang AMDGPU, 8 from PTX
+            sizes = kern.get('_arg_sizes')
+            width = 'u64' if sizes and sizes[i] == 8 else 'u32'
+            cmd.append('%s:%d' % (width, lds_offsets[i]))
         else:
             cmd.append(scalar_text(*arg))
     for path, _ in outfiles:
