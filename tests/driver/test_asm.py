@@ -123,7 +123,7 @@ def data_sections(path):
     objs = sorted({l.split()[7] + "@" + l.split()[1]
                   for l in run(["llvm-readelf-19", "-sW", path]).splitlines()
                   if len(l.split()) >= 8 and l.split()[3] == "OBJECT"})
-    return [l for l in dump.splitlines() if l.startswith("  0x")], sections(path).get(".bss"), objs
+    return [l for l in dump.splitlines() if l.startswith("0x")], sections(path).get(".bss"), objs
 
 
 def check(cond, what):
