@@ -22,24 +22,10 @@ const char *ir_type_name(enum ir_type t)
 	return t <= IR_T_F64 ? names[t] : "?";
 }
 
-static void *grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
-{
-	if (need <= *cap)
-		return old;
-	uint32_t ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	void *fresh = pa_arena_array(a, ncap, elem, 8);
-	if (old)
-		memcpy(fresh, old, (size_t)*cap * elem);
-	*cap = ncap;
-	return fresh;
-}
-
 uint32_t ir_new_block(struct ir_function *fn)
 {
-	fn->blocks =
-	        grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1, sizeof *fn->blocks);
+	fn->blocks = pa_arena_grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1,
+	                           sizeof *fn->blocks);
 	struct ir_block *b = &fn->blocks[fn->nblocks];
 	memset(b, 0, sizeof *b);
 	b->idom = b->ipdom = IR_NO_BLOCK;
@@ -50,7 +36,8 @@ uint32_t ir_new_block(struct ir_function *fn)
 
 ir_ref ir_new_value(struct ir_function *fn, enum ir_type type, uint32_t block)
 {
-	fn->vals = grow(fn->arena, fn->vals, &fn->vals_cap, fn->nvals + 1, sizeof *fn->vals);
+	fn->vals =
+	        pa_arena_grow(fn->arena, fn->vals, &fn->vals_cap, fn->nvals + 1, sizeof *fn->vals);
 	fn->vals[fn->nvals] =
 	        (struct ir_value){.kind = IR_VAL_INSN, .type = (uint8_t)type, .block = block};
 	return fn->nvals++;
@@ -77,7 +64,8 @@ ir_ref ir_undef(struct ir_function *fn, enum ir_type type)
 struct ir_insn *ir_append(struct ir_function *fn, uint32_t b, const struct ir_insn *in)
 {
 	struct ir_block *bl = &fn->blocks[b];
-	bl->insns = grow(fn->arena, bl->insns, &bl->cap, bl->ninsns + 1, sizeof *bl->insns);
+	bl->insns =
+	        pa_arena_grow(fn->arena, bl->insns, &bl->cap, bl->ninsns + 1, sizeof *bl->insns);
 	bl->insns[bl->ninsns] = *in;
 	return &bl->insns[bl->ninsns++];
 }

@@ -20,31 +20,18 @@ void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const ch
 }
 
 /* Grows an arena-backed array to hold at least need elements. */
-static void *grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
-{
-	if (need <= *cap)
-		return old;
-	uint32_t ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	void *fresh = pa_arena_array(a, ncap, elem, 8);
-	if (old)
-		memcpy(fresh, old, (size_t)*cap * elem);
-	*cap = ncap;
-	return fresh;
-}
-
 uint32_t mir_new_block(struct mir_function *fn)
 {
-	fn->blocks =
-	        grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1, sizeof *fn->blocks);
+	fn->blocks = pa_arena_grow(fn->arena, fn->blocks, &fn->blocks_cap, fn->nblocks + 1,
+	                           sizeof *fn->blocks);
 	memset(&fn->blocks[fn->nblocks], 0, sizeof fn->blocks[0]);
 	return fn->nblocks++;
 }
 
 uint32_t mir_new_vreg(struct mir_function *fn, unsigned file, unsigned size, unsigned align)
 {
-	fn->vregs = grow(fn->arena, fn->vregs, &fn->vregs_cap, fn->nvregs + 1, sizeof *fn->vregs);
+	fn->vregs = pa_arena_grow(fn->arena, fn->vregs, &fn->vregs_cap, fn->nvregs + 1,
+	                          sizeof *fn->vregs);
 	fn->vregs[fn->nvregs] = (struct mir_vreg){
 	        .file = (uint8_t)file, .size = (uint8_t)size, .align = (uint8_t)align, .phys = -1};
 	return fn->nvregs++;
@@ -54,7 +41,8 @@ struct mir_insn *mir_insert(struct mir_function *fn, uint32_t b, uint32_t pos,
                             const struct mir_insn *in)
 {
 	struct mir_block *bl = &fn->blocks[b];
-	bl->insns = grow(fn->arena, bl->insns, &bl->cap, bl->ninsns + 1, sizeof *bl->insns);
+	bl->insns =
+	        pa_arena_grow(fn->arena, bl->insns, &bl->cap, bl->ninsns + 1, sizeof *bl->insns);
 	memmove(&bl->insns[pos + 1], &bl->insns[pos], (bl->ninsns - pos) * sizeof *bl->insns);
 	bl->insns[pos] = *in;
 	bl->ninsns++;

@@ -122,3 +122,17 @@ void pa_arena_free(struct pa_arena *a)
 	a->next = a->limit = NULL;
 	a->bytes_reserved = 0;
 }
+
+void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return old;
+	uint32_t ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	void *fresh = pa_arena_array(a, ncap, elem, 8);
+	if (old)
+		memcpy(fresh, old, (size_t)*cap * elem);
+	*cap = ncap;
+	return fresh;
+}

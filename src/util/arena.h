@@ -40,6 +40,10 @@ static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
 char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
 /* Frees everything allocated but keeps the memory for reuse (as one chunk). */
+/* A growable array in the arena: returns `old` when it holds `need` elements of `elem` bytes,
+ * else a copy with twice the capacity (or more), updating *cap.  The old copy is left to
+ * the arena. */
+void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
 
