@@ -146,4 +146,13 @@ def int_ops_case():
 
 
 def all_cases():
-    return [int_ops_case()]
+    """int_ops plus the cases of every tests/exec/cases/cases_*.py module (each defines
+    cases(), returning a list of Case): one module per topic, so topics grow apart."""
+    import importlib
+    out = [int_ops_case()]
+    cdir = os.path.join(HERE, 'cases')
+    sys.path.insert(0, cdir)
+    for f in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
+        if f.startswith('cases_') and f.endswith('.py'):
+            out += importlib.import_module(f[:-3]).cases()
+    return out
