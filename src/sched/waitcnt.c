@@ -22,26 +22,46 @@
 #include "sched/sched.h"
 #include "sched/sched_int.h"
 
-enum { NOT_PENDING = 0xff };
+enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff };
 
-struct board {
-	uint8_t dist[SCHED_NUM_COUNTERS][SCHED_NUM_SLOTS];
-	uint8_t kinds[SCHED_NUM_COUNTERS];
-};
+/* A scoreboard: dist[c * nslots + k] for compact slot k (see struct wc), then kinds[c].
+ * Boards are sized by the registers the function really uses, so a kernel with few
+ * registers and many blocks stays small. */
+typedef uint8_t board;
 
 struct wc {
 	const struct mir_function *fn;
 	const struct amd_target *t;
 	struct pa_arena *arena;
-	struct board *in, *out; /* per block */
+	uint16_t slot_of[SCHED_NUM_SLOTS]; /* register slot -> compact slot, or UNUSED_SLOT */
+	uint16_t reg_of_slot[SCHED_NUM_SLOTS];
+	unsigned nslots;
+	size_t board_size;
+	board *in;                /* per block, board_size bytes each */
+	struct mir_insn *staging; /* the block being rewritten (grows as needed) */
+	uint32_t staging_cap;
 	bool *reached;
-	uint32_t **preds, *npreds;
 };
 
-static void board_clear(struct board *bd)
+static board *block_board(const struct wc *wc, uint32_t b)
 {
-	memset(bd, NOT_PENDING, sizeof bd->dist);
-	memset(bd->kinds, 0, sizeof bd->kinds);
+	return wc->in + (size_t)b * wc->board_size;
+}
+
+static uint8_t *dist_of(const struct wc *wc, board *bd, unsigned c)
+{
+	return bd + (size_t)c * wc->nslots;
+}
+
+static uint8_t *kinds_of(const struct wc *wc, board *bd)
+{
+	return bd + (size_t)SCHED_NUM_COUNTERS * wc->nslots;
+}
+
+static void board_clear(const struct wc *wc, board *bd)
+{
+	memset(bd, NOT_PENDING, (size_t)SCHED_NUM_COUNTERS * wc->nslots);
+	memset(kinds_of(wc, bd), 0, SCHED_NUM_COUNTERS);
 }
 
 static bool is_unordered(uint8_t kinds)
@@ -50,99 +70,113 @@ static bool is_unordered(uint8_t kinds)
 }
 
 /* Applies a wait to the scoreboard. */
-static void board_wait(struct board *bd, const struct sched_wait *w)
+static void board_wait(const struct wc *wc, board *bd, const struct sched_wait *w)
 {
+	uint8_t *kinds = kinds_of(wc, bd);
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
 		unsigned n = w->n[c];
 		if (n == SCHED_NO_WAIT)
 			continue;
+		uint8_t *dist = dist_of(wc, bd, c);
 		if (n == 0) {
-			memset(bd->dist[c], NOT_PENDING, sizeof bd->dist[c]);
-			bd->kinds[c] = 0;
-		} else if (!is_unordered(bd->kinds[c])) {
-			for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-				if (bd->dist[c][s] != NOT_PENDING && bd->dist[c][s] >= n)
-					bd->dist[c][s] = NOT_PENDING;
+			memset(dist, NOT_PENDING, wc->nslots);
+			kinds[c] = 0;
+		} else if (!is_unordered(kinds[c])) {
+			for (unsigned k = 0; k < wc->nslots; k++)
+				if (dist[k] != NOT_PENDING && dist[k] >= n)
+					dist[k] = NOT_PENDING;
 		}
 	}
 }
 
 /* Records the events of `in` and the registers its results land in. */
-static void board_issue(struct wc *wc, struct board *bd, const struct mir_insn *in)
+static void board_issue(const struct wc *wc, board *bd, const struct mir_insn *in)
 {
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
+	if (!nev)
+		return;
 	struct sched_range defs[SCHED_MAX_RANGES];
 	unsigned ndefs = sched_insn_defs(wc->fn, in, defs);
 	for (unsigned e = 0; e < nev; e++) {
 		unsigned c = ev[e].counter, max = sched_counter_max(wc->t, c);
-		for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-			if (bd->dist[c][s] != NOT_PENDING && bd->dist[c][s] < max)
-				bd->dist[c][s]++;
-		bd->kinds[c] |= ev[e].kind;
+		uint8_t *dist = dist_of(wc, bd, c);
+		for (unsigned k = 0; k < wc->nslots; k++)
+			if (dist[k] != NOT_PENDING && dist[k] < max)
+				dist[k]++;
+		kinds_of(wc, bd)[c] |= ev[e].kind;
 		for (unsigned r = 0; r < ndefs; r++)
 			for (unsigned s = defs[r].first; s < defs[r].first + defs[r].count; s++)
-				bd->dist[c][s] = 0;
+				dist[wc->slot_of[s]] = 0;
 	}
 }
 
 /* The wait `in` needs before it issues (none when no register of it is pending). */
-static void needed_wait(struct wc *wc, const struct board *bd, const struct mir_insn *in,
+static void needed_wait(const struct wc *wc, board *bd, const struct mir_insn *in,
                         struct sched_wait *w)
 {
 	sched_wait_none(w);
 	struct sched_range regs[2 * SCHED_MAX_RANGES];
 	unsigned n = sched_insn_uses(wc->fn, in, regs);
 	n += sched_insn_defs(wc->fn, in, regs + n);
-	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+	const uint8_t *kinds = kinds_of(wc, bd);
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		if (!kinds[c])
+			continue; /* nothing pending on this counter */
+		const uint8_t *dist = dist_of(wc, bd, c);
 		for (unsigned r = 0; r < n; r++)
 			for (unsigned s = regs[r].first; s < regs[r].first + regs[r].count; s++) {
-				unsigned d = bd->dist[c][s];
+				unsigned d = dist[wc->slot_of[s]];
 				if (d == NOT_PENDING)
 					continue;
-				if (is_unordered(bd->kinds[c]))
+				if (is_unordered(kinds[c]))
 					d = 0;
 				if (d < w->n[c])
 					w->n[c] = (uint8_t)d;
 			}
+	}
 }
 
 /* Merges `from` into `into`; true when `into` changed. */
-static bool board_merge(struct board *into, const struct board *from)
+static bool board_merge(const struct wc *wc, board *into, const board *from)
 {
 	bool changed = false;
-	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
-		for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-			if (from->dist[c][s] < into->dist[c][s]) {
-				into->dist[c][s] = from->dist[c][s];
-				changed = true;
-			}
-		if ((into->kinds[c] | from->kinds[c]) != into->kinds[c]) {
-			into->kinds[c] |= from->kinds[c];
+	size_t nd = (size_t)SCHED_NUM_COUNTERS * wc->nslots;
+	for (size_t k = 0; k < nd; k++)
+		if (from[k] < into[k]) {
+			into[k] = from[k];
 			changed = true;
 		}
-	}
+	for (size_t c = nd; c < nd + SCHED_NUM_COUNTERS; c++)
+		if ((into[c] | from[c]) != into[c]) {
+			into[c] |= from[c];
+			changed = true;
+		}
 	return changed;
 }
 
 /* Runs block b from its entry board; with `emit`, builds the block's new instruction array
  * with the waits inserted; notes (if non-NULL) gets, per original instruction index, a
  * text naming what a wait before it retires. */
-static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_function *emit,
+static void run_block(struct wc *wc, uint32_t b, board *bd, struct mir_function *emit,
                       struct sched_stats *stats)
 {
 	const struct mir_block *bl = &wc->fn->blocks[b];
-	struct mir_insn *fresh = NULL;
+	struct mir_insn *fresh = wc->staging;
 	uint32_t nfresh = 0;
 	if (emit)
-		fresh = pa_arena_array(wc->arena, bl->ninsns * (1 + SCHED_NUM_COUNTERS) + 1,
-		                       sizeof *fresh, 8);
+		fresh = wc->staging = pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+		                                    bl->ninsns + bl->ninsns / 4 + 8, sizeof *fresh);
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		struct sched_wait w;
 		needed_wait(wc, bd, in, &w);
+		if (emit)
+			fresh = wc->staging =
+			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+			                      nfresh + 1 + SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
-			board_wait(bd, &w);
+			board_wait(wc, bd, &w);
 			if (emit) {
 				struct mir_insn waits[SCHED_NUM_COUNTERS];
 				unsigned nw = sched_wait_insns(wc->t, &w, waits);
@@ -155,13 +189,14 @@ static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_fu
 			}
 		}
 		if (sched_wait_of_insn(wc->t, in, &w))
-			board_wait(bd, &w);
+			board_wait(wc, bd, &w);
 		board_issue(wc, bd, in);
 		if (emit)
 			fresh[nfresh++] = *in;
 	}
 	if (emit) {
-		emit->blocks[b].insns = fresh;
+		emit->blocks[b].insns = PA_NEW_ARRAY(wc->arena, struct mir_insn, nfresh + 1);
+		memcpy(emit->blocks[b].insns, fresh, nfresh * sizeof *fresh);
 		emit->blocks[b].ninsns = emit->blocks[b].cap = nfresh;
 	}
 }
@@ -170,8 +205,8 @@ static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_fu
 static void solve(struct wc *wc)
 {
 	const struct mir_function *fn = wc->fn;
-	struct board *scratch = pa_arena_alloc(wc->arena, sizeof *scratch, 8);
-	board_clear(&wc->in[0]);
+	board *scratch = pa_arena_array(wc->arena, wc->board_size, 1, 8);
+	board_clear(wc, block_board(wc, 0));
 	wc->reached[0] = true;
 	bool changed = true;
 	while (changed) {
@@ -179,31 +214,52 @@ static void solve(struct wc *wc)
 		for (uint32_t b = 0; b < fn->nblocks; b++) {
 			if (!wc->reached[b])
 				continue;
-			*scratch = wc->in[b];
+			memcpy(scratch, block_board(wc, b), wc->board_size);
 			run_block(wc, b, scratch, NULL, NULL);
-			wc->out[b] = *scratch;
 			for (unsigned s = 0; s < fn->blocks[b].nsucc; s++) {
 				uint32_t to = fn->blocks[b].succ[s];
 				if (!wc->reached[to]) {
-					board_clear(&wc->in[to]);
+					board_clear(wc, block_board(wc, to));
 					wc->reached[to] = true;
 					changed = true;
 				}
-				changed |= board_merge(&wc->in[to], &wc->out[b]);
+				changed |= board_merge(wc, block_board(wc, to), scratch);
 			}
 		}
 	}
 }
 
+static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned s = r[i].first; s < r[i].first + r[i].count; s++)
+			if (wc->slot_of[s] == UNUSED_SLOT) {
+				wc->reg_of_slot[wc->nslots] = (uint16_t)s;
+				wc->slot_of[s] = (uint16_t)wc->nslots++;
+			}
+}
+
+/* Gives every register slot the function touches a compact index (in order of first
+ * appearance: deterministic), then sizes and allocates the block boards. */
 static void wc_init(struct wc *wc, const struct mir_function *fn, struct pa_arena *arena)
 {
 	memset(wc, 0, sizeof *wc);
 	wc->fn = fn;
 	wc->t = fn->target;
 	wc->arena = arena;
+	memset(wc->slot_of, 0xff, sizeof wc->slot_of);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			struct sched_range r[SCHED_MAX_RANGES];
+			mark_slots(wc, r, sched_insn_uses(fn, in, r));
+			mark_slots(wc, r, sched_insn_defs(fn, in, r));
+		}
+	if (!wc->nslots)
+		wc->nslots = 1;
+	wc->board_size = (size_t)SCHED_NUM_COUNTERS * (wc->nslots + 1);
 	uint32_t n = fn->nblocks ? fn->nblocks : 1;
-	wc->in = pa_arena_array(arena, n, sizeof *wc->in, 8);
-	wc->out = pa_arena_array(arena, n, sizeof *wc->out, 8);
+	wc->in = pa_arena_array(arena, n, wc->board_size, 8);
 	wc->reached = pa_arena_array(arena, n, sizeof *wc->reached, 1);
 	memset(wc->reached, 0, n * sizeof *wc->reached);
 }
@@ -212,21 +268,19 @@ void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats)
 {
 	if (!fn->nblocks)
 		return;
-	struct pa_arena scratch;
-	pa_arena_init(&scratch);
+	/* The function's own arena: its memory is reused from function to function, where a
+	 * fresh arena per call would fault in new pages every time. */
 	struct wc wc;
-	wc_init(&wc, fn, &scratch);
+	wc_init(&wc, fn, fn->arena);
 	solve(&wc);
-	wc.arena = fn->arena; /* the new instruction arrays live with the function */
-	struct board *bd = pa_arena_alloc(&scratch, sizeof *bd, 8);
+	board *bd = pa_arena_array(fn->arena, wc.board_size, 1, 8);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		if (wc.reached[b])
-			*bd = wc.in[b];
+			memcpy(bd, block_board(&wc, b), wc.board_size);
 		else
-			board_clear(bd);
+			board_clear(&wc, bd);
 		run_block(&wc, b, bd, fn, stats);
 	}
-	pa_arena_free(&scratch);
 }
 
 /* ---- notes for the listing ---- */
@@ -239,17 +293,18 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
 }
 
 /* Names the registers a wait retires: those pending before it and not after. */
-static const char *wait_note(struct wc *wc, const struct board *before, const struct board *after)
+static const char *wait_note(struct wc *wc, board *before, board *after)
 {
 	char buf[256];
 	size_t used = 0;
 	append(buf, sizeof buf, &used, "retires");
 	unsigned shown = 0;
-	for (unsigned s = 0; s < SCHED_NUM_SLOTS && shown < 8; s++) {
+	for (unsigned k = 0; k < wc->nslots && shown < 8; k++) {
 		bool retired = false;
+		unsigned s = wc->reg_of_slot[k];
 		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
-			retired |= before->dist[c][s] != NOT_PENDING &&
-			           after->dist[c][s] == NOT_PENDING;
+			retired |= dist_of(wc, before, c)[k] != NOT_PENDING &&
+			           dist_of(wc, after, c)[k] == NOT_PENDING;
 		if (!retired)
 			continue;
 		char reg[16];
@@ -292,20 +347,20 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 	struct wc wc;
 	wc_init(&wc, fn, arena);
 	solve(&wc);
-	struct board *bd = pa_arena_alloc(arena, sizeof *bd, 8);
-	struct board *before = pa_arena_alloc(arena, sizeof *before, 8);
+	board *bd = pa_arena_array(arena, wc.board_size, 1, 8);
+	board *before = pa_arena_array(arena, wc.board_size, 1, 8);
 	uint32_t k = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		if (wc.reached[b])
-			*bd = wc.in[b];
+			memcpy(bd, block_board(&wc, b), wc.board_size);
 		else
-			board_clear(bd);
+			board_clear(&wc, bd);
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, k++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			struct sched_wait w;
 			if (sched_wait_of_insn(wc.t, in, &w)) {
-				*before = *bd;
-				board_wait(bd, &w);
+				memcpy(before, bd, wc.board_size);
+				board_wait(&wc, bd, &w);
 				notes[k] = wait_note(&wc, before, bd);
 			} else {
 				notes[k] = event_note(&wc, in);
