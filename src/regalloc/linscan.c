@@ -88,9 +88,13 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 			return partner->phys;
 	}
 	unsigned align = required_align(vr);
-	for (unsigned r = 0; r + vr->size <= ls->ctx->budget[f]; r += align)
+	const uint32_t *busy = ls->busy_until[f];
+	for (unsigned r = 0; r + vr->size <= ls->ctx->budget[f]; r += align) {
+		if (busy[r] != RA_NO_POINT && busy[r] >= iv->start)
+			continue; /* the common case in high pressure: a quick no */
 		if (tuple_free(ls, f, r, vr, iv))
 			return (int32_t)r;
+	}
 	return -1;
 }
 
