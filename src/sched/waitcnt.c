@@ -22,12 +22,23 @@
 #include "sched/sched.h"
 #include "sched/sched_int.h"
 
-enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff };
+enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff, STAMP_BASE = 256 };
 
-/* A scoreboard: dist[c * nslots + k] for compact slot k (see struct wc), then kinds[c].
- * Boards are sized by the registers the function really uses, so a kernel with few
- * registers and many blocks stays small. */
+/* Two forms of a scoreboard.  A block's entry board (what the fixed point iterates) is
+ * compact: dist[c * nslots + k] for compact slot k (see struct wc), then kinds[c]; it is
+ * sized by the registers the function really uses.  The working board that runs through
+ * a block stores issue stamps instead of distances, so issuing an event costs O(registers
+ * it defines) rather than a walk over every slot: seq[c] counts the events of counter c,
+ * a slot's stamp is the seq of the event that will write it (0: none), its distance is
+ * seq - stamp (saturating at the counter's maximum), and a wait retires every stamp up to
+ * floor[c] (for in-order counters, waiting for n retires all but the last n events). */
 typedef uint8_t board;
+
+struct work {
+	uint32_t seq[SCHED_NUM_COUNTERS], floor[SCHED_NUM_COUNTERS];
+	uint8_t kinds[SCHED_NUM_COUNTERS];
+	uint32_t *stamp; /* [c * nslots + k] */
+};
 
 struct wc {
 	const struct mir_function *fn;
@@ -37,7 +48,9 @@ struct wc {
 	uint16_t reg_of_slot[SCHED_NUM_SLOTS];
 	unsigned nslots;
 	size_t board_size;
+	unsigned max[SCHED_NUM_COUNTERS];
 	board *in;                /* per block, board_size bytes each */
+	board *out;               /* one board: a block's exit, for merging */
 	struct mir_insn *staging; /* the block being rewritten (grows as needed) */
 	uint32_t staging_cap;
 	bool *reached;
@@ -69,28 +82,71 @@ static bool is_unordered(uint8_t kinds)
 	return (kinds & SCHED_EV_UNORDERED) || (kinds & (kinds - 1));
 }
 
-/* Applies a wait to the scoreboard. */
-static void board_wait(const struct wc *wc, board *bd, const struct sched_wait *w)
+static void work_init(const struct wc *wc, struct work *wk, struct pa_arena *a)
 {
-	uint8_t *kinds = kinds_of(wc, bd);
+	memset(wk, 0, sizeof *wk);
+	wk->stamp = PA_NEW_ARRAY(a, uint32_t, (size_t)SCHED_NUM_COUNTERS * wc->nslots);
+}
+
+static void work_copy(const struct wc *wc, struct work *to, const struct work *from)
+{
+	uint32_t *stamp = to->stamp;
+	*to = *from;
+	to->stamp = stamp;
+	memcpy(stamp, from->stamp, (size_t)SCHED_NUM_COUNTERS * wc->nslots * sizeof *stamp);
+}
+
+/* Distance of compact slot k on counter c, or NOT_PENDING. */
+static unsigned work_dist(const struct wc *wc, const struct work *wk, unsigned c, unsigned k)
+{
+	uint32_t st = wk->stamp[c * wc->nslots + k];
+	if (st <= wk->floor[c])
+		return NOT_PENDING;
+	uint32_t d = wk->seq[c] - st;
+	return d < wc->max[c] ? d : wc->max[c];
+}
+
+static void work_load(const struct wc *wc, struct work *wk, board *bd)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		const uint8_t *dist = dist_of(wc, bd, c);
+		uint32_t *stamp = wk->stamp + c * wc->nslots;
+		wk->seq[c] = STAMP_BASE;
+		wk->floor[c] = 0;
+		wk->kinds[c] = kinds_of(wc, bd)[c];
+		for (unsigned k = 0; k < wc->nslots; k++)
+			stamp[k] = dist[k] == NOT_PENDING ? 0 : STAMP_BASE - dist[k];
+	}
+}
+
+static void work_store(const struct wc *wc, const struct work *wk, board *bd)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		uint8_t *dist = dist_of(wc, bd, c);
+		for (unsigned k = 0; k < wc->nslots; k++)
+			dist[k] = (uint8_t)work_dist(wc, wk, c, k);
+		kinds_of(wc, bd)[c] = wk->kinds[c];
+	}
+}
+
+/* Applies a wait to the scoreboard. */
+static void work_wait(struct work *wk, const struct sched_wait *w)
+{
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
 		unsigned n = w->n[c];
 		if (n == SCHED_NO_WAIT)
 			continue;
-		uint8_t *dist = dist_of(wc, bd, c);
 		if (n == 0) {
-			memset(dist, NOT_PENDING, wc->nslots);
-			kinds[c] = 0;
-		} else if (!is_unordered(kinds[c])) {
-			for (unsigned k = 0; k < wc->nslots; k++)
-				if (dist[k] != NOT_PENDING && dist[k] >= n)
-					dist[k] = NOT_PENDING;
+			wk->floor[c] = wk->seq[c];
+			wk->kinds[c] = 0;
+		} else if (!is_unordered(wk->kinds[c]) && wk->seq[c] - n > wk->floor[c]) {
+			wk->floor[c] = wk->seq[c] - n;
 		}
 	}
 }
 
 /* Records the events of `in` and the registers its results land in. */
-static void board_issue(const struct wc *wc, board *bd, const struct mir_insn *in)
+static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in)
 {
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
@@ -99,37 +155,39 @@ static void board_issue(const struct wc *wc, board *bd, const struct mir_insn *i
 	struct sched_range defs[SCHED_MAX_RANGES];
 	unsigned ndefs = sched_insn_defs(wc->fn, in, defs);
 	for (unsigned e = 0; e < nev; e++) {
-		unsigned c = ev[e].counter, max = sched_counter_max(wc->t, c);
-		uint8_t *dist = dist_of(wc, bd, c);
-		for (unsigned k = 0; k < wc->nslots; k++)
-			if (dist[k] != NOT_PENDING && dist[k] < max)
-				dist[k]++;
-		kinds_of(wc, bd)[c] |= ev[e].kind;
+		unsigned c = ev[e].counter;
+		uint32_t *stamp = wk->stamp + c * wc->nslots;
+		uint32_t now = ++wk->seq[c];
+		wk->kinds[c] |= ev[e].kind;
 		for (unsigned r = 0; r < ndefs; r++)
 			for (unsigned s = defs[r].first; s < defs[r].first + defs[r].count; s++)
-				dist[wc->slot_of[s]] = 0;
+				stamp[wc->slot_of[s]] = now;
 	}
 }
 
 /* The wait `in` needs before it issues (none when no register of it is pending). */
-static void needed_wait(const struct wc *wc, board *bd, const struct mir_insn *in,
+static void needed_wait(const struct wc *wc, const struct work *wk, const struct mir_insn *in,
                         struct sched_wait *w)
 {
 	sched_wait_none(w);
+	unsigned any = 0;
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		any |= wk->kinds[c];
+	if (!any)
+		return; /* nothing pending at all */
 	struct sched_range regs[2 * SCHED_MAX_RANGES];
 	unsigned n = sched_insn_uses(wc->fn, in, regs);
 	n += sched_insn_defs(wc->fn, in, regs + n);
-	const uint8_t *kinds = kinds_of(wc, bd);
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
-		if (!kinds[c])
+		if (!wk->kinds[c])
 			continue; /* nothing pending on this counter */
-		const uint8_t *dist = dist_of(wc, bd, c);
+		bool unordered = is_unordered(wk->kinds[c]);
 		for (unsigned r = 0; r < n; r++)
 			for (unsigned s = regs[r].first; s < regs[r].first + regs[r].count; s++) {
-				unsigned d = dist[wc->slot_of[s]];
+				unsigned d = work_dist(wc, wk, c, wc->slot_of[s]);
 				if (d == NOT_PENDING)
 					continue;
-				if (is_unordered(kinds[c]))
+				if (unordered)
 					d = 0;
 				if (d < w->n[c])
 					w->n[c] = (uint8_t)d;
@@ -155,10 +213,9 @@ static bool board_merge(const struct wc *wc, board *into, const board *from)
 	return changed;
 }
 
-/* Runs block b from its entry board; with `emit`, builds the block's new instruction array
- * with the waits inserted; notes (if non-NULL) gets, per original instruction index, a
- * text naming what a wait before it retires. */
-static void run_block(struct wc *wc, uint32_t b, board *bd, struct mir_function *emit,
+/* Runs block b from the working board wk; with `emit`, builds the block's new instruction
+ * array with the waits inserted. */
+static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_function *emit,
                       struct sched_stats *stats)
 {
 	const struct mir_block *bl = &wc->fn->blocks[b];
@@ -170,13 +227,13 @@ static void run_block(struct wc *wc, uint32_t b, board *bd, struct mir_function 
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		struct sched_wait w;
-		needed_wait(wc, bd, in, &w);
+		needed_wait(wc, wk, in, &w);
 		if (emit)
 			fresh = wc->staging =
 			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
 			                      nfresh + 1 + SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
-			board_wait(wc, bd, &w);
+			work_wait(wk, &w);
 			if (emit) {
 				struct mir_insn waits[SCHED_NUM_COUNTERS];
 				unsigned nw = sched_wait_insns(wc->t, &w, waits);
@@ -189,8 +246,8 @@ static void run_block(struct wc *wc, uint32_t b, board *bd, struct mir_function 
 			}
 		}
 		if (sched_wait_of_insn(wc->t, in, &w))
-			board_wait(wc, bd, &w);
-		board_issue(wc, bd, in);
+			work_wait(wk, &w);
+		work_issue(wc, wk, in);
 		if (emit)
 			fresh[nfresh++] = *in;
 	}
@@ -205,7 +262,8 @@ static void run_block(struct wc *wc, uint32_t b, board *bd, struct mir_function 
 static void solve(struct wc *wc)
 {
 	const struct mir_function *fn = wc->fn;
-	board *scratch = pa_arena_array(wc->arena, wc->board_size, 1, 8);
+	struct work wk;
+	work_init(wc, &wk, wc->arena);
 	board_clear(wc, block_board(wc, 0));
 	wc->reached[0] = true;
 	bool changed = true;
@@ -214,8 +272,9 @@ static void solve(struct wc *wc)
 		for (uint32_t b = 0; b < fn->nblocks; b++) {
 			if (!wc->reached[b])
 				continue;
-			memcpy(scratch, block_board(wc, b), wc->board_size);
-			run_block(wc, b, scratch, NULL, NULL);
+			work_load(wc, &wk, block_board(wc, b));
+			run_block(wc, b, &wk, NULL, NULL);
+			work_store(wc, &wk, wc->out);
 			for (unsigned s = 0; s < fn->blocks[b].nsucc; s++) {
 				uint32_t to = fn->blocks[b].succ[s];
 				if (!wc->reached[to]) {
@@ -223,7 +282,7 @@ static void solve(struct wc *wc)
 					wc->reached[to] = true;
 					changed = true;
 				}
-				changed |= board_merge(wc, block_board(wc, to), scratch);
+				changed |= board_merge(wc, block_board(wc, to), wc->out);
 			}
 		}
 	}
@@ -258,8 +317,11 @@ static void wc_init(struct wc *wc, const struct mir_function *fn, struct pa_aren
 	if (!wc->nslots)
 		wc->nslots = 1;
 	wc->board_size = (size_t)SCHED_NUM_COUNTERS * (wc->nslots + 1);
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		wc->max[c] = sched_counter_max(wc->t, c);
 	uint32_t n = fn->nblocks ? fn->nblocks : 1;
 	wc->in = pa_arena_array(arena, n, wc->board_size, 8);
+	wc->out = pa_arena_array(arena, 1, wc->board_size, 8);
 	wc->reached = pa_arena_array(arena, n, sizeof *wc->reached, 1);
 	memset(wc->reached, 0, n * sizeof *wc->reached);
 }
@@ -273,13 +335,13 @@ void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats)
 	struct wc wc;
 	wc_init(&wc, fn, fn->arena);
 	solve(&wc);
-	board *bd = pa_arena_array(fn->arena, wc.board_size, 1, 8);
+	struct work wk;
+	work_init(&wc, &wk, fn->arena);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (wc.reached[b])
-			memcpy(bd, block_board(&wc, b), wc.board_size);
-		else
-			board_clear(&wc, bd);
-		run_block(&wc, b, bd, fn, stats);
+		if (!wc.reached[b])
+			board_clear(&wc, block_board(&wc, b));
+		work_load(&wc, &wk, block_board(&wc, b));
+		run_block(&wc, b, &wk, fn, stats);
 	}
 }
 
@@ -293,7 +355,7 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
 }
 
 /* Names the registers a wait retires: those pending before it and not after. */
-static const char *wait_note(struct wc *wc, board *before, board *after)
+static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after)
 {
 	char buf[256];
 	size_t used = 0;
@@ -303,8 +365,8 @@ static const char *wait_note(struct wc *wc, board *before, board *after)
 		bool retired = false;
 		unsigned s = wc->reg_of_slot[k];
 		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
-			retired |= dist_of(wc, before, c)[k] != NOT_PENDING &&
-			           dist_of(wc, after, c)[k] == NOT_PENDING;
+			retired |= work_dist(wc, before, c, k) != NOT_PENDING &&
+			           work_dist(wc, after, c, k) == NOT_PENDING;
 		if (!retired)
 			continue;
 		char reg[16];
@@ -347,25 +409,25 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 	struct wc wc;
 	wc_init(&wc, fn, arena);
 	solve(&wc);
-	board *bd = pa_arena_array(arena, wc.board_size, 1, 8);
-	board *before = pa_arena_array(arena, wc.board_size, 1, 8);
+	struct work bd, before;
+	work_init(&wc, &bd, arena);
+	work_init(&wc, &before, arena);
 	uint32_t k = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (wc.reached[b])
-			memcpy(bd, block_board(&wc, b), wc.board_size);
-		else
-			board_clear(&wc, bd);
+		if (!wc.reached[b])
+			board_clear(&wc, block_board(&wc, b));
+		work_load(&wc, &bd, block_board(&wc, b));
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, k++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			struct sched_wait w;
 			if (sched_wait_of_insn(wc.t, in, &w)) {
-				memcpy(before, bd, wc.board_size);
-				board_wait(&wc, bd, &w);
-				notes[k] = wait_note(&wc, before, bd);
+				work_copy(&wc, &before, &bd);
+				work_wait(&bd, &w);
+				notes[k] = wait_note(&wc, &before, &bd);
 			} else {
 				notes[k] = event_note(&wc, in);
 			}
-			board_issue(&wc, bd, in);
+			work_issue(&wc, &bd, in);
 		}
 	}
 	return notes;
