@@ -22,7 +22,7 @@
 #include "sched/sched.h"
 #include "sched/sched_int.h"
 
-enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff, STAMP_BASE = 256 };
+enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff, STAMP_BASE = 256 /* > any distance */ };
 
 /* Two forms of a scoreboard.  A block's entry board (what the fixed point iterates) is
  * compact: dist[c * nslots + k] for compact slot k (see struct wc), then kinds[c]; it is
@@ -39,6 +39,8 @@ struct work {
 	uint8_t kinds[SCHED_NUM_COUNTERS];
 	uint32_t *stamp; /* [c * nslots + k] */
 };
+/* Invariant of both forms: kinds[c] == 0 means no slot is pending on counter c (events
+ * set kinds; only a full wait clears them, and it retires everything). */
 
 struct wc {
 	const struct mir_function *fn;
@@ -109,13 +111,16 @@ static unsigned work_dist(const struct wc *wc, const struct work *wk, unsigned c
 static void work_load(const struct wc *wc, struct work *wk, board *bd)
 {
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		/* seq only grows, so every stamp left from an earlier block is <= the new floor */
+		wk->floor[c] = wk->seq[c];
+		wk->seq[c] += STAMP_BASE;
+		wk->kinds[c] = kinds_of(wc, bd)[c];
+		if (!wk->kinds[c])
+			continue; /* no kinds: nothing pending on c */
 		const uint8_t *dist = dist_of(wc, bd, c);
 		uint32_t *stamp = wk->stamp + c * wc->nslots;
-		wk->seq[c] = STAMP_BASE;
-		wk->floor[c] = 0;
-		wk->kinds[c] = kinds_of(wc, bd)[c];
 		for (unsigned k = 0; k < wc->nslots; k++)
-			stamp[k] = dist[k] == NOT_PENDING ? 0 : STAMP_BASE - dist[k];
+			stamp[k] = dist[k] == NOT_PENDING ? wk->floor[c] : wk->seq[c] - dist[k];
 	}
 }
 
@@ -123,9 +128,13 @@ static void work_store(const struct wc *wc, const struct work *wk, board *bd)
 {
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
 		uint8_t *dist = dist_of(wc, bd, c);
+		kinds_of(wc, bd)[c] = wk->kinds[c];
+		if (!wk->kinds[c]) {
+			memset(dist, NOT_PENDING, wc->nslots);
+			continue;
+		}
 		for (unsigned k = 0; k < wc->nslots; k++)
 			dist[k] = (uint8_t)work_dist(wc, wk, c, k);
-		kinds_of(wc, bd)[c] = wk->kinds[c];
 	}
 }
 
