@@ -29,9 +29,9 @@ enum stage {
 	ST_CODEOBJ,
 	ST_N
 };
-static const char *const stage_names[ST_N] = {"parse",           "ir build + cfg", "ir optimize",
-                                              "uniformity",      "isel",           "regalloc",
-                                              "waitcnt+hazards", "encode",         "code object"};
+static const char *const stage_names[ST_N] = {"parse",       "ir build + cfg", "ir optimize",
+                                              "uniformity",  "isel",           "regalloc",
+                                              "sched+waits", "encode",         "code object"};
 
 struct compiler {
 	const struct pa_compile_options *o;
@@ -229,13 +229,29 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	lap(c, ST_ISEL);
 	struct ra_stats ras;
 	memset(&ras, 0, sizeof ras);
-	if (!ra_run(&mf, &ras, d))
+	if (o->opt_level > 0) {
+		/* schedule on virtual registers; if that needs more registers than there are,
+		 * allocate the code in selection's order instead */
+		struct mir_function plain;
+		sched_mir_copy(&mf, &plain);
+		sched_list(&mf, true);
+		struct pa_diag quiet = {0};
+		if (!ra_run(&mf, &ras, &quiet)) {
+			mf = plain;
+			memset(&ras, 0, sizeof ras);
+			if (!ra_run(&mf, &ras, d))
+				return;
+		}
+	} else if (!ra_run(&mf, &ras, d)) {
 		return;
+	}
 	if (o->verify && !mir_verify(&mf, true, d))
 		return;
 	lap(c, ST_RA);
 	struct sched_stats ss;
 	memset(&ss, 0, sizeof ss);
+	if (o->opt_level > 0)
+		sched_list(&mf, false);
 	sched_waitcnt(&mf, &ss);
 	sched_hazards(&mf, &ss);
 	lap(c, ST_SCHED);

@@ -27,6 +27,7 @@ struct pa_compile_options {
 	FILE *info;               /* -v: resource usage per kernel (NULL: quiet) */
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
+	int opt_level;            /* -O: 0 keeps selection's instruction order (no scheduling) */
 };
 
 /* Compiles the PTX module read from `in`.  On success *out holds the code object

@@ -37,7 +37,8 @@ struct linscan {
 	uint64_t maybe_free[RA_NUM_FILES][RA_MAX_VGPRS / 64];
 	struct expiry *heap;
 	uint32_t nheap;
-	uint32_t *hint_first; /* CSR lists of COPY partners per vreg */
+	unsigned high[RA_NUM_FILES]; /* registers [0, high) have been assigned */
+	uint32_t *hint_first;        /* CSR lists of COPY partners per vreg */
 	uint32_t *hints;
 };
 
@@ -112,6 +113,32 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 	}
 	unsigned align = required_align(vr);
 	unsigned budget = ls->ctx->budget[f];
+	{
+		/* Among the registers already in use, the one free the longest: a register
+		 * reused at once would tie the value to the one before it and leave the
+		 * scheduler (which runs after allocation) no room to overlap them. */
+		int32_t best = -1;
+		uint32_t best_end = 0;
+		for (unsigned w = 0; w * 64 < ls->high[f]; w++)
+			for (uint64_t bits = ls->maybe_free[f][w]; bits; bits &= bits - 1) {
+				unsigned r = w * 64 + (unsigned)__builtin_ctzll(bits);
+				if (r + vr->size > ls->high[f])
+					break;
+				if (r % align || !tuple_free(ls, f, r, vr, iv))
+					continue;
+				uint32_t end = 0;
+				for (unsigned k = 0; k < vr->size; k++) {
+					uint32_t b = ls->busy_until[f][r + k];
+					end = b != RA_NO_POINT && b > end ? b : end;
+				}
+				if (best < 0 || end < best_end) {
+					best = (int32_t)r;
+					best_end = end;
+				}
+			}
+		if (best >= 0)
+			return best;
+	}
 	for (unsigned w = 0; w * 64 < budget; w++)
 		for (uint64_t bits = ls->maybe_free[f][w]; bits; bits &= bits - 1) {
 			unsigned r = w * 64 + (unsigned)__builtin_ctzll(bits);
@@ -297,6 +324,8 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 			return RA_FAILED;
 		}
 		vr->phys = r;
+		if ((unsigned)r + vr->size > ls.high[f])
+			ls.high[f] = (unsigned)r + vr->size;
 		for (unsigned i = 0; i < vr->size; i++) {
 			ls.busy_until[f][r + i] = ctx->intervals[v].end;
 			set_maybe_free(&ls, f, r + i, false);

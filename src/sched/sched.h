@@ -28,6 +28,12 @@ struct sched_stats {
 	unsigned delays; /* s_delay_alu inserted */
 };
 
+/* List scheduling within blocks (list.c): before allocation (virtual_regs: operands are
+ * virtual registers; the caller keeps a copy in case the result needs too many
+ * registers) or after it, before the waits. */
+void sched_list(struct mir_function *fn, bool virtual_regs);
+/* A deep copy of fn's blocks and virtual registers in fn->arena (to retry allocation). */
+void sched_mir_copy(const struct mir_function *fn, struct mir_function *out);
 void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats);
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats);
 

@@ -55,7 +55,7 @@ void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *fi
 	if (level == PA_DIAG_ERROR) {
 		if (pa_diag_too_many(d)) {
 			d->nerrors++;
-			if (!d->limit_reported) {
+			if (!d->limit_reported && d->out) {
 				fprintf(d->out, "fatal: too many errors emitted, stopping now\n");
 				d->limit_reported = true;
 			}
@@ -63,6 +63,8 @@ void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *fi
 		}
 		d->nerrors++;
 	}
+	if (!d->out)
+		return; /* a quiet sink: counts only (a compiler trying an alternative) */
 	static const char *const names[] = {"note", "warning", "error"};
 	if (file && line)
 		fprintf(d->out, "%s:%u:%u: ", file, line, col);

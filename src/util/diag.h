@@ -19,7 +19,7 @@
 enum pa_diag_level { PA_DIAG_NOTE, PA_DIAG_WARNING, PA_DIAG_ERROR };
 
 struct pa_diag {
-	FILE *out;           /* where messages go (stderr in the CLI) */
+	FILE *out;           /* where messages go (stderr in the CLI); NULL: count only */
 	bool warnings_off;   /* -w: drop warnings */
 	bool warnings_error; /* -Werror: warnings count and print as errors */
 	unsigned max_errors; /* stop printing after this many errors (0 = no limit) */

@@ -1,0 +1,362 @@
+/* List scheduling of each basic block, before register allocation (on virtual registers)
+ * or after it (on physical ones).
+ *
+ * Algorithm: a block is cut into regions at instructions whose place must not change
+ * (branches, waits, barriers, messages, cache control, MODE writers, pseudo-instructions).
+ * In each region a dependence graph is built on the physical registers (read after write
+ * with the producer's latency, write after read and write after write as order only; every
+ * vector instruction reads EXEC), and on memory (a store is ordered after every earlier
+ * load and store; a load after every earlier store).  Each instruction's height is its
+ * longest latency-weighted path to the region's end; the instructions are then emitted
+ * greedily, the ready one with the greatest height first (ties: original order), so memory
+ * loads move up ahead of the arithmetic that does not need them and their latency overlaps
+ * other work.  The waitcnt pass that runs next then waits as late as the new order allows.
+ * Before allocation only true dependences constrain the order, but moving loads up raises
+ * register pressure: the caller keeps the unscheduled code and allocates that when the
+ * scheduled code does not fit (see compile.c).  After allocation the schedule cannot
+ * raise pressure; registers the allocator reused are the dependences that limit it.
+ * Dependences are tracked per 32-bit register: physical slots (sched_int.h) and, before
+ * allocation, every dword of every virtual register after them.  Parallel copies stay
+ * where they are.
+ *   requires: linear CFG.  breaks: instruction order within blocks (waits and hazard
+ *   fixes are computed afterwards).
+ *   complexity: O(n log n + edges) per region; edges are O(register reads and writes). */
+#include <string.h>
+
+#include "isa/isa.h"
+#include "sched/sched.h"
+#include "sched/sched_int.h"
+
+enum { NONE = 0xffffffffu };
+
+struct edge {
+	uint32_t from, to, lat;
+};
+
+struct region {
+	const struct amd_target *t;
+	const struct mir_function *fn;
+	struct pa_arena *a;
+	/* per key (a physical slot, or SCHED_NUM_SLOTS + a virtual register dword): last writer
+	 * and the readers since (a list in `readers`), valid only when stamp[k] == the
+	 * region's number */
+	uint32_t *stamp, *last_def, *reader_head;
+	uint32_t *vreg_key; /* first key of each virtual register */
+	uint32_t *reader_insn, *reader_next, nreaders, readers_cap, readers_cap2;
+	struct edge *edges;
+	uint32_t nedges, edges_cap;
+	uint32_t number;
+};
+
+static bool is_vector_unit(unsigned unit)
+{
+	return unit == AMD_UNIT_VALU || unit == AMD_UNIT_TRANS || unit == AMD_UNIT_VMEM_LOAD ||
+	       unit == AMD_UNIT_VMEM_STORE || unit == AMD_UNIT_LDS;
+}
+
+static bool is_memory_unit(unsigned unit)
+{
+	return unit == AMD_UNIT_VMEM_LOAD || unit == AMD_UNIT_VMEM_STORE || unit == AMD_UNIT_LDS ||
+	       unit == AMD_UNIT_SMEM;
+}
+
+/* Instructions that keep their place: everything else moves only within the stretch
+ * between two of them. */
+static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	if (!row)
+		return in->op != MIR_COPY || (in->flags & MIR_IF_PARALLEL);
+	if (row->unit == AMD_UNIT_BRANCH || row->unit == AMD_UNIT_MSG)
+		return true;
+	if (row->flags & (AMD_F_BRANCH | AMD_F_SMEM_NO_ADDR))
+		return true;
+	if (is_memory_unit(row->unit) && row->nopnds == 0)
+		return true; /* cache control of the memory model */
+	if (amd_implicit_defs(fn->target, row) & AMD_IMP_MODE)
+		return true;
+	struct sched_range r[SCHED_MAX_RANGES];
+	return sched_insn_uses(fn, in, r) >= SCHED_MAX_RANGES - 1 ||
+	       sched_insn_defs(fn, in, r) >= SCHED_MAX_RANGES - 1;
+}
+
+static void add_edge(struct region *rg, uint32_t from, uint32_t to, uint32_t lat)
+{
+	if (from == NONE || from == to)
+		return;
+	rg->edges =
+	        pa_arena_grow(rg->a, rg->edges, &rg->edges_cap, rg->nedges + 1, sizeof *rg->edges);
+	rg->edges[rg->nedges++] = (struct edge){from, to, lat};
+}
+
+static void touch(struct region *rg, uint32_t s)
+{
+	if (rg->stamp[s] != rg->number) {
+		rg->stamp[s] = rg->number;
+		rg->last_def[s] = NONE;
+		rg->reader_head[s] = NONE;
+	}
+}
+
+static void add_reader(struct region *rg, uint32_t s, uint32_t i)
+{
+	uint32_t need = rg->nreaders + 1;
+	rg->reader_insn = pa_arena_grow(rg->a, rg->reader_insn, &rg->readers_cap, need,
+	                                sizeof *rg->reader_insn);
+	rg->reader_next = pa_arena_grow(rg->a, rg->reader_next, &rg->readers_cap2, need,
+	                                sizeof *rg->reader_next);
+	rg->reader_insn[rg->nreaders] = i;
+	rg->reader_next[rg->nreaders] = rg->reader_head[s];
+	rg->reader_head[s] = rg->nreaders++;
+}
+
+static unsigned latency(const struct region *rg, const struct mir_insn *in)
+{
+	if (in->op >= AMD_NUM_OPCODES)
+		return 1;
+	unsigned l = amd_latency_cycles(rg->t, (enum amd_opcode)in->op);
+	return l ? l : 1;
+}
+
+static bool opnd_is_vgpr(const struct mir_function *fn, const struct mir_opnd *o)
+{
+	return o->kind == MIR_VGPR || (o->kind == MIR_VREG && fn->vregs[o->v].file == MIR_VGPR);
+}
+
+struct key_range {
+	uint32_t first, count;
+};
+enum { MAX_KEY_RANGES = 2 * SCHED_MAX_RANGES + AMD_MAX_OPNDS + 2 };
+
+/* The registers `in` reads (defs false) or writes (defs true) as key ranges: physical
+ * operands and implicit registers from sched_insn_uses/defs, virtual ones from the
+ * operands; vector instructions (and copies into VGPRs) also read EXEC. */
+static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bool defs,
+                          struct key_range out[MAX_KEY_RANGES])
+{
+	struct sched_range r[SCHED_MAX_RANGES];
+	unsigned nr = defs ? sched_insn_defs(rg->fn, in, r) : sched_insn_uses(rg->fn, in, r);
+	unsigned n = 0;
+	for (unsigned k = 0; k < nr; k++)
+		out[n++] = (struct key_range){r[k].first, r[k].count};
+	const struct amd_isa_op *row = sched_row(in);
+	if (!defs && ((row && is_vector_unit(row->unit)) ||
+	              (!row && in->nopnds && opnd_is_vgpr(rg->fn, &in->opnds[0]))))
+		out[n++] =
+		        (struct key_range){SCHED_SLOT_EXEC_LO, rg->fn->wave_size == 64 ? 2u : 1u};
+	/* M0 read or written implicitly (LDS on older targets, messages, moves relative) */
+	if (row &&
+	    ((defs ? amd_implicit_defs(rg->t, row) : amd_implicit_uses(rg->t, row)) & AMD_IMP_M0))
+		out[n++] = (struct key_range){SCHED_SLOT_M0, 1};
+	if (!rg->vreg_key)
+		return n;
+	int rtn = sched_rtn_opnd(in);
+	unsigned base = sched_row_base(in);
+	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++) {
+		const struct mir_opnd *o = &in->opnds[i];
+		if (o->kind != MIR_VREG)
+			continue;
+		bool is_def;
+		if (!row)
+			is_def = i == 0;
+		else if ((int)i == rtn)
+			is_def = true;
+		else
+			is_def =
+			        i - base < row->nopnds && row->opnds[i - base].role == AMD_ROLE_DST;
+		if (is_def != defs && !(defs && i == 0 && sched_vdata_returns(in)))
+			continue;
+		unsigned width = o->width ? o->width : rg->fn->vregs[o->v].size - o->sub;
+		out[n++] = (struct key_range){rg->vreg_key[o->v] + o->sub, width};
+	}
+	return n;
+}
+
+/* The dependence edges of insns[0..n) (indices local to the region). */
+static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_t n)
+{
+	rg->number++;
+	rg->nedges = rg->nreaders = 0;
+	uint32_t last_store = NONE, loads_head = NONE;
+	uint32_t *load_next = PA_NEW_ARRAY(rg->a, uint32_t, n + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct mir_insn *in = &insns[i];
+		const struct amd_isa_op *row = sched_row(in);
+		struct key_range uses[MAX_KEY_RANGES], defs[MAX_KEY_RANGES];
+		unsigned nu = insn_keys(rg, in, false, uses);
+		unsigned nd = insn_keys(rg, in, true, defs);
+		for (unsigned r = 0; r < nu; r++)
+			for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++) {
+				touch(rg, s);
+				if (rg->last_def[s] != NONE)
+					add_edge(rg, rg->last_def[s], i,
+					         latency(rg, &insns[rg->last_def[s]]));
+			}
+		for (unsigned r = 0; r < nd; r++)
+			for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
+				touch(rg, s);
+				add_edge(rg, rg->last_def[s], i, 0);
+				for (uint32_t k = rg->reader_head[s]; k != NONE;
+				     k = rg->reader_next[k])
+					add_edge(rg, rg->reader_insn[k], i, 0);
+			}
+		/* readers after the edges above, so an instruction that reads and writes a
+		 * register does not depend on itself */
+		for (unsigned r = 0; r < nu; r++)
+			for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++)
+				add_reader(rg, s, i);
+		for (unsigned r = 0; r < nd; r++)
+			for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
+				rg->last_def[s] = i;
+				rg->reader_head[s] = NONE;
+			}
+		bool stores = row && (row->flags & (AMD_F_STORE | AMD_F_ATOMIC)) != 0;
+		bool loads = row && (row->flags & AMD_F_LOAD) != 0 && is_memory_unit(row->unit);
+		if (stores) {
+			add_edge(rg, last_store, i, 0);
+			for (uint32_t k = loads_head; k != NONE; k = load_next[k])
+				add_edge(rg, k, i, 0);
+			last_store = i;
+			loads_head = NONE;
+		} else if (loads) {
+			add_edge(rg, last_store, i, 0);
+			load_next[i] = loads_head;
+			loads_head = i;
+		}
+	}
+}
+
+/* Max-heap of ready instructions by (height, earlier first). */
+struct ready {
+	uint32_t *item, n;
+	const uint32_t *height;
+};
+
+static bool ready_before(const struct ready *q, uint32_t a, uint32_t b)
+{
+	if (q->height[a] != q->height[b])
+		return q->height[a] > q->height[b];
+	return a < b;
+}
+
+static void ready_push(struct ready *q, uint32_t x)
+{
+	uint32_t i = q->n++;
+	while (i && ready_before(q, x, q->item[(i - 1) / 2])) {
+		q->item[i] = q->item[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	q->item[i] = x;
+}
+
+static uint32_t ready_pop(struct ready *q)
+{
+	uint32_t top = q->item[0], last = q->item[--q->n], i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && ready_before(q, q->item[c + 1], q->item[c]))
+			c++;
+		if (!ready_before(q, q->item[c], last))
+			break;
+		q->item[i] = q->item[c];
+		i = c;
+	}
+	if (q->n)
+		q->item[i] = last;
+	return top;
+}
+
+/* Reorders insns[0..n) in place. */
+static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
+{
+	build_edges(rg, insns, n);
+	struct pa_arena *a = rg->a;
+	uint32_t *height = PA_NEW_ARRAY(a, uint32_t, n);
+	uint32_t *npreds = PA_NEW_ARRAY(a, uint32_t, n);
+	uint32_t *succ_first = PA_NEW_ARRAY(a, uint32_t, n + 1);
+	uint32_t *succ = PA_NEW_ARRAY(a, uint32_t, rg->nedges + 1);
+	for (uint32_t i = 0; i < n; i++)
+		height[i] = latency(rg, &insns[i]);
+	/* edges were made in increasing `to`: walking them backwards finishes every
+	 * instruction's height before it is propagated to its predecessors */
+	for (uint32_t e = rg->nedges; e-- > 0;) {
+		const struct edge *ed = &rg->edges[e];
+		uint32_t h = ed->lat + height[ed->to];
+		if (h > height[ed->from])
+			height[ed->from] = h;
+		npreds[ed->to]++;
+		succ_first[ed->from + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		succ_first[i + 1] += succ_first[i];
+	uint32_t *fill = PA_NEW_ARRAY(a, uint32_t, n);
+	memcpy(fill, succ_first, n * sizeof *fill);
+	for (uint32_t e = 0; e < rg->nedges; e++)
+		succ[fill[rg->edges[e].from]++] = rg->edges[e].to;
+	struct ready q = {PA_NEW_ARRAY(a, uint32_t, n), 0, height};
+	for (uint32_t i = 0; i < n; i++)
+		if (!npreds[i])
+			ready_push(&q, i);
+	struct mir_insn *out = PA_NEW_ARRAY(a, struct mir_insn, n);
+	uint32_t nout = 0;
+	while (q.n) {
+		uint32_t i = ready_pop(&q);
+		out[nout++] = insns[i];
+		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
+			if (--npreds[succ[k]] == 0)
+				ready_push(&q, succ[k]);
+	}
+	if (nout == n) /* always, for an acyclic graph; keep the order otherwise */
+		memcpy(insns, out, n * sizeof *out);
+}
+
+void sched_list(struct mir_function *fn, bool virtual_regs)
+{
+	struct region rg;
+	memset(&rg, 0, sizeof rg);
+	rg.t = fn->target;
+	rg.fn = fn;
+	rg.a = fn->arena;
+	uint32_t nkeys = SCHED_NUM_SLOTS;
+	if (virtual_regs) {
+		rg.vreg_key = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+		for (uint32_t v = 0; v < fn->nvregs; v++) {
+			rg.vreg_key[v] = nkeys;
+			nkeys += fn->vregs[v].size;
+		}
+	}
+	rg.stamp = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
+	rg.last_def = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
+	rg.reader_head = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
+	memset(rg.stamp, 0xff, nkeys * sizeof *rg.stamp);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct mir_block *bl = &fn->blocks[b];
+		uint32_t start = 0;
+		for (uint32_t i = 0; i <= bl->ninsns; i++) {
+			if (i < bl->ninsns && !is_pinned(fn, &bl->insns[i]))
+				continue;
+			if (i - start > 2)
+				schedule_region(&rg, bl->insns + start, i - start);
+			start = i + 1;
+		}
+	}
+}
+
+void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)
+{
+	*out = *fn;
+	out->blocks = PA_NEW_ARRAY(fn->arena, struct mir_block, fn->nblocks + 1);
+	out->blocks_cap = fn->nblocks + 1;
+	memcpy(out->blocks, fn->blocks, fn->nblocks * sizeof *fn->blocks);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct mir_block *bl = &out->blocks[b];
+		bl->insns = PA_NEW_ARRAY(fn->arena, struct mir_insn, bl->ninsns + 1);
+		memcpy(bl->insns, fn->blocks[b].insns, bl->ninsns * sizeof *bl->insns);
+		bl->cap = bl->ninsns + 1;
+	}
+	out->vregs = PA_NEW_ARRAY(fn->arena, struct mir_vreg, fn->nvregs + 1);
+	out->vregs_cap = fn->nvregs + 1;
+	memcpy(out->vregs, fn->vregs, fn->nvregs * sizeof *fn->vregs);
+}
