@@ -36,7 +36,8 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 	if (in->res != IR_NO_REF)
 		fprintf(out, "%%%u:%s = ", in->res, ir_type_name((enum ir_type)in->type));
 	fputs(ir_ops[in->op].name, out);
-	if (in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_SYMADDR) {
+	if (in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_SYMADDR ||
+	    in->op == IR_ATOMIC || in->op == IR_RED) {
 		static const char *const sp[] = {"",       ".global", ".shared",
 		                                 ".local", ".const",  ".param"};
 		unsigned s = in->aux & IR_SPACE_MASK;

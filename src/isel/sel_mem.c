@@ -217,7 +217,8 @@ static bool load(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd ops[2] = {dst, addr};
 			mi = sel_emit(s, flat_loads[si][sg], 2, ops);
 		}
-		mi->cpol = (uint8_t)cpol_volatile(s, in->aux);
+		mi->cpol =
+		        (uint8_t)(cpol_volatile(s, in->aux) | sel_mm_cpol(s, in->aux, SEL_MM_LOAD));
 	} else {
 		sel_error(
 		        s,
@@ -229,6 +230,7 @@ static bool load(struct isel *s, const struct ir_insn *in)
 	}
 	if (words < s->vals[in->res].size) /* narrow into a 64-bit value: extend */
 		sel_copy(s, sel_sub(d, 1, 1), mir_imm(0));
+	sel_mm_acquire(s, in->aux);
 	return true;
 }
 
@@ -236,6 +238,7 @@ static bool store(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), words = bytes == 8 ? 2 : 1;
+	sel_mm_release(s, in->aux);
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[1], words == 2 ? 2 : 0);
 	if (space == IR_SPACE_SHARED) {
 		int64_t off = in->imm;
@@ -261,7 +264,7 @@ static bool store(struct isel *s, const struct ir_insn *in)
 		struct mir_opnd ops[2] = {addr, data};
 		mi = sel_emit(s, flat_stores[si], 2, ops);
 	}
-	mi->cpol = (uint8_t)cpol_volatile(s, in->aux);
+	mi->cpol = (uint8_t)(cpol_volatile(s, in->aux) | sel_mm_cpol(s, in->aux, SEL_MM_STORE));
 	return true;
 }
 
@@ -323,13 +326,20 @@ bool sel_mem(struct isel *s, const struct ir_insn *in)
 		return store(s, in);
 	case IR_BARRIER:
 		return barrier(s);
-	case IR_FENCE:
-		sel_waitcnt_all(s);
-		return true;
 	case IR_CVTA_TO:
 	case IR_CVTA_FROM:
 		return cvta(s, in);
 	default:
 		return false;
 	}
+}
+
+struct mir_opnd sel_global_address(struct isel *s, ir_ref base, int64_t off)
+{
+	return address64(s, base, off);
+}
+
+struct mir_opnd sel_lds_address(struct isel *s, ir_ref base, int64_t *off)
+{
+	return lds_address(s, base, off);
 }

@@ -1,0 +1,97 @@
+"""Cases for the atomics kernels (tests/exec/ptx/atomics_*.ptx): references written from the
+PTX ISA's definitions of atom/red.  Where the order of the atomic operations between threads is
+unspecified, the returned old values are checked as a multiset (every order gives the same
+one for add/inc/dec/exch), and float adds use integer values so every order gives exact sums.
+"""
+
+import random
+import struct
+from collections import Counter
+
+from ref import Case, In, InOut, Out, unpack, s32, s64, M32, M64
+
+
+def _u32(v):
+    return v & M32
+
+
+def _multiset(label, got, exp, errs):
+    g, e = Counter(got), Counter(exp)
+    if g != e:
+        errs.append('%s: returned values differ as a multiset: extra %s, missing %s' % (
+            label, sorted((g - e).elements())[:8], sorted((e - g).elements())[:8]))
+
+
+def _eq(label, got, exp, errs):
+    if got != exp:
+        errs.append('%s: got %#x, expected %#x' % (label, got, exp))
+
+
+def global_case():
+    rng = random.Random('atomics_global')
+    n, nbins = 700, 13
+    vals = [rng.randrange(0, 1000) if i % 3 else rng.getrandbits(32) for i in range(n)]
+    h0 = [rng.randrange(0, 50) for _ in range(nbins)]
+    sc0 = [rng.getrandbits(32) for _ in range(16)]
+    sc0[3], sc0[4] = 30, 5      # inc limit 37, dec limit 41: start inside the range
+    sc0[2] = 0x80000005         # a negative start for max.s32
+    sc0[13] = 100
+
+    def check(outs, wave):
+        hist = unpack('I', outs[0])
+        olds = unpack('I', outs[1])
+        sc = unpack('I', outs[2])
+        errs = []
+        by_bin = [[] for _ in range(nbins)]
+        for i, x in enumerate(vals):
+            by_bin[x % 13].append(i)
+        for b in range(nbins):
+            _eq('hist[%d]' % b, hist[b], h0[b] + len(by_bin[b]), errs)
+            _multiset('hist[%d] old values' % b, [olds[8 * i] for i in by_bin[b]],
+                      [h0[b] + k for k in range(len(by_bin[b]))], errs)
+        _eq('red.add', sc[0], _u32(sc0[0] + sum(vals)), errs)
+        _eq('atom.min.u32', sc[1], min([sc0[1]] + vals), errs)
+        _eq('red.max.s32', sc[2], _u32(max([s32(sc0[2])] + [s32(v) for v in vals])), errs)
+        _eq('atom.inc', sc[3], (sc0[3] + n) % 38, errs)
+        _multiset('atom.inc old values', [olds[8 * i + 1] for i in range(n)],
+                  [(sc0[3] + k) % 38 for k in range(n)], errs)
+        _eq('atom.dec', sc[4], (sc0[4] - n) % 42, errs)
+        _multiset('atom.dec old values', [olds[8 * i + 2] for i in range(n)],
+                  [(sc0[4] - k) % 42 for k in range(n)], errs)
+        mask = 0
+        xor = sc0[7]
+        for i, x in enumerate(vals):
+            mask |= 1 << (i % 29)
+            xor ^= x
+        _eq('atom.and', sc[5], sc0[5] & ~mask & M32, errs)
+        _eq('red.or', sc[6], sc0[6] | mask, errs)
+        _eq('atom.xor', sc[7], xor, errs)
+        _multiset('atom.exch old values and final value', [olds[8 * i + 3] for i in range(n)] +
+                  [sc[8]], [sc0[8]] + [i + 1 for i in range(n)], errs)
+        _eq('cas loop add', sc[9], _u32(sc0[9] + sum(vals)), errs)
+        _eq('generic atom.add', sc[10], _u32(sc0[10] + 2 * n), errs)
+        _multiset('generic atom.add old values', [olds[8 * i + 4] for i in range(n)],
+                  [_u32(sc0[10] + 2 * k) for k in range(n)], errs)
+        _eq('atom.acq_rel.add', sc[11], _u32(sc0[11] + n), errs)
+        _multiset('atom.acq_rel.add old values', [olds[8 * i + 5] for i in range(n)],
+                  [_u32(sc0[11] + k) for k in range(n)], errs)
+        _eq('red.release.sys', sc[12], _u32(sc0[12] + 3 * n), errs)
+        _eq('atom.acquire.max', sc[13], max(sc0[13], n - 1), errs)
+        for i in range(n):
+            o = olds[8 * i + 6]
+            if o != sc0[13] and not (o < n and o <= sc[13]):
+                errs.append('atom.acquire.max thread %d returned %d' % (i, o))
+                break
+        for i in range(n):
+            if olds[8 * i + 7] != vals[i]:
+                errs.append('st.release/ld.acquire thread %d: %#x' % (i, olds[8 * i + 7]))
+                break
+        _eq('ld.acquire sum', sc[14], _u32(sc0[14] + sum(vals)), errs)
+        return errs
+
+    return Case('atomics_global', 'atomics_global', (3,), (256,),
+                [InOut('I', h0), In('I', vals), Out(32 * n), InOut('I', sc0), ('u32', n)], check)
+
+
+def cases():
+    return [global_case()]
