@@ -93,5 +93,50 @@ def global_case():
                 [InOut('I', h0), In('I', vals), Out(32 * n), InOut('I', sc0), ('u32', n)], check)
 
 
+def shared_case():
+    rng = random.Random('atomics_shared')
+    nblk, bs = 4, 256
+    n = nblk * bs
+    vals = [rng.getrandbits(32) if i % 5 == 0 else rng.randrange(0, 64) for i in range(n)]
+    h0 = [rng.randrange(0, 1000) for _ in range(16)]
+
+    def check(outs, wave):
+        hist, olds, blk = unpack('I', outs[0]), unpack('I', outs[1]), unpack('I', outs[2])
+        errs = []
+        for b in range(16):
+            _eq('hist[%d]' % b, hist[b], h0[b] + sum(1 for x in vals if x & 15 == b), errs)
+        for k in range(nblk):
+            ids = range(k * bs, (k + 1) * bs)
+            xs = [vals[i] for i in ids]
+            c = blk[16 * k:16 * (k + 1)]
+            for b in range(16):
+                mine = [i for i in ids if vals[i] & 15 == b]
+                _multiset('block %d bin %d old values' % (k, b), [olds[6 * i] for i in mine],
+                          list(range(len(mine))), errs)
+            _eq('block %d inc' % k, c[0], bs % 10, errs)
+            _multiset('block %d inc old values' % k, [olds[6 * i + 1] for i in ids],
+                      [j % 10 for j in range(bs)], errs)
+            _eq('block %d dec' % k, c[1], (-bs) % 7, errs)
+            _multiset('block %d dec old values' % k, [olds[6 * i + 2] for i in ids],
+                      [(-j) % 7 for j in range(bs)], errs)
+            _eq('block %d max.u32' % k, c[2], max(xs), errs)
+            _eq('block %d min.s32' % k, c[3], _u32(min([0] + [s32(x) for x in xs])), errs)
+            _multiset('block %d exch' % k, [olds[6 * i + 3] for i in ids] + [c[4]],
+                      [0] + [t + 1 for t in range(bs)], errs)
+            _eq('block %d cas loop' % k, c[5], _u32(sum(xs)), errs)
+            _eq('block %d generic add' % k, c[6], bs, errs)
+            _multiset('block %d generic add old values' % k, [olds[6 * i + 4] for i in ids],
+                      list(range(bs)), errs)
+            _eq('block %d add.u64' % k, c[8] | c[9] << 32, sum(xs) & M64, errs)
+            x64 = 0
+            for x in xs:
+                x64 ^= x
+            _eq('block %d xor.b64' % k, c[10] | c[11] << 32, x64, errs)
+        return errs
+
+    return Case('atomics_shared', 'atomics_shared', (nblk,), (bs,),
+                [InOut('I', h0), In('I', vals), Out(24 * n), Out(64 * nblk)], check)
+
+
 def cases():
-    return [global_case()]
+    return [global_case(), shared_case()]
