@@ -138,5 +138,75 @@ def shared_case():
                 [InOut('I', h0), In('I', vals), Out(24 * n), Out(64 * nblk)], check)
 
 
+def _f32(v):
+    return struct.unpack('<f', struct.pack('<I', v))[0]
+
+
+def _f64(v):
+    return struct.unpack('<d', struct.pack('<Q', v))[0]
+
+
+def wide_case():
+    rng = random.Random('atomics_wide')
+    n = 600
+    nblk = 3
+    vals = [rng.getrandbits(64) if i % 4 else rng.randrange(0, 1 << 20) for i in range(n)]
+    sc0 = [rng.getrandbits(64) for _ in range(16)]
+    sc0[8] = 0  # inc counter (32-bit at byte 64) and the pad above it
+    sc0[9] = struct.unpack('<Q', struct.pack('<ff', 0.0, 3.0))[0]   # f32 at 72 and 76
+    sc0[10] = struct.unpack('<Q', struct.pack('<ff', 5.0, 0.0))[0]  # f32 at 80
+    sc0[11] = struct.unpack('<Q', struct.pack('<d', 1.0))[0]
+    sc0[12] = struct.unpack('<Q', struct.pack('<d', 0.5))[0]
+    sc0[13] = struct.unpack('<Q', struct.pack('<d', -4.0))[0]
+    sc0[14] = 7
+    sc0[15] = struct.unpack('<Q', struct.pack('<ff', 0.0, 0.0))[0]
+
+    def check(outs, wave):
+        olds, sc = unpack('Q', outs[0]), unpack('Q', outs[1])
+        errs = []
+        _eq('add.u64', sc[0], (sc0[0] + sum(vals)) & M64, errs)
+        _eq('min.s64', sc[1], min([s64(sc0[1])] + [s64(v) for v in vals]) & M64, errs)
+        _eq('max.u64', sc[2], max([sc0[2]] + vals), errs)
+        a, o, x = sc0[3], sc0[4], sc0[5]
+        for v in vals:
+            a, o, x = a & v, o | v, x ^ v
+        _eq('and.b64', sc[3], a, errs)
+        _eq('or.b64', sc[4], o, errs)
+        _eq('xor.b64', sc[5], x, errs)
+        _multiset('exch.b64', [olds[6 * i] for i in range(n)] + [sc[6]],
+                  [sc0[6]] + [i + 1 for i in range(n)], errs)
+        _eq('cas.b64 loop add', sc[7], (sc0[7] + sum(vals)) & M64, errs)
+        _eq('inc.u32 next to 64-bit data', sc[8], n, errs)
+        f = struct.unpack('<ff', struct.pack('<Q', sc[9]))
+        _eq('add.f32 +1.0', int(f[0]), n, errs)
+        _eq('red.add.f32', int(f[1]), 3 + sum(i % 7 for i in range(n)), errs)
+        _multiset('add.f32 old values', [_f32(olds[6 * i + 1] & M32) for i in range(n)],
+                  [float(k) for k in range(n)], errs)
+        g = struct.unpack('<ff', struct.pack('<Q', sc[10]))
+        _eq('generic add.f32', int(g[0]), 5 + sum(i % 7 for i in range(n)), errs)
+        _eq('add.f64 +2.0', _f64(sc[11]), 1.0 + 2.0 * n, errs)
+        _multiset('add.f64 old values', [_f64(olds[6 * i + 2]) for i in range(n)],
+                  [1.0 + 2.0 * k for k in range(n)], errs)
+        _eq('red.add.f64', _f64(sc[12]), 0.5 + sum(i % 7 for i in range(n)), errs)
+        _eq('generic add.f64', _f64(sc[13]), -4.0 + sum(i % 7 for i in range(n)), errs)
+        _eq('shared red.add.u64 merged', sc[14], (7 + sum(vals)) & M64, errs)
+        h = struct.unpack('<ff', struct.pack('<Q', sc[15]))
+        _eq('shared add.f32 merged', int(h[0]), n, errs)
+        for k in range(nblk):
+            ids = [i for i in range(k * 256, (k + 1) * 256) if i < n]
+            _multiset('block %d shared add.f32 old values' % k,
+                      [_f32(olds[6 * i + 3] & M32) for i in ids],
+                      [float(j) for j in range(len(ids))], errs)
+        for i in range(n):
+            o = olds[6 * i + 5]
+            if (o - sc0[0]) & M64 > sum(vals):
+                errs.append('add.u64 thread %d returned %#x' % (i, o))
+                break
+        return errs
+
+    return Case('atomics_wide', 'atomics_wide', (nblk,), (256,),
+                [In('Q', vals), Out(48 * n), InOut('Q', sc0), ('u32', n)], check)
+
+
 def cases():
-    return [global_case(), shared_case()]
+    return [global_case(), shared_case(), wide_case()]
