@@ -115,11 +115,13 @@ void irb_atomic(struct irb *b, const struct ptx_insn *in)
 	unsigned first = is_red ? 0 : 1; /* the address operand */
 	unsigned want = first + 2 + (op == IR_ATOM_CAS ? 1 : 0);
 	const struct ptx_operand *a = &in->opnds[first];
-	if (op == IR_NUM_ATOMIC_OPS || in->nopnds != want || a->kind == PTX_OPND_VEC ||
+	bool vec = has(in, PTX_DW_V2) || has(in, PTX_DW_V4) || has(in, PTX_DW_V8);
+	if (vec || op == IR_NUM_ATOMIC_OPS || in->nopnds != want ||
 	    (space != IR_SPACE_GLOBAL && space != IR_SPACE_SHARED && space != IR_SPACE_GENERIC)) {
 		irb_unsupported(b, in,
-		                op == IR_NUM_ATOMIC_OPS ? "operation or type"
-		                                        : "state space, vector or cache-hint form");
+		                vec                       ? "vector atomics"
+		                : op == IR_NUM_ATOMIC_OPS ? "operation or type"
+		                                          : "state space or cache-hint form");
 		return;
 	}
 	uint32_t order;

@@ -208,5 +208,33 @@ def wide_case():
                 [In('Q', vals), Out(48 * n), InOut('Q', sc0), ('u32', n)], check)
 
 
+def loop_case():
+    nblk, bs = 3, 192
+
+    def check(outs, wave):
+        out, blocks = outs[0], unpack('d', outs[1])
+        f0, fmax = struct.unpack('<ff', out[:8])
+        total = struct.unpack('<d', out[8:16])[0]
+        errs = []
+        exp_f, exp_d, exp_max = 0, [0.0] * nblk, 0.0
+        for i in range(nblk * bs):
+            t = i % 5
+            exp_f += sum(k for k in range(t) if k % 2 == 0)
+            exp_d[i // bs] += sum(float(t) for k in range(t) if k % 2 == 1)
+            exp_max = max(exp_max, float((i * 7919) % 1000))
+        _eq('guarded add.f32 in a divergent loop', int(f0), exp_f, errs)
+        _eq('CAS float maximum', int(fmax), int(exp_max), errs)
+        for k in range(nblk):
+            if blocks[k] != exp_d[k]:
+                errs.append('block %d shared add.f64: got %r, expected %r' % (k, blocks[k],
+                                                                             exp_d[k]))
+        if total != sum(exp_d):
+            errs.append('global add.f64 of the blocks: got %r, expected %r' % (total, sum(exp_d)))
+        return errs
+
+    return Case('atomics_loop', 'atomics_loop', (nblk,), (bs,),
+                [InOut('I', [0, 0, 0, 0]), Out(8 * nblk)], check)
+
+
 def cases():
-    return [global_case(), shared_case(), wide_case()]
+    return [global_case(), shared_case(), wide_case(), loop_case()]
