@@ -18,7 +18,8 @@
  * counter; an acquire waits for every counter after the access, then invalidates the caches
  * the scope needs (buffer_wbinvl1_vol and buffer_invl2, buffer_inv, buffer_gl0_inv and
  * buffer_gl1_inv, global_inv) and waits again.  The waits are all-counter waits, stronger than
- * LLVM's per-counter ones.  A fence is a release then an acquire.
+ * LLVM's per-counter ones.  A fence is a release then an acquire.  .volatile loads and stores
+ * take LLVM's volatile cache bits and wait for completion after each access.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -132,12 +133,33 @@ static unsigned gfx12_scope(enum ir_scope sc)
 	return sc == IR_SCOPE_CTA ? 1 : sc == IR_SCOPE_GPU ? 2 : 3;
 }
 
+/* .volatile loads and stores: LLVM's volatile bits (system-coherent, not cached). */
+static unsigned volatile_cpol(const struct isel *s, enum sel_mm_kind kind)
+{
+	switch (s->gen) {
+	case AMD_GFX9:
+		return kind == SEL_MM_LOAD ? AMD_CPOL_GLC : 0;
+	case AMD_GFX940:
+		return AMD_CPOL_SC0 | AMD_CPOL_SC1;
+	case AMD_GFX10:
+		return kind == SEL_MM_LOAD ? AMD_CPOL_GLC | AMD_CPOL_DLC : 0;
+	case AMD_GFX11:
+		return kind == SEL_MM_LOAD ? AMD_CPOL_GLC | AMD_CPOL_DLC : AMD_CPOL_DLC;
+	default:
+		return AMD_CPOL_SCOPE(3);
+	}
+}
+
 unsigned sel_mm_cpol(const struct isel *s, uint32_t aux, enum sel_mm_kind kind)
 {
 	enum ir_order ord = ir_order_of(aux);
 	enum ir_scope sc = ir_scope_of(aux);
 	unsigned space = aux & IR_SPACE_MASK;
-	if (ord == IR_ORD_WEAK || space == IR_SPACE_SHARED)
+	if (space == IR_SPACE_SHARED)
+		return 0;
+	if ((aux & IR_MEM_VOLATILE) && kind != SEL_MM_RMW)
+		return volatile_cpol(s, kind);
+	if (ord == IR_ORD_WEAK)
 		return 0;
 	switch (s->gen) {
 	case AMD_GFX9:
@@ -187,6 +209,12 @@ void sel_mm_release(struct isel *s, uint32_t aux)
 	else if (s->gen == AMD_GFX12)
 		cache_op(s, AMD_OP_GLOBAL_WB, AMD_CPOL_SCOPE(gfx12_scope(sc)));
 	sel_waitcnt_all(s);
+}
+
+void sel_mm_volatile_wait(struct isel *s, uint32_t aux)
+{
+	if (aux & IR_MEM_VOLATILE) /* each volatile access completes before the next */
+		sel_waitcnt_all(s);
 }
 
 void sel_mm_acquire(struct isel *s, uint32_t aux)

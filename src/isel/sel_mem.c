@@ -158,15 +158,6 @@ static struct mir_opnd lds_address(struct isel *s, ir_ref base, int64_t *off)
 	return mir_vreg(r, 1);
 }
 
-static unsigned cpol_volatile(const struct isel *s, uint32_t aux)
-{
-	if (!(aux & IR_MEM_VOLATILE))
-		return 0;
-	if (s->gen == AMD_GFX940)
-		return AMD_CPOL_SC0 | AMD_CPOL_SC1;
-	return s->gen == AMD_GFX12 ? 0 : AMD_CPOL_GLC;
-}
-
 static const uint16_t global_loads[4][2] = {
         {AMD_OP_GLOBAL_LOAD_UBYTE, AMD_OP_GLOBAL_LOAD_SBYTE},
         {AMD_OP_GLOBAL_LOAD_USHORT, AMD_OP_GLOBAL_LOAD_SSHORT},
@@ -217,8 +208,7 @@ static bool load(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd ops[2] = {dst, addr};
 			mi = sel_emit(s, flat_loads[si][sg], 2, ops);
 		}
-		mi->cpol =
-		        (uint8_t)(cpol_volatile(s, in->aux) | sel_mm_cpol(s, in->aux, SEL_MM_LOAD));
+		mi->cpol = (uint8_t)sel_mm_cpol(s, in->aux, SEL_MM_LOAD);
 	} else {
 		sel_error(
 		        s,
@@ -230,6 +220,7 @@ static bool load(struct isel *s, const struct ir_insn *in)
 	}
 	if (words < s->vals[in->res].size) /* narrow into a 64-bit value: extend */
 		sel_copy(s, sel_sub(d, 1, 1), mir_imm(0));
+	sel_mm_volatile_wait(s, in->aux);
 	sel_mm_acquire(s, in->aux);
 	return true;
 }
@@ -264,7 +255,8 @@ static bool store(struct isel *s, const struct ir_insn *in)
 		struct mir_opnd ops[2] = {addr, data};
 		mi = sel_emit(s, flat_stores[si], 2, ops);
 	}
-	mi->cpol = (uint8_t)(cpol_volatile(s, in->aux) | sel_mm_cpol(s, in->aux, SEL_MM_STORE));
+	mi->cpol = (uint8_t)sel_mm_cpol(s, in->aux, SEL_MM_STORE);
+	sel_mm_volatile_wait(s, in->aux);
 	return true;
 }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The memory model against LLVM: for every target, each PTX memory-model form (ld.relaxed/
 .acquire, st.relaxed/.release, atom and red with every order, fence.sc/.acq_rel, membar, at
-scopes .cta/.gpu/.sys, on .global and generic addresses) is compiled by ptxas-amd, and the
-equivalent LLVM IR (load/store atomic, atomicrmw, fence with syncscope workgroup/agent/system)
-by llc-19.  The cache side of both must agree exactly: the cache write-back and invalidate
+scopes .cta/.gpu/.sys, on .global and generic addresses; ld/st.volatile) is compiled by
+ptxas-amd, and the equivalent LLVM IR (load/store atomic, atomicrmw, fence with syncscope
+workgroup/agent/system; volatile load/store) by llc-19.  The cache side of both must agree exactly: the cache write-back and invalidate
 instructions (buffer_wbl2, buffer_inv, buffer_gl0_inv, global_inv, ...) with their bits, and
 the cache-policy bits of the memory instruction itself (glc, dlc, sc0, sc1, nt, th, scope), in
 order.  Waits are not compared (ptxas-amd waits for every counter where LLVM waits for some);
@@ -63,6 +63,14 @@ def forms():
         out.append(('membar_%s' % sname, 'membar.%s;' % {'cta': 'cta', 'gpu': 'gl',
                                                           'sys': 'sys'}[sname],
                     'fence %sseq_cst' % sc))
+    for space, sp, asp in (('g', '.global', 1), ('f', '', 0)):
+        pp = 'ptr addrspace(%d) %%p' % asp
+        out.append(('ld_volatile_%s' % space,
+                    'ld.volatile%s.u32 %%r2, [%%rd1];\n\tst.global.u32 [%%rd2], %%r2;' % sp,
+                    '%%r = load volatile i32, %s, align 4\n  store i32 %%r, ptr addrspace(1) %%q'
+                    % pp))
+        out.append(('st_volatile_%s' % space, 'st.volatile%s.u32 [%%rd1], %%r1;' % sp,
+                    'store volatile i32 %%v, %s, align 4' % pp))
     return out
 
 
