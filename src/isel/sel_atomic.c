@@ -19,7 +19,8 @@
  * the scope needs (buffer_wbinvl1_vol and buffer_invl2, buffer_inv, buffer_gl0_inv and
  * buffer_gl1_inv, global_inv) and waits again.  The waits are all-counter waits, stronger than
  * LLVM's per-counter ones.  A fence is a release then an acquire.  .volatile loads and stores
- * take LLVM's volatile cache bits and wait for completion after each access.
+ * take LLVM's volatile cache bits and wait for completion after each access.  bar.sync is a
+ * CTA-scope release before the barrier and an acquire after it, as HIP's __syncthreads.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -217,12 +218,9 @@ void sel_mm_volatile_wait(struct isel *s, uint32_t aux)
 		sel_waitcnt_all(s);
 }
 
-void sel_mm_acquire(struct isel *s, uint32_t aux)
+/* The cache invalidates an acquire at scope sc needs. */
+static void invalidate(struct isel *s, enum ir_scope sc)
 {
-	if (!is_acquire(aux))
-		return;
-	enum ir_scope sc = ir_scope_of(aux);
-	sel_waitcnt_all(s);
 	switch (s->gen) {
 	case AMD_GFX9:
 		if (sc == IR_SCOPE_SYS)
@@ -245,7 +243,27 @@ void sel_mm_acquire(struct isel *s, uint32_t aux)
 		cache_op(s, AMD_OP_GLOBAL_INV, AMD_CPOL_SCOPE(gfx12_scope(sc)));
 		break;
 	}
+}
+
+void sel_mm_acquire(struct isel *s, uint32_t aux)
+{
+	if (!is_acquire(aux))
+		return;
 	sel_waitcnt_all(s);
+	invalidate(s, ir_scope_of(aux));
+	sel_waitcnt_all(s);
+}
+
+void sel_mm_barrier_release(struct isel *s)
+{
+	sel_mm_release(s, (uint32_t)IR_ORD_ACQ_REL << IR_ORD_SHIFT | (uint32_t)IR_SCOPE_CTA
+	                                                                     << IR_SCOPE_SHIFT);
+}
+
+void sel_mm_barrier_acquire(struct isel *s)
+{
+	if (s->gen >= AMD_GFX10) /* per-CU L0 (gfx10/11) and gfx12's caches: stale after it */
+		invalidate(s, IR_SCOPE_CTA);
 }
 
 /* ---- atomics ---- */

@@ -6,9 +6,9 @@
  * code object v5 hidden arguments (group size, block count) that follow the explicit
  * arguments.  Memory: .global with global_* (a VGPR address, offsets folded when they
  * fit every target's field), generic pointers with flat_* (they may point into LDS),
- * .shared with ds_* on a 32-bit LDS address.  bar.sync drains the memory counters and
- * waits at s_barrier (gfx12: s_barrier_signal/s_barrier_wait), which gives the CTA the
- * shared-memory ordering PTX promises.
+ * .shared with ds_* on a 32-bit LDS address.  bar.sync is a CTA-scope release (drains the
+ * memory counters), s_barrier (gfx12: s_barrier_signal/s_barrier_wait) and a CTA-scope acquire
+ * (sel_atomic.c), which gives the CTA the memory ordering PTX promises.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -262,7 +262,7 @@ static bool store(struct isel *s, const struct ir_insn *in)
 
 static bool barrier(struct isel *s)
 {
-	sel_waitcnt_all(s);
+	sel_mm_barrier_release(s);
 	if (s->gen == AMD_GFX12) {
 		struct mir_opnd m1 = mir_imm(~0u);
 		sel_emit(s, AMD_OP_S_BARRIER_SIGNAL, 1, &m1);
@@ -271,6 +271,7 @@ static bool barrier(struct isel *s)
 	} else {
 		sel_emit(s, AMD_OP_S_BARRIER, 0, NULL);
 	}
+	sel_mm_barrier_acquire(s);
 	return true;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The memory model against LLVM: for every target, each PTX memory-model form (ld.relaxed/
 .acquire, st.relaxed/.release, atom and red with every order, fence.sc/.acq_rel, membar, at
-scopes .cta/.gpu/.sys, on .global and generic addresses; ld/st.volatile) is compiled by
+scopes .cta/.gpu/.sys, on .global and generic addresses; ld/st.volatile; bar.sync) is compiled by
 ptxas-amd, and the equivalent LLVM IR (load/store atomic, atomicrmw, fence with syncscope
 workgroup/agent/system; volatile load/store) by llc-19.  The cache side of both must agree exactly: the cache write-back and invalidate
 instructions (buffer_wbl2, buffer_inv, buffer_gl0_inv, global_inv, ...) with their bits, and
@@ -63,6 +63,8 @@ def forms():
         out.append(('membar_%s' % sname, 'membar.%s;' % {'cta': 'cta', 'gpu': 'gl',
                                                           'sys': 'sys'}[sname],
                     'fence %sseq_cst' % sc))
+    out.append(('bar_sync', 'bar.sync 0;', 'fence syncscope("workgroup") release\n  call void '
+                '@llvm.amdgcn.s.barrier()\n  fence syncscope("workgroup") acquire'))
     for space, sp, asp in (('g', '.global', 1), ('f', '', 0)):
         pp = 'ptr addrspace(%d) %%p' % asp
         out.append(('ld_volatile_%s' % space,
@@ -85,7 +87,7 @@ def ptx_module(fs):
 
 
 def llvm_module(fs):
-    parts = ['target triple = "amdgcn-amd-amdhsa"\n']
+    parts = ['target triple = "amdgcn-amd-amdhsa"\ndeclare void @llvm.amdgcn.s.barrier()\n']
     for name, _, body in fs:
         parts.append('define amdgpu_kernel void @%s(ptr addrspace(1) %%p1, ptr addrspace(1) %%q,'
                      ' i32 %%v, ptr %%p0) {\n  %s\n  ret void\n}\n' % (name, body.replace('ptr addrspace(0) %p', 'ptr %p0')
@@ -135,7 +137,8 @@ def wait_problems(lines, target):
             errs.append('no wait after %s' % ins)
         if op in CACHE_OPS and op not in ('buffer_wbl2', 'global_wb'):
             j = k - 1
-            while j >= 0 and lines[j].split()[0] in CACHE_OPS:
+            while j >= 0 and (lines[j].split()[0] in CACHE_OPS or
+                              lines[j].startswith('s_barrier')):
                 j -= 1
             if j < 0 or not (lines[j].startswith('s_wait')):
                 errs.append('no wait before %s' % ins)
