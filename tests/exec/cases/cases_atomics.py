@@ -33,7 +33,7 @@ def global_case():
     vals = [rng.randrange(0, 1000) if i % 3 else rng.getrandbits(32) for i in range(n)]
     h0 = [rng.randrange(0, 50) for _ in range(nbins)]
     sc0 = [rng.getrandbits(32) for _ in range(16)]
-    sc0[3], sc0[4] = 30, 5      # inc limit 37, dec limit 41: start inside the range
+    sc0[3], sc0[4] = 500, 5     # inc limit 37 (starting above it), dec limit 41
     sc0[2] = 0x80000005         # a negative start for max.s32
     sc0[13] = 100
 
@@ -52,9 +52,9 @@ def global_case():
         _eq('red.add', sc[0], _u32(sc0[0] + sum(vals)), errs)
         _eq('atom.min.u32', sc[1], min([sc0[1]] + vals), errs)
         _eq('red.max.s32', sc[2], _u32(max([s32(sc0[2])] + [s32(v) for v in vals])), errs)
-        _eq('atom.inc', sc[3], (sc0[3] + n) % 38, errs)
+        _eq('atom.inc', sc[3], (n - 1) % 38, errs)  # 500 >= 37 wraps to 0 first
         _multiset('atom.inc old values', [olds[8 * i + 1] for i in range(n)],
-                  [(sc0[3] + k) % 38 for k in range(n)], errs)
+                  [sc0[3]] + [(k - 1) % 38 for k in range(1, n)], errs)
         _eq('atom.dec', sc[4], (sc0[4] - n) % 42, errs)
         _multiset('atom.dec old values', [olds[8 * i + 2] for i in range(n)],
                   [(sc0[4] - k) % 42 for k in range(n)], errs)
@@ -152,7 +152,7 @@ def wide_case():
     nblk = 3
     vals = [rng.getrandbits(64) if i % 4 else rng.randrange(0, 1 << 20) for i in range(n)]
     sc0 = [rng.getrandbits(64) for _ in range(16)]
-    sc0[8] = 0  # inc counter (32-bit at byte 64) and the pad above it
+    sc0[8] = 1000 << 32  # inc counter (32-bit at byte 64), dec counter above its bound
     sc0[9] = struct.unpack('<Q', struct.pack('<ff', 0.0, 3.0))[0]   # f32 at 72 and 76
     sc0[10] = struct.unpack('<Q', struct.pack('<ff', 5.0, 0.0))[0]  # f32 at 80
     sc0[11] = struct.unpack('<Q', struct.pack('<d', 1.0))[0]
@@ -176,7 +176,10 @@ def wide_case():
         _multiset('exch.b64', [olds[6 * i] for i in range(n)] + [sc[6]],
                   [sc0[6]] + [i + 1 for i in range(n)], errs)
         _eq('cas.b64 loop add', sc[7], (sc0[7] + sum(vals)) & M64, errs)
-        _eq('inc.u32 next to 64-bit data', sc[8], n, errs)
+        _eq('inc.u32 next to 64-bit data', sc[8] & M32, n, errs)
+        _eq('dec.u32 from above its bound', sc[8] >> 32, (10 - (n - 1)) % 11, errs)
+        _multiset('dec.u32 old values', [olds[6 * i + 3] >> 32 for i in range(n)],
+                  [1000] + [(10 - (k - 1)) % 11 for k in range(1, n)], errs)
         f = struct.unpack('<ff', struct.pack('<Q', sc[9]))
         _eq('add.f32 +1.0', int(f[0]), n, errs)
         _eq('red.add.f32', int(f[1]), 3 + sum(i % 7 for i in range(n)), errs)
