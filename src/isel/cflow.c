@@ -145,7 +145,8 @@ bool sel_cflow_plan(struct isel *s)
 		          ir->name, (s->mf->reserved_sgprs_end - 6) / s->mask_dw);
 		return false;
 	}
-	/* MIR blocks in code order: [head] body [one tail per loop ending here] ... exit */
+	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c] [one tail per
+	 * loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
 		if (s->mask_slot[b] >= 0)
