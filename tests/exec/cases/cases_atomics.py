@@ -127,6 +127,7 @@ def shared_case():
             _eq('block %d generic add' % k, c[6], bs, errs)
             _multiset('block %d generic add old values' % k, [olds[6 * i + 4] for i in ids],
                       list(range(bs)), errs)
+            _eq('block %d generic red on [sh+92]' % k, c[7], 2 * bs, errs)
             _eq('block %d add.u64' % k, c[8] | c[9] << 32, sum(xs) & M64, errs)
             x64 = 0
             for x in xs:
