@@ -324,7 +324,7 @@ static struct mir_insn *at_emit(struct isel *s, unsigned row, const struct at_ad
 	return mi;
 }
 
-/* A VGPR tuple of `words` dwords: the parts of values a and c (each words/2 dwords). */
+/* A VGPR tuple of 2 * half dwords: value a in the low half, value c in the high half. */
 static struct mir_opnd pair(struct isel *s, ir_ref a, ir_ref c, unsigned half)
 {
 	uint32_t t = sel_new_vgpr(s, 2 * half);
@@ -358,6 +358,28 @@ static void load_old(struct isel *s, const struct at_addr *ad, uint32_t old, uns
 	sel_emit(s, row, ad->space == IR_SPACE_GLOBAL ? 3 : 2, ops)->offset = ad->off;
 }
 
+/* The compare-and-swap row and data operands that store nv where old still is. */
+static unsigned cas_operands(struct isel *s, const struct at_addr *ad, uint32_t nv, uint32_t old,
+                             unsigned words, unsigned *row, struct mir_opnd data[2])
+{
+	bool wide = words == 2;
+	if (ad->space == IR_SPACE_SHARED) {
+		*row = lds_cas_row(s, wide);
+		bool new_first = s->gen >= AMD_GFX11;
+		data[0] = mir_vreg(new_first ? nv : old, words);
+		data[1] = mir_vreg(new_first ? old : nv, words);
+		return 2;
+	}
+	*row = (ad->space == IR_SPACE_GLOBAL ? global_rows : flat_rows)[IR_ATOM_CAS][wide];
+	uint32_t t = sel_new_vgpr(s, 2 * words);
+	for (unsigned k = 0; k < words; k++) {
+		sel_copy(s, sel_sub(t, k, 1), sel_sub(nv, k, 1));
+		sel_copy(s, sel_sub(t, words + k, 1), sel_sub(old, k, 1));
+	}
+	data[0] = mir_vreg(t, 2 * words);
+	return 1;
+}
+
 /* A float add the target has no atomic for: a compare-and-swap loop (see the header). */
 static void fadd_loop(struct isel *s, const struct ir_insn *in, const struct at_addr *ad)
 {
@@ -380,23 +402,7 @@ static void fadd_loop(struct isel *s, const struct ir_insn *in, const struct at_
 	sel_emit(s, addop, 3, add);
 	uint32_t ret = sel_new_vgpr(s, words);
 	struct mir_opnd data[2];
-	unsigned ndata = 1;
-	unsigned row;
-	if (ad->space == IR_SPACE_SHARED) {
-		row = lds_cas_row(s, wide);
-		bool new_first = s->gen >= AMD_GFX11;
-		data[0] = new_first ? mir_vreg(nv, words) : mir_vreg(old, words);
-		data[1] = new_first ? mir_vreg(old, words) : mir_vreg(nv, words);
-		ndata = 2;
-	} else {
-		row = (ad->space == IR_SPACE_GLOBAL ? global_rows : flat_rows)[IR_ATOM_CAS][wide];
-		uint32_t t = sel_new_vgpr(s, 2 * words);
-		for (unsigned k = 0; k < words; k++) {
-			sel_copy(s, sel_sub(t, k, 1), sel_sub(nv, k, 1));
-			sel_copy(s, sel_sub(t, words + k, 1), sel_sub(old, k, 1));
-		}
-		data[0] = mir_vreg(t, 2 * words);
-	}
+	unsigned row, ndata = cas_operands(s, ad, nv, old, words, &row, data);
 	at_emit(s, row, ad, mir_vreg(ret, words), data, ndata, in->aux);
 	uint32_t done = sel_new_sgpr(s, s->mask_dw);
 	struct mir_opnd cmp[3] = {mir_vreg(done, s->mask_dw), mir_vreg(ret, words),
