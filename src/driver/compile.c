@@ -80,7 +80,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
 			const struct ir_insn *in = &ir->blocks[b].insns[i];
 			unsigned space = in->aux & IR_SPACE_MASK;
-			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC) ||
+			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&
+			     in->op != IR_RED) ||
 			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC))
 				continue;
 			unsigned n = 0, steps = 0;

@@ -562,6 +562,13 @@ static bool address(struct irb *b, const struct ptx_operand *o, int space, ir_re
 		                : v;
 		return true;
 	}
+	if (space == IR_SPACE_GENERIC && o->sym->kind == PTX_SYM_VAR &&
+	    o->sym->space ==
+	            PTX_SPACE_SHARED) { /* [sh] in a generic access: sh's generic address */
+		ir_ref lds = sym_address(b, o->sym, IR_T_I32);
+		*base = emit1(b, IR_CVTA_FROM, IR_T_I64, lds, IR_SPACE_SHARED);
+		return !b->failed;
+	}
 	*base = sym_address(b, o->sym, space == IR_SPACE_SHARED ? IR_T_I32 : IR_T_I64);
 	return !b->failed;
 }
@@ -610,9 +617,10 @@ static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
 	}
 	ir_ref base;
 	int64_t off;
-	if (!address(b, a, space, &base, &off))
+	uint32_t order;
+	if (!irb_mem_order(b, in, &order) || !address(b, a, space, &base, &off))
 		return;
-	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT |
+	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT | order |
 	               (sign ? IR_MEM_SIGNED : 0) |
 	               (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0) |
 	               (has(in, PTX_DW_NC) ? IR_MEM_NC : 0);
@@ -642,9 +650,10 @@ static void tr_st(struct irb *b, struct tr *x)
 	                                               : IR_T_I32;
 	ir_ref base;
 	int64_t off;
-	if (!address(b, a, space, &base, &off))
+	uint32_t order;
+	if (!irb_mem_order(b, in, &order) || !address(b, a, space, &base, &off))
 		return;
-	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT |
+	uint32_t aux = (uint32_t)space | log2u(bytes) << IR_MEM_SIZE_SHIFT | order |
 	               (has(in, PTX_DW_VOLATILE) ? IR_MEM_VOLATILE : 0);
 	for (unsigned e = 0; e < n; e++) {
 		const struct ptx_operand *ve = n > 1 ? &v->elems[e] : v;
@@ -923,13 +932,11 @@ static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
 		return true;
 	case PTX_OP_MEMBAR:
 	case PTX_OP_FENCE:
-		/* Ordering within the CTA needs only the memory counters drained; wider scopes
-		 * also need cache writeback/invalidation, not done yet. */
-		if (!has(x->in, PTX_DW_CTA) || has(x->in, PTX_DW_PROXY)) {
-			unsupported(b, x->in, "only CTA-scope fences so far");
-			return true;
-		}
-		irb_emit(b, IR_FENCE, IR_T_NONE, NULL, 0, 0, 0);
+		irb_fence(b, x->in); /* build_atomic.c */
+		return true;
+	case PTX_OP_ATOM:
+	case PTX_OP_RED:
+		irb_atomic(b, x->in);
 		return true;
 	default:
 		(void)guard_pred;
@@ -946,6 +953,8 @@ static bool is_pure(const struct ptx_insn *in)
 	case PTX_OP_BARRIER:
 	case PTX_OP_MEMBAR:
 	case PTX_OP_FENCE:
+	case PTX_OP_ATOM:
+	case PTX_OP_RED:
 	case PTX_OP_BRA:
 	case PTX_OP_RET:
 	case PTX_OP_EXIT:
@@ -1032,4 +1041,31 @@ void irb_decl(struct irb *b, const struct ptx_symbol *sym)
 	 * instruction selection when an instruction takes their address. */
 	(void)b;
 	(void)sym;
+}
+
+/* ---- for build_atomic.c ---- */
+
+int irb_mem_space(const struct ptx_insn *in)
+{
+	return mem_space(in);
+}
+
+bool irb_address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base, int64_t *off)
+{
+	return address(b, o, space, base, off);
+}
+
+ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign)
+{
+	return read_opnd(b, o, want, sign);
+}
+
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign)
+{
+	write_dest(b, o, v, sign, IR_NO_REF);
+}
+
+void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
+{
+	unsupported(b, in, why);
 }

@@ -65,5 +65,15 @@ bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index)
 /* build_insn.c */
 void irb_insn(struct irb *b, const struct ptx_insn *in);
 void irb_decl(struct irb *b, const struct ptx_symbol *sym);
+int irb_mem_space(const struct ptx_insn *in); /* enum ir_space, -1: not supported */
+bool irb_address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base, int64_t *off);
+ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign);
+void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
+
+/* build_atomic.c: atom, red, membar, fence; memory-order bits of ld/st qualifiers */
+void irb_atomic(struct irb *b, const struct ptx_insn *in);
+void irb_fence(struct irb *b, const struct ptx_insn *in);
+bool irb_mem_order(struct irb *b, const struct ptx_insn *in, uint32_t *bits);
 
 #endif

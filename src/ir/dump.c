@@ -29,6 +29,24 @@ static void put_ref(FILE *out, const struct ir_function *fn, ir_ref r)
 	}
 }
 
+/* Atomic operation, memory order and scope of ATOMIC/RED/LOAD/STORE/FENCE (ir.h). */
+static void put_memory_order(FILE *out, const struct ir_insn *in)
+{
+	static const char *const ops[IR_NUM_ATOMIC_OPS] = {
+	        ".add", ".fadd", ".min.u", ".min.s", ".max.u", ".max.s", ".inc",
+	        ".dec", ".and",  ".or",    ".xor",   ".exch",  ".cas"};
+	static const char *const orders[] = {"",         ".relaxed", ".acquire", ".release",
+	                                     ".acq_rel", ".?",       ".?",       ".?"};
+	static const char *const scopes[] = {".cta", ".gpu", ".sys", ".?"};
+	bool is_atomic = in->op == IR_ATOMIC || in->op == IR_RED;
+	if (!is_atomic && in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_FENCE)
+		return;
+	if (is_atomic && ir_atomic_op_of(in->aux) < IR_NUM_ATOMIC_OPS)
+		fputs(ops[ir_atomic_op_of(in->aux)], out);
+	if (ir_order_of(in->aux) != IR_ORD_WEAK)
+		fprintf(out, "%s%s", orders[ir_order_of(in->aux)], scopes[ir_scope_of(in->aux)]);
+}
+
 static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_block *bl,
                      const struct ir_insn *in)
 {
@@ -36,7 +54,8 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 	if (in->res != IR_NO_REF)
 		fprintf(out, "%%%u:%s = ", in->res, ir_type_name((enum ir_type)in->type));
 	fputs(ir_ops[in->op].name, out);
-	if (in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_SYMADDR) {
+	if (in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_SYMADDR ||
+	    in->op == IR_ATOMIC || in->op == IR_RED) {
 		static const char *const sp[] = {"",       ".global", ".shared",
 		                                 ".local", ".const",  ".param"};
 		unsigned s = in->aux & IR_SPACE_MASK;
@@ -46,6 +65,7 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 	}
 	if (in->op == IR_ICMP || in->op == IR_FCMP)
 		fprintf(out, ".c%u", in->aux & 0xff);
+	put_memory_order(out, in);
 	uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
 	for (uint32_t k = 0; k < n; k++) {
 		fputs(k ? ", " : " ", out);

@@ -108,6 +108,45 @@ static inline unsigned ir_mem_bytes(uint32_t aux)
 	return 1u << ((aux >> IR_MEM_SIZE_SHIFT) & 7);
 }
 
+/* Atomics (ATOMIC, RED: aux = space | size << IR_MEM_SIZE_SHIFT | op << IR_ATOM_OP_SHIFT |
+ * memory order and scope) and the memory-model qualifiers of LOAD/STORE/FENCE (order, scope
+ * in the same bits; IR_ORD_WEAK = a plain access). */
+enum ir_atomic_op {
+	IR_ATOM_ADD, /* integer add */
+	IR_ATOM_FADD,
+	IR_ATOM_MIN_U,
+	IR_ATOM_MIN_S,
+	IR_ATOM_MAX_U,
+	IR_ATOM_MAX_S,
+	IR_ATOM_INC, /* PTX wrap: old >= b ? 0 : old + 1 */
+	IR_ATOM_DEC, /* PTX wrap: old == 0 || old > b ? b : old - 1 */
+	IR_ATOM_AND,
+	IR_ATOM_OR,
+	IR_ATOM_XOR,
+	IR_ATOM_EXCH,
+	IR_ATOM_CAS, /* args: address, compare, new value */
+	IR_NUM_ATOMIC_OPS
+};
+enum ir_order { IR_ORD_WEAK, IR_ORD_RELAXED, IR_ORD_ACQUIRE, IR_ORD_RELEASE, IR_ORD_ACQ_REL };
+enum ir_scope { IR_SCOPE_CTA, IR_SCOPE_GPU, IR_SCOPE_SYS }; /* .cluster is GPU scope here */
+enum {
+	IR_ATOM_OP_SHIFT = 16, /* 4 bits */
+	IR_ORD_SHIFT = 20,     /* 3 bits */
+	IR_SCOPE_SHIFT = 24,   /* 2 bits */
+};
+static inline enum ir_atomic_op ir_atomic_op_of(uint32_t aux)
+{
+	return (enum ir_atomic_op)((aux >> IR_ATOM_OP_SHIFT) & 15);
+}
+static inline enum ir_order ir_order_of(uint32_t aux)
+{
+	return (enum ir_order)((aux >> IR_ORD_SHIFT) & 7);
+}
+static inline enum ir_scope ir_scope_of(uint32_t aux)
+{
+	return (enum ir_scope)((aux >> IR_SCOPE_SHIFT) & 3);
+}
+
 enum ir_sreg {
 	IR_SREG_TID_X,
 	IR_SREG_TID_Y,

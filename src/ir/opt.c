@@ -7,7 +7,8 @@
  *    complement semantics of the IR; PTX's shift clamping).
  * 3. Local value numbering: within a block, an operation without effects that repeats an
  *    earlier one on the same operands (commutative ones in either order) is replaced.
- * 4. Dead code elimination: results nobody needs, unless the operation has effects.
+ * 4. Dead code elimination: results nobody needs, unless the operation has effects; an
+ *    atomic whose old value nobody needs becomes RED (the cheaper non-returning form).
  * requires: nothing (works with or without ir_cfg_compute; it keeps the CFG).
  * breaks: nothing but uniformity flags of removed values.
  * Complexity: O(instructions) per forwarding round (rounds are few in practice, capped),
@@ -252,7 +253,7 @@ static void dead_code(struct opt *o)
 			const struct ir_insn *in = &bl->insns[i];
 			if (in->res != IR_NO_REF && !(ir_ops[in->op].flags & IR_OPF_SIDE))
 				continue;
-			if (in->res != IR_NO_REF)
+			if (in->res != IR_NO_REF && in->op != IR_ATOMIC) /* see below */
 				live[in->res] = true;
 			for (uint32_t k = 0; k < in->nargs; k++)
 				if (!live[in->args[k]]) {
@@ -286,6 +287,11 @@ static void dead_code(struct opt *o)
 				continue;
 			}
 			bl->insns[w++] = *in;
+			if (in->op == IR_ATOMIC && !live[in->res]) { /* old value unused: RED */
+				bl->insns[w - 1].op = IR_RED;
+				bl->insns[w - 1].res = IR_NO_REF;
+				bl->insns[w - 1].type = IR_T_NONE;
+			}
 		}
 		bl->ninsns = w;
 	}

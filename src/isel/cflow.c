@@ -167,12 +167,18 @@ bool sel_cflow_plan(struct isel *s)
 		          ir->name, (s->mf->reserved_sgprs_end - 6) / s->mask_dw);
 		return false;
 	}
-	/* MIR blocks in code order: [head] body [one tail per loop ending here] ... exit */
+	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c] [one tail per
+	 * loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
 		if (s->mask_slot[b] >= 0)
 			s->mir_head[b] = mir_new_block(s->mf);
 		s->mir_body[b] = mir_new_block(s->mf);
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			if (sel_atomic_needs_loop(s, &ir->blocks[b].insns[i])) {
+				mir_new_block(s->mf); /* sel_atomic.c: the loop, what follows it */
+				mir_new_block(s->mf);
+			}
 		for (uint32_t l = ir->blocks[b].loop; l != IR_NO_LOOP; l = ir->loops[l].parent) {
 			if (ir->loops[l].last != b)
 				break;

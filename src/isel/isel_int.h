@@ -81,6 +81,22 @@ void sel_waitcnt_all(struct isel *s);
 bool sel_alu(struct isel *s, const struct ir_insn *in);
 bool sel_float(struct isel *s, const struct ir_insn *in);
 bool sel_mem(struct isel *s, const struct ir_insn *in);
+bool sel_atomic(struct isel *s, const struct ir_insn *in);
+
+/* sel_mem.c: addresses for memory rows */
+struct mir_opnd sel_global_address(struct isel *s, ir_ref base, int64_t off); /* 64-bit VGPR */
+struct mir_opnd sel_lds_address(struct isel *s, ir_ref base, int64_t *off);   /* DS: offset */
+
+/* sel_atomic.c: the memory model (order and scope bits of aux, ir.h) and CAS loops */
+enum sel_mm_kind { SEL_MM_LOAD, SEL_MM_STORE, SEL_MM_RMW };
+unsigned sel_mm_cpol(const struct isel *s, uint32_t aux, enum sel_mm_kind kind);
+void sel_mm_release(struct isel *s, uint32_t aux);       /* before a release access */
+void sel_mm_acquire(struct isel *s, uint32_t aux);       /* after an acquire access */
+void sel_mm_volatile_wait(struct isel *s, uint32_t aux); /* after a .volatile access */
+void sel_mm_barrier_release(struct isel *s); /* before s_barrier (waits for every counter) */
+void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
+/* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
+bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

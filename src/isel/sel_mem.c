@@ -6,9 +6,9 @@
  * code object v5 hidden arguments (group size, block count) that follow the explicit
  * arguments.  Memory: .global with global_* (a VGPR address, offsets folded when they
  * fit every target's field), generic pointers with flat_* (they may point into LDS),
- * .shared with ds_* on a 32-bit LDS address.  bar.sync drains the memory counters and
- * waits at s_barrier (gfx12: s_barrier_signal/s_barrier_wait), which gives the CTA the
- * shared-memory ordering PTX promises.
+ * .shared with ds_* on a 32-bit LDS address.  bar.sync is a CTA-scope release (drains the
+ * memory counters), s_barrier (gfx12: s_barrier_signal/s_barrier_wait) and a CTA-scope acquire
+ * (sel_atomic.c), which gives the CTA the memory ordering PTX promises.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -158,15 +158,6 @@ static struct mir_opnd lds_address(struct isel *s, ir_ref base, int64_t *off)
 	return mir_vreg(r, 1);
 }
 
-static unsigned cpol_volatile(const struct isel *s, uint32_t aux)
-{
-	if (!(aux & IR_MEM_VOLATILE))
-		return 0;
-	if (s->gen == AMD_GFX940)
-		return AMD_CPOL_SC0 | AMD_CPOL_SC1;
-	return s->gen == AMD_GFX12 ? 0 : AMD_CPOL_GLC;
-}
-
 static const uint16_t global_loads[4][2] = {
         {AMD_OP_GLOBAL_LOAD_UBYTE, AMD_OP_GLOBAL_LOAD_SBYTE},
         {AMD_OP_GLOBAL_LOAD_USHORT, AMD_OP_GLOBAL_LOAD_SSHORT},
@@ -217,7 +208,7 @@ static bool load(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd ops[2] = {dst, addr};
 			mi = sel_emit(s, flat_loads[si][sg], 2, ops);
 		}
-		mi->cpol = (uint8_t)cpol_volatile(s, in->aux);
+		mi->cpol = (uint8_t)sel_mm_cpol(s, in->aux, SEL_MM_LOAD);
 	} else {
 		sel_error(
 		        s,
@@ -229,6 +220,8 @@ static bool load(struct isel *s, const struct ir_insn *in)
 	}
 	if (words < s->vals[in->res].size) /* narrow into a 64-bit value: extend */
 		sel_copy(s, sel_sub(d, 1, 1), mir_imm(0));
+	sel_mm_volatile_wait(s, in->aux);
+	sel_mm_acquire(s, in->aux);
 	return true;
 }
 
@@ -236,6 +229,7 @@ static bool store(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), words = bytes == 8 ? 2 : 1;
+	sel_mm_release(s, in->aux);
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[1], words == 2 ? 2 : 0);
 	if (space == IR_SPACE_SHARED) {
 		int64_t off = in->imm;
@@ -261,13 +255,14 @@ static bool store(struct isel *s, const struct ir_insn *in)
 		struct mir_opnd ops[2] = {addr, data};
 		mi = sel_emit(s, flat_stores[si], 2, ops);
 	}
-	mi->cpol = (uint8_t)cpol_volatile(s, in->aux);
+	mi->cpol = (uint8_t)sel_mm_cpol(s, in->aux, SEL_MM_STORE);
+	sel_mm_volatile_wait(s, in->aux);
 	return true;
 }
 
 static bool barrier(struct isel *s)
 {
-	sel_waitcnt_all(s);
+	sel_mm_barrier_release(s);
 	if (s->gen == AMD_GFX12) {
 		struct mir_opnd m1 = mir_imm(~0u);
 		sel_emit(s, AMD_OP_S_BARRIER_SIGNAL, 1, &m1);
@@ -276,6 +271,7 @@ static bool barrier(struct isel *s)
 	} else {
 		sel_emit(s, AMD_OP_S_BARRIER, 0, NULL);
 	}
+	sel_mm_barrier_acquire(s);
 	return true;
 }
 
@@ -323,13 +319,20 @@ bool sel_mem(struct isel *s, const struct ir_insn *in)
 		return store(s, in);
 	case IR_BARRIER:
 		return barrier(s);
-	case IR_FENCE:
-		sel_waitcnt_all(s);
-		return true;
 	case IR_CVTA_TO:
 	case IR_CVTA_FROM:
 		return cvta(s, in);
 	default:
 		return false;
 	}
+}
+
+struct mir_opnd sel_global_address(struct isel *s, ir_ref base, int64_t off)
+{
+	return address64(s, base, off);
+}
+
+struct mir_opnd sel_lds_address(struct isel *s, ir_ref base, int64_t *off)
+{
+	return lds_address(s, base, off);
 }

@@ -695,6 +695,7 @@ static const struct sim_sem mem_sems[] = {
         {"buffer_wbinvl1", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"buffer_wbinvl1_vol", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"buffer_inv", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"buffer_invl2", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"buffer_wbl2", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"global_inv", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"global_wb", cache_op, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},

@@ -66,11 +66,11 @@ with open(example, "rb") as f:
     check("stdin", ["--parse-only", "-"], 0, stdin=f.read())
 check("codegen", ["--gpu-name", "gfx90a", example, "-o", os.devnull], 0)
 UNSUPPORTED_PTX = (b".version 7.0\n.target sm_70\n.address_size 64\n"
-                   b".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n"
+                   b".visible .entry k(.param .u64 p)\n{\n\t.reg .b16 %h<4>;\n"
                    b"\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n"
-                   b"\tatom.global.add.u32 %r1, [%rd1], 1;\n\tret;\n}\n")
+                   b"\tatom.global.cas.b16 %h1, [%rd1], %h2, %h3;\n\tret;\n}\n")
 check("codegen unsupported", ["--gpu-name", "gfx1100", "-", "-o", os.devnull], 1,
-      err_has=["<stdin>:9:2: error: 'atom.global.add.u32' is not supported by the code "
+      err_has=["<stdin>:9:2: error: 'atom.global.cas.b16' is not supported by the code "
                "generator yet"], stdin=UNSUPPORTED_PTX)
 
 
