@@ -27,6 +27,8 @@ struct pa_compile_options {
 	FILE *info;               /* -v: resource usage per kernel (NULL: quiet) */
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
+	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
+	                           * on wave64 (docs/WARP.md) */
 };
 
 /* Compiles the PTX module read from `in`.  On success *out holds the code object

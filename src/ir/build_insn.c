@@ -179,6 +179,8 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 		return adapt(b, v, want, sign);
 	}
 	case PTX_OPND_SREG:
+		if (irb_is_lanemask_sreg(b, o->sym->name, want)) /* build_warp.c */
+			return adapt(b, irb_lanemask(b, o->sym->name), want, false);
 		return adapt(b, read_sreg(b, o), want, false);
 	case PTX_OPND_INT:
 		if (want == IR_T_F32) {
@@ -233,8 +235,8 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			return adapt(b, a, want, false);
 		}
 		break;
-	case PTX_OPND_WARPSZ:
-		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_WARPSZ, 0);
+	case PTX_OPND_WARPSZ: /* a compile-time constant: the target's wave size */
+		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->wave_size), want, false);
 	default:
 		break;
 	}
@@ -933,7 +935,7 @@ static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
 		return true;
 	default:
 		(void)guard_pred;
-		return false;
+		return irb_warp(b, x->in); /* build_warp.c */
 	}
 }
 
@@ -949,6 +951,12 @@ static bool is_pure(const struct ptx_insn *in)
 	case PTX_OP_BRA:
 	case PTX_OP_RET:
 	case PTX_OP_EXIT:
+	case PTX_OP_SHFL: /* warp-level: lanes whose guard fails do not take part */
+	case PTX_OP_VOTE:
+	case PTX_OP_ACTIVEMASK:
+	case PTX_OP_MATCH:
+	case PTX_OP_REDUX:
+	case PTX_OP_ELECT:
 		return false;
 	default:
 		return true;
@@ -1032,4 +1040,14 @@ void irb_decl(struct irb *b, const struct ptx_symbol *sym)
 	 * instruction selection when an instruction takes their address. */
 	(void)b;
 	(void)sym;
+}
+
+ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign)
+{
+	return read_opnd(b, o, want, sign);
+}
+
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign, ir_ref guard)
+{
+	write_dest(b, o, v, sign, guard);
 }

@@ -65,5 +65,12 @@ bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index)
 /* build_insn.c */
 void irb_insn(struct irb *b, const struct ptx_insn *in);
 void irb_decl(struct irb *b, const struct ptx_symbol *sym);
+ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign, ir_ref guard);
+
+/* build_warp.c */
+bool irb_warp(struct irb *b, const struct ptx_insn *in);
+bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
+ir_ref irb_lanemask(struct irb *b, const char *name);
 
 #endif

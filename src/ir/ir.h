@@ -40,6 +40,19 @@ enum {
 	IR_OPF_NORES = 8,
 	IR_OPF_SRC_DIV = 16,
 	IR_OPF_MEM = 32,
+	IR_OPF_WAVE = 64, /* same result in every lane of the wave, whatever the operands */
+};
+
+/* REDUX kinds (aux). */
+enum ir_redux {
+	IR_REDUX_ADD,
+	IR_REDUX_MIN_U,
+	IR_REDUX_MIN_S,
+	IR_REDUX_MAX_U,
+	IR_REDUX_MAX_S,
+	IR_REDUX_AND,
+	IR_REDUX_OR,
+	IR_REDUX_XOR,
 };
 
 struct ir_op_info {
@@ -207,6 +220,11 @@ struct ir_function {
 	struct ir_symvar *symvars;
 	uint32_t nsymvars, symvars_cap;
 	uint32_t maxntid[3], reqntid[3], maxnreg;
+	/* Set by the caller before ir_build, which keeps them: the target's wave size (32 or
+	 * 64; 0 means 32), and whether a constant lane mask with an empty high half on wave64
+	 * is left without its warning (docs/WARP.md). */
+	unsigned wave_size;
+	bool no_lanemask_warning;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
 	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */

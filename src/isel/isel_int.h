@@ -81,6 +81,7 @@ void sel_waitcnt_all(struct isel *s);
 bool sel_alu(struct isel *s, const struct ir_insn *in);
 bool sel_float(struct isel *s, const struct ir_insn *in);
 bool sel_mem(struct isel *s, const struct ir_insn *in);
+bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

@@ -1,0 +1,296 @@
+/* ir_build, part 3: warp-level PTX instructions -> IR, and the wave-size rules.
+ *
+ * shfl.sync computes its source lane and in-range predicate with integer operations (PTX
+ * ISA semantics, with lane, offset and the c operand's fields W bits wide for a wave of W
+ * lanes) and reads the value there with one lane.read.  vote.sync, activemask,
+ * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
+ * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
+ * redux.sync and match.any.sync are one operation each; %lanemask_* come from %laneid.
+ *
+ * Wave size rules (docs/WARP.md, after SCALE's): lane masks -- membermask operands,
+ * ballot/activemask/match results, %lanemask_* -- are W bits wide; on wave64 a lane-mask
+ * register narrower than 64 bits is an error, and a constant lane mask with an empty
+ * high half a warning (0xffffffff means "all lanes" on NVIDIA; -1 is the portable
+ * spelling) unless fn->no_lanemask_warning.  WARP_SZ is the constant W.
+ * Membermask on AMD: every active lane executes the instruction; results that are lane
+ * masks are ANDed with membermask, nothing else depends on it.
+ * O(1) per instruction. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/build_int.h"
+
+static enum ir_type mask_type(const struct irb *b)
+{
+	return b->fn->wave_size == 64 ? IR_T_I64 : IR_T_I32;
+}
+
+static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
+{
+	return ir_const(b->fn, t, v);
+}
+
+static ir_ref op1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a)
+{
+	return irb_emit(b, op, t, &a, 1, 0, 0);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, op, t, args, 2, 0, 0);
+}
+
+static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, IR_ICMP, IR_T_PRED, args, 2, k, 0);
+}
+
+static ir_ref laneid(struct irb *b)
+{
+	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+}
+
+/* A register operand's name as written ("%r5" for element 5 of a range). */
+static const char *reg_name(struct irb *b, const struct ptx_operand *o)
+{
+	char *s = PA_NEW_ARRAY(b->arena, char, strlen(o->sym->name) + 12);
+	strcpy(s, o->sym->name);
+	if (o->sym->range)
+		sprintf(s + strlen(s), "%u", o->index);
+	return s;
+}
+
+/* A membermask operand: W bits wide (see the header comment for the rules). */
+static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
+{
+	const struct ptx_operand *o = &in->opnds[i];
+	unsigned wave = b->fn->wave_size;
+	if (o->kind == PTX_OPND_REG && o->bits < wave) {
+		irb_error(b,
+		          "membermask '%s' is a %u-bit register, but lane masks are %u bits wide "
+		          "on this target (wave%u): use a .b%u register",
+		          reg_name(b, o), o->bits, wave, wave, wave);
+	} else if (o->kind == PTX_OPND_INT && wave == 64 && !(o->value >> 32) &&
+	           !b->fn->no_lanemask_warning) {
+		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
+		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
+		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
+		               (unsigned long long)o->value);
+	}
+	return irb_read_opnd(b, o, mask_type(b), false);
+}
+
+/* Writes a lane-mask result (W bits) to destination operand i. */
+static void write_mask(struct irb *b, const struct ptx_insn *in, unsigned i, ir_ref v)
+{
+	const struct ptx_operand *o = &in->opnds[i];
+	unsigned wave = b->fn->wave_size;
+	if (o->kind == PTX_OPND_REG && o->bits < wave) {
+		irb_error(b,
+		          "'%s' is a %u-bit register, but this lane mask is %u bits wide on this "
+		          "target (wave%u): use a .b%u register",
+		          reg_name(b, o), o->bits, wave, wave, wave);
+		return;
+	}
+	irb_write_dest(b, o, v, false, IR_NO_REF);
+}
+
+/* %lanemask_eq/lt/le/gt/ge of the executing lane, a W-bit mask. */
+ir_ref irb_lanemask(struct irb *b, const char *name)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref lane = laneid(b);
+	ir_ref eq = op2(b, IR_SHL, t, konst(b, t, 1), lane);
+	ir_ref lt = op2(b, IR_SUB, t, eq, konst(b, t, 1));
+	if (!strcmp(name, "%lanemask_eq"))
+		return eq;
+	if (!strcmp(name, "%lanemask_lt"))
+		return lt;
+	ir_ref le = op2(b, IR_OR, t, lt, eq);
+	if (!strcmp(name, "%lanemask_le"))
+		return le;
+	if (!strcmp(name, "%lanemask_gt"))
+		return op1(b, IR_NOT, t, le);
+	return op1(b, IR_NOT, t, lt); /* %lanemask_ge */
+}
+
+/* Whether a special register is a lane mask, checked against the width it is read as. */
+bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
+{
+	if (strncmp(name, "%lanemask_", 10))
+		return false;
+	unsigned wave = b->fn->wave_size;
+	if (want != IR_T_NONE && ir_type_bits(want) < wave)
+		irb_error(b,
+		          "'%s' is %u bits wide on this target (wave%u), but is read as a %u-bit "
+		          "value: use a .b%u register",
+		          name, wave, wave, ir_type_bits(want), wave);
+	return true;
+}
+
+/* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
+static void tr_shfl(struct irb *b, const struct ptx_insn *in)
+{
+	unsigned wave = b->fn->wave_size;
+	ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, false);
+	ir_ref bv = irb_read_opnd(b, &in->opnds[2], IR_T_I32, false);
+	ir_ref c = irb_read_opnd(b, &in->opnds[3], IR_T_I32, false);
+	read_member_mask(b, in, 4);
+	ir_ref field = konst(b, IR_T_I32, wave - 1);
+	ir_ref lane = laneid(b);
+	ir_ref bval = op2(b, IR_AND, IR_T_I32, bv, field);
+	ir_ref cval = op2(b, IR_AND, IR_T_I32, c, field);
+	ir_ref seg = op2(b, IR_AND, IR_T_I32, op2(b, IR_SHR_U, IR_T_I32, c, konst(b, IR_T_I32, 8)),
+	                 field);
+	ir_ref notseg = op1(b, IR_NOT, IR_T_I32, seg);
+	ir_ref min_lane = op2(b, IR_AND, IR_T_I32, lane, seg);
+	ir_ref max_lane = op2(b, IR_OR, IR_T_I32, min_lane, op2(b, IR_AND, IR_T_I32, cval, notseg));
+	ir_ref j, in_range;
+	if (ptx_insn_has_mod(in, PTX_DW_UP)) {
+		j = op2(b, IR_SUB, IR_T_I32, lane, bval);
+		in_range = cmp(b, IR_CMP_GE, j, max_lane);
+	} else {
+		if (ptx_insn_has_mod(in, PTX_DW_DOWN))
+			j = op2(b, IR_ADD, IR_T_I32, lane, bval);
+		else if (ptx_insn_has_mod(in, PTX_DW_BFLY))
+			j = op2(b, IR_XOR, IR_T_I32, lane, bval);
+		else /* .idx */
+			j = op2(b, IR_OR, IR_T_I32, min_lane,
+			        op2(b, IR_AND, IR_T_I32, bval, notseg));
+		in_range = cmp(b, IR_CMP_LE, j, max_lane);
+	}
+	ir_ref args[3] = {in_range, j, lane};
+	ir_ref from = irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);
+	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
+}
+
+/* vote.sync.{all,any,uni}.pred d, {!}p, membermask; vote.sync.ballot.b32 d, {!}p, m */
+static void tr_vote(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref p = irb_read_opnd(b, &in->opnds[1], IR_T_PRED, false);
+	ir_ref m = read_member_mask(b, in, 2);
+	ir_ref yes = op2(b, IR_AND, t, op1(b, IR_BALLOT, t, p), m);
+	if (ptx_insn_has_mod(in, PTX_DW_BALLOT)) {
+		write_mask(b, in, 0, yes);
+		return;
+	}
+	ir_ref active = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
+	ir_ref r;
+	if (ptx_insn_has_mod(in, PTX_DW_ALL))
+		r = cmp(b, IR_CMP_EQ, yes, active);
+	else if (ptx_insn_has_mod(in, PTX_DW_ANY))
+		r = cmp(b, IR_CMP_NE, yes, konst(b, t, 0));
+	else /* .uni */
+		r = op2(b, IR_OR, IR_T_PRED, cmp(b, IR_CMP_EQ, yes, konst(b, t, 0)),
+		        cmp(b, IR_CMP_EQ, yes, active));
+	irb_write_dest(b, &in->opnds[0], r, false, IR_NO_REF);
+}
+
+/* match.any.sync.bN d, a, m;  match.all.sync.bN d[|p], a, m */
+static void tr_match(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	enum ptx_type ty = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_B32;
+	enum ir_type vt = ptx_types[ty].bits == 64 ? IR_T_I64 : IR_T_I32;
+	ir_ref a = irb_read_opnd(b, &in->opnds[1], vt, false);
+	ir_ref m = read_member_mask(b, in, 2);
+	if (ptx_insn_has_mod(in, PTX_DW_ANY)) {
+		write_mask(b, in, 0, op2(b, IR_AND, t, op1(b, IR_MATCH_ANY, t, a), m));
+		return;
+	}
+	ir_ref eq = cmp(b, IR_CMP_EQ, a, op1(b, IR_READFIRST, vt, a));
+	ir_ref same = op2(b, IR_AND, t, op1(b, IR_BALLOT, t, eq), m);
+	ir_ref active = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
+	ir_ref all = cmp(b, IR_CMP_EQ, same, active);
+	ir_ref args[3] = {all, active, konst(b, t, 0)};
+	write_mask(b, in, 0, irb_emit(b, IR_SELECT, t, args, 3, 0, 0));
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, all, false, IR_NO_REF);
+}
+
+/* redux.sync.OP.TYPE d, a, membermask (integer forms) */
+static void tr_redux(struct irb *b, const struct ptx_insn *in)
+{
+	static const struct {
+		enum ptx_dotword w;
+		enum ir_redux u, s; /* unsigned/bit, signed */
+	} ops[] = {
+	        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},
+	        {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
+	        {PTX_DW_MAX, IR_REDUX_MAX_U, IR_REDUX_MAX_S},
+	        {PTX_DW_AND, IR_REDUX_AND, IR_REDUX_AND},
+	        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},
+	        {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
+	};
+	enum ptx_type ty = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
+	if (ptx_types[ty].cls == PTX_TC_FLOAT || ptx_types[ty].bits != 32 ||
+	    ptx_insn_has_mod(in, PTX_DW_ABS) || ptx_insn_has_mod(in, PTX_DW_NAN_MOD)) {
+		irb_error(b, "only the 32-bit integer forms of 'redux.sync' are supported by the "
+		             "code generator yet");
+		return;
+	}
+	bool sign = ptx_types[ty].cls == PTX_TC_SINT;
+	for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+		if (!ptx_insn_has_mod(in, ops[k].w))
+			continue;
+		ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, sign);
+		read_member_mask(b, in, 2);
+		ir_ref r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, sign ? ops[k].s : ops[k].u, 0);
+		irb_write_dest(b, &in->opnds[0], r, sign, IR_NO_REF);
+		return;
+	}
+	irb_error(b, "unknown 'redux.sync' operation");
+}
+
+/* elect.sync d|p, membermask: the lowest active lane of membermask is the leader. */
+static void tr_elect(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref m = read_member_mask(b, in, 1);
+	ir_ref act = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
+	ir_ref lowest = op2(b, IR_AND, t, act, op1(b, IR_NEG, t, act));
+	ir_ref leader = op1(b, IR_POPC, IR_T_I32, op2(b, IR_SUB, t, lowest, konst(b, t, 1)));
+	irb_write_dest(b, &in->opnds[0], leader, false, IR_NO_REF);
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, cmp(b, IR_CMP_EQ, leader, laneid(b)), false,
+		               IR_NO_REF);
+}
+
+bool irb_warp(struct irb *b, const struct ptx_insn *in)
+{
+	switch (in->op) {
+	case PTX_OP_SHFL:
+		if (!ptx_insn_has_mod(in, PTX_DW_SYNC))
+			break;
+		tr_shfl(b, in);
+		return true;
+	case PTX_OP_VOTE:
+		if (!ptx_insn_has_mod(in, PTX_DW_SYNC))
+			break;
+		tr_vote(b, in);
+		return true;
+	case PTX_OP_ACTIVEMASK:
+		write_mask(b, in, 0, irb_emit(b, IR_ACTIVEMASK, mask_type(b), NULL, 0, 0, 0));
+		return true;
+	case PTX_OP_MATCH:
+		tr_match(b, in);
+		return true;
+	case PTX_OP_REDUX:
+		tr_redux(b, in);
+		return true;
+	case PTX_OP_ELECT:
+		tr_elect(b, in);
+		return true;
+	default:
+		return false;
+	}
+	irb_error(b, "'%s' without .sync is not supported by the code generator",
+	          ptx_ops[in->op].name);
+	return true;
+}
