@@ -83,5 +83,96 @@ def warp_shfl_case():
                 [Out(4 * 2 * nout * n), In('I', vals)], check)
 
 
+def mask_of(lanes):
+    m = 0
+    for lane in lanes:
+        m |= 1 << lane
+    return m
+
+
+def s32v(v):
+    return v - (1 << 32) if v >> 31 else v
+
+
+def warp_vote_expect(vals, n, block, wave):
+    """Per thread, the NOUT = 31 u64 results of warp_vote.ptx."""
+    full = (1 << wave) - 1
+    out = []
+    for i in range(n):
+        t = i % block
+        lane = t % wave
+        base = i - lane
+        nl = min(wave, block - (t - lane))
+        lanes = range(nl)
+        v = [vals[base + k] for k in lanes]
+        pa = [x & 1 != 0 for x in v]
+        pb = [x % 7 != 0 for x in v]
+        pd = [x % 13 == 0 for x in v]
+        pc = [k < 40 for k in lanes]
+        act = mask_of(lanes)
+        r = [0] * 31
+        r[0] = mask_of(k for k in lanes if pa[k])
+        r[1] = int(all(pb))
+        r[2] = int(any(pd))
+        r[3] = int(all(pc) or not any(pc))
+        r[4] = act
+        eq = 1 << lane
+        r[5], r[6], r[7] = eq, eq - 1, (eq << 1) - 1
+        r[8], r[9] = full & ~((eq << 1) - 1), full & ~(eq - 1)
+        q = [x & 3 for x in v]
+        r[10] = mask_of(k for k in lanes if q[k] == q[lane])
+        same = all(x == q[0] for x in q)
+        r[11], r[12] = (act if same else 0), int(same)
+        r[13], r[14] = act, 1
+        r[15] = sum(x & 255 for x in v) & M32
+        r[16] = min(s32v(x) for x in v) & M32
+        r[17] = max(v)
+        r[18] = r[19] = r[20] = 0
+        r[18] = M32
+        for x in v:
+            r[18] &= x
+            r[19] |= x & 0x00ff00ff
+            r[20] ^= x
+        r[21], r[22] = 0, int(lane == 0)
+        br = [k for k in lanes if v[k] & 2]
+        if v[lane] & 2:
+            r[23] = mask_of(k for k in br if v[k] & 4)
+            r[24] = mask_of(br)
+            r[29] = sum(v[k] & 255 for k in br) & M32
+        if pa[lane]:
+            r[25] = mask_of(k for k in lanes if pa[k] and not pb[k])
+        r[26] = r[0] & 0x5555555555555555 & full
+        r[27], r[28] = wave, lane
+        key = [((x & 1) << 40) | ((x >> 1) & 1) for x in v]
+        r[30] = mask_of(k for k in lanes if key[k] == key[lane])
+        out.append(r)
+    return out
+
+
+def warp_vote_case():
+    grid, block = 2, 80
+    n = grid * block
+    rng = rng_for('warp_vote')
+    vals = [rng.getrandbits(32) for _ in range(n)]
+    vals[3] = 0x80000000  # a negative minimum for redux.min.s32
+    nout = 31
+
+    def check(outs, wave):
+        got = unpack('Q', outs[0])
+        exp = warp_vote_expect(vals, n, block, wave)
+        errs = []
+        for i in range(n):
+            for k in range(nout):
+                if got[i * nout + k] != exp[i][k]:
+                    errs.append('warp_vote thread %d result %d: got %#x, expected %#x'
+                                % (i, k, got[i * nout + k], exp[i][k]))
+            if len(errs) > 12:
+                break
+        return errs
+
+    return Case('warp_vote', 'warp_vote', (grid,), (block,),
+                [Out(8 * nout * n), In('I', vals)], check)
+
+
 def cases():
-    return [warp_shfl_case()]
+    return [warp_shfl_case(), warp_vote_case()]
