@@ -62,24 +62,33 @@ static const char *reg_name(struct irb *b, const struct ptx_operand *o)
 	return s;
 }
 
-/* A membermask operand: W bits wide (see the header comment for the rules). */
+/* A membermask operand: W bits wide (see the header comment for the rules).  A register
+ * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1) counts as
+ * that constant, at the register's width. */
 static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
 {
 	const struct ptx_operand *o = &in->opnds[i];
 	unsigned wave = b->fn->wave_size;
+	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
+	uint64_t value = o->value;
+	bool is_const = o->kind == PTX_OPND_INT;
 	if (o->kind == PTX_OPND_REG && o->bits < wave) {
-		irb_error(b,
-		          "membermask '%s' is a %u-bit register, but lane masks are %u bits wide "
-		          "on this target (wave%u): use a .b%u register",
-		          reg_name(b, o), o->bits, wave, wave, wave);
-	} else if (o->kind == PTX_OPND_INT && wave == 64 && !(o->value >> 32) &&
-	           !b->fn->no_lanemask_warning) {
+		ir_ref narrow = irb_read_opnd(b, o, o->bits > 32 ? IR_T_I64 : IR_T_I32, false);
+		is_const = ir_is_const(b->fn, narrow);
+		value = is_const ? b->fn->vals[narrow].bits : 0;
+		if (!is_const)
+			irb_error(
+			        b,
+			        "membermask '%s' is a %u-bit register, but lane masks are %u bits "
+			        "wide on this target (wave%u): use a .b%u register",
+			        reg_name(b, o), o->bits, wave, wave, wave);
+	}
+	if (is_const && wave == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
 		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
 		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
 		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
-		               (unsigned long long)o->value);
-	}
-	return irb_read_opnd(b, o, mask_type(b), false);
+		               (unsigned long long)value);
+	return v;
 }
 
 /* Writes a lane-mask result (W bits) to destination operand i. */
