@@ -21,6 +21,10 @@ import ptx_cases  # noqa: E402
 import run as krun  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
+# RDNA targets compiled for wave64 (--wavefront-size 64): only for cases that set
+# `wave64_rdna = True` (the warp-level ones, whose results depend on the wave size).
+WAVE64_RDNA = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
+               'gfx1200 --wavefront-size 64')
 
 
 def main():
@@ -34,13 +38,17 @@ def main():
     cases = [c for c in ptx_cases.all_cases() if not args.case or c.name in args.case]
     failures, passes = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for target in args.target or TARGETS:
+        for target in args.target or TARGETS + WAVE64_RDNA:
+            words = target.split()
             for case in cases:
+                if len(words) > 1 and not getattr(case, 'wave64_rdna', False):
+                    continue
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
-                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, target))
-                r = subprocess.run([args.ptxas_amd, '--gpu-name', target, '--verify', src, '-o',
-                                    hsaco], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, '_'.join(words)))
+                r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + ['--verify', src,
+                                                                             '-o', hsaco],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
                 if r.returncode != 0:
                     failures.append(tag)

@@ -175,4 +175,7 @@ def warp_vote_case():
 
 
 def cases():
-    return [warp_shfl_case(), warp_vote_case()]
+    out = [warp_shfl_case(), warp_vote_case()]
+    for c in out:
+        c.wave64_rdna = True  # also run on gfx10+ compiled for wave64 (run_ptx.py)
+    return out
