@@ -174,8 +174,49 @@ def warp_vote_case():
                 [Out(8 * nout * n), In('I', vals)], check)
 
 
+def s32w(v):
+    v &= M32
+    return v - (1 << 32) if v >> 31 else v
+
+
+def warp_portable_case():
+    """tests/exec/src/warp_portable.cu: SCALE's two wave-portable shuffle examples (reverse
+    cumulative sum, butterfly reduction), ballot compaction, match deduplication."""
+    grid, block = 2, 128  # full waves on both wave sizes
+    n = grid * block
+    rng = rng_for('warp_portable')
+    vals = [rng.randrange(-1000, 1000) for _ in range(n)]
+
+    def expect(wave):
+        cumsum, total, compact, counts, dedup = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+        for base in range(0, n, wave):
+            v = vals[base:base + wave]
+            for lane in range(wave):
+                cumsum[base + lane] = s32w(sum(v[lane:]))
+                total[base + lane] = s32w(sum(v))
+                peers = [k for k in range(wave) if v[k] & 7 == v[lane] & 7]
+                dedup[base + lane] = len(peers) if peers[0] == lane else 0
+            kept = [x for x in v if x % 3 == 0]
+            compact[base:base + len(kept)] = kept
+            counts[base // wave] = len(kept)
+        return [cumsum, total, compact, counts, dedup]
+
+    def check(outs, wave):
+        errs = []
+        names = ['cumsum', 'total', 'compact', 'counts', 'dedup']
+        for k, exp in enumerate(expect(wave)):
+            got = unpack('i', outs[k])
+            bad = [i for i in range(n) if got[i] != exp[i]]
+            errs += ['warp_portable %s[%d] = %d, expected %d' % (names[k], i, got[i], exp[i])
+                     for i in bad[:4]]
+        return errs
+
+    return Case('warp_portable', 'warp_portable', (grid,), (block,),
+                [In('i', vals)] + [Out(4 * n) for _ in range(5)], check)
+
+
 def cases():
-    out = [warp_shfl_case(), warp_vote_case()]
+    out = [warp_shfl_case(), warp_vote_case(), warp_portable_case()]
     for c in out:
         c.wave64_rdna = True  # also run on gfx10+ compiled for wave64 (run_ptx.py)
     return out
