@@ -27,6 +27,7 @@ struct pa_compile_options {
 	FILE *info;               /* -v: resource usage per kernel (NULL: quiet) */
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
+	unsigned warp_size;       /* --warp-size 32 on wave64: 32-lane warps (0: the wave) */
 	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
 	                           * on wave64 (docs/WARP.md) */
 };

@@ -38,6 +38,7 @@ struct options {
 	bool gpu_name_given;      /* else assembly and objects name their own target */
 	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
 	unsigned wave_size;       /* --wavefront-size; 0: the target's default */
+	unsigned warp_size;       /* --warp-size; 0: the wave size */
 };
 
 static void print_help(FILE *out)
@@ -76,6 +77,8 @@ static void print_help(FILE *out)
 	      "  -Wno-lanemask             no warning for constant 32-bit lane masks on wave64\n"
 	      "  --wavefront-size 32|64    wave size of the code (gfx10+: either; default: the\n"
 	      "                            target's, 64 on gfx9, 32 on gfx10+)\n"
+	      "  --warp-size 32|64         warp size the PTX sees (default: the wave size); 32\n"
+	      "                            on wave64 runs 32-lane warps as wave halves\n"
 	      "  -V, --version             print the version\n"
 	      "  -h, --help                print this help\n"
 	      "\n"
@@ -169,6 +172,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->werror = true;
 		} else if (!strcmp(a, "-Wno-lanemask")) {
 			o->no_lanemask_warning = true;
+		} else if ((v = option_value(argc, argv, &i, "--warp-size"))) {
+			if (strcmp(v, "32") && strcmp(v, "64"))
+				usage_error("invalid warp size '%s' (32 or 64)", v);
+			o->warp_size = (unsigned)atoi(v);
 		} else if ((v = option_value(argc, argv, &i, "--wavefront-size"))) {
 			if (strcmp(v, "32") && strcmp(v, "64"))
 				usage_error("invalid wavefront size '%s' (32 or 64)", v);
@@ -343,6 +350,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .time_passes = o->time_passes ? stderr : NULL,
 	        .verify = o->verify,
 	        .no_lanemask_warning = o->no_lanemask_warning,
+	        .warp_size = o->warp_size,
 	};
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {
@@ -647,6 +655,8 @@ int main(int argc, char **argv)
 			            target.info->name);
 		target.wave_size = o.wave_size;
 	}
+	if (o.warp_size > target.wave_size)
+		usage_error("%s", "--warp-size 64 needs wave64 code (--wavefront-size 64)");
 
 	struct pa_diag diag;
 	pa_diag_init(&diag, stderr);

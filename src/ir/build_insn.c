@@ -106,7 +106,7 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 		if (!strcmp(name, sreg_names[k]) && o->comp >= 1 && o->comp <= 3)
 			return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k * 3 + o->comp - 1, 0);
 	if (!strcmp(name, "%laneid"))
-		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+		return irb_laneid(b); /* build_warp.c */
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
 	return ir_undef(b->fn, IR_T_I32);
 }
@@ -236,7 +236,7 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 		}
 		break;
 	case PTX_OPND_WARPSZ: /* a compile-time constant: the target's wave size */
-		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->wave_size), want, false);
+		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->warp_size), want, false);
 	default:
 		break;
 	}

@@ -72,5 +72,6 @@ void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool s
 bool irb_warp(struct irb *b, const struct ptx_insn *in);
 bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
 ir_ref irb_lanemask(struct irb *b, const char *name);
+ir_ref irb_laneid(struct irb *b);
 
 #endif

@@ -20,9 +20,22 @@
 
 #include "ir/build_int.h"
 
+/* Lane masks as the PTX sees them: warp-size bits. */
 static enum ir_type mask_type(const struct irb *b)
 {
+	return b->fn->warp_size == 64 ? IR_T_I64 : IR_T_I32;
+}
+
+/* Lane masks of the wave (ballot, activemask, match.any results). */
+static enum ir_type wave_mask_type(const struct irb *b)
+{
 	return b->fn->wave_size == 64 ? IR_T_I64 : IR_T_I32;
+}
+
+/* 32-lane warps on wave64 (--warp-size 32): each half of the wave is a warp. */
+static bool in_halves(const struct irb *b)
+{
+	return b->fn->warp_size < b->fn->wave_size;
 }
 
 static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
@@ -47,9 +60,48 @@ static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
 	return irb_emit(b, IR_ICMP, IR_T_PRED, args, 2, k, 0);
 }
 
-static ir_ref laneid(struct irb *b)
+static ir_ref wave_lane(struct irb *b)
 {
 	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+}
+
+/* %laneid: the lane within the warp. */
+ir_ref irb_laneid(struct irb *b)
+{
+	ir_ref lane = wave_lane(b);
+	if (!in_halves(b))
+		return lane;
+	return op2(b, IR_AND, IR_T_I32, lane, konst(b, IR_T_I32, b->fn->warp_size - 1));
+}
+
+static ir_ref laneid(struct irb *b)
+{
+	return irb_laneid(b);
+}
+
+/* The first wave lane of the executing lane's warp (0 unless in halves). */
+static ir_ref warp_base(struct irb *b)
+{
+	return op2(b, IR_AND, IR_T_I32, wave_lane(b), konst(b, IR_T_I32, b->fn->warp_size));
+}
+
+/* A wave lane mask as the executing lane's warp sees it. */
+static ir_ref to_warp(struct irb *b, ir_ref wave_mask)
+{
+	if (!in_halves(b))
+		return wave_mask;
+	ir_ref shifted = op2(b, IR_SHR_U, IR_T_I64, wave_mask, warp_base(b));
+	return op1(b, IR_TRUNC, IR_T_I32, shifted);
+}
+
+static ir_ref ballot(struct irb *b, ir_ref p)
+{
+	return to_warp(b, op1(b, IR_BALLOT, wave_mask_type(b), p));
+}
+
+static ir_ref activemask(struct irb *b)
+{
+	return to_warp(b, irb_emit(b, IR_ACTIVEMASK, wave_mask_type(b), NULL, 0, 0, 0));
 }
 
 /* A register operand's name as written ("%r5" for element 5 of a range). */
@@ -68,7 +120,7 @@ static const char *reg_name(struct irb *b, const struct ptx_operand *o)
 static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
 {
 	const struct ptx_operand *o = &in->opnds[i];
-	unsigned wave = b->fn->wave_size;
+	unsigned wave = b->fn->warp_size;
 	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
 	uint64_t value = o->value;
 	bool is_const = o->kind == PTX_OPND_INT;
@@ -95,7 +147,7 @@ static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigne
 static void write_mask(struct irb *b, const struct ptx_insn *in, unsigned i, ir_ref v)
 {
 	const struct ptx_operand *o = &in->opnds[i];
-	unsigned wave = b->fn->wave_size;
+	unsigned wave = b->fn->warp_size;
 	if (o->kind == PTX_OPND_REG && o->bits < wave) {
 		irb_error(b,
 		          "'%s' is a %u-bit register, but this lane mask is %u bits wide on this "
@@ -130,7 +182,7 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 {
 	if (strncmp(name, "%lanemask_", 10))
 		return false;
-	unsigned wave = b->fn->wave_size;
+	unsigned wave = b->fn->warp_size;
 	if (want != IR_T_NONE && ir_type_bits(want) < wave)
 		irb_error(b,
 		          "'%s' is %u bits wide on this target (wave%u), but is read as a %u-bit "
@@ -142,7 +194,7 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
 static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 {
-	unsigned wave = b->fn->wave_size;
+	unsigned wave = b->fn->warp_size;
 	ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, false);
 	ir_ref bv = irb_read_opnd(b, &in->opnds[2], IR_T_I32, false);
 	ir_ref c = irb_read_opnd(b, &in->opnds[3], IR_T_I32, false);
@@ -172,6 +224,8 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 	}
 	ir_ref args[3] = {in_range, j, lane};
 	ir_ref from = irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+	if (in_halves(b))
+		from = op2(b, IR_OR, IR_T_I32, from, warp_base(b));
 	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);
 	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 	if (in->opnds[0].pair)
@@ -184,12 +238,12 @@ static void tr_vote(struct irb *b, const struct ptx_insn *in)
 	enum ir_type t = mask_type(b);
 	ir_ref p = irb_read_opnd(b, &in->opnds[1], IR_T_PRED, false);
 	ir_ref m = read_member_mask(b, in, 2);
-	ir_ref yes = op2(b, IR_AND, t, op1(b, IR_BALLOT, t, p), m);
+	ir_ref yes = op2(b, IR_AND, t, ballot(b, p), m);
 	if (ptx_insn_has_mod(in, PTX_DW_BALLOT)) {
 		write_mask(b, in, 0, yes);
 		return;
 	}
-	ir_ref active = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
+	ir_ref active = op2(b, IR_AND, t, activemask(b), m);
 	ir_ref r;
 	if (ptx_insn_has_mod(in, PTX_DW_ALL))
 		r = cmp(b, IR_CMP_EQ, yes, active);
@@ -209,13 +263,18 @@ static void tr_match(struct irb *b, const struct ptx_insn *in)
 	enum ir_type vt = ptx_types[ty].bits == 64 ? IR_T_I64 : IR_T_I32;
 	ir_ref a = irb_read_opnd(b, &in->opnds[1], vt, false);
 	ir_ref m = read_member_mask(b, in, 2);
-	if (ptx_insn_has_mod(in, PTX_DW_ANY)) {
-		write_mask(b, in, 0, op2(b, IR_AND, t, op1(b, IR_MATCH_ANY, t, a), m));
-		return;
+	ir_ref active = op2(b, IR_AND, t, activemask(b), m);
+	ir_ref same;
+	if (ptx_insn_has_mod(in, PTX_DW_ANY) || in_halves(b)) {
+		same = op2(b, IR_AND, t, to_warp(b, op1(b, IR_MATCH_ANY, wave_mask_type(b), a)), m);
+		if (ptx_insn_has_mod(in, PTX_DW_ANY)) {
+			write_mask(b, in, 0, same);
+			return;
+		}
+	} else {
+		ir_ref eq = cmp(b, IR_CMP_EQ, a, op1(b, IR_READFIRST, vt, a));
+		same = op2(b, IR_AND, t, ballot(b, eq), m);
 	}
-	ir_ref eq = cmp(b, IR_CMP_EQ, a, op1(b, IR_READFIRST, vt, a));
-	ir_ref same = op2(b, IR_AND, t, op1(b, IR_BALLOT, t, eq), m);
-	ir_ref active = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
 	ir_ref all = cmp(b, IR_CMP_EQ, same, active);
 	ir_ref args[3] = {all, active, konst(b, t, 0)};
 	write_mask(b, in, 0, irb_emit(b, IR_SELECT, t, args, 3, 0, 0));
@@ -250,7 +309,8 @@ static void tr_redux(struct irb *b, const struct ptx_insn *in)
 			continue;
 		ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, sign);
 		read_member_mask(b, in, 2);
-		ir_ref r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, sign ? ops[k].s : ops[k].u, 0);
+		uint32_t aux = (sign ? ops[k].s : ops[k].u) | (in_halves(b) ? IR_REDUX_HALVES : 0);
+		ir_ref r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, aux, 0);
 		irb_write_dest(b, &in->opnds[0], r, sign, IR_NO_REF);
 		return;
 	}
@@ -262,7 +322,7 @@ static void tr_elect(struct irb *b, const struct ptx_insn *in)
 {
 	enum ir_type t = mask_type(b);
 	ir_ref m = read_member_mask(b, in, 1);
-	ir_ref act = op2(b, IR_AND, t, irb_emit(b, IR_ACTIVEMASK, t, NULL, 0, 0, 0), m);
+	ir_ref act = op2(b, IR_AND, t, activemask(b), m);
 	ir_ref lowest = op2(b, IR_AND, t, act, op1(b, IR_NEG, t, act));
 	ir_ref leader = op1(b, IR_POPC, IR_T_I32, op2(b, IR_SUB, t, lowest, konst(b, t, 1)));
 	irb_write_dest(b, &in->opnds[0], leader, false, IR_NO_REF);
@@ -285,7 +345,7 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in)
 		tr_vote(b, in);
 		return true;
 	case PTX_OP_ACTIVEMASK:
-		write_mask(b, in, 0, irb_emit(b, IR_ACTIVEMASK, mask_type(b), NULL, 0, 0, 0));
+		write_mask(b, in, 0, activemask(b));
 		return true;
 	case PTX_OP_MATCH:
 		tr_match(b, in);

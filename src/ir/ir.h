@@ -53,6 +53,8 @@ enum ir_redux {
 	IR_REDUX_AND,
 	IR_REDUX_OR,
 	IR_REDUX_XOR,
+	IR_REDUX_HALVES = 16, /* flag: each 32-lane half of a wave64 separately (--warp-size
+	                       * 32); the result is then per lane (divergent) */
 };
 
 struct ir_op_info {
@@ -221,9 +223,12 @@ struct ir_function {
 	uint32_t nsymvars, symvars_cap;
 	uint32_t maxntid[3], reqntid[3], maxnreg;
 	/* Set by the caller before ir_build, which keeps them: the target's wave size (32 or
-	 * 64; 0 means 32), and whether a constant lane mask with an empty high half on wave64
-	 * is left without its warning (docs/WARP.md). */
+	 * 64; 0 means 32); the warp size the PTX sees (WARP_SZ, %laneid, lane-mask widths):
+	 * the wave size, or 32 on wave64 to run NVIDIA's 32-lane warps as the two halves of
+	 * each wave (--warp-size 32; 0 means the wave size); whether a constant lane mask with
+	 * an empty high half on wave64 is left without its warning (docs/WARP.md). */
 	unsigned wave_size;
+	unsigned warp_size;
 	bool no_lanemask_warning;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */

@@ -50,6 +50,8 @@ static bool is_source(const struct ir_insn *in)
 	case IR_LOAD:
 	case IR_ATOMIC:
 		return true;
+	case IR_REDUX: /* per 32-lane half of the wave (--warp-size 32) */
+		return (in->aux & IR_REDUX_HALVES) != 0;
 	default:
 		return false;
 	}

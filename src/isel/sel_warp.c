@@ -6,11 +6,11 @@
  * v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity analysis
  * made them divergent, e.g. out of a divergent loop).  redux runs a butterfly of
  * ds_bpermute steps over the whole wave with EXEC briefly set to every lane, the inactive
- * lanes holding the operation's identity, then reads lane-uniform result with
- * v_readfirstlane.  match.any compares each lane's value with every lane's (v_readlane,
- * v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane of
- * the wave, straight-line.
- * Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * lanes holding the operation's identity, then reads the lane-uniform result with
+ * v_readfirstlane (with 32-lane warps on wave64, --warp-size 32, the butterfly stays in
+ * each half and the result is per lane).  match.any compares each lane's value with every lane's
+ * (v_readlane, v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane
+ * of the wave, straight-line. Complexity: O(1) per instruction, O(wave size) for match.any. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
@@ -125,14 +125,15 @@ static void set_exec(struct isel *s, struct mir_opnd src)
 
 static bool redux(struct isel *s, const struct ir_insn *in)
 {
-	unsigned w = s->mask_dw;
+	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
+	unsigned span = in->aux & IR_REDUX_HALVES ? 32 : s->wave; /* lanes reduced together */
 	uint32_t saved = sel_new_sgpr(s, w);
 	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
 	struct mir_opnd a = sel_vsrc_opnd(s, in->args[0], 0);
 	uint32_t acc = sel_new_vgpr(s, 1), lane = sel_new_vgpr(s, 1);
 	set_exec(s, mir_imm(~0u));
-	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[in->aux].identity));
+	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[kind].identity));
 	set_exec(s, mir_vreg(saved, w));
 	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
 	valu(s, AMD_OP_V_MOV_B32, 2, mv);
@@ -143,17 +144,21 @@ static bool redux(struct isel *s, const struct ir_insn *in)
 		struct mir_opnd hi[3] = {mir_vreg(lane, 1), mir_imm(~0u), mir_vreg(lane, 1)};
 		sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
 	}
-	for (unsigned step = 1; step < s->wave; step *= 2) {
+	for (unsigned step = 1; step < span; step *= 2) {
 		uint32_t other = sel_new_vgpr(s, 1), from = sel_new_vgpr(s, 1);
 		struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(step), mir_vreg(lane, 1)};
 		valu(s, AMD_OP_V_XOR_B32, 3, x);
 		bpermute(s, mir_vreg(other, 1), mir_vreg(acc, 1), mir_vreg(from, 1));
 		uint32_t next = sel_new_vgpr(s, 1);
 		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(other, 1)};
-		valu(s, redux_rows[in->aux].op, 3, ops);
+		valu(s, redux_rows[kind].op, 3, ops);
 		acc = next;
 	}
 	set_exec(s, mir_vreg(saved, w));
+	if (span < s->wave) { /* a result per half: per lane */
+		sel_copy(s, rd(s, in->res, 0), mir_vreg(acc, 1));
+		return true;
+	}
 	uint32_t r = sel_new_sgpr(s, 1);
 	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
 	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);

@@ -21,10 +21,11 @@ import ptx_cases  # noqa: E402
 import run as krun  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
-# RDNA targets compiled for wave64 (--wavefront-size 64): only for cases that set
-# `wave64_rdna = True` (the warp-level ones, whose results depend on the wave size).
-WAVE64_RDNA = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
-               'gfx1200 --wavefront-size 64')
+# Other wave and warp sizes, only for cases that set `warp_level = True` (their results
+# depend on the warp size): RDNA compiled for wave64, and 32-lane warps on wave64.
+WARP_VARIANTS = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
+                 'gfx1200 --wavefront-size 64', 'gfx90a --warp-size 32',
+                 'gfx942 --warp-size 32', 'gfx1100 --wavefront-size 64 --warp-size 32')
 
 
 def main():
@@ -38,10 +39,10 @@ def main():
     cases = [c for c in ptx_cases.all_cases() if not args.case or c.name in args.case]
     failures, passes = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for target in args.target or TARGETS + WAVE64_RDNA:
+        for target in args.target or TARGETS + WARP_VARIANTS:
             words = target.split()
             for case in cases:
-                if len(words) > 1 and not getattr(case, 'wave64_rdna', False):
+                if len(words) > 1 and not getattr(case, 'warp_level', False):
                     continue
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
@@ -55,6 +56,8 @@ def main():
                     print('FAIL  %s ptxas-amd: %s' % (tag, r.stdout[-1500:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
+                if '--warp-size' in words:  # the references model the warps the PTX sees
+                    kern = dict(kern, wavefront_size=words[words.index('--warp-size') + 1])
                 for seed in (0, 1):
                     ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)],
                                                   tmp, kern, args.verbose, seed)

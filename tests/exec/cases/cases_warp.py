@@ -218,5 +218,5 @@ def warp_portable_case():
 def cases():
     out = [warp_shfl_case(), warp_vote_case(), warp_portable_case()]
     for c in out:
-        c.wave64_rdna = True  # also run on gfx10+ compiled for wave64 (run_ptx.py)
+        c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
