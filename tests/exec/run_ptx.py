@@ -28,6 +28,14 @@ WARP_VARIANTS = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
                  'gfx942 --warp-size 32', 'gfx1100 --wavefront-size 64 --warp-size 32')
 
 
+def warp_size(words):
+    """The warp size PTX sees for a target with options."""
+    for opt in ('--warp-size', '--wavefront-size'):
+        if opt in words:
+            return int(words[words.index(opt) + 1])
+    return 64 if words[0] in ('gfx90a', 'gfx942') else 32
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ptxas-amd', required=True)
@@ -44,6 +52,8 @@ def main():
             for case in cases:
                 if len(words) > 1 and not getattr(case, 'warp_level', False):
                     continue
+                if getattr(case, 'warp32_only', False) and warp_size(words) != 32:
+                    continue  # written for 32-lane warps: see tests/exec/diag for wave64
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
                 hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, '_'.join(words)))

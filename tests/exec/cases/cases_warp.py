@@ -215,8 +215,72 @@ def warp_portable_case():
                 [In('i', vals)] + [Out(4 * n) for _ in range(5)], check)
 
 
+def warp_cuda_expect(vals, n):
+    """warp_cuda.cu for 32-lane warps (CUDA's __shfl_*_sync: an out-of-range source lane
+    gives the caller's own value)."""
+    out, compact, counts = [0] * (12 * n), [0] * n, [0] * n
+    for base in range(0, n, 32):
+        v = vals[base:base + 32]
+        s = list(v)
+        for off in (16, 8, 4, 2, 1):
+            s = [s[k] + (s[k + off] if k + off <= 31 else s[k]) for k in range(32)]
+        sc = list(v)
+        off = 1
+        while off < 32:
+            sc = [sc[k] + (sc[k - off] if k >= off else 0) for k in range(32)]
+            off *= 2
+        odd = [k for k in range(32) if v[k] & 1]
+        for k in range(32):
+            r = [0] * 12
+            r[0], r[1] = s32w(s[k]), s32w(sc[k])
+            r[2] = v[k ^ 3]
+            r[3] = v[(k & 16) | 5]
+            r[4] = v[k + 3] if k + 3 <= (k & 24) | 7 else v[k]
+            r[5] = s32w(mask_of(j for j in range(32) if v[j] & 7 == v[k] & 7))
+            r[6] = sum(x & 255 for x in v)
+            r[7] = s32w(max(x & M32 for x in v))
+            r[8] = min(v)
+            if v[k] & 1:
+                r[9] = s32w(mask_of(odd))
+                r[10] = int(all(v[j] > -500 for j in odd))
+                r[11] = int(any(v[j] > 900 for j in odd))
+            else:
+                r[9] = r[10] = r[11] = -1
+            out[(base + k) * 12:(base + k + 1) * 12] = r
+        kept = [x for x in v if x % 3 == 0]
+        compact[base:base + len(kept)] = kept
+        counts[base // 32] = len(kept)
+    return [out, compact, counts]
+
+
+def warp_cuda_case():
+    """nvcc's PTX of tests/exec/src/warp_cuda.cu: 32-lane warps only (wave32, or
+    --warp-size 32 on wave64; on plain wave64 its 32-bit lane masks are errors)."""
+    grid, block = 2, 96
+    n = grid * block
+    rng = rng_for('warp_cuda')
+    vals = [rng.randrange(-1000, 1000) for _ in range(n)]
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['warp_cuda runs with 32-lane warps only, not %d' % wave]
+        errs = []
+        for name, got_bytes, exp in zip(('out', 'compact', 'counts'), outs,
+                                        warp_cuda_expect(vals, n)):
+            got = unpack('i', got_bytes)
+            bad = [i for i in range(len(exp)) if got[i] != exp[i]]
+            errs += ['warp_cuda %s[%d] = %d, expected %d' % (name, i, got[i], exp[i])
+                     for i in bad[:6]]
+        return errs
+
+    c = Case('warp_cuda', 'warp_cuda', (grid,), (block,),
+             [In('i', vals), Out(4 * 12 * n), Out(4 * n), Out(4 * n)], check)
+    c.warp32_only = True
+    return c
+
+
 def cases():
-    out = [warp_shfl_case(), warp_vote_case(), warp_portable_case()]
+    out = [warp_shfl_case(), warp_vote_case(), warp_portable_case(), warp_cuda_case()]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
