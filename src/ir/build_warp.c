@@ -43,13 +43,51 @@ static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
 	return ir_const(b->fn, t, v);
 }
 
+/* The operations below fold constants and the identities the shuffle formulas meet
+ * (x & 0, x | 0, x & ~0), so constant lane and c operands leave little code. */
+static bool const_bits(struct irb *b, ir_ref r, uint64_t *v)
+{
+	if (!ir_is_const(b->fn, r))
+		return false;
+	*v = b->fn->vals[r].bits;
+	return true;
+}
+
+static uint64_t type_mask(enum ir_type t)
+{
+	return ir_type_bits(t) >= 64 ? ~0ull : (1ull << ir_type_bits(t)) - 1;
+}
+
 static ir_ref op1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a)
 {
+	uint64_t x;
+	if (op == IR_NOT && const_bits(b, a, &x))
+		return konst(b, t, ~x & type_mask(t));
 	return irb_emit(b, op, t, &a, 1, 0, 0);
 }
 
 static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c)
 {
+	uint64_t x = 0, y = 0, m = type_mask(t);
+	bool ca = const_bits(b, a, &x), cc = const_bits(b, c, &y);
+	if (ca && cc && op != IR_SHL && op != IR_SHR_U) {
+		uint64_t r = op == IR_AND   ? x & y
+		             : op == IR_OR  ? x | y
+		             : op == IR_XOR ? x ^ y
+		             : op == IR_ADD ? x + y
+		             : op == IR_SUB ? x - y
+		                            : 0;
+		if (op == IR_AND || op == IR_OR || op == IR_XOR || op == IR_ADD || op == IR_SUB)
+			return konst(b, t, r & m);
+	}
+	if (ca && cc && (op == IR_SHL || op == IR_SHR_U) && y < ir_type_bits(t))
+		return konst(b, t, (op == IR_SHL ? x << y : x >> y) & m);
+	if (op == IR_AND && ((ca && x == 0) || (cc && y == 0)))
+		return konst(b, t, 0);
+	if ((op == IR_AND && cc && (y & m) == m) || ((op == IR_OR || op == IR_ADD) && cc && y == 0))
+		return a;
+	if ((op == IR_AND && ca && (x & m) == m) || (op == IR_OR && ca && x == 0))
+		return c;
 	ir_ref args[2] = {a, c};
 	return irb_emit(b, op, t, args, 2, 0, 0);
 }
