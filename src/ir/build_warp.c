@@ -92,8 +92,21 @@ static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref
 	return irb_emit(b, op, t, args, 2, 0, 0);
 }
 
+/* Integer comparison; constants fold (EQ, NE and the signed orders the formulas use). */
 static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
 {
+	uint64_t x, y;
+	enum ir_type t = (enum ir_type)b->fn->vals[a].type;
+	if (const_bits(b, a, &x) && const_bits(b, c, &y) &&
+	    (k == IR_CMP_EQ || k == IR_CMP_NE || k == IR_CMP_LE || k == IR_CMP_GE)) {
+		unsigned sh = 64 - ir_type_bits(t);
+		int64_t sx = (int64_t)(x << sh) >> sh, sy = (int64_t)(y << sh) >> sh;
+		bool r = k == IR_CMP_EQ   ? sx == sy
+		         : k == IR_CMP_NE ? sx != sy
+		         : k == IR_CMP_LE ? sx <= sy
+		                          : sx >= sy;
+		return konst(b, IR_T_PRED, r);
+	}
 	ir_ref args[2] = {a, c};
 	return irb_emit(b, IR_ICMP, IR_T_PRED, args, 2, k, 0);
 }
@@ -258,10 +271,18 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 		else /* .idx */
 			j = op2(b, IR_OR, IR_T_I32, min_lane,
 			        op2(b, IR_AND, IR_T_I32, bval, notseg));
-		in_range = cmp(b, IR_CMP_LE, j, max_lane);
+		uint64_t top;
+		bool whole = const_bits(b, max_lane, &top) && top == wave - 1;
+		/* .bfly and .idx never leave the wave: no clamp at its last lane is no clamp */
+		in_range = whole && !ptx_insn_has_mod(in, PTX_DW_DOWN)
+		                   ? konst(b, IR_T_PRED, 1)
+		                   : cmp(b, IR_CMP_LE, j, max_lane);
 	}
 	ir_ref args[3] = {in_range, j, lane};
-	ir_ref from = irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+	uint64_t always;
+	ir_ref from = const_bits(b, in_range, &always)
+	                      ? (always ? j : lane)
+	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
 	if (in_halves(b))
 		from = op2(b, IR_OR, IR_T_I32, from, warp_base(b));
 	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);

@@ -15,7 +15,7 @@
  *    VGPR does).
  * Kernel parameters, %ctaid, %ntid, %nctaid, constants and addresses of variables are
  * uniform, and so are the results of wave-wide operations (IR_OPF_WAVE: ballot, active
- * mask, reductions) whatever their operands; shuffles (lane.read) follow their operands.  `bra.uni`
+ * mask, reductions) whatever their operands, and a lane.read from a uniform lane.  `bra.uni`
  * is not trusted: the analysis decides. requires: ir_cfg_compute.  Complexity: O(values + uses) for
  * propagation, plus the size of each divergent branch's region and O(blocks) per divergent loop. */
 #include <string.h>
@@ -183,8 +183,9 @@ void ir_uniformity(struct ir_function *fn)
 			const struct ir_insn *in = &fn->blocks[b].insns[i];
 			if (in->op == IR_BR)
 				divergent_branch(&u, b);
-			else if (in->res != IR_NO_REF && !(ir_ops[in->op].flags & IR_OPF_WAVE))
-				mark(&u, in->res);
+			else if (in->res != IR_NO_REF && !(ir_ops[in->op].flags & IR_OPF_WAVE) &&
+			         !(in->op == IR_LANE_READ && in->args[1] != v))
+				mark(&u, in->res); /* lane.read: as its lane operand */
 		}
 	}
 }

@@ -1,7 +1,8 @@
 /* Instruction selection for the warp-level operations (docs/WARP.md).
  *
  * lane.read is ds_bpermute_b32 (every target, both wave sizes: a lane reads the dword
- * another lane offers; an inactive source lane gives 0).  ballot is the predicate's lane
+ * another lane offers; an inactive source lane gives 0), or v_readlane_b32 when every lane
+ * reads the same lane (a broadcast: the result is uniform).  ballot is the predicate's lane
  * mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC, readfirst is
  * v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity analysis
  * made them divergent, e.g. out of a divergent loop).  redux runs a butterfly of
@@ -48,6 +49,14 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd d = rd(s, in->res, 0);
 	if (!s->ir->vals[in->args[0]].divergent) { /* the same value in every lane */
 		sel_copy(s, d, sel_sreg_opnd(s, in->args[0], 0));
+		return true;
+	}
+	if (!s->ir->vals[in->args[1]].divergent) { /* one lane for all: v_readlane */
+		uint32_t t = sel_new_sgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(t, 1), sel_vgpr_opnd(s, in->args[0], 0),
+		                          sel_sreg_opnd(s, in->args[1], 0)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, ops);
+		sel_copy(s, d, mir_vreg(t, 1));
 		return true;
 	}
 	if (s->vals[in->res].loc != LOC_VGPR) { /* uniform by analysis: through a VGPR */

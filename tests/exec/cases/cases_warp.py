@@ -40,7 +40,7 @@ def warp_shfl_case():
     n = grid * block
     rng = rng_for('warp_shfl')
     vals = [rng.getrandbits(32) for _ in range(n)]
-    nout = 10
+    nout = 12
 
     def check(outs, wave):
         got = unpack('I', outs[0])
@@ -70,6 +70,8 @@ def warp_shfl_case():
                 exp.append((value(src, lambda l: l % 2 == 0), int(p)))
             else:
                 exp.append((777, 2))
+            exp.append((value(7), 1))
+            exp.append((value(i // block + 2), 1))
             for k, (d, p) in enumerate(exp):
                 gd, gp = got[(i * nout + k) * 2], got[(i * nout + k) * 2 + 1]
                 if gp != p or (d is not None and gd != d):
