@@ -281,8 +281,43 @@ def warp_cuda_case():
     return c
 
 
+def warp_nvvm_case():
+    """clang-19's PTX of tests/exec/src/warp_nvvm.cu (CUDA builtins, 32-lane warps)."""
+    grid, block = 2, 96
+    n = grid * block
+    rng = rng_for('warp_nvvm')
+    vals = [rng.randrange(-1000, 1000) for _ in range(n)]
+    vals[5] = 995  # one lane of the first warp for vote.any
+
+    def expect():
+        out = []
+        for base in range(0, n, 32):
+            v = vals[base:base + 32]
+            for k in range(32):
+                out += [v[0], v[k - 2] if k >= 2 else v[k], v[k + 7] if k + 7 <= 31 else v[k],
+                        v[k ^ 12], s32w(mask_of(j for j in range(32) if v[j] > 0)),
+                        int(all(x > -900 for x in v)), int(any(x > 990 for x in v)),
+                        int(len(set(x & 1 for x in v)) == 1),
+                        s32w(mask_of(j for j in range(32) if v[j] & 3 == v[k] & 3)),
+                        s32w(max(x & M32 for x in v))]
+        return out
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['warp_nvvm runs with 32-lane warps only, not %d' % wave]
+        got, exp = unpack('i', outs[0]), expect()
+        bad = [i for i in range(len(exp)) if got[i] != exp[i]]
+        return ['warp_nvvm out[%d] (thread %d result %d) = %d, expected %d'
+                % (i, i // 10, i % 10, got[i], exp[i]) for i in bad[:8]]
+
+    c = Case('warp_nvvm', 'warp_nvvm', (grid,), (block,), [In('i', vals), Out(40 * n)], check)
+    c.warp32_only = True
+    return c
+
+
 def cases():
-    out = [warp_shfl_case(), warp_vote_case(), warp_portable_case(), warp_cuda_case()]
+    out = [warp_shfl_case(), warp_vote_case(), warp_portable_case(), warp_cuda_case(),
+           warp_nvvm_case()]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
