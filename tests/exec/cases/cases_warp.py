@@ -315,9 +315,39 @@ def warp_nvvm_case():
     return c
 
 
+def warp_loop_case():
+    grid, block = 2, 80  # a partial last wave on both wave sizes
+    n = grid * block
+    rng = rng_for('warp_loop')
+    vals = [rng.getrandbits(32) for _ in range(n)]
+
+    def expect(wave):
+        out = []
+        for i in range(n):
+            t = i % block
+            lane = t % wave
+            base = i - lane
+            cnt = [vals[base + k] & 7 for k in range(min(wave, block - (t - lane)))]
+            mine = cnt[lane]
+            acc = sum(sum(1 for c in cnt if c > it) for it in range(mine))
+            last = max(mine, 1)
+            am = mask_of(k for k in range(len(cnt)) if max(cnt[k], 1) >= last)
+            out += [acc, max(cnt), am, last]
+        return out
+
+    def check(outs, wave):
+        got, exp = unpack('Q', outs[0]), expect(wave)
+        bad = [k for k in range(len(exp)) if got[k] != exp[k]]
+        return ['warp_loop thread %d result %d: got %#x, expected %#x'
+                % (k // 4, k % 4, got[k], exp[k]) for k in bad[:8]]
+
+    return Case('warp_loop', 'warp_loop', (grid,), (block,), [Out(32 * n), In('I', vals)],
+                check)
+
+
 def cases():
     out = [warp_shfl_case(), warp_vote_case(), warp_portable_case(), warp_cuda_case(),
-           warp_nvvm_case()]
+           warp_nvvm_case(), warp_loop_case()]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
