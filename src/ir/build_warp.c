@@ -12,6 +12,9 @@
  * register narrower than 64 bits is an error, and a constant lane mask with an empty
  * high half a warning (0xffffffff means "all lanes" on NVIDIA; -1 is the portable
  * spelling) unless fn->no_lanemask_warning.  WARP_SZ is the constant W.
+ * W is the warp size, fn->warp_size: the wave size, or 32 on wave64 with --warp-size 32,
+ * where each half of a wave is a warp (lane masks shifted down for the upper half, shuffle
+ * sources offset into it, match.all through match.any, redux per half).
  * Membermask on AMD: every active lane executes the instruction; results that are lane
  * masks are ANDed with membermask, nothing else depends on it.
  * O(1) per instruction. */
