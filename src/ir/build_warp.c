@@ -173,6 +173,8 @@ static const char *reg_name(struct irb *b, const struct ptx_operand *o)
  * that constant, at the register's width. */
 static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
 {
+	if (i >= in->nopnds) /* shfl and vote without .sync (before sm_70): the whole warp */
+		return konst(b, mask_type(b), type_mask(mask_type(b)));
 	const struct ptx_operand *o = &in->opnds[i];
 	unsigned wave = b->fn->warp_size;
 	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
@@ -397,13 +399,9 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in)
 {
 	switch (in->op) {
 	case PTX_OP_SHFL:
-		if (!ptx_insn_has_mod(in, PTX_DW_SYNC))
-			break;
 		tr_shfl(b, in);
 		return true;
 	case PTX_OP_VOTE:
-		if (!ptx_insn_has_mod(in, PTX_DW_SYNC))
-			break;
 		tr_vote(b, in);
 		return true;
 	case PTX_OP_ACTIVEMASK:
@@ -421,7 +419,4 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in)
 	default:
 		return false;
 	}
-	irb_error(b, "'%s' without .sync is not supported by the code generator",
-	          ptx_ops[in->op].name);
-	return true;
 }

@@ -345,9 +345,24 @@ def warp_loop_case():
                 check)
 
 
+def warp_old_case():
+    block = 64
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        exp = []
+        for t in range(block):
+            src, p = shfl_ref('bfly', t % wave, 1, 31, wave)  # c = 31: clamped at lane 31
+            exp.append(src + int(p))
+        return ['warp_old out[%d] = %d, expected %d' % (t, got[t], exp[t])
+                for t in range(block) if got[t] != exp[t]][:6]
+
+    return Case('warp_old', 'warp_old', (1,), (block,), [Out(4 * block)], check)
+
+
 def cases():
     out = [warp_shfl_case(), warp_vote_case(), warp_portable_case(), warp_cuda_case(),
-           warp_nvvm_case(), warp_loop_case()]
+           warp_nvvm_case(), warp_loop_case(), warp_old_case()]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
