@@ -42,12 +42,15 @@ def main():
     ap.add_argument('--amdsim', required=True)
     ap.add_argument('--target', action='append')
     ap.add_argument('--case', action='append')
+    ap.add_argument('--no-warp-variants', action='store_true',
+                    help='only the five targets as they are (sanitizer builds)')
     ap.add_argument('-v', '--verbose', action='store_true')
     args = ap.parse_args()
     cases = [c for c in ptx_cases.all_cases() if not args.case or c.name in args.case]
     failures, passes = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for target in args.target or TARGETS + WARP_VARIANTS:
+        variants = () if args.no_warp_variants else WARP_VARIANTS
+        for target in args.target or TARGETS + variants:
             words = target.split()
             for case in cases:
                 if len(words) > 1 and not getattr(case, 'warp_level', False):
