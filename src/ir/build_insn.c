@@ -235,7 +235,7 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			return adapt(b, a, want, false);
 		}
 		break;
-	case PTX_OPND_WARPSZ: /* a compile-time constant: the target's wave size */
+	case PTX_OPND_WARPSZ: /* a compile-time constant: the warp size (docs/WARP.md) */
 		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->warp_size), want, false);
 	default:
 		break;

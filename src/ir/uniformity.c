@@ -15,9 +15,10 @@
  *    VGPR does).
  * Kernel parameters, %ctaid, %ntid, %nctaid, constants and addresses of variables are
  * uniform, and so are the results of wave-wide operations (IR_OPF_WAVE: ballot, active
- * mask, reductions) whatever their operands, and a lane.read from a uniform lane.  `bra.uni`
- * is not trusted: the analysis decides. requires: ir_cfg_compute.  Complexity: O(values + uses) for
- * propagation, plus the size of each divergent branch's region and O(blocks) per divergent loop. */
+ * mask, reductions) whatever their operands, and a lane.read from a uniform lane.
+ * `bra.uni` is not trusted: the analysis decides.
+ * requires: ir_cfg_compute.  Complexity: O(values + uses) for propagation, plus the size
+ * of each divergent branch's region and O(blocks) per divergent loop. */
 #include <string.h>
 
 #include "ir/ir.h"
