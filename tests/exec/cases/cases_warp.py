@@ -40,7 +40,7 @@ def warp_shfl_case():
     n = grid * block
     rng = rng_for('warp_shfl')
     vals = [rng.getrandbits(32) for _ in range(n)]
-    nout = 12
+    nout = 13
 
     def check(outs, wave):
         got = unpack('I', outs[0])
@@ -72,6 +72,8 @@ def warp_shfl_case():
                 exp.append((777, 2))
             exp.append((value(7), 1))
             exp.append((value(i // block + 2), 1))
+            src, _ = shfl_ref('up', lane, 2, 0, w)  # 64-bit: (lane id, value) of the source
+            exp.append((src, value(src)))
             for k, (d, p) in enumerate(exp):
                 gd, gp = got[(i * nout + k) * 2], got[(i * nout + k) * 2 + 1]
                 if gp != p or (d is not None and gd != d):
