@@ -202,6 +202,9 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	struct ir_function ir;
 	struct pa_arena *a = &c->fn_arena;
 	lap(c, ST_PARSE);
+	ir.wave_size = o->target.wave_size;
+	ir.warp_size = o->warp_size;
+	ir.no_lanemask_warning = o->no_lanemask_warning;
 	if (!ir_build(&ir, pf, m, o->filename, a, d) || !ir_cfg_compute(&ir, d))
 		return;
 	lap(c, ST_IR);

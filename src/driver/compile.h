@@ -28,6 +28,9 @@ struct pa_compile_options {
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
 	int opt_level;            /* -O: 0 keeps selection's instruction order (no scheduling) */
+	unsigned warp_size;       /* --warp-size 32 on wave64: 32-lane warps (0: the wave) */
+	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
+	                           * on wave64 (docs/WARP.md) */
 };
 
 /* Compiles the PTX module read from `in`.  On success *out holds the code object

@@ -35,7 +35,10 @@ struct options {
 	long maxrregcount; /* 0 = unlimited */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
-	bool gpu_name_given; /* else assembly and objects name their own target */
+	bool gpu_name_given;      /* else assembly and objects name their own target */
+	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
+	unsigned wave_size;       /* --wavefront-size; 0: the target's default */
+	unsigned warp_size;       /* --warp-size; 0: the wave size */
 };
 
 static void print_help(FILE *out)
@@ -71,6 +74,11 @@ static void print_help(FILE *out)
 	      "  -v, --verbose             print resource usage per function\n"
 	      "  -w, --disable-warnings    suppress warnings\n"
 	      "  -Werror, --warning-as-error  treat warnings as errors\n"
+	      "  -Wno-lanemask             no warning for constant 32-bit lane masks on wave64\n"
+	      "  --wavefront-size 32|64    wave size of the code (gfx10+: either; default: the\n"
+	      "                            target's, 64 on gfx9, 32 on gfx10+)\n"
+	      "  --warp-size 32|64         warp size the PTX sees (default: the wave size); 32\n"
+	      "                            on wave64 runs 32-lane warps as wave halves\n"
 	      "  -V, --version             print the version\n"
 	      "  -h, --help                print this help\n"
 	      "\n"
@@ -162,6 +170,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->no_warn = true;
 		} else if (!strcmp(a, "-Werror") || !strcmp(a, "--warning-as-error")) {
 			o->werror = true;
+		} else if (!strcmp(a, "-Wno-lanemask")) {
+			o->no_lanemask_warning = true;
+		} else if ((v = option_value(argc, argv, &i, "--warp-size"))) {
+			if (strcmp(v, "32") && strcmp(v, "64"))
+				usage_error("invalid warp size '%s' (32 or 64)", v);
+			o->warp_size = (unsigned)atoi(v);
+		} else if ((v = option_value(argc, argv, &i, "--wavefront-size"))) {
+			if (strcmp(v, "32") && strcmp(v, "64"))
+				usage_error("invalid wavefront size '%s' (32 or 64)", v);
+			o->wave_size = (unsigned)atoi(v);
 		} else if (!strcmp(a, "--parse-only")) {
 			o->parse_only = true;
 		} else if (!strcmp(a, "--dump-ast")) {
@@ -332,6 +350,8 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .info = o->verbose ? stderr : NULL,
 	        .time_passes = o->time_passes ? stderr : NULL,
 	        .verify = o->verify,
+	        .no_lanemask_warning = o->no_lanemask_warning,
+	        .warp_size = o->warp_size,
 	};
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {
@@ -628,6 +648,16 @@ int main(int argc, char **argv)
 	struct amd_target target;
 	if (!parse_gpu_name(o.gpu_name, &target))
 		return EXIT_USAGE;
+	if (o.wave_size) {
+		bool ok = o.wave_size == 64 ? target.info->supports_wave64
+		                            : target.info->supports_wave32;
+		if (!ok)
+			usage_error("%s does not run code of that wavefront size",
+			            target.info->name);
+		target.wave_size = o.wave_size;
+	}
+	if (o.warp_size > target.wave_size)
+		usage_error("%s", "--warp-size 64 needs wave64 code (--wavefront-size 64)");
 
 	struct pa_diag diag;
 	pa_diag_init(&diag, stderr);

@@ -436,7 +436,13 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
               const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
               struct pa_diag *d)
 {
+	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
+	unsigned warp = fn->warp_size == 32 ? 32 : wave;
+	bool no_lanemask_warning = fn->no_lanemask_warning;
 	memset(fn, 0, sizeof *fn);
+	fn->wave_size = wave;
+	fn->warp_size = warp;
+	fn->no_lanemask_warning = no_lanemask_warning;
 	fn->arena = arena;
 	fn->name = pf->sym->name;
 	fn->file = file;

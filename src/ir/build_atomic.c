@@ -144,5 +144,5 @@ void irb_atomic(struct irb *b, const struct ptx_insn *in)
 		return;
 	}
 	ir_ref r = irb_emit(b, IR_ATOMIC, vt, args, 3, aux, off);
-	irb_write_dest(b, &in->opnds[0], r, ptx_types[t].cls == PTX_TC_SINT);
+	irb_write_dest(b, &in->opnds[0], r, ptx_types[t].cls == PTX_TC_SINT, IR_NO_REF);
 }

@@ -106,7 +106,7 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 		if (!strcmp(name, sreg_names[k]) && o->comp >= 1 && o->comp <= 3)
 			return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k * 3 + o->comp - 1, 0);
 	if (!strcmp(name, "%laneid"))
-		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+		return irb_laneid(b); /* build_warp.c */
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
 	return ir_undef(b->fn, IR_T_I32);
 }
@@ -179,6 +179,8 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 		return adapt(b, v, want, sign);
 	}
 	case PTX_OPND_SREG:
+		if (irb_is_lanemask_sreg(b, o->sym->name, want)) /* build_warp.c */
+			return adapt(b, irb_lanemask(b, o->sym->name), want, false);
 		return adapt(b, read_sreg(b, o), want, false);
 	case PTX_OPND_INT:
 		if (want == IR_T_F32) {
@@ -233,8 +235,8 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			return adapt(b, a, want, false);
 		}
 		break;
-	case PTX_OPND_WARPSZ:
-		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_WARPSZ, 0);
+	case PTX_OPND_WARPSZ: /* a compile-time constant: the warp size (docs/WARP.md) */
+		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->warp_size), want, false);
 	default:
 		break;
 	}
@@ -940,7 +942,7 @@ static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
 		return true;
 	default:
 		(void)guard_pred;
-		return false;
+		return irb_warp(b, x->in); /* build_warp.c */
 	}
 }
 
@@ -958,6 +960,12 @@ static bool is_pure(const struct ptx_insn *in)
 	case PTX_OP_BRA:
 	case PTX_OP_RET:
 	case PTX_OP_EXIT:
+	case PTX_OP_SHFL: /* warp-level: lanes whose guard fails do not take part */
+	case PTX_OP_VOTE:
+	case PTX_OP_ACTIVEMASK:
+	case PTX_OP_MATCH:
+	case PTX_OP_REDUX:
+	case PTX_OP_ELECT:
 		return false;
 	default:
 		return true;
@@ -1060,9 +1068,9 @@ ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type wa
 	return read_opnd(b, o, want, sign);
 }
 
-void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign)
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign, ir_ref guard)
 {
-	write_dest(b, o, v, sign, IR_NO_REF);
+	write_dest(b, o, v, sign, guard);
 }
 
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)

@@ -68,12 +68,18 @@ void irb_decl(struct irb *b, const struct ptx_symbol *sym);
 int irb_mem_space(const struct ptx_insn *in); /* enum ir_space, -1: not supported */
 bool irb_address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base, int64_t *off);
 ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
-void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign);
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
 
 /* build_atomic.c: atom, red, membar, fence; memory-order bits of ld/st qualifiers */
 void irb_atomic(struct irb *b, const struct ptx_insn *in);
 void irb_fence(struct irb *b, const struct ptx_insn *in);
 bool irb_mem_order(struct irb *b, const struct ptx_insn *in, uint32_t *bits);
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign, ir_ref guard);
+
+/* build_warp.c */
+bool irb_warp(struct irb *b, const struct ptx_insn *in);
+bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
+ir_ref irb_lanemask(struct irb *b, const char *name);
+ir_ref irb_laneid(struct irb *b);
 
 #endif

@@ -40,6 +40,21 @@ enum {
 	IR_OPF_NORES = 8,
 	IR_OPF_SRC_DIV = 16,
 	IR_OPF_MEM = 32,
+	IR_OPF_WAVE = 64, /* same result in every lane of the wave, whatever the operands */
+};
+
+/* REDUX kinds (aux). */
+enum ir_redux {
+	IR_REDUX_ADD,
+	IR_REDUX_MIN_U,
+	IR_REDUX_MIN_S,
+	IR_REDUX_MAX_U,
+	IR_REDUX_MAX_S,
+	IR_REDUX_AND,
+	IR_REDUX_OR,
+	IR_REDUX_XOR,
+	IR_REDUX_HALVES = 16, /* flag: each 32-lane half of a wave64 separately (--warp-size
+	                       * 32); the result is then per lane (divergent) */
 };
 
 struct ir_op_info {
@@ -246,6 +261,14 @@ struct ir_function {
 	struct ir_symvar *symvars;
 	uint32_t nsymvars, symvars_cap;
 	uint32_t maxntid[3], reqntid[3], maxnreg;
+	/* Set by the caller before ir_build, which keeps them: the target's wave size (32 or
+	 * 64; 0 means 32); the warp size the PTX sees (WARP_SZ, %laneid, lane-mask widths):
+	 * the wave size, or 32 on wave64 to run NVIDIA's 32-lane warps as the two halves of
+	 * each wave (--warp-size 32; 0 means the wave size); whether a constant lane mask with
+	 * an empty high half on wave64 is left without its warning (docs/WARP.md). */
+	unsigned wave_size;
+	unsigned warp_size;
+	bool no_lanemask_warning;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
 	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */

@@ -14,7 +14,9 @@
  *    divergence: each lane must keep the value of its own last iteration, which only a
  *    VGPR does).
  * Kernel parameters, %ctaid, %ntid, %nctaid, constants and addresses of variables are
- * uniform.  `bra.uni` is not trusted: the analysis decides.
+ * uniform, and so are the results of wave-wide operations (IR_OPF_WAVE: ballot, active
+ * mask, reductions) whatever their operands, and a lane.read from a uniform lane.
+ * `bra.uni` is not trusted: the analysis decides.
  * requires: ir_cfg_compute.  Complexity: O(values + uses) for propagation, plus the size
  * of each divergent branch's region and O(blocks) per divergent loop. */
 #include <string.h>
@@ -49,6 +51,8 @@ static bool is_source(const struct ir_insn *in)
 	case IR_LOAD:
 	case IR_ATOMIC:
 		return true;
+	case IR_REDUX: /* per 32-lane half of the wave (--warp-size 32) */
+		return (in->aux & IR_REDUX_HALVES) != 0;
 	default:
 		return false;
 	}
@@ -180,8 +184,9 @@ void ir_uniformity(struct ir_function *fn)
 			const struct ir_insn *in = &fn->blocks[b].insns[i];
 			if (in->op == IR_BR)
 				divergent_branch(&u, b);
-			else if (in->res != IR_NO_REF)
-				mark(&u, in->res);
+			else if (in->res != IR_NO_REF && !(ir_ops[in->op].flags & IR_OPF_WAVE) &&
+			         !(in->op == IR_LANE_READ && in->args[1] != v))
+				mark(&u, in->res); /* lane.read: as its lane operand */
 		}
 	}
 }

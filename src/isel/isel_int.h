@@ -97,6 +97,7 @@ void sel_mm_barrier_release(struct isel *s); /* before s_barrier (waits for ever
 void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
+bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

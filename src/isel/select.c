@@ -436,6 +436,8 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 	s->col = in->col;
 	if (sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in) || sel_atomic(s, in))
 		return true;
+	if (sel_warp(s, in))
+		return true;
 	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
 	          s->t->info->name);
 	return false;

@@ -602,6 +602,16 @@ static void check_reg_type(struct check *k, const struct ptx_operand *o, enum pt
 		return;
 	/* special registers may be read into a narrower type (mov.u16 h, %tid.x) */
 	bool relaxed = k->op->flags & PTX_OF_RELAXED_SIZE || o->kind == PTX_OPND_SREG;
+	/* AMD wave64 (docs/WARP.md): lane masks are as wide as the wave, so activemask may
+	 * write, and %lanemask_* be read as, 64 bits; the code generator checks the width
+	 * against the target's wave size. */
+	bool wave_mask = (k->in->op == PTX_OP_ACTIVEMASK && o->kind == PTX_OPND_REG) ||
+	                 (o->kind == PTX_OPND_SREG && !strncmp(o->sym->name, "%lanemask_", 10));
+	unsigned wbits = ptx_types[want].bits, rbits = ptx_types[o->sym->type].bits;
+	if (wave_mask && (wbits == 32 || wbits == 64) && (rbits == 32 || rbits == 64) &&
+	    ptx_types[want].cls != PTX_TC_FLOAT && ptx_types[o->sym->type].cls != PTX_TC_FLOAT &&
+	    ptx_types[want].cls != PTX_TC_PRED && ptx_types[o->sym->type].cls != PTX_TC_PRED)
+		return;
 	if (!compatible(want, o->sym->type, relaxed)) {
 		char name[80];
 		reg_name(o, name, sizeof name);

@@ -58,6 +58,18 @@ check("-O5", ["-O5", "--parse-only", example], 2, err_has=["unknown option '-O5'
 check("maxrregcount", ["--maxrregcount", "64", "--parse-only", example], 0)
 check("maxrregcount bad", ["--maxrregcount", "lots", "--parse-only", example], 2)
 check("maxrregcount zero", ["--maxrregcount=0", "--parse-only", example], 2)
+check("wavefront-size 64 on rdna", ["--gpu-name", "gfx1100", "--wavefront-size", "64", example,
+                                   "-o", os.devnull], 0)
+check("wavefront-size 32 on gfx90a", ["--gpu-name", "gfx90a", "--wavefront-size", "32", example],
+      2, err_has=["gfx90a does not run code of that wavefront size"])
+check("wavefront-size bad", ["--wavefront-size", "48", example], 2,
+      err_has=["invalid wavefront size '48'"])
+check("warp-size 32 on wave64", ["--gpu-name", "gfx942", "--warp-size", "32", example, "-o",
+                                 os.devnull], 0)
+check("warp-size 64 on wave32", ["--gpu-name", "gfx1030", "--warp-size", "64", example], 2,
+      err_has=["--warp-size 64 needs wave64 code"])
+check("no lanemask warning", ["-Wno-lanemask", "--gpu-name", "gfx90a", example, "-o",
+                              os.devnull], 0)
 check("missing file", ["--parse-only", "/nonexistent/k.ptx"], 1,
       err_has=["cannot open '/nonexistent/k.ptx'"])
 check("directory", ["--parse-only", srcdir], 1, err_has=["Is a directory"])

@@ -21,6 +21,19 @@ import ptx_cases  # noqa: E402
 import run as krun  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
+# Other wave and warp sizes, only for cases that set `warp_level = True` (their results
+# depend on the warp size): RDNA compiled for wave64, and 32-lane warps on wave64.
+WARP_VARIANTS = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
+                 'gfx1200 --wavefront-size 64', 'gfx90a --warp-size 32',
+                 'gfx942 --warp-size 32', 'gfx1100 --wavefront-size 64 --warp-size 32')
+
+
+def warp_size(words):
+    """The warp size PTX sees for a target with options."""
+    for opt in ('--warp-size', '--wavefront-size'):
+        if opt in words:
+            return int(words[words.index(opt) + 1])
+    return 64 if words[0] in ('gfx90a', 'gfx942') else 32
 
 
 def main():
@@ -29,24 +42,35 @@ def main():
     ap.add_argument('--amdsim', required=True)
     ap.add_argument('--target', action='append')
     ap.add_argument('--case', action='append')
+    ap.add_argument('--no-warp-variants', action='store_true',
+                    help='only the five targets as they are (sanitizer builds)')
     ap.add_argument('-v', '--verbose', action='store_true')
     args = ap.parse_args()
     cases = [c for c in ptx_cases.all_cases() if not args.case or c.name in args.case]
     failures, passes = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for target in args.target or TARGETS:
+        variants = () if args.no_warp_variants else WARP_VARIANTS
+        for target in args.target or TARGETS + variants:
+            words = target.split()
             for case in cases:
+                if len(words) > 1 and not getattr(case, 'warp_level', False):
+                    continue
+                if getattr(case, 'warp32_only', False) and warp_size(words) != 32:
+                    continue  # written for 32-lane warps: see tests/exec/diag for wave64
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
-                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, target))
-                r = subprocess.run([args.ptxas_amd, '--gpu-name', target, '--verify', src, '-o',
-                                    hsaco], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, '_'.join(words)))
+                r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + ['--verify', src,
+                                                                             '-o', hsaco],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
                 if r.returncode != 0:
                     failures.append(tag)
                     print('FAIL  %s ptxas-amd: %s' % (tag, r.stdout[-1500:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
+                if '--warp-size' in words:  # the references model the warps the PTX sees
+                    kern = dict(kern, wavefront_size=words[words.index('--warp-size') + 1])
                 for seed in (0, 1):
                     ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)],
                                                   tmp, kern, args.verbose, seed)

@@ -1,0 +1,422 @@
+/* ir_build, part 3: warp-level PTX instructions -> IR, and the wave-size rules.
+ *
+ * shfl.sync computes its source lane and in-range predicate with integer operations (PTX
+ * ISA semantics, with lane, offset and the c operand's fields W bits wide for a wave of W
+ * lanes) and reads the value there with one lane.read.  vote.sync, activemask,
+ * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
+ * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
+ * redux.sync and match.any.sync are one operation each; %lanemask_* come from %laneid.
+ *
+ * Wave size rules (docs/WARP.md, after SCALE's): lane masks -- membermask operands,
+ * ballot/activemask/match results, %lanemask_* -- are W bits wide; on wave64 a lane-mask
+ * register narrower than 64 bits is an error, and a constant lane mask with an empty
+ * high half a warning (0xffffffff means "all lanes" on NVIDIA; -1 is the portable
+ * spelling) unless fn->no_lanemask_warning.  WARP_SZ is the constant W.
+ * W is the warp size, fn->warp_size: the wave size, or 32 on wave64 with --warp-size 32,
+ * where each half of a wave is a warp (lane masks shifted down for the upper half, shuffle
+ * sources offset into it, match.all through match.any, redux per half).
+ * Membermask on AMD: every active lane executes the instruction; results that are lane
+ * masks are ANDed with membermask, nothing else depends on it.
+ * O(1) per instruction. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/build_int.h"
+
+/* Lane masks as the PTX sees them: warp-size bits. */
+static enum ir_type mask_type(const struct irb *b)
+{
+	return b->fn->warp_size == 64 ? IR_T_I64 : IR_T_I32;
+}
+
+/* Lane masks of the wave (ballot, activemask, match.any results). */
+static enum ir_type wave_mask_type(const struct irb *b)
+{
+	return b->fn->wave_size == 64 ? IR_T_I64 : IR_T_I32;
+}
+
+/* 32-lane warps on wave64 (--warp-size 32): each half of the wave is a warp. */
+static bool in_halves(const struct irb *b)
+{
+	return b->fn->warp_size < b->fn->wave_size;
+}
+
+static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
+{
+	return ir_const(b->fn, t, v);
+}
+
+/* The operations below fold constants and the identities the shuffle formulas meet
+ * (x & 0, x | 0, x & ~0), so constant lane and c operands leave little code. */
+static bool const_bits(struct irb *b, ir_ref r, uint64_t *v)
+{
+	if (!ir_is_const(b->fn, r))
+		return false;
+	*v = b->fn->vals[r].bits;
+	return true;
+}
+
+static uint64_t type_mask(enum ir_type t)
+{
+	return ir_type_bits(t) >= 64 ? ~0ull : (1ull << ir_type_bits(t)) - 1;
+}
+
+static ir_ref op1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a)
+{
+	uint64_t x;
+	if (op == IR_NOT && const_bits(b, a, &x))
+		return konst(b, t, ~x & type_mask(t));
+	return irb_emit(b, op, t, &a, 1, 0, 0);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c)
+{
+	uint64_t x = 0, y = 0, m = type_mask(t);
+	bool ca = const_bits(b, a, &x), cc = const_bits(b, c, &y);
+	if (ca && cc && op != IR_SHL && op != IR_SHR_U) {
+		uint64_t r = op == IR_AND   ? x & y
+		             : op == IR_OR  ? x | y
+		             : op == IR_XOR ? x ^ y
+		             : op == IR_ADD ? x + y
+		             : op == IR_SUB ? x - y
+		                            : 0;
+		if (op == IR_AND || op == IR_OR || op == IR_XOR || op == IR_ADD || op == IR_SUB)
+			return konst(b, t, r & m);
+	}
+	if (ca && cc && (op == IR_SHL || op == IR_SHR_U) && y < ir_type_bits(t))
+		return konst(b, t, (op == IR_SHL ? x << y : x >> y) & m);
+	if (op == IR_AND && ((ca && x == 0) || (cc && y == 0)))
+		return konst(b, t, 0);
+	if ((op == IR_AND && cc && (y & m) == m) || ((op == IR_OR || op == IR_ADD) && cc && y == 0))
+		return a;
+	if ((op == IR_AND && ca && (x & m) == m) || (op == IR_OR && ca && x == 0))
+		return c;
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, op, t, args, 2, 0, 0);
+}
+
+/* Integer comparison; constants fold (EQ, NE and the signed orders the formulas use). */
+static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
+{
+	uint64_t x, y;
+	enum ir_type t = (enum ir_type)b->fn->vals[a].type;
+	if (const_bits(b, a, &x) && const_bits(b, c, &y) &&
+	    (k == IR_CMP_EQ || k == IR_CMP_NE || k == IR_CMP_LE || k == IR_CMP_GE)) {
+		unsigned sh = 64 - ir_type_bits(t);
+		int64_t sx = (int64_t)(x << sh) >> sh, sy = (int64_t)(y << sh) >> sh;
+		bool r = k == IR_CMP_EQ   ? sx == sy
+		         : k == IR_CMP_NE ? sx != sy
+		         : k == IR_CMP_LE ? sx <= sy
+		                          : sx >= sy;
+		return konst(b, IR_T_PRED, r);
+	}
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, IR_ICMP, IR_T_PRED, args, 2, k, 0);
+}
+
+static ir_ref wave_lane(struct irb *b)
+{
+	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+}
+
+/* %laneid: the lane within the warp. */
+ir_ref irb_laneid(struct irb *b)
+{
+	ir_ref lane = wave_lane(b);
+	if (!in_halves(b))
+		return lane;
+	return op2(b, IR_AND, IR_T_I32, lane, konst(b, IR_T_I32, b->fn->warp_size - 1));
+}
+
+static ir_ref laneid(struct irb *b)
+{
+	return irb_laneid(b);
+}
+
+/* The first wave lane of the executing lane's warp (0 unless in halves). */
+static ir_ref warp_base(struct irb *b)
+{
+	return op2(b, IR_AND, IR_T_I32, wave_lane(b), konst(b, IR_T_I32, b->fn->warp_size));
+}
+
+/* A wave lane mask as the executing lane's warp sees it. */
+static ir_ref to_warp(struct irb *b, ir_ref wave_mask)
+{
+	if (!in_halves(b))
+		return wave_mask;
+	ir_ref shifted = op2(b, IR_SHR_U, IR_T_I64, wave_mask, warp_base(b));
+	return op1(b, IR_TRUNC, IR_T_I32, shifted);
+}
+
+static ir_ref ballot(struct irb *b, ir_ref p)
+{
+	return to_warp(b, op1(b, IR_BALLOT, wave_mask_type(b), p));
+}
+
+static ir_ref activemask(struct irb *b)
+{
+	return to_warp(b, irb_emit(b, IR_ACTIVEMASK, wave_mask_type(b), NULL, 0, 0, 0));
+}
+
+/* A register operand's name as written ("%r5" for element 5 of a range). */
+static const char *reg_name(struct irb *b, const struct ptx_operand *o)
+{
+	char *s = PA_NEW_ARRAY(b->arena, char, strlen(o->sym->name) + 12);
+	strcpy(s, o->sym->name);
+	if (o->sym->range)
+		sprintf(s + strlen(s), "%u", o->index);
+	return s;
+}
+
+/* A membermask operand: W bits wide (see the header comment for the rules).  A register
+ * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1) counts as
+ * that constant, at the register's width. */
+static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
+{
+	if (i >= in->nopnds) /* shfl and vote without .sync (before sm_70): the whole warp */
+		return konst(b, mask_type(b), type_mask(mask_type(b)));
+	const struct ptx_operand *o = &in->opnds[i];
+	unsigned wave = b->fn->warp_size;
+	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
+	uint64_t value = o->value;
+	bool is_const = o->kind == PTX_OPND_INT;
+	if (o->kind == PTX_OPND_REG && o->bits < wave) {
+		ir_ref narrow = irb_read_opnd(b, o, o->bits > 32 ? IR_T_I64 : IR_T_I32, false);
+		is_const = ir_is_const(b->fn, narrow);
+		value = is_const ? b->fn->vals[narrow].bits : 0;
+		if (!is_const)
+			irb_error(
+			        b,
+			        "membermask '%s' is a %u-bit register, but lane masks are %u bits "
+			        "wide on this target (wave%u): use a .b%u register",
+			        reg_name(b, o), o->bits, wave, wave, wave);
+	}
+	if (is_const && wave == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
+		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
+		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
+		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
+		               (unsigned long long)value);
+	return v;
+}
+
+/* Writes a lane-mask result (W bits) to destination operand i. */
+static void write_mask(struct irb *b, const struct ptx_insn *in, unsigned i, ir_ref v)
+{
+	const struct ptx_operand *o = &in->opnds[i];
+	unsigned wave = b->fn->warp_size;
+	if (o->kind == PTX_OPND_REG && o->bits < wave) {
+		irb_error(b,
+		          "'%s' is a %u-bit register, but this lane mask is %u bits wide on this "
+		          "target (wave%u): use a .b%u register",
+		          reg_name(b, o), o->bits, wave, wave, wave);
+		return;
+	}
+	irb_write_dest(b, o, v, false, IR_NO_REF);
+}
+
+/* %lanemask_eq/lt/le/gt/ge of the executing lane, a W-bit mask. */
+ir_ref irb_lanemask(struct irb *b, const char *name)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref lane = laneid(b);
+	ir_ref eq = op2(b, IR_SHL, t, konst(b, t, 1), lane);
+	ir_ref lt = op2(b, IR_SUB, t, eq, konst(b, t, 1));
+	if (!strcmp(name, "%lanemask_eq"))
+		return eq;
+	if (!strcmp(name, "%lanemask_lt"))
+		return lt;
+	ir_ref le = op2(b, IR_OR, t, lt, eq);
+	if (!strcmp(name, "%lanemask_le"))
+		return le;
+	if (!strcmp(name, "%lanemask_gt"))
+		return op1(b, IR_NOT, t, le);
+	return op1(b, IR_NOT, t, lt); /* %lanemask_ge */
+}
+
+/* Whether a special register is a lane mask, checked against the width it is read as. */
+bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
+{
+	if (strncmp(name, "%lanemask_", 10))
+		return false;
+	unsigned wave = b->fn->warp_size;
+	if (want != IR_T_NONE && ir_type_bits(want) < wave)
+		irb_error(b,
+		          "'%s' is %u bits wide on this target (wave%u), but is read as a %u-bit "
+		          "value: use a .b%u register",
+		          name, wave, wave, ir_type_bits(want), wave);
+	return true;
+}
+
+/* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
+static void tr_shfl(struct irb *b, const struct ptx_insn *in)
+{
+	unsigned wave = b->fn->warp_size;
+	ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, false);
+	ir_ref bv = irb_read_opnd(b, &in->opnds[2], IR_T_I32, false);
+	ir_ref c = irb_read_opnd(b, &in->opnds[3], IR_T_I32, false);
+	read_member_mask(b, in, 4);
+	ir_ref field = konst(b, IR_T_I32, wave - 1);
+	ir_ref lane = laneid(b);
+	ir_ref bval = op2(b, IR_AND, IR_T_I32, bv, field);
+	ir_ref cval = op2(b, IR_AND, IR_T_I32, c, field);
+	ir_ref seg = op2(b, IR_AND, IR_T_I32, op2(b, IR_SHR_U, IR_T_I32, c, konst(b, IR_T_I32, 8)),
+	                 field);
+	ir_ref notseg = op1(b, IR_NOT, IR_T_I32, seg);
+	ir_ref min_lane = op2(b, IR_AND, IR_T_I32, lane, seg);
+	ir_ref max_lane = op2(b, IR_OR, IR_T_I32, min_lane, op2(b, IR_AND, IR_T_I32, cval, notseg));
+	ir_ref j, in_range;
+	if (ptx_insn_has_mod(in, PTX_DW_UP)) {
+		j = op2(b, IR_SUB, IR_T_I32, lane, bval);
+		in_range = cmp(b, IR_CMP_GE, j, max_lane);
+	} else {
+		if (ptx_insn_has_mod(in, PTX_DW_DOWN))
+			j = op2(b, IR_ADD, IR_T_I32, lane, bval);
+		else if (ptx_insn_has_mod(in, PTX_DW_BFLY))
+			j = op2(b, IR_XOR, IR_T_I32, lane, bval);
+		else /* .idx */
+			j = op2(b, IR_OR, IR_T_I32, min_lane,
+			        op2(b, IR_AND, IR_T_I32, bval, notseg));
+		uint64_t top;
+		bool whole = const_bits(b, max_lane, &top) && top == wave - 1;
+		/* .bfly and .idx never leave the wave: no clamp at its last lane is no clamp */
+		in_range = whole && !ptx_insn_has_mod(in, PTX_DW_DOWN)
+		                   ? konst(b, IR_T_PRED, 1)
+		                   : cmp(b, IR_CMP_LE, j, max_lane);
+	}
+	ir_ref args[3] = {in_range, j, lane};
+	uint64_t always;
+	ir_ref from = const_bits(b, in_range, &always)
+	                      ? (always ? j : lane)
+	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+	if (in_halves(b))
+		from = op2(b, IR_OR, IR_T_I32, from, warp_base(b));
+	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);
+	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
+}
+
+/* vote.sync.{all,any,uni}.pred d, {!}p, membermask; vote.sync.ballot.b32 d, {!}p, m */
+static void tr_vote(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref p = irb_read_opnd(b, &in->opnds[1], IR_T_PRED, false);
+	ir_ref m = read_member_mask(b, in, 2);
+	ir_ref yes = op2(b, IR_AND, t, ballot(b, p), m);
+	if (ptx_insn_has_mod(in, PTX_DW_BALLOT)) {
+		write_mask(b, in, 0, yes);
+		return;
+	}
+	ir_ref active = op2(b, IR_AND, t, activemask(b), m);
+	ir_ref r;
+	if (ptx_insn_has_mod(in, PTX_DW_ALL))
+		r = cmp(b, IR_CMP_EQ, yes, active);
+	else if (ptx_insn_has_mod(in, PTX_DW_ANY))
+		r = cmp(b, IR_CMP_NE, yes, konst(b, t, 0));
+	else /* .uni */
+		r = op2(b, IR_OR, IR_T_PRED, cmp(b, IR_CMP_EQ, yes, konst(b, t, 0)),
+		        cmp(b, IR_CMP_EQ, yes, active));
+	irb_write_dest(b, &in->opnds[0], r, false, IR_NO_REF);
+}
+
+/* match.any.sync.bN d, a, m;  match.all.sync.bN d[|p], a, m */
+static void tr_match(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	enum ptx_type ty = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_B32;
+	enum ir_type vt = ptx_types[ty].bits == 64 ? IR_T_I64 : IR_T_I32;
+	ir_ref a = irb_read_opnd(b, &in->opnds[1], vt, false);
+	ir_ref m = read_member_mask(b, in, 2);
+	ir_ref active = op2(b, IR_AND, t, activemask(b), m);
+	ir_ref same;
+	if (ptx_insn_has_mod(in, PTX_DW_ANY) || in_halves(b)) {
+		same = op2(b, IR_AND, t, to_warp(b, op1(b, IR_MATCH_ANY, wave_mask_type(b), a)), m);
+		if (ptx_insn_has_mod(in, PTX_DW_ANY)) {
+			write_mask(b, in, 0, same);
+			return;
+		}
+	} else {
+		ir_ref eq = cmp(b, IR_CMP_EQ, a, op1(b, IR_READFIRST, vt, a));
+		same = op2(b, IR_AND, t, ballot(b, eq), m);
+	}
+	ir_ref all = cmp(b, IR_CMP_EQ, same, active);
+	ir_ref args[3] = {all, active, konst(b, t, 0)};
+	write_mask(b, in, 0, irb_emit(b, IR_SELECT, t, args, 3, 0, 0));
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, all, false, IR_NO_REF);
+}
+
+/* redux.sync.OP.TYPE d, a, membermask (integer forms) */
+static void tr_redux(struct irb *b, const struct ptx_insn *in)
+{
+	static const struct {
+		enum ptx_dotword w;
+		enum ir_redux u, s; /* unsigned/bit, signed */
+	} ops[] = {
+	        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},
+	        {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
+	        {PTX_DW_MAX, IR_REDUX_MAX_U, IR_REDUX_MAX_S},
+	        {PTX_DW_AND, IR_REDUX_AND, IR_REDUX_AND},
+	        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},
+	        {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
+	};
+	enum ptx_type ty = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
+	if (ptx_types[ty].cls == PTX_TC_FLOAT || ptx_types[ty].bits != 32 ||
+	    ptx_insn_has_mod(in, PTX_DW_ABS) || ptx_insn_has_mod(in, PTX_DW_NAN_MOD)) {
+		irb_error(b, "only the 32-bit integer forms of 'redux.sync' are supported by the "
+		             "code generator yet");
+		return;
+	}
+	bool sign = ptx_types[ty].cls == PTX_TC_SINT;
+	for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+		if (!ptx_insn_has_mod(in, ops[k].w))
+			continue;
+		ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, sign);
+		read_member_mask(b, in, 2);
+		uint32_t aux = (sign ? ops[k].s : ops[k].u) | (in_halves(b) ? IR_REDUX_HALVES : 0);
+		ir_ref r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, aux, 0);
+		irb_write_dest(b, &in->opnds[0], r, sign, IR_NO_REF);
+		return;
+	}
+	irb_error(b, "unknown 'redux.sync' operation");
+}
+
+/* elect.sync d|p, membermask: the lowest active lane of membermask is the leader. */
+static void tr_elect(struct irb *b, const struct ptx_insn *in)
+{
+	enum ir_type t = mask_type(b);
+	ir_ref m = read_member_mask(b, in, 1);
+	ir_ref act = op2(b, IR_AND, t, activemask(b), m);
+	ir_ref lowest = op2(b, IR_AND, t, act, op1(b, IR_NEG, t, act));
+	ir_ref leader = op1(b, IR_POPC, IR_T_I32, op2(b, IR_SUB, t, lowest, konst(b, t, 1)));
+	irb_write_dest(b, &in->opnds[0], leader, false, IR_NO_REF);
+	if (in->opnds[0].pair)
+		irb_write_dest(b, in->opnds[0].pair, cmp(b, IR_CMP_EQ, leader, laneid(b)), false,
+		               IR_NO_REF);
+}
+
+bool irb_warp(struct irb *b, const struct ptx_insn *in)
+{
+	switch (in->op) {
+	case PTX_OP_SHFL:
+		tr_shfl(b, in);
+		return true;
+	case PTX_OP_VOTE:
+		tr_vote(b, in);
+		return true;
+	case PTX_OP_ACTIVEMASK:
+		write_mask(b, in, 0, activemask(b));
+		return true;
+	case PTX_OP_MATCH:
+		tr_match(b, in);
+		return true;
+	case PTX_OP_REDUX:
+		tr_redux(b, in);
+		return true;
+	case PTX_OP_ELECT:
+		tr_elect(b, in);
+		return true;
+	default:
+		return false;
+	}
+}
