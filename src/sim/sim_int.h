@@ -271,6 +271,12 @@ struct sim_code_object {
 	char target_name[32];
 	struct sim_kernel *kernels;
 	unsigned nkernels;
+	/* dynamic relocations: at load, the 64-bit word at image offset `offset` becomes the
+	 * load address + `value` (R_AMDGPU_RELATIVE64: the addend; R_AMDGPU_ABS64: S + A) */
+	struct sim_dyn_reloc {
+		uint64_t offset, value;
+	} * dyn_relocs;
+	unsigned ndyn_relocs;
 };
 
 /* memory.c */
