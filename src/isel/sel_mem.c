@@ -109,6 +109,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 static bool symaddr(struct isel *s, const struct ir_insn *in)
 {
 	const struct ir_symvar *v = &s->ir->symvars[in->imm];
+	if (sel_global_symaddr(s, in) || sel_local_symaddr(s, in))
+		return true;
 	if (v->space != IR_SPACE_SHARED) {
 		sel_error(s,
 		          "the address of module variable '%s' (.global/.const/.local) is not "
@@ -196,6 +198,10 @@ static bool load(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), sg = (in->aux & IR_MEM_SIGNED) ? 1 : 0;
+	if (sel_local_access(s, in))
+		return true;
+	if (space == IR_SPACE_CONST) /* constant memory is global memory */
+		space = IR_SPACE_GLOBAL;
 	uint32_t d = sel_def(s, in->res);
 	unsigned words = bytes == 8 ? 2 : 1;
 	/* the destination is a VGPR (loads are divergent) of the value's size */
@@ -236,6 +242,8 @@ static bool store(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), words = bytes == 8 ? 2 : 1;
+	if (sel_local_access(s, in))
+		return true;
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[1], words == 2 ? 2 : 0);
 	if (space == IR_SPACE_SHARED) {
 		int64_t off = in->imm;
@@ -282,6 +290,8 @@ static bool barrier(struct isel *s)
 static bool cvta(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK;
+	if (sel_global_cvta(s, in) || sel_local_cvta(s, in))
+		return true;
 	if (space != IR_SPACE_SHARED) {
 		sel_error(s,
 		          "generic addresses of the %s state space are not supported by the code "
