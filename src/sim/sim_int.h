@@ -183,6 +183,7 @@ struct sim_wave {
 	uint32_t wg_flat;       /* flat workgroup index */
 	unsigned nlanes;        /* 32 or 64 */
 	uint64_t scratch_base;  /* device address of this wave's swizzled scratch */
+	uint64_t flat_scratch;  /* gfx10: FLAT_SCR_LO/HI as s_setreg_b32 wrote them */
 	uint64_t clock;
 	uint64_t rng;
 	uint64_t ninsns;
