@@ -100,6 +100,15 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		}
 	} else if (k == IR_SREG_WARPSZ) {
 		sel_copy(s, rd(s, in->res, 0), mir_imm(s->wave));
+	} else if (k == IR_SREG_SHARED_APERTURE || k == IR_SREG_PRIVATE_APERTURE) {
+		uint32_t base = sel_new_sgpr(s, 2);
+		struct mir_opnd ops[2] = {mir_vreg(base, 2),
+		                          mir_special(k == IR_SREG_SHARED_APERTURE
+		                                              ? AMD_SPEC_SRC_SHARED_BASE
+		                                              : AMD_SPEC_SRC_PRIVATE_BASE,
+		                                      2)};
+		sel_emit(s, AMD_OP_S_MOV_B64, 2, ops);
+		sel_copy(s, rd(s, in->res, 0), sel_sub(base, 1, 1));
 	} else {
 		return false;
 	}
