@@ -340,7 +340,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 			memcpy(relocs + c.nrelocs, c.data.relocs, c.data.nrelocs * sizeof *relocs);
 		m.relocs = relocs;
 		m.nrelocs = c.nrelocs + c.data.nrelocs;
-		ok = ok && co_write_executable(&m, out, d);
+		ok = ok && (o->relocatable ? co_write_relocatable(&m, out, d)
+		                           : co_write_executable(&m, out, d));
 		if (ok && o->info) {
 			for (size_t i = 0; i < c.nkernels; i++) {
 				struct co_descriptor desc;

@@ -27,9 +27,11 @@ struct pa_compile_options {
 	FILE *info;               /* -v: resource usage per kernel (NULL: quiet) */
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
+	bool relocatable;         /* -c: an ET_REL object (for ld.lld / co_link) */
 };
 
-/* Compiles the PTX module read from `in`.  On success *out holds the code object
+/* Compiles the PTX module read from `in`.  On success *out holds the code object (an
+ * executable, or with o->relocatable a relocatable object)
  * (free with co_buffer_free); with only dumps requested (no `out`), nothing is written.
  * Returns false when any error was reported. */
 bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buffer *out,

@@ -331,6 +331,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .info = o->verbose ? stderr : NULL,
 	        .time_passes = o->time_passes ? stderr : NULL,
 	        .verify = o->verify,
+	        .relocatable = o->relocatable,
 	};
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {

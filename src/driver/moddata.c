@@ -17,8 +17,39 @@
 
 #include "moddata.h"
 
+/* A copy of a symbol in the compiler's module arena, with what this file reads: the front
+ * end frees its module arena when ptx_parse_stream returns, before the data is built. */
+static struct ptx_symbol *copy_symbol(struct pa_arena *a, const struct ptx_symbol *s)
+{
+	struct ptx_symbol *c = PA_NEW(a, struct ptx_symbol);
+	*c = *s;
+	c->name = pa_arena_strndup(a, s->name, strlen(s->name));
+	c->func = NULL;
+	c->hnext = c->next_in_scope = NULL;
+	c->use_text = NULL;
+	c->init = NULL;
+	c->ninit = 0;
+	return c;
+}
+
+static const struct ptx_symbol *copy_variable(struct pa_arena *a, const struct ptx_symbol *var)
+{
+	struct ptx_symbol *c = copy_symbol(a, var);
+	if (!var->ninit)
+		return c;
+	c->init = PA_NEW_ARRAY(a, struct ptx_init, var->ninit);
+	c->ninit = var->ninit;
+	for (uint32_t i = 0; i < var->ninit; i++) {
+		c->init[i] = var->init[i];
+		if (var->init[i].sym)
+			c->init[i].sym = copy_symbol(a, var->init[i].sym);
+	}
+	return c;
+}
+
 void pa_moddata_add(struct pa_moddata *md, struct pa_arena *a, const struct ptx_symbol *var)
 {
+	var = copy_variable(a, var);
 	for (uint32_t i = 0; i < md->nvars; i++)
 		if (!strcmp(md->vars[i]->name, var->name)) {
 			if (!(var->linkage & PTX_LINK_EXTERN))

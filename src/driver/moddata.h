@@ -17,6 +17,7 @@ struct pa_moddata {
 	uint32_t nrelocs, relocs_cap;
 };
 
+/* Records a copy of `var` (in `a`: the front end's symbols do not outlive the parse). */
 void pa_moddata_add(struct pa_moddata *md, struct pa_arena *a, const struct ptx_symbol *var);
 
 /* Builds one co_data per variable (initializers encoded little-endian, addresses of other
