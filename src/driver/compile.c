@@ -330,7 +330,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		                      .kernels = c.kernels,
 		                      .nkernels = c.nkernels};
 		struct co_data *data;
-		ok = pa_moddata_build(&c.data, &c.mod_arena, o->filename, &data, &m.ndata, d);
+		ok = pa_moddata_build(&c.data, &c.mod_arena, o->filename, o->relocatable, c.relocs,
+		                      c.nrelocs, &data, &m.ndata, d);
 		m.data = data;
 		struct co_reloc *relocs =
 		        PA_NEW_ARRAY(&c.mod_arena, struct co_reloc, c.nrelocs + c.data.nrelocs + 1);

@@ -50,11 +50,16 @@ static const struct ptx_symbol *copy_variable(struct pa_arena *a, const struct p
 void pa_moddata_add(struct pa_moddata *md, struct pa_arena *a, const struct ptx_symbol *var)
 {
 	var = copy_variable(a, var);
+	bool is_extern = (var->linkage & PTX_LINK_EXTERN) != 0;
 	for (uint32_t i = 0; i < md->nvars; i++)
 		if (!strcmp(md->vars[i]->name, var->name)) {
-			if (!(var->linkage & PTX_LINK_EXTERN))
+			if (is_extern)
+				return; /* a declaration after the definition or declaration */
+			if (md->vars[i]->linkage & PTX_LINK_EXTERN) {
 				md->vars[i] = var; /* the definition of an .extern declaration */
-			return;
+				return;
+			}
+			break; /* a second definition: reported by pa_moddata_build */
 		}
 	md->vars = pa_arena_grow(a, md->vars, &md->cap, md->nvars + 1, sizeof *md->vars);
 	md->vars[md->nvars++] = var;
@@ -187,7 +192,7 @@ static bool fill_init(struct fill *f)
 }
 
 static bool build_one(struct pa_moddata *md, struct pa_arena *a, const char *file, size_t i,
-                      struct co_data *out, struct pa_diag *d)
+                      size_t index, struct co_data *out, struct pa_diag *d)
 {
 	const struct ptx_symbol *s = md->vars[i];
 	uint64_t size = var_size(s);
@@ -200,13 +205,8 @@ static bool build_one(struct pa_moddata *md, struct pa_arena *a, const char *fil
 	        .is_global = true,
 	        .is_extern = (s->linkage & PTX_LINK_EXTERN) != 0,
 	};
-	if (out->is_extern) {
-		pa_diag_report(d, PA_DIAG_ERROR, file, s->line, s->col, NULL, 0,
-		               ".extern variable '%s' is not defined in this module (linking PTX "
-		               "modules is not supported)",
-		               s->name);
-		return false;
-	}
+	if (out->is_extern)
+		return true;
 	if (size > (1u << 30)) {
 		pa_diag_report(d, PA_DIAG_ERROR, file, s->line, s->col, NULL, 0,
 		               "variable '%s' is too large (%llu bytes)", s->name,
@@ -218,7 +218,7 @@ static bool build_one(struct pa_moddata *md, struct pa_arena *a, const char *fil
 	uint8_t *bytes = PA_NEW_ARRAY(a, uint8_t, size ? size : 1);
 	memset(bytes, 0, size ? size : 1);
 	out->init = bytes;
-	struct fill f = {md, a, s, file, d, bytes, size, i, false};
+	struct fill f = {md, a, s, file, d, bytes, size, index, false};
 	if (s->init && !fill_init(&f))
 		return false;
 	if (f.has_addr)
@@ -226,14 +226,75 @@ static bool build_one(struct pa_moddata *md, struct pa_arena *a, const char *fil
 	return true;
 }
 
-bool pa_moddata_build(struct pa_moddata *md, struct pa_arena *a, const char *file,
-                      struct co_data **out, size_t *nout, struct pa_diag *d)
+static bool is_named(const struct co_reloc *r, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].symbol && !strcmp(r[i].symbol, name))
+			return true;
+	return false;
+}
+
+/* Two definitions of one name (function-scope variables of different functions). */
+static bool check_unique(const struct pa_moddata *md, const char *file, struct pa_diag *d)
+{
+	for (uint32_t i = 0; i < md->nvars; i++)
+		for (uint32_t k = 0; k < i; k++)
+			if (!strcmp(md->vars[i]->name, md->vars[k]->name)) {
+				const struct ptx_symbol *s = md->vars[i];
+				pa_diag_report(d, PA_DIAG_ERROR, file, s->line, s->col, NULL, 0,
+				               "a second variable named '%s' (line %u): variables "
+				               "of one name in several scopes are not supported",
+				               s->name, md->vars[k]->line);
+				return false;
+			}
+	return true;
+}
+
+bool pa_moddata_build(struct pa_moddata *md, struct pa_arena *a, const char *file, bool relocatable,
+                      const struct co_reloc *code_relocs, size_t ncode_relocs, struct co_data **out,
+                      size_t *nout, struct pa_diag *d)
 {
 	struct co_data *data = PA_NEW_ARRAY(a, struct co_data, md->nvars + 1);
-	bool ok = true;
-	for (uint32_t i = 0; i < md->nvars; i++)
-		ok &= build_one(md, a, file, i, &data[i], d);
+	bool ok = check_unique(md, file, d);
+	size_t n = 0;
+	for (uint32_t i = 0; i < md->nvars && ok; i++) {
+		ok &= build_one(md, a, file, i, n, &data[n], d);
+		n++;
+	}
+	/* .extern variables: undefined symbols of a relocatable object.  An executable is a
+	 * whole program: as NVIDIA ptxas does, one that is never defined but used becomes a
+	 * zero-initialized definition (with its warning); unused ones are left out. */
+	size_t kept = 0;
+	for (size_t i = 0; i < n && ok; i++) {
+		struct co_data *v = &data[i];
+		if (v->is_extern && !relocatable) {
+			const struct ptx_symbol *s = md->vars[i];
+			if (!is_named(code_relocs, ncode_relocs, v->name) &&
+			    !is_named(md->relocs, md->nrelocs, v->name))
+				continue;
+			pa_diag_report(d, PA_DIAG_WARNING, file, s->line, s->col, NULL, 0,
+			               "unresolved extern variable '%s' in whole program "
+			               "compilation, ignoring extern qualifier",
+			               s->name);
+			v->is_extern = false;
+			if (!v->size) {
+				pa_diag_report(d, PA_DIAG_ERROR, file, s->line, s->col, NULL, 0,
+				               ".extern array '%s' has no size and no definition",
+				               s->name);
+				ok = false;
+			}
+			if (v->space == CO_DATA_CONST) {
+				uint8_t *z = PA_NEW_ARRAY(a, uint8_t, v->size + 1);
+				memset(z, 0, v->size + 1);
+				v->init = z;
+			}
+		}
+		for (uint32_t r = 0; r < md->nrelocs; r++) /* data relocations follow the move */
+			if (md->relocs[r].index == i)
+				md->relocs[r].index = kept;
+		data[kept++] = *v;
+	}
 	*out = data;
-	*nout = md->nvars;
+	*nout = kept;
 	return ok;
 }

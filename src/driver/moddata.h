@@ -21,9 +21,13 @@ struct pa_moddata {
 void pa_moddata_add(struct pa_moddata *md, struct pa_arena *a, const struct ptx_symbol *var);
 
 /* Builds one co_data per variable (initializers encoded little-endian, addresses of other
- * variables as relocations appended to md->relocs).  Unsupported initializers are errors
- * at the variable's file:line:col. */
-bool pa_moddata_build(struct pa_moddata *md, struct pa_arena *a, const char *file,
-                      struct co_data **out, size_t *nout, struct pa_diag *d);
+ * variables as relocations appended to md->relocs).  .extern variables become undefined
+ * symbols of a relocatable object; in an executable one that the code (code_relocs) or an
+ * initializer names becomes a zero-initialized definition with a warning (NVIDIA ptxas's
+ * whole-program rule), others are left out.  Unsupported initializers and two
+ * variables of one name are errors at the variable's file:line:col. */
+bool pa_moddata_build(struct pa_moddata *md, struct pa_arena *a, const char *file, bool relocatable,
+                      const struct co_reloc *code_relocs, size_t ncode_relocs, struct co_data **out,
+                      size_t *nout, struct pa_diag *d);
 
 #endif
