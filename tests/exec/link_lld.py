@@ -2,8 +2,10 @@
 """`ptxas-amd -c` writes relocatable objects that LLVM's linker accepts: for the given PTX
 cases (default: the module-variable and .local ones, whose code and data carry relocations)
 and every target, the object of `ptxas-amd -c` linked by `ld.lld-19 -shared` must run in
-amdsim (strict) to the case's CPU reference.  The oracles: ld.lld-19 resolves the
-R_AMDGPU_REL32_LO/HI, REL64 and ABS64 relocations, the references are the cases'.
+amdsim (strict) to the case's CPU reference; so must the same object linked by ROCm comgr
+(`ptxas-amd K.o`) on the targets Debian's comgr knows.  The oracles: ld.lld-19 and comgr
+resolve the R_AMDGPU_REL32_LO/HI, REL64 and ABS64 relocations, the references are the
+cases'.
 
 usage: link_lld.py --ptxas-amd PATH --amdsim PATH [--case NAME]... [--target T]...
 """
@@ -55,15 +57,26 @@ def main():
                     print('FAIL  %s: %s' % (tag, r.stdout[-1500:]))
                     fails += 1
                     continue
-                kern, _ = krun.read_metadata(exe)
-                ok, msg, _ = krun.run_case(case, exe, [os.path.abspath(args.amdsim)], tmp, kern,
-                                           False, 0)
-                if ok:
-                    passes += 1
-                    print('PASS  %s' % tag)
-                else:
-                    fails += 1
-                    print('FAIL  %s\n    %s' % (tag, msg.replace('\n', '\n    ')))
+                for linker in ('ld.lld', 'comgr'):
+                    if linker == 'comgr':
+                        r = subprocess.run([args.ptxas_amd, obj, '-o', exe],
+                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                           text=True)
+                        if 'comgr does not support' in r.stdout:
+                            continue
+                        if r.returncode != 0:
+                            print('FAIL  %s comgr: %s' % (tag, r.stdout[-1500:]))
+                            fails += 1
+                            continue
+                    kern, _ = krun.read_metadata(exe)
+                    ok, msg, _ = krun.run_case(case, exe, [os.path.abspath(args.amdsim)], tmp,
+                                               kern, False, 0)
+                    if ok:
+                        passes += 1
+                        print('PASS  %s %s' % (tag, linker))
+                    else:
+                        fails += 1
+                        print('FAIL  %s %s\n    %s' % (tag, linker, msg.replace('\n', '\n    ')))
     print('link-lld: %d passed, %d failed' % (passes, fails))
     return 1 if fails else 0
 
