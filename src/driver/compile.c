@@ -4,14 +4,17 @@
  * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
- * function arena, so peak memory follows the largest kernel.  At the end the code
- * object writer turns the collected kernels into an executable.  Per-stage wall time is
- * accumulated for --time-passes.  Complexity: the sum of the passes'. */
+ * function arena, so peak memory follows the largest kernel.  Module .global/.const
+ * variables are collected as the front end declares them (moddata.c) and the code's
+ * PC-relative relocations against them kept per kernel.  At the end the code object
+ * writer turns the collected kernels, data and relocations into an executable.  Per-stage wall time
+ * is accumulated for --time-passes.  Complexity: the sum of the passes'. */
 #include <string.h>
 #include <time.h>
 
 #include "compile.h"
 #include "ir/ir.h"
+#include "moddata.h"
 #include "isel/isel.h"
 #include "ptx.h"
 #include "regalloc/regalloc.h"
@@ -39,6 +42,9 @@ struct compiler {
 	struct pa_arena fn_arena, mod_arena;
 	struct co_kernel *kernels;
 	size_t nkernels, cap;
+	struct pa_moddata data;
+	struct co_reloc *relocs; /* of the kernels' code */
+	uint32_t nrelocs, relocs_cap;
 	double t[ST_N];
 	double mark;
 	size_t bytes[ST_N]; /* function-arena bytes allocated per stage (--time-passes) */
@@ -179,7 +185,23 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 	k->abi.workgroup_id_y = mf->abi.workgroup_id[1];
 	k->abi.workgroup_id_z = mf->abi.workgroup_id[2];
 	k->abi.workitem_id_dims = mf->abi.workitem_id_dims ? mf->abi.workitem_id_dims : 1;
+	k->abi.flat_scratch_init = mf->abi.flat_scratch_init;
+	k->abi.private_segment_wave_offset = mf->abi.private_segment;
+	k->uses_flat_scratch = mf->abi.uses_flat_scratch;
 	k->wave_size = mf->wave_size;
+	for (uint32_t i = 0; i < code->nrelocs; i++) {
+		const struct sched_reloc *r = &code->relocs[i];
+		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
+		                          sizeof *c->relocs);
+		c->relocs[c->nrelocs++] = (struct co_reloc){
+		        .in = CO_IN_KERNEL,
+		        .index = c->nkernels - 1,
+		        .offset = r->offset,
+		        .type = r->kind == MIR_RELOC_REL32_LO ? CO_R_REL32_LO : CO_R_REL32_HI,
+		        .symbol = pa_arena_strndup(&c->mod_arena, r->symbol, strlen(r->symbol)),
+		        .addend = r->addend,
+		};
+	}
 	unsigned maxwg = 0;
 	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
 	if (dims) {
@@ -290,6 +312,12 @@ static void on_function(void *user, const struct ptx_function *pf, const struct 
 	c->bytes_mark = pa_arena_used(&c->fn_arena);
 }
 
+static void on_variable(void *user, const struct ptx_symbol *var)
+{
+	struct compiler *c = user;
+	pa_moddata_add(&c->data, &c->mod_arena, var);
+}
+
 static void print_times(const struct compiler *c, FILE *out)
 {
 	double total = 0;
@@ -312,8 +340,11 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_init(&c.fn_arena);
 	pa_arena_init(&c.mod_arena);
 	c.mark = now();
-	struct ptx_parse_options popts = {
-	        .filename = o->filename, .diag = d, .on_function = on_function, .user = &c};
+	struct ptx_parse_options popts = {.filename = o->filename,
+	                                  .diag = d,
+	                                  .on_function = on_function,
+	                                  .on_variable = on_variable,
+	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
@@ -325,7 +356,20 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		                      .code_object_version = 5,
 		                      .kernels = c.kernels,
 		                      .nkernels = c.nkernels};
-		ok = co_write_executable(&m, out, d);
+		struct co_data *data;
+		ok = pa_moddata_build(&c.data, &c.mod_arena, o->filename, o->relocatable, c.relocs,
+		                      c.nrelocs, &data, &m.ndata, d);
+		m.data = data;
+		struct co_reloc *relocs =
+		        PA_NEW_ARRAY(&c.mod_arena, struct co_reloc, c.nrelocs + c.data.nrelocs + 1);
+		if (c.nrelocs)
+			memcpy(relocs, c.relocs, c.nrelocs * sizeof *relocs);
+		if (c.data.nrelocs)
+			memcpy(relocs + c.nrelocs, c.data.relocs, c.data.nrelocs * sizeof *relocs);
+		m.relocs = relocs;
+		m.nrelocs = c.nrelocs + c.data.nrelocs;
+		ok = ok && (o->relocatable ? co_write_relocatable(&m, out, d)
+		                           : co_write_executable(&m, out, d));
 		if (ok && o->info) {
 			for (size_t i = 0; i < c.nkernels; i++) {
 				struct co_descriptor desc;

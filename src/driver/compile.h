@@ -31,9 +31,11 @@ struct pa_compile_options {
 	unsigned warp_size;       /* --warp-size 32 on wave64: 32-lane warps (0: the wave) */
 	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
 	                           * on wave64 (docs/WARP.md) */
+	bool relocatable;         /* -c: an ET_REL object (for ld.lld / co_link) */
 };
 
-/* Compiles the PTX module read from `in`.  On success *out holds the code object
+/* Compiles the PTX module read from `in`.  On success *out holds the code object (an
+ * executable, or with o->relocatable a relocatable object)
  * (free with co_buffer_free); with only dumps requested (no `out`), nothing is written.
  * Returns false when any error was reported. */
 bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buffer *out,

@@ -352,6 +352,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .verify = o->verify,
 	        .no_lanemask_warning = o->no_lanemask_warning,
 	        .warp_size = o->warp_size,
+	        .relocatable = o->relocatable,
 	};
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {

@@ -680,6 +680,33 @@ static void tr_cvta(struct irb *b, struct tr *x)
 	dst(b, x, 0, r);
 }
 
+/* isspacep.SPACE p, a: whether generic address a is in SPACE.  Generic addresses of .shared
+ * and .local carry their aperture's high dword; every other address is global (and .const
+ * is global memory). */
+static void tr_isspacep(struct irb *b, struct tr *x)
+{
+	const struct ptx_insn *in = x->in;
+	int space = mem_space(in);
+	if (space != IR_SPACE_GLOBAL && space != IR_SPACE_CONST && space != IR_SPACE_SHARED &&
+	    space != IR_SPACE_LOCAL) {
+		unsupported(b, in, NULL);
+		return;
+	}
+	ir_ref a = read_opnd(b, &in->opnds[1], IR_T_I64, false);
+	ir_ref hi = emit1(b, IR_TRUNC, IR_T_I32,
+	                  emit2(b, IR_SHR_U, IR_T_I64, a, ir_const(b->fn, IR_T_I32, 32), 0), 0);
+	ir_ref shared = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_SHARED_APERTURE, 0);
+	ir_ref priv = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_PRIVATE_APERTURE, 0);
+	ir_ref r;
+	if (space == IR_SPACE_SHARED || space == IR_SPACE_LOCAL)
+		r = emit2(b, IR_ICMP, IR_T_PRED, hi, space == IR_SPACE_SHARED ? shared : priv,
+		          IR_CMP_EQ);
+	else
+		r = emit2(b, IR_AND, IR_T_PRED, emit2(b, IR_ICMP, IR_T_PRED, hi, shared, IR_CMP_NE),
+		          emit2(b, IR_ICMP, IR_T_PRED, hi, priv, IR_CMP_NE), 0);
+	write_dest(b, &in->opnds[0], r, false, x->guard);
+}
+
 static void tr_bar(struct irb *b, struct tr *x)
 {
 	const struct ptx_insn *in = x->in;
@@ -827,6 +854,9 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		return true;
 	case PTX_OP_CVTA:
 		tr_cvta(b, x);
+		return true;
+	case PTX_OP_ISSPACEP:
+		tr_isspacep(b, x);
 		return true;
 	case PTX_OP_RCP:
 		if (!ir_type_is_float(x->t))

@@ -177,6 +177,8 @@ enum ir_sreg {
 	IR_SREG_NCTAID_Z,
 	IR_SREG_LANEID,
 	IR_SREG_WARPSZ,
+	IR_SREG_SHARED_APERTURE,  /* high dword of generic addresses in .shared */
+	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
 	IR_NUM_SREGS
 };
 

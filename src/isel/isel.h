@@ -48,6 +48,7 @@ enum mir_opnd_kind {
 	MIR_BLOCK,   /* branch target: v = block index */
 	MIR_OFF,     /* "off" (no scalar address) */
 	MIR_TTMP,    /* trap temporary ttmp[v]: gfx12 delivers the workgroup ids there */
+	MIR_RELOC,   /* a literal filled by a relocation: v = index into mir_function.relocs */
 };
 
 struct mir_opnd {
@@ -74,6 +75,19 @@ enum {
 	MIR_IF_PARALLEL = 1,  /* COPY belonging to the parallel copy formed by the maximal run
 	                       * of consecutive MIR_IF_PARALLEL copies */
 	MIR_IF_WAVE_MASK = 2, /* SALU on a lane mask: b32 on wave32, b64 on wave64 */
+	MIR_IF_PC_ANCHOR = 4, /* the s_getpc_b64 whose result MIR_RELOC literals are relative to */
+};
+
+/* A PC-relative literal (MIR_RELOC operand): the low or high dword of S - A, where S is the
+ * address of `symbol` plus `addend` and A the address after the function's s_getpc_b64
+ * flagged MIR_IF_PC_ANCHOR (so s_add_u32/s_addc_u32 of the two dwords to that s_getpc's
+ * result give S).  Emission turns it into an R_AMDGPU_REL32_LO/HI relocation whose addend
+ * is the literal's distance from A, wherever the passes moved the two. */
+enum mir_reloc_kind { MIR_RELOC_REL32_LO, MIR_RELOC_REL32_HI };
+struct mir_reloc {
+	const char *symbol;
+	uint8_t kind; /* enum mir_reloc_kind */
+	int64_t addend;
 };
 
 /* One machine instruction.  `opnds` are in the table row's operand order
@@ -125,6 +139,9 @@ struct mir_abi {
 	unsigned kernarg_sgpr;     /* first SGPR of the kernarg pointer */
 	unsigned workgroup_id_sgpr[3];
 	uint32_t hidden_args; /* enum co_hidden_arg bits the code reads */
+	/* scratch (sel_local.c): FLAT_SCRATCH initialised from user SGPRs (gfx90a, gfx1030),
+	 * the private segment (wave offset SGPR where it is not architected) enabled */
+	bool flat_scratch_init, private_segment, uses_flat_scratch;
 };
 
 struct mir_function {
@@ -145,6 +162,8 @@ struct mir_function {
 	unsigned spill_vgprs, spill_sgprs; /* values spilled (reported by -v) */
 	uint32_t lds_size;                 /* static LDS bytes */
 	uint32_t scratch_size;             /* private bytes per work-item */
+	struct mir_reloc *relocs;          /* MIR_RELOC literals */
+	uint32_t nrelocs, relocs_cap;
 };
 
 /* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->
@@ -158,6 +177,9 @@ void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const ch
                        const struct amd_target *target, unsigned wave_size);
 uint32_t mir_new_block(struct mir_function *fn);
 uint32_t mir_new_vreg(struct mir_function *fn, unsigned file, unsigned size, unsigned align);
+/* A MIR_RELOC operand for a new relocation record. */
+struct mir_opnd mir_reloc(struct mir_function *fn, const char *symbol, enum mir_reloc_kind kind,
+                          int64_t addend);
 /* Appends an instruction (copied) to block b; returns it for modifier edits. */
 struct mir_insn *mir_append(struct mir_function *fn, uint32_t b, const struct mir_insn *in);
 /* Inserts `in` before position `pos` of block b (pos == ninsns appends). */

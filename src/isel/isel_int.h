@@ -49,6 +49,10 @@ struct isel {
 	uint32_t tid[3];      /* vregs: work-item ids, ~0 when unused */
 	uint32_t hidden_base; /* byte offset of the hidden arguments */
 	uint32_t *lds_offset; /* per ir symvar: LDS offset */
+	/* module variables and scratch (sel_global.c, sel_local.c) */
+	uint32_t pc_base;                /* vreg: s_getpc_b64 anchor result, ~0 when unused */
+	uint32_t *local_offset;          /* per ir symvar: private (scratch) offset */
+	unsigned flat_scratch_init_sgpr; /* first user SGPR of flat_scratch_init */
 };
 
 /* select.c */
@@ -98,6 +102,18 @@ void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
 bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */
+
+/* sel_global.c: addresses of .global/.const variables; false = not such an instruction */
+void sel_global_entry(struct isel *s);
+bool sel_global_symaddr(struct isel *s, const struct ir_insn *in);
+bool sel_global_cvta(struct isel *s, const struct ir_insn *in);
+/* sel_local.c: the scratch frame, its setup and .local accesses */
+void sel_local_layout(struct isel *s);
+unsigned sel_local_user_sgprs(struct isel *s, unsigned next);   /* returns the next SGPR */
+unsigned sel_local_system_sgprs(struct isel *s, unsigned next); /* returns the next SGPR */
+bool sel_local_symaddr(struct isel *s, const struct ir_insn *in);
+bool sel_local_access(struct isel *s, const struct ir_insn *in);
+bool sel_local_cvta(struct isel *s, const struct ir_insn *in);
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

@@ -19,6 +19,15 @@ void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const ch
 	fn->max_sgprs = target->info->addressable_sgprs;
 }
 
+struct mir_opnd mir_reloc(struct mir_function *fn, const char *symbol, enum mir_reloc_kind kind,
+                          int64_t addend)
+{
+	fn->relocs = pa_arena_grow(fn->arena, fn->relocs, &fn->relocs_cap, fn->nrelocs + 1,
+	                           sizeof *fn->relocs);
+	fn->relocs[fn->nrelocs] = (struct mir_reloc){symbol, (uint8_t)kind, addend};
+	return (struct mir_opnd){.kind = MIR_RELOC, .v = fn->nrelocs++};
+}
+
 /* Grows an arena-backed array to hold at least need elements. */
 uint32_t mir_new_block(struct mir_function *fn)
 {
@@ -133,6 +142,10 @@ static void print_opnd(FILE *out, const struct mir_function *fn, const struct mi
 	case MIR_OFF:
 		fprintf(out, "off");
 		break;
+	case MIR_RELOC:
+		fprintf(out, "%s@rel32@%s", fn->relocs[o->v].symbol,
+		        fn->relocs[o->v].kind == MIR_RELOC_REL32_LO ? "lo" : "hi");
+		break;
 	default:
 		fprintf(out, "<none>");
 	}
@@ -214,6 +227,8 @@ bool mir_verify(const struct mir_function *fn, bool after_ra, struct pa_diag *d)
 					            "sub-register outside its register");
 				if (o->kind == MIR_BLOCK && o->v >= fn->nblocks)
 					return fail(d, fn, b, i, "branch target out of range");
+				if (o->kind == MIR_RELOC && o->v >= fn->nrelocs)
+					return fail(d, fn, b, i, "relocation out of range");
 			}
 			if (in->op == MIR_COPY && in->opnds[0].width != in->opnds[1].width &&
 			    in->opnds[1].kind != MIR_IMM)

@@ -100,6 +100,15 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		}
 	} else if (k == IR_SREG_WARPSZ) {
 		sel_copy(s, rd(s, in->res, 0), mir_imm(s->wave));
+	} else if (k == IR_SREG_SHARED_APERTURE || k == IR_SREG_PRIVATE_APERTURE) {
+		uint32_t base = sel_new_sgpr(s, 2);
+		struct mir_opnd ops[2] = {mir_vreg(base, 2),
+		                          mir_special(k == IR_SREG_SHARED_APERTURE
+		                                              ? AMD_SPEC_SRC_SHARED_BASE
+		                                              : AMD_SPEC_SRC_PRIVATE_BASE,
+		                                      2)};
+		sel_emit(s, AMD_OP_S_MOV_B64, 2, ops);
+		sel_copy(s, rd(s, in->res, 0), sel_sub(base, 1, 1));
 	} else {
 		return false;
 	}
@@ -109,6 +118,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 static bool symaddr(struct isel *s, const struct ir_insn *in)
 {
 	const struct ir_symvar *v = &s->ir->symvars[in->imm];
+	if (sel_global_symaddr(s, in) || sel_local_symaddr(s, in))
+		return true;
 	if (v->space != IR_SPACE_SHARED) {
 		sel_error(s,
 		          "the address of module variable '%s' (.global/.const/.local) is not "
@@ -187,6 +198,10 @@ static bool load(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), sg = (in->aux & IR_MEM_SIGNED) ? 1 : 0;
+	if (sel_local_access(s, in))
+		return true;
+	if (space == IR_SPACE_CONST) /* constant memory is global memory */
+		space = IR_SPACE_GLOBAL;
 	uint32_t d = sel_def(s, in->res);
 	unsigned words = bytes == 8 ? 2 : 1;
 	/* the destination is a VGPR (loads are divergent) of the value's size */
@@ -230,6 +245,8 @@ static bool store(struct isel *s, const struct ir_insn *in)
 	unsigned space = in->aux & IR_SPACE_MASK, bytes = ir_mem_bytes(in->aux);
 	unsigned si = size_index(bytes), words = bytes == 8 ? 2 : 1;
 	sel_mm_release(s, in->aux);
+	if (sel_local_access(s, in))
+		return true;
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[1], words == 2 ? 2 : 0);
 	if (space == IR_SPACE_SHARED) {
 		int64_t off = in->imm;
@@ -278,6 +295,8 @@ static bool barrier(struct isel *s)
 static bool cvta(struct isel *s, const struct ir_insn *in)
 {
 	unsigned space = in->aux & IR_SPACE_MASK;
+	if (sel_global_cvta(s, in) || sel_local_cvta(s, in))
+		return true;
 	if (space != IR_SPACE_SHARED) {
 		sel_error(s,
 		          "generic addresses of the %s state space are not supported by the code "

@@ -369,7 +369,8 @@ static void entry_inputs(struct isel *s)
 	abi->workitem_id_dims = dims;
 	s->kernarg = sel_new_sgpr(s, 2);
 	sel_copy(s, mir_vreg(s->kernarg, 2), mir_sgpr(0, 2));
-	unsigned next = 2;
+	unsigned next = sel_local_user_sgprs(s, 2);
+	abi->user_sgpr_count = next;
 	for (int k = 0; k < 3; k++) {
 		s->wg_id[k] = ~0u;
 		abi->workgroup_id[k] = wg[k];
@@ -389,6 +390,8 @@ static void entry_inputs(struct isel *s)
 		abi->workgroup_id_sgpr[k] = next;
 		sel_copy(s, id, mir_sgpr(next++, 1));
 	}
+	sel_local_system_sgprs(s, next);
+	sel_global_entry(s);
 	for (unsigned k = 0; k < 3; k++) {
 		s->tid[k] = ~0u;
 		if (k >= dims)
@@ -466,6 +469,7 @@ bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned
 	if (!sel_cflow_plan(&s))
 		return false;
 	layout_lds(&s);
+	sel_local_layout(&s);
 	for (uint32_t k = 0; k < ir->norder && !s.failed && !pa_diag_too_many(d); k++) {
 		uint32_t b = ir->linear_order[k];
 		sel_block_begin(&s, b);

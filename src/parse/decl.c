@@ -392,8 +392,12 @@ bool ptx_parse_var_decl(struct ptx_ctx *c, uint8_t linkage)
 			             "array '%s' needs a size or an initializer", s->name);
 			return false;
 		}
-		if (ptx_declare(c, s))
+		if (ptx_declare(c, s)) {
 			emit_decl(c, s);
+			if (c->opts->on_variable &&
+			    (s->space == PTX_SPACE_GLOBAL || s->space == PTX_SPACE_CONST))
+				c->opts->on_variable(c->opts->user, s);
+		}
 		if (is_punct(c, ',')) {
 			next(c);
 			continue;

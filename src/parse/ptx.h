@@ -424,6 +424,10 @@ struct ptx_parse_options {
 	 * ptx_parse_stream call. */
 	void (*on_function)(void *user, const struct ptx_function *fn,
 	                    const struct ptx_module_state *m);
+	/* Optional: called for every .global/.const variable declaration (module or function
+	 * scope, .extern ones too) once it and its initializer are parsed and declared; the
+	 * symbol lives for the whole ptx_parse_stream call. */
+	void (*on_variable)(void *user, const struct ptx_symbol *var);
 	void *user;
 };
 

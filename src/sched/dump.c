@@ -19,6 +19,25 @@ static const struct mir_opnd *label_opnd(const struct mir_insn *in)
 	return NULL;
 }
 
+/* The placeholder literal of a MIR_RELOC operand replaced by `sym@rel32@lo+ADDEND`, as
+ * llvm-mc-19 reads it (`addr`: the instruction's byte address). */
+static void reloc_text(const struct mir_function *fn, const struct mir_insn *in, uint32_t addr,
+                       uint32_t anchor_end, char *buf, size_t len)
+{
+	const struct mir_reloc *r = &fn->relocs[sched_reloc_opnd(in)->v];
+	char lit[16];
+	snprintf(lit, sizeof lit, "0x%x", SCHED_RELOC_PLACEHOLDER);
+	char *at = strstr(buf, lit);
+	if (!at)
+		return;
+	char tail[256];
+	snprintf(tail, sizeof tail, "%s", at + strlen(lit));
+	unsigned bytes = sched_insn_bytes(fn, in);
+	int64_t addend = sched_reloc_addend(r, addr + bytes - 4, anchor_end);
+	snprintf(at, len - (size_t)(at - buf), "%s@rel32@%s%+lld%s", r->symbol,
+	         r->kind == MIR_RELOC_REL32_LO ? "lo" : "hi", (long long)addend, tail);
+}
+
 /* The instruction text; a branch names its target block's label. */
 static void insn_text(const struct mir_function *fn, const struct mir_insn *in, char *buf,
                       size_t len)
@@ -82,13 +101,16 @@ void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly)
 	const char *cmt = as_assembly ? "//" : ";";
 	fprintf(out, "%s %s: %s wave%u\n", cmt, fn->name ? fn->name : "?", fn->target->info->name,
 	        fn->wave_size);
-	uint32_t at = 0;
+	uint32_t at = 0, addr = 0, anchor_end = fn->nrelocs ? sched_anchor_end(fn) : ~0u;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		block_header(out, fn, b, as_assembly);
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			char text[256];
 			insn_text(fn, in, text, sizeof text);
+			if (sched_reloc_opnd(in))
+				reloc_text(fn, in, addr, anchor_end, text, sizeof text);
+			addr += sched_insn_bytes(fn, in);
 			const char *note = hazards[at] ? hazards[at] : waits[at];
 			if (note || in->src_line) {
 				fprintf(out, "\t%-56s %s", text, cmt);

@@ -7,7 +7,9 @@
  * runs in two passes: the first encodes every instruction with a zero offset to learn its
  * size (a branch's size does not depend on its offset) and records block addresses; the
  * second encodes for real.  A branch that does not fit in 16 bits is an error (long
- * branches through s_getpc/s_add are not implemented yet).
+ * branches through s_getpc/s_add are not implemented yet).  A MIR_RELOC literal is
+ * encoded as a placeholder, then zeroed and recorded as a relocation whose addend is its
+ * distance from the s_getpc_b64 anchor (sched_reloc_addend).
  *   requires: every operand physical (mir_verify(after_ra)); no COPY.
  *   breaks: nothing (fn is read-only).  O(instructions). */
 #include <stdio.h>
@@ -40,6 +42,9 @@ static struct amd_val to_val(const struct mir_opnd *o, int32_t branch_offset)
 		break;
 	case MIR_TTMP:
 		v.kind = AMD_V_TTMP, v.reg = (uint16_t)o->v, v.width = o->width;
+		break;
+	case MIR_RELOC:
+		v.kind = AMD_V_IMM, v.imm = SCHED_RELOC_PLACEHOLDER;
 		break;
 	default:
 		v.kind = AMD_V_NONE;
@@ -115,6 +120,58 @@ static const struct mir_opnd *branch_target(const struct mir_insn *in)
 	return NULL;
 }
 
+const struct mir_opnd *sched_reloc_opnd(const struct mir_insn *in)
+{
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_RELOC)
+			return &in->opnds[k];
+	return NULL;
+}
+
+unsigned sched_insn_bytes(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (!sched_row(in))
+		return 0;
+	struct amd_inst inst;
+	sched_to_amd_inst(fn, in, 0, &inst);
+	uint32_t words[4];
+	char err[200];
+	return 4 * amd_encode(fn->target, &inst, words, err, sizeof err);
+}
+
+uint32_t sched_anchor_end(const struct mir_function *fn)
+{
+	uint32_t addr = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			addr += sched_insn_bytes(fn, in);
+			if (in->flags & MIR_IF_PC_ANCHOR)
+				return addr;
+		}
+	return ~0u;
+}
+
+/* Records the relocation of the literal (the last of the n words at byte addr). */
+static bool add_reloc(const struct mir_function *fn, uint32_t b, uint32_t i, uint32_t addr,
+                      uint32_t *words, unsigned n, uint32_t anchor_end, struct sched_code *out,
+                      struct pa_arena *arena, struct pa_diag *d)
+{
+	const struct mir_insn *in = &fn->blocks[b].insns[i];
+	const struct mir_reloc *r = &fn->relocs[sched_reloc_opnd(in)->v];
+	if (n < 2 || words[n - 1] != SCHED_RELOC_PLACEHOLDER || anchor_end == ~0u)
+		return emit_error(d, fn, b, i, in,
+		                  anchor_end == ~0u ? "relocated literal without an s_getpc anchor"
+		                                    : "relocated operand not encoded as a literal");
+	words[n - 1] = 0;
+	uint32_t at = addr + 4 * (n - 1);
+	out->relocs = pa_arena_grow(arena, out->relocs, &out->relocs_cap, out->nrelocs + 1,
+	                            sizeof *out->relocs);
+	out->relocs[out->nrelocs++] =
+	        (struct sched_reloc){at, r->kind, r->symbol, sched_reloc_addend(r, at, anchor_end)};
+	return true;
+}
+
 /* Pass 1: sizes; block_addr[b] = byte address of block b, block_addr[nblocks] = end. */
 static bool layout(const struct mir_function *fn, uint32_t *block_addr, struct pa_diag *d)
 {
@@ -141,7 +198,8 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 		return false;
 	uint32_t size = block_addr[fn->nblocks];
 	uint8_t *code = pa_arena_alloc(arena, size ? size : 4, 16);
-	uint32_t addr = 0;
+	uint32_t addr = 0, anchor_end = fn->nrelocs ? sched_anchor_end(fn) : ~0u;
+	memset(out, 0, sizeof *out);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
@@ -164,6 +222,9 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 				if (!n)
 					return false;
 			}
+			if (sched_reloc_opnd(in) &&
+			    !add_reloc(fn, b, i, addr, words, n, anchor_end, out, arena, d))
+				return false;
 			for (unsigned w = 0; w < n; w++, addr += 4)
 				for (unsigned byte = 0; byte < 4; byte++)
 					code[addr + byte] = (uint8_t)(words[w] >> (8 * byte));

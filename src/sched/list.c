@@ -75,6 +75,11 @@ static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 		return true; /* cache control of the memory model */
 	if (amd_implicit_defs(fn->target, row) & AMD_IMP_MODE)
 		return true;
+	if (in->op == AMD_OP_S_SETREG_B32 || in->op == AMD_OP_S_GETREG_B32)
+		return true; /* hardware registers (MODE, flat scratch ...) not tracked as slots */
+	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++)
+		if (in->opnds[i].kind == MIR_SPECIAL && !sched_opnd_slots(fn, &in->opnds[i]).count)
+			return true; /* e.g. flat_scratch: its readers are not tracked either */
 	struct sched_range r[SCHED_MAX_RANGES];
 	return sched_insn_uses(fn, in, r) >= SCHED_MAX_RANGES - 1 ||
 	       sched_insn_defs(fn, in, r) >= SCHED_MAX_RANGES - 1;

@@ -37,10 +37,30 @@ void sched_mir_copy(const struct mir_function *fn, struct mir_function *out);
 void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats);
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats);
 
+/* A relocation of the code: the 32-bit literal at byte `offset` gets the low (kind
+ * MIR_RELOC_REL32_LO) or high dword of S + addend - P (R_AMDGPU_REL32_LO/HI, P its own
+ * address); the addend already holds the literal's distance from its s_getpc anchor. */
+struct sched_reloc {
+	uint32_t offset;
+	uint8_t kind; /* enum mir_reloc_kind */
+	const char *symbol;
+	int64_t addend;
+};
+
+/* The relocation addend of MIR_RELOC operand `r` whose literal is at byte `literal_at`, the
+ * s_getpc_b64 anchor ending at `anchor_end` (also what -S prints after sym@rel32@lo). */
+static inline int64_t sched_reloc_addend(const struct mir_reloc *r, uint32_t literal_at,
+                                         uint32_t anchor_end)
+{
+	return (int64_t)literal_at - (int64_t)anchor_end + r->addend;
+}
+
 /* Machine code of one function: `code` (arena memory), `size` bytes, a multiple of 4. */
 struct sched_code {
 	uint8_t *code;
 	size_t size;
+	struct sched_reloc *relocs; /* the MIR_RELOC literals, in code order */
+	uint32_t nrelocs, relocs_cap;
 };
 /* Encodes fn (after allocation and the passes above); false with a diagnostic when an
  * instruction cannot be encoded or a branch is out of range. */

@@ -53,6 +53,15 @@ bool sched_ranges_overlap(const struct sched_range *a, unsigned na, const struct
 int sched_rtn_opnd(const struct mir_insn *in);
 /* A returning buffer atomic writes its result over its data operand (opnds[0]). */
 bool sched_vdata_returns(const struct mir_insn *in);
+/* The literal dword a MIR_RELOC operand is encoded as until its relocation is recorded
+ * (never an inline constant, so the encoder writes it as the last dword). */
+#define SCHED_RELOC_PLACEHOLDER 0x5eedf00du
+/* The MIR_RELOC operand of `in`, or NULL. */
+const struct mir_opnd *sched_reloc_opnd(const struct mir_insn *in);
+/* Bytes the instruction encodes to (0 when it cannot be encoded), with branch offset 0. */
+unsigned sched_insn_bytes(const struct mir_function *fn, const struct mir_insn *in);
+/* Byte address just after the s_getpc_b64 flagged MIR_IF_PC_ANCHOR (~0u: none). */
+uint32_t sched_anchor_end(const struct mir_function *fn);
 /* Index of the first operand of the row's operand list inside in->opnds. */
 unsigned sched_row_base(const struct mir_insn *in);
 

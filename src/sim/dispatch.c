@@ -1,6 +1,7 @@
 /* dispatch: runs one kernel dispatch (sim_run) the way the hardware starts waves.
  *
- * Builds the device address space (code object image, argument buffers, kernarg segment with
+ * Builds the device address space (code object image with its dynamic relocations applied,
+ * argument buffers, kernarg segment with
  * the code object v5 hidden arguments, AQL dispatch packet, queue, scratch), then runs the
  * workgroups one after another.  Each wave starts with the user SGPRs in HSA order as the
  * kernel descriptor enables them (private segment buffer, dispatch ptr, queue ptr, kernarg
@@ -167,6 +168,7 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 	unsigned n = 0;
 	uint64_t wave_off = (uint64_t)wave * c->scratch_per_lane * L->nlanes;
 	w->scratch_base = c->scratch_addr + wave_off;
+	w->flat_scratch = 0;
 	if (L->props & 1) { /* private segment buffer V# */
 		s[n++] = (uint32_t)c->scratch_addr;
 		s[n++] = (uint32_t)(c->scratch_addr >> 32) & 0xffff;
@@ -369,6 +371,10 @@ static bool setup(struct sim_ctx *c, const struct sim_dispatch *d, uint64_t *buf
 		return err_out(c, "private segment larger than 1 MiB per lane");
 	uint64_t img = sim_mem_alloc(c, co->vsize, "code object");
 	put(c, img, co->vimage, co->vsize);
+	for (unsigned i = 0; i < co->ndyn_relocs; i++) { /* as the loader relocates the image */
+		uint64_t v = img + co->dyn_relocs[i].value;
+		put(c, img + co->dyn_relocs[i].offset, &v, 8);
+	}
 	c->code_addr = img + co->text_addr;
 	c->code = co->vimage + co->text_addr;
 	c->code_size = (uint32_t)co->text_size;

@@ -4,8 +4,10 @@
  * image; kernels are found through symbols ending in ".kd" (their 64-byte kernel descriptor
  * is read from the image) and described by the NT_AMDGPU_METADATA note (msgpack): name,
  * symbol, argument offsets/sizes/value kinds, segment sizes, wavefront size.  The processor
- * comes from e_flags (EF_AMDGPU_MACH) matched against src/encode/target.h.  Every size and
- * offset read from the file is bounds-checked: bad input is an error, never a crash.
+ * comes from e_flags (EF_AMDGPU_MACH) matched against src/encode/target.h.  The dynamic
+ * relocations (.rela.dyn: R_AMDGPU_RELATIVE64, R_AMDGPU_ABS64 against a defined symbol) are
+ * kept for the dispatch to apply at the image's load address, as the ROCm loader does.  Every size
+ * and offset read from the file is bounds-checked: bad input is an error, never a crash.
  * complexity: O(file size). */
 #include <gelf.h>
 #include <libelf.h>
@@ -16,7 +18,13 @@
 
 #include "sim_int.h"
 
-enum { EM_AMDGPU_ID = 224, NT_AMDGPU_METADATA_ID = 32, MAX_IMAGE = 1 << 28 };
+enum {
+	EM_AMDGPU_ID = 224,
+	NT_AMDGPU_METADATA_ID = 32,
+	MAX_IMAGE = 1 << 28,
+	R_AMDGPU_ABS64_ID = 3,
+	R_AMDGPU_RELATIVE64_ID = 13,
+};
 
 static bool fail(char *err, size_t errlen, const char *msg)
 {
@@ -232,6 +240,58 @@ static bool scan_sections(struct sim_code_object *co, Elf *elf, bool *notes, cha
 	return true;
 }
 
+/* The value an ABS64 relocation against symbol `sym` of table `symtab` adds (S). */
+static bool symbol_value(Elf *elf, size_t symtab, uint64_t sym, uint64_t *value, char *err,
+                         size_t errlen)
+{
+	Elf_Scn *scn = elf_getscn(elf, symtab);
+	GElf_Shdr sh;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	GElf_Sym s;
+	if (!data || !gelf_getshdr(scn, &sh) || !gelf_getsym(data, (int)sym, &s))
+		return fail(err, errlen, "dynamic relocation against a missing symbol");
+	if (s.st_shndx == SHN_UNDEF)
+		return fail(err, errlen, "dynamic relocation against an undefined symbol");
+	*value = s.st_value;
+	return true;
+}
+
+static bool read_dyn_relocs(struct sim_code_object *co, Elf *elf, char *err, size_t errlen)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		if (!data || !sh.sh_entsize)
+			return fail(err, errlen, "corrupt relocation section");
+		size_t n = sh.sh_size / sh.sh_entsize;
+		co->dyn_relocs = PA_NEW_ARRAY(&co->arena, struct sim_dyn_reloc, n + 1);
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela r;
+			if (!gelf_getrela(data, (int)i, &r))
+				return fail(err, errlen, "corrupt relocation");
+			uint64_t type = GELF_R_TYPE(r.r_info), value = (uint64_t)r.r_addend;
+			if (type == R_AMDGPU_ABS64_ID) {
+				uint64_t sv;
+				if (!symbol_value(elf, sh.sh_link, GELF_R_SYM(r.r_info), &sv, err,
+				                  errlen))
+					return false;
+				value += sv;
+			} else if (type != R_AMDGPU_RELATIVE64_ID) {
+				snprintf(err, errlen, "unsupported dynamic relocation type %llu",
+				         (unsigned long long)type);
+				return false;
+			}
+			if (r.r_offset > co->vsize || co->vsize - r.r_offset < 8)
+				return fail(err, errlen, "dynamic relocation outside the image");
+			co->dyn_relocs[co->ndyn_relocs++] =
+			        (struct sim_dyn_reloc){r.r_offset, value};
+		}
+	}
+	return true;
+}
+
 /* Finds each kernel's descriptor symbol and reads the descriptor. */
 static bool bind_descriptors(struct sim_code_object *co, Elf *elf, char *err, size_t errlen)
 {
@@ -306,7 +366,7 @@ struct sim_code_object *sim_load(const void *bytes, size_t size, char *err, size
 	if (ok && !notes) {
 		ok = fail(err, errlen, "no NT_AMDGPU_METADATA note (code object v3+ required)");
 	}
-	ok = ok && bind_descriptors(co, elf, err, errlen);
+	ok = ok && bind_descriptors(co, elf, err, errlen) && read_dyn_relocs(co, elf, err, errlen);
 out:
 	if (elf)
 		elf_end(elf);

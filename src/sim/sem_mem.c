@@ -103,6 +103,25 @@ static bool lane_access(struct sim_wave *w, uint64_t a, unsigned n, unsigned l, 
 	return true;
 }
 
+/* Flat scratch (scratch_* and flat accesses in the private aperture) reaches the wave's
+ * scratch through FLAT_SCRATCH, which the kernel must set from flat_scratch_init and its
+ * wave offset where it is not architected (gfx90a: the flat_scratch_lo/hi SGPRs, codes
+ * 102/103; gfx1030: s_setreg of FLAT_SCR_LO/HI).  Anything else is a fault. */
+static void check_flat_scratch(struct sim_wave *w)
+{
+	struct sim_ctx *c = w->ctx;
+	if (c->co->target.info->architected_flat_scratch)
+		return;
+	uint64_t fs =
+	        c->gen == AMD_GFX10 ? w->flat_scratch : (w->s[102] | (uint64_t)w->s[103] << 32);
+	if (fs != w->scratch_base)
+		sim_fault(
+		        w,
+		        "scratch access with FLAT_SCRATCH = 0x%llx, but this wave's scratch is at "
+		        "0x%llx (flat_scratch_init + wave offset not set up)",
+		        (unsigned long long)fs, (unsigned long long)w->scratch_base);
+}
+
 /* Per-lane addresses of a global/flat/scratch instruction. */
 static void flat_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t exec, uint64_t *addr)
 {
@@ -117,6 +136,8 @@ static void flat_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t e
 			        base + (uint32_t)in->imm + (in->idxen ? VROW(w, vreg)[l] : 0);
 			addr[l] = ((uint64_t)PRIVATE_HI << 32) | off;
 		}
+		if (exec)
+			check_flat_scratch(w);
 		return;
 	}
 	if (in->fmt == SIM_FMT_GLOBAL && in->saddr != SIM_NULL) {
@@ -130,11 +151,15 @@ static void flat_addrs(struct sim_wave *w, const struct sim_insn *in, uint64_t e
 		return;
 	}
 	sim_chk_read_v(w, in, vreg, 2);
+	bool is_private = false;
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		addr[l] = ((uint64_t)VROW(w, vreg + 1)[l] << 32 | VROW(w, vreg)[l]) +
 		          (int64_t)in->imm;
+		is_private |= (uint32_t)(addr[l] >> 32) == PRIVATE_HI;
 	}
+	if (is_private)
+		check_flat_scratch(w);
 }
 
 /* Buffer addresses from the V# in SGPRs saddr..saddr+3. Returns false for out-of-range lanes

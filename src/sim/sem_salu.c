@@ -435,10 +435,14 @@ static void setreg(struct sim_wave *w, const struct sim_insn *in, uint32_t val)
 	}
 	if (id == 3 || id == 2) /* TRAPSTS/STATUS writes (exception bits) have no effect here */
 		return;
-	/* gfx10 FLAT_SCR_LO/HI: the flat scratch base; amdsim's scratch apertures and
-	 * scratch_* addressing do not depend on it (as with gfx9's flat_scratch SGPRs) */
-	if (w->ctx->gen == AMD_GFX10 && (id == 20 || id == 21))
+	/* gfx10 FLAT_SCR_LO/HI: the flat scratch base scratch_* and flat private accesses
+	 * use (sem_mem.c checks it is the wave's scratch) */
+	if (w->ctx->gen == AMD_GFX10 && (id == 20 || id == 21)) {
+		unsigned sh = id == 21 ? 32 : 0;
+		uint64_t m = (uint64_t)mask << sh;
+		w->flat_scratch = (w->flat_scratch & ~m) | (((uint64_t)val << off << sh) & m);
 		return;
+	}
 	sim_fault(w, "s_setreg of hardware register %u is not simulated", id);
 }
 static void s_setreg_b32(struct sim_wave *w, const struct sim_insn *in)

@@ -183,6 +183,7 @@ struct sim_wave {
 	uint32_t wg_flat;       /* flat workgroup index */
 	unsigned nlanes;        /* 32 or 64 */
 	uint64_t scratch_base;  /* device address of this wave's swizzled scratch */
+	uint64_t flat_scratch;  /* gfx10: FLAT_SCR_LO/HI as s_setreg_b32 wrote them */
 	uint64_t clock;
 	uint64_t rng;
 	uint64_t ninsns;
@@ -271,6 +272,12 @@ struct sim_code_object {
 	char target_name[32];
 	struct sim_kernel *kernels;
 	unsigned nkernels;
+	/* dynamic relocations: at load, the 64-bit word at image offset `offset` becomes the
+	 * load address + `value` (R_AMDGPU_RELATIVE64: the addend; R_AMDGPU_ABS64: S + A) */
+	struct sim_dyn_reloc {
+		uint64_t offset, value;
+	} * dyn_relocs;
+	unsigned ndyn_relocs;
 };
 
 /* memory.c */

@@ -2,7 +2,10 @@
 """`ptxas-amd -S` is assembly llvm-mc-19 accepts and that reassembles to the very bytes
 ptxas-amd put in the code object: for every single-kernel PTX file given and every target,
 the kernel's code in the .hsaco (its symbol's bytes in .text) must equal the .text that
-llvm-mc-19 makes of the -S listing.  The oracle is LLVM's assembler.
+llvm-mc-19 makes of the -S listing.  The oracle is LLVM's assembler.  Literals llvm-mc-19
+leaves to relocations (`var@rel32@lo+N` of module variables) are filled in as the ELF rules
+say, R_AMDGPU_REL32_LO/HI = (S + A - P) low/high dword, with S the variable's address in the
+code object and P the literal's address, before the comparison.
 
 usage: asm_roundtrip.py PTXAS_AMD FILE.ptx... [--target T]...
 """
@@ -25,8 +28,37 @@ def text_of(obj, out):
     return open(out, 'rb').read()
 
 
+def symbols(path):
+    """name -> (value, type) from llvm-readelf-19 -s."""
+    out = {}
+    syms = subprocess.run([READELF, '-sW', path], stdout=subprocess.PIPE, text=True,
+                          check=True).stdout
+    for line in syms.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0].endswith(':') and f[0][:-1].isdigit():
+            out[f[7]] = (int(f[1], 16), f[3])
+    return out
+
+
+def apply_relocs(obj, mc, hsaco, kernel_addr):
+    """The .text of llvm-mc-19's object with its REL32 relocations resolved against the
+    symbols of our code object, the kernel placed at kernel_addr."""
+    rel = subprocess.run([READELF, '-rW', obj], stdout=subprocess.PIPE, text=True,
+                         check=True).stdout
+    syms = symbols(hsaco)
+    data = bytearray(mc)
+    for m in re.finditer(r'^([0-9a-f]+)\s+[0-9a-f]+\s+(R_AMDGPU_REL32_(?:LO|HI))\s+[0-9a-f]+\s+'
+                         r'(\S+) ([+-]) ([0-9a-f]+)$', rel, re.M):
+        off, kind, sym = int(m.group(1), 16), m.group(2), m.group(3)
+        addend = int(m.group(5), 16) * (-1 if m.group(4) == '-' else 1)
+        value = (syms[sym][0] + addend - (kernel_addr + off)) & ((1 << 64) - 1)
+        word = value & 0xffffffff if kind.endswith('LO') else value >> 32
+        data[off:off + 4] = word.to_bytes(4, 'little')
+    return bytes(data)
+
+
 def kernel_bytes(hsaco, name, tmp):
-    """The bytes of function symbol `name` in the code object."""
+    """The bytes and address of function symbol `name` in the code object."""
     syms = subprocess.run([READELF, '-sW', hsaco], stdout=subprocess.PIPE, text=True,
                           check=True).stdout
     secs = subprocess.run([READELF, '-SW', hsaco], stdout=subprocess.PIPE, text=True,
@@ -38,7 +70,7 @@ def kernel_bytes(hsaco, name, tmp):
         if len(f) >= 8 and f[3] == 'FUNC' and f[7] == name:
             addr, size = int(f[1], 16), int(f[2])
             data = text_of(hsaco, os.path.join(tmp, 'k.text'))
-            return data[addr - text_addr:addr - text_addr + size]
+            return data[addr - text_addr:addr - text_addr + size], addr
     raise RuntimeError('no FUNC symbol %s in %s' % (name, hsaco))
 
 
@@ -76,8 +108,8 @@ def main():
                     print('FAIL  %s: llvm-mc-19 rejects the -S output:\n%s' % (tag, r3.stdout[:3000]))
                     fails += 1
                     continue
-                mc = text_of(o, os.path.join(tmp, 'mc.text'))
-                ours = kernel_bytes(h, names[0], tmp)
+                ours, kaddr = kernel_bytes(h, names[0], tmp)
+                mc = apply_relocs(o, text_of(o, os.path.join(tmp, 'mc.text')), h, kaddr)
                 if mc != ours:
                     at = next((i for i in range(min(len(mc), len(ours))) if mc[i] != ours[i]),
                               min(len(mc), len(ours)))
