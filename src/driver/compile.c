@@ -255,6 +255,9 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	lap(c, ST_ISEL);
 	struct ra_stats ras;
 	memset(&ras, 0, sizeof ras);
+	ra_coalesce_phi_copies(&mf);
+	if (o->verify && !mir_verify(&mf, false, d))
+		return;
 	if (o->opt_level > 0) {
 		/* schedule on virtual registers; if that needs more registers than there are,
 		 * allocate the code in selection's order instead */

@@ -24,4 +24,9 @@ struct ra_stats {
  * allocated within fn->max_sgprs / fn->max_vgprs. */
 bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d);
 
+/* Before allocation (coalesce.c): makes the definition of a phi copy's source write the
+ * phi's register directly where that changes nothing else, removing the copy; returns
+ * how many copies went. */
+unsigned ra_coalesce_phi_copies(struct mir_function *fn);
+
 #endif
