@@ -7,6 +7,7 @@
  * function arena, so peak memory follows the largest kernel.  At the end the code
  * object writer turns the collected kernels into an executable.  Per-stage wall time is
  * accumulated for --time-passes.  Complexity: the sum of the passes'. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -33,10 +34,22 @@ static const char *const stage_names[ST_N] = {"parse",           "ir build + cfg
                                               "uniformity",      "isel",           "regalloc",
                                               "waitcnt+hazards", "encode",         "code object"};
 
+/* A kernel whose callees are not all defined yet: a copy of its body in its own arena,
+ * compiled (and freed) once they are, or at the end of the module. */
+struct deferred_kernel {
+	struct pa_arena arena;
+	const struct ptx_function *fn;
+	struct deferred_kernel *next;
+};
+
 struct compiler {
 	const struct pa_compile_options *o;
 	struct pa_diag *d;
 	struct pa_arena fn_arena, mod_arena;
+	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
+	struct ir_funclib lib;
+	struct deferred_kernel *deferred; /* in source order */
+	struct ptx_module_state mod;      /* as of the last function handed over */
 	struct co_kernel *kernels;
 	size_t nkernels, cap;
 	double t[ST_N];
@@ -195,7 +208,7 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	struct ir_function ir;
 	struct pa_arena *a = &c->fn_arena;
 	lap(c, ST_PARSE);
-	if (!ir_build(&ir, pf, m, o->filename, a, d) || !ir_cfg_compute(&ir, d))
+	if (!ir_build(&ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(&ir, d))
 		return;
 	lap(c, ST_IR);
 	if (o->verify && !ir_verify(&ir, d))
@@ -244,25 +257,67 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	lap(c, ST_EMIT);
 }
 
+static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
+{
+	compile_kernel(c, pf, &c->mod);
+	pa_arena_reset(&c->fn_arena);
+	c->mark = now();
+}
+
+/* Compiles the deferred kernels whose callees are all defined now (every one at the end of
+ * the module, `all`), in source order. */
+static void compile_deferred(struct compiler *c, bool all)
+{
+	struct deferred_kernel **link = &c->deferred;
+	while (*link) {
+		struct deferred_kernel *k = *link;
+		if (!all && ir_funclib_pending(&c->lib, k->fn)) {
+			link = &k->next;
+			continue;
+		}
+		if (!pa_diag_failed(c->d))
+			compile_and_reset(c, k->fn);
+		*link = k->next;
+		pa_arena_free(&k->arena);
+		free(k);
+	}
+}
+
+static void defer_kernel(struct compiler *c, const struct ptx_function *pf)
+{
+	struct deferred_kernel *k = pa_xcalloc(1, sizeof *k);
+	pa_arena_init(&k->arena);
+	k->fn = ir_copy_function(pf, &k->arena);
+	struct deferred_kernel **link = &c->deferred;
+	while (*link)
+		link = &(*link)->next;
+	*link = k;
+}
+
 static void on_function(void *user, const struct ptx_function *pf, const struct ptx_module_state *m)
 {
 	struct compiler *c = user;
 	const struct ptx_func_info *fi = pf->sym->func;
+	c->mod = *m;
+	if (!fi || !fi->is_entry) {
+		/* device functions are compiled into their callers (inlined); one never called
+		 * is only checked by the front end */
+		ir_funclib_add(&c->lib, pf);
+		if (c->deferred)
+			compile_deferred(c, false);
+		return;
+	}
 	if (c->o->entry) {
 		if (strcmp(pf->sym->name, c->o->entry) != 0)
 			return;
 		c->entry_found = true;
 	}
-	if (!fi || !fi->is_entry) {
-		/* device functions are compiled with their callers; calls come with the
-		 * execution-model work, and a call to one is reported where it is made */
+	if (ir_funclib_pending(&c->lib, pf)) {
+		defer_kernel(c, pf);
 		return;
 	}
-	compile_kernel(c, pf, m);
-	pa_arena_reset(&c->fn_arena);
-	c->mark = now();
+	compile_and_reset(c, pf);
 }
-
 static void print_times(const struct compiler *c, FILE *out)
 {
 	double total = 0;
@@ -284,10 +339,14 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.d = d;
 	pa_arena_init(&c.fn_arena);
 	pa_arena_init(&c.mod_arena);
+	pa_arena_init(&c.lib_arena);
+	ir_funclib_init(&c.lib, &c.lib_arena);
 	c.mark = now();
 	struct ptx_parse_options popts = {
 	        .filename = o->filename, .diag = d, .on_function = on_function, .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
+	compile_deferred(&c, true); /* their missing callees are reported at the calls */
+	ok = ok && !pa_diag_failed(d);
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
 		               "entry function '%s' not found", o->entry);
@@ -316,5 +375,6 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		print_times(&c, o->time_passes);
 	pa_arena_free(&c.fn_arena);
 	pa_arena_free(&c.mod_arena);
+	pa_arena_free(&c.lib_arena);
 	return ok && !pa_diag_failed(d);
 }
