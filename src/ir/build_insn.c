@@ -232,6 +232,14 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 				          0);
 			return adapt(b, a, want, false);
 		}
+		if (o->sym->kind == PTX_SYM_FUNC) {
+			irb_error(
+			        b,
+			        "the address of function '%s' is not supported: calls are inlined, "
+			        "so there are no indirect calls",
+			        o->sym->name);
+			return ir_undef(b->fn, want);
+		}
 		break;
 	case PTX_OPND_WARPSZ:
 		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_WARPSZ, 0);

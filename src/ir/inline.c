@@ -22,6 +22,7 @@
  * tiling (same offsets and widths, as nvcc and clang write them); overlapping accesses of
  * different widths are an error.  A .reg parameter is bound by value.
  * requires: the builder's state (build.c).  Complexity: linear in the inlined statements. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/build_int.h"
@@ -385,10 +386,13 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
 		args = &in->opnds[i];
 	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
+		char index[16] = "";
+		if (callee->sym && callee->sym->range)
+			snprintf(index, sizeof index, "%u", callee->index);
 		irb_error(b,
-		          "indirect call through '%s' is not supported: calls are inlined, so only "
-		          "direct calls to functions defined in the module can be compiled",
-		          callee->sym ? callee->sym->name : "?");
+		          "indirect call through '%s%s' is not supported: calls are inlined, so "
+		          "only direct calls to functions defined in the module can be compiled",
+		          callee->sym ? callee->sym->name : "?", index);
 		return;
 	}
 	const struct ptx_function *body = ir_funclib_find(b->lib, callee->sym);
