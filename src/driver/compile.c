@@ -4,7 +4,9 @@
  * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
- * function arena, so peak memory follows the largest kernel.  At the end the code
+ * function arena, so peak memory follows the largest kernel.  Device functions are kept
+ * (ir_funclib) for inlining into their callers; a kernel that calls a function not defined
+ * yet waits, copied into its own arena, until it is (or the module ends).  At the end the code
  * object writer turns the collected kernels into an executable.  Per-stage wall time is
  * accumulated for --time-passes.  Complexity: the sum of the passes'. */
 #include <stdlib.h>
