@@ -39,8 +39,10 @@ struct irb_frame {
 	struct irb_frame *parent;
 };
 
-struct irb_slot_access {
+struct irb_slot_access { /* one (offset, width) of a slot that has a variable */
 	uint32_t off, bytes;
+	uint32_t var;  /* its SSA variable */
+	bool is_store; /* made by a store (else by a load no store covered) */
 	uint32_t next; /* next record of the same slot, or UINT32_MAX */
 };
 
@@ -97,35 +99,27 @@ static uint32_t log2u(unsigned v)
 	return l;
 }
 
-/* Records an access of [off, off+bytes) to slot `sid`; false (with an error) when it
- * overlaps an earlier access of another offset or width. */
-static bool note_access(struct irb *b, const struct ptx_symbol *slot, uint32_t sid, uint32_t off,
-                        uint32_t bytes)
+static bool overlaps(const struct irb_slot_access *a, uint32_t off, uint32_t bytes)
 {
-	uint32_t head = UINT32_MAX;
-	irb_map_get(&b->slots, sid, &head);
-	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
-		const struct irb_slot_access *a = &b->acc[i];
-		if (a->off == off && a->bytes == bytes)
-			return true;
-		if (a->off < off + bytes && off < a->off + a->bytes) {
-			irb_error(b,
-			          "'%s' is accessed at bytes %u..%u and %u..%u: overlapping "
-			          "parameter "
-			          "accesses of different widths are not supported",
-			          slot->name, a->off, a->off + a->bytes - 1, off, off + bytes - 1);
-			return false;
-		}
-	}
-	b->acc = pa_arena_grow(b->arena, b->acc, &b->acc_cap, b->nacc + 1, sizeof *b->acc);
-	b->acc[b->nacc] = (struct irb_slot_access){.off = off, .bytes = bytes, .next = head};
-	irb_map_put(&b->slots, b->arena, sid, b->nacc++);
-	return true;
+	return a->off < off + bytes && off < a->off + a->bytes;
 }
 
-/* The SSA variable holding bytes [off, off+bytes) of a slot, or -1 after an error. */
-static int32_t slot_var(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, int64_t off,
-                        unsigned bytes, enum ir_type vt)
+static void overlap_error(struct irb *b, const struct ptx_symbol *slot,
+                          const struct irb_slot_access *a, uint32_t off, uint32_t bytes)
+{
+	irb_error(b,
+	          "'%s' is accessed at bytes %u..%u and %u..%u: overlapping parameter accesses of "
+	          "different widths are not supported",
+	          slot->name, a->off, a->off + a->bytes - 1, off, off + bytes - 1);
+}
+
+/* The access record of a slot that holds bytes [off, off+bytes): for a store, the record of
+ * exactly that range (made now if none); for a load, also one that contains the range (clang
+ * stores a promoted .b32 argument and loads its low 8 or 16 bits).  NULL after an error:
+ * partial overlaps would need bytes composed from several variables. */
+static const struct irb_slot_access *slot_access(struct irb *b, const struct ptx_symbol *slot,
+                                                 uint32_t inst, int64_t off, unsigned bytes,
+                                                 enum ir_type vt, bool is_store)
 {
 	uint64_t size = slot_bytes(slot);
 	if (off < 0 || (uint64_t)off + bytes > size || off >= (1 << 27)) {
@@ -133,13 +127,42 @@ static int32_t slot_var(struct irb *b, const struct ptx_symbol *slot, uint32_t i
 		        b,
 		        "access of %u bytes at offset %lld is outside parameter '%s' (%llu bytes)",
 		        bytes, (long long)off, slot->name, (unsigned long long)size);
-		return -1;
+		return NULL;
 	}
-	uint32_t sid = irb_sym_instance(b, slot, inst);
-	if (!note_access(b, slot, sid, (uint32_t)off, bytes))
-		return -1;
-	uint64_t key = (uint64_t)sid << 32 | 0x80000000u | (uint32_t)off << 3 | log2u(bytes);
-	return (int32_t)irb_var_of_key(b, key, vt);
+	uint32_t sid = irb_sym_instance(b, slot, inst), o = (uint32_t)off, head = UINT32_MAX;
+	irb_map_get(&b->slots, sid, &head);
+	const struct irb_slot_access *container = NULL;
+	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
+		const struct irb_slot_access *a = &b->acc[i];
+		if (a->off == o && a->bytes == bytes)
+			return a;
+		if (!overlaps(a, o, bytes))
+			continue;
+		bool contains = a->off <= o && o + bytes <= a->off + a->bytes;
+		if (!is_store && a->is_store && contains) {
+			container = a;
+			continue;
+		}
+		overlap_error(b, slot, a, o, bytes); /* or a load met before a wider store */
+		return NULL;
+	}
+	if (container)
+		return container;
+	uint64_t key = (uint64_t)sid << 32 | 0x80000000u | o << 3 | log2u(bytes);
+	b->acc = pa_arena_grow(b->arena, b->acc, &b->acc_cap, b->nacc + 1, sizeof *b->acc);
+	b->acc[b->nacc] = (struct irb_slot_access){.off = o,
+	                                           .bytes = bytes,
+	                                           .var = irb_var_of_key(b, key, vt),
+	                                           .is_store = is_store,
+	                                           .next = head};
+	irb_map_put(&b->slots, b->arena, sid, b->nacc);
+	return &b->acc[b->nacc++];
+}
+
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y)
+{
+	ir_ref args[2] = {x, y};
+	return irb_emit(b, op, t, args, 2, 0, 0);
 }
 
 static ir_ref retype(struct irb *b, ir_ref v, enum ir_type t)
@@ -153,28 +176,36 @@ static ir_ref retype(struct irb *b, ir_ref v, enum ir_type t)
 static ir_ref slot_read(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, int64_t off,
                         unsigned bytes, enum ir_type vt, bool sign)
 {
-	int32_t var = slot_var(b, slot, inst, off, bytes, vt);
-	if (var < 0)
+	const struct irb_slot_access *a = slot_access(b, slot, inst, off, bytes, vt, false);
+	if (!a)
 		return ir_undef(b->fn, vt);
-	ir_ref v = retype(b, irb_read_var(b, (uint32_t)var, b->cur), vt);
-	if (bytes >= 4)
-		return v;
-	/* 8- and 16-bit slots hold a 32-bit value whose low bits count */
-	ir_ref args[2] = {v, ir_const(b->fn, IR_T_I32, 32 - 8 * bytes)};
-	if (!sign) {
-		args[1] = ir_const(b->fn, IR_T_I32, (1u << (8 * bytes)) - 1);
-		return irb_emit(b, IR_AND, IR_T_I32, args, 2, 0, 0);
+	ir_ref v = irb_read_var(b, a->var, b->cur);
+	if (a->bytes == bytes && bytes >= 4)
+		return retype(b, v, vt);
+	/* bytes [off, off+bytes) of a wider value, or an 8/16-bit slot whose low bits count */
+	enum ir_type it = a->bytes == 8 ? IR_T_I64 : IR_T_I32;
+	v = retype(b, v, it);
+	if ((uint32_t)off > a->off)
+		v = emit2(b, IR_SHR_U, it, v,
+		          ir_const(b->fn, IR_T_I32, 8 * ((uint32_t)off - a->off)));
+	if (it == IR_T_I64)
+		v = irb_emit(b, IR_TRUNC, IR_T_I32, &v, 1, 0, 0);
+	if (bytes < 4 && !sign)
+		v = emit2(b, IR_AND, IR_T_I32, v,
+		          ir_const(b->fn, IR_T_I32, (1u << (8 * bytes)) - 1));
+	if (bytes < 4 && sign) {
+		ir_ref sh = ir_const(b->fn, IR_T_I32, 32 - 8 * bytes);
+		v = emit2(b, IR_SHR_S, IR_T_I32, emit2(b, IR_SHL, IR_T_I32, v, sh), sh);
 	}
-	args[0] = irb_emit(b, IR_SHL, IR_T_I32, args, 2, 0, 0);
-	return irb_emit(b, IR_SHR_S, IR_T_I32, args, 2, 0, 0);
+	return retype(b, v, vt);
 }
 
 static void slot_write(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, int64_t off,
                        unsigned bytes, enum ir_type vt, ir_ref v)
 {
-	int32_t var = slot_var(b, slot, inst, off, bytes, vt);
-	if (var >= 0)
-		irb_write_var(b, (uint32_t)var, b->cur, retype(b, v, b->var_type[var]));
+	const struct irb_slot_access *a = slot_access(b, slot, inst, off, bytes, vt, true);
+	if (a)
+		irb_write_var(b, a->var, b->cur, retype(b, v, b->var_type[a->var]));
 }
 
 bool irb_param_load(struct irb *b, const struct ptx_symbol *sym, int64_t off, unsigned bytes,

@@ -7,8 +7,8 @@ the compiler."""
 import math
 import struct
 
-from ref import Case, In, Out, rng_for, s32, M32, M64
-from fpref import f32
+from ref import Case, In, Out, rng_for, s32, M32, M64, cmp_ints, cmp_floats
+from fpref import f32, fma, F64
 
 NOUT = 8  # 64-bit result slots per thread
 
@@ -80,6 +80,9 @@ def mixed_case():
         struct.pack_into('<Q', out, 24, y ^ x)
         struct.pack_into('<I', out, 32, outer(x))
         struct.pack_into('<I', out, 40, leaf(x) if x & 1 else 5)
+        s8 = (y >> 8 & 0xff) - (0x100 if y >> 15 & 1 else 0)
+        struct.pack_into('<I', out, 48, u32((x & 0xff) + 3 * s16(x) + 5 * (y >> 32) +
+                                            7 * s16(y >> 16) + 11 * s8))
         return bytes(out)
 
     rows = [row(i) for i in range(n)]
@@ -135,5 +138,61 @@ def flow_case():
                 [Out(8 * NOUT * n), In('I', a), ('u32', n)], check)
 
 
+def cl_hash3(a, b, c, s, u):
+    """calls_cl.cl's hash3 (C semantics: unsigned arithmetic wraps, (int)c truncates)."""
+    return u32(a * 2654435761) ^ u32(b >> 17) ^ u32(math.trunc(c)) ^ u32(u32(s) * 9) ^ \
+        u32(u * 65537)
+
+
+def cl_steps(x):
+    if x == 0:
+        return u32(-1)
+    n = 0
+    while x != 1:
+        if n > 200:
+            return 1000 + n
+        x = 3 * x + 1 if x & 1 else x // 2
+        n += 1
+    return n
+
+
+def cl_poly(x, n):
+    r = 0.0
+    for k in range(n, -1, -1):
+        r = fma(r, x, float(k + 1), F64)  # OpenCL contracts r * x + c (fma.rn.f64)
+    return r
+
+
+def cl_case():
+    rng = rng_for('calls_cl')
+    n, block = 256, 64
+    a = [rng.getrandbits(32) if i % 2 else rng.randrange(0, 300) for i in range(n)]
+    f = [f32(rng.uniform(-1e6, 1e6)) for _ in range(n)]
+    out, fout, dout = [], [], []
+    for v, x in zip(a, f):
+        s = 0.25 * (v & 7)
+        fout += [f32(x * s), f32((v & 1023) - s), 0.0]
+        acc = 0.0
+        for k in range(v & 3):
+            acc += cl_poly(k * 0.5, v % 6)
+        dout.append(acc)
+        twice = u32(cl_hash3(v, u64(v << 20), 1.5, v, v >> 3) +
+                    cl_hash3(u32(v + 1), 7, -2.0, -3, 200))
+        out += [cl_hash3(v, v * v, x, v >> 4, v & 255), (v ^ 0x55), cl_steps(v % 100000),
+                twice, u32(v * 3), u32(~(v * 3))]
+
+    def check(outs, wave):
+        return (cmp_ints('out', outs[0], out, 'I') + cmp_floats('fout', outs[1], fout, 32) +
+                cmp_floats('dout', outs[2], dout, 64))
+
+    return Case('calls_cl', 'calls_cl', (n // block,), (block,),
+                [In('I', a), In('f', f), Out(4 * 6 * n), Out(4 * 3 * n), Out(8 * n),
+                 ('u32', n)], check)
+
+
+def u64(v):
+    return v & M64
+
+
 def cases():
-    return [mixed_case(), flow_case()]
+    return [mixed_case(), flow_case(), cl_case()]
