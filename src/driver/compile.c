@@ -285,6 +285,25 @@ static void compile_deferred(struct compiler *c, bool all)
 	}
 }
 
+static void drop_deferred(struct compiler *c)
+{
+	while (c->deferred) {
+		struct deferred_kernel *k = c->deferred;
+		c->deferred = k->next;
+		pa_arena_free(&k->arena);
+		free(k);
+	}
+}
+
+/* The module's end: the kernels still waiting call functions never defined here (each
+ * call is reported as it is built). */
+static void on_module_end(void *user, const struct ptx_module_state *m)
+{
+	struct compiler *c = user;
+	c->mod = *m;
+	compile_deferred(c, true);
+}
+
 static void defer_kernel(struct compiler *c, const struct ptx_function *pf)
 {
 	struct deferred_kernel *k = pa_xcalloc(1, sizeof *k);
@@ -344,11 +363,13 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_init(&c.lib_arena);
 	ir_funclib_init(&c.lib, &c.lib_arena);
 	c.mark = now();
-	struct ptx_parse_options popts = {
-	        .filename = o->filename, .diag = d, .on_function = on_function, .user = &c};
+	struct ptx_parse_options popts = {.filename = o->filename,
+	                                  .diag = d,
+	                                  .on_function = on_function,
+	                                  .on_module_end = on_module_end,
+	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
-	compile_deferred(&c, true); /* their missing callees are reported at the calls */
-	ok = ok && !pa_diag_failed(d);
+	drop_deferred(&c); /* left only after an error */
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
 		               "entry function '%s' not found", o->entry);

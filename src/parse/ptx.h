@@ -424,6 +424,10 @@ struct ptx_parse_options {
 	 * ptx_parse_stream call. */
 	void (*on_function)(void *user, const struct ptx_function *fn,
 	                    const struct ptx_module_state *m);
+	/* Optional: called once after the whole module has been read without an error, while
+	 * module-level symbols are still valid (e.g. for work deferred until every function
+	 * has been seen). */
+	void (*on_module_end)(void *user, const struct ptx_module_state *m);
 	void *user;
 };
 

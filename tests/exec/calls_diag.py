@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Diagnostics of calls ptxas-amd cannot inline (tests/exec/diag/*.ptx): recursion, direct
 and mutual; indirect calls; calls to .extern functions; vararg calls; overlapping .param
-accesses; and a device function nobody calls, which is not compiled.  NVIDIA ptxas accepts
-every file (its verdict is recorded in each file's first line), so each rejection is ours and
-must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the
+accesses; a call to a function never defined; and a device function nobody calls, which is
+not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
+but the undefined callee), and each rejection must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the
 message), separated by ' | ', and ptxas-amd must exit 1 with exactly those errors, on every
 target; or it says `compiles`, and ptxas-amd must exit 0.
 
