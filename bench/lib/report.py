@@ -404,6 +404,65 @@ def quality_table(run, target):
     return out
 
 
+STALLS = (('wait_stall_cycles', 'waiting on s_waitcnt'), ('barrier_stall_cycles', 'at barriers'),
+          ('nop_cycles', 's_nop'))
+MIX = ('salu', 'smem', 'valu', 'valu_trans', 'valu_f64', 'vmem_load', 'vmem_store',
+       'vmem_atomic', 'lds', 'branch', 'waitcnt', 'nop', 'barrier')
+
+
+def cycles_table(run, target):
+    """Where the modelled cycles go: amdsim --stats of both compilers' code, side by side."""
+    out = ['### Where the cycles go, %s (amdsim --stats, whole dispatch)' % target, '',
+           'Stall columns are summed over waves (cycles a wave could not issue), so they can '
+           'exceed the dispatch\'s cycles; the mix counts dynamic wave instructions.', '',
+           '| kernel | compiler | cycles | ' + ' | '.join(t for _, t in STALLS) + ' | ' +
+           ' | '.join(MIX) + ' |', '|---|---|' + '---:|' * (1 + len(STALLS) + len(MIX))]
+    for k in run.kernels:
+        entry = k['quality'].get(target, {})
+        for comp, label in (('clang', 'clang-19'), ('amd', 'ptxas-amd')):
+            q = entry.get(comp)
+            sim = (q or {}).get('sim') or {}
+            if not sim:
+                continue
+            cells = [str(sim.get('cycles', 'n/a'))] + [str(sim.get(key, 'n/a'))
+                                                       for key, _ in STALLS]
+            cells += [str(sim.get(key, 'n/a')) for key in MIX]
+            out.append('| %s | %s | %s |' % (k['name'], label, ' | '.join(cells)))
+    return out + ['']
+
+
+def passes_table(run):
+    """Where ptxas-amd's compile time goes: --time-passes per kernel (gfx90a)."""
+    stages = []
+    for k in run.kernels:
+        for st in k['quality'].get('passes', {}) or {}:
+            if st not in stages and st != 'total':
+                stages.append(st)
+    if not stages:
+        return []
+    out = ['### Where ptxas-amd\'s compile time goes (gfx90a, `--time-passes`, best of 3, '
+           'in-process: start-up excluded)', '',
+           'Per stage: milliseconds (share of the in-process total); the last column is the '
+           'memory the function arena handed out, summed over stages.', '',
+           '| kernel | PTX insns | ' + ' | '.join(stages) + ' | total ms | insns/s | KiB |',
+           '|---|---:|' + '---:|' * (len(stages) + 3)]
+    for k in run.kernels:
+        p = k['quality'].get('passes') or {}
+        if not p:
+            out.append('| %s | %d | not compiled |' % (k['name'], k['insns']) +
+                       ' |' * (len(stages) + 2))
+            continue
+        total = sum(v[0] for st, v in p.items() if st != 'total')
+        cells = ['%.2f (%.0f%%)' % (p[st][0], 100 * p[st][0] / total if total else 0)
+                 if st in p else 'n/a' for st in stages]
+        kib = sum(v[1] for st, v in p.items() if st != 'total')
+        rate = k['insns'] / (total / 1e3) if total else 0
+        out.append('| %s | %d | %s | %.2f | %s | %.0f |' % (k['name'], k['insns'],
+                                                           ' | '.join(cells), total,
+                                                           fmt_rate(rate), kib))
+    return out + ['']
+
+
 def nv_regs_table(run):
     out = ['### Registers per thread: NVIDIA ptxas -v (sm_80) as a reference point', '',
            '| kernel | NVIDIA ptxas | clang-19 gfx90a VGPRs | clang-19 gfx1100 VGPRs | '
@@ -500,10 +559,13 @@ def write(run, out_dir):
     lines += ratio_table(run)
     lines += speed_table(run, 'wall', 'Wall time', 'seconds')
     lines += rss_table(run) + errors_section(run) + scaling_table(run) + clang_ptx_table(run)
+    lines += passes_table(run)
     lines += ['## Code quality (same CUDA source: clang-19 -O3 vs ptxas-amd -O3 on nvcc\'s PTX)',
               '']
     for t in TARGETS:
         lines += quality_table(run, t)
+    for t in TARGETS:
+        lines += cycles_table(run, t)
     lines += nv_regs_table(run) + method_section()
     with open(os.path.join(out_dir, 'REPORT.md'), 'w') as f:
         f.write('\n'.join(lines))

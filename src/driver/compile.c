@@ -56,6 +56,8 @@ struct compiler {
 	size_t nkernels, cap;
 	double t[ST_N];
 	double mark;
+	size_t bytes[ST_N]; /* function-arena bytes allocated per stage (--time-passes) */
+	size_t bytes_mark;
 	bool entry_found;
 };
 
@@ -71,6 +73,10 @@ static void lap(struct compiler *c, enum stage s)
 	double n = now();
 	c->t[s] += n - c->mark;
 	c->mark = n;
+	size_t used = pa_arena_used(&c->fn_arena);
+	if (used >= c->bytes_mark)
+		c->bytes[s] += used - c->bytes_mark;
+	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
 }
 
 /* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
@@ -264,6 +270,7 @@ static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
 	compile_kernel(c, pf, &c->mod);
 	pa_arena_reset(&c->fn_arena);
 	c->mark = now();
+	c->bytes_mark = pa_arena_used(&c->fn_arena);
 }
 
 /* Compiles the deferred kernels whose callees are all defined now (every one at the end of
@@ -344,10 +351,10 @@ static void print_times(const struct compiler *c, FILE *out)
 	double total = 0;
 	for (int s = 0; s < ST_N; s++)
 		total += c->t[s];
-	fprintf(out, "ptxas-amd: time per stage (wall)\n");
+	fprintf(out, "ptxas-amd: time per stage (wall), memory the stage allocated\n");
 	for (int s = 0; s < ST_N; s++)
-		fprintf(out, "  %-16s %9.3f ms  %5.1f%%\n", stage_names[s], c->t[s] * 1e3,
-		        total > 0 ? 100 * c->t[s] / total : 0);
+		fprintf(out, "  %-16s %9.3f ms  %5.1f%%  %9.1f KiB\n", stage_names[s],
+		        c->t[s] * 1e3, total > 0 ? 100 * c->t[s] / total : 0, c->bytes[s] / 1024.0);
 	fprintf(out, "  %-16s %9.3f ms\n", "total", total * 1e3);
 }
 

@@ -218,6 +218,9 @@ struct amd_isa_op {
 
 /* The whole table. */
 const struct amd_isa_op *amd_isa_table(unsigned *count);
+/* The same rows as an array indexed by enum amd_opcode (amd_isa_ops.h), for passes that
+ * look a row up per instruction (an inline access instead of a call). */
+extern const struct amd_isa_op amd_isa_rows[];
 /* Row index of a canonical or per-generation mnemonic (without _e32/_e64), -1 if none. */
 int amd_isa_find(const char *name);
 /* Row index of the instruction with mnemonic `name` on generation `gen`, -1 if none. */

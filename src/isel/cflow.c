@@ -15,7 +15,10 @@
  * linear CFG (the MIR blocks and their successors) is this order plus the skip and
  * loop-back branches; it contains every path any lane can take.
  * A block whose only predecessor is its linear predecessor, ending in an unconditional
- * jump to it within the same loop, needs no mask: EXEC flows through.  Masks live in
+ * jump to it within the same loop, needs no mask: EXEC flows through.  Nor does one
+ * whose only predecessor, just before it in the same loop, ends in a conditional branch:
+ * that block sets EXEC to the lanes going there and skips it when there are none (the
+ * s_and_saveexec / s_cbranch_execz pattern of structured code).  Masks live in
  * fixed SGPRs reserved for the kernel, assigned by greedy interval colouring over linear
  * positions (a mask fed from inside a loop it is not in stays reserved for that whole
  * loop).  Blocks containing a barrier are never skipped on an empty EXEC.
@@ -31,23 +34,42 @@
 
 #define NONE 0xffffffffu
 
-static bool needs_mask(const struct isel *s, uint32_t b)
+/* The block b falls through from its only predecessor, the block just before it in the
+ * linear order and in the same loop, which ends in a conditional branch: its lanes are
+ * known at the end of that block, which sets EXEC to them directly (and skips b when
+ * none), as s_and_saveexec code does; b needs no rejoin mask. */
+static bool is_branch_fallthrough(const struct ir_function *ir, uint32_t b, uint32_t p0)
 {
-	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b], *pb = &ir->blocks[p0];
+	return pb->linear_pos + 1 == bl->linear_pos && pb->loop == bl->loop && pb->nsuccs == 2 &&
+	       pb->succs[0] != pb->succs[1] && pb->insns[pb->ninsns - 1].op == IR_BR;
+}
+
+static uint32_t only_pred(const struct ir_function *ir, uint32_t b)
+{
 	const struct ir_block *bl = &ir->blocks[b];
-	uint32_t pos = bl->linear_pos;
-	if (pos == 0)
-		return false; /* the entry: EXEC as the hardware starts the wave */
 	uint32_t live_preds = 0, p0 = NONE;
 	for (uint32_t k = 0; k < bl->npreds; k++)
 		if (ir->blocks[bl->preds[k]].reachable) {
 			live_preds++;
 			p0 = bl->preds[k];
 		}
-	if (live_preds != 1 || p0 == b)
+	return live_preds == 1 && p0 != b ? p0 : NONE;
+}
+
+static bool needs_mask(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b];
+	if (bl->linear_pos == 0)
+		return false; /* the entry: EXEC as the hardware starts the wave */
+	uint32_t p0 = only_pred(ir, b);
+	if (p0 == NONE)
 		return true;
 	const struct ir_block *pb = &ir->blocks[p0];
-	return !(pb->linear_pos + 1 == pos && pb->nsuccs == 1 && pb->loop == bl->loop);
+	if (is_branch_fallthrough(ir, b, p0))
+		return false;
+	return !(pb->linear_pos + 1 == bl->linear_pos && pb->nsuccs == 1 && pb->loop == bl->loop);
 }
 
 struct interval {
@@ -288,7 +310,30 @@ static void add_lanes(struct isel *s, uint32_t succ, struct mir_opnd lanes)
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_OR_B32, AMD_OP_S_OR_B64), 3, ops);
 }
 
-static void edges(struct isel *s, uint32_t b)
+/* EXEC = lanes for the successor that falls through without a mask (see
+ * is_branch_fallthrough), skipping it when no lane goes there.  Returns the skip target. */
+static uint32_t enter_fallthrough(struct isel *s, uint32_t succ, struct mir_opnd lanes)
+{
+	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+	struct mir_opnd set[2] = {sel_exec(s), lanes};
+	sel_emit(s, mov, 2, set);
+	if (s->no_skip[succ])
+		return NONE;
+	uint32_t skip = skip_target(s, succ);
+	struct mir_opnd tgt = mir_block_ref(skip);
+	sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
+	return skip;
+}
+
+static bool flows_by_branch(const struct isel *s, uint32_t b, uint32_t succ)
+{
+	return s->mask_slot[succ] < 0 && s->ir->blocks[succ].linear_pos != 0 &&
+	       is_branch_fallthrough(s->ir, succ, b);
+}
+
+/* Emits the lane bookkeeping of block b's outgoing edges; returns where a wave with no
+ * lane left for the fall-through successor jumps (NONE: no such branch). */
+static uint32_t edges(struct isel *s, uint32_t b)
 {
 	const struct ir_block *bl = &s->ir->blocks[b];
 	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
@@ -296,15 +341,18 @@ static void edges(struct isel *s, uint32_t b)
 	s->col = t->col;
 	if (t->op == IR_JMP) {
 		add_lanes(s, bl->succs[0], sel_exec(s));
-		return;
+		return NONE;
 	}
 	if (t->op != IR_BR)
-		return; /* ret: these lanes are done */
+		return NONE; /* ret: these lanes are done */
 	uint64_t bits;
 	if (sel_is_const(s, t->args[0], &bits) || bl->succs[0] == bl->succs[1]) {
-		add_lanes(s, bl->succs[bl->succs[0] == bl->succs[1] || (bits & 1) ? 0 : 1],
-		          sel_exec(s));
-		return;
+		unsigned chosen = bl->succs[0] == bl->succs[1] || (bits & 1) ? 0 : 1;
+		add_lanes(s, bl->succs[chosen], sel_exec(s));
+		uint32_t other = bl->succs[1 - chosen];
+		if (other != bl->succs[chosen] && flows_by_branch(s, b, other))
+			return enter_fallthrough(s, other, mir_imm(0));
+		return NONE;
 	}
 	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
 	uint32_t taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
@@ -312,8 +360,15 @@ static void edges(struct isel *s, uint32_t b)
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
 	struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
-	add_lanes(s, bl->succs[0], mir_vreg(taken, s->mask_dw));
-	add_lanes(s, bl->succs[1], mir_vreg(other, s->mask_dw));
+	struct mir_opnd lanes[2] = {mir_vreg(taken, s->mask_dw), mir_vreg(other, s->mask_dw)};
+	int flow = -1;
+	for (int k = 0; k < 2; k++) {
+		if (flows_by_branch(s, b, bl->succs[k]))
+			flow = k;
+		else
+			add_lanes(s, bl->succs[k], lanes[k]);
+	}
+	return flow >= 0 ? enter_fallthrough(s, bl->succs[flow], lanes[flow]) : NONE;
 }
 
 void sel_block_end(struct isel *s, uint32_t b)
@@ -323,13 +378,13 @@ void sel_block_end(struct isel *s, uint32_t b)
 	for (uint32_t k = 0; k < bl->nsuccs; k++)
 		if (k == 0 || bl->succs[k] != bl->succs[0])
 			phi_copies(s, b, bl->succs[k]);
-	edges(s, b);
+	uint32_t skip = edges(s, b);
 	/* what follows the body in code order */
 	uint32_t pos = bl->linear_pos;
 	uint32_t after =
 	        pos + 1 < ir->norder ? first_mir(s, ir->linear_order[pos + 1]) : s->exit_block;
 	uint32_t body_next = s->mir_tail[b] != NONE ? s->mir_tail[b] : after;
-	set_succ(s, s->cur, body_next, NONE);
+	set_succ(s, s->cur, body_next, skip);
 	/* loop-back checks, innermost loop first */
 	uint32_t t = s->mir_tail[b];
 	for (uint32_t l = bl->loop; l != IR_NO_LOOP && ir->loops[l].last == b;

@@ -16,15 +16,38 @@
  * requires: ra_fill_intervals.  breaks: nothing (sets mir_vreg.phys).
  * complexity: O(V log V + V * R * size) for V intervals and R registers. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "regalloc/ra_int.h"
+
+/* An expiry: register `reg` of `file` is busy until `end`. */
+struct expiry {
+	uint32_t end;
+	uint16_t reg;
+	uint8_t file;
+};
 
 struct linscan {
 	struct ra_ctx *ctx;
 	uint32_t *busy_until[RA_NUM_FILES]; /* end point of the last interval in each register */
-	uint32_t *hint_first;               /* CSR lists of COPY partners per vreg */
+	/* Accelerator for the search: bit r set when register r may be free (busy_until[r] is
+	 * RA_NO_POINT or below the current start); registers leave it when assigned and come
+	 * back when their interval ends (a min-heap on the end), so `choose` tests only
+	 * candidates instead of every register of the file. */
+	uint64_t maybe_free[RA_NUM_FILES][RA_MAX_VGPRS / 64];
+	struct expiry *heap;
+	uint32_t nheap;
+	uint32_t *hint_first; /* CSR lists of COPY partners per vreg */
 	uint32_t *hints;
 };
+
+static void set_maybe_free(struct linscan *ls, unsigned f, unsigned r, bool on)
+{
+	if (on)
+		ls->maybe_free[f][r / 64] |= 1ull << (r % 64);
+	else
+		ls->maybe_free[f][r / 64] &= ~(1ull << (r % 64));
+}
 
 struct order_key {
 	uint32_t start, vreg;
@@ -88,9 +111,15 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 			return partner->phys;
 	}
 	unsigned align = required_align(vr);
-	for (unsigned r = 0; r + vr->size <= ls->ctx->budget[f]; r += align)
-		if (tuple_free(ls, f, r, vr, iv))
-			return (int32_t)r;
+	unsigned budget = ls->ctx->budget[f];
+	for (unsigned w = 0; w * 64 < budget; w++)
+		for (uint64_t bits = ls->maybe_free[f][w]; bits; bits &= bits - 1) {
+			unsigned r = w * 64 + (unsigned)__builtin_ctzll(bits);
+			if (r + vr->size > budget)
+				return -1;
+			if (r % align == 0 && tuple_free(ls, f, r, vr, iv))
+				return (int32_t)r;
+		}
 	return -1;
 }
 
@@ -175,9 +204,56 @@ static int32_t spill_for(struct linscan *ls, uint32_t v)
 			return -1;
 		}
 		ctx->spilled[u] = true;
-		for (unsigned k = 0; k < fn->vregs[u].size; k++)
+		for (unsigned k = 0; k < fn->vregs[u].size; k++) {
 			ls->busy_until[RA_SGPR][fn->vregs[u].phys + k] = RA_NO_POINT;
+			set_maybe_free(ls, RA_SGPR, (unsigned)fn->vregs[u].phys + k, true);
+		}
 		fn->vregs[u].phys = -1;
+	}
+}
+
+static bool expiry_before(const struct expiry *a, const struct expiry *b)
+{
+	return a->end < b->end;
+}
+
+static void heap_push(struct linscan *ls, struct expiry e)
+{
+	uint32_t i = ls->nheap++;
+	while (i && expiry_before(&e, &ls->heap[(i - 1) / 2])) {
+		ls->heap[i] = ls->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	ls->heap[i] = e;
+}
+
+static struct expiry heap_pop(struct linscan *ls)
+{
+	struct expiry top = ls->heap[0], last = ls->heap[--ls->nheap];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= ls->nheap)
+			break;
+		if (c + 1 < ls->nheap && expiry_before(&ls->heap[c + 1], &ls->heap[c]))
+			c++;
+		if (!expiry_before(&ls->heap[c], &last))
+			break;
+		ls->heap[i] = ls->heap[c];
+		i = c;
+	}
+	if (ls->nheap)
+		ls->heap[i] = last;
+	return top;
+}
+
+/* Registers whose interval ended before `start` may be free again. */
+static void expire(struct linscan *ls, uint32_t start)
+{
+	while (ls->nheap && ls->heap[0].end < start) {
+		struct expiry e = heap_pop(ls);
+		if (ls->busy_until[e.file][e.reg] == e.end)
+			set_maybe_free(ls, e.file, e.reg, true);
 	}
 }
 
@@ -190,6 +266,11 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 		for (unsigned r = 0; r < RA_MAX_VGPRS; r++)
 			ls.busy_until[f][r] = RA_NO_POINT;
 	}
+	memset(ls.maybe_free, 0xff, sizeof ls.maybe_free);
+	uint32_t total_size = 0;
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		total_size += fn->vregs[v].size;
+	ls.heap = PA_NEW_ARRAY(fn->arena, struct expiry, total_size + 1);
 	fill_hints(&ls);
 	struct order_key *order = PA_NEW_ARRAY(fn->arena, struct order_key, fn->nvregs + 1);
 	uint32_t n = 0;
@@ -202,6 +283,7 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 		uint32_t v = order[k].vreg;
 		struct mir_vreg *vr = &fn->vregs[v];
 		enum ra_file f = ra_file_of(vr->file);
+		expire(&ls, order[k].start);
 		int32_t r = choose(&ls, v);
 		if (r < 0 && f == RA_SGPR) {
 			r = spill_for(&ls, v);
@@ -215,8 +297,12 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 			return RA_FAILED;
 		}
 		vr->phys = r;
-		for (unsigned i = 0; i < vr->size; i++)
+		for (unsigned i = 0; i < vr->size; i++) {
 			ls.busy_until[f][r + i] = ctx->intervals[v].end;
+			set_maybe_free(&ls, f, r + i, false);
+			heap_push(&ls, (struct expiry){ctx->intervals[v].end, (uint16_t)(r + i),
+			                               (uint8_t)f});
+		}
 		ctx->stats->intervals++;
 	}
 	for (uint32_t v = 0; v < ctx->spillable_vregs && !spills; v++)

@@ -639,15 +639,20 @@ static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mi
 	return after;
 }
 
-static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
+/* Rewrites block b with its fixes, built in the growable staging array *fresh and then
+ * copied to an array of the exact size. */
+enum { MOST_FIXES_PER_INSN = 16 };
+static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, uint32_t *cap,
+                          struct sched_stats *stats)
 {
 	struct mir_block *bl = &hz->fn->blocks[b];
-	struct mir_insn *fresh =
-	        pa_arena_array(hz->fn->arena, (size_t)bl->ninsns * 5 + 1, sizeof *fresh, 8);
 	uint32_t nfresh = 0;
+	struct mir_insn *fresh = *stage;
 	hz->cur_block = b;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
+		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
+		                               nfresh + MOST_FIXES_PER_INSN, sizeof *fresh);
 		unsigned after = insert_fixes(hz, in, fresh, &nfresh, stats);
 		if (hz->fn->target->info->has_delay_alu && is_valu(in)) {
 			uint32_t delay = delay_for(hz, in, fresh, nfresh);
@@ -662,20 +667,23 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct sched_stats *stats)
 		fresh[nfresh++] = *in;
 		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}
-	bl->insns = fresh;
+	bl->insns = PA_NEW_ARRAY(hz->fn->arena, struct mir_insn, nfresh + 1);
+	memcpy(bl->insns, fresh, nfresh * sizeof *fresh);
 	bl->ninsns = bl->cap = nfresh;
 }
 
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 {
-	struct pa_arena scratch;
-	pa_arena_init(&scratch);
+	/* All in the function's arena, whose memory is reused from function to function (a
+	 * fresh arena per call would fault in new pages for every kernel). */
+	struct pa_arena *a = fn->arena;
 	struct hz hz = {.fn = fn, .gen = fn->target->info->gen};
-	sched_preds(fn, &scratch, &hz.preds, &hz.npreds);
-	hz.visited = pa_arena_alloc(&scratch, fn->nblocks + 1, 1);
+	sched_preds(fn, a, &hz.preds, &hz.npreds);
+	hz.visited = pa_arena_alloc(a, fn->nblocks + 1, 1);
+	struct mir_insn *stage = NULL;
+	uint32_t cap = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
-		rewrite_block(&hz, b, stats);
-	pa_arena_free(&scratch);
+		rewrite_block(&hz, b, &stage, &cap, stats);
 }
 
 /* ---- notes for the listing ---- */

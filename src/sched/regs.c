@@ -6,13 +6,6 @@
 
 #include "sched/sched_int.h"
 
-const struct amd_isa_op *sched_row(const struct mir_insn *in)
-{
-	unsigned count;
-	const struct amd_isa_op *rows = amd_isa_table(&count);
-	return in->op < count ? &rows[in->op] : NULL;
-}
-
 int sched_rtn_opnd(const struct mir_insn *in)
 {
 	const struct amd_isa_op *row = sched_row(in);

@@ -33,7 +33,10 @@ struct sched_range {
 enum { SCHED_MAX_RANGES = 10 };
 
 /* The table row of a physical instruction (NULL for a pseudo-instruction). */
-const struct amd_isa_op *sched_row(const struct mir_insn *in);
+static inline const struct amd_isa_op *sched_row(const struct mir_insn *in)
+{
+	return in->op < AMD_NUM_OPCODES ? &amd_isa_rows[in->op] : NULL;
+}
 /* The slots of one operand (count 0 when it names no tracked register). */
 struct sched_range sched_opnd_slots(const struct mir_function *fn, const struct mir_opnd *o);
 /* Registers the instruction writes (defs) or reads (uses), explicit operands and the

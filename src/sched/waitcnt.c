@@ -22,26 +22,61 @@
 #include "sched/sched.h"
 #include "sched/sched_int.h"
 
-enum { NOT_PENDING = 0xff };
+enum { NOT_PENDING = 0xff, UNUSED_SLOT = 0xffff, STAMP_BASE = 256 /* > any distance */ };
 
-struct board {
-	uint8_t dist[SCHED_NUM_COUNTERS][SCHED_NUM_SLOTS];
+/* Two forms of a scoreboard.  A block's entry board (what the fixed point iterates) is
+ * compact: dist[c * nslots + k] for compact slot k (see struct wc), then kinds[c]; it is
+ * sized by the registers the function really uses.  The working board that runs through
+ * a block stores issue stamps instead of distances, so issuing an event costs O(registers
+ * it defines) rather than a walk over every slot: seq[c] counts the events of counter c,
+ * a slot's stamp is the seq of the event that will write it (0: none), its distance is
+ * seq - stamp (saturating at the counter's maximum), and a wait retires every stamp up to
+ * floor[c] (for in-order counters, waiting for n retires all but the last n events). */
+typedef uint8_t board;
+
+struct work {
+	uint32_t seq[SCHED_NUM_COUNTERS], floor[SCHED_NUM_COUNTERS];
 	uint8_t kinds[SCHED_NUM_COUNTERS];
+	uint32_t *stamp; /* [c * nslots + k] */
 };
+/* Invariant of both forms: kinds[c] == 0 means no slot is pending on counter c (events
+ * set kinds; only a full wait clears them, and it retires everything). */
 
 struct wc {
 	const struct mir_function *fn;
 	const struct amd_target *t;
 	struct pa_arena *arena;
-	struct board *in, *out; /* per block */
+	uint16_t slot_of[SCHED_NUM_SLOTS]; /* register slot -> compact slot, or UNUSED_SLOT */
+	uint16_t reg_of_slot[SCHED_NUM_SLOTS];
+	unsigned nslots;
+	size_t board_size;
+	unsigned max[SCHED_NUM_COUNTERS];
+	board *in;                /* per block, board_size bytes each */
+	board *out;               /* one board: a block's exit, for merging */
+	struct mir_insn *staging; /* the block being rewritten (grows as needed) */
+	uint32_t staging_cap;
 	bool *reached;
-	uint32_t **preds, *npreds;
 };
 
-static void board_clear(struct board *bd)
+static board *block_board(const struct wc *wc, uint32_t b)
 {
-	memset(bd, NOT_PENDING, sizeof bd->dist);
-	memset(bd->kinds, 0, sizeof bd->kinds);
+	return wc->in + (size_t)b * wc->board_size;
+}
+
+static uint8_t *dist_of(const struct wc *wc, board *bd, unsigned c)
+{
+	return bd + (size_t)c * wc->nslots;
+}
+
+static uint8_t *kinds_of(const struct wc *wc, board *bd)
+{
+	return bd + (size_t)SCHED_NUM_COUNTERS * wc->nslots;
+}
+
+static void board_clear(const struct wc *wc, board *bd)
+{
+	memset(bd, NOT_PENDING, (size_t)SCHED_NUM_COUNTERS * wc->nslots);
+	memset(kinds_of(wc, bd), 0, SCHED_NUM_COUNTERS);
 }
 
 static bool is_unordered(uint8_t kinds)
@@ -49,100 +84,165 @@ static bool is_unordered(uint8_t kinds)
 	return (kinds & SCHED_EV_UNORDERED) || (kinds & (kinds - 1));
 }
 
+static void work_init(const struct wc *wc, struct work *wk, struct pa_arena *a)
+{
+	memset(wk, 0, sizeof *wk);
+	wk->stamp = PA_NEW_ARRAY(a, uint32_t, (size_t)SCHED_NUM_COUNTERS * wc->nslots);
+}
+
+static void work_copy(const struct wc *wc, struct work *to, const struct work *from)
+{
+	uint32_t *stamp = to->stamp;
+	*to = *from;
+	to->stamp = stamp;
+	memcpy(stamp, from->stamp, (size_t)SCHED_NUM_COUNTERS * wc->nslots * sizeof *stamp);
+}
+
+/* Distance of compact slot k on counter c, or NOT_PENDING. */
+static unsigned work_dist(const struct wc *wc, const struct work *wk, unsigned c, unsigned k)
+{
+	uint32_t st = wk->stamp[c * wc->nslots + k];
+	if (st <= wk->floor[c])
+		return NOT_PENDING;
+	uint32_t d = wk->seq[c] - st;
+	return d < wc->max[c] ? d : wc->max[c];
+}
+
+static void work_load(const struct wc *wc, struct work *wk, board *bd)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		/* seq only grows, so every stamp left from an earlier block is <= the new floor */
+		wk->floor[c] = wk->seq[c];
+		wk->seq[c] += STAMP_BASE;
+		wk->kinds[c] = kinds_of(wc, bd)[c];
+		if (!wk->kinds[c])
+			continue; /* no kinds: nothing pending on c */
+		const uint8_t *dist = dist_of(wc, bd, c);
+		uint32_t *stamp = wk->stamp + c * wc->nslots;
+		for (unsigned k = 0; k < wc->nslots; k++)
+			stamp[k] = dist[k] == NOT_PENDING ? wk->floor[c] : wk->seq[c] - dist[k];
+	}
+}
+
+static void work_store(const struct wc *wc, const struct work *wk, board *bd)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		uint8_t *dist = dist_of(wc, bd, c);
+		kinds_of(wc, bd)[c] = wk->kinds[c];
+		if (!wk->kinds[c]) {
+			memset(dist, NOT_PENDING, wc->nslots);
+			continue;
+		}
+		for (unsigned k = 0; k < wc->nslots; k++)
+			dist[k] = (uint8_t)work_dist(wc, wk, c, k);
+	}
+}
+
 /* Applies a wait to the scoreboard. */
-static void board_wait(struct board *bd, const struct sched_wait *w)
+static void work_wait(struct work *wk, const struct sched_wait *w)
 {
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
 		unsigned n = w->n[c];
 		if (n == SCHED_NO_WAIT)
 			continue;
 		if (n == 0) {
-			memset(bd->dist[c], NOT_PENDING, sizeof bd->dist[c]);
-			bd->kinds[c] = 0;
-		} else if (!is_unordered(bd->kinds[c])) {
-			for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-				if (bd->dist[c][s] != NOT_PENDING && bd->dist[c][s] >= n)
-					bd->dist[c][s] = NOT_PENDING;
+			wk->floor[c] = wk->seq[c];
+			wk->kinds[c] = 0;
+		} else if (!is_unordered(wk->kinds[c]) && wk->seq[c] - n > wk->floor[c]) {
+			wk->floor[c] = wk->seq[c] - n;
 		}
 	}
 }
 
 /* Records the events of `in` and the registers its results land in. */
-static void board_issue(struct wc *wc, struct board *bd, const struct mir_insn *in)
+static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in)
 {
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
+	if (!nev)
+		return;
 	struct sched_range defs[SCHED_MAX_RANGES];
 	unsigned ndefs = sched_insn_defs(wc->fn, in, defs);
 	for (unsigned e = 0; e < nev; e++) {
-		unsigned c = ev[e].counter, max = sched_counter_max(wc->t, c);
-		for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-			if (bd->dist[c][s] != NOT_PENDING && bd->dist[c][s] < max)
-				bd->dist[c][s]++;
-		bd->kinds[c] |= ev[e].kind;
+		unsigned c = ev[e].counter;
+		uint32_t *stamp = wk->stamp + c * wc->nslots;
+		uint32_t now = ++wk->seq[c];
+		wk->kinds[c] |= ev[e].kind;
 		for (unsigned r = 0; r < ndefs; r++)
 			for (unsigned s = defs[r].first; s < defs[r].first + defs[r].count; s++)
-				bd->dist[c][s] = 0;
+				stamp[wc->slot_of[s]] = now;
 	}
 }
 
 /* The wait `in` needs before it issues (none when no register of it is pending). */
-static void needed_wait(struct wc *wc, const struct board *bd, const struct mir_insn *in,
+static void needed_wait(const struct wc *wc, const struct work *wk, const struct mir_insn *in,
                         struct sched_wait *w)
 {
 	sched_wait_none(w);
+	unsigned any = 0;
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		any |= wk->kinds[c];
+	if (!any)
+		return; /* nothing pending at all */
 	struct sched_range regs[2 * SCHED_MAX_RANGES];
 	unsigned n = sched_insn_uses(wc->fn, in, regs);
 	n += sched_insn_defs(wc->fn, in, regs + n);
-	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
+		if (!wk->kinds[c])
+			continue; /* nothing pending on this counter */
+		bool unordered = is_unordered(wk->kinds[c]);
 		for (unsigned r = 0; r < n; r++)
 			for (unsigned s = regs[r].first; s < regs[r].first + regs[r].count; s++) {
-				unsigned d = bd->dist[c][s];
+				unsigned d = work_dist(wc, wk, c, wc->slot_of[s]);
 				if (d == NOT_PENDING)
 					continue;
-				if (is_unordered(bd->kinds[c]))
+				if (unordered)
 					d = 0;
 				if (d < w->n[c])
 					w->n[c] = (uint8_t)d;
 			}
+	}
 }
 
 /* Merges `from` into `into`; true when `into` changed. */
-static bool board_merge(struct board *into, const struct board *from)
+static bool board_merge(const struct wc *wc, board *into, const board *from)
 {
 	bool changed = false;
-	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
-		for (unsigned s = 0; s < SCHED_NUM_SLOTS; s++)
-			if (from->dist[c][s] < into->dist[c][s]) {
-				into->dist[c][s] = from->dist[c][s];
-				changed = true;
-			}
-		if ((into->kinds[c] | from->kinds[c]) != into->kinds[c]) {
-			into->kinds[c] |= from->kinds[c];
+	size_t nd = (size_t)SCHED_NUM_COUNTERS * wc->nslots;
+	for (size_t k = 0; k < nd; k++)
+		if (from[k] < into[k]) {
+			into[k] = from[k];
 			changed = true;
 		}
-	}
+	for (size_t c = nd; c < nd + SCHED_NUM_COUNTERS; c++)
+		if ((into[c] | from[c]) != into[c]) {
+			into[c] |= from[c];
+			changed = true;
+		}
 	return changed;
 }
 
-/* Runs block b from its entry board; with `emit`, builds the block's new instruction array
- * with the waits inserted; notes (if non-NULL) gets, per original instruction index, a
- * text naming what a wait before it retires. */
-static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_function *emit,
+/* Runs block b from the working board wk; with `emit`, builds the block's new instruction
+ * array with the waits inserted. */
+static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_function *emit,
                       struct sched_stats *stats)
 {
 	const struct mir_block *bl = &wc->fn->blocks[b];
-	struct mir_insn *fresh = NULL;
+	struct mir_insn *fresh = wc->staging;
 	uint32_t nfresh = 0;
 	if (emit)
-		fresh = pa_arena_array(wc->arena, bl->ninsns * (1 + SCHED_NUM_COUNTERS) + 1,
-		                       sizeof *fresh, 8);
+		fresh = wc->staging = pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+		                                    bl->ninsns + bl->ninsns / 4 + 8, sizeof *fresh);
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		struct sched_wait w;
-		needed_wait(wc, bd, in, &w);
+		needed_wait(wc, wk, in, &w);
+		if (emit)
+			fresh = wc->staging =
+			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+			                      nfresh + 1 + SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
-			board_wait(bd, &w);
+			work_wait(wk, &w);
 			if (emit) {
 				struct mir_insn waits[SCHED_NUM_COUNTERS];
 				unsigned nw = sched_wait_insns(wc->t, &w, waits);
@@ -155,13 +255,14 @@ static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_fu
 			}
 		}
 		if (sched_wait_of_insn(wc->t, in, &w))
-			board_wait(bd, &w);
-		board_issue(wc, bd, in);
+			work_wait(wk, &w);
+		work_issue(wc, wk, in);
 		if (emit)
 			fresh[nfresh++] = *in;
 	}
 	if (emit) {
-		emit->blocks[b].insns = fresh;
+		emit->blocks[b].insns = PA_NEW_ARRAY(wc->arena, struct mir_insn, nfresh + 1);
+		memcpy(emit->blocks[b].insns, fresh, nfresh * sizeof *fresh);
 		emit->blocks[b].ninsns = emit->blocks[b].cap = nfresh;
 	}
 }
@@ -170,8 +271,9 @@ static void run_block(struct wc *wc, uint32_t b, struct board *bd, struct mir_fu
 static void solve(struct wc *wc)
 {
 	const struct mir_function *fn = wc->fn;
-	struct board *scratch = pa_arena_alloc(wc->arena, sizeof *scratch, 8);
-	board_clear(&wc->in[0]);
+	struct work wk;
+	work_init(wc, &wk, wc->arena);
+	board_clear(wc, block_board(wc, 0));
 	wc->reached[0] = true;
 	bool changed = true;
 	while (changed) {
@@ -179,31 +281,56 @@ static void solve(struct wc *wc)
 		for (uint32_t b = 0; b < fn->nblocks; b++) {
 			if (!wc->reached[b])
 				continue;
-			*scratch = wc->in[b];
-			run_block(wc, b, scratch, NULL, NULL);
-			wc->out[b] = *scratch;
+			work_load(wc, &wk, block_board(wc, b));
+			run_block(wc, b, &wk, NULL, NULL);
+			work_store(wc, &wk, wc->out);
 			for (unsigned s = 0; s < fn->blocks[b].nsucc; s++) {
 				uint32_t to = fn->blocks[b].succ[s];
 				if (!wc->reached[to]) {
-					board_clear(&wc->in[to]);
+					board_clear(wc, block_board(wc, to));
 					wc->reached[to] = true;
 					changed = true;
 				}
-				changed |= board_merge(&wc->in[to], &wc->out[b]);
+				changed |= board_merge(wc, block_board(wc, to), wc->out);
 			}
 		}
 	}
 }
 
+static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned s = r[i].first; s < r[i].first + r[i].count; s++)
+			if (wc->slot_of[s] == UNUSED_SLOT) {
+				wc->reg_of_slot[wc->nslots] = (uint16_t)s;
+				wc->slot_of[s] = (uint16_t)wc->nslots++;
+			}
+}
+
+/* Gives every register slot the function touches a compact index (in order of first
+ * appearance: deterministic), then sizes and allocates the block boards. */
 static void wc_init(struct wc *wc, const struct mir_function *fn, struct pa_arena *arena)
 {
 	memset(wc, 0, sizeof *wc);
 	wc->fn = fn;
 	wc->t = fn->target;
 	wc->arena = arena;
+	memset(wc->slot_of, 0xff, sizeof wc->slot_of);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			struct sched_range r[SCHED_MAX_RANGES];
+			mark_slots(wc, r, sched_insn_uses(fn, in, r));
+			mark_slots(wc, r, sched_insn_defs(fn, in, r));
+		}
+	if (!wc->nslots)
+		wc->nslots = 1;
+	wc->board_size = (size_t)SCHED_NUM_COUNTERS * (wc->nslots + 1);
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		wc->max[c] = sched_counter_max(wc->t, c);
 	uint32_t n = fn->nblocks ? fn->nblocks : 1;
-	wc->in = pa_arena_array(arena, n, sizeof *wc->in, 8);
-	wc->out = pa_arena_array(arena, n, sizeof *wc->out, 8);
+	wc->in = pa_arena_array(arena, n, wc->board_size, 8);
+	wc->out = pa_arena_array(arena, 1, wc->board_size, 8);
 	wc->reached = pa_arena_array(arena, n, sizeof *wc->reached, 1);
 	memset(wc->reached, 0, n * sizeof *wc->reached);
 }
@@ -212,21 +339,19 @@ void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats)
 {
 	if (!fn->nblocks)
 		return;
-	struct pa_arena scratch;
-	pa_arena_init(&scratch);
+	/* The function's own arena: its memory is reused from function to function, where a
+	 * fresh arena per call would fault in new pages every time. */
 	struct wc wc;
-	wc_init(&wc, fn, &scratch);
+	wc_init(&wc, fn, fn->arena);
 	solve(&wc);
-	wc.arena = fn->arena; /* the new instruction arrays live with the function */
-	struct board *bd = pa_arena_alloc(&scratch, sizeof *bd, 8);
+	struct work wk;
+	work_init(&wc, &wk, fn->arena);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (wc.reached[b])
-			*bd = wc.in[b];
-		else
-			board_clear(bd);
-		run_block(&wc, b, bd, fn, stats);
+		if (!wc.reached[b])
+			board_clear(&wc, block_board(&wc, b));
+		work_load(&wc, &wk, block_board(&wc, b));
+		run_block(&wc, b, &wk, fn, stats);
 	}
-	pa_arena_free(&scratch);
 }
 
 /* ---- notes for the listing ---- */
@@ -239,17 +364,18 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
 }
 
 /* Names the registers a wait retires: those pending before it and not after. */
-static const char *wait_note(struct wc *wc, const struct board *before, const struct board *after)
+static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after)
 {
 	char buf[256];
 	size_t used = 0;
 	append(buf, sizeof buf, &used, "retires");
 	unsigned shown = 0;
-	for (unsigned s = 0; s < SCHED_NUM_SLOTS && shown < 8; s++) {
+	for (unsigned k = 0; k < wc->nslots && shown < 8; k++) {
 		bool retired = false;
+		unsigned s = wc->reg_of_slot[k];
 		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
-			retired |= before->dist[c][s] != NOT_PENDING &&
-			           after->dist[c][s] == NOT_PENDING;
+			retired |= work_dist(wc, before, c, k) != NOT_PENDING &&
+			           work_dist(wc, after, c, k) == NOT_PENDING;
 		if (!retired)
 			continue;
 		char reg[16];
@@ -292,25 +418,25 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 	struct wc wc;
 	wc_init(&wc, fn, arena);
 	solve(&wc);
-	struct board *bd = pa_arena_alloc(arena, sizeof *bd, 8);
-	struct board *before = pa_arena_alloc(arena, sizeof *before, 8);
+	struct work bd, before;
+	work_init(&wc, &bd, arena);
+	work_init(&wc, &before, arena);
 	uint32_t k = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (wc.reached[b])
-			*bd = wc.in[b];
-		else
-			board_clear(bd);
+		if (!wc.reached[b])
+			board_clear(&wc, block_board(&wc, b));
+		work_load(&wc, &bd, block_board(&wc, b));
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, k++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			struct sched_wait w;
 			if (sched_wait_of_insn(wc.t, in, &w)) {
-				*before = *bd;
-				board_wait(bd, &w);
-				notes[k] = wait_note(&wc, before, bd);
+				work_copy(&wc, &before, &bd);
+				work_wait(&bd, &w);
+				notes[k] = wait_note(&wc, &before, &bd);
 			} else {
 				notes[k] = event_note(&wc, in);
 			}
-			board_issue(&wc, bd, in);
+			work_issue(&wc, &bd, in);
 		}
 	}
 	return notes;

@@ -36,6 +36,11 @@ static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align
 	}
 	return pa_arena_alloc_slow(a, size, align);
 }
+/* Bytes handed out so far (chunk sizes minus the free part of the current chunk). */
+static inline size_t pa_arena_used(const struct pa_arena *a)
+{
+	return a->bytes_reserved - (size_t)(a->limit - a->next);
+}
 /* Like pa_arena_alloc for an array of n elements of `size` bytes; aborts on overflow. */
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
 char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
