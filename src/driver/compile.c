@@ -79,9 +79,39 @@ static void lap(struct compiler *c, enum stage s)
 	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
 }
 
+/* 64-bit stores listed by their address value (first[value] -> next[]). */
+struct store_index {
+	const struct ir_insn **stores;
+	uint32_t *first, *next;
+};
+
+static void index_stores(const struct ir_function *ir, struct pa_arena *a, struct store_index *x)
+{
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			n += ir->blocks[b].insns[i].op == IR_STORE;
+	x->stores = PA_NEW_ARRAY(a, const struct ir_insn *, n + 1);
+	x->next = PA_NEW_ARRAY(a, uint32_t, n + 1);
+	x->first = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
+	memset(x->first, 0xff, (ir->nvals + 1) * sizeof *x->first);
+	n = 0;
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &ir->blocks[b].insns[i];
+			if (in->op != IR_STORE || ir_mem_bytes(in->aux) != 8 ||
+			    in->args[0] >= ir->nvals)
+				continue;
+			x->stores[n] = in;
+			x->next[n] = x->first[in->args[0]];
+			x->first[in->args[0]] = n++;
+		}
+}
+
 /* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
- * memory address (through moves, cvta and 64-bit adds) are, and the metadata says so
- * (global_buffer), as HIP and amdsim expect. */
+ * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
+ * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
+ * the metadata says so (global_buffer), as HIP and amdsim expect. */
 static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
 {
 	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
@@ -89,6 +119,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			if (ir->blocks[b].insns[i].res != IR_NO_REF)
 				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
+	struct store_index sx;
+	index_stores(ir, a, &sx);
 	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
 	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
 	for (uint32_t b = 0; b < ir->nblocks; b++)
@@ -116,6 +148,11 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 				           d->op == IR_ADD || d->op == IR_SUB) {
 					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
 						stack[n++] = d->args[k];
+				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
+					for (uint32_t k = sx.first[d->args[0]];
+					     k != UINT32_MAX && n < 62; k = sx.next[k])
+						if (sx.stores[k]->imm == d->imm)
+							stack[n++] = sx.stores[k]->args[1];
 				} else if (d->op == IR_SELECT) {
 					for (unsigned k = 1; k < 3 && n < 62; k++)
 						stack[n++] = d->args[k];

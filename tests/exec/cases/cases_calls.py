@@ -194,5 +194,16 @@ def u64(v):
     return v & M64
 
 
+def ptrmem_case():
+    n, block = 200, 64
+    exp = [u32(i * 5 + 1) for i in range(n)]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_ptrmem', 'calls_ptrmem', ((n + block - 1) // block,), (block,),
+                [Out(4 * n), ('u32', n)], check)
+
+
 def cases():
-    return [mixed_case(), flow_case(), cl_case()]
+    return [mixed_case(), flow_case(), cl_case(), ptrmem_case()]
