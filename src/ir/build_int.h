@@ -50,6 +50,7 @@ struct irb {
 	struct irb_frame *frame;         /* innermost inlined call being translated, or NULL */
 	const struct ptx_function *body; /* the body being walked (the kernel's or a callee's) */
 	uint32_t inst, ninsts;           /* current inline instance; instances made so far */
+	uint64_t inlined_stmts;          /* statements of the inlined bodies (size limit) */
 	struct irb_map syminst;          /* (symbol, instance) -> dense number (irb_sym_instance) */
 	uint32_t nsyminst;
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */

@@ -282,8 +282,11 @@ static const struct ptx_symbol *direct_callee(const struct ptx_insn *in)
 	return NULL;
 }
 
-static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct ptx_function *pf)
+static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct ptx_function *pf,
+                                           unsigned depth)
 {
+	if (depth > IR_MAX_CALL_DEPTH)
+		return NULL;
 	for (uint32_t i = 0; i < pf->nstmts; i++) {
 		if (pf->stmts[i].kind != PTX_STMT_INSN)
 			continue;
@@ -300,7 +303,7 @@ static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct 
 		if (e->visited)
 			continue;
 		e->visited = true;
-		const struct ptx_symbol *p = pending_in(lib, e->body);
+		const struct ptx_symbol *p = pending_in(lib, e->body, depth + 1);
 		if (p)
 			return p;
 	}
@@ -311,5 +314,5 @@ const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct
 {
 	for (uint32_t i = 0; i < lib->cap; i++)
 		lib->entries[i].visited = false;
-	return pending_in(lib, pf);
+	return pending_in(lib, pf, 0);
 }

@@ -27,7 +27,11 @@
 
 #include "ir/build_int.h"
 
-enum { MAX_INSTANCES = (1u << 19) - 1 }; /* irb_sym_instance's key holds 19 bits */
+enum {
+	MAX_INSTANCES = (1u << 19) - 1, /* irb_sym_instance's key holds 19 bits */
+	MAX_DEPTH = IR_MAX_CALL_DEPTH,  /* calls inside inlined calls (stack depth) */
+	MAX_INLINED_STMTS = 1u << 20,   /* statements walked for all inlined bodies */
+};
 
 struct irb_frame {
 	const struct ptx_function *body;    /* the callee's saved body */
@@ -292,8 +296,8 @@ static ir_ref read_actual(struct irb *b, const struct ptx_operand *o, unsigned b
 	return slot_read(b, slot, inst, 0, bytes, t, sign);
 }
 
-/* Writes a formal's value into the callee's instance (inst) or, for a return value, the
- * call's operand in the caller (inst = IR_NO_REF: through the operand). */
+/* Writes a parameter's value into the callee's instance `inst`: its register (.reg) or
+ * its own slot (.param). */
 static void write_formal(struct irb *b, const struct ptx_symbol *formal, uint32_t inst,
                          unsigned bytes, enum ir_type t, ir_ref v)
 {
@@ -399,11 +403,20 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 			          fs->name, fi->params[i]->name);
 			return false;
 		}
-	if (b->ninsts >= MAX_INSTANCES) {
-		irb_error(b, "more than %u inlined calls in one kernel", (unsigned)MAX_INSTANCES);
+	unsigned depth = 0;
+	for (const struct irb_frame *f = b->frame; f; f = f->parent)
+		depth++;
+	if (b->ninsts >= MAX_INSTANCES || depth >= MAX_DEPTH ||
+	    b->inlined_stmts + body->nstmts > MAX_INLINED_STMTS) {
+		irb_error(b,
+		          "call to '%s': inlining makes the kernel too large (at most %u calls "
+		          "nested %u deep, %u statements inlined)",
+		          fs->name, (unsigned)MAX_INSTANCES, (unsigned)MAX_DEPTH,
+		          (unsigned)MAX_INLINED_STMTS);
 		b->stop = true;
 		return false;
 	}
+	b->inlined_stmts += body->nstmts;
 	return true;
 }
 

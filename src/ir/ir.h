@@ -230,8 +230,11 @@ void ir_funclib_add(struct ir_funclib *lib, const struct ptx_function *pf);
 /* The saved body of the function calls name with `sym` (the module-level symbol), or NULL. */
 const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
                                            const struct ptx_symbol *sym);
+/* Calls nested deeper than this are not inlined (an error at the call). */
+#define IR_MAX_CALL_DEPTH 200
 /* A function `pf` calls, directly or through saved bodies, that is not defined yet but may
- * still be (not .extern); NULL when every callee that can be defined is. */
+ * still be (not .extern); NULL when every callee that can be defined is (or the search
+ * goes deeper than IR_MAX_CALL_DEPTH, where the call is an error anyway). */
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf);
 /* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
  * front end frees the original; module-level symbols are shared. */
