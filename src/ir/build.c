@@ -95,6 +95,7 @@ void irb_error(struct irb *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	pa_diag_vreport(b->d, PA_DIAG_ERROR, b->file, b->line, b->col, NULL, 0, fmt, ap);
 	va_end(ap);
+	irb_note_inlining(b);
 	b->failed = true;
 }
 

@@ -88,6 +88,7 @@ void irb_write_operand(struct irb *b, const struct ptx_operand *o, ir_ref v, boo
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
+void irb_note_inlining(struct irb *b);
 /* The continuation block `ret` jumps to inside an inlined callee, or IR_NO_BLOCK. */
 uint32_t irb_return_block(const struct irb *b);
 /* ld.param/st.param of `bytes` bytes at [sym + off] when sym is not a kernel parameter

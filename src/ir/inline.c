@@ -41,6 +41,7 @@ struct irb_frame {
 	const struct ptx_symbol **bind_sym; /* per formal (params, then rets): caller's slot */
 	uint32_t *bind_inst;                /* ... and its instance; NULL sym: the formal's own */
 	struct irb_frame *parent;
+	uint32_t call_line, call_col; /* the call, in the caller */
 };
 
 struct irb_slot_access { /* one (offset, width) of a slot that has a variable */
@@ -49,6 +50,24 @@ struct irb_slot_access { /* one (offset, width) of a slot that has a variable */
 	bool is_store; /* made by a store (else by a load no store covered) */
 	uint32_t next; /* next record of the same slot, or UINT32_MAX */
 };
+
+/* After an error inside inlined code: where each enclosing call was made. */
+void irb_note_inlining(struct irb *b)
+{
+	unsigned n = 0;
+	for (const struct irb_frame *f = b->frame; f; f = f->parent, n++) {
+		if (n == 8 && f->parent) { /* deep nests: the innermost calls and the kernel's */
+			while (f->parent)
+				f = f->parent;
+			pa_diag_report(b->d, PA_DIAG_NOTE, b->file, f->call_line, f->call_col, NULL,
+			               0, "... in '%s', inlined at this call from the kernel",
+			               f->callee->name);
+			return;
+		}
+		pa_diag_report(b->d, PA_DIAG_NOTE, b->file, f->call_line, f->call_col, NULL, 0,
+		               "in '%s', inlined at this call", f->callee->name);
+	}
+}
 
 uint32_t irb_return_block(const struct irb *b)
 {
@@ -448,6 +467,8 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	fr->body = body;
 	fr->callee = callee->sym;
 	fr->inst = ++b->ninsts;
+	fr->call_line = line;
+	fr->call_col = col;
 	fr->bind_sym = PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, nformals + 1);
 	fr->bind_inst = PA_NEW_ARRAY(b->arena, uint32_t, nformals + 1);
 	for (uint32_t k = 0; k < fi->nparams; k++)

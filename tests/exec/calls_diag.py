@@ -4,8 +4,8 @@ and mutual; indirect calls; calls to .extern functions; vararg calls; overlappin
 accesses; a call to a function never defined; calls nested too deep or too many (generated
 here); and a device function nobody calls, which is not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
 but the undefined callee), and each rejection must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the
-message), separated by ' | ', and ptxas-amd must exit 1 with exactly those errors, on every
-target; or it says `compiles`, and ptxas-amd must exit 0.
+message) and the `LINE:COL: note: TEXT` naming each call an error was inlined through,
+separated by ' | ', and ptxas-amd must exit 1 with exactly those diagnostics, on every target; or it says `compiles`, and ptxas-amd must exit 0.
 
 usage: calls_diag.py PTXAS_AMD
 """
@@ -18,7 +18,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
-DIAG = re.compile(r'^(.+?):(\d+):(\d+): error: (.*)$', re.M)
+DIAG = re.compile(r'^(.+?):(\d+):(\d+): (error|note): (.*)$', re.M)
 
 
 def expectations(path):
@@ -28,7 +28,7 @@ def expectations(path):
         return None
     if m.group(1) == 'compiles':
         return []
-    return [tuple(re.match(r'(\d+):(\d+): error: (.*)', e.strip()).groups())
+    return [tuple(re.match(r'(\d+):(\d+): (error|note): (.*)', e.strip()).groups())
             for e in m.group(1).split(' | ')]
 
 
@@ -93,10 +93,9 @@ def main():
                 r = subprocess.run([ptxas_amd, '--gpu-name', target, '--verify', path, '-o',
                                     os.path.join(tmp, 'k.hsaco')], stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True, timeout=60)
-                got = [(ln, col, msg) for f, ln, col, msg in DIAG.findall(r.stdout)]
+                got = [(ln, col, kind, msg) for f, ln, col, kind, msg in DIAG.findall(r.stdout)]
                 ok = r.returncode == (1 if exp else 0) and len(got) == len(exp) and all(
-                    g[0] == e[0] and g[1] == e[1] and g[2].startswith(e[2])
-                    for g, e in zip(got, exp))
+                    g[:3] == e[:3] and g[3].startswith(e[3]) for g, e in zip(got, exp))
                 checked += 1
                 if not ok:
                     failures.append('%s %s: exit %d, expected %s, got:\n%s'
