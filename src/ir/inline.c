@@ -88,11 +88,13 @@ static int formal_index(const struct irb_frame *f, const struct ptx_symbol *sym)
 }
 
 /* The slot a .param symbol names in the current context: a bound formal is the caller's
- * slot.  False for the kernel's own parameters (kernel arguments). */
+ * slot.  False for the kernel's own parameters (kernel arguments) and for registers. */
 static bool resolve_slot(struct irb *b, const struct ptx_symbol *sym,
                          const struct ptx_symbol **slot, uint32_t *inst)
 {
 	uint32_t pi;
+	if (sym->kind != PTX_SYM_VAR || sym->space != PTX_SPACE_PARAM)
+		return false; /* an address in a register: not a slot */
 	if (!b->frame && irb_param_index(b, sym, &pi))
 		return false;
 	int k = b->frame ? formal_index(b->frame, sym) : -1;
