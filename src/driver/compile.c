@@ -4,11 +4,14 @@
  * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
- * function arena, so peak memory follows the largest kernel.  Module .global/.const
- * variables are collected as the front end declares them (moddata.c) and the code's
- * PC-relative relocations against them kept per kernel.  At the end the code object
- * writer turns the collected kernels, data and relocations into an executable.  Per-stage wall time
- * is accumulated for --time-passes.  Complexity: the sum of the passes'. */
+ * function arena, so peak memory follows the largest kernel.  Device functions are kept
+ * (ir_funclib) for inlining into their callers; a kernel that calls a function not defined
+ * yet waits, copied into its own arena, until it is (or the module ends).  Module
+ * .global/.const variables are collected as the front end declares them (moddata.c) and the
+ * code's PC-relative relocations against them kept per kernel.  At the end the code object
+ * writer turns the collected kernels, data and relocations into an executable.  Per-stage
+ * wall time is accumulated for --time-passes.  Complexity: the sum of the passes'. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -36,10 +39,22 @@ static const char *const stage_names[ST_N] = {"parse",       "ir build + cfg", "
                                               "uniformity",  "isel",           "regalloc",
                                               "sched+waits", "encode",         "code object"};
 
+/* A kernel whose callees are not all defined yet: a copy of its body in its own arena,
+ * compiled (and freed) once they are, or at the end of the module. */
+struct deferred_kernel {
+	struct pa_arena arena;
+	const struct ptx_function *fn;
+	struct deferred_kernel *next;
+};
+
 struct compiler {
 	const struct pa_compile_options *o;
 	struct pa_diag *d;
 	struct pa_arena fn_arena, mod_arena;
+	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
+	struct ir_funclib lib;
+	struct deferred_kernel *deferred; /* in source order */
+	struct ptx_module_state mod;      /* as of the last function handed over */
 	struct co_kernel *kernels;
 	size_t nkernels, cap;
 	struct pa_moddata data;
@@ -70,9 +85,39 @@ static void lap(struct compiler *c, enum stage s)
 	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
 }
 
+/* 64-bit stores listed by their address value (first[value] -> next[]). */
+struct store_index {
+	const struct ir_insn **stores;
+	uint32_t *first, *next;
+};
+
+static void index_stores(const struct ir_function *ir, struct pa_arena *a, struct store_index *x)
+{
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
+			n += ir->blocks[b].insns[i].op == IR_STORE;
+	x->stores = PA_NEW_ARRAY(a, const struct ir_insn *, n + 1);
+	x->next = PA_NEW_ARRAY(a, uint32_t, n + 1);
+	x->first = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
+	memset(x->first, 0xff, (ir->nvals + 1) * sizeof *x->first);
+	n = 0;
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &ir->blocks[b].insns[i];
+			if (in->op != IR_STORE || ir_mem_bytes(in->aux) != 8 ||
+			    in->args[0] >= ir->nvals)
+				continue;
+			x->stores[n] = in;
+			x->next[n] = x->first[in->args[0]];
+			x->first[in->args[0]] = n++;
+		}
+}
+
 /* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
- * memory address (through moves, cvta and 64-bit adds) are, and the metadata says so
- * (global_buffer), as HIP and amdsim expect. */
+ * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
+ * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
+ * the metadata says so (global_buffer), as HIP and amdsim expect. */
 static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
 {
 	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
@@ -80,6 +125,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			if (ir->blocks[b].insns[i].res != IR_NO_REF)
 				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
+	struct store_index sx;
+	index_stores(ir, a, &sx);
 	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
 	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
 	for (uint32_t b = 0; b < ir->nblocks; b++)
@@ -108,6 +155,11 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 				           d->op == IR_ADD || d->op == IR_SUB) {
 					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
 						stack[n++] = d->args[k];
+				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
+					for (uint32_t k = sx.first[d->args[0]];
+					     k != UINT32_MAX && n < 62; k = sx.next[k])
+						if (sx.stores[k]->imm == d->imm)
+							stack[n++] = sx.stores[k]->args[1];
 				} else if (d->op == IR_SELECT) {
 					for (unsigned k = 1; k < 3 && n < 62; k++)
 						stack[n++] = d->args[k];
@@ -227,7 +279,7 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	ir.wave_size = o->target.wave_size;
 	ir.warp_size = o->warp_size;
 	ir.no_lanemask_warning = o->no_lanemask_warning;
-	if (!ir_build(&ir, pf, m, o->filename, a, d) || !ir_cfg_compute(&ir, d))
+	if (!ir_build(&ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(&ir, d))
 		return;
 	lap(c, ST_IR);
 	if (o->verify && !ir_verify(&ir, d))
@@ -295,21 +347,9 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	lap(c, ST_EMIT);
 }
 
-static void on_function(void *user, const struct ptx_function *pf, const struct ptx_module_state *m)
+static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
 {
-	struct compiler *c = user;
-	const struct ptx_func_info *fi = pf->sym->func;
-	if (c->o->entry) {
-		if (strcmp(pf->sym->name, c->o->entry) != 0)
-			return;
-		c->entry_found = true;
-	}
-	if (!fi || !fi->is_entry) {
-		/* device functions are compiled with their callers; calls come with the
-		 * execution-model work, and a call to one is reported where it is made */
-		return;
-	}
-	compile_kernel(c, pf, m);
+	compile_kernel(c, pf, &c->mod);
 	pa_arena_reset(&c->fn_arena);
 	c->mark = now();
 	c->bytes_mark = pa_arena_used(&c->fn_arena);
@@ -321,6 +361,79 @@ static void on_variable(void *user, const struct ptx_symbol *var)
 	pa_moddata_add(&c->data, &c->mod_arena, var);
 }
 
+/* Compiles the deferred kernels whose callees are all defined now (every one at the end of
+ * the module, `all`), in source order. */
+static void compile_deferred(struct compiler *c, bool all)
+{
+	struct deferred_kernel **link = &c->deferred;
+	while (*link) {
+		struct deferred_kernel *k = *link;
+		if (!all && ir_funclib_pending(&c->lib, k->fn)) {
+			link = &k->next;
+			continue;
+		}
+		if (!pa_diag_failed(c->d))
+			compile_and_reset(c, k->fn);
+		*link = k->next;
+		pa_arena_free(&k->arena);
+		free(k);
+	}
+}
+
+static void drop_deferred(struct compiler *c)
+{
+	while (c->deferred) {
+		struct deferred_kernel *k = c->deferred;
+		c->deferred = k->next;
+		pa_arena_free(&k->arena);
+		free(k);
+	}
+}
+
+/* The module's end: the kernels still waiting call functions never defined here (each
+ * call is reported as it is built). */
+static void on_module_end(void *user, const struct ptx_module_state *m)
+{
+	struct compiler *c = user;
+	c->mod = *m;
+	compile_deferred(c, true);
+}
+
+static void defer_kernel(struct compiler *c, const struct ptx_function *pf)
+{
+	struct deferred_kernel *k = pa_xcalloc(1, sizeof *k);
+	pa_arena_init(&k->arena);
+	k->fn = ir_copy_function(pf, &k->arena);
+	struct deferred_kernel **link = &c->deferred;
+	while (*link)
+		link = &(*link)->next;
+	*link = k;
+}
+
+static void on_function(void *user, const struct ptx_function *pf, const struct ptx_module_state *m)
+{
+	struct compiler *c = user;
+	const struct ptx_func_info *fi = pf->sym->func;
+	c->mod = *m;
+	if (!fi || !fi->is_entry) {
+		/* device functions are compiled into their callers (inlined); one never called
+		 * is only checked by the front end */
+		ir_funclib_add(&c->lib, pf);
+		if (c->deferred)
+			compile_deferred(c, false);
+		return;
+	}
+	if (c->o->entry) {
+		if (strcmp(pf->sym->name, c->o->entry) != 0)
+			return;
+		c->entry_found = true;
+	}
+	if (ir_funclib_pending(&c->lib, pf)) {
+		defer_kernel(c, pf);
+		return;
+	}
+	compile_and_reset(c, pf);
+}
 static void print_times(const struct compiler *c, FILE *out)
 {
 	double total = 0;
@@ -342,13 +455,17 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.d = d;
 	pa_arena_init(&c.fn_arena);
 	pa_arena_init(&c.mod_arena);
+	pa_arena_init(&c.lib_arena);
+	ir_funclib_init(&c.lib, &c.lib_arena);
 	c.mark = now();
 	struct ptx_parse_options popts = {.filename = o->filename,
 	                                  .diag = d,
 	                                  .on_function = on_function,
 	                                  .on_variable = on_variable,
+	                                  .on_module_end = on_module_end,
 	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
+	drop_deferred(&c); /* left only after an error */
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
 		               "entry function '%s' not found", o->entry);
@@ -390,5 +507,6 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		print_times(&c, o->time_passes);
 	pa_arena_free(&c.fn_arena);
 	pa_arena_free(&c.mod_arena);
+	pa_arena_free(&c.lib_arena);
 	return ok && !pa_diag_failed(d);
 }

@@ -77,6 +77,16 @@ static bool map_get(struct irb_map *m, uint64_t key, uint32_t *val)
 	return found;
 }
 
+bool irb_map_get(struct irb_map *m, uint64_t key, uint32_t *val)
+{
+	return map_get(m, key, val);
+}
+
+void irb_map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_t val)
+{
+	map_put(m, a, key, val);
+}
+
 /* ---- diagnostics ---- */
 
 void irb_error(struct irb *b, const char *fmt, ...)
@@ -85,6 +95,7 @@ void irb_error(struct irb *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	pa_diag_vreport(b->d, PA_DIAG_ERROR, b->file, b->line, b->col, NULL, 0, fmt, ap);
 	va_end(ap);
+	irb_note_inlining(b);
 	b->failed = true;
 }
 
@@ -116,11 +127,44 @@ enum ir_type irb_ptx_type(enum ptx_type t)
 	}
 }
 
-/* Variable number of register `sym`[index] (created on first sight), or -1 with an error
- * for register types the code generator does not handle. */
+/* Dense number of symbol `sym` in inline instance `inst` (0: the kernel's own body; each
+ * inlined call gets a new instance, so a callee's registers, labels and .param variables are
+ * renamed per call).  The key is exact: symbols are 8-byte aligned in user space below 2^48
+ * and instances stay below 2^19 (irb_new_instance). */
+uint32_t irb_sym_instance(struct irb *b, const struct ptx_symbol *sym, uint32_t inst)
+{
+	uint64_t key = ((uint64_t)(uintptr_t)sym >> 3) << 19 | inst;
+	uint32_t v;
+	if (map_get(&b->syminst, key, &v))
+		return v;
+	map_put(&b->syminst, b->arena, key, b->nsyminst);
+	return b->nsyminst++;
+}
+
+/* The variable with key `key`, created with type `t` on first sight. */
+uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
+{
+	uint32_t v;
+	if (map_get(&b->vars, key, &v))
+		return v;
+	if (b->nvars == b->vars_cap) {
+		uint32_t ncap = b->vars_cap ? b->vars_cap * 2 : 64;
+		uint8_t *nt = PA_NEW_ARRAY(b->arena, uint8_t, ncap);
+		if (b->var_type)
+			memcpy(nt, b->var_type, b->nvars);
+		b->var_type = nt;
+		b->vars_cap = ncap;
+	}
+	b->var_type[b->nvars] = (uint8_t)t;
+	map_put(&b->vars, b->arena, key, b->nvars);
+	return b->nvars++;
+}
+
+/* Variable number of register `sym`[index] in the current inline instance (created on
+ * first sight), or -1 with an error for register types the code generator does not handle. */
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
-	uint64_t key = (uint64_t)(uintptr_t)sym * 0x9e3779b97f4a7c15ull ^ index;
+	uint64_t key = (uint64_t)irb_sym_instance(b, sym, b->inst) << 32 | index;
 	uint32_t v;
 	if (map_get(&b->vars, key, &v))
 		return (int32_t)v;
@@ -138,17 +182,7 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	if (b->nvars == b->vars_cap) {
-		uint32_t ncap = b->vars_cap ? b->vars_cap * 2 : 64;
-		uint8_t *nt = PA_NEW_ARRAY(b->arena, uint8_t, ncap);
-		if (b->var_type)
-			memcpy(nt, b->var_type, b->nvars);
-		b->var_type = nt;
-		b->vars_cap = ncap;
-	}
-	b->var_type[b->nvars] = (uint8_t)t;
-	map_put(&b->vars, b->arena, key, b->nvars);
-	return (int32_t)b->nvars++;
+	return (int32_t)irb_var_of_key(b, key, t);
 }
 
 /* ---- SSA construction (Braun et al.) ---- */
@@ -278,7 +312,7 @@ void irb_edge(struct irb *b, uint32_t from, uint32_t to)
 uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label)
 {
 	uint32_t v;
-	uint64_t key = (uint64_t)(uintptr_t)label;
+	uint64_t key = irb_sym_instance(b, label, b->inst);
 	if (map_get(&b->labels, key, &v))
 		return v;
 	v = irb_new_block(b);
@@ -402,9 +436,11 @@ static void finish_phis(struct irb *b)
 	}
 }
 
-static void build_body(struct irb *b, const struct ptx_function *pf)
+/* Translates a body's statements into the current block onwards (the kernel's, or an
+ * inlined callee's in its own instance: see inline.c). */
+void irb_walk(struct irb *b, const struct ptx_function *pf)
 {
-	for (uint32_t i = 0; i < pf->nstmts && !pa_diag_too_many(b->d); i++) {
+	for (uint32_t i = 0; i < pf->nstmts && !pa_diag_too_many(b->d) && !b->stop; i++) {
 		const struct ptx_stmt *st = &pf->stmts[i];
 		b->line = st->line;
 		b->col = st->col ? st->col : 1;
@@ -428,13 +464,11 @@ static void build_body(struct irb *b, const struct ptx_function *pf)
 			break;
 		}
 	}
-	if (!b->terminated)
-		irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
 }
 
 bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
               const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
-              struct pa_diag *d)
+              const struct ir_funclib *lib, struct pa_diag *d)
 {
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
@@ -455,12 +489,15 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	b.file = file;
 	b.arena = arena;
 	b.mod = m;
+	b.lib = lib;
 	b.line = pf->sym->line;
 	b.col = pf->sym->col;
 	map_init(&b.vars, arena, 256);
 	map_init(&b.defs, arena, 1024);
 	map_init(&b.labels, arena, 64);
 	map_init(&b.params, arena, 64);
+	map_init(&b.syminst, arena, 256);
+	map_init(&b.slots, arena, 64);
 	if (!fn->is_entry) {
 		irb_error(&b,
 		          "device function '%s': only kernels (.entry) are compiled so far; calls "
@@ -479,7 +516,10 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	fn->maxnreg = fi->has_maxnreg ? fi->maxnreg : 0;
 	layout_params(&b, fi);
 	irb_switch_to(&b, irb_open_sealed(&b)); /* block 0: the entry, never a branch target */
-	build_body(&b, pf);
+	b.body = pf;
+	irb_walk(&b, pf);
+	if (!b.terminated)
+		irb_terminate(&b, IR_RET, IR_NO_REF, 0, 0);
 	for (uint32_t bl = 0; bl < fn->nblocks; bl++)
 		irb_seal(&b, bl);
 	if (b.failed)

@@ -234,6 +234,14 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 				          0);
 			return adapt(b, a, want, false);
 		}
+		if (o->sym->kind == PTX_SYM_FUNC) {
+			irb_error(
+			        b,
+			        "the address of function '%s' is not supported: calls are inlined, "
+			        "so there are no indirect calls",
+			        o->sym->name);
+			return ir_undef(b->fn, want);
+		}
 		break;
 	case PTX_OPND_WARPSZ: /* a compile-time constant: the warp size (docs/WARP.md) */
 		return adapt(b, ir_const(b->fn, IR_T_I32, b->fn->warp_size), want, false);
@@ -600,6 +608,17 @@ static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
 	                  : tclass(ty) == PTX_TC_FLOAT ? IR_T_F32
 	                                               : IR_T_I32;
 	bool sign = is_signed(ty);
+	ir_ref pv;
+	if (space == IR_SPACE_PARAM && a->sym &&
+	    irb_param_load(b, a->sym, (int64_t)a->value, bytes, vt, sign, &pv)) {
+		for (unsigned e = 0; e < n; e++) { /* a call's argument or return value */
+			if (e)
+				irb_param_load(b, a->sym, (int64_t)a->value + e * bytes, bytes, vt,
+				               sign, &pv);
+			write_dest(b, n > 1 ? &d->elems[e] : d, pv, sign, guard_pred);
+		}
+		return;
+	}
 	if (space == IR_SPACE_PARAM) {
 		uint32_t pi;
 		if (!a->sym || !irb_param_index(b, a->sym, &pi)) {
@@ -639,8 +658,8 @@ static void tr_st(struct irb *b, struct tr *x)
 	int space = mem_space(in);
 	enum ptx_type ty = x->type;
 	unsigned bytes = ptx_types[ty].bits / 8;
-	if (space < 0 || space == IR_SPACE_PARAM || space == IR_SPACE_CONST || bytes == 0 ||
-	    bytes > 8 || tclass(ty) == PTX_TC_PACKED ||
+	if (space < 0 || space == IR_SPACE_CONST || bytes == 0 || bytes > 8 ||
+	    tclass(ty) == PTX_TC_PACKED ||
 	    (tclass(ty) == PTX_TC_FLOAT && ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64)) {
 		unsupported(b, in, NULL);
 		return;
@@ -650,6 +669,19 @@ static void tr_st(struct irb *b, struct tr *x)
 	enum ir_type vt = bytes == 8 ? (tclass(ty) == PTX_TC_FLOAT ? IR_T_F64 : IR_T_I64)
 	                  : tclass(ty) == PTX_TC_FLOAT ? IR_T_F32
 	                                               : IR_T_I32;
+	if (space == IR_SPACE_PARAM) { /* a call's argument or a function's return value */
+		for (unsigned e = 0; e < n; e++) {
+			ir_ref val = read_opnd(b, n > 1 ? &v->elems[e] : v, vt, false);
+			if (a->kind != PTX_OPND_ADDR || !a->sym ||
+			    !irb_param_store(b, a->sym, (int64_t)a->value + e * bytes, bytes, vt,
+			                     val)) {
+				unsupported(b, in,
+				            "a store to a kernel parameter or through a register");
+				return;
+			}
+		}
+		return;
+	}
 	ir_ref base;
 	int64_t off;
 	uint32_t order;
@@ -759,6 +791,8 @@ static bool tr_pure(struct irb *b, struct tr *x)
 			unsupported(b, in, NULL);
 			return true;
 		}
+		if (irb_is_unused_param_address(b, in))
+			return true;
 		dst(b, x, 0, src(b, x, 1));
 		return true;
 	case PTX_OP_ADD:
@@ -970,6 +1004,9 @@ static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
 	case PTX_OP_RED:
 		irb_atomic(b, x->in);
 		return true;
+	case PTX_OP_CALL:
+		irb_call(b, x->in);
+		return true;
 	default:
 		(void)guard_pred;
 		return irb_warp(b, x->in); /* build_warp.c */
@@ -987,6 +1024,7 @@ static bool is_pure(const struct ptx_insn *in)
 	case PTX_OP_FENCE:
 	case PTX_OP_ATOM:
 	case PTX_OP_RED:
+	case PTX_OP_CALL:
 	case PTX_OP_BRA:
 	case PTX_OP_RET:
 	case PTX_OP_EXIT:
@@ -1012,6 +1050,8 @@ static void tr_branch(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			return;
 		}
 		target = irb_label_block(b, l->sym);
+	} else if (in->op == PTX_OP_RET) { /* in an inlined callee: to the continuation */
+		target = irb_return_block(b);
 	}
 	if (guard == IR_NO_REF) {
 		if (target != IR_NO_BLOCK)
@@ -1072,6 +1112,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	irb_seal(b, join);
 	irb_switch_to(b, join);
 }
+
 
 void irb_decl(struct irb *b, const struct ptx_symbol *sym)
 {

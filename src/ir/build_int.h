@@ -44,6 +44,18 @@ struct irb {
 	bool terminated;
 	uint32_t line, col; /* statement being translated */
 	bool failed;
+	bool stop; /* an error that makes going on pointless (inlining limits) */
+	/* inlining (inline.c) */
+	const struct ir_funclib *lib;    /* saved .func bodies (NULL: calls are errors) */
+	struct irb_frame *frame;         /* innermost inlined call being translated, or NULL */
+	const struct ptx_function *body; /* the body being walked (the kernel's or a callee's) */
+	uint32_t inst, ninsts;           /* current inline instance; instances made so far */
+	uint64_t inlined_stmts;          /* statements of the inlined bodies (size limit) */
+	struct irb_map syminst;          /* (symbol, instance) -> dense number (irb_sym_instance) */
+	uint32_t nsyminst;
+	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
+	struct irb_slot_access *acc;
+	uint32_t nacc, acc_cap;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,6 +73,12 @@ ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *a
                 uint32_t aux, int64_t imm);
 void irb_terminate(struct irb *b, enum ir_op op, ir_ref cond, uint32_t s0, uint32_t s1);
 bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index);
+
+bool irb_map_get(struct irb_map *m, uint64_t key, uint32_t *val);
+void irb_map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_t val);
+void irb_walk(struct irb *b, const struct ptx_function *pf);
+uint32_t irb_sym_instance(struct irb *b, const struct ptx_symbol *sym, uint32_t inst);
+uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t);
 
 /* build_insn.c */
 void irb_insn(struct irb *b, const struct ptx_insn *in);
@@ -81,5 +99,19 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in);
 bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
 ir_ref irb_lanemask(struct irb *b, const char *name);
 ir_ref irb_laneid(struct irb *b);
+
+/* inline.c: calls, and .param variables that are not kernel arguments */
+void irb_call(struct irb *b, const struct ptx_insn *in);
+void irb_note_inlining(struct irb *b);
+/* The continuation block `ret` jumps to inside an inlined callee, or IR_NO_BLOCK. */
+uint32_t irb_return_block(const struct irb *b);
+/* ld.param/st.param of `bytes` bytes at [sym + off] when sym is not a kernel parameter
+ * (a call's argument or return value); false when it is one (the caller reads the
+ * kernarg).  vt: the IR type of the value loaded or stored. */
+bool irb_param_load(struct irb *b, const struct ptx_symbol *sym, int64_t off, unsigned bytes,
+                    enum ir_type vt, bool sign, ir_ref *out);
+bool irb_is_unused_param_address(const struct irb *b, const struct ptx_insn *in);
+bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, unsigned bytes,
+                     enum ir_type vt, ir_ref v);
 
 #endif

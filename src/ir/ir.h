@@ -280,12 +280,37 @@ struct ir_function {
 	bool cfg_valid;
 };
 
-/* Builds the IR of one parsed function (ptx_parse_stream's on_function callback hands it
- * over).  Unsupported PTX is reported at file:line:col naming the construct; returns false
- * then.  Memory comes from `arena` (the per-function arena of the compiler). */
+/* Device functions kept for inlining (funclib.c): every .func body of the module, copied
+ * out of the front end's function arena when it is handed over. */
+struct ir_funclib_entry;
+struct ir_funclib {
+	struct pa_arena *arena; /* module lifetime: the copies */
+	struct ir_funclib_entry *entries;
+	uint32_t cap, n;
+};
+void ir_funclib_init(struct ir_funclib *lib, struct pa_arena *arena);
+/* Keeps a copy of device function `pf` (call during its on_function callback). */
+void ir_funclib_add(struct ir_funclib *lib, const struct ptx_function *pf);
+/* The saved body of the function calls name with `sym` (the module-level symbol), or NULL. */
+const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
+                                           const struct ptx_symbol *sym);
+/* Calls nested deeper than this are not inlined (an error at the call). */
+#define IR_MAX_CALL_DEPTH 200
+/* A function `pf` calls, directly or through saved bodies, that is not defined yet but may
+ * still be (not .extern); NULL when every callee that can be defined is (or the search
+ * goes deeper than IR_MAX_CALL_DEPTH, where the call is an error anyway). */
+const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf);
+/* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
+ * front end frees the original; module-level symbols are shared. */
+struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_arena *arena);
+
+/* Builds the IR of one parsed kernel (ptx_parse_stream's on_function callback hands it
+ * over, or a copy of it).  Calls are inlined from `lib` (NULL: none).  Unsupported PTX is
+ * reported at file:line:col naming the construct; returns false then.  Memory comes from
+ * `arena` (the per-function arena of the compiler). */
 bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
               const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
-              struct pa_diag *d);
+              const struct ir_funclib *lib, struct pa_diag *d);
 
 /* ---- construction helpers (ir.c) ---- */
 uint32_t ir_new_block(struct ir_function *fn);

@@ -33,6 +33,7 @@
 #include "isel/isel_int.h"
 
 #define NONE 0xffffffffu
+enum { MASK_SGPR_BASE = 8 };
 
 /* The block b falls through from its only predecessor, the block just before it in the
  * linear order and in the same loop, which ends in a conditional branch: its lanes are
@@ -158,13 +159,15 @@ bool sel_cflow_plan(struct isel *s)
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER;
 	}
-	/* Masks above the ABI inputs: s[0:1] kernarg pointer, then up to 3 workgroup ids. */
-	assign_masks(s, 6);
+	/* Masks above every SGPR the hardware may load at entry: s[0:1] kernarg pointer,
+	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
+	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
+	assign_masks(s, MASK_SGPR_BASE);
 	if (s->mf->reserved_sgprs_end > 64) {
 		sel_error(s,
 		          "kernel '%s' has control flow needing %u rejoin masks; more than the "
 		          "code generator can keep in SGPRs yet",
-		          ir->name, (s->mf->reserved_sgprs_end - 6) / s->mask_dw);
+		          ir->name, (s->mf->reserved_sgprs_end - MASK_SGPR_BASE) / s->mask_dw);
 		return false;
 	}
 	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c] [one tail per

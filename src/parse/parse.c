@@ -527,6 +527,8 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	if (ferror(in))
 		ptx_error_at(c, 0, 0, "read error");
 	bool ok = c->diag->nerrors == errors_before;
+	if (ok && opts->on_module_end && !pa_diag_failed(c->diag))
+		opts->on_module_end(opts->user, &c->mod);
 	ptx_lex_free(&c->lx);
 	free(c->listbuf);
 	free(c->stmts);

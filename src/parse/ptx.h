@@ -428,6 +428,10 @@ struct ptx_parse_options {
 	 * scope, .extern ones too) once it and its initializer are parsed and declared; the
 	 * symbol lives for the whole ptx_parse_stream call. */
 	void (*on_variable)(void *user, const struct ptx_symbol *var);
+	/* Optional: called once after the whole module has been read without an error, while
+	 * module-level symbols are still valid (e.g. for work deferred until every function
+	 * has been seen). */
+	void (*on_module_end)(void *user, const struct ptx_module_state *m);
 	void *user;
 };
 
