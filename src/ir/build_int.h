@@ -65,5 +65,12 @@ bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index)
 /* build_insn.c */
 void irb_insn(struct irb *b, const struct ptx_insn *in);
 void irb_decl(struct irb *b, const struct ptx_symbol *sym);
+ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
+void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool sign, ir_ref guard);
+void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
+
+/* build_arith.c: shf, bfe, bfi, prmt, bfind, 64-bit mul.hi/div/rem, sqrt.rn; false if
+ * the instruction is not one of these */
+bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 
 #endif

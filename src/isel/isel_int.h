@@ -81,6 +81,8 @@ void sel_waitcnt_all(struct isel *s);
 bool sel_alu(struct isel *s, const struct ir_insn *in);
 bool sel_float(struct isel *s, const struct ir_insn *in);
 bool sel_mem(struct isel *s, const struct ir_insn *in);
+/* sel_bits.c: funnel shifts, prmt, 64-bit clz/brev, i16 widths, f16 conversions */
+bool sel_bits(struct isel *s, const struct ir_insn *in);
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

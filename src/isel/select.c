@@ -434,7 +434,7 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 		return true; /* cflow.c */
 	s->line = in->line;
 	s->col = in->col;
-	if (sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in))
+	if (sel_bits(s, in) || sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in))
 		return true;
 	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
 	          s->t->info->name);
