@@ -409,7 +409,7 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
 	enum ir_type t = IR_T_F64;
 	ir_ref half = f64c(x, 0x3fe0000000000000ull);
 	ir_ref small = cmp(x, IR_CMP_LT, a, f64c(x, 0x1000000000000000ull)); /* 2^-767 */
-	ir_ref xs = sel(x, t, small, op2(x, IR_FMUL, t, a, f64c(x, 0x5ff0000000000000ull)), a);
+	ir_ref xs = sel(x, t, small, op2(x, IR_FMUL, t, a, f64c(x, 0x4ff0000000000000ull)), a);
 	ir_ref g = op1(x, IR_FRSQ, t, xs, IR_FM_APPROX);
 	ir_ref h = op2(x, IR_FMUL, t, g, half);
 	ir_ref s = op2(x, IR_FMUL, t, xs, g);
@@ -439,6 +439,36 @@ static bool tr_sqrt(struct ax *x)
 	enum ir_type t = ty == PTX_TYPE_F32 ? IR_T_F32 : IR_T_F64;
 	ir_ref a = src(x, 1, t, false);
 	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a) : sqrt_rn_f64(x, a), false);
+	return true;
+}
+
+/* ---- f16 conversions (f16 values are i16 bit patterns) ---- */
+
+static bool tr_cvt_half(struct ax *x)
+{
+	enum ptx_type dt = (enum ptx_type)x->in->types[0], st = (enum ptx_type)x->in->types[1];
+	if (dt != PTX_TYPE_F16 && st != PTX_TYPE_F16)
+		return false;
+	const char *why = NULL;
+	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
+	    has(x, PTX_DW_SATFINITE))
+		why = ".ftz/.sat/.relu/.satfinite on f16 conversions";
+	else if (dt == PTX_TYPE_F16 && st == PTX_TYPE_F32 && !has(x, PTX_DW_RN))
+		why = "rounding other than .rn to f16";
+	else if (!((dt == PTX_TYPE_F16 && st == PTX_TYPE_F32) ||
+	           (st == PTX_TYPE_F16 && (dt == PTX_TYPE_F32 || dt == PTX_TYPE_F64))))
+		why = "only f32 -> f16 and f16 -> f32/f64 conversions so far (the others would "
+		      "round twice)";
+	if (why) {
+		irb_unsupported(x->b, x->in, why);
+		return true;
+	}
+	if (dt == PTX_TYPE_F16) {
+		dst(x, op1(x, IR_F2H, IR_T_I16, src(x, 1, IR_T_F32, false), 0), false);
+		return true;
+	}
+	ir_ref f = op1(x, IR_H2F, IR_T_F32, src(x, 1, IR_T_I16, false), 0);
+	dst(x, dt == PTX_TYPE_F64 ? op1(x, IR_FEXT, IR_T_F64, f, 0) : f, false);
 	return true;
 }
 
@@ -486,6 +516,8 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		return true;
 	case PTX_OP_SQRT:
 		return tr_sqrt(&x);
+	case PTX_OP_CVT:
+		return in->ntypes == 2 && tr_cvt_half(&x);
 	default:
 		return false;
 	}
