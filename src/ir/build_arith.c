@@ -478,6 +478,12 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	struct ax x = {.b = b, .in = in, .guard = guard};
 	enum ir_type t = int_type(&x);
+	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && in->op != PTX_OP_MOV &&
+	    in->op != PTX_OP_SELP && in->op != PTX_OP_CVT) {
+		/* .f16 registers hold bit patterns: only moves and conversions so far */
+		irb_unsupported(b, in, "f16 arithmetic");
+		return true;
+	}
 	switch (in->op) {
 	case PTX_OP_SHF:
 		tr_shf(&x);

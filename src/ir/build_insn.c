@@ -598,8 +598,6 @@ static void tr_ld(struct irb *b, struct tr *x, ir_ref guard_pred)
 	int space = mem_space(in);
 	enum ptx_type ty = x->type;
 	unsigned bytes = ptx_types[ty].bits / 8;
-	if (ty == PTX_TYPE_F16) /* f16 values are their bit patterns */
-		ty = PTX_TYPE_B16;
 	if (space < 0 || bytes == 0 || bytes > 8 || tclass(ty) == PTX_TC_PACKED ||
 	    (tclass(ty) == PTX_TC_FLOAT && ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64)) {
 		unsupported(b, in, NULL);
@@ -649,8 +647,6 @@ static void tr_st(struct irb *b, struct tr *x)
 	int space = mem_space(in);
 	enum ptx_type ty = x->type;
 	unsigned bytes = ptx_types[ty].bits / 8;
-	if (ty == PTX_TYPE_F16) /* f16 values are their bit patterns */
-		ty = PTX_TYPE_B16;
 	if (space < 0 || space == IR_SPACE_PARAM || space == IR_SPACE_CONST || bytes == 0 ||
 	    bytes > 8 || tclass(ty) == PTX_TC_PACKED ||
 	    (tclass(ty) == PTX_TC_FLOAT && ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64)) {
