@@ -8,6 +8,7 @@
  * The long sequences (64-bit division, correctly rounded square roots) follow well-known
  * algorithms named at each function.  Called by irb_insn (build_insn.c) before its own table;
  * returns false for instructions it does not own.  O(1) per instruction. */
+#include <stdint.h>
 #include <string.h>
 
 #include "ir/build_int.h"
@@ -470,6 +471,36 @@ static bool tr_cvt_half(struct ax *x)
 	ir_ref f = op1(x, IR_H2F, IR_T_F32, src(x, 1, IR_T_I16, false), 0);
 	dst(x, dt == PTX_TYPE_F64 ? op1(x, IR_FEXT, IR_T_F64, f, 0) : f, false);
 	return true;
+}
+
+/* ---- float -> 64-bit integer (cvt.rXi.{s,u}64.{f32,f64}) ---- */
+
+/* t, rounded to an integral value (or truncated here), as a saturated 64-bit integer (NaN -> 0):
+ * the halves floor(t * 2^-32) and t - hi * 2^-32 (exact in an fma) converted by the 32-bit
+ * conversions, then the out-of-range inputs clamped. */
+ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
+{
+	struct ax xs = {.b = b}, *x = &xs;
+	enum ir_type f = IR_T_F64;
+	if (b->fn->vals[t].type == IR_T_F32)
+		t = op1(x, IR_FEXT, f, t, ftz);
+	t = op1(x, IR_FROUND, f, t, IR_FM_RZ); /* cvt.rzi leaves t unrounded */
+	ir_ref hf = op1(x, IR_FROUND, f, op2(x, IR_FMUL, f, t, f64c(x, 0x3df0000000000000ull)),
+	                IR_FM_RM); /* floor(t * 2^-32) */
+	ir_ref lf = fma3(x, f, hf, f64c(x, 0xc1f0000000000000ull) /* -2^32 */, t);
+	ir_ref hi = op1(x, sign ? IR_FTOI_S : IR_FTOI_U, IR_T_I32, hf, 32 << 8);
+	ir_ref lo = op1(x, IR_FTOI_U, IR_T_I32, lf, 32 << 8);
+	ir_ref r = op2(x, IR_SHL, IR_T_I64, op1(x, IR_ZEXT, IR_T_I64, hi, 0), k(x, IR_T_I32, 32));
+	r = op2(x, IR_OR, IR_T_I64, r, op1(x, IR_ZEXT, IR_T_I64, lo, 0));
+	if (sign) {
+		ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43e0000000000000ull)); /* 2^63 */
+		r = sel(x, IR_T_I64, big, k(x, IR_T_I64, INT64_MAX), r);
+		ir_ref low = cmp(x, IR_CMP_LT, t, f64c(x, 0xc3e0000000000000ull)); /* -2^63 */
+		return sel(x, IR_T_I64, low, k(x, IR_T_I64, (uint64_t)INT64_MIN), r);
+	}
+	ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43f0000000000000ull)); /* 2^64 */
+	r = sel(x, IR_T_I64, big, k(x, IR_T_I64, ~0ull), r);
+	return sel(x, IR_T_I64, cmp(x, IR_CMP_LT, t, f64c(x, 0)), k(x, IR_T_I64, 0), r);
 }
 
 /* ---- entry ---- */

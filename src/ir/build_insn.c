@@ -506,8 +506,9 @@ static void tr_cvt(struct irb *b, struct tr *x)
 		                         : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
 		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
 		unsigned dbits = ptx_types[dt].bits;
-		r = emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
-		          (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
+		r = dbits == 64 ? irb_ftoi64(b, rounded, is_signed(dt), aux & IR_FM_FTZ)
+		                : emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
+		                        (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
 		if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
 			r = is_signed(dt)
 			            ? emit2(b, IR_MAX_S, it,

@@ -72,5 +72,7 @@ void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
 /* build_arith.c: shf, bfe, bfi, prmt, bfind, 64-bit mul.hi/div/rem, sqrt.rn; false if
  * the instruction is not one of these */
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
+ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
 
 #endif

@@ -382,7 +382,11 @@ def float_case():
     rng = random.Random('arith_float')
     n, block = 1024, 128
     a, b = float_operands(rng, n)
-    nout = 10
+    for i in range(40, n, 5):  # integral-range values for the float -> integer conversions
+        v = rng.uniform(-2.0 ** rng.randrange(1, 66), 2.0 ** rng.randrange(1, 66))
+        b[i] = f64_bits(v)
+        a[i] = (a[i] & ~M32) | f32_bits(v)
+    nout = 14
 
     def exact32(bits_in, got):
         ref = sqrt_ref(f32_of(bits_in))
@@ -423,6 +427,10 @@ def float_case():
             res.append(exact32(a[g] & M32, r[7]))
             res.append(exact64(b[g], r[8]))
             res.append(cvt_f16(a[g] & M32, r[9]))
+            for k, (v, rnd, sg) in enumerate([(f64_of(fb), 'rzi', True), (f64_of(fb), 'rni', False),
+                                              (f32_of(fa), 'rzi', True), (f32_of(fa), 'rmi', False)]):
+                e = cvt_f2i(v, rnd, 64, sg)
+                res.append((r[10 + k] == e, e))
             for k, (ok, e) in enumerate(res):
                 if not ok:
                     errs.append('arith_float thread %d result %d: got %#x, expected %#x '
@@ -457,7 +465,8 @@ def cvt_f2i(v, rnd, bits, signed):
     if math.isinf(v):
         r = v
     else:
-        r = round(v) if rnd == 'rni' else math.trunc(v)  # round(): ties to even
+        r = (round(v) if rnd == 'rni' else math.floor(v) if rnd == 'rmi' else
+             math.trunc(v))  # round(): ties to even
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
     return int(max(lo, min(hi, r))) & ((1 << bits) - 1)
 
