@@ -503,6 +503,33 @@ ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
 	return sel(x, IR_T_I64, cmp(x, IR_CMP_LT, t, f64c(x, 0)), k(x, IR_T_I64, 0), r);
 }
 
+/* ---- 64-bit integer -> float, round to nearest even (cvt.rn.f{32,64}.{s,u}64) ---- */
+
+/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding in the add.  f32: the
+ * magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
+ * nonzero low word converted (the sticky bit lies below the rounding bit, so the one
+ * rounding is the right one), then scaled by 2^(32 - shift) exactly. */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
+{
+	struct ax xs = {.b = b}, *x = &xs;
+	if (ft == IR_T_F64) {
+		ir_ref hi = op1(x, sign ? IR_ITOF_S : IR_ITOF_U, ft, hi32(x, v), IR_FM_RN);
+		hi = op2(x, IR_FMUL, ft, hi, f64c(x, 0x41f0000000000000ull)); /* 2^32 */
+		return op2(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN));
+	}
+	ir_ref neg = sign ? cmp(x, IR_CMP_LT, v, k(x, IR_T_I64, 0)) : IR_NO_REF;
+	ir_ref m = sign ? sel(x, IR_T_I64, neg, op1(x, IR_NEG, IR_T_I64, v, 0), v) : v;
+	ir_ref n = op1(x, IR_CLZ, IR_T_I32, m, 0);
+	ir_ref y = op2(x, IR_SHL, IR_T_I64, m, n);
+	ir_ref sticky = sel(x, IR_T_I32, cmp(x, IR_CMP_NE, lo32(x, y), k(x, IR_T_I32, 0)),
+	                    k(x, IR_T_I32, 1), k(x, IR_T_I32, 0));
+	ir_ref f = op1(x, IR_ITOF_U, ft, op2(x, IR_OR, IR_T_I32, hi32(x, y), sticky), IR_FM_RN);
+	ir_ref e = op2(x, IR_SHL, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, 127 + 32), n),
+	               k(x, IR_T_I32, 23));
+	ir_ref r = op2(x, IR_FMUL, ft, f, op1(x, IR_BITCAST, ft, e, 0));
+	return sign ? sel(x, ft, neg, op1(x, IR_FNEG, ft, r, 0), r) : r;
+}
+
 /* ---- entry ---- */
 
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)

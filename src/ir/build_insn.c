@@ -519,6 +519,12 @@ static void tr_cvt(struct irb *b, struct tr *x)
 			            : emit2(b, IR_MIN_U, it, r,
 			                    ir_const(b->fn, it, (1u << dbits) - 1), 0);
 		(void)dty;
+	} else if (dfloat && ptx_types[st].bits == 64) {
+		if ((aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
+			unsupported(b, in, "directed rounding from 64-bit integers");
+			return;
+		}
+		r = irb_itof64(b, v, is_signed(st), dty);
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
 	} else { /* integer -> integer */

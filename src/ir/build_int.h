@@ -74,5 +74,7 @@ void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
+/* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest even (cvt.rn.f*.[su]64) */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
 
 #endif

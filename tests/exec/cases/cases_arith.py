@@ -370,6 +370,16 @@ def float_operands(rng, n):
     return a, b
 
 
+def int_to_f32(v):
+    """An integer rounded to the nearest f32 (ties to even), exactly."""
+    m = abs(v)
+    shift = max(m.bit_length() - 24, 0)
+    q, rem = divmod(m, 1 << shift)
+    if shift and (rem > 1 << (shift - 1) or (rem == 1 << (shift - 1) and q & 1)):
+        q += 1
+    return math.copysign(float(q << shift), v) if v else 0.0
+
+
 def close_rel(got, ref, tol):
     if math.isnan(ref):
         return math.isnan(got)
@@ -386,7 +396,11 @@ def float_case():
         v = rng.uniform(-2.0 ** rng.randrange(1, 66), 2.0 ** rng.randrange(1, 66))
         b[i] = f64_bits(v)
         a[i] = (a[i] & ~M32) | f32_bits(v)
-    nout = 14
+    for i in range(41, n, 5):  # integers near rounding ties for the 64-bit -> f32 conversion
+        sh = rng.randrange(0, 40)
+        v = (rng.getrandbits(25) | 1 << 24) << sh | rng.choice([0, 1 << max(sh - 1, 0), 1])
+        a[i] = u64(-v) if i % 2 else v
+    nout = 18
 
     def exact32(bits_in, got):
         ref = sqrt_ref(f32_of(bits_in))
@@ -431,6 +445,13 @@ def float_case():
                                               (f32_of(fa), 'rzi', True), (f32_of(fa), 'rmi', False)]):
                 e = cvt_f2i(v, rnd, 64, sg)
                 res.append((r[10 + k] == e, e))
+            e = f64_bits(float(s64(fb)))  # Python's int -> float rounds to nearest even
+            res.append((r[14] == e, e))
+            for v in (fb, s64(a[i])):
+                e = f32_bits(int_to_f32(v))
+                res.append((r[len(res)] == e, e))
+            e = f64_bits(float(a[i]))
+            res.append((r[17] == e, e))
             for k, (ok, e) in enumerate(res):
                 if not ok:
                     errs.append('arith_float thread %d result %d: got %#x, expected %#x '
