@@ -539,7 +539,7 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && in->op != PTX_OP_MOV &&
 	    in->op != PTX_OP_SELP && in->op != PTX_OP_CVT) {
 		/* .f16 registers hold bit patterns: only moves and conversions so far */
-		irb_unsupported(b, in, "f16 arithmetic");
+		irb_unsupported(b, in, "f16 operations other than moves and conversions");
 		return true;
 	}
 	switch (in->op) {
