@@ -530,18 +530,50 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
 	return sign ? sel(x, ft, neg, op1(x, IR_FNEG, ft, r, 0), r) : r;
 }
 
+/* ---- f16 arithmetic: add/sub/mul/fma .rn, neg/abs as sign-bit operations ---- */
+
+static bool tr_half_arith(struct ax *x)
+{
+	static const struct {
+		enum ptx_opcode op;
+		enum ir_op ir;
+	} ops[] = {{PTX_OP_ADD, IR_HADD}, {PTX_OP_SUB, IR_HSUB}, {PTX_OP_MUL, IR_HMUL},
+	           {PTX_OP_FMA, IR_HFMA}, {PTX_OP_NEG, IR_XOR},  {PTX_OP_ABS, IR_AND}};
+	if (x->in->op == PTX_OP_MOV || x->in->op == PTX_OP_SELP || x->in->op == PTX_OP_CVT)
+		return false;
+	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (ops[i].op != x->in->op || has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) ||
+		    has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP))
+			continue;
+		ir_ref a = src(x, 1, IR_T_I16, false), r;
+		if (ops[i].ir == IR_XOR || ops[i].ir == IR_AND) { /* the sign bit, in 32 bits */
+			ir_ref w = op1(x, IR_ZEXT, IR_T_I32, a, 0);
+			w = op2(x, ops[i].ir, IR_T_I32, w,
+			        k(x, IR_T_I32, ops[i].ir == IR_XOR ? 0x8000 : 0x7fff));
+			r = op1(x, IR_TRUNC, IR_T_I16, w, 0);
+		} else if (ops[i].ir == IR_HFMA) {
+			r = op3(x, IR_HFMA, IR_T_I16, a, src(x, 2, IR_T_I16, false),
+			        src(x, 3, IR_T_I16, false));
+		} else {
+			r = op2(x, ops[i].ir, IR_T_I16, a, src(x, 2, IR_T_I16, false));
+		}
+		dst(x, r, false);
+		return true;
+	}
+	irb_unsupported(x->b, x->in,
+	                "f16 operations other than add/sub/mul/fma (.rn), neg, abs, "
+	                "moves and conversions");
+	return true;
+}
+
 /* ---- entry ---- */
 
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	struct ax x = {.b = b, .in = in, .guard = guard};
 	enum ir_type t = int_type(&x);
-	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && in->op != PTX_OP_MOV &&
-	    in->op != PTX_OP_SELP && in->op != PTX_OP_CVT) {
-		/* .f16 registers hold bit patterns: only moves and conversions so far */
-		irb_unsupported(b, in, "f16 operations other than moves and conversions");
-		return true;
-	}
+	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && tr_half_arith(&x))
+		return true; /* .f16 registers hold bit patterns */
 	switch (in->op) {
 	case PTX_OP_SHF:
 		tr_shf(&x);

@@ -1,5 +1,6 @@
 /* Instruction selection for bit permutations and narrow values: funnel shifts (FSHR), PTX's
- * byte permute (PRMT), 64-bit clz/brev, 16-bit integer width changes and f16 conversions.
+ * byte permute (PRMT), 64-bit clz/brev, 16-bit integer width changes, f16 conversions and
+ * f16 add/sub/mul/fma (v_*_f16, result masked to the low half).
  *
  * 16-bit integers live in a 32-bit register with the upper half zero (every producer of an
  * i16 value masks it), so zero extension is a copy and truncation an AND.  PRMT maps onto
@@ -248,6 +249,18 @@ static bool half_cvt(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+static bool half_arith(struct isel *s, const struct ir_insn *in)
+{
+	static const unsigned rows[] = {AMD_OP_V_ADD_F16, AMD_OP_V_SUB_F16, AMD_OP_V_MUL_F16,
+	                                AMD_OP_V_FMA_F16};
+	unsigned k = (unsigned)(in->op - IR_HADD);
+	struct mir_opnd c = in->op == IR_HFMA ? vs(s, in->args[2], 0) : (struct mir_opnd){0};
+	struct mir_opnd h = valu(s, rows[k], vs(s, in->args[0], 0), vs(s, in->args[1], 0), c);
+	uniform(s, in->res);
+	put(s, in->res, 0, valu(s, AMD_OP_V_AND_B32, h, mir_imm(0xffff), (struct mir_opnd){0}));
+	return true;
+}
+
 bool sel_bits(struct isel *s, const struct ir_insn *in)
 {
 	enum ir_type st = in->nargs ? (enum ir_type)s->ir->vals[in->args[0]].type : IR_T_NONE;
@@ -269,6 +282,11 @@ bool sel_bits(struct isel *s, const struct ir_insn *in)
 	case IR_F2H:
 	case IR_H2F:
 		return half_cvt(s, in);
+	case IR_HADD:
+	case IR_HSUB:
+	case IR_HMUL:
+	case IR_HFMA:
+		return half_arith(s, in);
 	default:
 		return false;
 	}

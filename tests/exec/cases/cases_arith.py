@@ -400,7 +400,7 @@ def float_case():
         sh = rng.randrange(0, 40)
         v = (rng.getrandbits(25) | 1 << 24) << sh | rng.choice([0, 1 << max(sh - 1, 0), 1])
         a[i] = u64(-v) if i % 2 else v
-    nout = 18
+    nout = 24
 
     def exact32(bits_in, got):
         ref = sqrt_ref(f32_of(bits_in))
@@ -452,6 +452,15 @@ def float_case():
                 res.append((r[len(res)] == e, e))
             e = f64_bits(float(a[i]))
             res.append((r[17] == e, e))
+            h2 = a[i] >> 48
+            x, y = f16_of(h), f16_of(h2)
+            for v in (x + y, x - y, x * y, x * y + x):  # exact in double, then one rounding
+                e = f16_bits(v)
+                g16 = r[len(res)]
+                res.append(((e & 0x7fff) > 0x7c00 and (g16 & 0x7fff) > 0x7c00 and g16 < 0x10000
+                            or g16 == e, e))
+            res.append((r[22] == h ^ 0x8000, h ^ 0x8000))
+            res.append((r[23] == h2 & 0x7fff, h2 & 0x7fff))
             for k, (ok, e) in enumerate(res):
                 if not ok:
                     errs.append('arith_float thread %d result %d: got %#x, expected %#x '
