@@ -574,6 +574,11 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	enum ir_type t = int_type(&x);
 	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && tr_half_arith(&x))
 		return true; /* .f16 registers hold bit patterns */
+	if (in->ntypes && (in->types[0] == PTX_TYPE_F16X2 || in->types[0] == PTX_TYPE_BF16 ||
+	                   in->types[0] == PTX_TYPE_BF16X2)) {
+		irb_unsupported(b, in, "packed f16x2 and bf16 operations");
+		return true;
+	}
 	switch (in->op) {
 	case PTX_OP_SHF:
 		tr_shf(&x);
