@@ -135,7 +135,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 			unsigned space = in->aux & IR_SPACE_MASK;
 			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&
 			     in->op != IR_RED) ||
-			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC))
+			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC &&
+			     space != IR_SPACE_CONST))
 				continue;
 			unsigned n = 0, steps = 0;
 			stack[n++] = in->args[0];

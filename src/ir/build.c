@@ -122,6 +122,8 @@ enum ir_type irb_ptx_type(enum ptx_type t)
 		return IR_T_F32;
 	case PTX_TYPE_F64:
 		return IR_T_F64;
+	case PTX_TYPE_F16: /* f16 values are their bit patterns */
+		return IR_T_I16;
 	default:
 		return IR_T_NONE;
 	}

@@ -48,10 +48,13 @@ static bool is_signed(enum ptx_type t)
 	return tclass(t) == PTX_TC_SINT;
 }
 
-/* The IR type that holds a PTX type (8-bit integers compute in 32 bits). */
+/* The IR type that holds a PTX type (8- and 16-bit integers compute in 32 bits, from
+ * operands extended as the instruction's signedness says; results written to 16-bit
+ * registers are truncated again, so wrap-around is exact). */
 static enum ir_type hold_type(enum ptx_type t)
 {
-	if (ptx_types[t].bits == 8 && tclass(t) != PTX_TC_FLOAT)
+	if ((ptx_types[t].bits == 8 || ptx_types[t].bits == 16) && tclass(t) != PTX_TC_FLOAT &&
+	    t != PTX_TYPE_PRED)
 		return IR_T_I32;
 	return irb_ptx_type(t);
 }
@@ -287,7 +290,18 @@ struct tr {
 
 static ir_ref src(struct irb *b, struct tr *x, unsigned i)
 {
-	return read_opnd(b, &x->in->opnds[i], x->t, x->sign);
+	const struct ptx_operand *o = &x->in->opnds[i];
+	unsigned bits = ptx_types[x->type].bits;
+	if (o->kind == PTX_OPND_INT && bits < 32 && !ir_type_is_float(x->t)) {
+		/* a narrow instruction's immediate is a value of its type, held in 32 bits as its
+		 * registers are (zero- or sign-extended): mul.hi.u16 by -21845 multiplies by
+		 * 0xaaab */
+		uint64_t v = (uint64_t)o->value & ((1ull << bits) - 1);
+		if (x->sign && (v >> (bits - 1)))
+			v |= ~0ull << bits;
+		return ir_const(b->fn, x->t, v);
+	}
+	return read_opnd(b, o, x->t, x->sign);
 }
 
 static void dst(struct irb *b, struct tr *x, unsigned i, ir_ref v)
@@ -370,7 +384,12 @@ static void tr_mul(struct irb *b, struct tr *x, bool is_mad)
 	}
 	ir_ref a = src(b, x, 1), c = src(b, x, 2), r;
 	enum ir_type rt = x->t;
-	if (has(in, PTX_DW_WIDE)) {
+	if (ptx_types[x->type].bits == 16) { /* extended operands: the 32-bit product is exact */
+		r = emit2(b, IR_MUL, rt, a, c, 0);
+		if (has(in, PTX_DW_HI))
+			r = emit2(b, x->sign ? IR_SHR_S : IR_SHR_U, rt, r,
+			          ir_const(b->fn, IR_T_I32, 16), 0);
+	} else if (has(in, PTX_DW_WIDE)) {
 		if (x->t == IR_T_I64) {
 			unsupported(b, in, NULL);
 			return;
@@ -476,8 +495,8 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	bool ok;
 	uint32_t aux = float_mods(b, in, &ok);
 	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
-	if (!sfloat && ptx_types[st].bits == 8)
-		v = narrow_int(b, v, 8, is_signed(st));
+	if (!sfloat && ptx_types[st].bits < 32)
+		v = narrow_int(b, v, ptx_types[st].bits, is_signed(st));
 	ir_ref r;
 	uint32_t iround = has(in, PTX_DW_RNI)   ? IR_FM_RN
 	                  : has(in, PTX_DW_RZI) ? IR_FM_RZ
@@ -507,9 +526,26 @@ static void tr_cvt(struct irb *b, struct tr *x)
 		                         ? v
 		                         : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
 		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
-		r = emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
-		          (aux & IR_FM_FTZ) | (ptx_types[dt].bits << 8));
+		unsigned dbits = ptx_types[dt].bits;
+		r = dbits == 64 ? irb_ftoi64(b, rounded, is_signed(dt), aux & IR_FM_FTZ)
+		                : emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
+		                        (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
+		if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
+			r = is_signed(dt)
+			            ? emit2(b, IR_MAX_S, it,
+			                    emit2(b, IR_MIN_S, it, r,
+			                          ir_const(b->fn, it, (1u << (dbits - 1)) - 1), 0),
+			                    ir_const(b->fn, it, (uint64_t) - (1ll << (dbits - 1))),
+			                    0)
+			            : emit2(b, IR_MIN_U, it, r,
+			                    ir_const(b->fn, it, (1u << dbits) - 1), 0);
 		(void)dty;
+	} else if (dfloat && ptx_types[st].bits == 64) {
+		if ((aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
+			unsupported(b, in, "directed rounding from 64-bit integers");
+			return;
+		}
+		r = irb_itof64(b, v, is_signed(st), dty);
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
 	} else { /* integer -> integer */
@@ -942,39 +978,6 @@ static bool tr_pure(struct irb *b, struct tr *x)
 	}
 	case PTX_OP_BREV:
 		return tr_int_or_float(b, x, IR_BREV, IR_NUM_OPS);
-	case PTX_OP_BFE: {
-		ir_ref pos = read_opnd(b, &in->opnds[2], IR_T_I32, false);
-		ir_ref len = read_opnd(b, &in->opnds[3], IR_T_I32, false);
-		dst(b, x, 0,
-		    emit3(b, x->sign ? IR_BFE_S : IR_BFE_U, x->t, src(b, x, 1), pos, len, 0));
-		return true;
-	}
-	case PTX_OP_BFI: { /* constant position and length: mask and merge */
-		uint64_t pos, len;
-		const struct ptx_operand *po = &in->opnds[3], *lo = &in->opnds[4];
-		if (po->kind != PTX_OPND_INT || lo->kind != PTX_OPND_INT || x->t != IR_T_I32)
-			break;
-		pos = po->value & 0xff;
-		len = lo->value & 0xff;
-		uint64_t mask = pos >= 32 || len == 0
-		                        ? 0
-		                        : (((len >= 32 ? ~0ull : (1ull << len) - 1)) << pos);
-		ir_ref f = src(b, x, 1), base = src(b, x, 2);
-		ir_ref ins = pos >= 32 ? ir_const(b->fn, IR_T_I32, 0)
-		                       : emit2(b, IR_SHL, IR_T_I32, f,
-		                               ir_const(b->fn, IR_T_I32, pos), 0);
-		ins = emit2(b, IR_AND, IR_T_I32, ins, ir_const(b->fn, IR_T_I32, mask), 0);
-		ir_ref kept = emit2(b, IR_AND, IR_T_I32, base, ir_const(b->fn, IR_T_I32, ~mask), 0);
-		dst(b, x, 0, emit2(b, IR_OR, IR_T_I32, ins, kept, 0));
-		return true;
-	}
-	case PTX_OP_PRMT:
-		if (in->nmods > 1 || x->t != IR_T_I32)
-			break; /* the .f4e/.b4e/... modes */
-		dst(b, x, 0,
-		    emit3(b, IR_PRMT, IR_T_I32, src(b, x, 1), src(b, x, 2),
-		          read_opnd(b, &in->opnds[3], IR_T_I32, false), 0));
-		return true;
 	default:
 		return false;
 	}
@@ -1093,6 +1096,8 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	}
 	if (is_pure(in)) {
 		x.guard = guard;
+		if (irb_arith(b, in, guard))
+			return;
 		if (!tr_pure(b, &x))
 			unsupported(b, in, NULL);
 		return;
@@ -1113,7 +1118,6 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	irb_switch_to(b, join);
 }
 
-
 void irb_decl(struct irb *b, const struct ptx_symbol *sym)
 {
 	/* Registers become variables on first use; .shared/.local variables are placed by
@@ -1122,7 +1126,7 @@ void irb_decl(struct irb *b, const struct ptx_symbol *sym)
 	(void)sym;
 }
 
-/* ---- for build_atomic.c ---- */
+/* ---- for the other build_*.c files and inline.c ---- */
 
 int irb_mem_space(const struct ptx_insn *in)
 {

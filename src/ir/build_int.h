@@ -114,4 +114,12 @@ bool irb_is_unused_param_address(const struct irb *b, const struct ptx_insn *in)
 bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, unsigned bytes,
                      enum ir_type vt, ir_ref v);
 
+/* build_arith.c: shf, bfe, bfi, prmt, bfind, 64-bit mul.hi/div/rem, sqrt.rn; false if
+ * the instruction is not one of these */
+bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
+ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
+/* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest even (cvt.rn.f*.[su]64) */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
+
 #endif

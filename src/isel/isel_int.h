@@ -114,6 +114,8 @@ unsigned sel_local_system_sgprs(struct isel *s, unsigned next); /* returns the n
 bool sel_local_symaddr(struct isel *s, const struct ir_insn *in);
 bool sel_local_access(struct isel *s, const struct ir_insn *in);
 bool sel_local_cvta(struct isel *s, const struct ir_insn *in);
+/* sel_bits.c: funnel shifts, prmt, 64-bit clz/brev, i16 widths, f16 conversions */
+bool sel_bits(struct isel *s, const struct ir_insn *in);
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);

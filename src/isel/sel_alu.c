@@ -601,7 +601,7 @@ static bool bits(struct isel *s, const struct ir_insn *in)
 
 bool sel_alu(struct isel *s, const struct ir_insn *in)
 {
-	if (in->type == IR_T_I16) {
+	if (in->type == IR_T_I16 && in->op != IR_SELECT) {
 		sel_error(s, "16-bit integer values are not supported by the code generator yet");
 		return true;
 	}

@@ -197,15 +197,16 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 		return false;
 	if ((in->aux & IR_FM_FTZ) && in->op != IR_FTOI_S && in->op != IR_FTOI_U)
 		return false;
-	struct mir_opnd dst = whole(s, in->res), ops[2] = {dst, src(s, in->args[0], sw)};
-	bool to_sgpr = s->mf->vregs[dst.v].file == MIR_SGPR; /* a uniform integer (cvt.rzi) */
+	struct mir_opnd d = whole(s, in->res);
+	bool to_sgpr = s->vals[in->res].loc == LOC_SGPR; /* a uniform integer result */
 	if (to_sgpr)
-		ops[0] = mir_vreg(sel_new_vgpr(s, 1), 1);
+		d = mir_vreg(sel_new_vgpr(s, d.width), d.width);
+	struct mir_opnd ops[2] = {d, src(s, in->args[0], sw)};
 	struct mir_insn *mi = valu(s, op, 2, ops);
 	mi->clamp = (in->aux & IR_FM_SAT) && (in->op == IR_FEXT || in->op == IR_FTRUNC);
-	if (to_sgpr) {
-		struct mir_opnd rl[2] = {dst, ops[0]};
-		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rl);
+	for (unsigned w = 0; to_sgpr && w < d.width; w++) {
+		struct mir_opnd rf[2] = {rd(s, in->res, w), sel_sub(d.v, w, 1)};
+		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
 	}
 	return true;
 }

@@ -437,7 +437,8 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 		return true; /* cflow.c */
 	s->line = in->line;
 	s->col = in->col;
-	if (sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in) || sel_atomic(s, in))
+	if (sel_bits(s, in) || sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in) ||
+	    sel_atomic(s, in))
 		return true;
 	if (sel_warp(s, in))
 		return true;

@@ -1,0 +1,625 @@
+/* ir_build, part 3: PTX bit-manipulation and wide arithmetic expanded into IR operations.
+ *
+ * shf (funnel shifts), bfe/bfi with any position and length, prmt in every mode, bfind,
+ * mul.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each becomes a short
+ * sequence of the IR's general operations whose composition has exactly the PTX ISA's
+ * semantics (the IR's shifts already give 0, or the sign, for amounts of at least the width,
+ * which is what most of these definitions need).  Constant operands fold away in ir_optimize.
+ * The long sequences (64-bit division, correctly rounded square roots) follow well-known
+ * algorithms named at each function.  Called by irb_insn (build_insn.c) before its own table;
+ * returns false for instructions it does not own.  O(1) per instruction. */
+#include <stdint.h>
+#include <string.h>
+
+#include "ir/build_int.h"
+
+struct ax { /* the instruction being expanded */
+	struct irb *b;
+	const struct ptx_insn *in;
+	ir_ref guard;
+};
+
+static bool has(const struct ax *x, enum ptx_dotword w)
+{
+	return ptx_insn_has_mod(x->in, w);
+}
+
+static ir_ref op1(struct ax *x, enum ir_op op, enum ir_type t, ir_ref a, uint32_t aux)
+{
+	return irb_emit(x->b, op, t, &a, 1, aux, 0);
+}
+
+static ir_ref op2(struct ax *x, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(x->b, op, t, args, 2, 0, 0);
+}
+
+static ir_ref op2a(struct ax *x, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(x->b, op, t, args, 2, aux, 0);
+}
+
+static ir_ref op3(struct ax *x, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, ir_ref e)
+{
+	ir_ref args[3] = {a, c, e};
+	return irb_emit(x->b, op, t, args, 3, 0, 0);
+}
+
+static ir_ref k(struct ax *x, enum ir_type t, uint64_t v)
+{
+	return ir_const(x->b->fn, t, v);
+}
+
+static ir_ref cmp(struct ax *x, enum ir_cmp c, ir_ref a, ir_ref b)
+{
+	return op2a(x, ir_type_is_float((enum ir_type)x->b->fn->vals[a].type) ? IR_FCMP : IR_ICMP,
+	            IR_T_PRED, a, b, c);
+}
+
+static ir_ref sel(struct ax *x, enum ir_type t, ir_ref p, ir_ref a, ir_ref b)
+{
+	return op3(x, IR_SELECT, t, p, a, b);
+}
+
+static ir_ref src(struct ax *x, unsigned i, enum ir_type t, bool sign)
+{
+	return irb_read_opnd(x->b, &x->in->opnds[i], t, sign);
+}
+
+static void dst(struct ax *x, ir_ref v, bool sign)
+{
+	irb_write_dest(x->b, &x->in->opnds[0], v, sign, x->guard);
+}
+
+static bool const_opnd(struct ax *x, unsigned i, uint64_t *v)
+{
+	const struct ptx_operand *o = &x->in->opnds[i];
+	if (o->kind != PTX_OPND_INT)
+		return false;
+	*v = o->value;
+	return true;
+}
+
+static enum ir_type int_type(struct ax *x)
+{
+	enum ptx_type t = x->in->ntypes ? (enum ptx_type)x->in->types[0] : PTX_TYPE_NONE;
+	unsigned bits = ptx_types[t].bits;
+	return bits == 64 ? IR_T_I64 : bits == 32 ? IR_T_I32 : IR_T_NONE;
+}
+
+static bool is_signed_type(struct ax *x)
+{
+	enum ptx_type t = x->in->ntypes ? (enum ptx_type)x->in->types[0] : PTX_TYPE_NONE;
+	return ptx_types[t].cls == PTX_TC_SINT;
+}
+
+/* ---- shf: funnel shifts (PTX: n = .clamp ? min(c, 32) : c & 31) ---- */
+
+/* shf.l by n in 0..31: the high word of (b:a) << n = low word of (b:a) >> (32 - n). */
+static ir_ref funnel_left(struct ax *x, ir_ref a, ir_ref b, ir_ref n, bool n_const, uint64_t nv)
+{
+	if (n_const)
+		return nv == 0 ? b : op3(x, IR_FSHR, IR_T_I32, b, a, k(x, IR_T_I32, 32 - nv));
+	/* ((b:a) >> 1) >> (31 - n): both halves of the first shift, then ~n & 31 = 31 - n */
+	ir_ref hi = op2(x, IR_SHR_U, IR_T_I32, b, k(x, IR_T_I32, 1));
+	ir_ref lo = op3(x, IR_FSHR, IR_T_I32, b, a, k(x, IR_T_I32, 1));
+	return op3(x, IR_FSHR, IR_T_I32, hi, lo, op1(x, IR_NOT, IR_T_I32, n, 0));
+}
+
+static void tr_shf(struct ax *x)
+{
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref c = src(x, 3, IR_T_I32, false);
+	bool left = has(x, PTX_DW_L), clamp = has(x, PTX_DW_CLAMP);
+	uint64_t cv;
+	bool is_const = const_opnd(x, 3, &cv);
+	if (is_const) {
+		uint64_t n = clamp ? ((uint32_t)cv > 32 ? 32 : (uint32_t)cv) : cv & 31;
+		ir_ref r = n == 32  ? (left ? a : b)
+		           : left   ? funnel_left(x, a, b, c, true, n)
+		           : n == 0 ? a
+		                    : op3(x, IR_FSHR, IR_T_I32, b, a, k(x, IR_T_I32, n));
+		dst(x, r, false);
+		return;
+	}
+	ir_ref r = left ? funnel_left(x, a, b, c, false, 0) : op3(x, IR_FSHR, IR_T_I32, b, a, c);
+	if (clamp) /* c >= 32: the whole other word */
+		r = sel(x, IR_T_I32, cmp(x, IR_CMP_GEU, c, k(x, IR_T_I32, 32)), left ? a : b, r);
+	dst(x, r, false);
+}
+
+/* ---- bfe / bfi (PTX: pos = b & 0xff, len = c & 0xff) ---- */
+
+/* (1 << len) - 1 with len >= width giving all ones. */
+static ir_ref low_mask(struct ax *x, enum ir_type t, ir_ref len)
+{
+	return op2(x, IR_SUB, t, op2(x, IR_SHL, t, k(x, t, 1), len), k(x, t, 1));
+}
+
+static void tr_bfe(struct ax *x)
+{
+	enum ir_type t = int_type(x);
+	bool sg = is_signed_type(x);
+	unsigned width = ir_type_bits(t);
+	uint64_t pv, lv;
+	if (t == IR_T_I32 && const_opnd(x, 2, &pv) && const_opnd(x, 3, &lv) && (pv & 0xff) < 32 &&
+	    (lv & 0xff) > 0 && (pv & 0xff) + (lv & 0xff) <= 32 && (lv & 0xff) < 32) {
+		/* inside the word: the hardware's field extract */
+		dst(x,
+		    op3(x, sg ? IR_BFE_S : IR_BFE_U, t, src(x, 1, t, sg), k(x, IR_T_I32, pv & 0xff),
+		        k(x, IR_T_I32, lv & 0xff)),
+		    sg);
+		return;
+	}
+	ir_ref a = src(x, 1, t, sg);
+	ir_ref pos = op2(x, IR_AND, IR_T_I32, src(x, 2, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	ir_ref len = op2(x, IR_AND, IR_T_I32, src(x, 3, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	if (!sg) { /* bits past the msb come in as zeros */
+		ir_ref field = op2(x, IR_SHR_U, t, a, pos);
+		dst(x, op2(x, IR_AND, t, field, low_mask(x, t, len)), false);
+		return;
+	}
+	/* signed: end = min(pos + len, width); the field a[pos..end) moved to the top, then
+	 * shifted down arithmetically; the sign is a[end - 1] (a[msb] once pos >= width);
+	 * len == 0 gives 0 */
+	ir_ref w = k(x, IR_T_I32, width);
+	ir_ref end = op2(x, IR_MIN_U, IR_T_I32, op2(x, IR_ADD, IR_T_I32, pos, len), w);
+	ir_ref up = op2(x, IR_SUB, IR_T_I32, w, end);
+	ir_ref r = op2(x, IR_SHR_S, t, op2(x, IR_SHL, t, a, up), op2(x, IR_ADD, IR_T_I32, up, pos));
+	dst(x, sel(x, t, cmp(x, IR_CMP_EQ, len, k(x, IR_T_I32, 0)), k(x, t, 0), r), true);
+}
+
+static void tr_bfi(struct ax *x)
+{
+	enum ir_type t = int_type(x);
+	ir_ref f = src(x, 1, t, false), base = src(x, 2, t, false);
+	ir_ref pos = op2(x, IR_AND, IR_T_I32, src(x, 3, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	ir_ref len = op2(x, IR_AND, IR_T_I32, src(x, 4, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	ir_ref mask = op2(x, IR_SHL, t, low_mask(x, t, len), pos); /* 0 once pos >= width */
+	ir_ref ins = op2(x, IR_AND, t, op2(x, IR_SHL, t, f, pos), mask);
+	ir_ref kept = op2(x, IR_AND, t, base, op1(x, IR_NOT, t, mask, 0));
+	dst(x, op2(x, IR_OR, t, ins, kept), false);
+}
+
+/* ---- prmt: the modes are fixed default-mode selectors chosen by c & 3 ---- */
+
+static const struct {
+	enum ptx_dotword mode;
+	uint16_t sel[4]; /* default-mode selector for c[1:0] = 0..3 (nibble i: byte i) */
+} prmt_modes[] = {
+        {PTX_DW_F4E, {0x3210, 0x4321, 0x5432, 0x6543}},
+        {PTX_DW_B4E, {0x5670, 0x6701, 0x7012, 0x0123}},
+        {PTX_DW_RC8, {0x0000, 0x1111, 0x2222, 0x3333}},
+        {PTX_DW_ECL, {0x3210, 0x3211, 0x3222, 0x3333}},
+        {PTX_DW_ECR, {0x0000, 0x1110, 0x2210, 0x3210}},
+        {PTX_DW_RC16, {0x1010, 0x3232, 0x1010, 0x3232}},
+};
+
+static void tr_prmt(struct ax *x)
+{
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref c = src(x, 3, IR_T_I32, false);
+	for (unsigned m = 0; m < sizeof prmt_modes / sizeof prmt_modes[0]; m++) {
+		if (!has(x, prmt_modes[m].mode))
+			continue;
+		uint64_t cv, table = 0;
+		for (unsigned i = 0; i < 4; i++)
+			table |= (uint64_t)prmt_modes[m].sel[i] << (16 * i);
+		if (const_opnd(x, 3, &cv)) {
+			c = k(x, IR_T_I32, prmt_modes[m].sel[cv & 3]);
+		} else { /* (table >> 16 * (c & 3)) & 0xffff */
+			ir_ref sh = op2(x, IR_SHL, IR_T_I32,
+			                op2(x, IR_AND, IR_T_I32, c, k(x, IR_T_I32, 3)),
+			                k(x, IR_T_I32, 4));
+			ir_ref v = op2(x, IR_SHR_U, IR_T_I64, k(x, IR_T_I64, table), sh);
+			c = op2(x, IR_AND, IR_T_I32, op1(x, IR_TRUNC, IR_T_I32, v, 0),
+			        k(x, IR_T_I32, 0xffff));
+		}
+		break;
+	}
+	dst(x, op3(x, IR_PRMT, IR_T_I32, a, b, c), false);
+}
+
+/* ---- bfind: 31 - clz (63 - clz), or clz itself for .shiftamt; 0xffffffff if none ---- */
+
+static void tr_bfind(struct ax *x)
+{
+	enum ir_type t = int_type(x);
+	bool sg = is_signed_type(x);
+	ir_ref a = src(x, 1, t, sg);
+	if (sg) /* the most significant bit that differs from the sign */
+		a = op2(x, IR_XOR, t, a,
+		        op2(x, IR_SHR_S, t, a, k(x, IR_T_I32, ir_type_bits(t) - 1)));
+	ir_ref lz = op1(x, IR_CLZ, IR_T_I32, a, 0);
+	ir_ref r;
+	if (has(x, PTX_DW_SHIFTAMT))
+		r = sel(x, IR_T_I32, cmp(x, IR_CMP_EQ, a, k(x, t, 0)), k(x, IR_T_I32, 0xffffffffu),
+		        lz);
+	else /* width - 1 - clz: -1 when a is 0 (clz = width) */
+		r = op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, ir_type_bits(t) - 1), lz);
+	dst(x, r, false);
+}
+
+/* ---- 64-bit multiply high and division ---- */
+
+static ir_ref lo32(struct ax *x, ir_ref v)
+{
+	return op1(x, IR_TRUNC, IR_T_I32, v, 0);
+}
+
+static ir_ref hi32(struct ax *x, ir_ref v)
+{
+	return lo32(x, op2(x, IR_SHR_U, IR_T_I64, v, k(x, IR_T_I32, 32)));
+}
+
+static ir_ref wide_mul(struct ax *x, ir_ref a32, ir_ref b32)
+{
+	return op2(x, IR_MUL, IR_T_I64, op1(x, IR_ZEXT, IR_T_I64, a32, 0),
+	           op1(x, IR_ZEXT, IR_T_I64, b32, 0));
+}
+
+/* High 64 bits of the unsigned 128-bit product, from four 32x32->64 products. */
+static ir_ref mulhi_u64(struct ax *x, ir_ref a, ir_ref b)
+{
+	ir_ref al = lo32(x, a), ah = hi32(x, a), bl = lo32(x, b), bh = hi32(x, b);
+	ir_ref ll = wide_mul(x, al, bl), lh = wide_mul(x, al, bh);
+	ir_ref hl = wide_mul(x, ah, bl), hh = wide_mul(x, ah, bh);
+	ir_ref m32 = k(x, IR_T_I64, 0xffffffffu), s32 = k(x, IR_T_I32, 32);
+	ir_ref mid = op2(x, IR_ADD, IR_T_I64, op2(x, IR_SHR_U, IR_T_I64, ll, s32),
+	                 op2(x, IR_AND, IR_T_I64, lh, m32));
+	mid = op2(x, IR_ADD, IR_T_I64, mid, op2(x, IR_AND, IR_T_I64, hl, m32));
+	ir_ref hi = op2(x, IR_ADD, IR_T_I64, hh, op2(x, IR_SHR_U, IR_T_I64, lh, s32));
+	hi = op2(x, IR_ADD, IR_T_I64, hi, op2(x, IR_SHR_U, IR_T_I64, hl, s32));
+	return op2(x, IR_ADD, IR_T_I64, hi, op2(x, IR_SHR_U, IR_T_I64, mid, s32));
+}
+
+/* Signed: the unsigned high half minus b where a < 0 and minus a where b < 0. */
+static ir_ref mulhi_s64(struct ax *x, ir_ref a, ir_ref b)
+{
+	ir_ref zero = k(x, IR_T_I64, 0);
+	ir_ref r = mulhi_u64(x, a, b);
+	r = op2(x, IR_SUB, IR_T_I64, r, sel(x, IR_T_I64, cmp(x, IR_CMP_LT, a, zero), b, zero));
+	return op2(x, IR_SUB, IR_T_I64, r, sel(x, IR_T_I64, cmp(x, IR_CMP_LT, b, zero), a, zero));
+}
+
+static ir_ref f32c(struct ax *x, uint32_t bits)
+{
+	return k(x, IR_T_F32, bits);
+}
+
+/* z ~ 2^64 / y from below, y != 0: an f32 reciprocal of y scaled by 2^64 (1 - 2^-20), which
+ * stays under the true value whatever the rounding of the conversions (2^-24 each) and of
+ * v_rcp_f32 (1 ulp), split into two 32-bit integers (truncating); relative error <= 2^-19. */
+static ir_ref recip_estimate(struct ax *x, ir_ref y)
+{
+	ir_ref fl = op1(x, IR_ITOF_U, IR_T_F32, lo32(x, y), IR_FM_RN);
+	ir_ref fh = op1(x, IR_ITOF_U, IR_T_F32, hi32(x, y), IR_FM_RN);
+	ir_ref args[3] = {fh, f32c(x, 0x4f800000u) /* 2^32 */, fl};
+	ir_ref yf = irb_emit(x->b, IR_FMA, IR_T_F32, args, 3, IR_FM_RN, 0);
+	ir_ref rc = op1(x, IR_FRCP, IR_T_F32, yf, IR_FM_APPROX);
+	ir_ref m = op2(x, IR_FMUL, IR_T_F32, rc, f32c(x, 0x5f7ffff0u)); /* 2^64 (1 - 2^-20) */
+	ir_ref th = op1(x, IR_FROUND, IR_T_F32, op2(x, IR_FMUL, IR_T_F32, m, f32c(x, 0x2f800000u)),
+	                IR_FM_RZ); /* trunc(m * 2^-32) */
+	ir_ref a2[3] = {th, f32c(x, 0xcf800000u) /* -2^32 */, m};
+	ir_ref tl = irb_emit(x->b, IR_FMA, IR_T_F32, a2, 3, IR_FM_RN, 0); /* exact */
+	ir_ref zh = op1(x, IR_FTOI_U, IR_T_I32, th, 32 << 8);
+	ir_ref zl = op1(x, IR_FTOI_U, IR_T_I32, tl, 32 << 8);
+	ir_ref z = op2(x, IR_SHL, IR_T_I64, op1(x, IR_ZEXT, IR_T_I64, zh, 0), k(x, IR_T_I32, 32));
+	return op2(x, IR_OR, IR_T_I64, z, op1(x, IR_ZEXT, IR_T_I64, zl, 0));
+}
+
+/* Unsigned 64-bit x / y and x % y.  Two Newton steps in integer arithmetic
+ * (z += mulhi(z, -y * z), which keeps z <= 2^64 / y and squares the relative error:
+ * 2^-19 -> 2^-38 -> below 2^-64) leave z within 3 of 2^64 / y, so q = mulhi(x, z) is at
+ * most 3 too small; three conditional corrections make q and r exact.  y == 0 gives
+ * q = all ones and r = x, as the 32-bit division documents (sel_div.c). */
+static void udivrem64(struct ax *x, ir_ref xv, ir_ref y, ir_ref *q, ir_ref *r)
+{
+	ir_ref z = recip_estimate(x, y);
+	ir_ref ny = op1(x, IR_NEG, IR_T_I64, y, 0);
+	for (int step = 0; step < 2; step++) {
+		ir_ref e = op2(x, IR_MUL, IR_T_I64, ny, z);
+		z = op2(x, IR_ADD, IR_T_I64, z, mulhi_u64(x, z, e));
+	}
+	ir_ref qv = mulhi_u64(x, xv, z);
+	ir_ref rv = op2(x, IR_SUB, IR_T_I64, xv, op2(x, IR_MUL, IR_T_I64, qv, y));
+	for (int step = 0; step < 3; step++) {
+		ir_ref ge = cmp(x, IR_CMP_GEU, rv, y);
+		qv = sel(x, IR_T_I64, ge, op2(x, IR_ADD, IR_T_I64, qv, k(x, IR_T_I64, 1)), qv);
+		rv = sel(x, IR_T_I64, ge, op2(x, IR_SUB, IR_T_I64, rv, y), rv);
+	}
+	ir_ref zero = cmp(x, IR_CMP_EQ, y, k(x, IR_T_I64, 0));
+	*q = sel(x, IR_T_I64, zero, k(x, IR_T_I64, ~0ull), qv);
+	*r = sel(x, IR_T_I64, zero, xv, rv);
+}
+
+static ir_ref apply_sign64(struct ax *x, ir_ref v, ir_ref sign)
+{
+	return op2(x, IR_SUB, IR_T_I64, op2(x, IR_XOR, IR_T_I64, v, sign), sign);
+}
+
+/* div/rem .u64/.s64; signed on magnitudes (truncating; INT64_MIN / -1 wraps). */
+static void tr_divrem64(struct ax *x)
+{
+	bool sg = is_signed_type(x), want_q = x->in->op == PTX_OP_DIV;
+	ir_ref a = src(x, 1, IR_T_I64, sg), b = src(x, 2, IR_T_I64, sg), q, r;
+	if (!sg) {
+		udivrem64(x, a, b, &q, &r);
+		dst(x, want_q ? q : r, false);
+		return;
+	}
+	ir_ref s63 = k(x, IR_T_I32, 63);
+	ir_ref sa = op2(x, IR_SHR_S, IR_T_I64, a, s63), sb = op2(x, IR_SHR_S, IR_T_I64, b, s63);
+	udivrem64(x, apply_sign64(x, a, sa), apply_sign64(x, b, sb), &q, &r);
+	dst(x,
+	    want_q ? apply_sign64(x, q, op2(x, IR_XOR, IR_T_I64, sa, sb)) : apply_sign64(x, r, sa),
+	    true);
+}
+
+/* ---- sqrt.rn: correctly rounded square roots ---- */
+
+static ir_ref fma3(struct ax *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref c)
+{
+	ir_ref args[3] = {a, b, c};
+	return irb_emit(x->b, IR_FMA, t, args, 3, IR_FM_RN, 0);
+}
+
+static ir_ref fneg(struct ax *x, enum ir_type t, ir_ref a)
+{
+	return op1(x, IR_FNEG, t, a, 0);
+}
+
+/* f32: inputs below 2^-96 scaled by 2^32 (result by 2^-16) so nothing below is denormal;
+ * s = v_sqrt_f32 (within 1 ulp), then the neighbour below is taken when
+ * x - s_below * s <= 0 and the one above when x - s_above * s > 0 (no float lies between
+ * those products and the squared midpoints, so the tests decide the rounding exactly);
+ * 0, -0 and +inf are their own roots, negative inputs give NaN. */
+static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a)
+{
+	enum ir_type t = IR_T_F32;
+	ir_ref small = cmp(x, IR_CMP_LT, a, f32c(x, 0x0f800000u)); /* 2^-96 */
+	ir_ref xs = sel(x, t, small, op2(x, IR_FMUL, t, a, f32c(x, 0x4f800000u)), a);
+	ir_ref s = op1(x, IR_FSQRT, t, xs, IR_FM_APPROX);
+	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, s, 0);
+	ir_ref below =
+	        op1(x, IR_BITCAST, t, op2(x, IR_ADD, IR_T_I32, bits, k(x, IR_T_I32, ~0u)), 0);
+	ir_ref above = op1(x, IR_BITCAST, t, op2(x, IR_ADD, IR_T_I32, bits, k(x, IR_T_I32, 1)), 0);
+	ir_ref rb = fma3(x, t, fneg(x, t, below), s, xs);
+	ir_ref ra = fma3(x, t, fneg(x, t, above), s, xs);
+	s = sel(x, t, cmp(x, IR_CMP_LE, rb, f32c(x, 0)), below, s);
+	s = sel(x, t, cmp(x, IR_CMP_GT, ra, f32c(x, 0)), above, s);
+	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f32c(x, 0x37800000u)), s); /* 2^-16 */
+	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f32c(x, 0)),
+	                 cmp(x, IR_CMP_EQ, xs, f32c(x, 0x7f800000u)));
+	return sel(x, t, own, xs, s);
+}
+
+static ir_ref f64c(struct ax *x, uint64_t bits)
+{
+	return k(x, IR_T_F64, bits);
+}
+
+/* f64: inputs below 2^-767 scaled by 2^256 (result by 2^-128); from g = v_rsq_f64,
+ * Goldschmidt's iteration refines s ~ sqrt(x) and h ~ 1/(2 sqrt(x)) together
+ * (r = 1/2 - h s; s += s r; h += h r), then two corrections s += h (x - s*s) with the
+ * residual exact in an fma; the last one rounds correctly.  0, -0, +inf are their own. */
+static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
+{
+	enum ir_type t = IR_T_F64;
+	ir_ref half = f64c(x, 0x3fe0000000000000ull);
+	ir_ref small = cmp(x, IR_CMP_LT, a, f64c(x, 0x1000000000000000ull)); /* 2^-767 */
+	ir_ref xs = sel(x, t, small, op2(x, IR_FMUL, t, a, f64c(x, 0x4ff0000000000000ull)), a);
+	ir_ref g = op1(x, IR_FRSQ, t, xs, IR_FM_APPROX);
+	ir_ref h = op2(x, IR_FMUL, t, g, half);
+	ir_ref s = op2(x, IR_FMUL, t, xs, g);
+	ir_ref r = fma3(x, t, fneg(x, t, h), s, half);
+	s = fma3(x, t, s, r, s);
+	h = fma3(x, t, h, r, h);
+	for (int step = 0; step < 2; step++) {
+		ir_ref d = fma3(x, t, fneg(x, t, s), s, xs);
+		s = fma3(x, t, d, h, s);
+	}
+	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f64c(x, 0x37f0000000000000ull)), s); /* 2^-128 */
+	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f64c(x, 0)),
+	                 cmp(x, IR_CMP_EQ, xs, f64c(x, 0x7ff0000000000000ull)));
+	return sel(x, t, own, xs, s);
+}
+
+static bool tr_sqrt(struct ax *x)
+{
+	enum ptx_type ty = (enum ptx_type)x->in->types[0];
+	if (!has(x, PTX_DW_RN) || (ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64))
+		return false; /* sqrt.approx: build_insn.c */
+	if (has(x, PTX_DW_FTZ)) {
+		irb_unsupported(x->b, x->in,
+		                "flushing denormals per instruction (.ftz) is not supported yet");
+		return true;
+	}
+	enum ir_type t = ty == PTX_TYPE_F32 ? IR_T_F32 : IR_T_F64;
+	ir_ref a = src(x, 1, t, false);
+	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a) : sqrt_rn_f64(x, a), false);
+	return true;
+}
+
+/* ---- f16 conversions (f16 values are i16 bit patterns) ---- */
+
+static bool tr_cvt_half(struct ax *x)
+{
+	enum ptx_type dt = (enum ptx_type)x->in->types[0], st = (enum ptx_type)x->in->types[1];
+	if (dt != PTX_TYPE_F16 && st != PTX_TYPE_F16)
+		return false;
+	const char *why = NULL;
+	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
+	    has(x, PTX_DW_SATFINITE))
+		why = ".ftz/.sat/.relu/.satfinite on f16 conversions";
+	else if (dt == PTX_TYPE_F16 && st == PTX_TYPE_F32 && !has(x, PTX_DW_RN))
+		why = "rounding other than .rn to f16";
+	else if (!((dt == PTX_TYPE_F16 && st == PTX_TYPE_F32) ||
+	           (st == PTX_TYPE_F16 && (dt == PTX_TYPE_F32 || dt == PTX_TYPE_F64))))
+		why = "only f32 -> f16 and f16 -> f32/f64 conversions so far (the others would "
+		      "round twice)";
+	if (why) {
+		irb_unsupported(x->b, x->in, why);
+		return true;
+	}
+	if (dt == PTX_TYPE_F16) {
+		dst(x, op1(x, IR_F2H, IR_T_I16, src(x, 1, IR_T_F32, false), 0), false);
+		return true;
+	}
+	ir_ref f = op1(x, IR_H2F, IR_T_F32, src(x, 1, IR_T_I16, false), 0);
+	dst(x, dt == PTX_TYPE_F64 ? op1(x, IR_FEXT, IR_T_F64, f, 0) : f, false);
+	return true;
+}
+
+/* ---- float -> 64-bit integer (cvt.rXi.{s,u}64.{f32,f64}) ---- */
+
+/* t, rounded to an integral value (or truncated here), as a saturated 64-bit integer (NaN -> 0):
+ * the halves floor(t * 2^-32) and t - hi * 2^-32 (exact in an fma) converted by the 32-bit
+ * conversions, then the out-of-range inputs clamped. */
+ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
+{
+	struct ax xs = {.b = b}, *x = &xs;
+	enum ir_type f = IR_T_F64;
+	if (b->fn->vals[t].type == IR_T_F32)
+		t = op1(x, IR_FEXT, f, t, ftz);
+	t = op1(x, IR_FROUND, f, t, IR_FM_RZ); /* cvt.rzi leaves t unrounded */
+	ir_ref hf = op1(x, IR_FROUND, f, op2(x, IR_FMUL, f, t, f64c(x, 0x3df0000000000000ull)),
+	                IR_FM_RM); /* floor(t * 2^-32) */
+	ir_ref lf = fma3(x, f, hf, f64c(x, 0xc1f0000000000000ull) /* -2^32 */, t);
+	ir_ref hi = op1(x, sign ? IR_FTOI_S : IR_FTOI_U, IR_T_I32, hf, 32 << 8);
+	ir_ref lo = op1(x, IR_FTOI_U, IR_T_I32, lf, 32 << 8);
+	ir_ref r = op2(x, IR_SHL, IR_T_I64, op1(x, IR_ZEXT, IR_T_I64, hi, 0), k(x, IR_T_I32, 32));
+	r = op2(x, IR_OR, IR_T_I64, r, op1(x, IR_ZEXT, IR_T_I64, lo, 0));
+	if (sign) {
+		ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43e0000000000000ull)); /* 2^63 */
+		r = sel(x, IR_T_I64, big, k(x, IR_T_I64, INT64_MAX), r);
+		ir_ref low = cmp(x, IR_CMP_LT, t, f64c(x, 0xc3e0000000000000ull)); /* -2^63 */
+		return sel(x, IR_T_I64, low, k(x, IR_T_I64, (uint64_t)INT64_MIN), r);
+	}
+	ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43f0000000000000ull)); /* 2^64 */
+	r = sel(x, IR_T_I64, big, k(x, IR_T_I64, ~0ull), r);
+	return sel(x, IR_T_I64, cmp(x, IR_CMP_LT, t, f64c(x, 0)), k(x, IR_T_I64, 0), r);
+}
+
+/* ---- 64-bit integer -> float, round to nearest even (cvt.rn.f{32,64}.{s,u}64) ---- */
+
+/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding in the add.  f32: the
+ * magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
+ * nonzero low word converted (the sticky bit lies below the rounding bit, so the one
+ * rounding is the right one), then scaled by 2^(32 - shift) exactly. */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
+{
+	struct ax xs = {.b = b}, *x = &xs;
+	if (ft == IR_T_F64) {
+		ir_ref hi = op1(x, sign ? IR_ITOF_S : IR_ITOF_U, ft, hi32(x, v), IR_FM_RN);
+		hi = op2(x, IR_FMUL, ft, hi, f64c(x, 0x41f0000000000000ull)); /* 2^32 */
+		return op2(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN));
+	}
+	ir_ref neg = sign ? cmp(x, IR_CMP_LT, v, k(x, IR_T_I64, 0)) : IR_NO_REF;
+	ir_ref m = sign ? sel(x, IR_T_I64, neg, op1(x, IR_NEG, IR_T_I64, v, 0), v) : v;
+	ir_ref n = op1(x, IR_CLZ, IR_T_I32, m, 0);
+	ir_ref y = op2(x, IR_SHL, IR_T_I64, m, n);
+	ir_ref sticky = sel(x, IR_T_I32, cmp(x, IR_CMP_NE, lo32(x, y), k(x, IR_T_I32, 0)),
+	                    k(x, IR_T_I32, 1), k(x, IR_T_I32, 0));
+	ir_ref f = op1(x, IR_ITOF_U, ft, op2(x, IR_OR, IR_T_I32, hi32(x, y), sticky), IR_FM_RN);
+	ir_ref e = op2(x, IR_SHL, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, 127 + 32), n),
+	               k(x, IR_T_I32, 23));
+	ir_ref r = op2(x, IR_FMUL, ft, f, op1(x, IR_BITCAST, ft, e, 0));
+	return sign ? sel(x, ft, neg, op1(x, IR_FNEG, ft, r, 0), r) : r;
+}
+
+/* ---- f16 arithmetic: add/sub/mul/fma .rn, neg/abs as sign-bit operations ---- */
+
+static bool tr_half_arith(struct ax *x)
+{
+	static const struct {
+		enum ptx_opcode op;
+		enum ir_op ir;
+	} ops[] = {{PTX_OP_ADD, IR_HADD}, {PTX_OP_SUB, IR_HSUB}, {PTX_OP_MUL, IR_HMUL},
+	           {PTX_OP_FMA, IR_HFMA}, {PTX_OP_NEG, IR_XOR},  {PTX_OP_ABS, IR_AND}};
+	if (x->in->op == PTX_OP_MOV || x->in->op == PTX_OP_SELP || x->in->op == PTX_OP_CVT)
+		return false;
+	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (ops[i].op != x->in->op || has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) ||
+		    has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP))
+			continue;
+		ir_ref a = src(x, 1, IR_T_I16, false), r;
+		if (ops[i].ir == IR_XOR || ops[i].ir == IR_AND) { /* the sign bit, in 32 bits */
+			ir_ref w = op1(x, IR_ZEXT, IR_T_I32, a, 0);
+			w = op2(x, ops[i].ir, IR_T_I32, w,
+			        k(x, IR_T_I32, ops[i].ir == IR_XOR ? 0x8000 : 0x7fff));
+			r = op1(x, IR_TRUNC, IR_T_I16, w, 0);
+		} else if (ops[i].ir == IR_HFMA) {
+			r = op3(x, IR_HFMA, IR_T_I16, a, src(x, 2, IR_T_I16, false),
+			        src(x, 3, IR_T_I16, false));
+		} else {
+			r = op2(x, ops[i].ir, IR_T_I16, a, src(x, 2, IR_T_I16, false));
+		}
+		dst(x, r, false);
+		return true;
+	}
+	irb_unsupported(x->b, x->in,
+	                "f16 operations other than add/sub/mul/fma (.rn), neg, abs, "
+	                "moves and conversions");
+	return true;
+}
+
+/* ---- entry ---- */
+
+bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	struct ax x = {.b = b, .in = in, .guard = guard};
+	enum ir_type t = int_type(&x);
+	if (in->ntypes && in->types[0] == PTX_TYPE_F16 && tr_half_arith(&x))
+		return true; /* .f16 registers hold bit patterns */
+	if (in->ntypes && (in->types[0] == PTX_TYPE_F16X2 || in->types[0] == PTX_TYPE_BF16 ||
+	                   in->types[0] == PTX_TYPE_BF16X2)) {
+		irb_unsupported(b, in, "packed f16x2 and bf16 operations");
+		return true;
+	}
+	switch (in->op) {
+	case PTX_OP_SHF:
+		tr_shf(&x);
+		return true;
+	case PTX_OP_BFE:
+	case PTX_OP_BFI:
+	case PTX_OP_BFIND:
+		if (t == IR_T_NONE)
+			return false;
+		if (in->op == PTX_OP_BFE)
+			tr_bfe(&x);
+		else if (in->op == PTX_OP_BFI)
+			tr_bfi(&x);
+		else
+			tr_bfind(&x);
+		return true;
+	case PTX_OP_PRMT:
+		tr_prmt(&x);
+		return true;
+	case PTX_OP_DIV:
+	case PTX_OP_REM:
+		if (t != IR_T_I64 || ptx_types[in->types[0]].cls == PTX_TC_FLOAT)
+			return false;
+		tr_divrem64(&x);
+		return true;
+	case PTX_OP_MUL:
+		if (t != IR_T_I64 || !has(&x, PTX_DW_HI) ||
+		    ptx_types[in->types[0]].cls == PTX_TC_FLOAT)
+			return false;
+		dst(&x,
+		    is_signed_type(&x)
+		            ? mulhi_s64(&x, src(&x, 1, IR_T_I64, true), src(&x, 2, IR_T_I64, true))
+		            : mulhi_u64(&x, src(&x, 1, IR_T_I64, false),
+		                        src(&x, 2, IR_T_I64, false)),
+		    false);
+		return true;
+	case PTX_OP_SQRT:
+		return tr_sqrt(&x);
+	case PTX_OP_CVT:
+		return in->ntypes == 2 && tr_cvt_half(&x);
+	default:
+		return false;
+	}
+}
