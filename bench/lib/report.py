@@ -64,7 +64,7 @@ class Run:
         self.load_start = os.getloadavg()
         self.versions = {
             'clang-19': first_line([tools['clang-19'], '--version']),
-            'ptxas-amd': first_line(['git', '-C', os.path.dirname(tools['ptxas-amd']),
+            'ptxas-amd': first_line(['git', '-C', os.path.dirname(os.path.abspath(__file__)),
                                      'log', '-1', '--format=commit %h (%cd)', '--date=short']),
         }
         if tools['nv-ptxas']:

@@ -28,7 +28,7 @@
 
 enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
 enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER };
-enum { WALK_LIMIT = 64, WALK_DEPTH = 8 };
+enum { WALK_LIMIT = 64, WALK_DEPTH = 8, DELAY_WINDOW = 64 };
 
 enum { MAX_FORWARD_SRCS = 4 };
 struct look {
@@ -564,7 +564,11 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 	for (unsigned u = 0; u < nu; u++)
 		memset(&pending[uses[u].first], 1, uses[u].count);
 	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0, valu_at_trans = 0;
-	for (uint32_t j = nbefore; j-- > 0 && (nvalu < 4 || ntrans < 3);) {
+	/* Only the last DELAY_WINDOW instructions: a producer further back has long finished,
+	 * and without the bound code with no TRANS would search every block back to its start
+	 * for every VALU (s_delay_alu is a hint; omitting one never breaks correctness). */
+	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
+	for (uint32_t j = nbefore; j-- > stop && (nvalu < 4 || ntrans < 3);) {
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
