@@ -672,7 +672,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}
 	bl->insns = PA_NEW_ARRAY(hz->fn->arena, struct mir_insn, nfresh + 1);
-	memcpy(bl->insns, fresh, nfresh * sizeof *fresh);
+	if (nfresh)
+		memcpy(bl->insns, fresh, nfresh * sizeof *fresh);
 	bl->ninsns = bl->cap = nfresh;
 }
 

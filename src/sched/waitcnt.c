@@ -262,7 +262,8 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 	}
 	if (emit) {
 		emit->blocks[b].insns = PA_NEW_ARRAY(wc->arena, struct mir_insn, nfresh + 1);
-		memcpy(emit->blocks[b].insns, fresh, nfresh * sizeof *fresh);
+		if (nfresh)
+			memcpy(emit->blocks[b].insns, fresh, nfresh * sizeof *fresh);
 		emit->blocks[b].ninsns = emit->blocks[b].cap = nfresh;
 	}
 }
