@@ -90,6 +90,8 @@ bool sel_atomic(struct isel *s, const struct ir_insn *in);
 /* sel_mem.c: addresses for memory rows */
 struct mir_opnd sel_global_address(struct isel *s, ir_ref base, int64_t off); /* 64-bit VGPR */
 struct mir_opnd sel_lds_address(struct isel *s, ir_ref base, int64_t *off);   /* DS: offset */
+/* 32-bit address in a VGPR; *off kept for an offset field of 0..max, else added in */
+struct mir_opnd sel_offset_address(struct isel *s, ir_ref base, int64_t *off, int64_t max);
 
 /* sel_atomic.c: the memory model (order and scope bits of aux, ir.h) and CAS loops */
 enum sel_mm_kind { SEL_MM_LOAD, SEL_MM_STORE, SEL_MM_RMW };

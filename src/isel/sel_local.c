@@ -105,15 +105,7 @@ bool sel_local_symaddr(struct isel *s, const struct ir_insn *in)
 /* The private offset of an access in a VGPR; *off is what stays for the instruction. */
 static struct mir_opnd scratch_address(struct isel *s, ir_ref base, int64_t *off)
 {
-	struct mir_opnd a = sel_to_vgpr(s, sel_vsrc_opnd(s, base, 0));
-	if (*off >= 0 && *off <= SCRATCH_MAX_OFFSET)
-		return a;
-	uint32_t r = sel_new_vgpr(s, 1);
-	struct mir_opnd ops[3] = {mir_vreg(r, 1), mir_imm((uint32_t)*off), a};
-	sel_fix_valu(s, AMD_OP_V_ADD_U32, 3, ops);
-	sel_emit(s, AMD_OP_V_ADD_U32, 3, ops);
-	*off = 0;
-	return mir_vreg(r, 1);
+	return sel_offset_address(s, base, off, SCRATCH_MAX_OFFSET);
 }
 
 static const uint16_t scratch_loads[4][2] = {

@@ -158,15 +158,7 @@ static struct mir_opnd address64(struct isel *s, ir_ref base, int64_t off)
  * DS field's 0..65535 is added to it (*off becomes 0). */
 static struct mir_opnd lds_address(struct isel *s, ir_ref base, int64_t *off)
 {
-	struct mir_opnd a = sel_to_vgpr(s, sel_vsrc_opnd(s, base, 0));
-	if (*off >= 0 && *off < 65536)
-		return a;
-	uint32_t r = sel_new_vgpr(s, 1);
-	struct mir_opnd ops[3] = {mir_vreg(r, 1), mir_imm((uint32_t)*off), a};
-	sel_fix_valu(s, AMD_OP_V_ADD_U32, 3, ops);
-	sel_emit(s, AMD_OP_V_ADD_U32, 3, ops);
-	*off = 0;
-	return mir_vreg(r, 1);
+	return sel_offset_address(s, base, off, 65535);
 }
 
 static const uint16_t global_loads[4][2] = {
@@ -349,6 +341,21 @@ bool sel_mem(struct isel *s, const struct ir_insn *in)
 struct mir_opnd sel_global_address(struct isel *s, ir_ref base, int64_t off)
 {
 	return address64(s, base, off);
+}
+
+/* A 32-bit address in a VGPR for an instruction with an unsigned offset field of at most
+ * `max`: *off stays for the field when it fits, else is added in (*off becomes 0). */
+struct mir_opnd sel_offset_address(struct isel *s, ir_ref base, int64_t *off, int64_t max)
+{
+	struct mir_opnd a = sel_to_vgpr(s, sel_vsrc_opnd(s, base, 0));
+	if (*off >= 0 && *off <= max)
+		return a;
+	uint32_t r = sel_new_vgpr(s, 1);
+	struct mir_opnd ops[3] = {mir_vreg(r, 1), mir_imm((uint32_t)*off), a};
+	sel_fix_valu(s, AMD_OP_V_ADD_U32, 3, ops);
+	sel_emit(s, AMD_OP_V_ADD_U32, 3, ops);
+	*off = 0;
+	return mir_vreg(r, 1);
 }
 
 struct mir_opnd sel_lds_address(struct isel *s, ir_ref base, int64_t *off)

@@ -155,20 +155,11 @@ static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bo
 		out[n++] = (struct key_range){SCHED_SLOT_M0, 1};
 	if (!rg->vreg_key)
 		return n;
-	int rtn = sched_rtn_opnd(in);
-	unsigned base = sched_row_base(in);
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++) {
 		const struct mir_opnd *o = &in->opnds[i];
 		if (o->kind != MIR_VREG)
 			continue;
-		bool is_def;
-		if (!row)
-			is_def = i == 0;
-		else if ((int)i == rtn)
-			is_def = true;
-		else
-			is_def =
-			        i - base < row->nopnds && row->opnds[i - base].role == AMD_ROLE_DST;
+		bool is_def = mir_opnd_is_def(in, i);
 		if (is_def != defs && !(defs && i == 0 && sched_vdata_returns(in)))
 			continue;
 		unsigned width = o->width ? o->width : rg->fn->vregs[o->v].size - o->sub;

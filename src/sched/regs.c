@@ -88,18 +88,8 @@ static struct sched_range mask_slots(const struct mir_function *fn, unsigned fir
 static void explicit_slots(const struct mir_function *fn, const struct mir_insn *in, bool defs,
                            struct sched_range out[SCHED_MAX_RANGES], unsigned *n)
 {
-	const struct amd_isa_op *row = sched_row(in);
-	int rtn = sched_rtn_opnd(in);
-	unsigned base = sched_row_base(in);
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++) {
-		bool is_def;
-		if (!row)
-			is_def = i == 0;
-		else if ((int)i == rtn)
-			is_def = true;
-		else
-			is_def =
-			        i - base < row->nopnds && row->opnds[i - base].role == AMD_ROLE_DST;
+		bool is_def = mir_opnd_is_def(in, i);
 		if (is_def == defs || (defs && i == 0 && sched_vdata_returns(in)))
 			add_range(out, n, sched_opnd_slots(fn, &in->opnds[i]));
 	}
