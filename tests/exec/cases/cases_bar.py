@@ -1,0 +1,80 @@
+"""Cases for the CTA barrier kernels (tests/exec/ptx/bar_*.ptx): bar.red/barrier.red
+.popc/.and/.or over the CTA, including after some threads exited, and __syncwarp-based
+warp code.  References from the PTX ISA (barrier{.cta}.red): every non-exited thread of the
+CTA contributes its predicate and receives the reduction (popc: how many hold, and: all,
+or: any); threads that exited do not take part.  The results do not depend on the wave
+size, so every case also runs on the other wave/warp sizes (warp_level)."""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'kernels'))
+from ref import Case, In, Out, unpack, rng_for  # noqa: E402
+
+DEAD = 0xdeadbeef
+THR = 500
+
+
+def bar_red_values(name, grid, nthreads):
+    """Per CTA: odd CTAs have one value >= THR (and is false), CTAs 0, 3, 6.. one 777 (or)."""
+    rng = rng_for(name)
+    vals = []
+    for c in range(grid):
+        v = [rng.randrange(THR) for _ in range(nthreads)]
+        if c % 2:
+            v[rng.randrange(nthreads)] = THR + rng.randrange(THR)
+        if c % 3 == 0:
+            v[rng.randrange(nthreads)] = 777
+        vals += v
+    return vals
+
+
+def bar_red_expected(vals, grid, nthreads):
+    exp = []
+    for c in range(grid):
+        v = vals[c * nthreads:(c + 1) * nthreads]
+        live = [t for t in range(nthreads) if t % 7 != 3 and not 64 <= t < 128]
+        popc_odd = sum(x & 1 for x in v)
+        bits = sum(sum((x >> k) & 1 for x in v) for k in range(4))
+        after_odd = sum(v[t] & 1 for t in live)
+        after_or = int(any(v[t] % 5 == 0 for t in live))
+        for t in range(nthreads):
+            row = [popc_odd, int(all(x < THR for x in v)), nthreads - popc_odd,
+                   int(777 in v), bits]
+            row += [after_odd, after_or] if t in live else [DEAD, DEAD]
+            exp.append(row + [0])
+    return exp
+
+
+def bar_red_case(name, grid, block):
+    nthreads = block[0] * (block[1] if len(block) > 1 else 1)
+    n = grid * nthreads
+    vals = bar_red_values(name, grid, nthreads)
+    expected = bar_red_expected(vals, grid, nthreads)
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        errs = []
+        for i in range(n):
+            for k in range(8):
+                if got[i * 8 + k] != expected[i][k]:
+                    errs.append('%s thread %d word %d: got %#x, expected %#x' %
+                                (name, i, k, got[i * 8 + k], expected[i][k]))
+            if len(errs) > 12:
+                break
+        return errs
+
+    return Case(name, 'bar_red', (grid,), block,
+                [Out(32 * n), In('I', vals), ('u32', THR)], check)
+
+
+def cases():
+    out = [bar_red_case('bar_red_1d', 4, (256,)),
+           bar_red_case('bar_red_32', 3, (32,)),
+           bar_red_case('bar_red_40', 3, (40,)),
+           bar_red_case('bar_red_2d', 2, (16, 5)),
+           bar_red_case('bar_red_1024', 1, (1024,))]
+    for c in out:
+        c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
+    return out
