@@ -113,8 +113,8 @@ static bool is_cta_barrier(struct irb *b, const struct ptx_insn *in, unsigned ia
 }
 
 static const char *const not_cta =
-        "only barrier 0 for all threads of the CTA is supported (named barriers 1-15, thread "
-        "counts other than a .reqntid CTA's and non-constant barrier operands are not)";
+        "only barrier 0 of the whole CTA (not named barriers 1-15, thread counts other than "
+        "the .reqntid CTA's, or barrier registers that are not constants)";
 
 /* bar.red.{popc.u32,and.pred,or.pred} d, a{, b}, {!}c */
 static void tr_bar_red(struct irb *b, const struct ptx_insn *in)
@@ -153,8 +153,7 @@ static void tr_bar_red(struct irb *b, const struct ptx_insn *in)
 static void tr_bar_sync(struct irb *b, const struct ptx_insn *in)
 {
 	if (has(in, PTX_DW_ARRIVE)) {
-		irb_unsupported(b, in,
-		                "bar.arrive (a barrier without a wait) has no AMD lowering here");
+		irb_unsupported(b, in, "arriving at a barrier without waiting");
 		return;
 	}
 	if (in->nopnds && !is_cta_barrier(b, in, 0, in->nopnds > 1 ? 1 : -1)) {

@@ -69,8 +69,53 @@ def bar_red_case(name, grid, block):
                 [Out(32 * n), In('I', vals), ('u32', THR)], check)
 
 
+def syncwarp_case(name, grid, block):
+    """bar_syncwarp: out[warp] = the sum of in over each 32 threads (int32 wrap-around)."""
+    n = grid * block
+    rng = rng_for(name)
+    vals = [rng.randrange(-1 << 20, 1 << 20) for _ in range(n)]
+    nw = n // 32
+    expected = [sum(vals[w * 32:(w + 1) * 32]) & 0xffffffff for w in range(nw)]
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        return ['%s warp %d: got %#x, expected %#x' % (name, w, got[w], expected[w])
+                for w in range(nw) if got[w] != expected[w]][:12]
+
+    return Case(name, 'bar_syncwarp', (grid,), (block,),
+                [In('i', vals), Out(4 * nw)], check)
+
+
+def sync_count_case(name, grid, block):
+    """bar_sync_count (nvcc's __syncthreads_count/_and/_or): out[i] = c * 4 + a * 2 + o with
+    c = how many threads of the CTA have v > 0, a = all v != 0, o = any v == 42."""
+    n = grid * block
+    rng = rng_for(name)
+    vals = []
+    for c in range(grid):
+        v = [rng.choice((-3, 0, 5, 7, 42, -1)) if c % 2 else rng.choice((1, 2, -5, 9))
+             for _ in range(block)]
+        vals += v
+    expected = []
+    for c in range(grid):
+        v = vals[c * block:(c + 1) * block]
+        r = sum(x > 0 for x in v) * 4 + int(all(x != 0 for x in v)) * 2 + int(42 in v)
+        expected += [r] * block
+
+    def check(outs, wave):
+        got = unpack('i', outs[0])
+        return ['%s thread %d: got %d, expected %d' % (name, i, got[i], expected[i])
+                for i in range(n) if got[i] != expected[i]][:12]
+
+    return Case(name, 'bar_sync_count', (grid,), (block,), [In('i', vals), Out(4 * n)], check)
+
+
 def cases():
-    out = [bar_red_case('bar_red_1d', 4, (256,)),
+    out = [syncwarp_case('bar_syncwarp_256', 2, 256),
+           syncwarp_case('bar_syncwarp_96', 3, 96),
+           sync_count_case('bar_sync_count_200', 4, 200),
+           sync_count_case('bar_sync_count_64', 4, 64),
+           bar_red_case('bar_red_1d', 4, (256,)),
            bar_red_case('bar_red_32', 3, (32,)),
            bar_red_case('bar_red_40', 3, (40,)),
            bar_red_case('bar_red_2d', 2, (16, 5)),
