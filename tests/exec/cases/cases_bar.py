@@ -110,8 +110,31 @@ def sync_count_case(name, grid, block):
     return Case(name, 'bar_sync_count', (grid,), (block,), [In('i', vals), Out(4 * n)], check)
 
 
+def dyn_case(name, grid, block):
+    """bar_dyn: bar.red beside an extern .shared array of one dword per thread."""
+    n = grid * block
+    rng = rng_for(name)
+    vals = [rng.getrandbits(32) for _ in range(n)]
+    expected = []
+    for i in range(n):
+        c, t = i // block, i % block
+        cta = vals[c * block:(c + 1) * block]
+        expected += [cta[(t + 1) % block], sum(x & 1 for x in cta)]
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        return ['%s word %d: got %#x, expected %#x' % (name, k, got[k], expected[k])
+                for k in range(2 * n) if got[k] != expected[k]][:12]
+
+    case = Case(name, 'bar_dyn', (grid,), (block,), [Out(8 * n), In('I', vals)], check)
+    case.dynamic_lds = 4 * block  # the extern .shared array (run.py --dynamic-lds)
+    return case
+
+
 def cases():
-    out = [syncwarp_case('bar_syncwarp_256', 2, 256),
+    out = [dyn_case('bar_dyn_128', 2, 128),
+           dyn_case('bar_dyn_50', 2, 50),
+           syncwarp_case('bar_syncwarp_256', 2, 256),
            syncwarp_case('bar_syncwarp_96', 3, 96),
            sync_count_case('bar_sync_count_200', 4, 200),
            sync_count_case('bar_sync_count_64', 4, 64),
