@@ -1,7 +1,8 @@
 /* ir_build, part 5: CTA barriers -> IR (bar/barrier .sync/.red, bar.warp.sync).
  *
- * bar.sync 0 / barrier.sync 0 (and a barrier operand that is the constant 0 after
- * inlining, and a thread count equal to a .reqntid CTA) is BARRIER.  bar.red and
+ * bar.sync 0 / barrier.sync 0 (also with a register that holds 0, checked at selection
+ * through BAR_ID when it is not a constant yet, and with a thread count equal to a .reqntid
+ * CTA) is BARRIER.  bar.red and
  * barrier.red reduce one predicate per thread over the CTA through a hidden LDS area of one
  * dword per wave (bar_slots: ceil(1024 / wave size) slots, laid out with the kernel's
  * .shared variables, before any extern .shared array):
@@ -98,10 +99,15 @@ static void store_slot(struct irb *b, ir_ref addr, ir_ref v)
 	irb_emit(b, IR_STORE, IR_T_I32, args, 2, IR_SPACE_SHARED | 2u << IR_MEM_SIZE_SHIFT, 0);
 }
 
-/* The barrier operand a (and the thread count b): true for barrier 0 of the whole CTA. */
-static bool is_cta_barrier(struct irb *b, const struct ptx_insn *in, unsigned ia, int ib)
+/* The barrier operand a (and the thread count b): true for barrier 0 of the whole CTA.  A
+ * register not yet known to be a constant is left to selection (BAR_ID) when `late`. */
+static bool is_cta_barrier(struct irb *b, const struct ptx_insn *in, unsigned ia, int ib, bool late)
 {
 	ir_ref id = irb_read_opnd(b, &in->opnds[ia], IR_T_I32, false);
+	if (late && ib < 0 && !ir_is_const(b->fn, id)) {
+		irb_emit(b, IR_BAR_ID, IR_T_NONE, &id, 1, 0, 0);
+		return true;
+	}
 	if (!ir_is_const(b->fn, id) || b->fn->vals[id].bits != 0)
 		return false;
 	if (ib < 0)
@@ -120,7 +126,7 @@ static const char *const not_cta =
 static void tr_bar_red(struct irb *b, const struct ptx_insn *in)
 {
 	bool popc = has(in, PTX_DW_POPC), is_and = has(in, PTX_DW_AND);
-	if (!is_cta_barrier(b, in, 1, in->nopnds == 4 ? 2 : -1)) {
+	if (!is_cta_barrier(b, in, 1, in->nopnds == 4 ? 2 : -1, false)) {
 		irb_unsupported(b, in, not_cta);
 		return;
 	}
@@ -156,7 +162,7 @@ static void tr_bar_sync(struct irb *b, const struct ptx_insn *in)
 		irb_unsupported(b, in, "arriving at a barrier without waiting");
 		return;
 	}
-	if (in->nopnds && !is_cta_barrier(b, in, 0, in->nopnds > 1 ? 1 : -1)) {
+	if (in->nopnds && !is_cta_barrier(b, in, 0, in->nopnds > 1 ? 1 : -1, true)) {
 		irb_unsupported(b, in, not_cta);
 		return;
 	}

@@ -226,6 +226,17 @@ static bool bar_sum(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* bar.sync with a barrier register: only barrier 0 (build_bar.c); the BARRIER follows. */
+static bool bar_id(struct isel *s, const struct ir_insn *in)
+{
+	uint64_t id;
+	if (!sel_is_const(s, in->args[0], &id) || (uint32_t)id != 0)
+		sel_error(s,
+		          "'bar.sync'/'barrier.sync' with a barrier register that is not 0 is not "
+		          "supported by the code generator yet: only barrier 0 of the whole CTA");
+	return true;
+}
+
 /* ---- match.any ---- */
 
 static bool match_any(struct isel *s, const struct ir_insn *in)
@@ -281,6 +292,8 @@ bool sel_warp(struct isel *s, const struct ir_insn *in)
 		return match_any(s, in);
 	case IR_BAR_SUM:
 		return bar_sum(s, in);
+	case IR_BAR_ID:
+		return bar_id(s, in);
 	default:
 		return false;
 	}
