@@ -131,8 +131,25 @@ def dyn_case(name, grid, block):
     return case
 
 
+def reserved_smem_case():
+    """bar_reserved_smem: the reserved area and a .shared array do not overlap."""
+    block = 128
+    expected = []
+    for t in range(block):
+        expected += [1000 + t, 3 * t if t < 72 else 0]
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        return ['bar_reserved_smem word %d: got %#x, expected %#x' % (k, got[k], expected[k])
+                for k in range(2 * block) if got[k] != expected[k]][:12]
+
+    return Case('bar_reserved_smem', 'bar_reserved_smem', (1,), (block,), [Out(8 * block)],
+                check)
+
+
 def cases():
-    out = [dyn_case('bar_dyn_128', 2, 128),
+    out = [reserved_smem_case(),
+           dyn_case('bar_dyn_128', 2, 128),
            dyn_case('bar_dyn_50', 2, 50),
            syncwarp_case('bar_syncwarp_256', 2, 256),
            syncwarp_case('bar_syncwarp_96', 3, 96),
