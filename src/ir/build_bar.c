@@ -23,8 +23,6 @@
  * %reserved_smem_offset_1 (CUDA cooperative groups' multi-warp scratch, at most 288 bytes)
  * is the LDS offset of a hidden 288-byte area.
  * O(1) per instruction. */
-#include <string.h>
-
 #include "ir/build_int.h"
 
 enum {
