@@ -526,6 +526,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_seal(&b, bl);
 	if (b.failed)
 		return false;
+	irb_bar_finish(&b); /* build_bar.c */
 	finish_phis(&b);
 	return true;
 }

@@ -56,6 +56,9 @@ struct irb {
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
 	struct irb_slot_access *acc;
 	uint32_t nacc, acc_cap;
+	/* hidden .shared areas (build_bar.c): symvar index + 1, 0 while unused */
+	uint32_t bar_slots;     /* bar.red: one dword per wave */
+	uint32_t reserved_smem; /* %reserved_smem_offset_1 */
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -99,6 +102,13 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in);
 bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
 ir_ref irb_lanemask(struct irb *b, const char *name);
 ir_ref irb_laneid(struct irb *b);
+void irb_warp_sync(struct irb *b, const struct ptx_insn *in);
+
+/* build_bar.c: bar/barrier .sync/.red, bar.warp.sync, hidden LDS areas */
+void irb_bar(struct irb *b, const struct ptx_insn *in);
+ir_ref irb_reserved_smem(struct irb *b);
+void irb_bar_finish(struct irb *b);
+uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn.c: its index */
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
