@@ -452,5 +452,118 @@ def misc_case():
                 checker('arith2_misc', nout, 'Q', expect, [a, b, c]))
 
 
+# ---------------------------------------------------------------- directed rounding
+
+def round_dir(q, mbits, ebits, mode):
+    """Fraction q (nonzero) rounded into the format toward zero ('rz'), -inf ('rm') or +inf
+    ('rp'), as IEEE 754 defines the directed roundings (overflow: the largest finite value
+    or infinity, whichever the direction gives)."""
+    neg = q < 0
+    a = abs(q)
+    bias = (1 << (ebits - 1)) - 1
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    e = max(e, 1 - bias)
+    m = a / Fraction(2) ** (e - mbits)
+    mi = m.numerator // m.denominator
+    up = m != mi and ((mode == 'rp' and not neg) or (mode == 'rm' and neg))
+    mi += up
+    if mi >> (mbits + 1):
+        mi >>= 1
+        e += 1
+    sign = (1 << (mbits + ebits)) if neg else 0
+    if e > bias:
+        away = (mode == 'rp' and not neg) or (mode == 'rm' and neg)
+        return sign | ((((1 << ebits) - 1) << mbits) if away else
+                       ((((1 << ebits) - 2) << mbits) | ((1 << mbits) - 1)))
+    if mi >> mbits:
+        return sign | (e + bias) << mbits | (mi & ((1 << mbits) - 1))
+    return sign | mi
+
+
+def directed(op, xs, w, mode):
+    mb, eb = FMT[w]
+    vals = [fval(x, w) for x in xs]
+    if any(v[0] != 'num' for v in vals):
+        fl = [to_float(x, w) for x in xs]
+        r = {'add': lambda p, q: p + q, 'sub': lambda p, q: p - q,
+             'mul': lambda p, q: p * q, 'fma': lambda p, q, t: p * q + t}[op](*fl)
+        return from_float(r, w)
+    v = [t[1] for t in vals]
+    sg = [t[2] for t in vals]
+    if op == 'mul':
+        exact, zs = v[0] * v[1], sg[0] ^ sg[1]
+        terms = None
+    else:
+        if op == 'fma':
+            p, ps, o, os_ = v[0] * v[1], sg[0] ^ sg[1], v[2], sg[2]
+        elif op == 'add':
+            p, ps, o, os_ = v[0], sg[0], v[1], sg[1]
+        else:
+            p, ps, o, os_ = v[0], sg[0], -v[1], sg[1] ^ 1
+        exact = p + o
+        # an exact zero sum of opposite signs (or zeros): -0 under 'rm' only, IEEE 754 6.3
+        zs = ps if p == 0 and o == 0 and ps == os_ else int(mode == 'rm')
+    if exact == 0:
+        return zs << (w - 1)
+    if mode == 'rn':
+        return round_bits(exact, mb, eb)
+    return round_dir(exact, mb, eb, mode)
+
+
+ROUND_OPS = [(op, mode) for op in ('add', 'sub', 'mul', 'fma') for mode in ('rz', 'rm', 'rp')]
+
+
+def round_results(a, b, c):
+    r = []
+    for w, xs in ((32, [a & M32, b & M32, c & M32]), (64, [a, b, c])):
+        for op, mode in ROUND_OPS:
+            r.append(directed(op, xs[:3] if op == 'fma' else xs[:2], w, mode))
+        r.append(directed('add', xs[:2], w, 'rn'))
+    return r
+
+
+def round_operands(rng, n):
+    cols = [[], [], []]
+    for i in range(n):
+        kind = i % 5
+        for col in cols:
+            if kind == 0:
+                v = rng.getrandbits(64)
+            elif kind == 1:  # both halves moderate numbers, either sign
+                v = f32_bits(rng.uniform(-1e3, 1e3)) | rng.getrandbits(1) << 63 | \
+                    rng.getrandbits(52) | rng.randrange(1000, 1050) << 52
+            elif kind == 2:  # near overflow
+                v = rng.getrandbits(23) | rng.choice([0x7f0, 0x7f7, 0xff7]) << 20 | \
+                    (rng.getrandbits(52) | rng.choice([0x7fe, 0xffe, 0x7fd]) << 52)
+                v &= M64
+            elif kind == 3:  # subnormal and tiny
+                v = rng.getrandbits(rng.randrange(1, 30)) | rng.getrandbits(rng.randrange(1, 60)) << 32
+            else:  # edges and equal magnitudes (cancellation)
+                v = rng.choice(F64_EDGE) | rng.choice(F32_EDGE)
+            col.append(v & M64)
+        if kind == 4 and i % 2:
+            cols[1][-1] = cols[0][-1] ^ (1 << 63) ^ (1 << 31)  # b = -a in both widths
+    return cols
+
+
+def round_case():
+    rng = random.Random('arith2_round')
+    n, block = 320, 64
+    a, b, c = round_operands(rng, n)
+    nout = 26
+
+    def expect():
+        out = []
+        for i in range(n):
+            out += round_results(a[i], b[i], c[i])
+        return out
+
+    return Case('arith2_round', 'arith2_round', (n // block,), (block,),
+                [Out(8 * nout * n), In('Q', a), In('Q', b), In('Q', c), ('u32', n)],
+                checker('arith2_round', nout, 'Q', expect, [a, b, c]))
+
+
 def cases():
-    return [lop3_case(), carry_case(), misc_case()]
+    return [lop3_case(), carry_case(), misc_case(), round_case()]
