@@ -447,6 +447,47 @@ static bool tr_cvt_f16x2(struct ax2 *x)
 	return true;
 }
 
+/* setp.CMP[.BOOL].f16 p[|q], a, b[, c]: both halves widened to f32 (exact), compared
+ * there; .ftz flushes subnormal f16 operands to signed zero first */
+static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
+{
+	ir_ref h = src(x, i, IR_T_I16, false);
+	if (has(x, PTX_DW_FTZ)) {
+		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+		ir_ref tiny = icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+		                   k(x, IR_T_I32, 0x400));
+		w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
+		        w);
+		h = op1(x, IR_TRUNC, IR_T_I16, w);
+	}
+	return irb_emit(x->b, IR_H2F, IR_T_F32, &h, 1, 0, 0);
+}
+
+static void tr_setp_f16(struct ax2 *x)
+{
+	const struct ptx_insn *in = x->in;
+	enum ir_cmp c;
+	if (!irb_cmp_of(in, true, false, &c)) {
+		irb_unsupported(x->b, in, NULL);
+		return;
+	}
+	ir_ref args[2] = {h2f_ftz(x, 1), h2f_ftz(x, 2)};
+	ir_ref r = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, c, 0), nr = IR_NO_REF;
+	const struct ptx_operand *d = &in->opnds[0];
+	if (in->nopnds > 3) {
+		ir_ref q = src(x, 3, IR_T_PRED, false);
+		enum ir_op bop = has(x, PTX_DW_AND) ? IR_AND : has(x, PTX_DW_OR) ? IR_OR : IR_XOR;
+		if (d->pair)
+			nr = op2(x, bop, IR_T_PRED, op1(x, IR_NOT, IR_T_PRED, r), q);
+		r = op2(x, bop, IR_T_PRED, r, q);
+	} else if (d->pair) {
+		nr = op1(x, IR_NOT, IR_T_PRED, r);
+	}
+	irb_write_dest(x->b, d, r, false, x->guard);
+	if (d->pair)
+		irb_write_dest(x->b, d->pair, nr, false, x->guard);
+}
+
 /* ---- entry ---- */
 
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
@@ -464,6 +505,10 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			irb_unsupported(b, in,
 			                "f16x2 operations other than add/sub/mul/fma (.rn), neg, "
 			                "abs, moves and cvt.rn.f16x2.f32");
+		return true;
+	}
+	if (t == PTX_TYPE_F16 && in->op == PTX_OP_SETP) {
+		tr_setp_f16(&x);
 		return true;
 	}
 	switch (in->op) {

@@ -1152,3 +1152,8 @@ void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
 {
 	unsupported(b, in, why);
 }
+
+bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out)
+{
+	return cmp_of(in, is_float, sign, out);
+}

@@ -403,7 +403,7 @@ def misc_operands(rng, n):
 
 def misc_results(a, b, c, ua, ub):
     x0, x1, y0, y1 = a & M32, a >> 32, b & M32, b >> 32
-    r = [None] * 21
+    r = [None] * 22
     r[0] = sad(x0, x1, y0, 32, True)
     r[1] = sad(x0, x1, y0, 32, False)
     r[2] = sad(a, b, c, 64, True)
@@ -431,6 +431,14 @@ def misc_results(a, b, c, ua, ub):
     ux0, ux1, uy0, uy1 = ua & M32, ua >> 32, ub & M32, ub >> 32
     r[19] = sad(ux0, ux1, uy0, 32, True) | ((ux1 & 0x7fffffff) | (ux0 & 0x80000000)) << 32
     r[20] = ((uy0 >> 16) | (uy0 & M16) << 16) | uy1 << 32
+    h5, h6 = to_float(x0 & M16, 16), to_float(x0 >> 16, 16)
+    unordered = math.isnan(h5) or math.isnan(h6)
+
+    def ftz16(bits):
+        return (bits & 0x8000) if (bits & 0x7fff) < 0x400 else bits
+    f5, f6 = to_float(ftz16(x0 & M16), 16), to_float(ftz16(x0 >> 16), 16)
+    leu = unordered or h5 <= h6
+    r[21] = int(h5 > h6) | int(leu) << 1 | int(not leu) << 2 | int(f5 == f6 and y0 & 1) << 3
     return r
 
 
@@ -438,7 +446,7 @@ def misc_case():
     rng = random.Random('arith2_misc')
     n, block = 512, 64
     a, b, c = misc_operands(rng, n)
-    nout = 21
+    nout = 22
 
     def expect():
         out = []
