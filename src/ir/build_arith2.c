@@ -343,6 +343,31 @@ static void tr_abs64(struct ax2 *x)
 	    true);
 }
 
+/* add/sub/mul/fma/mad .ftz.f32: subnormal operands and (rounded) results flushed to
+ * sign-preserving zero around the operation, whatever the target's denormal mode */
+static bool tr_ftz_arith(struct ax2 *x)
+{
+	static const enum ir_op ops[] = {[PTX_OP_ADD] = IR_FADD, [PTX_OP_SUB] = IR_FSUB,
+	                                 [PTX_OP_MUL] = IR_FMUL, [PTX_OP_FMA] = IR_FMA,
+	                                 [PTX_OP_MAD] = IR_FMA};
+	const struct ptx_insn *in = x->in;
+	uint32_t aux = (has(x, PTX_DW_RZ)   ? IR_FM_RZ
+	                : has(x, PTX_DW_RM) ? IR_FM_RM
+	                : has(x, PTX_DW_RP) ? IR_FM_RP
+	                                    : IR_FM_RN) |
+	               (has(x, PTX_DW_SAT) ? IR_FM_SAT : 0);
+	enum ir_op op = ops[in->op];
+	unsigned n = (unsigned)ir_ops[op].nargs;
+	if (in->nopnds != 1 + n)
+		return false;
+	ir_ref args[3];
+	for (unsigned i = 0; i < n; i++)
+		args[i] = flush_subnormal(x, src(x, 1 + i, IR_T_F32, false), false);
+	ir_ref r = irb_emit(x->b, op, IR_T_F32, args, n, aux, 0);
+	dst(x, flush_subnormal(x, r, false), false);
+	return true;
+}
+
 /* ---- vector moves: pack/unpack 8/16/32-bit pieces of a 16/32/64-bit value ---- */
 
 static void tr_mov_pieces(struct ax2 *x)
@@ -517,7 +542,14 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		return true;
 	case PTX_OP_ADD:
 	case PTX_OP_SUB:
+	case PTX_OP_MUL:
+	case PTX_OP_FMA:
 	case PTX_OP_MAD:
+		if (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ))
+			return tr_ftz_arith(&x);
+		if (in->op == PTX_OP_MUL || in->op == PTX_OP_FMA)
+			return false;
+		/* fall through */
 	case PTX_OP_ADDC:
 	case PTX_OP_SUBC:
 	case PTX_OP_MADC:
