@@ -4,8 +4,8 @@
  * lop3: the 8-entry truth table (a = 0xf0, b = 0xcc, c = 0xaa) is decomposed by Shannon
  * expansion on the variable that gives the fewest operations (a cost search over the at
  * most 3 levels), with the cheap cases recognized at each level: a constant, a variable or
- * its complement, AND/OR/XOR with a cofactor, else f0 ^ (v & (f0 ^ f1)).  Exact for all 256
- * tables.  The carry flag CC of the PTX carry chains is an SSA variable of type pred (one
+ * its complement, AND/OR/XOR with a cofactor, else the bitwise select v ? f1 : f0 (BITSEL,
+ * v_bfi_b32).  Exact for all 256 tables.  The carry flag CC of the PTX carry chains is an SSA variable of type pred (one
  * bit per lane) written by add.cc/sub.cc/mad.cc and read by addc/subc/madc: carry out of
  * a + b (+ cin) is (s < a) | (r < s) unsigned; sub's CF is the borrow, as the PTX ISA
  * defines subc (d = a - (b + CF)).  A read of CC in a block where no .cc instruction wrote
@@ -119,13 +119,13 @@ static unsigned lut_cost(uint8_t f, int *split)
 			continue; /* f does not depend on v */
 		unsigned c0 = lut_cost(f0, &ignore), c1 = lut_cost(f1, &ignore), c;
 		if (f0 == 0 || f0 == 0xff)
-			c = c1 + 1 + (f0 == 0xff); /* v & f1 ; ~v | f1 */
+			c = c1 + 1; /* v & f1 ; bitsel(v, f1, ~0) */
 		else if (f1 == 0 || f1 == 0xff)
-			c = c0 + 1 + (f1 == 0); /* ~v & f0 ; v | f0 */
+			c = c0 + 1; /* bitsel(v, 0, f0) ; v | f0 */
 		else if (f1 == inv(f0))
 			c = c0 + 1; /* v ^ f0 */
 		else
-			c = c0 + lut_cost((uint8_t)(f0 ^ f1), &ignore) + 2;
+			c = c0 + c1 + 1; /* bitsel(v, f1, f0) */
 		if (c < best) {
 			best = c;
 			*split = (int)v;
@@ -154,17 +154,13 @@ static ir_ref lut_build(struct ax2 *x, uint8_t f, const ir_ref vars[3])
 	ir_ref var = vars[v];
 	if (f0 == 0)
 		return op2(x, IR_AND, t, var, lut_build(x, f1, vars));
-	if (f0 == 0xff)
-		return op2(x, IR_OR, t, op1(x, IR_NOT, t, var), lut_build(x, f1, vars));
-	if (f1 == 0)
-		return op2(x, IR_AND, t, op1(x, IR_NOT, t, var), lut_build(x, f0, vars));
 	if (f1 == 0xff)
 		return op2(x, IR_OR, t, var, lut_build(x, f0, vars));
-	ir_ref r0 = lut_build(x, f0, vars);
-	if (f1 == inv(f0))
+	ir_ref r0 = f0 == 0xff ? k(x, t, 0xffffffffu) : lut_build(x, f0, vars);
+	if (f1 == inv(f0) && f0 != 0xff)
 		return op2(x, IR_XOR, t, var, r0);
-	ir_ref diff = lut_build(x, (uint8_t)(f0 ^ f1), vars);
-	return op2(x, IR_XOR, t, r0, op2(x, IR_AND, t, var, diff));
+	ir_ref r1 = f1 == 0 ? k(x, t, 0) : lut_build(x, f1, vars);
+	return op3(x, IR_BITSEL, t, var, r1, r0); /* v ? f1 : f0, bit by bit */
 }
 
 /* lop3.b32 d, a, b, c, immLut;  lop3.BoolOp.b32 d|p, a, b, c, immLut, q: p = (d != 0) op q */
