@@ -5,13 +5,13 @@
  * expansion on the variable that gives the fewest operations (a cost search over the at
  * most 3 levels), with the cheap cases recognized at each level: a constant, a variable or
  * its complement, AND/OR/XOR with a cofactor, else the bitwise select v ? f1 : f0 (BITSEL,
- * v_bfi_b32).  Exact for all 256 tables.  The carry flag CC of the PTX carry chains is an SSA variable of type pred (one
- * bit per lane) written by add.cc/sub.cc/mad.cc and read by addc/subc/madc: carry out of
- * a + b (+ cin) is (s < a) | (r < s) unsigned; sub's CF is the borrow, as the PTX ISA
- * defines subc (d = a - (b + CF)).  A read of CC in a block where no .cc instruction wrote
- * it is an error: the PTX ISA only defines carry chains in straight-line code.  Packed
- * f16x2 operations are two f16 operations on the halves.  Called by irb_insn before
- * irb_arith; returns false for instructions it does not own.  O(1) per instruction. */
+ * v_bfi_b32).  Exact for all 256 tables.  The carry flag CC of the PTX carry chains is an SSA
+ * variable of type pred (one bit per lane) written by add.cc/sub.cc/mad.cc and read by
+ * addc/subc/madc: carry out of a + b (+ cin) is (s < a) | (r < s) unsigned; sub's CF is the borrow,
+ * as the PTX ISA defines subc (d = a - (b + CF)).  A read of CC in a block where no .cc instruction
+ * wrote it is an error: the PTX ISA only defines carry chains in straight-line code.  Packed f16x2
+ * operations are two f16 operations on the halves.  Called by irb_insn before irb_arith; returns
+ * false for instructions it does not own.  O(1) per instruction. */
 #include <stdint.h>
 
 #include "ir/build_int.h"
@@ -217,8 +217,7 @@ static void cc_write(struct ax2 *x, ir_ref c)
 }
 
 /* a + b + cin (cin: pred or IR_NO_REF), with its carry out in *cout. */
-static ir_ref add_carry(struct ax2 *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref cin,
-                        ir_ref *cout)
+static ir_ref add_carry(struct ax2 *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref cin, ir_ref *cout)
 {
 	ir_ref s = op2(x, IR_ADD, t, a, b);
 	*cout = icmp(x, IR_CMP_LTU, s, a);
@@ -303,7 +302,8 @@ static void tr_copysign(struct ax2 *x)
 	enum ir_type t = wide ? IR_T_I64 : IR_T_I32;
 	uint64_t sbit = wide ? 1ull << 63 : 1ull << 31;
 	ir_ref a = src(x, 1, t, false), b = src(x, 2, t, false);
-	ir_ref r = op2(x, IR_OR, t, op2(x, IR_AND, t, b, k(x, t, ~sbit & (wide ? ~0ull : 0xffffffffu))),
+	ir_ref r = op2(x, IR_OR, t,
+	               op2(x, IR_AND, t, b, k(x, t, ~sbit & (wide ? ~0ull : 0xffffffffu))),
 	               op2(x, IR_AND, t, a, k(x, t, sbit)));
 	dst(x, op1(x, IR_BITCAST, wide ? IR_T_F64 : IR_T_F32, r), false);
 }
@@ -343,8 +343,10 @@ static void tr_abs64(struct ax2 *x)
  * sign-preserving zero around the operation, whatever the target's denormal mode */
 static bool tr_ftz_arith(struct ax2 *x)
 {
-	static const enum ir_op ops[] = {[PTX_OP_ADD] = IR_FADD, [PTX_OP_SUB] = IR_FSUB,
-	                                 [PTX_OP_MUL] = IR_FMUL, [PTX_OP_FMA] = IR_FMA,
+	static const enum ir_op ops[] = {[PTX_OP_ADD] = IR_FADD,
+	                                 [PTX_OP_SUB] = IR_FSUB,
+	                                 [PTX_OP_MUL] = IR_FMUL,
+	                                 [PTX_OP_FMA] = IR_FMA,
 	                                 [PTX_OP_MAD] = IR_FMA};
 	const struct ptx_insn *in = x->in;
 	uint32_t aux = (has(x, PTX_DW_RZ)   ? IR_FM_RZ
@@ -406,7 +408,8 @@ static void tr_mov_pieces(struct ax2 *x)
 
 static ir_ref half_of(struct ax2 *x, ir_ref w, unsigned h)
 {
-	return op1(x, IR_TRUNC, IR_T_I16, h ? op2(x, IR_SHR_U, IR_T_I32, w, k(x, IR_T_I32, 16)) : w);
+	return op1(x, IR_TRUNC, IR_T_I16,
+	           h ? op2(x, IR_SHR_U, IR_T_I32, w, k(x, IR_T_I32, 16)) : w);
 }
 
 static ir_ref pack_halves(struct ax2 *x, ir_ref lo, ir_ref hi)
@@ -420,7 +423,9 @@ static bool tr_f16x2(struct ax2 *x)
 	static const struct {
 		enum ptx_opcode op;
 		enum ir_op ir;
-	} ops[] = {{PTX_OP_ADD, IR_HADD}, {PTX_OP_SUB, IR_HSUB}, {PTX_OP_MUL, IR_HMUL},
+	} ops[] = {{PTX_OP_ADD, IR_HADD},
+	           {PTX_OP_SUB, IR_HSUB},
+	           {PTX_OP_MUL, IR_HMUL},
 	           {PTX_OP_FMA, IR_HFMA}};
 	const struct ptx_insn *in = x->in;
 	if (in->op == PTX_OP_NEG || in->op == PTX_OP_ABS) { /* the sign bits */
@@ -428,8 +433,10 @@ static bool tr_f16x2(struct ax2 *x)
 		if (has(x, PTX_DW_FTZ))
 			return false;
 		ir_ref a = src(x, 1, IR_T_I32, false);
-		dst(x, op2(x, neg ? IR_XOR : IR_AND, IR_T_I32, a,
-		           k(x, IR_T_I32, neg ? 0x80008000u : 0x7fff7fffu)), false);
+		dst(x,
+		    op2(x, neg ? IR_XOR : IR_AND, IR_T_I32, a,
+		        k(x, IR_T_I32, neg ? 0x80008000u : 0x7fff7fffu)),
+		    false);
 		return true;
 	}
 	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
@@ -475,10 +482,11 @@ static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
 	ir_ref h = src(x, i, IR_T_I16, false);
 	if (has(x, PTX_DW_FTZ)) {
 		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
-		ir_ref tiny = icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
-		                   k(x, IR_T_I32, 0x400));
-		w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
-		        w);
+		ir_ref tiny =
+		        icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+		             k(x, IR_T_I32, 0x400));
+		w = op3(x, IR_SELECT, IR_T_I32, tiny,
+		        op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)), w);
 		h = op1(x, IR_TRUNC, IR_T_I16, w);
 	}
 	return irb_emit(x->b, IR_H2F, IR_T_F32, &h, 1, 0, 0);
@@ -518,8 +526,10 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	if (t == PTX_TYPE_F16X2 && in->op != PTX_OP_MOV) {
 		if (in->op == PTX_OP_SELP) { /* bit patterns */
 			ir_ref p = src(&x, 3, IR_T_PRED, false);
-			dst(&x, op3(&x, IR_SELECT, IR_T_I32, p, src(&x, 1, IR_T_I32, false),
-			            src(&x, 2, IR_T_I32, false)), false);
+			dst(&x,
+			    op3(&x, IR_SELECT, IR_T_I32, p, src(&x, 1, IR_T_I32, false),
+			        src(&x, 2, IR_T_I32, false)),
+			    false);
 			return true;
 		}
 		if (!(in->op == PTX_OP_CVT ? tr_cvt_f16x2(&x) : tr_f16x2(&x)))
@@ -570,8 +580,8 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		        [PTX_OP_EX2] = IR_FEX2, [PTX_OP_LG2] = IR_FLG2,   [PTX_OP_SIN] = IR_FSIN,
 		        [PTX_OP_COS] = IR_FCOS};
 		if ((t != PTX_TYPE_F32 && t != PTX_TYPE_F64) || !has(&x, PTX_DW_APPROX) ||
-		    !has(&x, PTX_DW_FTZ) || (t == PTX_TYPE_F64 && in->op != PTX_OP_RCP &&
-		                             in->op != PTX_OP_RSQRT))
+		    !has(&x, PTX_DW_FTZ) ||
+		    (t == PTX_TYPE_F64 && in->op != PTX_OP_RCP && in->op != PTX_OP_RSQRT))
 			return false;
 		tr_approx_ftz(&x, irop[in->op]);
 		return true;
@@ -584,11 +594,12 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	case PTX_OP_MOV:
 		if (in->nopnds != 2 ||
 		    (in->opnds[0].kind != PTX_OPND_VEC && in->opnds[1].kind != PTX_OPND_VEC))
-			return t == PTX_TYPE_F16X2 ? (dst(&x, src(&x, 1, IR_T_I32, false), false), true)
-			                           : false;
-		if (bits0(&x) == 64 && (in->opnds[0].kind == PTX_OPND_VEC ? &in->opnds[0]
-		                                                          : &in->opnds[1])
-		                                       ->nelems == 2)
+			return t == PTX_TYPE_F16X2
+			               ? (dst(&x, src(&x, 1, IR_T_I32, false), false), true)
+			               : false;
+		if (bits0(&x) == 64 &&
+		    (in->opnds[0].kind == PTX_OPND_VEC ? &in->opnds[0] : &in->opnds[1])->nelems ==
+		            2)
 			return false; /* two 32-bit halves: build_insn.c */
 		tr_mov_pieces(&x);
 		return true;

@@ -77,8 +77,8 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 {
 	static const unsigned f32[] = {AMD_OP_V_ADD_F32, AMD_OP_V_SUB_F32, AMD_OP_V_MUL_F32};
 	static const unsigned f64[] = {AMD_OP_V_ADD_F64, AMD_OP_V_ADD_F64, AMD_OP_V_MUL_F64};
-	static const unsigned hw_round[4] = {[IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2,
-	                                     [IR_FM_RZ] = 3};
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
 	unsigned k = in->op == IR_FADD ? 0 : in->op == IR_FSUB ? 1 : 2;
 	unsigned round = in->aux & IR_FM_ROUND_MASK;
 	if (round != IR_FM_RN) { /* directed rounding: the MODE register around the instruction */
