@@ -283,13 +283,14 @@ static bool tr_carry(struct ax2 *x)
 static void tr_sad(struct ax2 *x)
 {
 	unsigned bits = bits0(x);
-	if (bits != 32 && bits != 64) {
-		irb_unsupported(x->b, x->in, "16-bit sad");
-		return;
-	}
 	enum ir_type t = bits == 64 ? IR_T_I64 : IR_T_I32;
 	bool sign = is_signed(x);
-	ir_ref a = src(x, 1, t, sign), b = src(x, 2, t, sign), c = src(x, 3, t, sign);
+	ir_ref v[3];
+	for (unsigned i = 0; i < 3; i++) /* 16-bit: the low halves, extended (exact in 32 bits) */
+		v[i] = bits == 16
+		               ? op1(x, sign ? IR_SEXT : IR_ZEXT, t, src(x, 1 + i, IR_T_I16, sign))
+		               : src(x, 1 + i, t, sign);
+	ir_ref a = v[0], b = v[1], c = v[2];
 	ir_ref lt = icmp(x, sign ? IR_CMP_LT : IR_CMP_LTU, a, b);
 	ir_ref diff = op3(x, IR_SELECT, t, lt, op2(x, IR_SUB, t, b, a), op2(x, IR_SUB, t, a, b));
 	dst(x, op2(x, IR_ADD, t, c, diff), sign);

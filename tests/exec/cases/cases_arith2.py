@@ -356,6 +356,12 @@ def sad(a, b, c, w, signed):
     return (c + (sb - sa if sa < sb else sa - sb)) & m
 
 
+def sad16(a, b, c, signed):
+    if signed:
+        a, b = a - ((a & 0x8000) << 1), b - ((b & 0x8000) << 1)
+    return (c + (b - a if a < b else a - b)) & M16
+
+
 def f32_bits(v):
     return struct.unpack('<I', struct.pack('<f', v))[0]
 
@@ -403,7 +409,7 @@ def misc_operands(rng, n):
 
 def misc_results(a, b, c, ua, ub):
     x0, x1, y0, y1 = a & M32, a >> 32, b & M32, b >> 32
-    r = [None] * 22
+    r = [None] * 23
     r[0] = sad(x0, x1, y0, 32, True)
     r[1] = sad(x0, x1, y0, 32, False)
     r[2] = sad(a, b, c, 64, True)
@@ -438,6 +444,8 @@ def misc_results(a, b, c, ua, ub):
         return (bits & 0x8000) if (bits & 0x7fff) < 0x400 else bits
     f5, f6 = to_float(ftz16(x0 & M16), 16), to_float(ftz16(x0 >> 16), 16)
     leu = unordered or h5 <= h6
+    r[22] = sad16(x0 & M16, x0 >> 16, y0 & M16, True) | sad16(x0 & M16, x0 >> 16, y0 >> 16,
+                                                                False) << 16
     r[21] = int(h5 > h6) | int(leu) << 1 | int(not leu) << 2 | int(f5 == f6 and y0 & 1) << 3
     return r
 
@@ -446,7 +454,7 @@ def misc_case():
     rng = random.Random('arith2_misc')
     n, block = 512, 64
     a, b, c = misc_operands(rng, n)
-    nout = 22
+    nout = 23
 
     def expect():
         out = []
