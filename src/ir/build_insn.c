@@ -1097,7 +1097,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	}
 	if (is_pure(in)) {
 		x.guard = guard;
-		if (irb_arith(b, in, guard))
+		if (irb_arith2(b, in, guard) || irb_arith(b, in, guard))
 			return;
 		if (!tr_pure(b, &x))
 			unsupported(b, in, NULL);
@@ -1152,4 +1152,9 @@ void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool s
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
 {
 	unsupported(b, in, why);
+}
+
+bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out)
+{
+	return cmp_of(in, is_float, sign, out);
 }
