@@ -203,8 +203,8 @@ static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_bloc
 
 /* Copy group [i, end) with spilled vregs, without temporaries for the whole group (a phi's
  * parallel copy of every loop value would need them all at once): a copy into a spilled
- * vreg stores its source before the group (a register's value before the group, or a
- * spilled or constant source through one temporary at a time), one from a spilled vreg into
+ * vreg stores its source before the group (a VGPR's value before the group; a spilled,
+ * constant or SGPR source through one temporary at a time), one from a spilled vreg into
  * a register loads it after the group; the rest stay a parallel copy.  Right because no
  * slot the group reads is written (is_direct_copy_group). */
 static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i, uint32_t end)
@@ -228,7 +228,8 @@ static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i
 		} else if (!d_spilled) {
 			move_opnd(vs, vs->post, &vs->npost, true, d, slot_of(ctx, src.v, src.sub),
 			          in->src_line);
-		} else if (src.kind == MIR_VREG && !s_spilled) {
+		} else if (src.kind == MIR_VREG && !s_spilled &&
+		           ctx->fn->vregs[src.v].file == MIR_VGPR) {
 			move_opnd(vs, vs->out, &vs->n, false, src, slot_of(ctx, d.v, d.sub),
 			          in->src_line);
 		} else {
