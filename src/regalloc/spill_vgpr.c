@@ -33,7 +33,8 @@
 struct spill_temp {
 	uint32_t v, temp;
 	uint8_t sub, width;
-	uint16_t insn; /* index in the group */
+	uint16_t insn;        /* index in the group */
+	bool loaded, stored;  /* reload / store emitted */
 };
 
 struct vspill {
@@ -129,7 +130,7 @@ static struct spill_temp *temp_for(struct vspill *vs, const struct mir_opnd *o, 
 	unsigned align = o->width == 1 ? 1 : fn->vregs[o->v].align > 2 ? fn->vregs[o->v].align : 2;
 	struct spill_temp *t = &vs->temps[vs->ntemps++];
 	*t = (struct spill_temp){o->v, mir_new_vreg(fn, MIR_VGPR, o->width, align), o->sub,
-	                         o->width, (uint16_t)j};
+	                         o->width, (uint16_t)j, false, false};
 	*is_new = true;
 	return t;
 }
@@ -161,10 +162,12 @@ static bool rewrite_insn(struct vspill *vs, struct mir_insn *in, uint32_t j)
 				vs->out[vs->n++].src_line = in->src_line;
 			}
 		} else {
-			if (use && is_new)
+			if (use && !t->loaded)
 				move_parts(vs, vs->out, &vs->n, true, t, in->src_line);
-			if (def)
+			if (def && !t->stored)
 				move_parts(vs, vs->post, &vs->npost, false, t, in->src_line);
+			t->loaded |= use;
+			t->stored |= def;
 		}
 		*o = mir_vreg(t->temp, o->width);
 	}
