@@ -278,7 +278,7 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 
 static unsigned spill_cost(const struct ra_stats *r)
 {
-	return r->spill_stores + r->spill_loads + r->remat + 8 * r->spilled;
+	return r->spill_stores + r->spill_loads + 8 * r->spilled;
 }
 
 /* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
@@ -547,10 +547,10 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 				const struct ra_stats *r = &c.kstats[i];
 				fprintf(o->info,
 				        "ptxas-amd info    :     %u bytes stack frame, %u bytes spill "
-				        "stores, %u bytes spill loads, %u VGPRs spilled, %u "
-				        "rematerialized, %u SGPRs spilled to VGPR lanes\n",
+				        "stores, %u bytes spill loads, %u VGPRs spilled, %u SGPRs "
+				        "spilled to VGPR lanes\n",
 				        desc.private_segment_fixed_size, r->spill_stores, r->spill_loads,
-				        r->vgpr_spilled, r->remat, r->spilled);
+				        r->vgpr_spilled, r->spilled);
 			}
 		}
 		lap(&c, ST_CODEOBJ);

@@ -49,8 +49,6 @@ struct ra_ctx {
 	/* VGPR spilling (spill_vgpr.c) */
 	bool *no_spill;           /* per spillable vreg: read or written outside EXEC */
 	uint32_t *slot_offset;    /* per spillable VGPR vreg: scratch byte offset, or none */
-	bool *remat;              /* per spillable vreg: a constant, rematerialised */
-	uint32_t *remat_imm;      /* its value */
 	uint32_t spill_base;      /* first scratch byte after the .local frame */
 	uint32_t spill_bytes;     /* scratch bytes per lane given to slots so far */
 };

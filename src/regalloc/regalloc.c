@@ -137,8 +137,6 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 	fn->spill_sgprs = 0;
 	uint32_t nv = fn->nvregs + 1;
 	ctx->no_spill = PA_NEW_ARRAY(fn->arena, bool, nv);
-	ctx->remat = PA_NEW_ARRAY(fn->arena, bool, nv);
-	ctx->remat_imm = PA_NEW_ARRAY(fn->arena, uint32_t, nv);
 	ctx->slot_offset = PA_NEW_ARRAY(fn->arena, uint32_t, nv);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->slot_offset[v] = UINT32_MAX;

@@ -19,7 +19,6 @@ struct ra_stats {
 	unsigned moves;          /* moves emitted for copies */
 	unsigned spilled;        /* SGPR values spilled to VGPR lanes */
 	unsigned vgpr_spilled;   /* VGPR values spilled to scratch */
-	unsigned remat;          /* VGPR constants rematerialised instead */
 	unsigned spill_stores;   /* bytes stored to scratch by spill code (static) */
 	unsigned spill_loads;    /* bytes loaded from scratch by spill code (static) */
 	bool needs_scratch;      /* failed only because VGPRs must spill and !fn->scratch_ready */

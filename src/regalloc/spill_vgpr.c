@@ -7,8 +7,8 @@
  * both read and written keeps one register): a read loads it by scratch_load_dword(x2)
  * just before the instruction (before the whole group for a parallel copy), a write stores
  * it by scratch_store_dword(x2) just after (after the group); a 64-bit pair moves as one
- * dwordx2.  A vreg whose every definition is a COPY/v_mov_b32 of one 32-bit constant is
- * rematerialised instead: the definitions go, each read gets a COPY of the constant.
+ * dwordx2.  (No rematerialisation: selection puts constants into operands, and a VGPR
+ * COPY of a constant is in practice one of several definitions of a phi's register.)
  * Temporaries are numbered from ctx->spillable_vregs up and never spilled; allocation reruns.
  * Addressing: neither VGPR nor SGPR address, the slot in the offset field ("ST mode": gfx942,
  * gfx11, gfx12, while the offset fits), else an SGPR temporary holding the offset as the
@@ -115,23 +115,19 @@ static void move_parts(struct vspill *vs, struct mir_insn *dst, uint32_t *n, boo
 }
 
 /* The temporary of operand o of group instruction j (shared by the instruction's operands
- * naming the same dwords); *is_new when it was just made. */
-static struct spill_temp *temp_for(struct vspill *vs, const struct mir_opnd *o, uint32_t j,
-                                   bool *is_new)
+ * naming the same dwords). */
+static struct spill_temp *temp_for(struct vspill *vs, const struct mir_opnd *o, uint32_t j)
 {
 	for (uint32_t k = 0; k < vs->ntemps; k++) {
 		struct spill_temp *t = &vs->temps[k];
-		if (t->insn == j && t->v == o->v && t->sub == o->sub && t->width == o->width) {
-			*is_new = false;
+		if (t->insn == j && t->v == o->v && t->sub == o->sub && t->width == o->width)
 			return t;
-		}
 	}
 	struct mir_function *fn = vs->ctx->fn;
 	unsigned align = o->width == 1 ? 1 : fn->vregs[o->v].align > 2 ? fn->vregs[o->v].align : 2;
 	struct spill_temp *t = &vs->temps[vs->ntemps++];
 	*t = (struct spill_temp){o->v, mir_new_vreg(fn, MIR_VGPR, o->width, align), o->sub,
 	                         o->width, (uint16_t)j, false, false};
-	*is_new = true;
 	return t;
 }
 
@@ -150,36 +146,19 @@ static bool rewrite_insn(struct vspill *vs, struct mir_insn *in, uint32_t j)
 		struct mir_opnd *o = &in->opnds[k];
 		if (!is_spilled(ctx, o))
 			continue;
-		bool is_new, use = ra_opnd_is_use(in, k), def = mir_opnd_is_def(in, k);
+		bool use = ra_opnd_is_use(in, k), def = mir_opnd_is_def(in, k);
 		if (def && mir_is_terminator(in))
 			return false;
-		struct spill_temp *t = temp_for(vs, o, j, &is_new);
-		if (ctx->remat[o->v]) {
-			if (is_new) {
-				struct mir_opnd mov[2] = {mir_vreg(t->temp, 1),
-				                          mir_imm(ctx->remat_imm[o->v])};
-				vs->out[vs->n] = mir_make(MIR_COPY, 2, mov);
-				vs->out[vs->n++].src_line = in->src_line;
-			}
-		} else {
-			if (use && !t->loaded)
-				move_parts(vs, vs->out, &vs->n, true, t, in->src_line);
-			if (def && !t->stored)
-				move_parts(vs, vs->post, &vs->npost, false, t, in->src_line);
-			t->loaded |= use;
-			t->stored |= def;
-		}
+		struct spill_temp *t = temp_for(vs, o, j);
+		if (use && !t->loaded)
+			move_parts(vs, vs->out, &vs->n, true, t, in->src_line);
+		if (def && !t->stored)
+			move_parts(vs, vs->post, &vs->npost, false, t, in->src_line);
+		t->loaded |= use;
+		t->stored |= def;
 		*o = mir_vreg(t->temp, o->width);
 	}
 	return true;
-}
-
-/* A definition of a rematerialised vreg: dropped. */
-static bool is_remat_def(const struct ra_ctx *ctx, const struct mir_insn *in)
-{
-	const struct mir_opnd *d = &in->opnds[0];
-	return (in->op == MIR_COPY || in->op == AMD_OP_V_MOV_B32) && is_spilled(ctx, d) &&
-	       ctx->remat[d->v] && mir_opnd_is_def(in, 0);
 }
 
 /* Whether copy group [i, end) can go through memory directly: only COPYs, a spilled vreg,
@@ -193,9 +172,9 @@ static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_bloc
 		if (in->op != MIR_COPY)
 			return false;
 		const struct mir_opnd *d = &in->opnds[0];
-		if (is_spilled(ctx, &in->opnds[1]) || (is_spilled(ctx, d) && !ctx->remat[d->v]))
+		if (is_spilled(ctx, &in->opnds[1]) || is_spilled(ctx, d))
 			any = true;
-		if (!is_spilled(ctx, d) || ctx->remat[d->v])
+		if (!is_spilled(ctx, d))
 			continue;
 		for (uint32_t k = i; k < end; k++)
 			if (bl->insns[k].opnds[1].kind == MIR_VREG && bl->insns[k].opnds[1].v == d->v)
@@ -220,12 +199,6 @@ static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i
 		const struct mir_insn *in = &bl->insns[j];
 		struct mir_opnd d = in->opnds[0], src = in->opnds[1];
 		bool d_spilled = is_spilled(ctx, &d), s_spilled = is_spilled(ctx, &src);
-		if (d_spilled && ctx->remat[d.v])
-			continue; /* a constant's definition: rematerialised at its uses */
-		if (s_spilled && ctx->remat[src.v]) {
-			src = mir_imm(ctx->remat_imm[src.v]);
-			s_spilled = false;
-		}
 		if (!d_spilled && !s_spilled) {
 			rest[nrest++] = *in;
 		} else if (!d_spilled) {
@@ -283,8 +256,6 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 		uint32_t ngroup = 0;
 		struct mir_insn *group = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, end - i);
 		for (uint32_t j = 0; j < end - i; j++) {
-			if (is_remat_def(ctx, &bl->insns[i + j]))
-				continue;
 			group[ngroup] = bl->insns[i + j];
 			if (!rewrite_insn(&vs, &group[ngroup], j))
 				return ra_internal(ctx, b, i + j, "spilled VGPR written by a branch");
@@ -302,36 +273,6 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 	return true;
 }
 
-/* Whether every definition of VGPR vreg v is a full COPY/v_mov_b32 of one constant. */
-static bool fill_remat(struct ra_ctx *ctx, uint32_t v)
-{
-	const struct mir_function *fn = ctx->fn;
-	bool seen = false;
-	uint32_t imm = 0;
-	if (fn->vregs[v].size != 1)
-		return false;
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
-			const struct mir_insn *in = &fn->blocks[b].insns[i];
-			for (unsigned k = 0; k < in->nopnds; k++) {
-				const struct mir_opnd *o = &in->opnds[k];
-				if (o->kind != MIR_VREG || o->v != v || !mir_opnd_is_def(in, k))
-					continue;
-				const struct mir_opnd *src = &in->opnds[1];
-				bool is_const = k == 0 && in->nopnds == 2 &&
-				                (in->op == MIR_COPY || in->op == AMD_OP_V_MOV_B32) &&
-				                src->kind == MIR_IMM && !in->neg && !in->abs &&
-				                !in->clamp && !in->omod && in->enc == AMD_ENC_AUTO;
-				if (!is_const || (seen && src->v != imm))
-					return false;
-				seen = true;
-				imm = src->v;
-			}
-		}
-	ctx->remat_imm[v] = imm;
-	return seen;
-}
-
 bool ra_spill_vgprs(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
@@ -340,13 +281,8 @@ bool ra_spill_vgprs(struct ra_ctx *ctx)
 		if (!ctx->spilled[v] || fn->vregs[v].file != MIR_VGPR)
 			continue;
 		any = true;
-		if (ctx->remat[v] || ctx->slot_offset[v] != UINT32_MAX)
+		if (ctx->slot_offset[v] != UINT32_MAX)
 			continue;
-		if (fill_remat(ctx, v)) {
-			ctx->remat[v] = true;
-			ctx->stats->remat++;
-			continue;
-		}
 		ctx->slot_offset[v] = ctx->spill_base + ctx->spill_bytes;
 		ctx->spill_bytes += 4u * fn->vregs[v].size;
 		ctx->stats->vgpr_spilled++;
