@@ -308,8 +308,7 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 /* Selection, the register budget and allocation.  False after a diagnostic, or without one
  * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up. */
 static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
-                                bool reserve_scratch, struct mir_function *mf,
-                                struct ra_stats *ras)
+                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -365,10 +364,11 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 		ok = select_and_allocate(c, &ir, true, &mf, &ras);
 	if (!ok) {
 		if (ras.needs_scratch)
-			pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-			               "internal: '%s' needs scratch for VGPR spills after selecting "
-			               "with it",
-			               ir.name);
+			pa_diag_report(
+			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+			        "internal: '%s' needs scratch for VGPR spills after selecting "
+			        "with it",
+			        ir.name);
 		return;
 	}
 	if (o->verify && !mir_verify(&mf, true, d))
@@ -546,11 +546,12 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 				fprintf(o->info, "%s\n", line);
 				const struct ra_stats *r = &c.kstats[i];
 				fprintf(o->info,
-				        "ptxas-amd info    :     %u bytes stack frame, %u bytes spill "
+				        "ptxas-amd info    :     %u bytes stack frame, %u bytes "
+				        "spill "
 				        "stores, %u bytes spill loads, %u VGPRs spilled, %u SGPRs "
 				        "spilled to VGPR lanes\n",
-				        desc.private_segment_fixed_size, r->spill_stores, r->spill_loads,
-				        r->vgpr_spilled, r->spilled);
+				        desc.private_segment_fixed_size, r->spill_stores,
+				        r->spill_loads, r->vgpr_spilled, r->spilled);
 			}
 		}
 		lap(&c, ST_CODEOBJ);

@@ -162,7 +162,7 @@ struct mir_function {
 	unsigned spill_vgprs, spill_sgprs; /* values spilled (reported by -v) */
 	uint32_t lds_size;                 /* static LDS bytes */
 	uint32_t scratch_size;             /* private bytes per work-item */
-	bool scratch_ready; /* scratch_* work without more set-up (regalloc may spill VGPRs) */
+	bool scratch_ready;                /* scratch_* need no set-up (for VGPR spills) */
 	struct mir_reloc *relocs;          /* MIR_RELOC literals */
 	uint32_t nrelocs, relocs_cap;
 };

@@ -44,8 +44,7 @@ void sel_local_layout(struct isel *s)
 		off = 0;
 	}
 	s->mf->scratch_size = (uint32_t)off;
-	s->mf->scratch_ready =
-	        off || s->reserve_scratch || s->t->info->architected_flat_scratch;
+	s->mf->scratch_ready = off || s->reserve_scratch || s->t->info->architected_flat_scratch;
 }
 
 static bool uses_scratch(const struct isel *s)

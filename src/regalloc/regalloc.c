@@ -1,10 +1,11 @@
 /* Register allocation pipeline (ra_run) and the helpers the passes share.
  *
  * Order: liveness -> intervals -> linear scan (-> SGPR spill rewrite (spill.c), VGPR spill
- * rewrite (spill_vgpr.c) and again, while linear scan spills) -> operand rewrite -> copy lowering -> register counts.  Each pass is one
- * file; ra_int.h holds their shared context. requires: a MIR function that passes mir_verify.
- * breaks: the virtual view (every MIR_VREG operand becomes physical, COPYs become moves).
- * complexity: see each pass; dominated by liveness and linear scan. */
+ * rewrite (spill_vgpr.c) and again, while linear scan spills) -> operand rewrite -> copy lowering
+ * -> register counts.  Each pass is one file; ra_int.h holds their shared context. requires: a MIR
+ * function that passes mir_verify. breaks: the virtual view (every MIR_VREG operand becomes
+ * physical, COPYs become moves). complexity: see each pass; dominated by liveness and linear scan.
+ */
 #include <string.h>
 
 #include "regalloc/ra_int.h"

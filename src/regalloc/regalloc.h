@@ -15,13 +15,13 @@
 #include "isel/isel.h"
 
 struct ra_stats {
-	unsigned intervals;      /* virtual registers allocated */
-	unsigned moves;          /* moves emitted for copies */
-	unsigned spilled;        /* SGPR values spilled to VGPR lanes */
-	unsigned vgpr_spilled;   /* VGPR values spilled to scratch */
-	unsigned spill_stores;   /* bytes stored to scratch by spill code (static) */
-	unsigned spill_loads;    /* bytes loaded from scratch by spill code (static) */
-	bool needs_scratch;      /* failed only because VGPRs must spill and !fn->scratch_ready */
+	unsigned intervals;    /* virtual registers allocated */
+	unsigned moves;        /* moves emitted for copies */
+	unsigned spilled;      /* SGPR values spilled to VGPR lanes */
+	unsigned vgpr_spilled; /* VGPR values spilled to scratch */
+	unsigned spill_stores; /* bytes stored to scratch by spill code (static) */
+	unsigned spill_loads;  /* bytes loaded from scratch by spill code (static) */
+	bool needs_scratch;    /* failed only because VGPRs must spill and !fn->scratch_ready */
 };
 
 /* Returns false with a diagnostic (naming the function) when the values cannot be

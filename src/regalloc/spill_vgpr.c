@@ -33,8 +33,8 @@
 struct spill_temp {
 	uint32_t v, temp;
 	uint8_t sub, width;
-	uint16_t insn;        /* index in the group */
-	bool loaded, stored;  /* reload / store emitted */
+	uint16_t insn;       /* index in the group */
+	bool loaded, stored; /* reload / store emitted */
 };
 
 struct vspill {
@@ -77,7 +77,8 @@ static void emit_access(struct vspill *vs, struct mir_insn *dst, uint32_t *n, bo
 		ctx->stats->spill_loads += 4 * data.width;
 	} else {
 		struct mir_opnd ops[3] = {off, data, saddr};
-		in = mir_make(x2 ? AMD_OP_SCRATCH_STORE_DWORDX2 : AMD_OP_SCRATCH_STORE_DWORD, 3, ops);
+		in = mir_make(x2 ? AMD_OP_SCRATCH_STORE_DWORDX2 : AMD_OP_SCRATCH_STORE_DWORD, 3,
+		              ops);
 		ctx->stats->spill_stores += 4 * data.width;
 	}
 	in.offset = imm;
@@ -110,8 +111,8 @@ static uint32_t slot_of(const struct ra_ctx *ctx, uint32_t v, unsigned sub)
 static void move_parts(struct vspill *vs, struct mir_insn *dst, uint32_t *n, bool is_load,
                        const struct spill_temp *t, uint32_t src_line)
 {
-	move_opnd(vs, dst, n, is_load, mir_vreg(t->temp, t->width),
-	          slot_of(vs->ctx, t->v, t->sub), src_line);
+	move_opnd(vs, dst, n, is_load, mir_vreg(t->temp, t->width), slot_of(vs->ctx, t->v, t->sub),
+	          src_line);
 }
 
 /* The temporary of operand o of group instruction j (shared by the instruction's operands
@@ -126,8 +127,10 @@ static struct spill_temp *temp_for(struct vspill *vs, const struct mir_opnd *o, 
 	struct mir_function *fn = vs->ctx->fn;
 	unsigned align = o->width == 1 ? 1 : fn->vregs[o->v].align > 2 ? fn->vregs[o->v].align : 2;
 	struct spill_temp *t = &vs->temps[vs->ntemps++];
-	*t = (struct spill_temp){o->v, mir_new_vreg(fn, MIR_VGPR, o->width, align), o->sub,
-	                         o->width, (uint16_t)j, false, false};
+	*t = (struct spill_temp){o->v,        mir_new_vreg(fn, MIR_VGPR, o->width, align),
+	                         o->sub,      o->width,
+	                         (uint16_t)j, false,
+	                         false};
 	return t;
 }
 
@@ -163,8 +166,8 @@ static bool rewrite_insn(struct vspill *vs, struct mir_insn *in, uint32_t j)
 
 /* Whether copy group [i, end) can go through memory directly: only COPYs, a spilled vreg,
  * and no spilled vreg both read and written by the group (a cycle through its slot). */
-static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_block *bl,
-                                 uint32_t i, uint32_t end)
+static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_block *bl, uint32_t i,
+                                 uint32_t end)
 {
 	bool any = false;
 	for (uint32_t j = i; j < end; j++) {
@@ -177,7 +180,8 @@ static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_bloc
 		if (!is_spilled(ctx, d))
 			continue;
 		for (uint32_t k = i; k < end; k++)
-			if (bl->insns[k].opnds[1].kind == MIR_VREG && bl->insns[k].opnds[1].v == d->v)
+			if (bl->insns[k].opnds[1].kind == MIR_VREG &&
+			    bl->insns[k].opnds[1].v == d->v)
 				return false;
 	}
 	return any;
@@ -210,11 +214,11 @@ static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i
 			          in->src_line);
 		} else {
 			unsigned align = d.width == 1 ? 1 : 2;
-			struct mir_opnd t = mir_vreg(mir_new_vreg(ctx->fn, MIR_VGPR, d.width, align),
-			                             d.width);
+			struct mir_opnd t =
+			        mir_vreg(mir_new_vreg(ctx->fn, MIR_VGPR, d.width, align), d.width);
 			if (s_spilled) {
-				move_opnd(vs, vs->out, &vs->n, true, t, slot_of(ctx, src.v, src.sub),
-				          in->src_line);
+				move_opnd(vs, vs->out, &vs->n, true, t,
+				          slot_of(ctx, src.v, src.sub), in->src_line);
 			} else {
 				struct mir_opnd mov[2] = {t, src};
 				vs->out[vs->n] = mir_make(MIR_COPY, 2, mov);
@@ -258,7 +262,8 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 		for (uint32_t j = 0; j < end - i; j++) {
 			group[ngroup] = bl->insns[i + j];
 			if (!rewrite_insn(&vs, &group[ngroup], j))
-				return ra_internal(ctx, b, i + j, "spilled VGPR written by a branch");
+				return ra_internal(ctx, b, i + j,
+				                   "spilled VGPR written by a branch");
 			ngroup++;
 		}
 		memcpy(&vs.out[vs.n], group, ngroup * sizeof *group);

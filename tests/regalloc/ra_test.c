@@ -501,8 +501,8 @@ static void case_vgpr_pressure(struct totals *t, const char *gpu)
 	build_hot(&fx, MIR_VGPR);
 	fx.fn.max_vgprs = 5; /* v0 is busy until the sixth value's def: six registers */
 	bool ok = ra_run(&fx.fn, &fx.stats, &fx.diag);
-	check(t, !ok && fx.stats.needs_scratch && !diag_text(&fx)[0],
-	      "vgpr-pressure/%s: got '%s'", gpu, diag_text(&fx));
+	check(t, !ok && fx.stats.needs_scratch && !diag_text(&fx)[0], "vgpr-pressure/%s: got '%s'",
+	      gpu, diag_text(&fx));
 	teardown(&fx);
 	for (unsigned budget = 3; budget <= 5; budget++) {
 		setup(&fx, gpu, "hot");
@@ -511,10 +511,11 @@ static void case_vgpr_pressure(struct totals *t, const char *gpu)
 		fx.fn.scratch_ready = true;
 		fx.fn.scratch_size = 12; /* a .local frame the slots must not overlap */
 		ok = ra_run(&fx.fn, &fx.stats, &fx.diag);
-		check(t, ok && fx.stats.vgpr_spilled > 0 && fx.fn.num_vgprs <= budget &&
-		                 fx.fn.scratch_size >= 12 + 4 * fx.stats.vgpr_spilled &&
-		                 uses_op(&fx.fn, AMD_OP_SCRATCH_STORE_DWORD) &&
-		                 uses_op(&fx.fn, AMD_OP_SCRATCH_LOAD_DWORD),
+		check(t,
+		      ok && fx.stats.vgpr_spilled > 0 && fx.fn.num_vgprs <= budget &&
+		              fx.fn.scratch_size >= 12 + 4 * fx.stats.vgpr_spilled &&
+		              uses_op(&fx.fn, AMD_OP_SCRATCH_STORE_DWORD) &&
+		              uses_op(&fx.fn, AMD_OP_SCRATCH_LOAD_DWORD),
 		      "vgpr-spill/%s budget %u: %u spilled, %u VGPRs, scratch %u: %s", gpu, budget,
 		      fx.stats.vgpr_spilled, fx.fn.num_vgprs, fx.fn.scratch_size, diag_text(&fx));
 		teardown(&fx);
@@ -878,7 +879,9 @@ static void run_random_cases(struct totals *t)
 		ok = run(&fx, t, name);
 		/* a copy cycle may need one register beyond the values' (scc live, no SGPR or
 		 * VGPR free): then the pressure error */
-		check(t, ok || strstr(diag_text(&fx), "register pressure in") || fx.stats.needs_scratch,
+		check(t,
+		      ok || strstr(diag_text(&fx), "register pressure in") ||
+		              fx.stats.needs_scratch,
 		      "%s with %u SGPRs, %u VGPRs: %s", name, ns, nv, diag_text(&fx));
 		tight_fail += !ok;
 		xor_swaps += uses_op(&fx.fn, AMD_OP_V_XOR_B32) || uses_op(&fx.fn, AMD_OP_S_XOR_B32);
