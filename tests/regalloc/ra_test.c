@@ -490,6 +490,8 @@ static void build_hot_as(struct fixture *fx, unsigned file, bool inplace)
 		else
 			sadd(fn, b, vr(fn, v[i]), mir_imm(1), vr(fn, v[(i + 1) % 6]));
 	}
+	for (unsigned i = 1; i < 6 && inplace; i++) /* reads every updated value */
+		vadd(fn, b, vr(fn, v[0]), vr(fn, v[0]), vr(fn, v[i]));
 	end(fn, b);
 }
 
