@@ -1,7 +1,7 @@
 /* Register allocation pipeline (ra_run) and the helpers the passes share.
  *
- * Order: liveness -> intervals -> linear scan (-> SGPR spill rewrite (spill.c), VGPR spill
- * rewrite (spill_vgpr.c) and again, while linear scan spills) -> operand rewrite -> copy lowering
+ * Order: liveness -> intervals -> linear scan (-> VGPR spill rewrite (spill_vgpr.c), SGPR
+ * spill rewrite (spill.c) and again, while linear scan spills) -> operand rewrite -> copy lowering
  * -> register counts.  Each pass is one file; ra_int.h holds their shared context. requires: a MIR
  * function that passes mir_verify. breaks: the virtual view (every MIR_VREG operand becomes
  * physical, COPYs become moves). complexity: see each pass; dominated by liveness and linear scan.
@@ -105,7 +105,7 @@ static bool assign(struct ra_ctx *ctx)
 			return result == RA_OK;
 		if (round + 1 == MAX_ROUNDS)
 			return ra_report_pressure(ctx, RA_SGPR);
-		if (!ra_spill_sgprs(ctx) || !ra_spill_vgprs(ctx))
+		if (!ra_spill_vgprs(ctx) || !ra_spill_sgprs(ctx))
 			return false;
 		for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
 			ctx->spilled[v] = false;

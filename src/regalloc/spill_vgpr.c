@@ -1,7 +1,8 @@
 /* VGPR spilling to scratch (the kernel's private segment: memory per lane).
  *
  * Every VGPR vreg linear scan marked in ctx->spilled gets a slot of 4 * size bytes after the
- * .local frame; fn->scratch_size grows by the slots, so the descriptor's
+ * .local frame, shared by vregs of the same round and size whose intervals do not overlap
+ * (first fit in start order); fn->scratch_size grows by the slots, so the descriptor's
  * private_segment_fixed_size covers frame and slots.  Each operand naming a spilled vreg
  * becomes a new short-lived VGPR temporary (one per instruction and vreg part, so an operand
  * both read and written keeps one register): a read loads it by scratch_load_dword(x2)
@@ -23,8 +24,10 @@
  * lane that may be inactive): their VGPR operands are never spilled (ctx->no_spill), nor are
  * the SGPR spill VGPRs (temporaries).  Reloads need no wait here: sched_waitcnt, after
  * allocation, waits for the load counter before the temporary's use as for any load.
- * requires: ra_linscan returned RA_SPILL, fn->scratch_ready.  breaks: liveness, intervals,
- * assignment (recomputed by the next round).  complexity: O(instructions + spill code). */
+ * requires: ra_linscan returned RA_SPILL, fn->scratch_ready, intervals of the unchanged
+ * blocks (runs before spill.c).  breaks: liveness, intervals, assignment (recomputed by the
+ * next round).  complexity: O(instructions + spill code + spilled * slots). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "regalloc/ra_int.h"
@@ -278,27 +281,89 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 	return true;
 }
 
-bool ra_spill_vgprs(struct ra_ctx *ctx)
+/* A slot handed out this round: `size` dwords at byte `offset`, holding a value until
+ * program point `end`. */
+struct slot {
+	uint32_t offset, end, size;
+};
+
+struct slot_key {
+	uint32_t start, end, vreg;
+};
+
+static int cmp_slot_key(const void *a, const void *b)
+{
+	const struct slot_key *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
+}
+
+/* Per linear instruction: the read point of the first and the def point of the last
+ * instruction of its copy group (spill code goes before and after whole groups). */
+static void fill_group_points(const struct ra_ctx *ctx, uint32_t *lo, uint32_t *hi)
+{
+	const struct mir_function *fn = ctx->fn;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct mir_block *bl = &fn->blocks[b];
+		uint32_t base = ctx->first_ins[b];
+		for (uint32_t i = 0; i < bl->ninsns;) {
+			uint32_t end = ra_group_end(bl, i);
+			for (uint32_t j = i; j < end; j++) {
+				lo[base + j] = 2 * (base + i);
+				hi[base + j] = 2 * (base + end - 1) + 1;
+			}
+			i = end;
+		}
+	}
+}
+
+/* Gives this round's spilled VGPR vregs slots: vregs whose intervals (widened to whole
+ * copy groups, where their spill code goes) do not overlap share one, first fit in start
+ * order.  Slots of earlier rounds are not shared: the code has moved since.  Requires the
+ * blocks as ra_fill_intervals numbered them.  Returns how many vregs were spilled. */
+static uint32_t assign_slots(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
-	bool any = false;
+	uint32_t nins = ctx->first_ins[fn->nblocks], n = 0;
+	struct slot_key *keys = PA_NEW_ARRAY(fn->arena, struct slot_key, ctx->spillable_vregs + 1);
+	uint32_t *lo = PA_NEW_ARRAY(fn->arena, uint32_t, nins + 1);
+	uint32_t *hi = PA_NEW_ARRAY(fn->arena, uint32_t, nins + 1);
+	fill_group_points(ctx, lo, hi);
 	for (uint32_t v = 0; v < ctx->spillable_vregs; v++) {
-		if (!ctx->spilled[v] || fn->vregs[v].file != MIR_VGPR)
+		const struct ra_interval *iv = &ctx->intervals[v];
+		if (!ctx->spilled[v] || fn->vregs[v].file != MIR_VGPR ||
+		    ctx->slot_offset[v] != UINT32_MAX || iv->start == RA_NO_POINT)
 			continue;
-		any = true;
-		if (ctx->slot_offset[v] != UINT32_MAX)
-			continue;
-		ctx->slot_offset[v] = ctx->spill_base + ctx->spill_bytes;
-		ctx->spill_bytes += 4u * fn->vregs[v].size;
+		keys[n++] = (struct slot_key){lo[iv->start / 2], hi[iv->end / 2], v};
+	}
+	qsort(keys, n, sizeof *keys, cmp_slot_key);
+	struct slot *slots = PA_NEW_ARRAY(fn->arena, struct slot, n + 1);
+	uint32_t nslots = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t v = keys[k].vreg, size = fn->vregs[v].size, s = 0;
+		while (s < nslots && (slots[s].size != size || slots[s].end >= keys[k].start))
+			s++;
+		if (s == nslots) {
+			slots[nslots++] =
+			        (struct slot){ctx->spill_base + ctx->spill_bytes, 0, size};
+			ctx->spill_bytes += 4u * size;
+		}
+		slots[s].end = keys[k].end;
+		ctx->slot_offset[v] = slots[s].offset;
 		ctx->stats->vgpr_spilled++;
 		fn->spill_vgprs++;
 	}
-	if (!any)
+	return n;
+}
+
+bool ra_spill_vgprs(struct ra_ctx *ctx)
+{
+	struct mir_function *fn = ctx->fn;
+	if (!assign_slots(ctx))
 		return true;
-	if (ctx->spill_bytes) {
-		fn->scratch_size = ctx->spill_base + ctx->spill_bytes;
-		fn->abi.private_segment = true;
-	}
+	fn->scratch_size = ctx->spill_base + ctx->spill_bytes;
+	fn->abi.private_segment = true;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		if (!spill_block(ctx, b))
 			return false;
