@@ -2,9 +2,11 @@
 the allocator must spill VGPRs to scratch (--maxrregcount through the case's ptxas_flags, or
 .maxnreg in the PTX).  must_spill makes run_ptx.py check that ptxas-amd -v reports spill
 stores, so a case cannot pass without spilling.  References follow the PTX ISA's definitions
-of the kernels' instructions, never ptxas-amd's output.
+of the kernels' instructions, never ptxas-amd's output; the memspace kernels keep the
+references of cases_memspace.py.
 """
 
+import copy
 import random
 
 from ref import Case, In, Out, unpack, M32, M64
@@ -67,7 +69,21 @@ def mix_case(name, kernel, flags, seed):
     return c
 
 
+def with_budget(case, name, vgprs):
+    """An existing case (its own reference) under a VGPR budget that makes it spill."""
+    c = copy.copy(case)
+    c.name = name
+    c.ptxas_flags = ['--maxrregcount', str(vgprs)]
+    c.must_spill = True
+    return c
+
+
 def cases():
+    import cases_memspace  # .local frames and generic addresses next to the spill slots
+    mem = {c.name: c for c in cases_memspace.cases()}
     return [mix_case('spill_mix_r8', 'spill_mix', ['--maxrregcount', '8'], 1),
             mix_case('spill_mix_r24', 'spill_mix', ['--maxrregcount', '24'], 2),
-            mix_case('spill_maxnreg', 'spill_maxnreg', [], 3)]
+            mix_case('spill_maxnreg', 'spill_maxnreg', [], 3),
+            with_budget(mem['memspace_local'], 'spill_local_r8', 8),
+            with_budget(mem['memspace_depot'], 'spill_depot_r8', 8),
+            with_budget(mem['memspace_generic'], 'spill_generic_r8', 8)]
