@@ -4,7 +4,10 @@
  * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
- * function arena, so peak memory follows the largest kernel.  Device functions are kept
+ * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
+ * spill but that selection gave no scratch set-up (no .local, no architected flat scratch)
+ * is selected again with it (ra_stats.needs_scratch): the set-up changes the entry's SGPR
+ * layout, so it cannot be added after allocation.  Device functions are kept
  * (ir_funclib) for inlining into their callers; a kernel that calls a function not defined
  * yet waits, copied into its own arena, until it is (or the module ends).  Module
  * .global/.const variables are collected as the front end declares them (moddata.c) and the
