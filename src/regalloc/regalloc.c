@@ -103,8 +103,13 @@ static bool assign(struct ra_ctx *ctx)
 		enum ra_result result = ra_linscan(ctx);
 		if (result != RA_SPILL)
 			return result == RA_OK;
-		if (round + 1 == MAX_ROUNDS)
-			return ra_report_pressure(ctx, RA_SGPR);
+		if (round + 1 == MAX_ROUNDS) {
+			enum ra_file f = RA_SGPR;
+			for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
+				if (ctx->spilled[v] && fn->vregs[v].file == MIR_VGPR)
+					f = RA_VGPR;
+			return ra_report_pressure(ctx, f);
+		}
 		if (!ra_spill_vgprs(ctx) || !ra_spill_sgprs(ctx))
 			return false;
 		for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
