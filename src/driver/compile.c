@@ -4,7 +4,10 @@
  * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
- * function arena, so peak memory follows the largest kernel.  Device functions are kept
+ * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
+ * spill but that selection gave no scratch set-up (no .local, no architected flat scratch)
+ * is selected again with it (ra_stats.needs_scratch): the set-up changes the entry's SGPR
+ * layout, so it cannot be added after allocation.  Device functions are kept
  * (ir_funclib) for inlining into their callers; a kernel that calls a function not defined
  * yet waits, copied into its own arena, until it is (or the module ends).  Module
  * .global/.const variables are collected as the front end declares them (moddata.c) and the
@@ -56,6 +59,7 @@ struct compiler {
 	struct deferred_kernel *deferred; /* in source order */
 	struct ptx_module_state mod;      /* as of the last function handed over */
 	struct co_kernel *kernels;
+	struct ra_stats *kstats; /* per kernel: spill figures for -v */
 	size_t nkernels, cap;
 	struct pa_moddata data;
 	struct co_reloc *relocs; /* of the kernels' code */
@@ -209,16 +213,22 @@ static bool uses_vcc(const struct mir_function *mf)
 }
 
 static void record_kernel(struct compiler *c, const struct ir_function *ir,
-                          const struct mir_function *mf, const struct sched_code *code)
+                          const struct mir_function *mf, const struct sched_code *code,
+                          const struct ra_stats *ras)
 {
 	if (c->nkernels == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 8;
 		struct co_kernel *nk = PA_NEW_ARRAY(&c->mod_arena, struct co_kernel, ncap);
-		if (c->kernels)
+		struct ra_stats *ns = PA_NEW_ARRAY(&c->mod_arena, struct ra_stats, ncap);
+		if (c->kernels) {
 			memcpy(nk, c->kernels, c->nkernels * sizeof *nk);
+			memcpy(ns, c->kstats, c->nkernels * sizeof *ns);
+		}
 		c->kernels = nk;
+		c->kstats = ns;
 		c->cap = ncap;
 	}
+	c->kstats[c->nkernels] = *ras;
 	struct co_kernel *k = &c->kernels[c->nkernels++];
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
@@ -269,6 +279,67 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 	add_args(c, ir, k);
 }
 
+static unsigned spill_cost(const struct ra_stats *r)
+{
+	return r->spill_stores + r->spill_loads + 8 * r->spilled;
+}
+
+/* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
+ * selection's order (scheduling for latency raises pressure) and keeps the one spilling less. */
+static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
+{
+	struct mir_function plain;
+	sched_mir_copy(mf, &plain);
+	sched_list(mf, true);
+	struct pa_diag quiet = {0};
+	bool ok = ra_run(mf, ras, &quiet);
+	if (ok && !spill_cost(ras))
+		return true;
+	struct ra_stats plain_ras;
+	struct pa_diag quiet2 = {0};
+	bool plain_ok = ra_run(&plain, &plain_ras, ok ? &quiet2 : d);
+	if (plain_ok && (!ok || spill_cost(&plain_ras) < spill_cost(ras))) {
+		*mf = plain;
+		*ras = plain_ras;
+		return true;
+	}
+	if (!ok)
+		*ras = plain_ras;
+	return ok;
+}
+
+/* Selection, the register budget and allocation.  False after a diagnostic, or without one
+ * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up. */
+static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
+                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras)
+{
+	const struct pa_compile_options *o = c->o;
+	struct pa_diag *d = c->d;
+	memset(ras, 0, sizeof *ras);
+	unsigned wave = o->target.wave_size;
+	if (!isel_run(ir, &o->target, wave, reserve_scratch, &c->fn_arena, mf, d))
+		return false;
+	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
+		mf->max_vgprs = (unsigned)o->maxrregcount;
+	if (ir->maxnreg && ir->maxnreg < mf->max_vgprs)
+		mf->max_vgprs = ir->maxnreg;
+	if (o->verify && !mir_verify(mf, false, d))
+		return false;
+	if (o->dump_mir)
+		mir_print(o->dump_mir, mf);
+	lap(c, ST_ISEL);
+	if (o->opt_level > 0) {
+		mir_cse_copies(mf);
+		mir_pair_lds(mf);
+	}
+	ra_coalesce_phi_copies(mf);
+	if (o->verify && !mir_verify(mf, false, d))
+		return false;
+	if (o->opt_level > 0)
+		return allocate_scheduled(mf, ras, d);
+	return ra_run(mf, ras, d);
+}
+
 static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
                            const struct ptx_module_state *m)
 {
@@ -294,41 +365,17 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	if (o->dump_ir)
 		ir_dump(o->dump_ir, &ir);
 	struct mir_function mf;
-	unsigned wave = o->target.wave_size;
-	if (!isel_run(&ir, &o->target, wave, a, &mf, d))
-		return;
-	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf.max_vgprs)
-		mf.max_vgprs = (unsigned)o->maxrregcount;
-	if (ir.maxnreg && ir.maxnreg < mf.max_vgprs)
-		mf.max_vgprs = ir.maxnreg;
-	if (o->verify && !mir_verify(&mf, false, d))
-		return;
-	if (o->dump_mir)
-		mir_print(o->dump_mir, &mf);
-	lap(c, ST_ISEL);
-	if (o->opt_level > 0) {
-		mir_cse_copies(&mf);
-		mir_pair_lds(&mf);
-	}
 	struct ra_stats ras;
-	memset(&ras, 0, sizeof ras);
-	ra_coalesce_phi_copies(&mf);
-	if (o->verify && !mir_verify(&mf, false, d))
-		return;
-	if (o->opt_level > 0) {
-		/* schedule on virtual registers; if that needs more registers than there are,
-		 * allocate the code in selection's order instead */
-		struct mir_function plain;
-		sched_mir_copy(&mf, &plain);
-		sched_list(&mf, true);
-		struct pa_diag quiet = {0};
-		if (!ra_run(&mf, &ras, &quiet)) {
-			mf = plain;
-			memset(&ras, 0, sizeof ras);
-			if (!ra_run(&mf, &ras, d))
-				return;
-		}
-	} else if (!ra_run(&mf, &ras, d)) {
+	bool ok = select_and_allocate(c, &ir, false, &mf, &ras);
+	if (!ok && ras.needs_scratch) /* VGPRs spill: select again with scratch set up */
+		ok = select_and_allocate(c, &ir, true, &mf, &ras);
+	if (!ok) {
+		if (ras.needs_scratch)
+			pa_diag_report(
+			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+			        "internal: '%s' needs scratch for VGPR spills after selecting "
+			        "with it",
+			        ir.name);
 		return;
 	}
 	if (o->verify && !mir_verify(&mf, true, d))
@@ -348,7 +395,7 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
-	record_kernel(c, &ir, &mf, &code);
+	record_kernel(c, &ir, &mf, &code, &ras);
 	lap(c, ST_EMIT);
 }
 
@@ -504,6 +551,14 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 				co_kernel_stats_line(&o->target, &c.kernels[i], &desc, line,
 				                     sizeof line);
 				fprintf(o->info, "%s\n", line);
+				const struct ra_stats *r = &c.kstats[i];
+				fprintf(o->info,
+				        "ptxas-amd info    :     %u bytes stack frame, %u bytes "
+				        "spill "
+				        "stores, %u bytes spill loads, %u VGPRs spilled, %u SGPRs "
+				        "spilled to VGPR lanes\n",
+				        desc.private_segment_fixed_size, r->spill_stores,
+				        r->spill_loads, r->vgpr_spilled, r->spilled);
 			}
 		}
 		lap(&c, ST_CODEOBJ);

@@ -131,7 +131,8 @@ void mir_cse_copies(struct mir_function *fn)
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			struct mir_insn *in = &bl->insns[i];
 			if (numberable(fn, defs, in)) {
-				struct cse_entry *e = lookup(&t, copy_key(&in->opnds[1], in->opnds[0].width));
+				struct cse_entry *e =
+				        lookup(&t, copy_key(&in->opnds[1], in->opnds[0].width));
 				if (e->key) {
 					rename[in->opnds[0].v] = e->vreg;
 					any = true;

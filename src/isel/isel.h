@@ -162,15 +162,18 @@ struct mir_function {
 	unsigned spill_vgprs, spill_sgprs; /* values spilled (reported by -v) */
 	uint32_t lds_size;                 /* static LDS bytes */
 	uint32_t scratch_size;             /* private bytes per work-item */
+	bool scratch_ready;                /* scratch_* need no set-up (for VGPR spills) */
 	struct mir_reloc *relocs;          /* MIR_RELOC literals */
 	uint32_t nrelocs, relocs_cap;
 };
 
 /* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->
  * MIR on virtual registers, with EXEC-mask control flow, in `arena`.  Unsupported
- * operations are reported at their PTX line; returns false then. */
+ * operations are reported at their PTX line; returns false then.  reserve_scratch sets up
+ * scratch even without .local (for VGPR spills: see ra_stats.needs_scratch). */
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
-              struct pa_arena *arena, struct mir_function *out, struct pa_diag *d);
+              bool reserve_scratch, struct pa_arena *arena, struct mir_function *out,
+              struct pa_diag *d);
 
 /* ---- building and inspecting MIR (mir.c) ---- */
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,

@@ -46,7 +46,7 @@ struct lds_pair {
 	uint32_t *def_block, *def_pos; /* where each vreg defined once is defined */
 	uint32_t *ren_vreg;            /* renamed destinations: new vreg and first dword */
 	uint8_t *ren_sub;
-	bool *dead;          /* per instruction (dead_base[b] + i): removed by pairing */
+	bool *dead; /* per instruction (dead_base[b] + i): removed by pairing */
 	uint32_t *dead_base;
 	/* per instruction: a v_add_u32 prefix[] = prefix_base[] + prefix_imm[] to put in front
 	 * of it (0: none) */
@@ -170,7 +170,8 @@ static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
 			if (lp->nrebases == REBASE_MAX)
 				return false;
 			rb = &lp->rebases[lp->nrebases++];
-			*rb = (struct rebase){base, mir_new_vreg(fn, MIR_VGPR, 1, 1), o->pos, chunk};
+			*rb = (struct rebase){base, mir_new_vreg(fn, MIR_VGPR, 1, 1), o->pos,
+			                      chunk};
 			lp->prefix[lp->dead_base[b] + o->pos] = rb->vreg;
 			lp->prefix_base[lp->dead_base[b] + o->pos] = base;
 			lp->prefix_imm[lp->dead_base[b] + o->pos] = chunk;
@@ -214,8 +215,11 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 				nopen = 0;
 			continue;
 		}
-		struct lds_read r = {.pos = i, .base = in->opnds[1].v, .off = (uint32_t)in->offset,
-		                     .dst = in->opnds[0].v, .words = words};
+		struct lds_read r = {.pos = i,
+		                     .base = in->opnds[1].v,
+		                     .off = (uint32_t)in->offset,
+		                     .dst = in->opnds[0].v,
+		                     .words = words};
 		address_form(lp, r.base, &r.root, &r.addr);
 		r.addr += r.off;
 		bool paired = false;

@@ -40,8 +40,8 @@ void mir_compact(struct mir_function *fn, struct pa_arena *dst)
 	struct mir_reloc *relocs = PA_NEW_ARRAY(dst, struct mir_reloc, fn->nrelocs + 1);
 	for (uint32_t i = 0; i < fn->nrelocs; i++) {
 		relocs[i] = fn->relocs[i];
-		relocs[i].symbol = pa_arena_strndup(dst, fn->relocs[i].symbol,
-		                                    strlen(fn->relocs[i].symbol));
+		relocs[i].symbol =
+		        pa_arena_strndup(dst, fn->relocs[i].symbol, strlen(fn->relocs[i].symbol));
 	}
 	fn->relocs = relocs;
 	fn->relocs_cap = fn->nrelocs + 1;

@@ -9,7 +9,10 @@
  * (after the workgroup ids), and the entry sets FLAT_SCRATCH to their sum -- gfx9 with
  * s_add_u32/s_addc_u32 into flat_scratch_lo/hi, gfx10 with s_setreg_b32 of
  * HW_REG_FLAT_SCR_LO/HI; gfx942, gfx11 and gfx12 have architected flat scratch and only
- * enable the private segment.
+ * enable the private segment.  With s->reserve_scratch (the driver selects again so
+ * when register allocation must spill VGPRs and scratch is not set up) the same set-up is
+ * made for an empty frame; fn->scratch_ready tells the allocator scratch_* work as they are
+ * (set up, or architected, where the allocator only enables the private segment).
  * Addresses: a .local address is the 32-bit private offset (zero-extended when 64-bit);
  * ld.local/st.local are scratch_* with the offset in a VGPR (constant offsets 0..2047
  * folded into the instruction, which every target's field holds).  A generic address of
@@ -41,11 +44,17 @@ void sel_local_layout(struct isel *s)
 		off = 0;
 	}
 	s->mf->scratch_size = (uint32_t)off;
+	s->mf->scratch_ready = off || s->reserve_scratch || s->t->info->architected_flat_scratch;
+}
+
+static bool uses_scratch(const struct isel *s)
+{
+	return s->mf->scratch_size || s->reserve_scratch;
 }
 
 static bool needs_init(const struct isel *s)
 {
-	return s->mf->scratch_size && !s->t->info->architected_flat_scratch;
+	return uses_scratch(s) && !s->t->info->architected_flat_scratch;
 }
 
 unsigned sel_local_user_sgprs(struct isel *s, unsigned next)
@@ -82,7 +91,7 @@ static void init_flat_scratch(struct isel *s, unsigned wave_sgpr)
 
 unsigned sel_local_system_sgprs(struct isel *s, unsigned next)
 {
-	if (!s->mf->scratch_size)
+	if (!uses_scratch(s))
 		return next;
 	s->mf->abi.private_segment = true;
 	if (!needs_init(s))

@@ -29,7 +29,7 @@ enum { NONE = 0xffffffffu };
 struct vinfo {
 	uint32_t ndefs, def_block, def_index;
 	bool partial_def, bad_use, rtn;
-	bool outside_use; /* used in a block other than the defining one */
+	bool outside_use;                      /* used in a block other than the defining one */
 	uint32_t last_def_block, defs_in_last; /* the latest block (linear order) defining it,
 	                                        * and its definitions there */
 };

@@ -10,9 +10,11 @@
  * registers of COPY partners (source or destination of a full-width COPY) are tried
  * first, so most phi copies get the same register at both ends and vanish; otherwise the
  * lowest free tuple is taken.  Ties in start order break by vreg number: deterministic.
- * An SGPR interval that finds no register spills the overlapping interval that ends last
- * (or itself) into a VGPR lane (ctx->spilled; spill.c rewrites, then allocation reruns);
- * a VGPR interval that finds none fails with a pressure diagnostic.
+ * An interval that finds no register spills the overlapping interval of its file that
+ * ends last (or itself), skipping values read or written outside EXEC (ctx->no_spill) and
+ * the temporaries of earlier spills: SGPRs into VGPR lanes (spill.c), VGPRs into scratch
+ * (spill_vgpr.c); ctx->spilled marks them, allocation reruns after the rewrite.  A VGPR
+ * spill in a function without scratch set-up fails with stats->needs_scratch instead.
  * requires: ra_fill_intervals.  breaks: nothing (sets mir_vreg.phys).
  * complexity: O(V log V + V * R * size) for V intervals and R registers. */
 #include <stdlib.h>
@@ -194,7 +196,8 @@ static void fill_hints(struct linscan *ls)
 	ls->hint_first = first;
 }
 
-/* The assigned SGPR vreg overlapping vreg v that lives longest, or UINT32_MAX. */
+/* The assigned spillable vreg of v's file overlapping vreg v that lives longest, or
+ * UINT32_MAX. */
 static uint32_t longest_overlapping(const struct linscan *ls, uint32_t v)
 {
 	const struct ra_ctx *ctx = ls->ctx;
@@ -202,8 +205,8 @@ static uint32_t longest_overlapping(const struct linscan *ls, uint32_t v)
 	uint32_t best = UINT32_MAX;
 	for (uint32_t u = 0; u < ctx->spillable_vregs; u++) {
 		const struct ra_interval *iu = &ctx->intervals[u];
-		if (fn->vregs[u].file != MIR_SGPR || fn->vregs[u].phys < 0 ||
-		    iu->end < ctx->intervals[v].start)
+		if (fn->vregs[u].file != fn->vregs[v].file || fn->vregs[u].phys < 0 ||
+		    ctx->no_spill[u] || iu->end < ctx->intervals[v].start)
 			continue;
 		if (best == UINT32_MAX || iu->end > ctx->intervals[best].end)
 			best = u;
@@ -211,19 +214,20 @@ static uint32_t longest_overlapping(const struct linscan *ls, uint32_t v)
 	return best;
 }
 
-/* No register for SGPR vreg v: spills the overlapping value that lives longest (Poletto &
+/* No register for vreg v: spills the overlapping value that lives longest (Poletto &
  * Sarkar's heuristic) until v fits, or v itself when it lives longest.  Returns the
  * register for v, -1 when v was spilled, -2 when nothing can be spilled. */
 static int32_t spill_for(struct linscan *ls, uint32_t v)
 {
 	struct ra_ctx *ctx = ls->ctx;
 	struct mir_function *fn = ctx->fn;
+	enum ra_file f = ra_file_of(fn->vregs[v].file);
 	for (;;) {
 		int32_t r = choose(ls, v);
 		if (r >= 0)
 			return r;
 		uint32_t u = longest_overlapping(ls, v);
-		bool v_spillable = v < ctx->spillable_vregs;
+		bool v_spillable = v < ctx->spillable_vregs && !ctx->no_spill[v];
 		if (u == UINT32_MAX || ctx->intervals[u].end <= ctx->intervals[v].end) {
 			if (!v_spillable)
 				return -2;
@@ -232,8 +236,8 @@ static int32_t spill_for(struct linscan *ls, uint32_t v)
 		}
 		ctx->spilled[u] = true;
 		for (unsigned k = 0; k < fn->vregs[u].size; k++) {
-			ls->busy_until[RA_SGPR][fn->vregs[u].phys + k] = RA_NO_POINT;
-			set_maybe_free(ls, RA_SGPR, (unsigned)fn->vregs[u].phys + k, true);
+			ls->busy_until[f][fn->vregs[u].phys + k] = RA_NO_POINT;
+			set_maybe_free(ls, f, (unsigned)fn->vregs[u].phys + k, true);
 		}
 		fn->vregs[u].phys = -1;
 	}
@@ -312,7 +316,11 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 		enum ra_file f = ra_file_of(vr->file);
 		expire(&ls, order[k].start);
 		int32_t r = choose(&ls, v);
-		if (r < 0 && f == RA_SGPR) {
+		if (r < 0 && f == RA_VGPR && !fn->scratch_ready) {
+			ctx->stats->needs_scratch = true; /* the caller selects again */
+			return RA_FAILED;
+		}
+		if (r < 0) {
 			r = spill_for(&ls, v);
 			if (r == -1) {
 				spills = true;

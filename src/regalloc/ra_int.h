@@ -46,6 +46,11 @@ struct ra_ctx {
 	uint32_t *slot_vgpr;      /* per spillable vreg: VGPR vreg holding its lanes */
 	uint32_t lanes_used;      /* lanes handed out in the current spill VGPR */
 	uint32_t spill_vgpr;      /* current spill VGPR vreg (UINT32_MAX: none yet) */
+	/* VGPR spilling (spill_vgpr.c) */
+	bool *no_spill;        /* per spillable vreg: read or written outside EXEC */
+	uint32_t *slot_offset; /* per spillable VGPR vreg: scratch byte offset, or none */
+	uint32_t spill_base;   /* first scratch byte after the .local frame */
+	uint32_t spill_bytes;  /* scratch bytes per lane given to slots so far */
 };
 
 enum ra_result { RA_OK, RA_FAILED, RA_SPILL };
@@ -83,6 +88,7 @@ void ra_fill_liveness(struct ra_ctx *ctx);
 bool ra_fill_intervals(struct ra_ctx *ctx);
 enum ra_result ra_linscan(struct ra_ctx *ctx);
 bool ra_spill_sgprs(struct ra_ctx *ctx);
+bool ra_spill_vgprs(struct ra_ctx *ctx);
 void ra_rewrite(struct ra_ctx *ctx);
 bool ra_lower_copies(struct ra_ctx *ctx);
 

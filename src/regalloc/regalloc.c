@@ -1,10 +1,11 @@
 /* Register allocation pipeline (ra_run) and the helpers the passes share.
  *
- * Order: liveness -> intervals -> linear scan (-> SGPR spill rewrite and again, while
- * linear scan spills) -> operand rewrite -> copy lowering -> register counts.  Each pass is one
- * file; ra_int.h holds their shared context. requires: a MIR function that passes mir_verify.
- * breaks: the virtual view (every MIR_VREG operand becomes physical, COPYs become moves).
- * complexity: see each pass; dominated by liveness and linear scan. */
+ * Order: liveness -> intervals -> linear scan (-> VGPR spill rewrite (spill_vgpr.c), SGPR
+ * spill rewrite (spill.c) and again, while linear scan spills) -> operand rewrite -> copy lowering
+ * -> register counts.  Each pass is one file; ra_int.h holds their shared context. requires: a MIR
+ * function that passes mir_verify. breaks: the virtual view (every MIR_VREG operand becomes
+ * physical, COPYs become moves). complexity: see each pass; dominated by liveness and linear scan.
+ */
 #include <string.h>
 
 #include "regalloc/ra_int.h"
@@ -40,10 +41,28 @@ bool ra_internal(struct ra_ctx *ctx, uint32_t b, uint32_t i, const char *what)
 bool ra_report_pressure(struct ra_ctx *ctx, enum ra_file f)
 {
 	pa_diag_report(ctx->diag, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-	               "register pressure in '%s' exceeds %u %s; spilling is not supported yet",
+	               "register pressure in '%s' exceeds %u %s even with spilling (values "
+	               "needed at once by one instruction, or read or written outside EXEC)",
 	               ctx->fn->name ? ctx->fn->name : "?", ctx->budget[f],
 	               f == RA_SGPR ? "SGPRs" : "VGPRs");
 	return false;
+}
+
+/* Values v_readlane_b32 reads or v_writelane_b32 writes (a lane that may be inactive) are
+ * never spilled to scratch, which moves only the lanes EXEC enables (spill_vgpr.c). */
+static void fill_no_spill(struct ra_ctx *ctx)
+{
+	const struct mir_function *fn = ctx->fn;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			if (in->op != AMD_OP_V_READLANE_B32 && in->op != AMD_OP_V_WRITELANE_B32)
+				continue;
+			for (unsigned k = 0; k < in->nopnds; k++)
+				if (in->opnds[k].kind == MIR_VREG &&
+				    fn->vregs[in->opnds[k].v].file == MIR_VGPR)
+					ctx->no_spill[in->opnds[k].v] = true;
+		}
 }
 
 /* fn->num_sgprs / num_vgprs: highest physical register named + 1 (specials excluded). */
@@ -67,12 +86,12 @@ static void count_registers(struct mir_function *fn)
 	fn->num_vgprs = top[RA_VGPR];
 }
 
-/* Liveness, intervals and linear scan; with SGPR spills, rewrites and reruns (a bounded
+/* Liveness, intervals and linear scan; with spills, rewrites and reruns (a bounded
  * number of rounds: each spills at least one input value, temporaries are never spilled). */
 static bool assign(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
-	enum { MAX_ROUNDS = 16 };
+	enum { MAX_ROUNDS = 32 };
 	for (unsigned round = 0;; round++) {
 		for (uint32_t v = 0; v < fn->nvregs; v++)
 			fn->vregs[v].phys = -1;
@@ -84,10 +103,17 @@ static bool assign(struct ra_ctx *ctx)
 		enum ra_result result = ra_linscan(ctx);
 		if (result != RA_SPILL)
 			return result == RA_OK;
-		if (round + 1 == MAX_ROUNDS)
-			return ra_report_pressure(ctx, RA_SGPR);
-		if (!ra_spill_sgprs(ctx))
+		if (round + 1 == MAX_ROUNDS) {
+			enum ra_file f = RA_SGPR;
+			for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
+				if (ctx->spilled[v] && fn->vregs[v].file == MIR_VGPR)
+					f = RA_VGPR;
+			return ra_report_pressure(ctx, f);
+		}
+		if (!ra_spill_vgprs(ctx) || !ra_spill_sgprs(ctx))
 			return false;
+		for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
+			ctx->spilled[v] = false;
 	}
 }
 
@@ -115,6 +141,14 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 		ctx->slot_vgpr[v] = UINT32_MAX;
 	ctx->spill_vgpr = UINT32_MAX;
 	fn->spill_sgprs = 0;
+	uint32_t nv = fn->nvregs + 1;
+	ctx->no_spill = PA_NEW_ARRAY(fn->arena, bool, nv);
+	ctx->slot_offset = PA_NEW_ARRAY(fn->arena, uint32_t, nv);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		ctx->slot_offset[v] = UINT32_MAX;
+	ctx->spill_base = (fn->scratch_size + 3) & ~3u;
+	fn->spill_vgprs = 0;
+	fill_no_spill(ctx);
 	if (!assign(ctx))
 		return false;
 	ra_rewrite(ctx);

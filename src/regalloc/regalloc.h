@@ -15,13 +15,19 @@
 #include "isel/isel.h"
 
 struct ra_stats {
-	unsigned intervals; /* virtual registers allocated */
-	unsigned moves;     /* moves emitted for copies */
-	unsigned spilled;   /* values spilled */
+	unsigned intervals;    /* virtual registers allocated */
+	unsigned moves;        /* moves emitted for copies */
+	unsigned spilled;      /* SGPR values spilled to VGPR lanes */
+	unsigned vgpr_spilled; /* VGPR values spilled to scratch */
+	unsigned spill_stores; /* bytes stored to scratch by spill code (static) */
+	unsigned spill_loads;  /* bytes loaded from scratch by spill code (static) */
+	bool needs_scratch;    /* failed only because VGPRs must spill and !fn->scratch_ready */
 };
 
 /* Returns false with a diagnostic (naming the function) when the values cannot be
- * allocated within fn->max_sgprs / fn->max_vgprs. */
+ * allocated within fn->max_sgprs / fn->max_vgprs; or without one, and with
+ * stats->needs_scratch, when VGPRs must spill but scratch is not set up (select again with
+ * isel_run's reserve_scratch).  VGPR spills grow fn->scratch_size past the .local frame. */
 bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d);
 
 /* Before allocation (coalesce.c): makes the definition of a phi copy's source write the

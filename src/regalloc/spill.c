@@ -9,7 +9,8 @@
  * entry to its last use: its lanes survive any control flow.  v_readlane/v_writelane
  * ignore exec, so spill code is right in any divergence state.  Temporaries are numbered
  * from ctx->spillable_vregs up and are never spilled; allocation reruns afterwards.
- * requires: ra_linscan returned RA_SPILL.  breaks: liveness, intervals, assignment (all
+ * requires: ra_linscan returned RA_SPILL (VGPRs marked in ctx->spilled are spill_vgpr.c's).
+ * breaks: liveness, intervals, assignment (all
  * recomputed by the next round).  complexity: O(instructions + spill code). */
 #include <string.h>
 
@@ -54,7 +55,8 @@ static bool rewrite_insn(struct ra_ctx *ctx, struct mir_insn *in, struct spill_b
 	struct mir_function *fn = ctx->fn;
 	for (unsigned k = 0; k < in->nopnds; k++) {
 		struct mir_opnd *o = &in->opnds[k];
-		if (o->kind != MIR_VREG || o->v >= ctx->spillable_vregs || !ctx->spilled[o->v])
+		if (o->kind != MIR_VREG || o->v >= ctx->spillable_vregs || !ctx->spilled[o->v] ||
+		    fn->vregs[o->v].file != MIR_SGPR)
 			continue;
 		uint32_t v = o->v, vgpr = ctx->slot_vgpr[v];
 		uint32_t lane = ctx->slot_lane[v] + o->sub;
@@ -112,13 +114,15 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 
 bool ra_spill_sgprs(struct ra_ctx *ctx)
 {
+	bool any = false;
 	for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
-		if (ctx->spilled[v] && ctx->slot_vgpr[v] == UINT32_MAX)
-			assign_slot(ctx, v);
-	for (uint32_t b = 0; b < ctx->fn->nblocks; b++)
+		if (ctx->spilled[v] && ctx->fn->vregs[v].file == MIR_SGPR) {
+			any = true;
+			if (ctx->slot_vgpr[v] == UINT32_MAX)
+				assign_slot(ctx, v);
+		}
+	for (uint32_t b = 0; any && b < ctx->fn->nblocks; b++)
 		if (!spill_block(ctx, b))
 			return false;
-	for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
-		ctx->spilled[v] = false;
 	return true;
 }

@@ -176,11 +176,15 @@ enum { SPACE_LDS = 1, SPACE_GLOBAL = 2, SPACE_SCRATCH = 4, NSPACES = 3 };
 static unsigned mem_spaces(const struct amd_isa_op *row)
 {
 	switch (row->format) {
-	case AMD_FMT_DS: return SPACE_LDS;
+	case AMD_FMT_DS:
+		return SPACE_LDS;
 	case AMD_FMT_GLOBAL:
-	case AMD_FMT_SMEM: return SPACE_GLOBAL;
-	case AMD_FMT_SCRATCH: return SPACE_SCRATCH;
-	default: return SPACE_LDS | SPACE_GLOBAL | SPACE_SCRATCH; /* FLAT, MUBUF */
+	case AMD_FMT_SMEM:
+		return SPACE_GLOBAL;
+	case AMD_FMT_SCRATCH:
+		return SPACE_SCRATCH;
+	default:
+		return SPACE_LDS | SPACE_GLOBAL | SPACE_SCRATCH; /* FLAT, MUBUF */
 	}
 }
 

@@ -21,8 +21,8 @@
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
-	size_t size;   /* usable bytes in data[] */
-	void *map;     /* mmap'ed region holding the chunk (NULL: from calloc) */
+	size_t size; /* usable bytes in data[] */
+	void *map;   /* mmap'ed region holding the chunk (NULL: from calloc) */
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
@@ -72,7 +72,8 @@ static struct pa_arena_chunk *map_chunk(size_t size)
 	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	unsigned char *start = (unsigned char *)(((uintptr_t)m + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1));
+	unsigned char *start =
+	        (unsigned char *)(((uintptr_t)m + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1));
 	if (start > m)
 		munmap(m, (size_t)(start - m));
 	size_t tail = (size_t)(m + len + HUGE_CHUNK - (start + len));

@@ -11,7 +11,10 @@ being rejected is a failure, so coverage never silently shrinks; a kernel not li
 starts compiling is reported so the list can grow.  A crash, a hang, a wrong result or a
 checker violation is always a failure.
 
-usage: run_cl.py --ptxas-amd PATH --amdsim PATH [--target T]... [--case NAME]... [-v]
+usage: run_cl.py --ptxas-amd PATH --amdsim PATH [--target T]... [--case NAME]...
+                 [--ptxas-flag=FLAG]... [-v]
+(--ptxas-flag passes FLAG to every ptxas-amd run, e.g. --ptxas-flag=--maxrregcount=12 so
+the allocator spills VGPRs.)
 """
 
 import argparse
@@ -71,6 +74,7 @@ def main():
     ap.add_argument('--target', action='append')
     ap.add_argument('--case', action='append')
     ap.add_argument('--level', action='append')
+    ap.add_argument('--ptxas-flag', action='append', default=[])
     ap.add_argument('-v', '--verbose', action='store_true')
     args = ap.parse_args()
     expected = load_expected()
@@ -92,8 +96,8 @@ def main():
                         continue
                     hsaco = os.path.join(tmp, '%s.%s.%s.hsaco' % (case.kernel, level, target))
                     if not os.path.exists(hsaco):
-                        r = subprocess.run([args.ptxas_amd, '--gpu-name', target, '--verify',
-                                            ptx[case.kernel], '-o', hsaco],
+                        r = subprocess.run([args.ptxas_amd, '--gpu-name', target, '--verify']
+                                           + args.ptxas_flag + [ptx[case.kernel], '-o', hsaco],
                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                            text=True, timeout=120)
                         if r.returncode != 0:

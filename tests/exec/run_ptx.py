@@ -9,6 +9,7 @@ usage: run_ptx.py --ptxas-amd PATH --amdsim PATH [--target T]... [--case NAME]..
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,13 +61,23 @@ def main():
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
                 hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, '_'.join(words)))
-                r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + ['--verify', src,
-                                                                             '-o', hsaco],
+                # per-case options (e.g. a register budget), and -v to see spills
+                extra = list(getattr(case, 'ptxas_flags', []))
+                must_spill = getattr(case, 'must_spill', False)
+                hsaco = hsaco[:-6] + '.%s.hsaco' % case.name if extra else hsaco
+                r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + extra +
+                                   ['-v'] * must_spill + ['--verify', src, '-o', hsaco],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
                 if r.returncode != 0:
                     failures.append(tag)
                     print('FAIL  %s ptxas-amd: %s' % (tag, r.stdout[-1500:]))
+                    continue
+                spill = re.search(r'(\d+) bytes spill stores', r.stdout)
+                if must_spill and not (spill and int(spill.group(1)) > 0):
+                    failures.append(tag)
+                    print('FAIL  %s: expected VGPR spill stores, -v says: %s'
+                          % (tag, r.stdout[-600:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
                 if '--warp-size' in words:  # the references model the warps the PTX sees

@@ -10,8 +10,11 @@
 
 enum { NSGPR = 128, NVGPR = 512, NREGS = NSGPR + NVGPR, MAX_IMMS = 256, MAX_SLOTS = 512 };
 /* A state holds NREGS register label sets, then MAX_SLOTS sets for the lanes of VGPRs
- * that v_writelane_b32 / v_readlane_b32 address (spill slots), numbered on first sight. */
-enum { NSETS = NREGS + MAX_SLOTS };
+ * that v_writelane_b32 / v_readlane_b32 address (spill slots) and for the scratch dwords
+ * that scratch_store/load_dword(x2) address (VGPR spill slots: key SCRATCH_KEY, byte
+ * offset), numbered on first sight.  Scratch accesses count as moves: the fixtures have no
+ * .local memory, so every scratch access is spill code. */
+enum { NSETS = NREGS + MAX_SLOTS, SCRATCH_KEY = NREGS };
 
 struct checker {
 	const struct mir_function *virt, *alloc;
@@ -113,11 +116,70 @@ static unsigned phys_index(unsigned kind, unsigned r)
 	return kind == MIR_SGPR ? r : NSGPR + r;
 }
 
+static bool is_scratch_store(unsigned op)
+{
+	return op == AMD_OP_SCRATCH_STORE_DWORD || op == AMD_OP_SCRATCH_STORE_DWORDX2;
+}
+
+static bool is_scratch(unsigned op)
+{
+	return is_scratch_store(op) || op == AMD_OP_SCRATCH_LOAD_DWORD ||
+	       op == AMD_OP_SCRATCH_LOAD_DWORDX2;
+}
+
 static bool is_ra_move(unsigned op)
 {
 	return op == AMD_OP_S_MOV_B32 || op == AMD_OP_S_MOV_B64 || op == AMD_OP_V_MOV_B32 ||
 	       op == AMD_OP_V_MOV_B64 || op == AMD_OP_S_XOR_B32 || op == AMD_OP_V_XOR_B32 ||
-	       op == AMD_OP_V_WRITELANE_B32 || op == AMD_OP_V_READLANE_B32;
+	       op == AMD_OP_V_WRITELANE_B32 || op == AMD_OP_V_READLANE_B32 || is_scratch(op);
+}
+
+/* The constant an SGPR holds (an immediate label in its set), or false. */
+static bool sgpr_constant(struct checker *ck, uint64_t *state, unsigned r, uint32_t *value)
+{
+	const uint64_t *set = reg_set(ck, state, phys_index(MIR_SGPR, r));
+	for (uint32_t k = 0; k < ck->nimms; k++)
+		if (has(set, 4 * ck->virt->nvregs + NREGS + k)) {
+			*value = ck->imms[k];
+			return true;
+		}
+	return false;
+}
+
+/* scratch_store/load_dword(x2) with no VGPR address: copies between VGPRs and the scratch
+ * dwords at the offset (plus a constant scalar address). */
+static void apply_scratch(struct checker *ck, uint64_t *state, const struct mir_insn *in)
+{
+	size_t bytes = ck->words * sizeof(uint64_t);
+	bool store = is_scratch_store(in->op);
+	const struct mir_opnd *data = store ? &in->opnds[1] : &in->opnds[0];
+	const struct mir_opnd *vaddr = store ? &in->opnds[0] : &in->opnds[1];
+	const struct mir_opnd *saddr = &in->opnds[2];
+	uint32_t base = 0;
+	bool known = vaddr->kind == MIR_OFF && data->kind == MIR_VGPR &&
+	             (saddr->kind == MIR_OFF ||
+	              (saddr->kind == MIR_SGPR && sgpr_constant(ck, state, saddr->v, &base)));
+	for (unsigned k = 0; k < data->width; k++) {
+		unsigned p = phys_index(MIR_VGPR, data->v + k);
+		if (!known && store) { /* not followed: any scratch dword may have changed */
+			for (uint32_t j = 0; j < ck->nslots; j++)
+				if (ck->slot_vgpr[j] == SCRATCH_KEY)
+					memset(reg_set(ck, state, NREGS + j), 0, bytes);
+			continue;
+		}
+		if (!known) { /* not followed: the register's value is lost */
+			memset(reg_set(ck, state, p), 0, bytes);
+			clobber_slots(ck, state, p);
+			continue;
+		}
+		unsigned slot = slot_index(ck, SCRATCH_KEY, base + (uint32_t)in->offset + 4 * k);
+		if (store) {
+			memcpy(reg_set(ck, state, slot), reg_set(ck, state, p), bytes);
+		} else {
+			memcpy(reg_set(ck, state, p), reg_set(ck, state, slot), bytes);
+			clobber_slots(ck, state, p);
+		}
+	}
 }
 
 static bool is_xor(const struct mir_insn *in)
@@ -172,6 +234,11 @@ static void apply_moves(struct checker *ck, uint64_t *state, const struct mir_bl
 		const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
 		if (in->op == AMD_OP_V_WRITELANE_B32 || in->op == AMD_OP_V_READLANE_B32) {
 			apply_lane_move(ck, state, in);
+			a++;
+			continue;
+		}
+		if (is_scratch(in->op)) {
+			apply_scratch(ck, state, in);
 			a++;
 			continue;
 		}

@@ -1,6 +1,7 @@
 /* Register allocation run for real (suite 'regalloc'): a hand-built MIR kernel with a loop
  * whose phis form a VGPR chain and an SGPR swap cycle (scc live across the copies), is
- * allocated by ra_run under several budgets (plenty, tight, SGPRs spilled to VGPR lanes),
+ * allocated by ra_run under several budgets (plenty, tight, SGPRs spilled to VGPR lanes,
+ * VGPRs spilled to scratch on the targets with architected flat scratch),
  * encoded, written into a code object and run in amdsim; every lane's result must match a
  * CPU computation of the same program.  The test inserts conservative waits (s_waitcnt 0
  * after each memory instruction) and s_nop padding itself, since the scheduling stage is
@@ -221,6 +222,8 @@ static bool write_code_object(const struct mir_function *fn, const struct code *
 	k.abi.kernarg_segment_ptr = true;
 	k.abi.workgroup_id_x = true;
 	k.abi.workitem_id_dims = 1;
+	k.private_segment_size = fn->scratch_size; /* VGPR spill slots */
+	k.abi.private_segment_wave_offset = fn->abi.private_segment;
 	k.float_mode.denorm_32 = 3;
 	k.float_mode.denorm_16_64 = 3;
 	k.float_mode.ieee_mode = true;
@@ -251,13 +254,18 @@ static void run_case(struct totals *t, const char *gpu, unsigned sgprs, unsigned
 		fn.max_sgprs = sgprs;
 	if (vgprs)
 		fn.max_vgprs = vgprs;
+	/* VGPRs spill to scratch where it needs no set-up code (architected flat scratch) */
+	fn.scratch_ready = target.info->architected_flat_scratch;
 	struct pa_diag d;
 	pa_diag_init(&d, stderr);
 	struct ra_stats stats;
 	bool ok = ra_run(&fn, &stats, &d);
 	check(t, ok, "ra_run", gpu, sgprs, vgprs, "failed");
-	check(t, !ok || (stats.spilled > 0) == expect_spill, "spilling as expected", gpu, sgprs,
-	      vgprs, "spill count differs");
+	unsigned spills = stats.spilled + stats.vgpr_spilled;
+	check(t, !ok || (spills > 0) == expect_spill, "spilling as expected", gpu, sgprs, vgprs,
+	      "spill count differs");
+	check(t, !ok || vgprs != 3 || stats.vgpr_spilled > 0, "VGPRs spilled", gpu, sgprs, vgprs,
+	      "3 VGPRs cannot hold the loop's values"); /* the chain needs 4 */
 	if (ok && corrupt) { /* the oracle must see a wrong register: r = b + b */
 		struct mir_insn *first = &fn.blocks[2].insns[0];
 		first->opnds[1] = first->opnds[2];
@@ -319,6 +327,10 @@ int main(void)
 		run_case(&t, gpus[g], 0, 5, false, false); /* VGPRs: no room for a temporary */
 		run_case(&t, gpus[g], 6, 0, true, false);  /* SGPRs spill to VGPR lanes */
 		run_case(&t, gpus[g], 4, 6, true, false);
+		if (g > 0) { /* VGPRs spill to scratch (gfx942, gfx1100) */
+			run_case(&t, gpus[g], 0, 3, true, false);
+			run_case(&t, gpus[g], 6, 3, true, false); /* and SGPRs to lanes */
+		}
 		run_case(&t, gpus[g], 0, 0, false, true);
 	}
 	printf("%u checks, %u failures\n", t.checks, t.failures);

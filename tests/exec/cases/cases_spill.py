@@ -1,0 +1,89 @@
+"""VGPR spilling: tests/exec/ptx/spill_*.ptx compiled under register budgets small enough that
+the allocator must spill VGPRs to scratch (--maxrregcount through the case's ptxas_flags, or
+.maxnreg in the PTX).  must_spill makes run_ptx.py check that ptxas-amd -v reports spill
+stores, so a case cannot pass without spilling.  References follow the PTX ISA's definitions
+of the kernels' instructions, never ptxas-amd's output; the memspace kernels keep the
+references of cases_memspace.py.
+"""
+
+import copy
+import random
+
+from ref import Case, In, Out, unpack, M32, M64
+
+N_THREADS = 96  # two waves on wave64 targets, three on wave32; grid of 2 blocks of 48
+
+
+def mix_expect(words, n, nthreads):
+    """spill_mix / spill_maxnreg per thread: 16 u32, 4 u64, the last i (as 25 u32 words)."""
+    out = []
+    for t in range(nthreads):
+        a = list(words[16 * t:16 * t + 16])
+        d = [(a[2 * k] * a[2 * k + 1]) & M64 for k in range(4)]
+        if t & 1 == 0:
+            a[0] = (a[0] + 100) & M32
+            a[5] ^= 0x55
+            d[1] = (d[1] + d[0]) & M64
+        else:
+            a[1] = (a[1] - 7) & M32
+            a[9] = (a[9] * 3) & M32
+            d[2] ^= d[3]
+        cnt = n + t % 5
+        i = 0
+        while i < cnt:
+            for k in range(15):
+                a[k] = (a[k] * 3 + a[k + 1]) & M32
+            a[15] = ((a[15] ^ i) + a[0]) & M32
+            d[0] = (d[0] * 5 + d[1]) & M64
+            d[1] ^= d[2] >> 3
+            d[2] = (d[2] + d[3]) & M64
+            d[3] = (d[3] * 7 + i) & M64
+            if a[3] & 1023 == 1023:
+                break
+            i += 1
+        row = a[:]
+        for k in range(4):
+            row += [d[k] & M32, d[k] >> 32]
+        row.append(i)
+        out += row
+    return out
+
+
+def mix_case(name, kernel, flags, seed):
+    rng = random.Random(name)
+    words = [rng.getrandbits(32) for _ in range(16 * N_THREADS)]
+    for t in range(0, N_THREADS, 7):  # some lanes leave the loop early: a3 & 1023 == 1023
+        words[16 * t + 3] |= 1023
+        words[16 * t + 4] = 0
+    n = 6
+
+    def check(outs, wave):
+        got, exp = unpack('I', outs[0]), mix_expect(words, n, N_THREADS)
+        return ['%s thread %d word %d: got %#x, expected %#x' % (name, k // 25, k % 25, g, e)
+                for k, (g, e) in enumerate(zip(got, exp)) if g != e][:12]
+
+    c = Case(name, kernel, (2,), (N_THREADS // 2,),
+             [Out(100 * N_THREADS), In('I', words), ('u32', n)], check)
+    c.ptxas_flags = flags
+    c.must_spill = True
+    return c
+
+
+def with_budget(case, name, vgprs):
+    """An existing case (its own reference) under a VGPR budget that makes it spill."""
+    c = copy.copy(case)
+    c.name = name
+    c.ptxas_flags = ['--maxrregcount', str(vgprs)]
+    c.must_spill = True
+    return c
+
+
+def cases():
+    import cases_memspace  # .local frames and generic addresses next to the spill slots
+    mem = {c.name: c for c in cases_memspace.cases()}
+    return [mix_case('spill_mix_r8', 'spill_mix', ['--maxrregcount', '8'], 1),
+            mix_case('spill_mix_r24', 'spill_mix', ['--maxrregcount', '24'], 2),
+            mix_case('spill_maxnreg', 'spill_maxnreg', [], 3),
+            with_budget(mem['memspace_local'], 'spill_local_r8', 8),
+            with_budget(mem['memspace_depot'], 'spill_depot_r8', 8),
+            with_budget(mem['memspace_generic'], 'spill_generic_r8', 8)]
