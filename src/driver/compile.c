@@ -53,7 +53,14 @@ struct deferred_kernel {
 struct compiler {
 	const struct pa_compile_options *o;
 	struct pa_diag *d;
-	struct pa_arena fn_arena, mod_arena;
+	struct pa_arena fn_arena,
+	        mod_arena; /* fn_arena: the kernel's IR (reset after allocation) */
+	/* The kernel's machine IR lives in one of two arenas; after each stage it is copied
+	 * into the other (mir_compact) and the first is reset, so what a stage left behind
+	 * (replaced instruction arrays, temporaries) never adds up: peak memory is the IR,
+	 * then the MIR plus one stage's working data, not the sum of all stages. */
+	struct pa_arena mir_arena[2];
+	unsigned mir_cur;
 	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
 	struct ir_funclib lib;
 	struct deferred_kernel *deferred; /* in source order */
@@ -83,7 +90,8 @@ static void lap(struct compiler *c, enum stage s)
 	double n = now();
 	c->t[s] += n - c->mark;
 	c->mark = n;
-	size_t used = pa_arena_used(&c->fn_arena);
+	size_t used = pa_arena_used(&c->fn_arena) + pa_arena_used(&c->mir_arena[0]) +
+	              pa_arena_used(&c->mir_arena[1]);
 	if (used >= c->bytes_mark)
 		c->bytes[s] += used - c->bytes_mark;
 	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
@@ -212,9 +220,9 @@ static bool uses_vcc(const struct mir_function *mf)
 	return false;
 }
 
-static void record_kernel(struct compiler *c, const struct ir_function *ir,
-                          const struct mir_function *mf, const struct sched_code *code,
-                          const struct ra_stats *ras)
+/* Adds the kernel's entry with what the IR says (name, arguments, workgroup size), before
+ * the IR is dropped; finish_kernel fills in the code.  Returns its index. */
+static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
 {
 	if (c->nkernels == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 8;
@@ -228,10 +236,29 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 		c->kstats = ns;
 		c->cap = ncap;
 	}
-	c->kstats[c->nkernels] = *ras;
 	struct co_kernel *k = &c->kernels[c->nkernels++];
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
+	unsigned maxwg = 0;
+	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
+	if (dims) {
+		maxwg = 1;
+		for (int i = 0; i < 3; i++)
+			maxwg *= dims[i] ? dims[i] : 1;
+	}
+	k->max_flat_workgroup_size = maxwg;
+	if (ir->reqntid[0])
+		for (int i = 0; i < 3; i++)
+			k->reqd_workgroup_size[i] = ir->reqntid[i] ? ir->reqntid[i] : 1;
+	add_args(c, ir, k);
+	return c->nkernels - 1;
+}
+
+static void finish_kernel(struct compiler *c, size_t index, const struct mir_function *mf,
+                          const struct sched_code *code, const struct ra_stats *ras)
+{
+	c->kstats[index] = *ras;
+	struct co_kernel *k = &c->kernels[index];
 	uint8_t *bytes = PA_NEW_ARRAY(&c->mod_arena, uint8_t, code->size ? code->size : 4);
 	memcpy(bytes, code->code, code->size);
 	k->code = bytes;
@@ -258,25 +285,22 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 		                          sizeof *c->relocs);
 		c->relocs[c->nrelocs++] = (struct co_reloc){
 		        .in = CO_IN_KERNEL,
-		        .index = c->nkernels - 1,
+		        .index = (uint32_t)index,
 		        .offset = r->offset,
 		        .type = r->kind == MIR_RELOC_REL32_LO ? CO_R_REL32_LO : CO_R_REL32_HI,
 		        .symbol = pa_arena_strndup(&c->mod_arena, r->symbol, strlen(r->symbol)),
 		        .addend = r->addend,
 		};
 	}
-	unsigned maxwg = 0;
-	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
-	if (dims) {
-		maxwg = 1;
-		for (int i = 0; i < 3; i++)
-			maxwg *= dims[i] ? dims[i] : 1;
-	}
-	k->max_flat_workgroup_size = maxwg;
-	if (ir->reqntid[0])
-		for (int i = 0; i < 3; i++)
-			k->reqd_workgroup_size[i] = ir->reqntid[i] ? ir->reqntid[i] : 1;
-	add_args(c, ir, k);
+}
+
+/* Moves the machine IR into the other MIR arena and empties the one it was in. */
+static void mir_settle(struct compiler *c, struct mir_function *mf)
+{
+	struct pa_arena *from = &c->mir_arena[c->mir_cur];
+	c->mir_cur ^= 1;
+	mir_compact(mf, &c->mir_arena[c->mir_cur]);
+	pa_arena_reset(from);
 }
 
 static unsigned spill_cost(const struct ra_stats *r)
@@ -317,7 +341,8 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	struct pa_diag *d = c->d;
 	memset(ras, 0, sizeof *ras);
 	unsigned wave = o->target.wave_size;
-	if (!isel_run(ir, &o->target, wave, reserve_scratch, &c->fn_arena, mf, d))
+	pa_arena_reset(&c->mir_arena[c->mir_cur]); /* (a selection without scratch before) */
+	if (!isel_run(ir, &o->target, wave, reserve_scratch, &c->mir_arena[c->mir_cur], mf, d))
 		return false;
 	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
 		mf->max_vgprs = (unsigned)o->maxrregcount;
@@ -380,22 +405,31 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 	}
 	if (o->verify && !mir_verify(&mf, true, d))
 		return;
+	mir_settle(c, &mf); /* (before the IR goes: the MIR's name is the IR's) */
+	size_t index = begin_kernel(c, &ir);
+	pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
 	lap(c, ST_RA);
 	struct sched_stats ss;
 	memset(&ss, 0, sizeof ss);
-	if (o->opt_level > 0)
+	if (o->opt_level > 0) {
 		sched_list(&mf, false);
+		mir_settle(c, &mf);
+	}
 	sched_waitcnt(&mf, &ss);
+	mir_settle(c, &mf);
 	sched_hazards(&mf, &ss);
+	mir_settle(c, &mf);
 	lap(c, ST_SCHED);
 	struct sched_code code;
-	if (!sched_emit(&mf, a, &code, d))
+	if (!sched_emit(&mf, &c->mir_arena[c->mir_cur], &code, d)) {
+		c->nkernels--;
 		return;
+	}
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
-	record_kernel(c, &ir, &mf, &code, &ras);
+	finish_kernel(c, index, &mf, &code, &ras);
 	lap(c, ST_EMIT);
 }
 
@@ -403,8 +437,10 @@ static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
 {
 	compile_kernel(c, pf, &c->mod);
 	pa_arena_reset(&c->fn_arena);
+	pa_arena_reset(&c->mir_arena[0]);
+	pa_arena_reset(&c->mir_arena[1]);
 	c->mark = now();
-	c->bytes_mark = pa_arena_used(&c->fn_arena);
+	c->bytes_mark = 0;
 }
 
 static void on_variable(void *user, const struct ptx_symbol *var)
@@ -506,6 +542,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.o = o;
 	c.d = d;
 	pa_arena_init(&c.fn_arena);
+	pa_arena_init(&c.mir_arena[0]);
+	pa_arena_init(&c.mir_arena[1]);
 	pa_arena_init(&c.mod_arena);
 	pa_arena_init(&c.lib_arena);
 	ir_funclib_init(&c.lib, &c.lib_arena);
@@ -566,6 +604,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	if (o->time_passes)
 		print_times(&c, o->time_passes);
 	pa_arena_free(&c.fn_arena);
+	pa_arena_free(&c.mir_arena[0]);
+	pa_arena_free(&c.mir_arena[1]);
 	pa_arena_free(&c.mod_arena);
 	pa_arena_free(&c.lib_arena);
 	return ok && !pa_diag_failed(d);

@@ -4,9 +4,12 @@
  * so an arena reused per function settles, after at most a few resets, at one chunk the
  * size of the largest function and then never calls malloc/free again.  (Freeing the
  * chunks at every reset made glibc return them to the kernel and fault them back in,
- * page by page, for every large function.)  Complexity: O(1) per allocation, O(number
- * of chunks) per reset.  Free memory is kept zeroed (calloc'ed chunks, used bytes cleared
- * at reset), so allocation is an inline pointer bump (arena.h). */
+ * page by page, for every large function.)  An arena that grew past RETAIN_MAX gives its
+ * memory back at reset and keeps one chunk of that size: the compiler's arenas take turns
+ * (IR, then machine IR in two), and kept memory would add their peaks up.
+ * Complexity: O(1) per allocation, O(number of chunks) per reset.  Free memory is kept zeroed
+ * (calloc'ed chunks, used bytes cleared at reset), so allocation is an inline pointer bump
+ * (arena.h). */
 #include "arena.h"
 
 #include <stdio.h>
@@ -18,6 +21,8 @@
  * the kernel for transparent huge pages: a big function's arena then faults in 2 MiB at a
  * time instead of 4 KiB (page faults were most of the system time on large kernels). */
 #define HUGE_CHUNK ((size_t)2 << 20)
+/* What a reset arena keeps at most (one chunk); more is returned to the system. */
+#define RETAIN_MAX ((size_t)4 << 20)
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
@@ -143,6 +148,14 @@ void pa_arena_reset(struct pa_arena *a)
 	struct pa_arena_chunk *c = a->head;
 	if (!c)
 		return;
+	if (a->bytes_reserved > RETAIN_MAX) {
+		/* a big function's memory goes back to the system, so that the next stage or
+		 * function (in another arena) reuses the pages instead of adding to them; it
+		 * comes back in huge pages (map_chunk), cheaply */
+		pa_arena_free(a);
+		new_chunk(a, RETAIN_MAX);
+		return;
+	}
 	if (!c->prev) {
 		memset(c->data, 0, (size_t)(a->next - c->data)); /* keep the free part zeroed */
 		a->next = c->data;
