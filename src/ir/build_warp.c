@@ -247,6 +247,31 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 	return true;
 }
 
+/* The lane pattern of a shfl with constant b and c that selection does with DPP or
+ * ds_swizzle (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its segment
+ * mask the high bits, its clamp the segment's end, or 0 for .up). */
+static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref bv, ir_ref c)
+{
+	uint64_t bits, cbits;
+	unsigned wave = b->fn->warp_size;
+	if (!const_bits(b, bv, &bits) || !const_bits(b, c, &cbits))
+		return 0;
+	unsigned n = (unsigned)bits & (wave - 1), seg = (unsigned)(cbits >> 8) & (wave - 1);
+	unsigned p = wave - seg, k = 0, clamp = (unsigned)cbits & (wave - 1) & ~seg;
+	if (p & (p - 1))
+		return 0;
+	while ((1u << k) < p)
+		k++;
+	bool up = ptx_insn_has_mod(in, PTX_DW_UP);
+	if (clamp != (up ? 0 : p - 1) || (n == 0 && !ptx_insn_has_mod(in, PTX_DW_IDX)))
+		return 0;
+	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
+		return n < p && n < 32 ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
+	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
+		return n < p && p <= 16 ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
+	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;
+}
+
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
 static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 {
@@ -283,8 +308,17 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 		                   ? konst(b, IR_T_PRED, 1)
 		                   : cmp(b, IR_CMP_LE, j, max_lane);
 	}
+	uint32_t pattern = const_pattern(b, in, bv, c);
 	ir_ref args[3] = {in_range, j, lane};
 	uint64_t always;
+	if (pattern) { /* DPP/ds_swizzle: no source lane to compute */
+		ir_ref ab[2] = {a, lane};
+		ir_ref d = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2, pattern, 0);
+		irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
+		if (in->opnds[0].pair)
+			irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
+		return;
+	}
 	ir_ref from = const_bits(b, in_range, &always)
 	                      ? (always ? j : lane)
 	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);

@@ -46,11 +46,96 @@ static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
 	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
 }
 
+/* ---- constant lane patterns (IR_LANE_AUX): DPP and ds_swizzle ---- */
+
+/* dst = v_mov_b32_dpp src with control `ctrl`; a lane whose source lane is invalid gets 0 */
+static void dpp_mov(struct isel *s, struct mir_opnd dst, struct mir_opnd src, unsigned ctrl)
+{
+	struct mir_opnd ops[2] = {dst, src};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_V_MOV_B32, 2, ops);
+	mi->enc = AMD_ENC_E32, mi->dpp = 1, mi->dpp_ctrl = (uint16_t)ctrl, mi->bound_ctrl = true;
+}
+
+/* ds_swizzle_b32 in bitmask mode: lane l of each 32 reads ((l & and) | or) ^ xor */
+static void swizzle(struct isel *s, struct mir_opnd dst, struct mir_opnd src, unsigned and_mask,
+                    unsigned or_mask, unsigned xor_mask)
+{
+	struct mir_opnd ops[2] = {dst, src};
+	sel_emit(s, AMD_OP_DS_SWIZZLE_B32, 2, ops)->offset =
+	        (int32_t)(and_mask | or_mask << 5 | xor_mask << 10);
+}
+
+/* DPP quad_perm control: lane i of each quad reads lane (i & and) ^ xor | or */
+static unsigned quad_perm(unsigned and_mask, unsigned or_mask, unsigned xor_mask)
+{
+	unsigned ctrl = 0;
+	for (unsigned i = 0; i < 4; i++)
+		ctrl |= (((i & and_mask) | or_mask) ^ xor_mask) << (2 * i);
+	return ctrl;
+}
+
+/* .up/.down by n in segments of p <= 16 lanes: DPP row_shr/row_shl reads the right lane
+ * wherever the source is in range (it stays in the 16-lane row); the lanes out of range
+ * (a constant mask) keep their own value through v_cndmask. */
+static void shift_in_rows(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
+                          unsigned n, unsigned p)
+{
+	uint32_t t = sel_new_vgpr(s, 1), in_range = 0;
+	dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
+	for (unsigned l = 0; l < 32; l++)
+		if (up ? l % p >= n : l % p + n <= p - 1)
+			in_range |= 1u << l;
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		sel_copy(s, sel_sub(m, h, 1), mir_imm(in_range));
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), mir_vreg(m, s->mask_dw)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, uint32_t aux)
+{
+	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
+	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share */
+	switch (IR_LANE_KIND(aux)) {
+	case IR_LANE_XOR:
+		if (n < 4)
+			dpp_mov(s, d, a, quad_perm(3, 0, n));
+		else if (gfx10 && n < 16)
+			dpp_mov(s, d, a, 0x160 | n);
+		else
+			swizzle(s, d, a, 0x1f, 0, n);
+		return;
+	case IR_LANE_IDX:
+		if (p <= 4)
+			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
+		else if (gfx10 && p == 16)
+			dpp_mov(s, d, a, 0x150 | n);
+		else
+			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
+		return;
+	default:
+		shift_in_rows(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		return;
+	}
+}
+
 static bool lane_read(struct isel *s, const struct ir_insn *in)
 {
 	struct mir_opnd d = rd(s, in->res, 0);
 	if (!s->ir->vals[in->args[0]].divergent) { /* the same value in every lane */
 		sel_copy(s, d, sel_sreg_opnd(s, in->args[0], 0));
+		return true;
+	}
+	if (in->aux) {
+		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
+		if (s->vals[in->res].loc == LOC_VGPR) {
+			lane_pattern(s, d, a, in->aux);
+			return true;
+		}
+		uint32_t t = sel_new_vgpr(s, 1); /* uniform by analysis: through a VGPR */
+		lane_pattern(s, mir_vreg(t, 1), a, in->aux);
+		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
+		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
 	}
 	if (!s->ir->vals[in->args[1]].divergent) { /* one lane for all: v_readlane */

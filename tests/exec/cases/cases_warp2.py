@@ -154,5 +154,63 @@ def pattern_case(kernel):
     return c
 
 
+# warp2_const.ptx: (mode, b, c) with c = ((64 - p) << 8) | clamp, the same segments of p lanes
+# on wave32 and wave64 (the fields are W bits wide); 63 is the whole wave.
+CONST_SHUFFLES = [
+    ('bfly', 1, 63), ('bfly', 2, 63), ('bfly', 3, 63), ('bfly', 5, 63), ('bfly', 12, 63),
+    ('bfly', 16, 63), ('bfly', 21, 63), ('bfly', 31, 63), ('bfly', 40, 63), ('bfly', 1, 0x3807),
+    ('bfly', 6, 0x3807), ('bfly', 9, 0x3807), ('bfly', 3, 0x3c03), ('bfly', 4, 0x1f),
+    ('up', 1, 0x3000), ('up', 5, 0x3000), ('up', 15, 0x3000), ('up', 1, 0x3c00),
+    ('up', 3, 0x3c00), ('up', 2, 0x3800), ('up', 1, 0), ('up', 7, 0x3000), ('up', 2, 0x3002),
+    ('down', 1, 0x300f), ('down', 4, 0x300f), ('down', 15, 0x300f), ('down', 1, 0x3e01),
+    ('down', 3, 0x3807), ('down', 1, 63), ('down', 33, 63), ('down', 2, 0x3005),
+    ('idx', 0, 0x3c03), ('idx', 3, 0x3c03), ('idx', 1, 0x3e01), ('idx', 5, 0x3807),
+    ('idx', 13, 0x300f), ('idx', 17, 0x201f), ('idx', 40, 63), ('idx', 7, 0x3003),
+    ('idx', 0, 0x3f00), ('idx', 6, 0x3c03)]
+CONST_BLOCK = 128
+CONST_N = 2 * CONST_BLOCK
+
+
+def shfl_w(mode, v, lane, b, c, wave):
+    """shfl.sync with the lane and c fields wave-size bits wide (docs/WARP.md): (d, p)."""
+    f = wave - 1
+    bval, cval, seg = b & f, c & f, (c >> 8) & f
+    min_lane = lane & seg
+    max_lane = min_lane | (cval & ~seg & f)
+    if mode == 'up':
+        j = lane - bval
+        ok = j >= max_lane
+    else:
+        j = {'down': lane + bval, 'bfly': lane ^ bval,
+             'idx': min_lane | (bval & ~seg & f)}[mode]
+        ok = j <= max_lane
+    return (v[j] if ok else v[lane]), int(ok)
+
+
+def const_case():
+    rng = rng_for('warp2_const')
+    vals = [rng.randrange(-1 << 31, 1 << 31) for _ in range(CONST_N)]
+
+    def check(outs, wave):
+        got = unpack('i', outs[0])
+        errs = []
+        for k, (mode, b, c) in enumerate(CONST_SHUFFLES):
+            for base in range(0, CONST_N, wave):
+                v = vals[base:base + wave]
+                for lane in range(wave):
+                    d, p = shfl_w(mode, v, lane, b, c, wave)
+                    at = (k * CONST_N + base + lane) * 2
+                    if (got[at], got[at + 1]) != (d, p) and len(errs) < 8:
+                        errs.append('shfl.%s b=%d c=%#x lane %d (thread %d): d=%d p=%d, '
+                                    'expected d=%d p=%d' % (mode, b, c, lane, base + lane,
+                                                            got[at], got[at + 1], d, p))
+        return errs
+
+    c = Case('warp2_const', 'warp2_const', (2,), (CONST_BLOCK,),
+             [Out(8 * CONST_N * len(CONST_SHUFFLES)), In('i', vals)], check)
+    c.warp_level = True
+    return c
+
+
 def cases():
-    return [pattern_case('warp2_cuda'), pattern_case('warp2_nvvm')]
+    return [pattern_case('warp2_cuda'), pattern_case('warp2_nvvm'), const_case()]
