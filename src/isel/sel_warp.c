@@ -201,16 +201,17 @@ static bool readfirst(struct isel *s, const struct ir_insn *in)
 
 static const struct {
 	uint16_t op;       /* VALU row combining two values */
+	uint16_t sop;      /* SALU row combining two row results */
 	uint32_t identity; /* what inactive lanes contribute */
 } redux_rows[] = {
-        [IR_REDUX_ADD] = {AMD_OP_V_ADD_U32, 0},
-        [IR_REDUX_MIN_U] = {AMD_OP_V_MIN_U32, 0xffffffffu},
-        [IR_REDUX_MIN_S] = {AMD_OP_V_MIN_I32, 0x7fffffffu},
-        [IR_REDUX_MAX_U] = {AMD_OP_V_MAX_U32, 0},
-        [IR_REDUX_MAX_S] = {AMD_OP_V_MAX_I32, 0x80000000u},
-        [IR_REDUX_AND] = {AMD_OP_V_AND_B32, 0xffffffffu},
-        [IR_REDUX_OR] = {AMD_OP_V_OR_B32, 0},
-        [IR_REDUX_XOR] = {AMD_OP_V_XOR_B32, 0},
+        [IR_REDUX_ADD] = {AMD_OP_V_ADD_U32, AMD_OP_S_ADD_U32, 0},
+        [IR_REDUX_MIN_U] = {AMD_OP_V_MIN_U32, AMD_OP_S_MIN_U32, 0xffffffffu},
+        [IR_REDUX_MIN_S] = {AMD_OP_V_MIN_I32, AMD_OP_S_MIN_I32, 0x7fffffffu},
+        [IR_REDUX_MAX_U] = {AMD_OP_V_MAX_U32, AMD_OP_S_MAX_U32, 0},
+        [IR_REDUX_MAX_S] = {AMD_OP_V_MAX_I32, AMD_OP_S_MAX_I32, 0x80000000u},
+        [IR_REDUX_AND] = {AMD_OP_V_AND_B32, AMD_OP_S_AND_B32, 0xffffffffu},
+        [IR_REDUX_OR] = {AMD_OP_V_OR_B32, AMD_OP_S_OR_B32, 0},
+        [IR_REDUX_XOR] = {AMD_OP_V_XOR_B32, AMD_OP_S_XOR_B32, 0},
 };
 
 static void set_exec(struct isel *s, struct mir_opnd src)
@@ -218,6 +219,81 @@ static void set_exec(struct isel *s, struct mir_opnd src)
 	struct mir_opnd ops[2] = {sel_exec(s), src};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, ops);
 }
+
+/* Combines acc across each 16-lane row with DPP (EXEC must be every lane): quad_perm
+ * [1,0,3,2] and [2,3,0,1], row_half_mirror, row_mirror, each fused into the combining VOP2
+ * (src0 read from the other lane, src1 the lane's own), as LLVM's wave reductions do; every
+ * lane then holds its row's result.  Returns the vreg. */
+static uint32_t reduce_rows(struct isel *s, uint32_t acc, unsigned op)
+{
+	const unsigned ctrls[4] = {quad_perm(3, 0, 1), quad_perm(3, 0, 2), 0x141, 0x140};
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t next = sel_new_vgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(acc, 1)};
+		struct mir_insn *mi = sel_emit(s, op, 3, ops);
+		mi->enc = AMD_ENC_E32, mi->dpp = 1, mi->dpp_ctrl = (uint16_t)ctrls[k];
+		mi->bound_ctrl = true;
+		acc = next;
+	}
+	return acc;
+}
+
+/* The SGPR combining the results of rows [first, first + n) of acc (v_readlane of each
+ * row's lane 0, then SALU `sop`). */
+static uint32_t combine_rows(struct isel *s, uint32_t acc, unsigned first, unsigned n, unsigned sop)
+{
+	uint32_t r = 0;
+	for (unsigned row = first; row < first + n; row++) {
+		uint32_t t = sel_new_sgpr(s, 1);
+		struct mir_opnd rl[3] = {mir_vreg(t, 1), mir_vreg(acc, 1), mir_imm(16 * row)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+		if (row == first) {
+			r = t;
+			continue;
+		}
+		uint32_t next = sel_new_sgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(r, 1), mir_vreg(t, 1)};
+		sel_emit(s, sop, 3, ops);
+		r = next;
+	}
+	return r;
+}
+
+static bool redux(struct isel *s, const struct ir_insn *in)
+{
+	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
+	bool halves = in->aux & IR_REDUX_HALVES; /* a result per 32-lane half: per lane */
+	uint32_t saved = sel_new_sgpr(s, w);
+	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
+	struct mir_opnd a = sel_vsrc_opnd(s, in->args[0], 0);
+	uint32_t acc = sel_new_vgpr(s, 1);
+	set_exec(s, mir_imm(~0u));
+	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[kind].identity));
+	set_exec(s, mir_vreg(saved, w));
+	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
+	valu(s, AMD_OP_V_MOV_B32, 2, mv);
+	set_exec(s, mir_imm(~0u));
+	acc = reduce_rows(s, acc, redux_rows[kind].op);
+	unsigned sop = redux_rows[kind].sop;
+	if (halves) { /* lanes 0-31 get rows 0-1, lanes 32-63 rows 2-3 */
+		uint32_t lo = combine_rows(s, acc, 0, 2, sop), hi = combine_rows(s, acc, 2, 2, sop);
+		set_exec(s, mir_vreg(saved, w));
+		uint32_t m = sel_new_sgpr(s, 2);
+		sel_copy(s, sel_sub(m, 0, 1), mir_imm(0));
+		sel_copy(s, sel_sub(m, 1, 1), mir_imm(~0u));
+		struct mir_opnd ops[4] = {rd(s, in->res, 0), mir_vreg(lo, 1), mir_vreg(hi, 1),
+		                          mir_vreg(m, 2)};
+		valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+		return true;
+	}
+	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, sop);
+	set_exec(s, mir_vreg(saved, w));
+	put_scalar(s, in->res, r);
+	return true;
+}
+
+/* ---- bar.sum (bar.red, build_bar.c) ---- */
 
 /* lane = the lane's index in the wave (under a full EXEC) */
 static void wave_lane(struct isel *s, uint32_t lane)
@@ -229,54 +305,6 @@ static void wave_lane(struct isel *s, uint32_t lane)
 		sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
 	}
 }
-
-/* log2(span) ds_bpermute steps combining acc across each group of `span` lanes with `op`
- * (EXEC must be every lane); returns the vreg holding the result in every lane. */
-static uint32_t butterfly(struct isel *s, uint32_t acc, uint32_t lane, unsigned span, unsigned op)
-{
-	for (unsigned step = 1; step < span; step *= 2) {
-		uint32_t other = sel_new_vgpr(s, 1), from = sel_new_vgpr(s, 1);
-		struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(step), mir_vreg(lane, 1)};
-		valu(s, AMD_OP_V_XOR_B32, 3, x);
-		bpermute(s, mir_vreg(other, 1), mir_vreg(acc, 1), mir_vreg(from, 1));
-		uint32_t next = sel_new_vgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(other, 1)};
-		valu(s, op, 3, ops);
-		acc = next;
-	}
-	return acc;
-}
-
-static bool redux(struct isel *s, const struct ir_insn *in)
-{
-	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
-	unsigned span = in->aux & IR_REDUX_HALVES ? 32 : s->wave; /* lanes reduced together */
-	uint32_t saved = sel_new_sgpr(s, w);
-	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
-	struct mir_opnd a = sel_vsrc_opnd(s, in->args[0], 0);
-	uint32_t acc = sel_new_vgpr(s, 1), lane = sel_new_vgpr(s, 1);
-	set_exec(s, mir_imm(~0u));
-	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[kind].identity));
-	set_exec(s, mir_vreg(saved, w));
-	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
-	valu(s, AMD_OP_V_MOV_B32, 2, mv);
-	set_exec(s, mir_imm(~0u));
-	wave_lane(s, lane);
-	acc = butterfly(s, acc, lane, span, redux_rows[kind].op);
-	set_exec(s, mir_vreg(saved, w));
-	if (span < s->wave) { /* a result per half: per lane */
-		sel_copy(s, rd(s, in->res, 0), mir_vreg(acc, 1));
-		return true;
-	}
-	uint32_t r = sel_new_sgpr(s, 1);
-	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
-	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
-	put_scalar(s, in->res, r);
-	return true;
-}
-
-/* ---- bar.sum (bar.red, build_bar.c) ---- */
 
 /* The sum of the dwords slots[0..n-1] in LDS (n <= W): with EXEC set to every lane, lane
  * k < n loads slot k, the others hold 0, a butterfly adds them up. */
@@ -302,10 +330,8 @@ static bool bar_sum(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd mv[2] = {mir_vreg(acc, 1), mir_vreg(val, 1)};
 	valu(s, AMD_OP_V_MOV_B32, 2, mv);
 	set_exec(s, mir_imm(~0u));
-	acc = butterfly(s, acc, lane, s->wave, AMD_OP_V_ADD_U32);
-	uint32_t r = sel_new_sgpr(s, 1);
-	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
-	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
+	acc = reduce_rows(s, acc, AMD_OP_V_ADD_U32);
+	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, AMD_OP_S_ADD_U32);
 	set_exec(s, mir_vreg(saved, w));
 	put_scalar(s, in->res, r);
 	return true;
