@@ -2,7 +2,10 @@
  *
  * shfl.sync computes its source lane and in-range predicate with integer operations (PTX
  * ISA semantics, with lane, offset and the c operand's fields W bits wide for a wave of W
- * lanes) and reads the value there with one lane.read.  vote.sync, activemask,
+ * lanes) and reads the value there with one lane.read; with immediate b and c naming
+ * segments of 2^k lanes the lane.read carries the pattern instead (IR_LANE_AUX: xor, idx,
+ * or up/down in segments of at most 16 lanes) for DPP/ds_swizzle selection, and the source
+ * lane is not computed.  vote.sync, activemask,
  * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
  * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
  * redux.sync and match.any.sync are one operation each; %lanemask_* come from %laneid.

@@ -2,17 +2,23 @@
  *
  * lane.read is ds_bpermute_b32 (every target, both wave sizes: a lane reads the dword
  * another lane offers; an inactive source lane gives 0), or v_readlane_b32 when every lane
- * reads the same lane (a broadcast: the result is uniform).  ballot is the predicate's lane
- * mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC, readfirst is
- * v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity analysis
- * made them divergent, e.g. out of a divergent loop).  redux runs a butterfly of
- * ds_bpermute steps over the whole wave with EXEC briefly set to every lane, the inactive
- * lanes holding the operation's identity, then reads the lane-uniform result with
- * v_readfirstlane (with 32-lane warps on wave64, --warp-size 32, the butterfly stays in
- * each half and the result is per lane).  match.any compares each lane's value with every lane's
+ * reads the same lane (a broadcast: the result is uniform).  A lane.read with a constant
+ * pattern (IR_LANE_AUX, from shfl with immediate b and c) is one DPP v_mov or ds_swizzle
+ * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
+ * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
+ * mode; up/down by n in segments <= 16 lanes a row_shr/row_shl then v_cndmask with the
+ * constant mask of the lanes in range (the others keep their own value).  ballot is the
+ * predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is
+ * EXEC, readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the
+ * uniformity analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC
+ * to every lane, the inactive lanes holding the operation's identity, reduces each row of
+ * 16 lanes with four DPP forms of the operation (quad_perm, quad_perm, row_half_mirror,
+ * row_mirror, as LLVM's wave reductions) and combines the rows' lane 0 with v_readlane and
+ * the SALU operation (with 32-lane warps on wave64, --warp-size 32, each half separately,
+ * the result per lane).  match.any compares each lane's value with every lane's
  * (v_readlane, v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane
  * of the wave, straight-line.  bar.sum (bar.red's CTA-wide sum of per-wave counts in LDS)
- * loads slot k into lane k < n under a full EXEC and adds them with the redux butterfly.
+ * loads slot k into lane k < n under a full EXEC and adds them as redux does.
  * Complexity: O(1) per instruction, O(wave size) for match.any. */
 #include "isel/isel_int.h"
 
