@@ -250,6 +250,11 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 	return true;
 }
 
+/* .up/.down across 16-lane rows: a v_readlane/v_writelane pair per lane after a row
+ * boundary; worth it over ds_bpermute (amdsim --stats on bench/kernels reduce_warp and scan)
+ * while pairs x (wave size / 32) stays within this */
+enum { SHIFT_FIXUP_BUDGET = 16 };
+
 /* The lane pattern of a shfl with constant b and c that selection does with DPP or
  * ds_swizzle (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its segment
  * mask the high bits, its clamp the segment's end, or 0 for .up). */
@@ -270,8 +275,12 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref b
 		return 0;
 	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
 		return n < p && n < 32 ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
+	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
+	 * 32-lane segments (sel_warp.c) */
+	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;
+	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32));
 	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
-		return n < p && p <= 16 ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
+		return shift_ok ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
 	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;
 }
 

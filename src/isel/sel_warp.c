@@ -80,20 +80,46 @@ static unsigned quad_perm(unsigned and_mask, unsigned or_mask, unsigned xor_mask
 	return ctrl;
 }
 
-/* .up/.down by n in segments of p <= 16 lanes: DPP row_shr/row_shl reads the right lane
- * wherever the source is in range (it stays in the 16-lane row); the lanes out of range
- * (a constant mask) keep their own value through v_cndmask. */
-static void shift_in_rows(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
-                          unsigned n, unsigned p)
+/* The lanes of the wave whose .up/.down by n in segments of p lanes is in range. */
+static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsigned p)
 {
-	uint32_t t = sel_new_vgpr(s, 1), in_range = 0;
-	dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
-	for (unsigned l = 0; l < 32; l++)
+	uint64_t m = 0;
+	for (unsigned l = 0; l < s->wave; l++)
 		if (up ? l % p >= n : l % p + n <= p - 1)
-			in_range |= 1u << l;
+			m |= 1ull << l;
+	return m;
+}
+
+/* .up/.down by n in segments of p lanes: DPP row_shr/row_shl reads the right lane wherever
+ * the source is in range and in the same 16-lane row; the n lanes after (up) or before
+ * (down) each row boundary inside a segment (p > 16) are written from their source with
+ * v_readlane/v_writelane -- or, for n = 16 in 32-lane segments, every source is the lane
+ * xor 16, a ds_swizzle; then the lanes out of range (a constant mask) keep their own
+ * value through v_cndmask. */
+static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
+                        unsigned n, unsigned p)
+{
+	uint32_t t = sel_new_vgpr(s, 1);
+	if (n == 16) {
+		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
+	} else {
+		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
+		for (unsigned g = 0; g < s->wave; g += p)
+			for (unsigned r = g + 16; r < g + p; r += 16)
+				for (unsigned k = 0; k < n; k++) {
+					unsigned to = up ? r + k : r - n + k, from = up ? to - n : to + n;
+					uint32_t x = sel_new_sgpr(s, 1);
+					struct mir_opnd rl[3] = {mir_vreg(x, 1), a, mir_imm(from)};
+					sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+					struct mir_opnd wl[3] = {mir_vreg(t, 1), mir_vreg(x, 1),
+					                         mir_imm(to)};
+					sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
+				}
+	}
+	uint64_t in_range = shift_in_range(s, up, n, p);
 	uint32_t m = sel_new_sgpr(s, s->mask_dw);
 	for (unsigned h = 0; h < s->mask_dw; h++)
-		sel_copy(s, sel_sub(m, h, 1), mir_imm(in_range));
+		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(in_range >> (32 * h))));
 	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), mir_vreg(m, s->mask_dw)};
 	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
@@ -120,7 +146,7 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, u
 			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
 		return;
 	default:
-		shift_in_rows(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
 		return;
 	}
 }

@@ -166,7 +166,9 @@ CONST_SHUFFLES = [
     ('down', 3, 0x3807), ('down', 1, 63), ('down', 33, 63), ('down', 2, 0x3005),
     ('idx', 0, 0x3c03), ('idx', 3, 0x3c03), ('idx', 1, 0x3e01), ('idx', 5, 0x3807),
     ('idx', 13, 0x300f), ('idx', 17, 0x201f), ('idx', 40, 63), ('idx', 7, 0x3003),
-    ('idx', 0, 0x3f00), ('idx', 6, 0x3c03)]
+    ('idx', 0, 0x3f00), ('idx', 6, 0x3c03),
+    ('down', 2, 63), ('up', 4, 0), ('up', 3, 0x2000), ('down', 16, 0x201f), ('up', 16, 0x2000),
+    ('down', 4, 0x201f), ('down', 5, 0x201f), ('up', 2, 0x2000), ('down', 3, 0x201f)]
 CONST_BLOCK = 128
 CONST_N = 2 * CONST_BLOCK
 
