@@ -6,8 +6,9 @@
  * pattern (IR_LANE_AUX, from shfl with immediate b and c) is one DPP v_mov or ds_swizzle
  * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
  * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
- * mode; up/down by n in segments <= 16 lanes a row_shr/row_shl then v_cndmask with the
- * constant mask of the lanes in range (the others keep their own value).  ballot is the
+ * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
+ * crossing a row boundary in segments over 16 lanes; n = 16 in 32 lanes ds_swizzle xor 16)
+ * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is the
  * predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is
  * EXEC, readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the
  * uniformity analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC
@@ -96,8 +97,8 @@ static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsign
  * v_readlane/v_writelane -- or, for n = 16 in 32-lane segments, every source is the lane
  * xor 16, a ds_swizzle; then the lanes out of range (a constant mask) keep their own
  * value through v_cndmask. */
-static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
-                        unsigned n, unsigned p)
+static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
+                        unsigned p)
 {
 	uint32_t t = sel_new_vgpr(s, 1);
 	if (n == 16) {
@@ -107,7 +108,8 @@ static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bo
 		for (unsigned g = 0; g < s->wave; g += p)
 			for (unsigned r = g + 16; r < g + p; r += 16)
 				for (unsigned k = 0; k < n; k++) {
-					unsigned to = up ? r + k : r - n + k, from = up ? to - n : to + n;
+					unsigned to = up ? r + k : r - n + k,
+					         from = up ? to - n : to + n;
 					uint32_t x = sel_new_sgpr(s, 1);
 					struct mir_opnd rl[3] = {mir_vreg(x, 1), a, mir_imm(from)};
 					sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
