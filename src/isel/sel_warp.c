@@ -8,19 +8,18 @@
  * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
  * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
  * crossing a row boundary in segments over 16 lanes; n = 16 in 32 lanes ds_swizzle xor 16)
- * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is the
- * predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is
- * EXEC, readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the
- * uniformity analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC
- * to every lane, the inactive lanes holding the operation's identity, reduces each row of
- * 16 lanes with four DPP forms of the operation (quad_perm, quad_perm, row_half_mirror,
- * row_mirror, as LLVM's wave reductions) and combines the rows' lane 0 with v_readlane and
- * the SALU operation (with 32-lane warps on wave64, --warp-size 32, each half separately,
- * the result per lane).  match.any compares each lane's value with every lane's
- * (v_readlane, v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane
- * of the wave, straight-line.  bar.sum (bar.red's CTA-wide sum of per-wave counts in LDS)
- * loads slot k into lane k < n under a full EXEC and adds them as redux does.
- * Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is
+ * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
+ * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
+ * analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC to every lane, the
+ * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
+ * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
+ * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
+ * wave64, --warp-size 32, each half separately, the result per lane).  match.any compares each
+ * lane's value with every lane's (v_readlane, v_cmp) and writes lane k's mask into lane k
+ * (v_writelane): 2-3 instructions per lane of the wave, straight-line.  bar.sum (bar.red's CTA-wide
+ * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
+ * redux does. Complexity: O(1) per instruction, O(wave size) for match.any. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
