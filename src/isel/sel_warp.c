@@ -7,7 +7,8 @@
  * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
  * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
  * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
- * crossing a row boundary in segments over 16 lanes; n = 16 in 32 lanes ds_swizzle xor 16)
+ * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
+ * 32 lanes ds_swizzle xor 16)
  * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is
  * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
  * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
@@ -102,6 +103,8 @@ static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bo
 	uint32_t t = sel_new_vgpr(s, 1);
 	if (n == 16) {
 		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
+	} else if (n == 1 && s->gen < AMD_GFX10) { /* gfx9 DPP wave_shr:1 / wave_shl:1 */
+		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
 	} else {
 		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
 		for (unsigned g = 0; g < s->wave; g += p)
