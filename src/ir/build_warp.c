@@ -2,7 +2,10 @@
  *
  * shfl.sync computes its source lane and in-range predicate with integer operations (PTX
  * ISA semantics, with lane, offset and the c operand's fields W bits wide for a wave of W
- * lanes) and reads the value there with one lane.read.  vote.sync, activemask,
+ * lanes) and reads the value there with one lane.read; with immediate b and c naming
+ * segments of 2^k lanes the lane.read carries the pattern instead (IR_LANE_AUX: xor, idx,
+ * or up/down in segments of at most 16 lanes) for DPP/ds_swizzle selection, and the source
+ * lane is not computed.  vote.sync, activemask,
  * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
  * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
  * redux.sync and match.any.sync are one operation each; %lanemask_* come from %laneid.
@@ -265,6 +268,40 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 	return true;
 }
 
+/* .up/.down across 16-lane rows: a v_readlane/v_writelane pair per lane after a row
+ * boundary; worth it over ds_bpermute (amdsim --stats on bench/kernels reduce_warp and scan)
+ * while pairs x (wave size / 32) stays within this */
+enum { SHIFT_FIXUP_BUDGET = 16 };
+
+/* The lane pattern of a shfl with constant b and c that selection does with DPP or
+ * ds_swizzle (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its segment
+ * mask the high bits, its clamp the segment's end, or 0 for .up). */
+static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref bv, ir_ref c)
+{
+	uint64_t bits, cbits;
+	unsigned wave = b->fn->warp_size;
+	if (!const_bits(b, bv, &bits) || !const_bits(b, c, &cbits))
+		return 0;
+	unsigned n = (unsigned)bits & (wave - 1), seg = (unsigned)(cbits >> 8) & (wave - 1);
+	unsigned p = wave - seg, k = 0, clamp = (unsigned)cbits & (wave - 1) & ~seg;
+	if (p & (p - 1))
+		return 0;
+	while ((1u << k) < p)
+		k++;
+	bool up = ptx_insn_has_mod(in, PTX_DW_UP);
+	if (clamp != (up ? 0 : p - 1) || (n == 0 && !ptx_insn_has_mod(in, PTX_DW_IDX)))
+		return 0;
+	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
+		return n < p && n < 32 ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
+	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
+	 * 32-lane segments (sel_warp.c) */
+	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;
+	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32));
+	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
+		return shift_ok ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
+	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;
+}
+
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
 static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 {
@@ -301,8 +338,17 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 		                   ? konst(b, IR_T_PRED, 1)
 		                   : cmp(b, IR_CMP_LE, j, max_lane);
 	}
+	uint32_t pattern = const_pattern(b, in, bv, c);
 	ir_ref args[3] = {in_range, j, lane};
 	uint64_t always;
+	if (pattern) { /* DPP/ds_swizzle: no source lane to compute */
+		ir_ref ab[2] = {a, lane};
+		ir_ref d = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2, pattern, 0);
+		irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
+		if (in->opnds[0].pair)
+			irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
+		return;
+	}
 	ir_ref from = const_bits(b, in_range, &always)
 	                      ? (always ? j : lane)
 	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);

@@ -57,6 +57,16 @@ enum ir_redux {
 	                       * 32); the result is then per lane (divergent) */
 };
 
+/* LANE_READ aux: 0, or a constant lane pattern (shfl.sync with constant b and c) that
+ * selection turns into DPP/ds_swizzle; args[1] is then the lane itself.  Patterns repeat
+ * in segments of 2^seg lanes: XOR n (n < 32, always in range), UP/DOWN n (0 < n < segment;
+ * out of range: the lane's own value), IDX n (segment <= 32). */
+enum ir_lane_pattern { IR_LANE_XOR = 1, IR_LANE_UP, IR_LANE_DOWN, IR_LANE_IDX };
+#define IR_LANE_AUX(kind, n, seg) ((uint32_t)(kind) | (uint32_t)(n) << 3 | (uint32_t)(seg) << 9)
+#define IR_LANE_KIND(aux)         ((aux)&7u)
+#define IR_LANE_N(aux)            (((aux) >> 3) & 63u)
+#define IR_LANE_SEG(aux)          (((aux) >> 9) & 7u) /* log2 of the segment's lanes */
+
 struct ir_op_info {
 	const char *name;
 	int8_t nargs;

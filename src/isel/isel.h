@@ -107,6 +107,9 @@ struct mir_insn {
 	uint8_t enc; /* enum amd_enc_choice */
 	bool clamp;
 	uint8_t rtn;       /* atomics: 1 = returns its pre-op value into opnds[0] */
+	uint8_t dpp;       /* VOP1/VOP2: 1 = DPP16 with dpp_ctrl, row and bank masks 0xf */
+	bool bound_ctrl;   /* DPP: a lane whose source lane is invalid gets 0 (else keeps dst) */
+	uint16_t dpp_ctrl; /* DPP16 control, LLVM's numbers (quad_perm 0-0xff, row_shl 0x101..) */
 	uint32_t src_line; /* PTX line this instruction came from (0: none) */
 };
 

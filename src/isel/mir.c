@@ -202,6 +202,8 @@ static void print_insn(FILE *out, const struct mir_function *fn, const struct mi
 		fprintf(out, " abs:%#x", in->abs);
 	if (in->rtn)
 		fprintf(out, " rtn");
+	if (in->dpp)
+		fprintf(out, " dpp_ctrl:%#x%s", in->dpp_ctrl, in->bound_ctrl ? " bound_ctrl" : "");
 	fputc('\n', out);
 }
 

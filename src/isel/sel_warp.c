@@ -2,18 +2,25 @@
  *
  * lane.read is ds_bpermute_b32 (every target, both wave sizes: a lane reads the dword
  * another lane offers; an inactive source lane gives 0), or v_readlane_b32 when every lane
- * reads the same lane (a broadcast: the result is uniform).  ballot is the predicate's lane
- * mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC, readfirst is
- * v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity analysis
- * made them divergent, e.g. out of a divergent loop).  redux runs a butterfly of
- * ds_bpermute steps over the whole wave with EXEC briefly set to every lane, the inactive
- * lanes holding the operation's identity, then reads the lane-uniform result with
- * v_readfirstlane (with 32-lane warps on wave64, --warp-size 32, the butterfly stays in
- * each half and the result is per lane).  match.any compares each lane's value with every lane's
- * (v_readlane, v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane
- * of the wave, straight-line.  bar.sum (bar.red's CTA-wide sum of per-wave counts in LDS)
- * loads slot k into lane k < n under a full EXEC and adds them with the redux butterfly.
- * Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * reads the same lane (a broadcast: the result is uniform).  A lane.read with a constant
+ * pattern (IR_LANE_AUX, from shfl with immediate b and c) is one DPP v_mov or ds_swizzle
+ * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
+ * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
+ * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
+ * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
+ * 32 lanes ds_swizzle xor 16)
+ * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is
+ * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
+ * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
+ * analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC to every lane, the
+ * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
+ * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
+ * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
+ * wave64, --warp-size 32, each half separately, the result per lane).  match.any compares each
+ * lane's value with every lane's (v_readlane, v_cmp) and writes lane k's mask into lane k
+ * (v_writelane): 2-3 instructions per lane of the wave, straight-line.  bar.sum (bar.red's CTA-wide
+ * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
+ * redux does. Complexity: O(1) per instruction, O(wave size) for match.any. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
@@ -46,11 +53,125 @@ static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
 	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
 }
 
+/* ---- constant lane patterns (IR_LANE_AUX): DPP and ds_swizzle ---- */
+
+/* dst = v_mov_b32_dpp src with control `ctrl`; a lane whose source lane is invalid gets 0 */
+static void dpp_mov(struct isel *s, struct mir_opnd dst, struct mir_opnd src, unsigned ctrl)
+{
+	struct mir_opnd ops[2] = {dst, src};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_V_MOV_B32, 2, ops);
+	mi->enc = AMD_ENC_E32, mi->dpp = 1, mi->dpp_ctrl = (uint16_t)ctrl, mi->bound_ctrl = true;
+}
+
+/* ds_swizzle_b32 in bitmask mode: lane l of each 32 reads ((l & and) | or) ^ xor */
+static void swizzle(struct isel *s, struct mir_opnd dst, struct mir_opnd src, unsigned and_mask,
+                    unsigned or_mask, unsigned xor_mask)
+{
+	struct mir_opnd ops[2] = {dst, src};
+	sel_emit(s, AMD_OP_DS_SWIZZLE_B32, 2, ops)->offset =
+	        (int32_t)(and_mask | or_mask << 5 | xor_mask << 10);
+}
+
+/* DPP quad_perm control: lane i of each quad reads lane (i & and) ^ xor | or */
+static unsigned quad_perm(unsigned and_mask, unsigned or_mask, unsigned xor_mask)
+{
+	unsigned ctrl = 0;
+	for (unsigned i = 0; i < 4; i++)
+		ctrl |= (((i & and_mask) | or_mask) ^ xor_mask) << (2 * i);
+	return ctrl;
+}
+
+/* The lanes of the wave whose .up/.down by n in segments of p lanes is in range. */
+static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsigned p)
+{
+	uint64_t m = 0;
+	for (unsigned l = 0; l < s->wave; l++)
+		if (up ? l % p >= n : l % p + n <= p - 1)
+			m |= 1ull << l;
+	return m;
+}
+
+/* .up/.down by n in segments of p lanes: DPP row_shr/row_shl reads the right lane wherever
+ * the source is in range and in the same 16-lane row; the n lanes after (up) or before
+ * (down) each row boundary inside a segment (p > 16) are written from their source with
+ * v_readlane/v_writelane -- or, for n = 16 in 32-lane segments, every source is the lane
+ * xor 16, a ds_swizzle; then the lanes out of range (a constant mask) keep their own
+ * value through v_cndmask. */
+static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
+                        unsigned p)
+{
+	uint32_t t = sel_new_vgpr(s, 1);
+	if (n == 16) {
+		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
+	} else if (n == 1 && s->gen < AMD_GFX10) { /* gfx9 DPP wave_shr:1 / wave_shl:1 */
+		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
+	} else {
+		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
+		for (unsigned g = 0; g < s->wave; g += p)
+			for (unsigned r = g + 16; r < g + p; r += 16)
+				for (unsigned k = 0; k < n; k++) {
+					unsigned to = up ? r + k : r - n + k,
+					         from = up ? to - n : to + n;
+					uint32_t x = sel_new_sgpr(s, 1);
+					struct mir_opnd rl[3] = {mir_vreg(x, 1), a, mir_imm(from)};
+					sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+					struct mir_opnd wl[3] = {mir_vreg(t, 1), mir_vreg(x, 1),
+					                         mir_imm(to)};
+					sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
+				}
+	}
+	uint64_t in_range = shift_in_range(s, up, n, p);
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(in_range >> (32 * h))));
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), mir_vreg(m, s->mask_dw)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, uint32_t aux)
+{
+	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
+	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share */
+	switch (IR_LANE_KIND(aux)) {
+	case IR_LANE_XOR:
+		if (n < 4)
+			dpp_mov(s, d, a, quad_perm(3, 0, n));
+		else if (gfx10 && n < 16)
+			dpp_mov(s, d, a, 0x160 | n);
+		else
+			swizzle(s, d, a, 0x1f, 0, n);
+		return;
+	case IR_LANE_IDX:
+		if (p <= 4)
+			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
+		else if (gfx10 && p == 16)
+			dpp_mov(s, d, a, 0x150 | n);
+		else
+			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
+		return;
+	default:
+		shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		return;
+	}
+}
+
 static bool lane_read(struct isel *s, const struct ir_insn *in)
 {
 	struct mir_opnd d = rd(s, in->res, 0);
 	if (!s->ir->vals[in->args[0]].divergent) { /* the same value in every lane */
 		sel_copy(s, d, sel_sreg_opnd(s, in->args[0], 0));
+		return true;
+	}
+	if (in->aux) {
+		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
+		if (s->vals[in->res].loc == LOC_VGPR) {
+			lane_pattern(s, d, a, in->aux);
+			return true;
+		}
+		uint32_t t = sel_new_vgpr(s, 1); /* uniform by analysis: through a VGPR */
+		lane_pattern(s, mir_vreg(t, 1), a, in->aux);
+		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
+		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
 	}
 	if (!s->ir->vals[in->args[1]].divergent) { /* one lane for all: v_readlane */
@@ -116,16 +237,17 @@ static bool readfirst(struct isel *s, const struct ir_insn *in)
 
 static const struct {
 	uint16_t op;       /* VALU row combining two values */
+	uint16_t sop;      /* SALU row combining two row results */
 	uint32_t identity; /* what inactive lanes contribute */
 } redux_rows[] = {
-        [IR_REDUX_ADD] = {AMD_OP_V_ADD_U32, 0},
-        [IR_REDUX_MIN_U] = {AMD_OP_V_MIN_U32, 0xffffffffu},
-        [IR_REDUX_MIN_S] = {AMD_OP_V_MIN_I32, 0x7fffffffu},
-        [IR_REDUX_MAX_U] = {AMD_OP_V_MAX_U32, 0},
-        [IR_REDUX_MAX_S] = {AMD_OP_V_MAX_I32, 0x80000000u},
-        [IR_REDUX_AND] = {AMD_OP_V_AND_B32, 0xffffffffu},
-        [IR_REDUX_OR] = {AMD_OP_V_OR_B32, 0},
-        [IR_REDUX_XOR] = {AMD_OP_V_XOR_B32, 0},
+        [IR_REDUX_ADD] = {AMD_OP_V_ADD_U32, AMD_OP_S_ADD_U32, 0},
+        [IR_REDUX_MIN_U] = {AMD_OP_V_MIN_U32, AMD_OP_S_MIN_U32, 0xffffffffu},
+        [IR_REDUX_MIN_S] = {AMD_OP_V_MIN_I32, AMD_OP_S_MIN_I32, 0x7fffffffu},
+        [IR_REDUX_MAX_U] = {AMD_OP_V_MAX_U32, AMD_OP_S_MAX_U32, 0},
+        [IR_REDUX_MAX_S] = {AMD_OP_V_MAX_I32, AMD_OP_S_MAX_I32, 0x80000000u},
+        [IR_REDUX_AND] = {AMD_OP_V_AND_B32, AMD_OP_S_AND_B32, 0xffffffffu},
+        [IR_REDUX_OR] = {AMD_OP_V_OR_B32, AMD_OP_S_OR_B32, 0},
+        [IR_REDUX_XOR] = {AMD_OP_V_XOR_B32, AMD_OP_S_XOR_B32, 0},
 };
 
 static void set_exec(struct isel *s, struct mir_opnd src)
@@ -133,6 +255,81 @@ static void set_exec(struct isel *s, struct mir_opnd src)
 	struct mir_opnd ops[2] = {sel_exec(s), src};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, ops);
 }
+
+/* Combines acc across each 16-lane row with DPP (EXEC must be every lane): quad_perm
+ * [1,0,3,2] and [2,3,0,1], row_half_mirror, row_mirror, each fused into the combining VOP2
+ * (src0 read from the other lane, src1 the lane's own), as LLVM's wave reductions do; every
+ * lane then holds its row's result.  Returns the vreg. */
+static uint32_t reduce_rows(struct isel *s, uint32_t acc, unsigned op)
+{
+	const unsigned ctrls[4] = {quad_perm(3, 0, 1), quad_perm(3, 0, 2), 0x141, 0x140};
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t next = sel_new_vgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(acc, 1)};
+		struct mir_insn *mi = sel_emit(s, op, 3, ops);
+		mi->enc = AMD_ENC_E32, mi->dpp = 1, mi->dpp_ctrl = (uint16_t)ctrls[k];
+		mi->bound_ctrl = true;
+		acc = next;
+	}
+	return acc;
+}
+
+/* The SGPR combining the results of rows [first, first + n) of acc (v_readlane of each
+ * row's lane 0, then SALU `sop`). */
+static uint32_t combine_rows(struct isel *s, uint32_t acc, unsigned first, unsigned n, unsigned sop)
+{
+	uint32_t r = 0;
+	for (unsigned row = first; row < first + n; row++) {
+		uint32_t t = sel_new_sgpr(s, 1);
+		struct mir_opnd rl[3] = {mir_vreg(t, 1), mir_vreg(acc, 1), mir_imm(16 * row)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+		if (row == first) {
+			r = t;
+			continue;
+		}
+		uint32_t next = sel_new_sgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(r, 1), mir_vreg(t, 1)};
+		sel_emit(s, sop, 3, ops);
+		r = next;
+	}
+	return r;
+}
+
+static bool redux(struct isel *s, const struct ir_insn *in)
+{
+	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
+	bool halves = in->aux & IR_REDUX_HALVES; /* a result per 32-lane half: per lane */
+	uint32_t saved = sel_new_sgpr(s, w);
+	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
+	struct mir_opnd a = sel_vsrc_opnd(s, in->args[0], 0);
+	uint32_t acc = sel_new_vgpr(s, 1);
+	set_exec(s, mir_imm(~0u));
+	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[kind].identity));
+	set_exec(s, mir_vreg(saved, w));
+	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
+	valu(s, AMD_OP_V_MOV_B32, 2, mv);
+	set_exec(s, mir_imm(~0u));
+	acc = reduce_rows(s, acc, redux_rows[kind].op);
+	unsigned sop = redux_rows[kind].sop;
+	if (halves) { /* lanes 0-31 get rows 0-1, lanes 32-63 rows 2-3 */
+		uint32_t lo = combine_rows(s, acc, 0, 2, sop), hi = combine_rows(s, acc, 2, 2, sop);
+		set_exec(s, mir_vreg(saved, w));
+		uint32_t m = sel_new_sgpr(s, 2);
+		sel_copy(s, sel_sub(m, 0, 1), mir_imm(0));
+		sel_copy(s, sel_sub(m, 1, 1), mir_imm(~0u));
+		struct mir_opnd ops[4] = {rd(s, in->res, 0), mir_vreg(lo, 1), mir_vreg(hi, 1),
+		                          mir_vreg(m, 2)};
+		valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+		return true;
+	}
+	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, sop);
+	set_exec(s, mir_vreg(saved, w));
+	put_scalar(s, in->res, r);
+	return true;
+}
+
+/* ---- bar.sum (bar.red, build_bar.c) ---- */
 
 /* lane = the lane's index in the wave (under a full EXEC) */
 static void wave_lane(struct isel *s, uint32_t lane)
@@ -144,54 +341,6 @@ static void wave_lane(struct isel *s, uint32_t lane)
 		sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
 	}
 }
-
-/* log2(span) ds_bpermute steps combining acc across each group of `span` lanes with `op`
- * (EXEC must be every lane); returns the vreg holding the result in every lane. */
-static uint32_t butterfly(struct isel *s, uint32_t acc, uint32_t lane, unsigned span, unsigned op)
-{
-	for (unsigned step = 1; step < span; step *= 2) {
-		uint32_t other = sel_new_vgpr(s, 1), from = sel_new_vgpr(s, 1);
-		struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(step), mir_vreg(lane, 1)};
-		valu(s, AMD_OP_V_XOR_B32, 3, x);
-		bpermute(s, mir_vreg(other, 1), mir_vreg(acc, 1), mir_vreg(from, 1));
-		uint32_t next = sel_new_vgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(other, 1)};
-		valu(s, op, 3, ops);
-		acc = next;
-	}
-	return acc;
-}
-
-static bool redux(struct isel *s, const struct ir_insn *in)
-{
-	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
-	unsigned span = in->aux & IR_REDUX_HALVES ? 32 : s->wave; /* lanes reduced together */
-	uint32_t saved = sel_new_sgpr(s, w);
-	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
-	struct mir_opnd a = sel_vsrc_opnd(s, in->args[0], 0);
-	uint32_t acc = sel_new_vgpr(s, 1), lane = sel_new_vgpr(s, 1);
-	set_exec(s, mir_imm(~0u));
-	sel_copy(s, mir_vreg(acc, 1), mir_imm(redux_rows[kind].identity));
-	set_exec(s, mir_vreg(saved, w));
-	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
-	valu(s, AMD_OP_V_MOV_B32, 2, mv);
-	set_exec(s, mir_imm(~0u));
-	wave_lane(s, lane);
-	acc = butterfly(s, acc, lane, span, redux_rows[kind].op);
-	set_exec(s, mir_vreg(saved, w));
-	if (span < s->wave) { /* a result per half: per lane */
-		sel_copy(s, rd(s, in->res, 0), mir_vreg(acc, 1));
-		return true;
-	}
-	uint32_t r = sel_new_sgpr(s, 1);
-	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
-	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
-	put_scalar(s, in->res, r);
-	return true;
-}
-
-/* ---- bar.sum (bar.red, build_bar.c) ---- */
 
 /* The sum of the dwords slots[0..n-1] in LDS (n <= W): with EXEC set to every lane, lane
  * k < n loads slot k, the others hold 0, a butterfly adds them up. */
@@ -217,10 +366,8 @@ static bool bar_sum(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd mv[2] = {mir_vreg(acc, 1), mir_vreg(val, 1)};
 	valu(s, AMD_OP_V_MOV_B32, 2, mv);
 	set_exec(s, mir_imm(~0u));
-	acc = butterfly(s, acc, lane, s->wave, AMD_OP_V_ADD_U32);
-	uint32_t r = sel_new_sgpr(s, 1);
-	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
-	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
+	acc = reduce_rows(s, acc, AMD_OP_V_ADD_U32);
+	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, AMD_OP_S_ADD_U32);
 	set_exec(s, mir_vreg(saved, w));
 	put_scalar(s, in->res, r);
 	return true;

@@ -73,6 +73,11 @@ void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
 	out->offset = in->offset;
 	out->offset1 = in->offset1;
 	out->cpol = in->cpol;
+	if (in->dpp) {
+		out->dpp = 1, out->dpp_ctrl = in->dpp_ctrl;
+		out->row_mask = out->bank_mask = 0xf;
+		out->bound_ctrl = in->bound_ctrl;
+	}
 }
 
 static bool emit_error(struct pa_diag *d, const struct mir_function *fn, uint32_t b, uint32_t i,

@@ -291,6 +291,21 @@ static enum step vgpr_readlane_step(const struct hz *hz, const struct mir_insn *
 	return writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
 }
 
+static bool dpp_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return in->dpp != 0;
+}
+
+/* DPP reads its permuted source (src0, opnds[1] after the VOP1/VOP2 destination) from
+ * other lanes: 2 wait states after a VALU wrote it. */
+static enum step dpp_vgpr_step(const struct hz *hz, const struct mir_insn *c,
+                               const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	return is_valu(p) && writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
+}
+
 /* ---- gfx11 (s_waitcnt_depctr fixes) ---- */
 
 /* VALUTransUse (gfx11): a VALU reads a TRANS result with at most 5 VALU and 1 TRANS
@@ -484,6 +499,10 @@ static const struct rule rules[] = {
          false, readlane_consumer, exec_readlane_step},
         {"VALU writes VGPR, v_readlane/v_readfirstlane reads it", GEN(AMD_GFX940), FIX_NOP, 1, 0,
          false, readlane_consumer, vgpr_readlane_step},
+        {"VALU writes VGPR, DPP reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0, false,
+         dpp_consumer, dpp_vgpr_step},
+        {"VALU writes EXEC, DPP", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 5, 0, false,
+         dpp_consumer, exec_readlane_step},
         {"VALUTransUse: VALU reads a transcendental result", GEN(AMD_GFX11), FIX_DEPCTR, 0, 0x0fff,
          false, valu_consumer, trans_drain_step},
         {"VALUPartialForwarding: VALU reads VGPRs written around an exec write", GEN(AMD_GFX11),

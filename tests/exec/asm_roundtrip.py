@@ -93,15 +93,16 @@ def main():
                 s = os.path.join(tmp, 'k.s')
                 o = os.path.join(tmp, 'k.o')
                 h = os.path.join(tmp, 'k.hsaco')
-                r1 = subprocess.run([args.ptxas_amd, '--gpu-name', t, '-S', f, '-o', s],
+                words = t.split()  # a target with options: 'gfx90a --warp-size 32'
+                r1 = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + ['-S', f, '-o', s],
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-                r2 = subprocess.run([args.ptxas_amd, '--gpu-name', t, f, '-o', h],
+                r2 = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + [f, '-o', h],
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                 if r1.returncode or r2.returncode:
                     print('FAIL  %s: ptxas-amd: %s%s' % (tag, r1.stdout, r2.stdout))
                     fails += 1
                     continue
-                r3 = subprocess.run([MC, '-triple=amdgcn-amd-amdhsa', '-mcpu=' + t,
+                r3 = subprocess.run([MC, '-triple=amdgcn-amd-amdhsa', '-mcpu=' + words[0],
                                      '--filetype=obj', s, '-o', o], stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True)
                 if r3.returncode or 'warning' in r3.stdout:

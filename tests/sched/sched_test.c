@@ -2,7 +2,7 @@
  * selection and register allocation produce): kernarg loads, global loads, VALU use,
  * global stores, a loop with a load carried around the back edge, a diamond joining a
  * global load and an LDS load, a transcendental result used by VALU, readfirstlane into a
- * VMEM address.
+ * VMEM address, DPP reading a fresh VALU result.
  *
  *   sched_test run TARGET[/w64]         runs every kernel in amdsim (strict) against a CPU
  *                                  computation; then the planted bugs: the same kernels
@@ -233,6 +233,22 @@ static void build_atomic(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
+/* out[i] = bits(a[i ^ 1]) + 1: a DPP quad_perm reads the VGPR the previous VALU wrote
+ * (gfx90a/gfx942: 2 wait states). */
+static void build_dpp(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(2, 1), V(1, 1), S(4, 2));
+	add(fn, b, AMD_OP_V_ADD_U32, 3, V(3, 1), I(1), V(2, 1));
+	struct mir_insn *dpp = add(fn, b, AMD_OP_V_MOV_B32, 2, V(4, 1), V(3, 1));
+	dpp->enc = AMD_ENC_E32, dpp->dpp = 1, dpp->dpp_ctrl = 0xb1; /* quad_perm:[1,0,3,2] */
+	dpp->bound_ctrl = true;
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(4, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
 static const struct kernel_case cases[] = {
         {"vadd", build_vadd, 3, false, 0},
         {"loop", build_loop, 2, false, 0},
@@ -241,6 +257,7 @@ static const struct kernel_case cases[] = {
         {"mixed", build_mixed, 2, false, BLOCK * 4},
         {"flat", build_flat, 2, false, 0},
         {"atomic", build_atomic, 2, false, 0},
+        {"dpp", build_dpp, 2, false, 0},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -272,6 +289,8 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 		return sel == 0 ? f2u(a[i]) + 1 : 4 * i + 1;
 	if (!strcmp(kernel, "atomic"))
 		return f2u(a[i]) + 1;
+	if (!strcmp(kernel, "dpp"))
+		return f2u(a[i ^ 1]) + 1;
 	if (!strcmp(kernel, "flat"))
 		return f2u(3.0f * a[i]);
 	if (!strcmp(kernel, "mixed"))
