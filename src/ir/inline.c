@@ -8,7 +8,7 @@
  * lanes and any number of times, becomes a branch to the call's continuation block; `exit`
  * still ends the thread.  Nested calls recurse with a stack of frames; a call to a function
  * already on the stack (recursion, direct or mutual) is an error at the call, as are
- * indirect calls, calls to functions without a body and vararg calls.
+ * calls to functions without a body and vararg calls.  Indirect calls: see below.
  *
  * Why the AST and not the IR: inlining during construction needs no IR cloning or value
  * remapping, keeps phis minimal (Braun et al. see the whole inlined CFG), lets `ret` be an
@@ -23,6 +23,7 @@
  * different widths are an error.  A .reg parameter is bound by value.
  * requires: the builder's state (build.c).  Complexity: linear in the inlined statements. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/build_int.h"
@@ -441,33 +442,22 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 	return true;
 }
 
-void irb_call(struct irb *b, const struct ptx_insn *in)
+/* Inlines the body of `fs` at the current point: the call's operands bound to its formals. */
+static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_operand *rets,
+                        const struct ptx_operand *args)
 {
-	const struct ptx_operand *rets = NULL, *args = NULL, *callee;
-	unsigned i = 0;
-	if (in->opnds[i].kind == PTX_OPND_LIST)
-		rets = &in->opnds[i++];
-	callee = &in->opnds[i++];
-	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
-		args = &in->opnds[i];
-	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
-		char index[16] = "";
-		if (callee->sym && callee->sym->range)
-			snprintf(index, sizeof index, "%u", callee->index);
-		irb_error(b,
-		          "indirect call through '%s%s' is not supported: calls are inlined, so "
-		          "only direct calls to functions defined in the module can be compiled",
-		          callee->sym ? callee->sym->name : "?", index);
-		return;
-	}
-	const struct ptx_function *body = ir_funclib_find(b->lib, callee->sym);
-	if (!check_callee(b, callee->sym, body))
+	const struct ptx_function *body = ir_funclib_find(b->lib, fs);
+	if (!check_callee(b, fs, body))
 		return;
 	const struct ptx_func_info *fi = body->sym->func;
 	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
+	if (fi->nparams > (args ? args->nelems : 0) || fi->nrets > (rets ? rets->nelems : 0)) {
+		irb_error(b, "call to '%s' with fewer operands than its parameters", fs->name);
+		return;
+	}
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = body;
-	fr->callee = callee->sym;
+	fr->callee = fs;
 	fr->inst = ++b->ninsts;
 	fr->call_line = line;
 	fr->call_col = col;
@@ -500,6 +490,106 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	irb_switch_to(b, fr->cont);
 	if (rets)
 		copy_out(b, fr, rets);
+}
+
+/* ---- indirect calls ----
+ * A function pointer is ir_func_pointer(name) (funclib.c), not a code address: every
+ * function is inlined, so it has none.  An indirect call compares the pointer with each
+ * candidate -- every function defined in the module whose parameters and return values
+ * have the sizes of the call's operands, in name order -- and inlines the candidate whose
+ * value matches, as a chain of (divergent, where the pointer is) branches: each lane runs
+ * the function its pointer names, and a lane whose pointer names no candidate calls
+ * nothing (undefined in PTX). */
+
+/* Bytes of a call operand (0: a constant, which fits any size). */
+static unsigned actual_bytes(const struct ptx_operand *o)
+{
+	if (is_param_var(o))
+		return (unsigned)slot_bytes(o->sym);
+	if (o->kind == PTX_OPND_REG)
+		return ptx_types[o->sym->type].bits / 8 * (o->sym->vec > 1 ? o->sym->vec : 1);
+	return 0;
+}
+
+static bool layout_fits(const struct ptx_param *lay, uint32_t n, const struct ptx_operand *list)
+{
+	if (n != (list ? list->nelems : 0))
+		return false;
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned bytes = actual_bytes(&list->elems[k]);
+		if (bytes && lay[k].size != bytes &&
+		    !(lay[k].space == PTX_SPACE_REG && bytes <= 4 && lay[k].size <= 4))
+			return false;
+	}
+	return true;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct ptx_symbol *const *a = x, *const *c = y;
+	return strcmp((*a)->name, (*c)->name);
+}
+
+static void indirect_call(struct irb *b, const struct ptx_operand *rets,
+                          const struct ptx_operand *callee, const struct ptx_operand *args)
+{
+	uint32_t n = 0, cap = b->lib ? b->lib->n : 0;
+	const struct ptx_symbol **cand = PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, cap + 1);
+	for (uint32_t i = 0; b->lib && i < b->lib->cap; i++) {
+		const struct ptx_symbol *f = ir_funclib_at(b->lib, i);
+		const struct ptx_func_info *fi = f ? f->func : NULL;
+		if (fi && n < cap && layout_fits(fi->param_layout, fi->nparams, args) &&
+		    layout_fits(fi->ret_layout, fi->nrets, rets))
+			cand[n++] = f;
+	}
+	if (!n) {
+		char index[16] = "";
+		if (callee->sym->range)
+			snprintf(index, sizeof index, "%u", callee->index);
+		irb_error(b,
+		          "indirect call through '%s%s': no function defined in the module has the "
+		          "parameter and return sizes of this call",
+		          callee->sym->name, index);
+		return;
+	}
+	qsort(cand, n, sizeof *cand, by_name);
+	ir_ref fp = irb_read_opnd(b, callee, IR_T_I64, false);
+	uint32_t join = irb_new_block(b);
+	for (uint32_t i = 0; i < n && !b->failed; i++) {
+		uint64_t v = ir_func_pointer(cand[i]->name);
+		ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED,
+		                     (ir_ref[]){fp, ir_const(b->fn, IR_T_I64, v)}, 2, IR_CMP_EQ, 0);
+		uint32_t yes = irb_open_sealed(b), no = irb_open_sealed(b);
+		irb_terminate(b, IR_BR, eq, yes, no);
+		irb_switch_to(b, yes);
+		inline_call(b, cand[i], rets, args);
+		if (!b->terminated)
+			irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+		irb_switch_to(b, no);
+	}
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+}
+
+void irb_call(struct irb *b, const struct ptx_insn *in)
+{
+	const struct ptx_operand *rets = NULL, *args = NULL, *callee;
+	unsigned i = 0;
+	if (in->opnds[i].kind == PTX_OPND_LIST)
+		rets = &in->opnds[i++];
+	callee = &in->opnds[i++];
+	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
+		args = &in->opnds[i];
+	if (callee->kind == PTX_OPND_REG) {
+		indirect_call(b, rets, callee, args);
+		return;
+	}
+	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
+		irb_error(b, "this call's target form is not supported");
+		return;
+	}
+	inline_call(b, callee->sym, rets, args);
 }
 
 /* ---- unused parameter addresses ---- */

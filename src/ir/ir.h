@@ -294,6 +294,12 @@ void ir_funclib_add(struct ir_funclib *lib, const struct ptx_function *pf);
 /* The saved body of the function calls name with `sym` (the module-level symbol), or NULL. */
 const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
                                            const struct ptx_symbol *sym);
+/* The module-level symbol of the function saved in hash slot `slot` (0 .. lib->cap-1), or
+ * NULL for an empty slot. */
+const struct ptx_symbol *ir_funclib_at(const struct ir_funclib *lib, uint32_t slot);
+/* The value of a function pointer (`mov.u64 %rd, f;`, a .global initializer naming f):
+ * FNV-1a-64 of the name with the top bit set, not a code address (inline.c). */
+uint64_t ir_func_pointer(const char *name);
 /* Calls nested deeper than this are not inlined (an error at the call). */
 #define IR_MAX_CALL_DEPTH 200
 /* A function `pf` calls, directly or through saved bodies, that is not defined yet but may

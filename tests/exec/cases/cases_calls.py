@@ -205,5 +205,24 @@ def ptrmem_case():
                 [Out(4 * n), ('u32', n)], check)
 
 
+IND_FUNCS = (lambda x: u32(x + 7), lambda x: u32(x * 3), lambda x: x ^ 85,
+             lambda x: u32(x * x + 1))
+
+
+def indirect_case(sel):
+    """calls_indirect.ptx: tab[i & 3](i) + tab[sel & 3](2i) + (i odd ? f_mul : f_sq)(i + 1)."""
+    n, block = 300, 64
+    f = IND_FUNCS
+    exp = [u32(f[i & 3](i) + f[sel & 3](2 * i) + (f[1] if i & 1 else f[3])(i + 1))
+           for i in range(n)]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_indirect_sel%d' % sel, 'calls_indirect', ((n + block - 1) // block,),
+                (block,), [Out(4 * n), ('u32', sel), ('u32', n)], check)
+
+
 def cases():
-    return [mixed_case(), flow_case(), cl_case(), ptrmem_case()]
+    return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
+            indirect_case(7)]
