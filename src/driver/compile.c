@@ -269,74 +269,165 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 	add_args(c, ir, k);
 }
 
+/* The pipeline from PTX to scheduled machine code on physical registers, for a kernel or
+ * (real_sym) a recursive function compiled on its own. */
+static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
+                        const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
+                        struct ir_function *ir, struct mir_function *mf)
+{
+	const struct pa_compile_options *o = c->o;
+	struct pa_diag *d = c->d;
+	struct pa_arena *a = &c->fn_arena;
+	lap(c, ST_PARSE);
+	ir->wave_size = o->target.wave_size;
+	ir->warp_size = o->warp_size;
+	ir->no_lanemask_warning = o->no_lanemask_warning;
+	ir->real_sym = real_sym;
+	if (!ir_build(ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(ir, d))
+		return false;
+	lap(c, ST_IR);
+	if (o->verify && !ir_verify(ir, d))
+		return false;
+	ir_optimize(ir);
+	if (o->verify && !ir_verify(ir, d))
+		return false;
+	lap(c, ST_OPT);
+	ir_uniformity(ir);
+	lap(c, ST_UNIFORM);
+	if (o->dump_ir)
+		ir_dump(o->dump_ir, ir);
+	unsigned wave = o->target.wave_size;
+	if (!isel_run(ir, &o->target, wave, a, mf, d))
+		return false;
+	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
+		mf->max_vgprs = (unsigned)o->maxrregcount;
+	if (ir->maxnreg && ir->maxnreg < mf->max_vgprs)
+		mf->max_vgprs = ir->maxnreg;
+	if (o->verify && !mir_verify(mf, false, d))
+		return false;
+	if (o->dump_mir)
+		mir_print(o->dump_mir, mf);
+	lap(c, ST_ISEL);
+	struct ra_stats ras;
+	memset(&ras, 0, sizeof ras);
+	ra_coalesce_phi_copies(mf);
+	if (o->verify && !mir_verify(mf, false, d))
+		return false;
+	if (o->opt_level > 0) {
+		/* schedule on virtual registers; if that needs more registers than there are,
+		 * allocate the code in selection's order instead */
+		struct mir_function plain;
+		sched_mir_copy(mf, &plain);
+		sched_list(mf, true);
+		struct pa_diag quiet = {0};
+		if (!ra_run(mf, &ras, &quiet)) {
+			*mf = plain;
+			memset(&ras, 0, sizeof ras);
+			if (!ra_run(mf, &ras, d))
+				return false;
+		}
+	} else if (!ra_run(mf, &ras, d)) {
+		return false;
+	}
+	if (o->verify && !mir_verify(mf, true, d))
+		return false;
+	lap(c, ST_RA);
+	struct sched_stats ss;
+	memset(&ss, 0, sizeof ss);
+	if (o->opt_level > 0)
+		sched_list(mf, false);
+	isel_call_frame(mf);
+	sched_waitcnt(mf, &ss);
+	sched_hazards(mf, &ss);
+	lap(c, ST_SCHED);
+	return true;
+}
+
+/* Real calls (docs/CALLS.md): the recursive functions the kernel calls, and theirs, each
+ * compiled on its own and placed after the kernel's code (a copy per kernel). */
+struct callee_part {
+	const struct ptx_symbol *sym;
+	struct ir_function ir;
+	struct mir_function mf;
+	uint32_t entry; /* its first block in the linked function */
+};
+
+static uint32_t part_of(struct callee_part **parts, uint32_t *nparts, uint32_t *cap,
+                        struct pa_arena *a, const struct ptx_symbol *sym)
+{
+	for (uint32_t i = 0; i < *nparts; i++)
+		if ((*parts)[i].sym == sym)
+			return i;
+	*parts = pa_arena_grow(a, *parts, cap, *nparts + 1, sizeof **parts);
+	memset(&(*parts)[*nparts], 0, sizeof **parts);
+	(*parts)[*nparts].sym = sym;
+	return (*nparts)++;
+}
+
+static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
+                           const struct callee_part *parts, uint32_t nparts)
+{
+	uint32_t *map = PA_NEW_ARRAY(a, uint32_t, ir->ncallees + 1);
+	for (uint32_t k = 0; k < ir->ncallees; k++)
+		for (uint32_t i = 0; i < nparts; i++)
+			if (parts[i].sym == ir->callees[k])
+				map[k] = parts[i].entry;
+	return map;
+}
+
+static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
+                         const struct ir_function *kir, struct mir_function *kmf)
+{
+	struct pa_arena *a = &c->fn_arena;
+	struct callee_part *parts = NULL;
+	uint32_t nparts = 0, cap = 0;
+	for (uint32_t k = 0; k < kir->ncallees; k++)
+		part_of(&parts, &nparts, &cap, a, kir->callees[k]);
+	for (uint32_t i = 0; i < nparts; i++) {
+		const struct ptx_symbol *sym = parts[i].sym;
+		struct ir_function ir;
+		struct mir_function mf;
+		ir.wave_size = c->o->target.wave_size;
+		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf))
+			return false;
+		parts[i].ir = ir;
+		parts[i].mf = mf;
+		for (uint32_t k = 0; k < ir.ncallees; k++)
+			part_of(&parts, &nparts, &cap, a, ir.callees[k]);
+	}
+	uint32_t next = kmf->nblocks;
+	for (uint32_t i = 0; i < nparts; i++) {
+		parts[i].entry = next;
+		next += parts[i].mf.nblocks;
+	}
+	struct mir_function head = *kmf;
+	head.nblocks = 0;
+	head.blocks = NULL;
+	head.blocks_cap = 0;
+	isel_link_calls(&head, kmf, entry_map(a, kir, parts, nparts));
+	for (uint32_t i = 0; i < nparts; i++) {
+		isel_link_calls(&head, &parts[i].mf, entry_map(a, &parts[i].ir, parts, nparts));
+		if (parts[i].mf.num_vgprs > head.num_vgprs)
+			head.num_vgprs = parts[i].mf.num_vgprs;
+	}
+	head.num_sgprs = MIR_CALL_SAVE_SP + 1;
+	*kmf = head;
+	return true;
+}
+
 static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
                            const struct ptx_module_state *m)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
-	struct ir_function ir;
 	struct pa_arena *a = &c->fn_arena;
-	lap(c, ST_PARSE);
-	ir.wave_size = o->target.wave_size;
-	ir.warp_size = o->warp_size;
-	ir.no_lanemask_warning = o->no_lanemask_warning;
-	if (!ir_build(&ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(&ir, d))
-		return;
-	lap(c, ST_IR);
-	if (o->verify && !ir_verify(&ir, d))
-		return;
-	ir_optimize(&ir);
-	if (o->verify && !ir_verify(&ir, d))
-		return;
-	lap(c, ST_OPT);
-	ir_uniformity(&ir);
-	lap(c, ST_UNIFORM);
-	if (o->dump_ir)
-		ir_dump(o->dump_ir, &ir);
+	struct ir_function ir;
 	struct mir_function mf;
-	unsigned wave = o->target.wave_size;
-	if (!isel_run(&ir, &o->target, wave, a, &mf, d))
+	lap(c, ST_PARSE);
+	if (!compile_mir(c, pf, m, NULL, &ir, &mf))
 		return;
-	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf.max_vgprs)
-		mf.max_vgprs = (unsigned)o->maxrregcount;
-	if (ir.maxnreg && ir.maxnreg < mf.max_vgprs)
-		mf.max_vgprs = ir.maxnreg;
-	if (o->verify && !mir_verify(&mf, false, d))
+	if (ir.ncallees && !link_callees(c, m, &ir, &mf))
 		return;
-	if (o->dump_mir)
-		mir_print(o->dump_mir, &mf);
-	lap(c, ST_ISEL);
-	struct ra_stats ras;
-	memset(&ras, 0, sizeof ras);
-	ra_coalesce_phi_copies(&mf);
-	if (o->verify && !mir_verify(&mf, false, d))
-		return;
-	if (o->opt_level > 0) {
-		/* schedule on virtual registers; if that needs more registers than there are,
-		 * allocate the code in selection's order instead */
-		struct mir_function plain;
-		sched_mir_copy(&mf, &plain);
-		sched_list(&mf, true);
-		struct pa_diag quiet = {0};
-		if (!ra_run(&mf, &ras, &quiet)) {
-			mf = plain;
-			memset(&ras, 0, sizeof ras);
-			if (!ra_run(&mf, &ras, d))
-				return;
-		}
-	} else if (!ra_run(&mf, &ras, d)) {
-		return;
-	}
-	if (o->verify && !mir_verify(&mf, true, d))
-		return;
-	lap(c, ST_RA);
-	struct sched_stats ss;
-	memset(&ss, 0, sizeof ss);
-	if (o->opt_level > 0)
-		sched_list(&mf, false);
-	sched_waitcnt(&mf, &ss);
-	sched_hazards(&mf, &ss);
-	lap(c, ST_SCHED);
 	struct sched_code code;
 	if (!sched_emit(&mf, a, &code, d))
 		return;

@@ -475,7 +475,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
 	bool no_lanemask_warning = fn->no_lanemask_warning;
+	const struct ptx_symbol *real_sym = fn->real_sym;
 	memset(fn, 0, sizeof *fn);
+	fn->real_sym = real_sym;
 	fn->wave_size = wave;
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
@@ -500,6 +502,16 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	map_init(&b.params, arena, 64);
 	map_init(&b.syminst, arena, 256);
 	map_init(&b.slots, arena, 64);
+	if (!fn->is_entry && real_sym) { /* a recursive function compiled on its own */
+		irb_switch_to(&b, irb_open_sealed(&b));
+		irb_real_function(&b, pf, real_sym);
+		for (uint32_t bl = 0; bl < fn->nblocks; bl++)
+			irb_seal(&b, bl);
+		if (b.failed)
+			return false;
+		finish_phis(&b);
+		return true;
+	}
 	if (!fn->is_entry) {
 		irb_error(&b,
 		          "device function '%s': only kernels (.entry) are compiled so far; calls "

@@ -1092,6 +1092,11 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	if (in->has_guard) {
 		guard = read_opnd(b, &in->guard, IR_T_PRED, false);
 	}
+	if (in->op == PTX_OP_EXIT && b->fn->real_sym) {
+		irb_error(b, "'exit' in recursive function '%s' is not supported yet",
+		          b->fn->real_sym->name);
+		return;
+	}
 	if (in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
 		tr_branch(b, in, guard);
 		return;

@@ -102,6 +102,7 @@ ir_ref irb_laneid(struct irb *b);
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
+void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs);
 void irb_note_inlining(struct irb *b);
 /* The continuation block `ret` jumps to inside an inlined callee, or IR_NO_BLOCK. */
 uint32_t irb_return_block(const struct irb *b);

@@ -407,15 +407,6 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 			        fs->name);
 		return false;
 	}
-	for (const struct irb_frame *f = b->frame; f; f = f->parent)
-		if (f->callee == fs) {
-			irb_error(b,
-			          "recursive call to '%s' is not supported: calls are inlined, and "
-			          "recursion (direct or mutual) needs a call stack",
-			          fs->name);
-			b->stop = true;
-			return false;
-		}
 	const struct ptx_func_info *fi = body->sym->func;
 	for (uint32_t i = 0; i < fi->nparams; i++)
 		if (fi->params[i]->ndims && !fi->params[i]->dims[0]) {
@@ -442,6 +433,127 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 	return true;
 }
 
+/* ---- real calls (docs/CALLS.md) ----
+ * A call to a function already on the stack of inlined calls (recursion, direct or mutual)
+ * is a real call: its arguments go to the callee's frame on the per-lane stack (IR_STACK_ST
+ * with aux 1, 8 bytes per parameter, then per return value), IR_CALL runs it, and the
+ * results come back with IR_STACK_LD.  The callee is compiled on its own (ir_build with
+ * fn->real_sym): irb_real_function loads its parameters from its frame, walks its body as
+ * the outermost inline frame (so `ret` reaches one exit block and its own recursive calls
+ * are real calls again) and stores its return values. */
+
+static bool on_stack(const struct irb *b, const struct ptx_symbol *fs)
+{
+	for (const struct irb_frame *f = b->frame; f; f = f->parent)
+		if (f->callee == fs)
+			return true;
+	return false;
+}
+
+/* The type of every formal of a function compiled on its own; false after an error. */
+static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struct ptx_func_info *fi)
+{
+	for (uint32_t k = 0; k < fi->nparams + fi->nrets; k++) {
+		const struct ptx_symbol *f =
+		        k < fi->nparams ? fi->params[k] : fi->rets[k - fi->nparams];
+		unsigned bytes;
+		if (formal_type(f, &bytes) == IR_T_NONE) {
+			irb_error(b,
+			          "recursive function '%s': parameter '%s' is not a scalar of at "
+			          "most "
+			          "8 bytes, which real calls do not support yet",
+			          fs->name, f->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs)
+{
+	struct ir_function *fn = b->fn;
+	for (uint32_t i = 0; i < fn->ncallees; i++)
+		if (fn->callees[i] == fs)
+			return i;
+	fn->callees = pa_arena_grow(b->arena, fn->callees, &fn->callees_cap, fn->ncallees + 1,
+	                            sizeof *fn->callees);
+	fn->callees[fn->ncallees] = fs;
+	return fn->ncallees++;
+}
+
+static void stack_store(struct irb *b, unsigned aux, uint32_t off, ir_ref v)
+{
+	irb_emit(b, IR_STACK_ST, IR_T_NONE, &v, 1, aux, off);
+}
+
+static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
+                      const struct ptx_operand *rets, const struct ptx_operand *args)
+{
+	const struct ptx_func_info *fi = body->sym->func;
+	if (!real_formals(b, fs, fi))
+		return;
+	for (uint32_t k = 0; k < fi->nparams; k++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->params[k], &bytes);
+		bool sign = ptx_types[fi->params[k]->type].cls == PTX_TC_SINT;
+		stack_store(b, 1, 8 * k, read_actual(b, &args->elems[k], bytes, t, sign));
+	}
+	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
+	for (uint32_t j = 0; j < fi->nrets; j++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->rets[j], &bytes);
+		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
+		ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, 8 * (fi->nparams + j));
+		const struct ptx_operand *actual = &rets->elems[j];
+		const struct ptx_symbol *slot;
+		uint32_t inst;
+		if (!is_param_var(actual))
+			irb_write_dest(b, actual, v, sign, IR_NO_REF);
+		else if (resolve_slot(b, actual->sym, &slot, &inst))
+			slot_write(b, slot, inst, 0, bytes, t, v);
+	}
+}
+
+void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs)
+{
+	const struct ptx_func_info *fi = pf->sym->func;
+	if (!real_formals(b, fs, fi))
+		return;
+	b->fn->frame_args = 8 * (fi->nparams + fi->nrets);
+	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
+	fr->body = pf;
+	fr->callee = fs;
+	fr->inst = ++b->ninsts;
+	fr->call_line = fs->line;
+	fr->call_col = fs->col;
+	fr->bind_sym =
+	        PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, fi->nparams + fi->nrets + 1);
+	fr->bind_inst = PA_NEW_ARRAY(b->arena, uint32_t, fi->nparams + fi->nrets + 1);
+	b->frame = fr;
+	b->inst = fr->inst;
+	for (uint32_t k = 0; k < fi->nparams; k++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->params[k], &bytes);
+		write_formal(b, fi->params[k], fr->inst, bytes, t,
+		             irb_emit(b, IR_STACK_LD, t, NULL, 0, 0, 8 * k));
+	}
+	fr->cont = irb_new_block(b);
+	b->body = pf;
+	irb_walk(b, pf);
+	if (!b->terminated)
+		irb_terminate(b, IR_JMP, IR_NO_REF, fr->cont, 0);
+	irb_seal(b, fr->cont);
+	irb_switch_to(b, fr->cont);
+	for (uint32_t j = 0; j < fi->nrets; j++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->rets[j], &bytes);
+		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
+		stack_store(b, 0, 8 * (fi->nparams + j),
+		            read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
+	}
+	irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
+}
+
 /* Inlines the body of `fs` at the current point: the call's operands bound to its formals. */
 static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_operand *rets,
                         const struct ptx_operand *args)
@@ -450,11 +562,15 @@ static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct
 	if (!check_callee(b, fs, body))
 		return;
 	const struct ptx_func_info *fi = body->sym->func;
-	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
 	if (fi->nparams > (args ? args->nelems : 0) || fi->nrets > (rets ? rets->nelems : 0)) {
 		irb_error(b, "call to '%s' with fewer operands than its parameters", fs->name);
 		return;
 	}
+	if (on_stack(b, fs)) {
+		real_call(b, fs, body, rets, args);
+		return;
+	}
+	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = body;
 	fr->callee = fs;

@@ -271,6 +271,14 @@ struct ir_function {
 	unsigned wave_size;
 	unsigned warp_size;
 	bool no_lanemask_warning;
+	/* Real calls (inline.c, docs/CALLS.md).  Set by the caller before ir_build to build a
+	 * recursive .func as a function of its own: its module-level symbol (else NULL).
+	 * Filled by ir_build: the functions IR_CALL names (aux indexes `callees`), and the
+	 * bytes of the function's own frame its parameters and return values take. */
+	const struct ptx_symbol *real_sym;
+	const struct ptx_symbol **callees;
+	uint32_t ncallees, callees_cap;
+	uint32_t frame_args;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
 	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */

@@ -223,6 +223,30 @@ def indirect_case(sel):
                 (block,), [Out(4 * n), ('u32', sel), ('u32', n)], check)
 
 
+def fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def recursive_case():
+    """calls_recursive.ptx: per thread fib(i % 15), is_even(i % 23), lsum(i % 9) = 5k(k+1)
+    (sum over the frames of k + 2k + 3k + 4k), and 1.5 ** (i % 7) as f32 bits."""
+    n, block = 200, 64
+    exp = []
+    for i in range(n):
+        k = i % 9
+        exp += [fib(i % 15), 1 if (i % 23) % 2 == 0 else 0, sum(10 * j for j in range(k + 1)),
+                struct.unpack('<I', struct.pack('<f', 1.5 ** (i % 7)))[0]]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_recursive', 'calls_recursive', ((n + block - 1) // block,), (block,),
+                [Out(16 * n), ('u32', n)], check)
+
+
 def cases():
     return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
-            indirect_case(7)]
+            indirect_case(7), recursive_case()]
