@@ -231,6 +231,7 @@ static void record_kernel(struct compiler *c, const struct ir_function *ir,
 	k->uses_vcc = uses_vcc(mf);
 	k->group_segment_size = mf->lds_size;
 	k->private_segment_size = mf->scratch_size;
+	k->uses_dynamic_stack = ir->ncallees != 0; /* recursion: depth unknown when compiled */
 	k->hidden_args = mf->abi.hidden_args;
 	k->abi.kernarg_segment_ptr = mf->abi.kernarg_segment_ptr;
 	k->abi.user_sgpr_count = mf->abi.user_sgpr_count;
@@ -283,6 +284,7 @@ static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
 	ir->warp_size = o->warp_size;
 	ir->no_lanemask_warning = o->no_lanemask_warning;
 	ir->real_sym = real_sym;
+	ir->stack_size = o->stack_size;
 	if (!ir_build(ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	lap(c, ST_IR);

@@ -276,6 +276,7 @@ struct ir_function {
 	 * Filled by ir_build: the functions IR_CALL names (aux indexes `callees`), and the
 	 * bytes of the function's own frame its parameters and return values take. */
 	const struct ptx_symbol *real_sym;
+	uint32_t stack_size; /* per-lane stack bytes of a kernel making real calls (0: default) */
 	const struct ptx_symbol **callees;
 	uint32_t ncallees, callees_cap;
 	uint32_t frame_args;

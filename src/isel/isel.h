@@ -182,6 +182,7 @@ struct mir_function {
 	bool is_func;
 	uint32_t stack_size;
 	uint32_t save_bytes;
+	uint32_t frame_size; /* bytes of its data frame (parameters, results, .local) */
 };
 
 /* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->

@@ -27,6 +27,8 @@
  * each function starts and ends with nothing pending.
  *   requires: select.c's state; sel_call_frame: allocated registers.
  *   complexity: O(1) per call; the frame pass is linear in the function. */
+#include <string.h>
+
 #include "isel/isel_int.h"
 
 enum { MAX_OFFSET = 2047 }; /* what every target's scratch offset field holds */
@@ -42,11 +44,11 @@ void sel_call_layout(struct isel *s)
 	if (!ir->real_sym && !ir->ncallees)
 		return;
 	s->mf->max_sgprs = MIR_CALL_SGPR_BUDGET;
-	if (!s->mf->stack_size)
-		s->mf->stack_size = MIR_CALL_STACK_DEFAULT;
+	s->mf->stack_size = ir->stack_size ? (ir->stack_size + 15) & ~15u : MIR_CALL_STACK_DEFAULT;
 	s->mf->is_func = ir->real_sym != NULL;
 	s->locals_base = ir->real_sym ? align16(ir->frame_args) : 0;
 	s->frame_size = align16(s->locals_base + s->mf->scratch_size);
+	s->mf->frame_size = s->frame_size;
 	if (!ir->real_sym && ir->ncallees) /* the kernel: its frame plus the stack budget */
 		s->mf->scratch_size = s->frame_size + s->mf->stack_size;
 }
@@ -267,7 +269,6 @@ static void wait_all(struct frame *f)
 static void prologue(struct frame *f)
 {
 	all_lanes(f);
-	move_save_sp(f, AMD_OP_S_SUB_U32);
 	for (unsigned r = 0; r < f->nv + f->nsv; r++)
 		vgpr_slot(f, r, r, false);
 	lanes(f, false);
@@ -287,6 +288,52 @@ static void epilogue(struct frame *f)
 	move_save_sp(f, AMD_OP_S_ADD_U32);
 	restore_exec(f);
 	wait_all(f);
+}
+
+/* The stack check: a new entry block moves the save stack pointer down by the save area
+ * and, when it passed the end of this function's data frame (the two stacks met: the
+ * per-lane budget is exhausted), branches to a block appended at the end that traps
+ * (s_trap 2, as llvm.trap).  The old entry becomes block 1; every block index shifts. */
+static void stack_check(struct frame *f)
+{
+	struct mir_function *fn = f->fn;
+	uint32_t n = fn->nblocks, trap = n + 1;
+	struct mir_block *nb = PA_NEW_ARRAY(fn->arena, struct mir_block, n + 2);
+	memset(nb, 0, (n + 2) * sizeof *nb);
+	for (uint32_t b = 0; b < n; b++) {
+		nb[b + 1] = fn->blocks[b];
+		for (unsigned k = 0; k < nb[b + 1].nsucc; k++)
+			nb[b + 1].succ[k]++;
+		for (uint32_t i = 0; i < nb[b + 1].ninsns; i++)
+			for (unsigned k = 0; k < nb[b + 1].insns[i].nopnds; k++)
+				if (nb[b + 1].insns[i].opnds[k].kind == MIR_BLOCK)
+					nb[b + 1].insns[i].opnds[k].v++;
+	}
+	f->code = NULL;
+	f->n = f->cap = 0;
+	struct mir_opnd end[3] = {mir_sgpr(MIR_CALL_TMP, 1), mir_sgpr(MIR_CALL_SP, 1),
+	                          mir_imm(fn->frame_size)};
+	put(f, AMD_OP_S_ADD_U32, 3, end, 0);
+	move_save_sp(f, AMD_OP_S_SUB_U32);
+	struct mir_opnd cmp[2] = {mir_sgpr(MIR_CALL_SAVE_SP, 1), mir_sgpr(MIR_CALL_TMP, 1)};
+	put(f, AMD_OP_S_CMP_LT_U32, 2, cmp, 0);
+	struct mir_opnd tgt = mir_block_ref(trap);
+	put(f, AMD_OP_S_CBRANCH_SCC1, 1, &tgt, 0);
+	nb[0] = (struct mir_block){.insns = f->code,
+	                           .ninsns = f->n,
+	                           .cap = f->n,
+	                           .succ = {1, trap},
+	                           .nsucc = 2,
+	                           .comment = "stack check: the save stack meets the data stack"};
+	f->code = NULL;
+	f->n = f->cap = 0;
+	struct mir_opnd code = mir_imm(2);
+	put(f, AMD_OP_S_TRAP, 1, &code, 0);
+	put(f, AMD_OP_S_ENDPGM, 0, NULL, 0);
+	nb[trap] = (struct mir_block){
+	        .insns = f->code, .ninsns = f->n, .cap = f->n, .comment = "stack overflow"};
+	fn->blocks = nb;
+	fn->nblocks = fn->blocks_cap = n + 2;
 }
 
 /* Registers the function uses: VGPRs and SGPRs below the convention's. */
@@ -322,8 +369,11 @@ void isel_call_frame(struct mir_function *fn)
 	for (unsigned r = MIR_CALL_RA; r < MIR_CALL_TMP + fn->wave_size / 32; r++)
 		f.sregs[f.nsregs++] = mir_sgpr(r, 1);
 	f.nsv = (f.nsregs + fn->wave_size - 1) / fn->wave_size;
+	stack_check(&f);
+	f.code = NULL;
+	f.n = f.cap = 0;
 	prologue(&f);
-	struct mir_block *entry = &fn->blocks[0];
+	struct mir_block *entry = &fn->blocks[1];
 	for (uint32_t i = 0; i < entry->ninsns; i++)
 		put_insn(&f, &entry->insns[i]);
 	entry->insns = f.code;
