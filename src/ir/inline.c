@@ -7,8 +7,9 @@
  * values across the call like any other control flow.  `ret` in the callee, taken by any
  * lanes and any number of times, becomes a branch to the call's continuation block; `exit`
  * still ends the thread.  Nested calls recurse with a stack of frames; a call to a function
- * already on the stack (recursion, direct or mutual) is an error at the call, as are
- * calls to functions without a body and vararg calls.  Indirect calls: see below.
+ * already on the stack (recursion, direct or mutual) is a real call (see below and
+ * docs/CALLS.md); calls to functions without a body and vararg calls are errors at the
+ * call.  Indirect calls: see below.
  *
  * Why the AST and not the IR: inlining during construction needs no IR cloning or value
  * remapping, keeps phis minimal (Braun et al. see the whole inlined CFG), lets `ret` be an
