@@ -247,6 +247,28 @@ def recursive_case():
                 [Out(16 * n), ('u32', n)], check)
 
 
+def walk(n, acc):
+    """calls_recursive.ptx's walk: (n & 3) loop steps acc = acc * 31 + j + n, then, for n > 0,
+    walk(max(n - 1 - (n & 1), 0), acc) ^ n, in 64 bits."""
+    for j in range(n & 3):
+        acc = (acc * 31 + j + n) & M64
+    if n == 0:
+        return acc
+    m = n - 1 - (n & 1)
+    return walk(max(m, 0), acc) ^ n
+
+
+def recursive_loop_case():
+    n, block, seed = 150, 64, 1000
+    exp = [sum(walk(i % 11 + t, i + seed) for t in range(i % 3)) & M64 for i in range(n)]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'Q')
+
+    return Case('calls_recursive_loop', 'calls_recursive_loop', ((n + block - 1) // block,),
+                (block,), [Out(8 * n), ('u32', n), ('u32', seed)], check)
+
+
 def cases():
     return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
-            indirect_case(7), recursive_case()]
+            indirect_case(7), recursive_case(), recursive_loop_case()]
