@@ -310,6 +310,10 @@ static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
 	if (o->dump_mir)
 		mir_print(o->dump_mir, mf);
 	lap(c, ST_ISEL);
+	if (o->opt_level > 0) {
+		mir_cse_copies(mf);
+		mir_pair_lds(mf);
+	}
 	struct ra_stats ras;
 	memset(&ras, 0, sizeof ras);
 	ra_coalesce_phi_copies(mf);

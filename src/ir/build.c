@@ -124,6 +124,8 @@ enum ir_type irb_ptx_type(enum ptx_type t)
 		return IR_T_F64;
 	case PTX_TYPE_F16: /* f16 values are their bit patterns */
 		return IR_T_I16;
+	case PTX_TYPE_F16X2: /* two f16 bit patterns, the first in the low half */
+		return IR_T_I32;
 	default:
 		return IR_T_NONE;
 	}
@@ -197,6 +199,12 @@ static uint64_t def_key(uint32_t var, uint32_t block)
 void irb_write_var(struct irb *b, uint32_t var, uint32_t block, ir_ref v)
 {
 	map_put(&b->defs, b->arena, def_key(var, block), v);
+}
+
+bool irb_has_def(struct irb *b, uint32_t var, uint32_t block)
+{
+	uint32_t v;
+	return map_get(&b->defs, def_key(var, block), &v);
 }
 
 static struct irb_phi *new_phi(struct irb *b, uint32_t var, uint32_t block)
@@ -540,6 +548,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_seal(&b, bl);
 	if (b.failed)
 		return false;
+	irb_bar_finish(&b); /* build_bar.c */
 	finish_phis(&b);
 	return true;
 }

@@ -110,16 +110,15 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 			return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k * 3 + o->comp - 1, 0);
 	if (!strcmp(name, "%laneid"))
 		return irb_laneid(b); /* build_warp.c */
+	if (!strcmp(name, "%reserved_smem_offset_1"))
+		return irb_reserved_smem(b); /* build_bar.c */
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
 	return ir_undef(b->fn, IR_T_I32);
 }
 
-static uint32_t symvar_index(struct irb *b, const struct ptx_symbol *s)
+uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v)
 {
 	struct ir_function *fn = b->fn;
-	for (uint32_t i = 0; i < fn->nsymvars; i++)
-		if (fn->symvars[i].sym == s)
-			return i;
 	if (fn->nsymvars == fn->symvars_cap) {
 		uint32_t ncap = fn->symvars_cap ? fn->symvars_cap * 2 : 8;
 		struct ir_symvar *nv = PA_NEW_ARRAY(b->arena, struct ir_symvar, ncap);
@@ -128,6 +127,16 @@ static uint32_t symvar_index(struct irb *b, const struct ptx_symbol *s)
 		fn->symvars = nv;
 		fn->symvars_cap = ncap;
 	}
+	fn->symvars[fn->nsymvars] = *v;
+	return fn->nsymvars++;
+}
+
+static uint32_t symvar_index(struct irb *b, const struct ptx_symbol *s)
+{
+	struct ir_function *fn = b->fn;
+	for (uint32_t i = 0; i < fn->nsymvars; i++)
+		if (fn->symvars[i].sym == s)
+			return i;
 	uint64_t size = (ptx_types[s->type].bits / 8) * (uint64_t)(s->vec ? s->vec : 1);
 	for (unsigned k = 0; k < s->ndims; k++)
 		size *= s->dims[k];
@@ -137,9 +146,9 @@ static uint32_t symvar_index(struct irb *b, const struct ptx_symbol *s)
 	                : s->space == PTX_SPACE_LOCAL  ? IR_SPACE_LOCAL
 	                                               : IR_SPACE_GENERIC;
 	uint32_t elem = (uint32_t)(ptx_types[s->type].bits / 8) * (s->vec ? s->vec : 1);
-	fn->symvars[fn->nsymvars] = (struct ir_symvar){
+	struct ir_symvar v = {
 	        .sym = s, .space = space, .size = size, .align = s->align ? s->align : elem};
-	return fn->nsymvars++;
+	return irb_new_symvar(b, &v);
 }
 
 /* Address of a variable: SYMADDR (aux = its space), as a `t` value. */
@@ -777,18 +786,6 @@ static void tr_isspacep(struct irb *b, struct tr *x)
 	write_dest(b, &in->opnds[0], r, false, x->guard);
 }
 
-static void tr_bar(struct irb *b, struct tr *x)
-{
-	const struct ptx_insn *in = x->in;
-	bool arrive = has(in, PTX_DW_ARRIVE) || has(in, PTX_DW_RED);
-	const struct ptx_operand *id = in->nopnds ? &in->opnds[0] : NULL;
-	if (arrive || in->nopnds > 1 || (id && (id->kind != PTX_OPND_INT || id->value != 0))) {
-		unsupported(b, in, "only barrier 0 for the whole CTA (bar.sync 0) so far");
-		return;
-	}
-	irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
-}
-
 /* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, s: 32-bit halves of a 64-bit value. */
 static void tr_mov_vec(struct irb *b, struct tr *x)
 {
@@ -999,7 +996,9 @@ static bool tr_effect(struct irb *b, struct tr *x, ir_ref guard_pred)
 		return true;
 	case PTX_OP_BAR:
 	case PTX_OP_BARRIER:
-		tr_bar(b, x);
+	case PTX_OP_BAR_RED:
+	case PTX_OP_BARRIER_RED:
+		irb_bar(b, x->in); /* build_bar.c */
 		return true;
 	case PTX_OP_MEMBAR:
 	case PTX_OP_FENCE:
@@ -1025,6 +1024,8 @@ static bool is_pure(const struct ptx_insn *in)
 	case PTX_OP_ST:
 	case PTX_OP_BAR:
 	case PTX_OP_BARRIER:
+	case PTX_OP_BAR_RED:
+	case PTX_OP_BARRIER_RED:
 	case PTX_OP_MEMBAR:
 	case PTX_OP_FENCE:
 	case PTX_OP_ATOM:
@@ -1103,7 +1104,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	}
 	if (is_pure(in)) {
 		x.guard = guard;
-		if (irb_arith(b, in, guard))
+		if (irb_arith2(b, in, guard) || irb_arith(b, in, guard))
 			return;
 		if (!tr_pure(b, &x))
 			unsupported(b, in, NULL);
@@ -1158,4 +1159,9 @@ void irb_write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, bool s
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
 {
 	unsupported(b, in, why);
+}
+
+bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out)
+{
+	return cmp_of(in, is_float, sign, out);
 }

@@ -56,6 +56,9 @@ struct irb {
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
 	struct irb_slot_access *acc;
 	uint32_t nacc, acc_cap;
+	/* hidden .shared areas (build_bar.c): symvar index + 1, 0 while unused */
+	uint32_t bar_slots;     /* bar.red: one dword per wave */
+	uint32_t reserved_smem; /* %reserved_smem_offset_1 */
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,6 +90,8 @@ int irb_mem_space(const struct ptx_insn *in); /* enum ir_space, -1: not supporte
 bool irb_address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base, int64_t *off);
 ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
+/* The comparison a setp's words name; false if none fits the operand class. */
+bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out);
 
 /* build_atomic.c: atom, red, membar, fence; memory-order bits of ld/st qualifiers */
 void irb_atomic(struct irb *b, const struct ptx_insn *in);
@@ -99,6 +104,13 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in);
 bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
 ir_ref irb_lanemask(struct irb *b, const char *name);
 ir_ref irb_laneid(struct irb *b);
+void irb_warp_sync(struct irb *b, const struct ptx_insn *in);
+
+/* build_bar.c: bar/barrier .sync/.red, bar.warp.sync, hidden LDS areas */
+void irb_bar(struct irb *b, const struct ptx_insn *in);
+ir_ref irb_reserved_smem(struct irb *b);
+void irb_bar_finish(struct irb *b);
+uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn.c: its index */
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
@@ -122,5 +134,11 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
 /* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest even (cvt.rn.f*.[su]64) */
 ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
+
+/* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
+ * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
+bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build.c: whether variable `var` has a definition in `block` itself */
+bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 
 #endif

@@ -395,6 +395,16 @@ static void tr_elect(struct irb *b, const struct ptx_insn *in)
 		               IR_NO_REF);
 }
 
+/* bar.warp.sync membermask: the warp's lanes run together in the wave; what is left is the
+ * ordering of their memory accesses, a CTA-scope acq_rel fence (build_bar.c). */
+void irb_warp_sync(struct irb *b, const struct ptx_insn *in)
+{
+	read_member_mask(b, in, 0);
+	uint32_t bits = (uint32_t)IR_ORD_ACQ_REL << IR_ORD_SHIFT;
+	bits |= (uint32_t)IR_SCOPE_CTA << IR_SCOPE_SHIFT;
+	irb_emit(b, IR_FENCE, IR_T_NONE, NULL, 0, bits, 0);
+}
+
 bool irb_warp(struct irb *b, const struct ptx_insn *in)
 {
 	switch (in->op) {

@@ -250,6 +250,16 @@ bool mir_opnd_is_def(const struct mir_insn *in, unsigned i);
  * s_endpgm, s_setpc). */
 bool mir_is_terminator(const struct mir_insn *in);
 
+/* Clean-ups on MIR before allocation (-O1 and up), each in its own file:
+ * mir_cse_copies (copy_cse.c) keeps one VGPR copy of an SGPR or constant per block;
+ * mir_pair_lds (lds_pair.c) merges LDS reads from one base into ds_read2_b32/b64. */
+void mir_cse_copies(struct mir_function *fn);
+void mir_pair_lds(struct mir_function *fn);
+/* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
+uint8_t *mir_count_defs(const struct mir_function *fn);
+/* Whether `in` writes EXEC (explicitly or implicitly). */
+bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in);
+
 /* Prints the function (virtual or physical registers) in LLVM's syntax where possible,
  * one instruction per line, for --dump-mir and tests. */
 void mir_print(FILE *out, const struct mir_function *fn);

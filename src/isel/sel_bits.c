@@ -1,6 +1,6 @@
 /* Instruction selection for bit permutations and narrow values: funnel shifts (FSHR), PTX's
  * byte permute (PRMT), 64-bit clz/brev, 16-bit integer width changes, f16 conversions and
- * f16 add/sub/mul/fma (v_*_f16, result masked to the low half).
+ * f16 add/sub/mul/fma (v_*_f16, result masked to the low half), bitwise select (v_bfi_b32).
  *
  * 16-bit integers live in a 32-bit register with the upper half zero (every producer of an
  * i16 value masks it), so zero extension is a copy and truncation an AND.  PRMT maps onto
@@ -261,12 +261,32 @@ static bool half_arith(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* ---- bitwise select (m & a) | (~m & b): v_bfi_b32, or three scalar operations ---- */
+
+static bool bitsel(struct isel *s, const struct ir_insn *in)
+{
+	ir_ref m = in->args[0], a = in->args[1], b = in->args[2];
+	if (!uniform(s, in->res)) {
+		struct mir_opnd ops[4] = {rd(s, in->res, 0), vs(s, m, 0), vs(s, a, 0), vs(s, b, 0)};
+		sel_fix_valu(s, AMD_OP_V_BFI_B32, 4, ops);
+		sel_emit(s, AMD_OP_V_BFI_B32, 4, ops);
+		return true;
+	}
+	struct mir_opnd t = mir_vreg(sel_new_sgpr(s, 1), 1), u = mir_vreg(sel_new_sgpr(s, 1), 1);
+	salu(s, AMD_OP_S_AND_B32, t, ss(s, m, 0), ss(s, a, 0));
+	salu(s, AMD_OP_S_ANDN2_B32, u, ss(s, b, 0), ss(s, m, 0));
+	salu(s, AMD_OP_S_OR_B32, rd(s, in->res, 0), t, u);
+	return true;
+}
+
 bool sel_bits(struct isel *s, const struct ir_insn *in)
 {
 	enum ir_type st = in->nargs ? (enum ir_type)s->ir->vals[in->args[0]].type : IR_T_NONE;
 	switch (in->op) {
 	case IR_FSHR:
 		return fshr(s, in);
+	case IR_BITSEL:
+		return bitsel(s, in);
 	case IR_PRMT:
 		return prmt(s, in);
 	case IR_CLZ:

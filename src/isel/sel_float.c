@@ -60,11 +60,37 @@ static bool check_mods(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* MODE.FP_ROUND (hwreg(HW_REG_MODE, 0, 4): bits 1:0 f32, bits 3:2 f64/f16; 0 nearest even,
+ * 1 +inf, 2 -inf, 3 toward zero) set to `mode` for both fields.  s_setreg_b32 exists on
+ * every target; the scheduler keeps instructions between two MODE writers. */
+static void set_round_mode(struct isel *s, unsigned mode)
+{
+	enum { HWREG_MODE = 1 };
+	uint32_t t = sel_new_sgpr(s, 1);
+	struct mir_opnd mv[2] = {mir_vreg(t, 1), mir_imm(mode | mode << 2)};
+	sel_emit(s, AMD_OP_S_MOV_B32, 2, mv);
+	struct mir_opnd set[2] = {mir_imm(HWREG_MODE | 3u << 11), mir_vreg(t, 1)};
+	sel_emit(s, AMD_OP_S_SETREG_B32, 2, set);
+}
+
 static bool arith(struct isel *s, const struct ir_insn *in)
 {
 	static const unsigned f32[] = {AMD_OP_V_ADD_F32, AMD_OP_V_SUB_F32, AMD_OP_V_MUL_F32};
 	static const unsigned f64[] = {AMD_OP_V_ADD_F64, AMD_OP_V_ADD_F64, AMD_OP_V_MUL_F64};
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
 	unsigned k = in->op == IR_FADD ? 0 : in->op == IR_FSUB ? 1 : 2;
+	unsigned round = in->aux & IR_FM_ROUND_MASK;
+	if (round != IR_FM_RN) { /* directed rounding: the MODE register around the instruction */
+		struct ir_insn rn = *in;
+		rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
+		if (rn.aux & IR_FM_FTZ)
+			return check_mods(s, &rn), true;
+		set_round_mode(s, hw_round[round]);
+		arith(s, &rn);
+		set_round_mode(s, 0);
+		return true;
+	}
 	if (!check_mods(s, in))
 		return true;
 	bool w = is_f64(in);

@@ -11,7 +11,9 @@
  * v_readfirstlane (with 32-lane warps on wave64, --warp-size 32, the butterfly stays in
  * each half and the result is per lane).  match.any compares each lane's value with every lane's
  * (v_readlane, v_cmp) and writes lane k's mask into lane k (v_writelane): 2-3 instructions per lane
- * of the wave, straight-line. Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * of the wave, straight-line.  bar.sum (bar.red's CTA-wide sum of per-wave counts in LDS)
+ * loads slot k into lane k < n under a full EXEC and adds them with the redux butterfly.
+ * Complexity: O(1) per instruction, O(wave size) for match.any. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
@@ -132,6 +134,34 @@ static void set_exec(struct isel *s, struct mir_opnd src)
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, ops);
 }
 
+/* lane = the lane's index in the wave (under a full EXEC) */
+static void wave_lane(struct isel *s, uint32_t lane)
+{
+	struct mir_opnd lo[3] = {mir_vreg(lane, 1), mir_imm(~0u), mir_imm(0)};
+	sel_emit(s, AMD_OP_V_MBCNT_LO_U32_B32, 3, lo);
+	if (s->wave == 64) {
+		struct mir_opnd hi[3] = {mir_vreg(lane, 1), mir_imm(~0u), mir_vreg(lane, 1)};
+		sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
+	}
+}
+
+/* log2(span) ds_bpermute steps combining acc across each group of `span` lanes with `op`
+ * (EXEC must be every lane); returns the vreg holding the result in every lane. */
+static uint32_t butterfly(struct isel *s, uint32_t acc, uint32_t lane, unsigned span, unsigned op)
+{
+	for (unsigned step = 1; step < span; step *= 2) {
+		uint32_t other = sel_new_vgpr(s, 1), from = sel_new_vgpr(s, 1);
+		struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(step), mir_vreg(lane, 1)};
+		valu(s, AMD_OP_V_XOR_B32, 3, x);
+		bpermute(s, mir_vreg(other, 1), mir_vreg(acc, 1), mir_vreg(from, 1));
+		uint32_t next = sel_new_vgpr(s, 1);
+		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(other, 1)};
+		valu(s, op, 3, ops);
+		acc = next;
+	}
+	return acc;
+}
+
 static bool redux(struct isel *s, const struct ir_insn *in)
 {
 	unsigned w = s->mask_dw, kind = in->aux & ~(unsigned)IR_REDUX_HALVES;
@@ -147,22 +177,8 @@ static bool redux(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd mv[2] = {mir_vreg(acc, 1), a};
 	valu(s, AMD_OP_V_MOV_B32, 2, mv);
 	set_exec(s, mir_imm(~0u));
-	struct mir_opnd lo[3] = {mir_vreg(lane, 1), mir_imm(~0u), mir_imm(0)};
-	sel_emit(s, AMD_OP_V_MBCNT_LO_U32_B32, 3, lo);
-	if (s->wave == 64) {
-		struct mir_opnd hi[3] = {mir_vreg(lane, 1), mir_imm(~0u), mir_vreg(lane, 1)};
-		sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
-	}
-	for (unsigned step = 1; step < span; step *= 2) {
-		uint32_t other = sel_new_vgpr(s, 1), from = sel_new_vgpr(s, 1);
-		struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(step), mir_vreg(lane, 1)};
-		valu(s, AMD_OP_V_XOR_B32, 3, x);
-		bpermute(s, mir_vreg(other, 1), mir_vreg(acc, 1), mir_vreg(from, 1));
-		uint32_t next = sel_new_vgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(next, 1), mir_vreg(acc, 1), mir_vreg(other, 1)};
-		valu(s, redux_rows[kind].op, 3, ops);
-		acc = next;
-	}
+	wave_lane(s, lane);
+	acc = butterfly(s, acc, lane, span, redux_rows[kind].op);
 	set_exec(s, mir_vreg(saved, w));
 	if (span < s->wave) { /* a result per half: per lane */
 		sel_copy(s, rd(s, in->res, 0), mir_vreg(acc, 1));
@@ -172,6 +188,52 @@ static bool redux(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
 	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
 	put_scalar(s, in->res, r);
+	return true;
+}
+
+/* ---- bar.sum (bar.red, build_bar.c) ---- */
+
+/* The sum of the dwords slots[0..n-1] in LDS (n <= W): with EXEC set to every lane, lane
+ * k < n loads slot k, the others hold 0, a butterfly adds them up. */
+static bool bar_sum(struct isel *s, const struct ir_insn *in)
+{
+	unsigned w = s->mask_dw;
+	uint32_t saved = sel_new_sgpr(s, w), lane = sel_new_vgpr(s, 1), acc = sel_new_vgpr(s, 1);
+	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, save);
+	struct mir_opnd base = sel_vsrc_opnd(s, in->args[0], 0);
+	struct mir_opnd n = sel_sreg_opnd(s, in->args[1], 0);
+	set_exec(s, mir_imm(~0u));
+	wave_lane(s, lane);
+	sel_copy(s, mir_vreg(acc, 1), mir_imm(0));
+	uint32_t addr = sel_new_vgpr(s, 1), mask = sel_new_sgpr(s, w), val = sel_new_vgpr(s, 1);
+	struct mir_opnd sh[4] = {mir_vreg(addr, 1), mir_vreg(lane, 1), mir_imm(2), base};
+	valu(s, AMD_OP_V_LSHL_ADD_U32, 4, sh);
+	struct mir_opnd c[3] = {mir_vreg(mask, w), n, mir_vreg(lane, 1)};
+	valu(s, AMD_OP_V_CMP_GT_U32, 3, c);
+	set_exec(s, mir_vreg(mask, w));
+	struct mir_opnd ld[2] = {mir_vreg(val, 1), mir_vreg(addr, 1)};
+	sel_emit(s, AMD_OP_DS_READ_B32, 2, ld)->offset = 0;
+	struct mir_opnd mv[2] = {mir_vreg(acc, 1), mir_vreg(val, 1)};
+	valu(s, AMD_OP_V_MOV_B32, 2, mv);
+	set_exec(s, mir_imm(~0u));
+	acc = butterfly(s, acc, lane, s->wave, AMD_OP_V_ADD_U32);
+	uint32_t r = sel_new_sgpr(s, 1);
+	struct mir_opnd rf[2] = {mir_vreg(r, 1), mir_vreg(acc, 1)};
+	sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
+	set_exec(s, mir_vreg(saved, w));
+	put_scalar(s, in->res, r);
+	return true;
+}
+
+/* bar.sync with a barrier register: only barrier 0 (build_bar.c); the BARRIER follows. */
+static bool bar_id(struct isel *s, const struct ir_insn *in)
+{
+	uint64_t id;
+	if (!sel_is_const(s, in->args[0], &id) || (uint32_t)id != 0)
+		sel_error(s,
+		          "'bar.sync'/'barrier.sync' with a barrier register that is not 0 is not "
+		          "supported by the code generator yet: only barrier 0 of the whole CTA");
 	return true;
 }
 
@@ -228,6 +290,10 @@ bool sel_warp(struct isel *s, const struct ir_insn *in)
 		return redux(s, in);
 	case IR_MATCH_ANY:
 		return match_any(s, in);
+	case IR_BAR_SUM:
+		return bar_sum(s, in);
+	case IR_BAR_ID:
+		return bar_id(s, in);
 	default:
 		return false;
 	}

@@ -409,14 +409,18 @@ static void entry_inputs(struct isel *s)
 	}
 }
 
-/* LDS offsets of the .shared variables the kernel uses. */
+/* LDS offsets of the .shared variables the kernel uses: sized ones (and the hidden areas of
+ * build_bar.c) first, then the extern arrays (size 0), which start where the dynamic shared
+ * memory begins, at the end of the static LDS. */
 static void layout_lds(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
 	s->lds_offset = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nsymvars + 1);
 	uint64_t off = 0;
-	for (uint32_t i = 0; i < ir->nsymvars; i++) {
-		if (ir->symvars[i].space != IR_SPACE_SHARED)
+	for (uint32_t k = 0; k < 2 * ir->nsymvars; k++) {
+		uint32_t i = k % ir->nsymvars;
+		if (ir->symvars[i].space != IR_SPACE_SHARED ||
+		    (ir->symvars[i].size == 0) != (k >= ir->nsymvars))
 			continue;
 		uint32_t align = ir->symvars[i].align ? ir->symvars[i].align : 4;
 		off = (off + align - 1) & ~(uint64_t)(align - 1);

@@ -6,7 +6,9 @@
  * In each region a dependence graph is built on the physical registers (read after write
  * with the producer's latency, write after read and write after write as order only; every
  * vector instruction reads EXEC), and on memory (a store is ordered after every earlier
- * load and store; a load after every earlier store).  Each instruction's height is its
+ * load and store; a load after every earlier store) per address space: LDS, global
+ * (global_*, s_load) and scratch do not alias, so a global load may move above an LDS
+ * store; FLAT and buffer instructions may touch any of them.  Each instruction's height is its
  * longest latency-weighted path to the region's end; the instructions are then emitted
  * greedily, the ready one with the greatest height first (ties: original order), so memory
  * loads move up ahead of the arithmetic that does not need them and their latency overlaps
@@ -168,13 +170,32 @@ static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bo
 	return n;
 }
 
+/* Address spaces a memory instruction may touch (bits), for the memory dependences. */
+enum { SPACE_LDS = 1, SPACE_GLOBAL = 2, SPACE_SCRATCH = 4, NSPACES = 3 };
+
+static unsigned mem_spaces(const struct amd_isa_op *row)
+{
+	switch (row->format) {
+	case AMD_FMT_DS: return SPACE_LDS;
+	case AMD_FMT_GLOBAL:
+	case AMD_FMT_SMEM: return SPACE_GLOBAL;
+	case AMD_FMT_SCRATCH: return SPACE_SCRATCH;
+	default: return SPACE_LDS | SPACE_GLOBAL | SPACE_SCRATCH; /* FLAT, MUBUF */
+	}
+}
+
 /* The dependence edges of insns[0..n) (indices local to the region). */
 static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_t n)
 {
 	rg->number++;
 	rg->nedges = rg->nreaders = 0;
-	uint32_t last_store = NONE, loads_head = NONE;
-	uint32_t *load_next = PA_NEW_ARRAY(rg->a, uint32_t, n + 1);
+	/* per address space: the last store, and the loads since it (a list through
+	 * load_next, one list per space) */
+	uint32_t last_store[NSPACES], loads_head[NSPACES], *load_next[NSPACES];
+	for (unsigned c = 0; c < NSPACES; c++) {
+		last_store[c] = loads_head[c] = NONE;
+		load_next[c] = PA_NEW_ARRAY(rg->a, uint32_t, n + 1);
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct mir_insn *in = &insns[i];
 		const struct amd_isa_op *row = sched_row(in);
@@ -208,16 +229,22 @@ static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_
 			}
 		bool stores = row && (row->flags & (AMD_F_STORE | AMD_F_ATOMIC)) != 0;
 		bool loads = row && (row->flags & AMD_F_LOAD) != 0 && is_memory_unit(row->unit);
-		if (stores) {
-			add_edge(rg, last_store, i, 0);
-			for (uint32_t k = loads_head; k != NONE; k = load_next[k])
-				add_edge(rg, k, i, 0);
-			last_store = i;
-			loads_head = NONE;
-		} else if (loads) {
-			add_edge(rg, last_store, i, 0);
-			load_next[i] = loads_head;
-			loads_head = i;
+		if (!stores && !loads)
+			continue;
+		unsigned spaces = mem_spaces(row);
+		for (unsigned c = 0; c < NSPACES; c++) {
+			if (!(spaces & (1u << c)))
+				continue;
+			add_edge(rg, last_store[c], i, 0);
+			if (stores) {
+				for (uint32_t k = loads_head[c]; k != NONE; k = load_next[c][k])
+					add_edge(rg, k, i, 0);
+				last_store[c] = i;
+				loads_head[c] = NONE;
+			} else {
+				load_next[c][i] = loads_head[c];
+				loads_head[c] = i;
+			}
 		}
 	}
 }

@@ -12,10 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* Chunks of at least this size come straight from mmap, 2 MiB aligned, and are offered to
+ * the kernel for transparent huge pages: a big function's arena then faults in 2 MiB at a
+ * time instead of 4 KiB (page faults were most of the system time on large kernels). */
+#define HUGE_CHUNK ((size_t)2 << 20)
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
-	size_t size; /* usable bytes in data[] */
+	size_t size;   /* usable bytes in data[] */
+	void *map;     /* mmap'ed region holding the chunk (NULL: from calloc) */
+	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
 
@@ -55,14 +63,48 @@ void pa_arena_init(struct pa_arena *a)
 	a->chunk_size = 64 * 1024;
 }
 
-/* Makes a zeroed chunk of at least `need` bytes the current one. */
+/* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned (NULL when mmap
+ * fails: the caller falls back to calloc). */
+static struct pa_arena_chunk *map_chunk(size_t size)
+{
+	size_t len = (sizeof(struct pa_arena_chunk) + size + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1);
+	unsigned char *m = mmap(NULL, len + HUGE_CHUNK, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	unsigned char *start = (unsigned char *)(((uintptr_t)m + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1));
+	if (start > m)
+		munmap(m, (size_t)(start - m));
+	size_t tail = (size_t)(m + len + HUGE_CHUNK - (start + len));
+	if (tail)
+		munmap(start + len, tail);
+#ifdef MADV_HUGEPAGE
+	madvise(start, len, MADV_HUGEPAGE);
+#endif
+	struct pa_arena_chunk *c = (struct pa_arena_chunk *)start;
+	c->map = start;
+	c->maplen = len;
+	c->size = len - sizeof *c;
+	return c;
+}
+
+/* Makes a zeroed chunk of at least `need` bytes the current one.  Chunks grow with the
+ * arena (a quarter of what it holds), so a big function needs few of them. */
 static void new_chunk(struct pa_arena *a, size_t need)
 {
-	size_t size = need > a->chunk_size ? need : a->chunk_size;
-	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk))
+	size_t size = a->bytes_reserved / 4;
+	if (size < a->chunk_size)
+		size = a->chunk_size;
+	if (size < need)
+		size = need;
+	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk) - 2 * HUGE_CHUNK)
 		out_of_memory(size);
-	struct pa_arena_chunk *c = pa_xcalloc(1, sizeof *c + size);
-	c->size = size;
+	struct pa_arena_chunk *c = size >= HUGE_CHUNK ? map_chunk(size) : NULL;
+	if (!c) {
+		c = pa_xcalloc(1, sizeof *c + size);
+		c->size = size;
+	}
+	size = c->size;
 	c->prev = a->head;
 	a->head = c;
 	a->next = c->data;
@@ -115,7 +157,10 @@ void pa_arena_free(struct pa_arena *a)
 	struct pa_arena_chunk *c = a->head;
 	while (c) {
 		struct pa_arena_chunk *prev = c->prev;
-		free(c);
+		if (c->map)
+			munmap(c->map, c->maplen);
+		else
+			free(c);
 		c = prev;
 	}
 	a->head = NULL;

@@ -40,8 +40,8 @@ def to_ptx(src, level, outdir):
     out = os.path.join(outdir, '%s.%s.ptx' % (stem, level))
     cmd = [CLANG, '-x', 'cl', '-cl-std=CL2.0', '-target', 'nvptx64-nvidia-cuda', '-nogpulib',
            '-Wno-ignored-pragmas', '-' + level] + kbuild.extra_flags(src) + ['-S', src, '-o', out]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return out if r.returncode == 0 else None
+    status, _ = kbuild.cached_run(cmd, src, out)
+    return out if status == 0 else None
 
 
 def load_xfail():

@@ -5,10 +5,12 @@ extra compiler flags on a line `// CFLAGS: ...`. Compilation is clang-19 -O3 -no
 ld.lld-19 -shared, i.e. exactly what a HIP runtime would load.
 """
 
+import concurrent.futures
+import hashlib
 import os
 import re
+import shutil
 import subprocess
-import concurrent.futures
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_DIR = os.path.join(HERE, 'src')
@@ -45,6 +47,33 @@ def target_flags(target):
     return cpu, (['-mwavefrontsize64'] if variant else [])
 
 
+def cached_run(cmd, src, out):
+    """Runs cmd, which reads the file src and writes the file out; returns (exit status, output).
+
+    With $KBUILD_CACHE set (scripts/run-tests sets it), a successful run's output file is kept
+    there under a hash of the command (with src and out replaced by placeholders) and of the
+    source text, so the tests that build the same kernels with clang (survey, execution runs,
+    mutants, run_cl, both builds of the suite) compile each one once.  A cache hit is a copy."""
+    cache = os.environ.get('KBUILD_CACHE')
+    if cache:
+        h = hashlib.sha256()
+        for a in cmd:
+            h.update(('<src>' if a == src else '<out>' if a == out else a).encode() + b'\0')
+        with open(src, 'rb') as f:
+            h.update(f.read())
+        hit = os.path.join(cache, h.hexdigest())
+        if os.path.exists(hit):
+            shutil.copyfile(hit, out)
+            return 0, ''
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if cache and r.returncode == 0 and not r.stdout:
+        os.makedirs(cache, exist_ok=True)
+        tmp = '%s.%d' % (hit, os.getpid())
+        shutil.copyfile(out, tmp)
+        os.replace(tmp, hit)  # atomic: tests running in parallel may store the same entry
+    return r.returncode, r.stdout
+
+
 def compile_kernel(path, target, outdir):
     """Compile one .cl file for one target; returns the .hsaco path or raises RuntimeError."""
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -55,10 +84,10 @@ def compile_kernel(path, target, outdir):
     cmd = [CLANG, '-x', 'cl', '-cl-std=CL2.0', '-target', 'amdgcn-amd-amdhsa',
            '-mcpu=' + cpu, '-nogpulib', '-O3'] + tflags + extra_flags(path) + \
         ['-c', path, '-o', obj]
-    for c in (cmd, [LLD, '-shared', obj, '-o', hsaco]):
-        r = subprocess.run(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0 or 'warning' in r.stdout:
-            raise RuntimeError('%s\n%s' % (' '.join(c), r.stdout))
+    for c, src, out in ((cmd, path, obj), ([LLD, '-shared', obj, '-o', hsaco], obj, hsaco)):
+        status, text = cached_run(c, src, out)
+        if status != 0 or 'warning' in text:
+            raise RuntimeError('%s\n%s' % (' '.join(c), text))
     return hsaco
 
 

@@ -121,6 +121,7 @@ def run_case(case, hsaco, amdsim_cmd, workdir, kern, verbose, seed=None):
     if seed is not None:
         cmd += ['--seed', str(seed)]
     lds_offsets, lds_bytes = dynamic_lds_layout(case, kern)
+    lds_bytes += getattr(case, 'dynamic_lds', 0)  # a PTX kernel's extern .shared arrays
     if lds_bytes:
         cmd += ['--dynamic-lds', str(lds_bytes)]
     outfiles = []

@@ -1,0 +1,161 @@
+/* mir_cse_copies: one VGPR copy of a uniform value per block instead of one per use.
+ *
+ * Selection materialises an SGPR or a constant in a VGPR wherever an instruction needs it
+ * there (an address operand of ds_read, a second constant of a VOP2, ...), one COPY per
+ * use, so unrolled code copies the same base address into a new VGPR for every access.
+ * This pass is local value numbering of those copies: within a block, a COPY into a
+ * single-definition VGPR vreg from a single-definition SGPR vreg or from an immediate
+ * that an earlier such COPY already made (same source, same width) is deleted, and every
+ * use of its destination anywhere in the function is renamed to the earlier destination.
+ * Why this is right: both destinations are defined once (SSA), the earlier definition
+ * comes first in the same block, so it dominates every use of the later one; and a
+ * VALU write only touches the active lanes, so the table is forgotten at any instruction
+ * that writes EXEC (the lanes of the two copies must be the same).  The source cannot
+ * change in between, being defined once.  It also lets mir_pair_lds see that accesses
+ * share a base register.
+ * requires: MIR on virtual registers (after isel, before allocation).
+ * Complexity: O(instructions x operands) with a hash table per block. */
+#include <string.h>
+
+#include "isa/isa.h"
+#include "isel/isel.h"
+
+struct cse_entry {
+	uint64_t key; /* 0: empty */
+	uint32_t vreg;
+};
+
+struct cse_table {
+	struct cse_entry *slot;
+	uint32_t mask;
+	uint32_t *used; /* slots filled since the last clear */
+	uint32_t nused;
+};
+
+static uint64_t copy_key(const struct mir_opnd *src, unsigned width)
+{
+	/* bit 63 set so that no key is 0; kind, width and sub, then the value */
+	return (1ull << 63) | ((uint64_t)src->kind << 48) | ((uint64_t)width << 40) |
+	       ((uint64_t)src->sub << 32) | src->v;
+}
+
+static struct cse_entry *lookup(struct cse_table *t, uint64_t key)
+{
+	uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
+	while (t->slot[h].key && t->slot[h].key != key)
+		h = (h + 1) & t->mask;
+	return &t->slot[h];
+}
+
+static void clear(struct cse_table *t)
+{
+	for (uint32_t i = 0; i < t->nused; i++)
+		t->slot[t->used[i]].key = 0;
+	t->nused = 0;
+}
+
+uint8_t *mir_count_defs(const struct mir_function *fn)
+{
+	uint8_t *defs = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct mir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct mir_insn *in = &bl->insns[i];
+			for (unsigned k = 0; k < in->nopnds; k++)
+				if (in->opnds[k].kind == MIR_VREG && mir_opnd_is_def(in, k) &&
+				    defs[in->opnds[k].v] < 2)
+					defs[in->opnds[k].v]++;
+		}
+	}
+	return defs;
+}
+
+static bool is_exec(const struct mir_opnd *o)
+{
+	return o->kind == MIR_SPECIAL &&
+	       (o->v == AMD_SPEC_EXEC || o->v == AMD_SPEC_EXEC_LO || o->v == AMD_SPEC_EXEC_HI);
+}
+
+bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (in->op >= AMD_NUM_OPCODES)
+		return is_exec(&in->opnds[0]);
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	if ((row->flags & (AMD_F_EXEC_DST | AMD_F_WAVE_MASK)) ||
+	    (amd_implicit_defs(fn->target, row) & AMD_IMP_EXEC))
+		return true;
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (is_exec(&in->opnds[k]) && mir_opnd_is_def(in, k))
+			return true;
+	return false;
+}
+
+/* A COPY this pass may number: into a VGPR vreg defined once, of the whole vreg, from an
+ * immediate or from a whole or part of an SGPR vreg defined once. */
+static bool numberable(const struct mir_function *fn, const uint8_t *defs,
+                       const struct mir_insn *in)
+{
+	const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
+	if (in->op != MIR_COPY || (in->flags & MIR_IF_PARALLEL) || d->kind != MIR_VREG ||
+	    defs[d->v] != 1 || d->sub != 0 || fn->vregs[d->v].file != MIR_VGPR ||
+	    fn->vregs[d->v].size != d->width)
+		return false;
+	if (s->kind == MIR_IMM)
+		return d->width == 1;
+	return s->kind == MIR_VREG && defs[s->v] == 1 && fn->vregs[s->v].file == MIR_SGPR &&
+	       s->width == d->width;
+}
+
+void mir_cse_copies(struct mir_function *fn)
+{
+	uint8_t *defs = mir_count_defs(fn);
+	uint32_t *rename = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		rename[v] = v;
+	uint32_t max_insns = 1;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		if (fn->blocks[b].ninsns > max_insns)
+			max_insns = fn->blocks[b].ninsns;
+	struct cse_table t = {0};
+	uint32_t size = 16;
+	while (size < 2 * max_insns)
+		size *= 2;
+	t.slot = PA_NEW_ARRAY(fn->arena, struct cse_entry, size);
+	t.mask = size - 1;
+	t.used = PA_NEW_ARRAY(fn->arena, uint32_t, max_insns + 1);
+	bool any = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct mir_block *bl = &fn->blocks[b];
+		uint32_t out = 0;
+		clear(&t);
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			struct mir_insn *in = &bl->insns[i];
+			if (numberable(fn, defs, in)) {
+				struct cse_entry *e = lookup(&t, copy_key(&in->opnds[1], in->opnds[0].width));
+				if (e->key) {
+					rename[in->opnds[0].v] = e->vreg;
+					any = true;
+					continue; /* dropped */
+				}
+				e->key = copy_key(&in->opnds[1], in->opnds[0].width);
+				e->vreg = in->opnds[0].v;
+				t.used[t.nused++] = (uint32_t)(e - t.slot);
+			} else if (mir_writes_exec(fn, in)) {
+				clear(&t);
+			}
+			bl->insns[out++] = *in;
+		}
+		bl->ninsns = out;
+	}
+	if (!any)
+		return;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		struct mir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			for (unsigned k = 0; k < bl->insns[i].nopnds; k++) {
+				struct mir_opnd *o = &bl->insns[i].opnds[k];
+				if (o->kind == MIR_VREG)
+					o->v = rename[o->v];
+			}
+	}
+}
