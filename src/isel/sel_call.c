@@ -15,7 +15,7 @@
  * s_call_b64 (so a frame's size is known at selection).  A kernel's frame is its .local
  * variables; its entry sets s100 to their end and s101 to the end of the stack budget.
  *
- * Callee saves everything: sel_call_frame (after allocation) brackets the function with a
+ * Callee saves everything: isel_call_frame (after allocation) brackets the function with a
  * prologue that, with EXEC = all lanes, pushes every VGPR the function uses (all lanes:
  * inactive lanes may hold the caller's live values, and v_writelane writes them) and then
  * every SGPR it uses plus vcc, m0, the return address and the entry EXEC into lanes of
@@ -25,7 +25,7 @@
  * flow (cflow.c, fixed SGPRs from s8) are saved with the rest.  Waits: everything is waited
  * for before s_call_b64 and before the return (sel_waitcnt_all), so the waitcnt pass of
  * each function starts and ends with nothing pending.
- *   requires: select.c's state; sel_call_frame: allocated registers.
+ *   requires: select.c's state; isel_call_frame: allocated registers.
  *   complexity: O(1) per call; the frame pass is linear in the function. */
 #include <string.h>
 
@@ -124,10 +124,12 @@ static void call(struct isel *s, const struct ir_insn *in)
 static bool local_symaddr(struct isel *s, const struct ir_insn *in)
 {
 	const struct ir_symvar *v = &s->ir->symvars[in->imm];
+	if (v->space == IR_SPACE_GLOBAL || v->space == IR_SPACE_CONST)
+		return sel_global_symaddr(s, in); /* its own s_getpc anchor (sel_global_entry) */
 	if (v->space != IR_SPACE_LOCAL) {
 		sel_error(s,
-		          "recursive function '%s': addresses of .global/.const/.shared "
-		          "variables are not supported yet",
+		          "recursive function '%s': addresses of .shared variables are not "
+		          "supported yet",
 		          s->ir->real_sym->name);
 		return true;
 	}
@@ -400,7 +402,11 @@ void isel_call_frame(struct mir_function *fn)
 void isel_link_calls(struct mir_function *into, const struct mir_function *part,
                      const uint32_t *callee_entry)
 {
-	uint32_t base = into->nblocks;
+	uint32_t base = into->nblocks, reloc_base = into->nrelocs;
+	for (uint32_t r = 0; r < part->nrelocs; r++) {
+		const struct mir_reloc *rel = &part->relocs[r];
+		mir_reloc(into, rel->symbol, (enum mir_reloc_kind)rel->kind, rel->addend);
+	}
 	for (uint32_t b = 0; b < part->nblocks; b++) {
 		uint32_t nb = mir_new_block(into);
 		struct mir_block *dst = &into->blocks[nb];
@@ -413,6 +419,9 @@ void isel_link_calls(struct mir_function *into, const struct mir_function *part,
 			for (unsigned k = 0; k < in.nopnds; k++)
 				if (in.opnds[k].kind == MIR_BLOCK)
 					in.opnds[k].v += base;
+			for (unsigned k = 0; k < in.nopnds; k++)
+				if (in.opnds[k].kind == MIR_RELOC)
+					in.opnds[k].v += reloc_base;
 			if (in.op == AMD_OP_S_CALL_B64 && in.opnds[1].kind == MIR_IMM)
 				in.opnds[1] = mir_block_ref(callee_entry[in.opnds[1].v]);
 			dst->insns[i] = in;

@@ -482,6 +482,8 @@ bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned
 		if (k == 0 && !ir->real_sym) {
 			entry_inputs(&s);
 			sel_call_entry(&s);
+		} else if (k == 0) {
+			sel_global_entry(&s); /* a function compiled on its own: its own anchor */
 		}
 		const struct ir_block *bl = &ir->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++)

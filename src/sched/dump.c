@@ -118,6 +118,8 @@ void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly)
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			char text[256];
 			insn_text(fn, in, text, sizeof text);
+			if (in->flags & MIR_IF_PC_ANCHOR) /* the last one before a literal counts */
+				anchor_end = addr + sched_insn_bytes(fn, in);
 			if (sched_reloc_opnd(in))
 				reloc_text(fn, in, addr, anchor_end, text, sizeof text);
 			addr += sched_insn_bytes(fn, in);

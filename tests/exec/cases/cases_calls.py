@@ -248,10 +248,11 @@ def recursive_case():
 
 
 def walk(n, acc):
-    """calls_recursive.ptx's walk: (n & 3) loop steps acc = acc * 31 + j + n, then, for n > 0,
-    walk(max(n - 1 - (n & 1), 0), acc) ^ n, in 64 bits."""
+    """calls_recursive_loop.ptx's walk: (n & 3) loop steps acc = acc * 31 + j + n + wtab[j],
+    then, for n > 0, walk(max(n - 1 - (n & 1), 0), acc) ^ n, in 64 bits."""
+    wtab = (3, 5, 7, 11)
     for j in range(n & 3):
-        acc = (acc * 31 + j + n) & M64
+        acc = (acc * 31 + j + n + wtab[j]) & M64
     if n == 0:
         return acc
     m = n - 1 - (n & 1)
