@@ -336,6 +336,8 @@ uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label)
 ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args, unsigned nargs,
                 uint32_t aux, int64_t imm)
 {
+	if (op == IR_SREG && b->fn->real_sym && aux <= IR_SREG_NCTAID_Z)
+		return irb_context_sreg(b, aux); /* passed by the caller (inline.c) */
 	struct ir_insn in;
 	memset(&in, 0, sizeof in);
 	in.op = (uint16_t)op;

@@ -300,6 +300,57 @@ static const struct ptx_symbol *direct_callee(const struct ptx_insn *in)
 	return NULL;
 }
 
+static bool reads_context(const struct ptx_insn *in)
+{
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ptx_operand *o = &in->opnds[i];
+		if (o->kind == PTX_OPND_SREG || (in->op == PTX_OP_CALL && o->kind == PTX_OPND_REG))
+			return true;
+		for (uint32_t k = 0; k < o->nelems; k++)
+			if (o->elems[k].kind == PTX_OPND_SREG)
+				return true;
+	}
+	return false;
+}
+
+static bool context_in(const struct ir_funclib *lib, const struct ptx_function *pf, bool *seen,
+                       unsigned depth)
+{
+	if (depth > IR_MAX_CALL_DEPTH)
+		return true;
+	for (uint32_t i = 0; i < pf->nstmts; i++) {
+		if (pf->stmts[i].kind != PTX_STMT_INSN)
+			continue;
+		const struct ptx_insn *in = pf->stmts[i].u.insn;
+		if (reads_context(in))
+			return true;
+		const struct ptx_symbol *callee = direct_callee(in);
+		if (!callee || callee->kind != PTX_SYM_FUNC)
+			continue;
+		uint32_t slot = lib_slot(lib, callee);
+		if (!lib->entries[slot].sym || seen[slot])
+			continue;
+		seen[slot] = true;
+		if (context_in(lib, lib->entries[slot].body, seen, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool ir_funclib_uses_context(const struct ir_funclib *lib, const struct ptx_symbol *fs)
+{
+	if (!lib || !lib->cap)
+		return false;
+	uint32_t slot = lib_slot(lib, fs);
+	if (!lib->entries[slot].sym)
+		return false;
+	bool *seen = pa_xcalloc(lib->cap, sizeof *seen);
+	seen[slot] = true;
+	bool r = context_in(lib, lib->entries[slot].body, seen, 0);
+	free(seen);
+	return r;
+}
+
 static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct ptx_function *pf,
                                            unsigned depth)
 {

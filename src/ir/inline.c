@@ -58,6 +58,8 @@ void irb_note_inlining(struct irb *b)
 {
 	unsigned n = 0;
 	for (const struct irb_frame *f = b->frame; f; f = f->parent, n++) {
+		if (!f->parent && b->fn->real_sym)
+			return; /* the function compiled on its own: not inlined anywhere */
 		if (n == 8 && f->parent) { /* deep nests: the innermost calls and the kernel's */
 			while (f->parent)
 				f = f->parent;
@@ -441,7 +443,9 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
  * results come back with IR_STACK_LD.  The callee is compiled on its own (ir_build with
  * fn->real_sym): irb_real_function loads its parameters from its frame, walks its body as
  * the outermost inline frame (so `ret` reaches one exit block and its own recursive calls
- * are real calls again) and stores its return values. */
+ * are real calls again) and stores its return values.  When the function or one it calls
+ * reads %tid/%ntid/%ctaid/%nctaid (ir_funclib_uses_context), its callers also store those
+ * twelve values after the formals, and its own reads of them load from there. */
 
 static bool on_stack(const struct irb *b, const struct ptx_symbol *fs)
 {
@@ -499,6 +503,10 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 		bool sign = ptx_types[fi->params[k]->type].cls == PTX_TC_SINT;
 		stack_store(b, 1, 8 * k, read_actual(b, &args->elems[k], bytes, t, sign));
 	}
+	if (ir_funclib_uses_context(b->lib, fs)) /* its special registers: after the formals */
+		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
+			stack_store(b, 1, 8 * (fi->nparams + fi->nrets) + 4 * k,
+			            irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
 	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
 	for (uint32_t j = 0; j < fi->nrets; j++) {
 		unsigned bytes;
@@ -515,12 +523,29 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 	}
 }
 
+/* A special register (%tid .. %nctaid) read in a function compiled on its own: the value
+ * its caller stored in its frame. */
+ir_ref irb_context_sreg(struct irb *b, uint32_t sreg)
+{
+	if (!b->has_context) {
+		irb_error(b, "recursive function '%s': this special register is not supported here",
+		          b->fn->real_sym->name);
+		return ir_undef(b->fn, IR_T_I32);
+	}
+	return irb_emit(b, IR_STACK_LD, IR_T_I32, NULL, 0, 0, b->context_off + 4 * sreg);
+}
+
 void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs)
 {
 	const struct ptx_func_info *fi = pf->sym->func;
 	if (!real_formals(b, fs, fi))
 		return;
 	b->fn->frame_args = 8 * (fi->nparams + fi->nrets);
+	if (ir_funclib_uses_context(b->lib, fs)) {
+		b->has_context = true;
+		b->context_off = b->fn->frame_args;
+		b->fn->frame_args += 4 * IR_NUM_CONTEXT_SREGS;
+	}
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = pf;
 	fr->callee = fs;

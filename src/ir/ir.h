@@ -181,6 +181,7 @@ enum ir_sreg {
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
 	IR_NUM_SREGS
 };
+enum { IR_NUM_CONTEXT_SREGS = IR_SREG_NCTAID_Z + 1 }; /* passed to real calls (inline.c) */
 
 typedef uint32_t ir_ref; /* value number */
 #define IR_NO_REF 0xffffffffu
@@ -306,6 +307,9 @@ const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
 /* The module-level symbol of the function saved in hash slot `slot` (0 .. lib->cap-1), or
  * NULL for an empty slot. */
 const struct ptx_symbol *ir_funclib_at(const struct ir_funclib *lib, uint32_t slot);
+/* Whether `fs` or a function it calls directly (transitively) reads a special register or
+ * makes an indirect call: then real calls pass it %tid, %ntid, %ctaid and %nctaid. */
+bool ir_funclib_uses_context(const struct ir_funclib *lib, const struct ptx_symbol *fs);
 /* The value of a function pointer (`mov.u64 %rd, f;`, a .global initializer naming f):
  * FNV-1a-64 of the name with the top bit set, not a code address (inline.c). */
 uint64_t ir_func_pointer(const char *name);

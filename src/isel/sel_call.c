@@ -157,8 +157,8 @@ bool sel_call(struct isel *s, const struct ir_insn *in)
 		return true;
 	case IR_SYMADDR:
 		return s->ir->real_sym ? local_symaddr(s, in) : false;
-	case IR_SREG:
-		if (!s->ir->real_sym || in->aux == IR_SREG_LANEID || in->aux == IR_SREG_WARPSZ)
+	case IR_SREG: /* %tid..%nctaid come from the frame (inline.c), the rest need nothing */
+		if (!s->ir->real_sym || in->aux > IR_SREG_NCTAID_Z)
 			return false;
 		sel_error(s,
 		          "recursive function '%s': this special register is not supported "

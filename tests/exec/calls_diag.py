@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Diagnostics of calls ptxas-amd cannot compile (tests/exec/diag/calls/*.ptx): a special
-register in a recursive function (mutual recursion compiles); an indirect call no function fits; a 32-bit function address; calls to .extern functions; vararg calls; overlapping .param
+"""Diagnostics of calls ptxas-amd cannot compile (tests/exec/diag/calls/*.ptx): `exit` in a
+recursive function (mutual recursion compiles); an indirect call no function fits; a 32-bit function address; calls to .extern functions; vararg calls; overlapping .param
 accesses; a call to a function never defined; calls nested too deep or too many (generated
 here); and a device function nobody calls, which is not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
 but the undefined callee), and each rejection must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the

@@ -247,21 +247,23 @@ def recursive_case():
                 [Out(16 * n), ('u32', n)], check)
 
 
-def walk(n, acc):
+def walk(n, acc, g):
     """calls_recursive_loop.ptx's walk: (n & 3) loop steps acc = acc * 31 + j + n + wtab[j],
-    then, for n > 0, walk(max(n - 1 - (n & 1), 0), acc) ^ n, in 64 bits."""
+    then, for n > 0, acc = walk(max(n - 1 - (n & 1), 0), acc) ^ n; returns acc ^ g (g from
+    the thread's special registers), in 64 bits."""
     wtab = (3, 5, 7, 11)
     for j in range(n & 3):
         acc = (acc * 31 + j + n + wtab[j]) & M64
-    if n == 0:
-        return acc
-    m = n - 1 - (n & 1)
-    return walk(max(m, 0), acc) ^ n
+    if n > 0:
+        acc = walk(max(n - 1 - (n & 1), 0), acc, g) ^ n
+    return acc ^ g
 
 
 def recursive_loop_case():
     n, block, seed = 150, 64, 1000
-    exp = [sum(walk(i % 11 + t, i + seed) for t in range(i % 3)) & M64 for i in range(n)]
+    nctaid = (n + block - 1) // block
+    exp = [sum(walk(i % 11 + t, i + seed, i + 1000000 * nctaid) for t in range(i % 3)) & M64
+           for i in range(n)]
 
     def check(outs, wave):
         return cmp_ints('out', outs[0], exp, 'Q')
