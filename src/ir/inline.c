@@ -695,6 +695,13 @@ static void indirect_call(struct irb *b, const struct ptx_operand *rets,
 		return;
 	}
 	qsort(cand, n, sizeof *cand, by_name);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n; j++)
+			if (ir_func_pointer(cand[i]->name) == ir_func_pointer(cand[j]->name)) {
+				irb_error(b, "functions '%s' and '%s' have the same pointer value",
+				          cand[i]->name, cand[j]->name);
+				return;
+			}
 	ir_ref fp = irb_read_opnd(b, callee, IR_T_I64, false);
 	uint32_t join = irb_new_block(b);
 	for (uint32_t i = 0; i < n && !b->failed; i++) {
