@@ -10,7 +10,8 @@
  * allocate only s0..s95, so the allocator never sees these.
  *
  * Data frame of a function, at s100 (per lane, in scratch): 8 bytes per parameter then per
- * return value (written by the caller, resp. the callee), then the .local variables; the
+ * return value (written by the caller, resp. the callee), the special registers when the
+ * function needs them (inline.c), then the .local variables; the
  * caller puts a callee's frame right after its own, moving s100 by its frame size around
  * s_call_b64 (so a frame's size is known at selection).  A kernel's frame is its .local
  * variables; its entry sets s100 to their end and s101 to the end of the stack budget.
@@ -24,7 +25,8 @@
  * never keeps live across an instruction, and the rejoin masks of the callee's own control
  * flow (cflow.c, fixed SGPRs from s8) are saved with the rest.  Waits: everything is waited
  * for before s_call_b64 and before the return (sel_waitcnt_all), so the waitcnt pass of
- * each function starts and ends with nothing pending.
+ * each function starts and ends with nothing pending.  Overflow: the entry moves s101 down
+ * and traps (s_trap 2) when it passed the end of the function's data frame.
  *   requires: select.c's state; isel_call_frame: allocated registers.
  *   complexity: O(1) per call; the frame pass is linear in the function. */
 #include <string.h>
