@@ -439,7 +439,9 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 /* ---- real calls (docs/CALLS.md) ----
  * A call to a function already on the stack of inlined calls (recursion, direct or mutual)
  * is a real call: its arguments go to the callee's frame on the per-lane stack (IR_STACK_ST
- * with aux 1, 8 bytes per parameter, then per return value), IR_CALL runs it, and the
+ * with aux 1, 8 bytes per scalar parameter, then per return value; a .param array takes its
+ * size rounded to 8 and is copied in the 4/8-byte pieces the writer stored, and read back
+ * in 8-byte pieces that smaller loads take bytes from), IR_CALL runs it, and the
  * results come back with IR_STACK_LD.  The callee is compiled on its own (ir_build with
  * fn->real_sym): irb_real_function loads its parameters from its frame, walks its body as
  * the outermost inline frame (so `ret` reaches one exit block and its own recursive calls
@@ -455,21 +457,48 @@ static bool on_stack(const struct irb *b, const struct ptx_symbol *fs)
 	return false;
 }
 
-/* The type of every formal of a function compiled on its own; false after an error. */
+enum { MAX_REAL_AGGREGATE = 1024 }; /* bytes of a .param array passed to a real call */
+
+/* Bytes formal k takes in the frame of a function compiled on its own: 8 for a scalar,
+ * a .param array's size rounded up to 8 (*aggregate). */
+static uint32_t formal_frame_bytes(const struct ptx_symbol *f, bool *aggregate)
+{
+	unsigned bytes;
+	*aggregate = formal_type(f, &bytes) == IR_T_NONE;
+	return *aggregate ? ((uint32_t)slot_bytes(f) + 7) & ~7u : 8;
+}
+
+static const struct ptx_symbol *formal_at(const struct ptx_func_info *fi, uint32_t k)
+{
+	return k < fi->nparams ? fi->params[k] : fi->rets[k - fi->nparams];
+}
+
+/* Byte offset of formal k (params, then rets; k = all of them: the end) in the frame. */
+static uint32_t formal_offset(const struct ptx_func_info *fi, uint32_t k)
+{
+	uint32_t off = 0;
+	bool agg;
+	for (uint32_t j = 0; j < k; j++)
+		off += formal_frame_bytes(formal_at(fi, j), &agg);
+	return off;
+}
+
+/* Whether every formal of a function compiled on its own can be passed; else an error. */
 static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struct ptx_func_info *fi)
 {
 	for (uint32_t k = 0; k < fi->nparams + fi->nrets; k++) {
-		const struct ptx_symbol *f =
-		        k < fi->nparams ? fi->params[k] : fi->rets[k - fi->nparams];
+		const struct ptx_symbol *f = formal_at(fi, k);
 		unsigned bytes;
-		if (formal_type(f, &bytes) == IR_T_NONE) {
-			irb_error(b,
-			          "recursive function '%s': parameter '%s' is not a scalar of at "
-			          "most "
-			          "8 bytes, which real calls do not support yet",
-			          fs->name, f->name);
-			return false;
-		}
+		if (formal_type(f, &bytes) != IR_T_NONE ||
+		    (f->space == PTX_SPACE_PARAM && slot_bytes(f) &&
+		     slot_bytes(f) <= MAX_REAL_AGGREGATE))
+			continue;
+		irb_error(
+		        b,
+		        "recursive function '%s': parameter '%s' is neither a scalar nor a .param "
+		        "array of at most %u bytes, which real calls do not support",
+		        fs->name, f->name, (unsigned)MAX_REAL_AGGREGATE);
+		return false;
 	}
 	return true;
 }
@@ -491,31 +520,89 @@ static void stack_store(struct irb *b, unsigned aux, uint32_t off, ir_ref v)
 	irb_emit(b, IR_STACK_ST, IR_T_NONE, &v, 1, aux, off);
 }
 
+/* An aggregate slot's stored pieces (4 or 8 bytes each) to the frame at `base`. */
+static void slot_to_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, unsigned aux,
+                          uint32_t base)
+{
+	uint32_t head = UINT32_MAX;
+	irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
+		const struct irb_slot_access *a = &b->acc[i];
+		if (!a->is_store)
+			continue;
+		if (a->bytes != 4 && a->bytes != 8) {
+			irb_error(
+			        b,
+			        "'%s' is written in pieces of %u bytes: aggregates passed to real "
+			        "calls are copied in pieces of 4 or 8 bytes",
+			        slot->name, a->bytes);
+			return;
+		}
+		enum ir_type t = a->bytes == 8 ? IR_T_I64 : IR_T_I32;
+		stack_store(b, aux, base + a->off, retype(b, irb_read_var(b, a->var, b->cur), t));
+	}
+}
+
+/* An aggregate slot of `bytes` bytes loaded from the frame at `base`, in 8-byte pieces (4
+ * when the size is not a multiple of 8): smaller loads take their bytes out of a piece. */
+static void slot_from_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst,
+                            unsigned aux, uint32_t base, uint32_t bytes)
+{
+	unsigned w = bytes % 8 ? 4 : 8;
+	enum ir_type t = w == 8 ? IR_T_I64 : IR_T_I32;
+	for (uint32_t off = 0; off + w <= bytes; off += w)
+		slot_write(b, slot, inst, off, w, t,
+		           irb_emit(b, IR_STACK_LD, t, NULL, 0, aux, base + off));
+}
+
+/* The caller's slot an aggregate actual names (false after an error). */
+static bool aggregate_actual(struct irb *b, const struct ptx_operand *o,
+                             const struct ptx_symbol **slot, uint32_t *inst)
+{
+	if (is_param_var(o) && resolve_slot(b, o->sym, slot, inst))
+		return true;
+	irb_error(b, "an array parameter of a real call must be given a .param variable");
+	return false;
+}
+
 static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
                       const struct ptx_operand *rets, const struct ptx_operand *args)
 {
 	const struct ptx_func_info *fi = body->sym->func;
 	if (!real_formals(b, fs, fi))
 		return;
+	const struct ptx_symbol *slot;
+	uint32_t inst;
 	for (uint32_t k = 0; k < fi->nparams; k++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->params[k], &bytes);
 		bool sign = ptx_types[fi->params[k]->type].cls == PTX_TC_SINT;
-		stack_store(b, 1, 8 * k, read_actual(b, &args->elems[k], bytes, t, sign));
+		if (t == IR_T_NONE) {
+			if (aggregate_actual(b, &args->elems[k], &slot, &inst))
+				slot_to_stack(b, slot, inst, 1, formal_offset(fi, k));
+			continue;
+		}
+		stack_store(b, 1, formal_offset(fi, k),
+		            read_actual(b, &args->elems[k], bytes, t, sign));
 	}
 	if (ir_funclib_uses_context(b->lib, fs)) /* its special registers: after the formals */
 		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
-			stack_store(b, 1, 8 * (fi->nparams + fi->nrets) + 4 * k,
+			stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
 			            irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
 	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
 	for (uint32_t j = 0; j < fi->nrets; j++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->rets[j], &bytes);
 		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
-		ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, 8 * (fi->nparams + j));
+		uint32_t off = formal_offset(fi, fi->nparams + j);
+		if (t == IR_T_NONE) {
+			if (aggregate_actual(b, &rets->elems[j], &slot, &inst))
+				slot_from_stack(b, slot, inst, 1, off,
+				                (uint32_t)slot_bytes(fi->rets[j]));
+			continue;
+		}
+		ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off);
 		const struct ptx_operand *actual = &rets->elems[j];
-		const struct ptx_symbol *slot;
-		uint32_t inst;
 		if (!is_param_var(actual))
 			irb_write_dest(b, actual, v, sign, IR_NO_REF);
 		else if (resolve_slot(b, actual->sym, &slot, &inst))
@@ -540,7 +627,7 @@ void irb_real_function(struct irb *b, const struct ptx_function *pf, const struc
 	const struct ptx_func_info *fi = pf->sym->func;
 	if (!real_formals(b, fs, fi))
 		return;
-	b->fn->frame_args = 8 * (fi->nparams + fi->nrets);
+	b->fn->frame_args = formal_offset(fi, fi->nparams + fi->nrets);
 	if (ir_funclib_uses_context(b->lib, fs)) {
 		b->has_context = true;
 		b->context_off = b->fn->frame_args;
@@ -560,8 +647,12 @@ void irb_real_function(struct irb *b, const struct ptx_function *pf, const struc
 	for (uint32_t k = 0; k < fi->nparams; k++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->params[k], &bytes);
-		write_formal(b, fi->params[k], fr->inst, bytes, t,
-		             irb_emit(b, IR_STACK_LD, t, NULL, 0, 0, 8 * k));
+		if (t == IR_T_NONE)
+			slot_from_stack(b, fi->params[k], fr->inst, 0, formal_offset(fi, k),
+			                (uint32_t)slot_bytes(fi->params[k]));
+		else
+			write_formal(b, fi->params[k], fr->inst, bytes, t,
+			             irb_emit(b, IR_STACK_LD, t, NULL, 0, 0, formal_offset(fi, k)));
 	}
 	fr->cont = irb_new_block(b);
 	b->body = pf;
@@ -574,8 +665,12 @@ void irb_real_function(struct irb *b, const struct ptx_function *pf, const struc
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->rets[j], &bytes);
 		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
-		stack_store(b, 0, 8 * (fi->nparams + j),
-		            read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
+		uint32_t off = formal_offset(fi, fi->nparams + j);
+		if (t == IR_T_NONE)
+			slot_to_stack(b, fi->rets[j], fr->inst, 0, off);
+		else
+			stack_store(b, 0, off,
+			            read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
 	}
 	irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
 }

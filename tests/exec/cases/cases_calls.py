@@ -272,6 +272,27 @@ def recursive_loop_case():
                 (block,), [Out(8 * n), ('u32', n), ('u32', seed)], check)
 
 
+def agg(a, n, m):
+    """calls_recursive_agg.ptx's agg on the struct {u64 a, u32 n, u32 m} -> {u32 x, u32 y}."""
+    if n == 0:
+        return a & M32, m
+    x, y = agg((3 * a + n) & M64, n - 1, u32(m + n))
+    return u32(x + n), y ^ n
+
+
+def recursive_agg_case():
+    n, block = 150, 64
+    exp = []
+    for i in range(n):
+        exp += list(agg(7 * i, i % 9, i))
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_recursive_agg', 'calls_recursive_agg', ((n + block - 1) // block,),
+                (block,), [Out(8 * n), ('u32', n)], check)
+
+
 def cases():
     return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
-            indirect_case(7), recursive_case(), recursive_loop_case()]
+            indirect_case(7), recursive_case(), recursive_loop_case(), recursive_agg_case()]
