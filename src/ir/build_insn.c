@@ -110,6 +110,8 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 			return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k * 3 + o->comp - 1, 0);
 	if (!strcmp(name, "%laneid"))
 		return irb_laneid(b); /* build_warp.c */
+	if (!strcmp(name, "%warpid"))
+		return irb_warpid(b);
 	if (!strcmp(name, "%reserved_smem_offset_1"))
 		return irb_reserved_smem(b); /* build_bar.c */
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);

@@ -108,6 +108,7 @@ bool irb_warp(struct irb *b, const struct ptx_insn *in);
 bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want);
 ir_ref irb_lanemask(struct irb *b, const char *name);
 ir_ref irb_laneid(struct irb *b);
+ir_ref irb_warpid(struct irb *b);
 void irb_warp_sync(struct irb *b, const struct ptx_insn *in);
 
 /* build_bar.c: bar/barrier .sync/.red, bar.warp.sync, hidden LDS areas */

@@ -128,6 +128,24 @@ ir_ref irb_laneid(struct irb *b)
 	return op2(b, IR_AND, IR_T_I32, lane, konst(b, IR_T_I32, b->fn->warp_size - 1));
 }
 
+/* %warpid: the warp's number within the CTA.  Work-items fill the waves of a workgroup in
+ * linear order (x fastest), so it is the linear thread index divided by the warp size (with
+ * --warp-size 32 on wave64, each half of a wave is a warp). */
+ir_ref irb_warpid(struct irb *b)
+{
+	ir_ref sr[5];
+	for (unsigned k = 0; k < 5; k++) /* tid.x, tid.y, tid.z, ntid.x, ntid.y */
+		sr[k] = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k < 3 ? k : 3 + (k - 3), 0);
+	ir_ref lin = op2(b, IR_MUL, IR_T_I32, sr[2], sr[4]);
+	lin = op2(b, IR_ADD, IR_T_I32, lin, sr[1]);
+	lin = op2(b, IR_MUL, IR_T_I32, lin, sr[3]);
+	lin = op2(b, IR_ADD, IR_T_I32, lin, sr[0]);
+	unsigned shift = 0;
+	while ((1u << shift) < b->fn->warp_size)
+		shift++;
+	return op2(b, IR_SHR_U, IR_T_I32, lin, konst(b, IR_T_I32, shift));
+}
+
 static ir_ref laneid(struct irb *b)
 {
 	return irb_laneid(b);

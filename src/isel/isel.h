@@ -250,6 +250,12 @@ bool mir_opnd_is_def(const struct mir_insn *in, unsigned i);
  * s_endpgm, s_setpc). */
 bool mir_is_terminator(const struct mir_insn *in);
 
+/* Copies the function (blocks, instructions, vregs, relocations, name) into `dst` and makes
+ * that its arena, so the caller can reset the old one: what passes left behind there
+ * (replaced instruction arrays, temporaries) is dropped.  Block comments are static
+ * strings and are shared. */
+void mir_compact(struct mir_function *fn, struct pa_arena *dst);
+
 /* Clean-ups on MIR before allocation (-O1 and up), each in its own file:
  * mir_cse_copies (copy_cse.c) keeps one VGPR copy of an SGPR or constant per block;
  * mir_pair_lds (lds_pair.c) merges LDS reads from one base into ds_read2_b32/b64. */

@@ -5,7 +5,8 @@
  * (ds_load_2addr_b32) reads two dwords at base + 4*offset0 and base + 4*offset1 with
  * 8-bit offsets and needs only dword alignment, so any two such reads whose addresses
  * differ by a known multiple of 4 (up to 1020 bytes) pair; ds_read_b64 pairs become
- * ds_read2_b64 the same way (8-byte units).
+ * ds_read2_b64 the same way (8-byte units).  Offsets past the 8-bit fields are read from
+ * base + a multiple of 1 KiB, a v_add_u32 made once per block and base.
  * Addresses are compared as (root, constant): an address vreg defined once by
  * v_add_u32 of a register and a constant (an immediate, or a vreg defined once by a COPY
  * of one) is root + constant; any other is itself + 0.  Run after mir_cse_copies, so
@@ -24,7 +25,9 @@
 #include "isa/isa.h"
 #include "isel/isel.h"
 
-enum { OPEN_MAX = 32, NO_DEF = 0xffffffffu };
+enum { OPEN_MAX = 32, REBASE_MAX = 16, NO_DEF = 0xffffffffu };
+
+struct rebase;
 
 struct lds_read {
 	uint32_t pos;  /* index in the block */
@@ -45,6 +48,11 @@ struct lds_pair {
 	uint8_t *ren_sub;
 	bool *dead;          /* per instruction (dead_base[b] + i): removed by pairing */
 	uint32_t *dead_base;
+	/* per instruction: a v_add_u32 prefix[] = prefix_base[] + prefix_imm[] to put in front
+	 * of it (0: none) */
+	uint32_t *prefix, *prefix_base, *prefix_imm;
+	struct rebase *rebases; /* of the current block */
+	unsigned nrebases;
 };
 
 static bool defined_once(const struct lds_pair *lp, const struct mir_opnd *o)
@@ -128,6 +136,13 @@ static bool available_at(const struct lds_pair *lp, uint32_t v, uint32_t b, uint
 	return lp->def_block[v] != NO_DEF && (lp->def_block[v] != b || lp->def_pos[v] < pos);
 }
 
+/* A register base + chunk made for pairs whose offsets do not fit from base: the v_add_u32
+ * that defines it goes in front of the instruction at `pos` (its first user). */
+struct rebase {
+	uint32_t base, vreg, pos;
+	uint32_t chunk;
+};
+
 /* Tries to pair read r (later) with open read o (earlier); true when done. */
 static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
                      const struct lds_read *r)
@@ -136,11 +151,35 @@ static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
 		return false;
 	const struct lds_read *lo = o->addr < r->addr ? o : r, *hi = lo == o ? r : o;
 	int64_t unit = 4 * o->words, diff = hi->addr - lo->addr;
-	if (diff % unit || lo->off / unit + diff / unit > 255)
+	if (diff % unit || diff / unit > 255)
 		return false;
 	if (!available_at(lp, lo->base, b, o->pos))
 		return false;
 	struct mir_function *fn = lp->fn;
+	uint32_t base = lo->base, off = lo->off;
+	if (off / unit + diff / unit > 255) {
+		/* offsets past the 8-bit field: read from base + chunk (chunk: the offset rounded
+		 * down to 1 KiB), made once per block and base where it is first needed */
+		uint32_t chunk = off & ~1023u;
+		struct rebase *rb = NULL;
+		for (unsigned k = 0; k < lp->nrebases && !rb; k++)
+			if (lp->rebases[k].base == base && lp->rebases[k].chunk == chunk &&
+			    lp->rebases[k].pos <= o->pos)
+				rb = &lp->rebases[k];
+		if (!rb) {
+			if (lp->nrebases == REBASE_MAX)
+				return false;
+			rb = &lp->rebases[lp->nrebases++];
+			*rb = (struct rebase){base, mir_new_vreg(fn, MIR_VGPR, 1, 1), o->pos, chunk};
+			lp->prefix[lp->dead_base[b] + o->pos] = rb->vreg;
+			lp->prefix_base[lp->dead_base[b] + o->pos] = base;
+			lp->prefix_imm[lp->dead_base[b] + o->pos] = chunk;
+		}
+		base = rb->vreg;
+		off -= chunk;
+		if (off / unit + diff / unit > 255)
+			return false;
+	}
 	unsigned size = 2 * o->words;
 	unsigned align = fn->target->info->has_agprs ? 2 : 1; /* even tuples on gfx90a/gfx942 */
 	uint32_t d = mir_new_vreg(fn, MIR_VGPR, size, align);
@@ -148,9 +187,9 @@ static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
 	struct mir_insn pair = *in;
 	pair.op = o->words == 1 ? AMD_OP_DS_READ2_B32 : AMD_OP_DS_READ2_B64;
 	pair.opnds[0] = mir_vreg(d, size);
-	pair.opnds[1] = mir_vreg(lo->base, 1);
-	pair.offset = (int32_t)(lo->off / unit);
-	pair.offset1 = (uint8_t)(lo->off / unit + diff / unit);
+	pair.opnds[1] = mir_vreg(base, 1);
+	pair.offset = (int32_t)(off / unit);
+	pair.offset1 = (uint8_t)(off / unit + diff / unit);
 	*in = pair;
 	lp->ren_vreg[lo->dst] = d;
 	lp->ren_sub[lo->dst] = 0;
@@ -165,6 +204,7 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 	struct mir_block *bl = &lp->fn->blocks[b];
 	struct lds_read open[OPEN_MAX];
 	unsigned nopen = 0;
+	lp->nrebases = 0;
 	bool any = false;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
@@ -222,6 +262,11 @@ void mir_pair_lds(struct mir_function *fn)
 			}
 	}
 	lp.dead = PA_NEW_ARRAY(fn->arena, bool, total + 1);
+	lp.prefix = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+	lp.prefix_base = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+	lp.prefix_imm = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+	struct rebase rebases[REBASE_MAX];
+	lp.rebases = rebases;
 	bool any = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		any |= pair_block(&lp, b);
@@ -231,10 +276,27 @@ void mir_pair_lds(struct mir_function *fn)
 	 * and rename the uses of the paired destinations */
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
-		uint32_t out = 0;
+		uint32_t nprefix = 0, out = 0;
 		for (uint32_t i = 0; i < bl->ninsns; i++)
-			if (!lp.dead[lp.dead_base[b] + i])
-				bl->insns[out++] = bl->insns[i];
+			nprefix += lp.prefix[lp.dead_base[b] + i] != 0;
+		struct mir_insn *insns = bl->insns;
+		if (nprefix) {
+			insns = PA_NEW_ARRAY(fn->arena, struct mir_insn, bl->ninsns + nprefix + 1);
+			bl->cap = bl->ninsns + nprefix + 1;
+		}
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			uint32_t g = lp.dead_base[b] + i;
+			if (lp.prefix[g]) {
+				struct mir_opnd ops[3] = {mir_vreg(lp.prefix[g], 1),
+				                          mir_imm(lp.prefix_imm[g]),
+				                          mir_vreg(lp.prefix_base[g], 1)};
+				insns[out] = mir_make(AMD_OP_V_ADD_U32, 3, ops);
+				insns[out++].src_line = bl->insns[i].src_line;
+			}
+			if (!lp.dead[g])
+				insns[out++] = bl->insns[i];
+		}
+		bl->insns = insns;
 		bl->ninsns = out;
 		for (uint32_t i = 0; i < bl->ninsns; i++)
 			for (unsigned k = 0; k < bl->insns[i].nopnds; k++) {

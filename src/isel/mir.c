@@ -19,6 +19,37 @@ void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const ch
 	fn->max_sgprs = target->info->addressable_sgprs;
 }
 
+void mir_compact(struct mir_function *fn, struct pa_arena *dst)
+{
+	struct mir_block *blocks = PA_NEW_ARRAY(dst, struct mir_block, fn->nblocks + 1);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct mir_block *ob = &fn->blocks[b];
+		blocks[b] = *ob;
+		blocks[b].insns = PA_NEW_ARRAY(dst, struct mir_insn, ob->ninsns + 1);
+		blocks[b].cap = ob->ninsns + 1;
+		if (ob->ninsns)
+			memcpy(blocks[b].insns, ob->insns, ob->ninsns * sizeof *ob->insns);
+	}
+	fn->blocks = blocks;
+	fn->blocks_cap = fn->nblocks + 1;
+	struct mir_vreg *vregs = PA_NEW_ARRAY(dst, struct mir_vreg, fn->nvregs + 1);
+	if (fn->nvregs)
+		memcpy(vregs, fn->vregs, fn->nvregs * sizeof *vregs);
+	fn->vregs = vregs;
+	fn->vregs_cap = fn->nvregs + 1;
+	struct mir_reloc *relocs = PA_NEW_ARRAY(dst, struct mir_reloc, fn->nrelocs + 1);
+	for (uint32_t i = 0; i < fn->nrelocs; i++) {
+		relocs[i] = fn->relocs[i];
+		relocs[i].symbol = pa_arena_strndup(dst, fn->relocs[i].symbol,
+		                                    strlen(fn->relocs[i].symbol));
+	}
+	fn->relocs = relocs;
+	fn->relocs_cap = fn->nrelocs + 1;
+	if (fn->name)
+		fn->name = pa_arena_strndup(dst, fn->name, strlen(fn->name));
+	fn->arena = dst;
+}
+
 struct mir_opnd mir_reloc(struct mir_function *fn, const char *symbol, enum mir_reloc_kind kind,
                           int64_t addend)
 {
