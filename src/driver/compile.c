@@ -61,6 +61,8 @@ struct compiler {
 	 * then the MIR plus one stage's working data, not the sum of all stages. */
 	struct pa_arena mir_arena[2];
 	unsigned mir_cur;
+	bool compact; /* the above is in use: a kernel without real calls (with them, the
+	               * kernel's and its callees' IR and MIR stay in fn_arena until linked) */
 	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
 	struct ir_funclib lib;
 	struct deferred_kernel *deferred; /* in source order */
@@ -239,6 +241,7 @@ static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
 	struct co_kernel *k = &c->kernels[c->nkernels++];
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
+	k->uses_dynamic_stack = ir->ncallees != 0; /* recursion: depth unknown when compiled */
 	unsigned maxwg = 0;
 	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
 	if (dims) {
@@ -294,9 +297,17 @@ static void finish_kernel(struct compiler *c, size_t index, const struct mir_fun
 	}
 }
 
+/* Where machine IR is made now. */
+static struct pa_arena *mir_arena(struct compiler *c)
+{
+	return c->compact ? &c->mir_arena[c->mir_cur] : &c->fn_arena;
+}
+
 /* Moves the machine IR into the other MIR arena and empties the one it was in. */
 static void mir_settle(struct compiler *c, struct mir_function *mf)
 {
+	if (!c->compact)
+		return;
 	struct pa_arena *from = &c->mir_arena[c->mir_cur];
 	c->mir_cur ^= 1;
 	mir_compact(mf, &c->mir_arena[c->mir_cur]);
@@ -341,8 +352,9 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	struct pa_diag *d = c->d;
 	memset(ras, 0, sizeof *ras);
 	unsigned wave = o->target.wave_size;
-	pa_arena_reset(&c->mir_arena[c->mir_cur]); /* (a selection without scratch before) */
-	if (!isel_run(ir, &o->target, wave, reserve_scratch, &c->mir_arena[c->mir_cur], mf, d))
+	if (c->compact) /* (a selection without scratch before) */
+		pa_arena_reset(&c->mir_arena[c->mir_cur]);
+	if (!isel_run(ir, &o->target, wave, reserve_scratch, mir_arena(c), mf, d))
 		return false;
 	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
 		mf->max_vgprs = (unsigned)o->maxrregcount;
@@ -365,77 +377,176 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	return ra_run(mf, ras, d);
 }
 
+/* The pipeline from PTX to scheduled machine code on physical registers, for a kernel or
+ * (real_sym) a recursive function compiled on its own.  For a kernel, its entry in the
+ * module (*index) is made from the IR before the IR is dropped (compact mode). */
+static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
+                        const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
+                        struct ir_function *ir, struct mir_function *mf, struct ra_stats *ras,
+                        size_t *index)
+{
+	const struct pa_compile_options *o = c->o;
+	struct pa_diag *d = c->d;
+	lap(c, ST_PARSE);
+	ir->wave_size = o->target.wave_size;
+	ir->warp_size = o->warp_size;
+	ir->no_lanemask_warning = o->no_lanemask_warning;
+	ir->real_sym = real_sym;
+	ir->stack_size = o->stack_size;
+	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
+		return false;
+	c->compact = !real_sym && ir->ncallees == 0;
+	lap(c, ST_IR);
+	if (o->verify && !ir_verify(ir, d))
+		return false;
+	ir_optimize(ir);
+	if (o->verify && !ir_verify(ir, d))
+		return false;
+	lap(c, ST_OPT);
+	ir_uniformity(ir);
+	lap(c, ST_UNIFORM);
+	if (o->dump_ir)
+		ir_dump(o->dump_ir, ir);
+	bool ok = select_and_allocate(c, ir, false, mf, ras);
+	if (!ok && ras->needs_scratch) /* VGPRs spill: select again with scratch set up */
+		ok = select_and_allocate(c, ir, true, mf, ras);
+	if (!ok) {
+		if (ras->needs_scratch)
+			pa_diag_report(
+			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+			        "internal: '%s' needs scratch for VGPR spills after selecting "
+			        "with it",
+			        ir->name);
+		return false;
+	}
+	if (o->verify && !mir_verify(mf, true, d))
+		return false;
+	if (!real_sym)
+		*index = begin_kernel(c, ir);
+	if (c->compact) {
+		mir_settle(c, mf);            /* (before the IR goes: the MIR's name is the IR's) */
+		pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
+	}
+	lap(c, ST_RA);
+	struct sched_stats ss;
+	memset(&ss, 0, sizeof ss);
+	if (o->opt_level > 0) {
+		sched_list(mf, false);
+		mir_settle(c, mf);
+	}
+	isel_call_frame(mf);
+	sched_waitcnt(mf, &ss);
+	mir_settle(c, mf);
+	sched_hazards(mf, &ss);
+	mir_settle(c, mf);
+	lap(c, ST_SCHED);
+	return true;
+}
+
+/* Real calls (docs/CALLS.md): the recursive functions the kernel calls, and theirs, each
+ * compiled on its own and placed after the kernel's code (a copy per kernel). */
+struct callee_part {
+	const struct ptx_symbol *sym;
+	struct ir_function ir;
+	struct mir_function mf;
+	uint32_t entry; /* its first block in the linked function */
+};
+
+static uint32_t part_of(struct callee_part **parts, uint32_t *nparts, uint32_t *cap,
+                        struct pa_arena *a, const struct ptx_symbol *sym)
+{
+	for (uint32_t i = 0; i < *nparts; i++)
+		if ((*parts)[i].sym == sym)
+			return i;
+	*parts = pa_arena_grow(a, *parts, cap, *nparts + 1, sizeof **parts);
+	memset(&(*parts)[*nparts], 0, sizeof **parts);
+	(*parts)[*nparts].sym = sym;
+	return (*nparts)++;
+}
+
+static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
+                           const struct callee_part *parts, uint32_t nparts)
+{
+	uint32_t *map = PA_NEW_ARRAY(a, uint32_t, ir->ncallees + 1);
+	for (uint32_t k = 0; k < ir->ncallees; k++)
+		for (uint32_t i = 0; i < nparts; i++)
+			if (parts[i].sym == ir->callees[k])
+				map[k] = parts[i].entry;
+	return map;
+}
+
+static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
+                         const struct ir_function *kir, struct mir_function *kmf)
+{
+	struct pa_arena *a = &c->fn_arena;
+	struct callee_part *parts = NULL;
+	uint32_t nparts = 0, cap = 0;
+	for (uint32_t k = 0; k < kir->ncallees; k++)
+		part_of(&parts, &nparts, &cap, a, kir->callees[k]);
+	for (uint32_t i = 0; i < nparts; i++) {
+		const struct ptx_symbol *sym = parts[i].sym;
+		struct ir_function ir;
+		struct mir_function mf;
+		struct ra_stats ras;
+		ir.wave_size = c->o->target.wave_size;
+		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL))
+			return false;
+		parts[i].ir = ir;
+		parts[i].mf = mf;
+		for (uint32_t k = 0; k < ir.ncallees; k++)
+			part_of(&parts, &nparts, &cap, a, ir.callees[k]);
+	}
+	uint32_t next = kmf->nblocks;
+	for (uint32_t i = 0; i < nparts; i++) {
+		parts[i].entry = next;
+		next += parts[i].mf.nblocks;
+	}
+	struct mir_function head = *kmf;
+	head.nblocks = 0;
+	head.blocks = NULL;
+	head.blocks_cap = 0;
+	isel_link_calls(&head, kmf, entry_map(a, kir, parts, nparts));
+	for (uint32_t i = 0; i < nparts; i++) {
+		isel_link_calls(&head, &parts[i].mf, entry_map(a, &parts[i].ir, parts, nparts));
+		if (parts[i].mf.num_vgprs > head.num_vgprs)
+			head.num_vgprs = parts[i].mf.num_vgprs;
+	}
+	head.num_sgprs = MIR_CALL_SAVE_SP + 1;
+	*kmf = head;
+	return true;
+}
+
 static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
                            const struct ptx_module_state *m)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
 	struct ir_function ir;
-	struct pa_arena *a = &c->fn_arena;
-	lap(c, ST_PARSE);
-	ir.wave_size = o->target.wave_size;
-	ir.warp_size = o->warp_size;
-	ir.no_lanemask_warning = o->no_lanemask_warning;
-	if (!ir_build(&ir, pf, m, o->filename, a, &c->lib, d) || !ir_cfg_compute(&ir, d))
-		return;
-	lap(c, ST_IR);
-	if (o->verify && !ir_verify(&ir, d))
-		return;
-	ir_optimize(&ir);
-	if (o->verify && !ir_verify(&ir, d))
-		return;
-	lap(c, ST_OPT);
-	ir_uniformity(&ir);
-	lap(c, ST_UNIFORM);
-	if (o->dump_ir)
-		ir_dump(o->dump_ir, &ir);
 	struct mir_function mf;
 	struct ra_stats ras;
-	bool ok = select_and_allocate(c, &ir, false, &mf, &ras);
-	if (!ok && ras.needs_scratch) /* VGPRs spill: select again with scratch set up */
-		ok = select_and_allocate(c, &ir, true, &mf, &ras);
-	if (!ok) {
-		if (ras.needs_scratch)
-			pa_diag_report(
-			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-			        "internal: '%s' needs scratch for VGPR spills after selecting "
-			        "with it",
-			        ir.name);
-		return;
-	}
-	if (o->verify && !mir_verify(&mf, true, d))
-		return;
-	mir_settle(c, &mf); /* (before the IR goes: the MIR's name is the IR's) */
-	size_t index = begin_kernel(c, &ir);
-	pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
-	lap(c, ST_RA);
-	struct sched_stats ss;
-	memset(&ss, 0, sizeof ss);
-	if (o->opt_level > 0) {
-		sched_list(&mf, false);
-		mir_settle(c, &mf);
-	}
-	sched_waitcnt(&mf, &ss);
-	mir_settle(c, &mf);
-	sched_hazards(&mf, &ss);
-	mir_settle(c, &mf);
-	lap(c, ST_SCHED);
+	size_t index = 0, nkernels = c->nkernels;
+	if (!compile_mir(c, pf, m, NULL, &ir, &mf, &ras, &index))
+		goto fail;
+	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf))
+		goto fail;
 	struct sched_code code;
-	if (!sched_emit(&mf, &c->mir_arena[c->mir_cur], &code, d)) {
-		c->nkernels--;
-		return;
-	}
+	if (!sched_emit(&mf, mir_arena(c), &code, d))
+		goto fail;
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
 	finish_kernel(c, index, &mf, &code, &ras);
 	lap(c, ST_EMIT);
+	return;
+fail:
+	c->nkernels = nkernels; /* (an entry begun from the IR) */
 }
 
 static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
 {
 	compile_kernel(c, pf, &c->mod);
+	c->compact = false;
 	pa_arena_reset(&c->fn_arena);
 	pa_arena_reset(&c->mir_arena[0]);
 	pa_arena_reset(&c->mir_arena[1]);

@@ -33,6 +33,7 @@ struct options {
 	const char *entry;
 	int opt_level;
 	long maxrregcount; /* 0 = unlimited */
+	long stack_size;   /* --stack-size: per-thread stack bytes for real calls (0: default) */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
 	bool gpu_name_given;      /* else assembly and objects name their own target */
@@ -61,6 +62,8 @@ static void print_help(FILE *out)
 	      "                            gfx90a:xnack-:sramecc+ (default gfx90a)\n"
 	      "  -O0 .. -O3, --opt-level N optimization level (default 3)\n"
 	      "  --maxrregcount N          at most N vector registers per thread\n"
+	      "  --stack-size BYTES        per-thread stack of kernels with recursive calls\n"
+	      "                            (default 8192; overflow traps)\n"
 	      "  -e, --entry NAME          compile only the entry function NAME\n"
 	      "  -c, --compile-only        write a relocatable object (for linking)\n"
 	      "  -S                        print AMDGPU assembly instead of a code object\n"
@@ -161,6 +164,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->maxrregcount = parse_count(v, "invalid register count '%s'");
 			if (o->maxrregcount == 0)
 				usage_error("invalid register count '%s' (must be at least 1)", v);
+		} else if ((v = option_value(argc, argv, &i, "--stack-size"))) {
+			o->stack_size = parse_count(v, "invalid stack size '%s'");
+			if (o->stack_size < 16 || o->stack_size > (1 << 19))
+				usage_error("invalid stack size '%s' (16 to 524288 bytes)", v);
 		} else if ((v = option_value(argc, argv, &i, "--entry")) ||
 		           (v = option_value(argc, argv, &i, "-e"))) {
 			o->entry = v;
@@ -343,6 +350,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .target = *target,
 	        .entry = o->entry,
 	        .maxrregcount = o->maxrregcount,
+	        .stack_size = (uint32_t)o->stack_size,
 	        .opt_level = o->opt_level,
 	        .dump_ir = o->dump_ir ? stdout : NULL,
 	        .dump_mir = o->dump_mir ? stdout : NULL,

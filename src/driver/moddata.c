@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "moddata.h"
+#include "ir/ir.h"
 
 /* A copy of a symbol in the compiler's module arena, with what this file reads: the front
  * end frees its module arena when ptx_parse_stream returns, before the data is built. */
@@ -108,6 +109,12 @@ static bool put_scalar(struct fill *f, const struct ptx_init *e, uint64_t at)
 		const struct ptx_symbol *t = e->sym;
 		if (eb != 8)
 			return fill_error(f, "an address needs a 64-bit element type");
+		if (t->kind == PTX_SYM_FUNC && !e->value) { /* a function pointer (ir/inline.c) */
+			bits = ir_func_pointer(t->name);
+			for (uint32_t k = 0; k < 8; k++)
+				f->bytes[at + k] = (uint8_t)(bits >> (8 * k));
+			return true;
+		}
 		if (t->kind != PTX_SYM_VAR ||
 		    (t->space != PTX_SPACE_GLOBAL && t->space != PTX_SPACE_CONST))
 			return fill_error(f, "only addresses of .global/.const variables are "

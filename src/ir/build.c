@@ -336,6 +336,8 @@ uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label)
 ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args, unsigned nargs,
                 uint32_t aux, int64_t imm)
 {
+	if (op == IR_SREG && b->fn->real_sym && aux <= IR_SREG_NCTAID_Z)
+		return irb_context_sreg(b, aux); /* passed by the caller (inline.c) */
 	struct ir_insn in;
 	memset(&in, 0, sizeof in);
 	in.op = (uint16_t)op;
@@ -483,7 +485,11 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
 	bool no_lanemask_warning = fn->no_lanemask_warning;
+	const struct ptx_symbol *real_sym = fn->real_sym;
+	uint32_t stack_size = fn->stack_size;
 	memset(fn, 0, sizeof *fn);
+	fn->real_sym = real_sym;
+	fn->stack_size = stack_size;
 	fn->wave_size = wave;
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
@@ -508,6 +514,16 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	map_init(&b.params, arena, 64);
 	map_init(&b.syminst, arena, 256);
 	map_init(&b.slots, arena, 64);
+	if (!fn->is_entry && real_sym) { /* a recursive function compiled on its own */
+		irb_switch_to(&b, irb_open_sealed(&b));
+		irb_real_function(&b, pf, real_sym);
+		for (uint32_t bl = 0; bl < fn->nblocks; bl++)
+			irb_seal(&b, bl);
+		if (b.failed)
+			return false;
+		finish_phis(&b);
+		return true;
+	}
 	if (!fn->is_entry) {
 		irb_error(&b,
 		          "device function '%s': only kernels (.entry) are compiled so far; calls "

@@ -248,13 +248,15 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 				          0);
 			return adapt(b, a, want, false);
 		}
-		if (o->sym->kind == PTX_SYM_FUNC) {
-			irb_error(
-			        b,
-			        "the address of function '%s' is not supported: calls are inlined, "
-			        "so there are no indirect calls",
-			        o->sym->name);
-			return ir_undef(b->fn, want);
+		if (o->sym->kind == PTX_SYM_FUNC) { /* a function pointer (inline.c) */
+			if (o->value || ir_type_bits(want) != 64) {
+				irb_error(b,
+				          "the address of function '%s' is only supported as a "
+				          "64-bit value without offset",
+				          o->sym->name);
+				return ir_undef(b->fn, want);
+			}
+			return ir_const(b->fn, want, ir_func_pointer(o->sym->name));
 		}
 		break;
 	case PTX_OPND_WARPSZ: /* a compile-time constant: the warp size (docs/WARP.md) */
@@ -1092,6 +1094,11 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	ir_ref guard = IR_NO_REF;
 	if (in->has_guard) {
 		guard = read_opnd(b, &in->guard, IR_T_PRED, false);
+	}
+	if (in->op == PTX_OP_EXIT && b->fn->real_sym) {
+		irb_error(b, "'exit' in recursive function '%s' is not supported yet",
+		          b->fn->real_sym->name);
+		return;
 	}
 	if (in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
 		tr_branch(b, in, guard);

@@ -45,6 +45,10 @@ struct irb {
 	uint32_t line, col; /* statement being translated */
 	bool failed;
 	bool stop; /* an error that makes going on pointless (inlining limits) */
+	/* a function compiled on its own (inline.c): where its caller put the special
+	 * registers (%tid, %ntid, %ctaid, %nctaid) in its frame, when its calls use them */
+	bool has_context;
+	uint32_t context_off;
 	/* inlining (inline.c) */
 	const struct ir_funclib *lib;    /* saved .func bodies (NULL: calls are errors) */
 	struct irb_frame *frame;         /* innermost inlined call being translated, or NULL */
@@ -115,6 +119,8 @@ uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
+ir_ref irb_context_sreg(struct irb *b, uint32_t sreg);
+void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs);
 void irb_note_inlining(struct irb *b);
 /* The continuation block `ret` jumps to inside an inlined callee, or IR_NO_BLOCK. */
 uint32_t irb_return_block(const struct irb *b);

@@ -271,15 +271,84 @@ const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
 	return lib->entries[i].sym ? lib->entries[i].body : NULL;
 }
 
-/* The callee of a direct call instruction, or NULL. */
+const struct ptx_symbol *ir_funclib_at(const struct ir_funclib *lib, uint32_t slot)
+{
+	return slot < lib->cap ? lib->entries[slot].sym : NULL;
+}
+
+uint64_t ir_func_pointer(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return h | 1ull << 63;
+}
+
+/* The callee of a direct call instruction, or NULL.  An indirect call answers with its
+ * pointer register: its candidates are the module's functions, so a kernel making one
+ * waits for the end of the module. */
 static const struct ptx_symbol *direct_callee(const struct ptx_insn *in)
 {
 	if (in->op != PTX_OP_CALL)
 		return NULL;
 	for (unsigned i = 0; i < in->nopnds; i++)
+		if (in->opnds[i].kind == PTX_OPND_REG)
+			return in->opnds[i].sym;
+	for (unsigned i = 0; i < in->nopnds; i++)
 		if (in->opnds[i].kind == PTX_OPND_SYM && in->opnds[i].sym->kind == PTX_SYM_FUNC)
 			return in->opnds[i].sym;
 	return NULL;
+}
+
+static bool reads_context(const struct ptx_insn *in)
+{
+	for (unsigned i = 0; i < in->nopnds; i++) {
+		const struct ptx_operand *o = &in->opnds[i];
+		if (o->kind == PTX_OPND_SREG || (in->op == PTX_OP_CALL && o->kind == PTX_OPND_REG))
+			return true;
+		for (uint32_t k = 0; k < o->nelems; k++)
+			if (o->elems[k].kind == PTX_OPND_SREG)
+				return true;
+	}
+	return false;
+}
+
+static bool context_in(const struct ir_funclib *lib, const struct ptx_function *pf, bool *seen,
+                       unsigned depth)
+{
+	if (depth > IR_MAX_CALL_DEPTH)
+		return true;
+	for (uint32_t i = 0; i < pf->nstmts; i++) {
+		if (pf->stmts[i].kind != PTX_STMT_INSN)
+			continue;
+		const struct ptx_insn *in = pf->stmts[i].u.insn;
+		if (reads_context(in))
+			return true;
+		const struct ptx_symbol *callee = direct_callee(in);
+		if (!callee || callee->kind != PTX_SYM_FUNC)
+			continue;
+		uint32_t slot = lib_slot(lib, callee);
+		if (!lib->entries[slot].sym || seen[slot])
+			continue;
+		seen[slot] = true;
+		if (context_in(lib, lib->entries[slot].body, seen, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool ir_funclib_uses_context(const struct ir_funclib *lib, const struct ptx_symbol *fs)
+{
+	if (!lib || !lib->cap)
+		return false;
+	uint32_t slot = lib_slot(lib, fs);
+	if (!lib->entries[slot].sym)
+		return false;
+	bool *seen = pa_xcalloc(lib->cap, sizeof *seen);
+	seen[slot] = true;
+	bool r = context_in(lib, lib->entries[slot].body, seen, 0);
+	free(seen);
+	return r;
 }
 
 static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct ptx_function *pf,
@@ -294,6 +363,8 @@ static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct 
 		if (!callee)
 			continue;
 		struct ir_funclib_entry *e = lib->cap ? &lib->entries[lib_slot(lib, callee)] : NULL;
+		if (callee->kind != PTX_SYM_FUNC)
+			return callee; /* an indirect call: wait for every function */
 		if (!e || !e->sym) {
 			if (callee->linkage & PTX_LINK_EXTERN)
 				continue; /* never defined here: the call is reported as it is built

@@ -7,8 +7,9 @@
  * values across the call like any other control flow.  `ret` in the callee, taken by any
  * lanes and any number of times, becomes a branch to the call's continuation block; `exit`
  * still ends the thread.  Nested calls recurse with a stack of frames; a call to a function
- * already on the stack (recursion, direct or mutual) is an error at the call, as are
- * indirect calls, calls to functions without a body and vararg calls.
+ * already on the stack (recursion, direct or mutual) is a real call (see below and
+ * docs/CALLS.md); calls to functions without a body and vararg calls are errors at the
+ * call.  Indirect calls: see below.
  *
  * Why the AST and not the IR: inlining during construction needs no IR cloning or value
  * remapping, keeps phis minimal (Braun et al. see the whole inlined CFG), lets `ret` be an
@@ -23,6 +24,7 @@
  * different widths are an error.  A .reg parameter is bound by value.
  * requires: the builder's state (build.c).  Complexity: linear in the inlined statements. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/build_int.h"
@@ -56,6 +58,8 @@ void irb_note_inlining(struct irb *b)
 {
 	unsigned n = 0;
 	for (const struct irb_frame *f = b->frame; f; f = f->parent, n++) {
+		if (!f->parent && b->fn->real_sym)
+			return; /* the function compiled on its own: not inlined anywhere */
 		if (n == 8 && f->parent) { /* deep nests: the innermost calls and the kernel's */
 			while (f->parent)
 				f = f->parent;
@@ -406,15 +410,6 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 			        fs->name);
 		return false;
 	}
-	for (const struct irb_frame *f = b->frame; f; f = f->parent)
-		if (f->callee == fs) {
-			irb_error(b,
-			          "recursive call to '%s' is not supported: calls are inlined, and "
-			          "recursion (direct or mutual) needs a call stack",
-			          fs->name);
-			b->stop = true;
-			return false;
-		}
 	const struct ptx_func_info *fi = body->sym->func;
 	for (uint32_t i = 0; i < fi->nparams; i++)
 		if (fi->params[i]->ndims && !fi->params[i]->dims[0]) {
@@ -441,33 +436,265 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 	return true;
 }
 
-void irb_call(struct irb *b, const struct ptx_insn *in)
+/* ---- real calls (docs/CALLS.md) ----
+ * A call to a function already on the stack of inlined calls (recursion, direct or mutual)
+ * is a real call: its arguments go to the callee's frame on the per-lane stack (IR_STACK_ST
+ * with aux 1, 8 bytes per scalar parameter, then per return value; a .param array takes its
+ * size rounded to 8 and is copied in the 4/8-byte pieces the writer stored, and read back
+ * in 8-byte pieces that smaller loads take bytes from), IR_CALL runs it, and the
+ * results come back with IR_STACK_LD.  The callee is compiled on its own (ir_build with
+ * fn->real_sym): irb_real_function loads its parameters from its frame, walks its body as
+ * the outermost inline frame (so `ret` reaches one exit block and its own recursive calls
+ * are real calls again) and stores its return values.  When the function or one it calls
+ * reads %tid/%ntid/%ctaid/%nctaid (ir_funclib_uses_context), its callers also store those
+ * twelve values after the formals, and its own reads of them load from there. */
+
+static bool on_stack(const struct irb *b, const struct ptx_symbol *fs)
 {
-	const struct ptx_operand *rets = NULL, *args = NULL, *callee;
-	unsigned i = 0;
-	if (in->opnds[i].kind == PTX_OPND_LIST)
-		rets = &in->opnds[i++];
-	callee = &in->opnds[i++];
-	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
-		args = &in->opnds[i];
-	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
-		char index[16] = "";
-		if (callee->sym && callee->sym->range)
-			snprintf(index, sizeof index, "%u", callee->index);
-		irb_error(b,
-		          "indirect call through '%s%s' is not supported: calls are inlined, so "
-		          "only direct calls to functions defined in the module can be compiled",
-		          callee->sym ? callee->sym->name : "?", index);
-		return;
+	for (const struct irb_frame *f = b->frame; f; f = f->parent)
+		if (f->callee == fs)
+			return true;
+	return false;
+}
+
+enum { MAX_REAL_AGGREGATE = 1024 }; /* bytes of a .param array passed to a real call */
+
+/* Bytes formal k takes in the frame of a function compiled on its own: 8 for a scalar,
+ * a .param array's size rounded up to 8 (*aggregate). */
+static uint32_t formal_frame_bytes(const struct ptx_symbol *f, bool *aggregate)
+{
+	unsigned bytes;
+	*aggregate = formal_type(f, &bytes) == IR_T_NONE;
+	return *aggregate ? ((uint32_t)slot_bytes(f) + 7) & ~7u : 8;
+}
+
+static const struct ptx_symbol *formal_at(const struct ptx_func_info *fi, uint32_t k)
+{
+	return k < fi->nparams ? fi->params[k] : fi->rets[k - fi->nparams];
+}
+
+/* Byte offset of formal k (params, then rets; k = all of them: the end) in the frame. */
+static uint32_t formal_offset(const struct ptx_func_info *fi, uint32_t k)
+{
+	uint32_t off = 0;
+	bool agg;
+	for (uint32_t j = 0; j < k; j++)
+		off += formal_frame_bytes(formal_at(fi, j), &agg);
+	return off;
+}
+
+/* Whether every formal of a function compiled on its own can be passed; else an error. */
+static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struct ptx_func_info *fi)
+{
+	for (uint32_t k = 0; k < fi->nparams + fi->nrets; k++) {
+		const struct ptx_symbol *f = formal_at(fi, k);
+		unsigned bytes;
+		if (formal_type(f, &bytes) != IR_T_NONE ||
+		    (f->space == PTX_SPACE_PARAM && slot_bytes(f) &&
+		     slot_bytes(f) <= MAX_REAL_AGGREGATE))
+			continue;
+		irb_error(
+		        b,
+		        "recursive function '%s': parameter '%s' is neither a scalar nor a .param "
+		        "array of at most %u bytes, which real calls do not support",
+		        fs->name, f->name, (unsigned)MAX_REAL_AGGREGATE);
+		return false;
 	}
-	const struct ptx_function *body = ir_funclib_find(b->lib, callee->sym);
-	if (!check_callee(b, callee->sym, body))
+	return true;
+}
+
+static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs)
+{
+	struct ir_function *fn = b->fn;
+	for (uint32_t i = 0; i < fn->ncallees; i++)
+		if (fn->callees[i] == fs)
+			return i;
+	fn->callees = pa_arena_grow(b->arena, fn->callees, &fn->callees_cap, fn->ncallees + 1,
+	                            sizeof *fn->callees);
+	fn->callees[fn->ncallees] = fs;
+	return fn->ncallees++;
+}
+
+static void stack_store(struct irb *b, unsigned aux, uint32_t off, ir_ref v)
+{
+	irb_emit(b, IR_STACK_ST, IR_T_NONE, &v, 1, aux, off);
+}
+
+/* An aggregate slot's stored pieces (4 or 8 bytes each) to the frame at `base`. */
+static void slot_to_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, unsigned aux,
+                          uint32_t base)
+{
+	uint32_t head = UINT32_MAX;
+	irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
+		const struct irb_slot_access *a = &b->acc[i];
+		if (!a->is_store)
+			continue;
+		if (a->bytes != 4 && a->bytes != 8) {
+			irb_error(
+			        b,
+			        "'%s' is written in pieces of %u bytes: aggregates passed to real "
+			        "calls are copied in pieces of 4 or 8 bytes",
+			        slot->name, a->bytes);
+			return;
+		}
+		enum ir_type t = a->bytes == 8 ? IR_T_I64 : IR_T_I32;
+		stack_store(b, aux, base + a->off, retype(b, irb_read_var(b, a->var, b->cur), t));
+	}
+}
+
+/* An aggregate slot of `bytes` bytes loaded from the frame at `base`, in 8-byte pieces (4
+ * when the size is not a multiple of 8): smaller loads take their bytes out of a piece. */
+static void slot_from_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst,
+                            unsigned aux, uint32_t base, uint32_t bytes)
+{
+	unsigned w = bytes % 8 ? 4 : 8;
+	enum ir_type t = w == 8 ? IR_T_I64 : IR_T_I32;
+	for (uint32_t off = 0; off + w <= bytes; off += w)
+		slot_write(b, slot, inst, off, w, t,
+		           irb_emit(b, IR_STACK_LD, t, NULL, 0, aux, base + off));
+}
+
+/* The caller's slot an aggregate actual names (false after an error). */
+static bool aggregate_actual(struct irb *b, const struct ptx_operand *o,
+                             const struct ptx_symbol **slot, uint32_t *inst)
+{
+	if (is_param_var(o) && resolve_slot(b, o->sym, slot, inst))
+		return true;
+	irb_error(b, "an array parameter of a real call must be given a .param variable");
+	return false;
+}
+
+static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
+                      const struct ptx_operand *rets, const struct ptx_operand *args)
+{
+	const struct ptx_func_info *fi = body->sym->func;
+	if (!real_formals(b, fs, fi))
+		return;
+	const struct ptx_symbol *slot;
+	uint32_t inst;
+	for (uint32_t k = 0; k < fi->nparams; k++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->params[k], &bytes);
+		bool sign = ptx_types[fi->params[k]->type].cls == PTX_TC_SINT;
+		if (t == IR_T_NONE) {
+			if (aggregate_actual(b, &args->elems[k], &slot, &inst))
+				slot_to_stack(b, slot, inst, 1, formal_offset(fi, k));
+			continue;
+		}
+		stack_store(b, 1, formal_offset(fi, k),
+		            read_actual(b, &args->elems[k], bytes, t, sign));
+	}
+	if (ir_funclib_uses_context(b->lib, fs)) /* its special registers: after the formals */
+		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
+			stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
+			            irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
+	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
+	for (uint32_t j = 0; j < fi->nrets; j++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->rets[j], &bytes);
+		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
+		uint32_t off = formal_offset(fi, fi->nparams + j);
+		if (t == IR_T_NONE) {
+			if (aggregate_actual(b, &rets->elems[j], &slot, &inst))
+				slot_from_stack(b, slot, inst, 1, off,
+				                (uint32_t)slot_bytes(fi->rets[j]));
+			continue;
+		}
+		ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off);
+		const struct ptx_operand *actual = &rets->elems[j];
+		if (!is_param_var(actual))
+			irb_write_dest(b, actual, v, sign, IR_NO_REF);
+		else if (resolve_slot(b, actual->sym, &slot, &inst))
+			slot_write(b, slot, inst, 0, bytes, t, v);
+	}
+}
+
+/* A special register (%tid .. %nctaid) read in a function compiled on its own: the value
+ * its caller stored in its frame. */
+ir_ref irb_context_sreg(struct irb *b, uint32_t sreg)
+{
+	if (!b->has_context) {
+		irb_error(b, "recursive function '%s': this special register is not supported here",
+		          b->fn->real_sym->name);
+		return ir_undef(b->fn, IR_T_I32);
+	}
+	return irb_emit(b, IR_STACK_LD, IR_T_I32, NULL, 0, 0, b->context_off + 4 * sreg);
+}
+
+void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs)
+{
+	const struct ptx_func_info *fi = pf->sym->func;
+	if (!real_formals(b, fs, fi))
+		return;
+	b->fn->frame_args = formal_offset(fi, fi->nparams + fi->nrets);
+	if (ir_funclib_uses_context(b->lib, fs)) {
+		b->has_context = true;
+		b->context_off = b->fn->frame_args;
+		b->fn->frame_args += 4 * IR_NUM_CONTEXT_SREGS;
+	}
+	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
+	fr->body = pf;
+	fr->callee = fs;
+	fr->inst = ++b->ninsts;
+	fr->call_line = fs->line;
+	fr->call_col = fs->col;
+	fr->bind_sym =
+	        PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, fi->nparams + fi->nrets + 1);
+	fr->bind_inst = PA_NEW_ARRAY(b->arena, uint32_t, fi->nparams + fi->nrets + 1);
+	b->frame = fr;
+	b->inst = fr->inst;
+	for (uint32_t k = 0; k < fi->nparams; k++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->params[k], &bytes);
+		if (t == IR_T_NONE)
+			slot_from_stack(b, fi->params[k], fr->inst, 0, formal_offset(fi, k),
+			                (uint32_t)slot_bytes(fi->params[k]));
+		else
+			write_formal(b, fi->params[k], fr->inst, bytes, t,
+			             irb_emit(b, IR_STACK_LD, t, NULL, 0, 0, formal_offset(fi, k)));
+	}
+	fr->cont = irb_new_block(b);
+	b->body = pf;
+	irb_walk(b, pf);
+	if (!b->terminated)
+		irb_terminate(b, IR_JMP, IR_NO_REF, fr->cont, 0);
+	irb_seal(b, fr->cont);
+	irb_switch_to(b, fr->cont);
+	for (uint32_t j = 0; j < fi->nrets; j++) {
+		unsigned bytes;
+		enum ir_type t = formal_type(fi->rets[j], &bytes);
+		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
+		uint32_t off = formal_offset(fi, fi->nparams + j);
+		if (t == IR_T_NONE)
+			slot_to_stack(b, fi->rets[j], fr->inst, 0, off);
+		else
+			stack_store(b, 0, off,
+			            read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
+	}
+	irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
+}
+
+/* Inlines the body of `fs` at the current point: the call's operands bound to its formals. */
+static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_operand *rets,
+                        const struct ptx_operand *args)
+{
+	const struct ptx_function *body = ir_funclib_find(b->lib, fs);
+	if (!check_callee(b, fs, body))
 		return;
 	const struct ptx_func_info *fi = body->sym->func;
+	if (fi->nparams > (args ? args->nelems : 0) || fi->nrets > (rets ? rets->nelems : 0)) {
+		irb_error(b, "call to '%s' with fewer operands than its parameters", fs->name);
+		return;
+	}
+	if (on_stack(b, fs)) {
+		real_call(b, fs, body, rets, args);
+		return;
+	}
 	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = body;
-	fr->callee = callee->sym;
+	fr->callee = fs;
 	fr->inst = ++b->ninsts;
 	fr->call_line = line;
 	fr->call_col = col;
@@ -500,6 +727,113 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	irb_switch_to(b, fr->cont);
 	if (rets)
 		copy_out(b, fr, rets);
+}
+
+/* ---- indirect calls ----
+ * A function pointer is ir_func_pointer(name) (funclib.c), not a code address: every
+ * function is inlined, so it has none.  An indirect call compares the pointer with each
+ * candidate -- every function defined in the module whose parameters and return values
+ * have the sizes of the call's operands, in name order -- and inlines the candidate whose
+ * value matches, as a chain of (divergent, where the pointer is) branches: each lane runs
+ * the function its pointer names, and a lane whose pointer names no candidate calls
+ * nothing (undefined in PTX). */
+
+/* Bytes of a call operand (0: a constant, which fits any size). */
+static unsigned actual_bytes(const struct ptx_operand *o)
+{
+	if (is_param_var(o))
+		return (unsigned)slot_bytes(o->sym);
+	if (o->kind == PTX_OPND_REG)
+		return ptx_types[o->sym->type].bits / 8 * (o->sym->vec > 1 ? o->sym->vec : 1);
+	return 0;
+}
+
+static bool layout_fits(const struct ptx_param *lay, uint32_t n, const struct ptx_operand *list)
+{
+	if (n != (list ? list->nelems : 0))
+		return false;
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned bytes = actual_bytes(&list->elems[k]);
+		if (bytes && lay[k].size != bytes &&
+		    !(lay[k].space == PTX_SPACE_REG && bytes <= 4 && lay[k].size <= 4))
+			return false;
+	}
+	return true;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct ptx_symbol *const *a = x, *const *c = y;
+	return strcmp((*a)->name, (*c)->name);
+}
+
+static void indirect_call(struct irb *b, const struct ptx_operand *rets,
+                          const struct ptx_operand *callee, const struct ptx_operand *args)
+{
+	uint32_t n = 0, cap = b->lib ? b->lib->n : 0;
+	const struct ptx_symbol **cand = PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, cap + 1);
+	for (uint32_t i = 0; b->lib && i < b->lib->cap; i++) {
+		const struct ptx_symbol *f = ir_funclib_at(b->lib, i);
+		const struct ptx_func_info *fi = f ? f->func : NULL;
+		if (fi && n < cap && layout_fits(fi->param_layout, fi->nparams, args) &&
+		    layout_fits(fi->ret_layout, fi->nrets, rets))
+			cand[n++] = f;
+	}
+	if (!n) {
+		char index[16] = "";
+		if (callee->sym->range)
+			snprintf(index, sizeof index, "%u", callee->index);
+		irb_error(b,
+		          "indirect call through '%s%s': no function defined in the module has the "
+		          "parameter and return sizes of this call",
+		          callee->sym->name, index);
+		return;
+	}
+	qsort(cand, n, sizeof *cand, by_name);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; j < n; j++)
+			if (ir_func_pointer(cand[i]->name) == ir_func_pointer(cand[j]->name)) {
+				irb_error(b, "functions '%s' and '%s' have the same pointer value",
+				          cand[i]->name, cand[j]->name);
+				return;
+			}
+	ir_ref fp = irb_read_opnd(b, callee, IR_T_I64, false);
+	uint32_t join = irb_new_block(b);
+	for (uint32_t i = 0; i < n && !b->failed; i++) {
+		uint64_t v = ir_func_pointer(cand[i]->name);
+		ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED,
+		                     (ir_ref[]){fp, ir_const(b->fn, IR_T_I64, v)}, 2, IR_CMP_EQ, 0);
+		uint32_t yes = irb_open_sealed(b), no = irb_open_sealed(b);
+		irb_terminate(b, IR_BR, eq, yes, no);
+		irb_switch_to(b, yes);
+		inline_call(b, cand[i], rets, args);
+		if (!b->terminated)
+			irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+		irb_switch_to(b, no);
+	}
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+}
+
+void irb_call(struct irb *b, const struct ptx_insn *in)
+{
+	const struct ptx_operand *rets = NULL, *args = NULL, *callee;
+	unsigned i = 0;
+	if (in->opnds[i].kind == PTX_OPND_LIST)
+		rets = &in->opnds[i++];
+	callee = &in->opnds[i++];
+	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
+		args = &in->opnds[i];
+	if (callee->kind == PTX_OPND_REG) {
+		indirect_call(b, rets, callee, args);
+		return;
+	}
+	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
+		irb_error(b, "this call's target form is not supported");
+		return;
+	}
+	inline_call(b, callee->sym, rets, args);
 }
 
 /* ---- unused parameter addresses ---- */

@@ -191,6 +191,7 @@ enum ir_sreg {
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
 	IR_NUM_SREGS
 };
+enum { IR_NUM_CONTEXT_SREGS = IR_SREG_NCTAID_Z + 1 }; /* passed to real calls (inline.c) */
 
 typedef uint32_t ir_ref; /* value number */
 #define IR_NO_REF 0xffffffffu
@@ -281,6 +282,15 @@ struct ir_function {
 	unsigned wave_size;
 	unsigned warp_size;
 	bool no_lanemask_warning;
+	/* Real calls (inline.c, docs/CALLS.md).  Set by the caller before ir_build to build a
+	 * recursive .func as a function of its own: its module-level symbol (else NULL).
+	 * Filled by ir_build: the functions IR_CALL names (aux indexes `callees`), and the
+	 * bytes of the function's own frame its parameters and return values take. */
+	const struct ptx_symbol *real_sym;
+	uint32_t stack_size; /* per-lane stack bytes of a kernel making real calls (0: default) */
+	const struct ptx_symbol **callees;
+	uint32_t ncallees, callees_cap;
+	uint32_t frame_args;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
 	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */
@@ -304,6 +314,15 @@ void ir_funclib_add(struct ir_funclib *lib, const struct ptx_function *pf);
 /* The saved body of the function calls name with `sym` (the module-level symbol), or NULL. */
 const struct ptx_function *ir_funclib_find(const struct ir_funclib *lib,
                                            const struct ptx_symbol *sym);
+/* The module-level symbol of the function saved in hash slot `slot` (0 .. lib->cap-1), or
+ * NULL for an empty slot. */
+const struct ptx_symbol *ir_funclib_at(const struct ir_funclib *lib, uint32_t slot);
+/* Whether `fs` or a function it calls directly (transitively) reads a special register or
+ * makes an indirect call: then real calls pass it %tid, %ntid, %ctaid and %nctaid. */
+bool ir_funclib_uses_context(const struct ir_funclib *lib, const struct ptx_symbol *fs);
+/* The value of a function pointer (`mov.u64 %rd, f;`, a .global initializer naming f):
+ * FNV-1a-64 of the name with the top bit set, not a code address (inline.c). */
+uint64_t ir_func_pointer(const char *name);
 /* Calls nested deeper than this are not inlined (an error at the call). */
 #define IR_MAX_CALL_DEPTH 200
 /* A function `pf` calls, directly or through saved bodies, that is not defined yet but may

@@ -50,6 +50,7 @@ static bool is_source(const struct ir_insn *in)
 		       in->aux == IR_SREG_TID_Z || in->aux == IR_SREG_LANEID;
 	case IR_LOAD:
 	case IR_ATOMIC:
+	case IR_STACK_LD: /* per-lane memory */
 		return true;
 	case IR_REDUX: /* per 32-lane half of the wave (--warp-size 32) */
 		return (in->aux & IR_REDUX_HALVES) != 0;

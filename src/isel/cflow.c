@@ -416,6 +416,9 @@ void sel_block_end(struct isel *s, uint32_t b)
 void sel_finish(struct isel *s)
 {
 	s->cur = s->exit_block;
-	sel_emit(s, AMD_OP_S_ENDPGM, 0, NULL);
+	if (s->mf->is_func)
+		sel_call_return(s);
+	else
+		sel_emit(s, AMD_OP_S_ENDPGM, 0, NULL);
 	s->mf->blocks[s->exit_block].nsucc = 0;
 }

@@ -124,6 +124,18 @@ struct mir_block {
 
 enum { MIR_MAX_ARGS_SGPRS = 16 };
 
+/* Registers of the calling convention of real calls (sel_call.c, docs/CALLS.md): return
+ * address s[96:97], prologue/epilogue temporary s[98:99], data stack pointer s100, save
+ * stack pointer s101; functions that call or are called allocate only s0..s95. */
+enum {
+	MIR_CALL_RA = 96,
+	MIR_CALL_TMP = 98,
+	MIR_CALL_SP = 100,
+	MIR_CALL_SAVE_SP = 101,
+	MIR_CALL_SGPR_BUDGET = 96,
+	MIR_CALL_STACK_DEFAULT = 8192, /* per-lane stack bytes of a kernel making real calls */
+};
+
 struct mir_vreg {
 	uint8_t file;  /* MIR_SGPR or MIR_VGPR */
 	uint8_t size;  /* dwords: 1, 2, 3 or 4 */
@@ -168,6 +180,13 @@ struct mir_function {
 	bool scratch_ready;                /* scratch_* need no set-up (for VGPR spills) */
 	struct mir_reloc *relocs;          /* MIR_RELOC literals */
 	uint32_t nrelocs, relocs_cap;
+	/* real calls (sel_call.c): a function compiled on its own (returns with s_setpc_b64);
+	 * the per-lane stack budget a calling kernel reserves after its .local variables
+	 * (set before selection; 0: MIR_CALL_STACK_DEFAULT); bytes its prologue saves */
+	bool is_func;
+	uint32_t stack_size;
+	uint32_t save_bytes;
+	uint32_t frame_size; /* bytes of its data frame (parameters, results, .local) */
 };
 
 /* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->
@@ -177,6 +196,15 @@ struct mir_function {
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
               bool reserve_scratch, struct pa_arena *arena, struct mir_function *out,
               struct pa_diag *d);
+
+/* Real calls (sel_call.c).  After register allocation of a function compiled on its own
+ * (fn->is_func): brackets it with the prologue and epilogue that save and restore every
+ * register it uses.  isel_link_calls appends the blocks of `part` to `into`, pointing its
+ * s_call_b64 instructions (target: the callee's index in its IR's callees) at
+ * callee_entry[index], a block of `into`. */
+void isel_call_frame(struct mir_function *fn);
+void isel_link_calls(struct mir_function *into, const struct mir_function *part,
+                     const uint32_t *callee_entry);
 
 /* ---- building and inspecting MIR (mir.c) ---- */
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,

@@ -54,7 +54,15 @@ struct isel {
 	uint32_t *local_offset;          /* per ir symvar: private (scratch) offset */
 	unsigned flat_scratch_init_sgpr; /* first user SGPR of flat_scratch_init */
 	bool reserve_scratch;            /* set scratch up even without .local (VGPR spills) */
+	/* real calls (sel_call.c): where .local variables start in the frame; frame bytes */
+	uint32_t locals_base, frame_size;
 };
+
+/* sel_call.c */
+void sel_call_layout(struct isel *s);
+void sel_call_entry(struct isel *s);
+bool sel_call(struct isel *s, const struct ir_insn *in);
+void sel_call_return(struct isel *s);
 
 /* select.c */
 void sel_error(struct isel *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

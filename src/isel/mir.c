@@ -137,6 +137,8 @@ bool mir_is_terminator(const struct mir_insn *in)
 		return false;
 	unsigned count;
 	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
+	if (in->op == AMD_OP_S_CALL_B64) /* a call returns to the next instruction */
+		return false;
 	return (row->flags & AMD_F_BRANCH) || in->op == AMD_OP_S_ENDPGM ||
 	       in->op == AMD_OP_S_SETPC_B64;
 }

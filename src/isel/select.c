@@ -441,8 +441,8 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 		return true; /* cflow.c */
 	s->line = in->line;
 	s->col = in->col;
-	if (sel_bits(s, in) || sel_alu(s, in) || sel_float(s, in) || sel_mem(s, in) ||
-	    sel_atomic(s, in))
+	if (sel_call(s, in) || sel_bits(s, in) || sel_alu(s, in) || sel_float(s, in) ||
+	    sel_mem(s, in) || sel_atomic(s, in))
 		return true;
 	if (sel_warp(s, in))
 		return true;
@@ -477,11 +477,16 @@ bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned
 		return false;
 	layout_lds(&s);
 	sel_local_layout(&s);
+	sel_call_layout(&s);
 	for (uint32_t k = 0; k < ir->norder && !s.failed && !pa_diag_too_many(d); k++) {
 		uint32_t b = ir->linear_order[k];
 		sel_block_begin(&s, b);
-		if (k == 0)
+		if (k == 0 && !ir->real_sym) {
 			entry_inputs(&s);
+			sel_call_entry(&s);
+		} else if (k == 0) {
+			sel_global_entry(&s); /* a function compiled on its own: its own anchor */
+		}
 		const struct ir_block *bl = &ir->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++)
 			select_insn(&s, &bl->insns[i]);

@@ -48,6 +48,11 @@ static void insn_text(const struct mir_function *fn, const struct mir_insn *in, 
 		snprintf(buf, len, "<pseudo %u>", in->op);
 		return;
 	}
+	if (label && in->opnds[0].kind == MIR_SGPR && label != &in->opnds[0]) { /* s_call_b64 */
+		snprintf(buf, len, "%s s[%u:%u], .LBB_%s_%u", row->gen_name[fn->target->info->gen],
+		         in->opnds[0].v, in->opnds[0].v + 1, fn->name ? fn->name : "f", label->v);
+		return;
+	}
 	if (label) {
 		snprintf(buf, len, "%s .LBB_%s_%u", row->gen_name[fn->target->info->gen],
 		         fn->name ? fn->name : "f", label->v);
@@ -58,22 +63,26 @@ static void insn_text(const struct mir_function *fn, const struct mir_insn *in, 
 	amd_print(fn->target, &inst, buf, len);
 }
 
-static bool is_branch_target(const struct mir_function *fn, uint32_t b)
+/* Blocks some instruction names: branch targets and (s_call_b64) callee entries. */
+static bool *branch_targets(const struct mir_function *fn, struct pa_arena *a)
 {
-	for (uint32_t p = 0; p < fn->nblocks; p++) {
-		const struct mir_block *bl = &fn->blocks[p];
-		if (bl->ninsns && label_opnd(&bl->insns[bl->ninsns - 1]) &&
-		    label_opnd(&bl->insns[bl->ninsns - 1])->v == b)
-			return true;
-	}
-	return false;
+	bool *t = pa_arena_array(a, fn->nblocks + 1, sizeof *t, 1);
+	memset(t, 0, fn->nblocks + 1);
+	for (uint32_t p = 0; p < fn->nblocks; p++)
+		for (uint32_t i = 0; i < fn->blocks[p].ninsns; i++) {
+			const struct mir_opnd *l = label_opnd(&fn->blocks[p].insns[i]);
+			if (l && l->v < fn->nblocks)
+				t[l->v] = true;
+		}
+	return t;
 }
 
-static void block_header(FILE *out, const struct mir_function *fn, uint32_t b, bool as_assembly)
+static void block_header(FILE *out, const struct mir_function *fn, uint32_t b, bool as_assembly,
+                         const bool *is_target)
 {
 	const struct mir_block *bl = &fn->blocks[b];
 	const char *name = fn->name ? fn->name : "f";
-	if (as_assembly && !is_branch_target(fn, b)) {
+	if (as_assembly && !is_target[b]) {
 		fprintf(out, "// bb%u", b);
 	} else {
 		fprintf(out, ".LBB_%s_%u:", name, b);
@@ -102,12 +111,15 @@ void sched_dump(FILE *out, const struct mir_function *fn, bool as_assembly)
 	fprintf(out, "%s %s: %s wave%u\n", cmt, fn->name ? fn->name : "?", fn->target->info->name,
 	        fn->wave_size);
 	uint32_t at = 0, addr = 0, anchor_end = fn->nrelocs ? sched_anchor_end(fn) : ~0u;
+	const bool *is_target = branch_targets(fn, &arena);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		block_header(out, fn, b, as_assembly);
+		block_header(out, fn, b, as_assembly, is_target);
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			char text[256];
 			insn_text(fn, in, text, sizeof text);
+			if (in->flags & MIR_IF_PC_ANCHOR) /* the last one before a literal counts */
+				anchor_end = addr + sched_insn_bytes(fn, in);
 			if (sched_reloc_opnd(in))
 				reloc_text(fn, in, addr, anchor_end, text, sizeof text);
 			addr += sched_insn_bytes(fn, in);

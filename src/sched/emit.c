@@ -227,6 +227,9 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 				if (!n)
 					return false;
 			}
+			if (in->flags & MIR_IF_PC_ANCHOR) /* several after isel_link_calls: the
+			                                   * last one before a literal counts */
+				anchor_end = addr + 4 * n;
 			if (sched_reloc_opnd(in) &&
 			    !add_reloc(fn, b, i, addr, words, n, anchor_end, out, arena, d))
 				return false;

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Diagnostics of calls ptxas-amd cannot inline (tests/exec/diag/calls/*.ptx): recursion, direct
-and mutual; indirect calls; calls to .extern functions; vararg calls; overlapping .param
+"""Diagnostics of calls ptxas-amd cannot compile (tests/exec/diag/calls/*.ptx): `exit` in a
+recursive function (mutual recursion compiles); an indirect call no function fits; a 32-bit function address; calls to .extern functions; vararg calls; overlapping .param
 accesses; a call to a function never defined; calls nested too deep or too many (generated
 here); and a device function nobody calls, which is not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
 but the undefined callee), and each rejection must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the
 message) and the `LINE:COL: note: TEXT` naming each call an error was inlined through,
 separated by ' | ', and ptxas-amd must exit 1 with exactly those diagnostics, on every target; or it says `compiles`, and ptxas-amd must exit 0.
 
-usage: calls_diag.py PTXAS_AMD
+usage: calls_diag.py PTXAS_AMD [AMDSIM]   (with AMDSIM: also the stack overflow trap)
 """
 
 import os
@@ -78,6 +78,75 @@ def check_limits(ptxas_amd, tmp):
     return failures
 
 
+DOWN_PTX = HEADER + """
+.func (.param .b32 r) down(.param .b32 x)
+{
+	.reg .pred %p1;
+	.reg .b32 %r<4>;
+	ld.param.u32 %r1, [x];
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 bra Z;
+	add.u32 %r2, %r1, -1;
+	{
+	.param .b32 p0;
+	st.param.b32 [p0], %r2;
+	.param .b32 r0;
+	call.uni (r0), down, (p0);
+	ld.param.b32 %r3, [r0];
+	}
+	add.u32 %r1, %r3, 1;
+Z:
+	st.param.b32 [r], %r1;
+	ret;
+}
+.visible .entry k(.param .u64 o, .param .u32 n)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd1;
+	ld.param.u64 %rd1, [o];
+	ld.param.u32 %r1, [n];
+	{
+	.param .b32 p0;
+	st.param.b32 [p0], %r1;
+	.param .b32 r0;
+	call.uni (r0), down, (p0);
+	ld.param.b32 %r2, [r0];
+	}
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+"""
+
+
+def check_overflow(ptxas_amd, amdsim, tmp):
+    """Recursion deeper than the stack budget (--stack-size 512) traps in amdsim instead of
+    overwriting memory; shallow recursion with the same budget returns the depth."""
+    failures = []
+    src = os.path.join(tmp, 'down.ptx')
+    open(src, 'w').write(DOWN_PTX)
+    for target in ('gfx90a', 'gfx1100'):
+        hsaco = os.path.join(tmp, 'down.hsaco')
+        r = subprocess.run([ptxas_amd, '--gpu-name', target, '--stack-size', '512', src, '-o',
+                            hsaco], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            failures.append('down.ptx %s: exit %d: %s' % (target, r.returncode, r.stdout))
+            continue
+        for depth, trap in ((3, False), (1000, True)):
+            out = os.path.join(tmp, 'down.bin')
+            if os.path.exists(out):
+                os.remove(out)
+            r = subprocess.run([amdsim, hsaco, '--kernel', 'k', '--grid', '1', '--block', '32',
+                                'out:4:' + out, 'u32:%d' % depth], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=120)
+            got = open(out, 'rb').read() if os.path.exists(out) else b''
+            ok = ('s_trap 2' in r.stdout and r.returncode != 0) if trap else (
+                r.returncode == 0 and got == depth.to_bytes(4, 'little'))
+            if not ok:
+                failures.append('down.ptx %s depth %d: exit %d, out %r: %s'
+                                % (target, depth, r.returncode, got, r.stdout[-400:]))
+    return failures
+
+
 def main():
     ptxas_amd = sys.argv[1]
     ddir = os.path.join(HERE, 'diag', 'calls')
@@ -103,6 +172,9 @@ def main():
                                        r.stdout[-1500:]))
         failures += check_limits(ptxas_amd, tmp)
         checked += 2
+        if len(sys.argv) > 2:
+            failures += check_overflow(ptxas_amd, sys.argv[2], tmp)
+            checked += 4
     for f in failures:
         print('FAIL  ' + f)
     print('calls-diag: %d checked, %d failed' % (checked, len(failures)))

@@ -205,5 +205,94 @@ def ptrmem_case():
                 [Out(4 * n), ('u32', n)], check)
 
 
+IND_FUNCS = (lambda x: u32(x + 7), lambda x: u32(x * 3), lambda x: x ^ 85,
+             lambda x: u32(x * x + 1))
+
+
+def indirect_case(sel):
+    """calls_indirect.ptx: tab[i & 3](i) + tab[sel & 3](2i) + (i odd ? f_mul : f_sq)(i + 1)."""
+    n, block = 300, 64
+    f = IND_FUNCS
+    exp = [u32(f[i & 3](i) + f[sel & 3](2 * i) + (f[1] if i & 1 else f[3])(i + 1))
+           for i in range(n)]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_indirect_sel%d' % sel, 'calls_indirect', ((n + block - 1) // block,),
+                (block,), [Out(4 * n), ('u32', sel), ('u32', n)], check)
+
+
+def fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def recursive_case():
+    """calls_recursive.ptx: per thread fib(i % 15), is_even(i % 23), lsum(i % 9) = 5k(k+1)
+    (sum over the frames of k + 2k + 3k + 4k), and 1.5 ** (i % 7) as f32 bits."""
+    n, block = 200, 64
+    exp = []
+    for i in range(n):
+        k = i % 9
+        exp += [fib(i % 15), 1 if (i % 23) % 2 == 0 else 0, sum(10 * j for j in range(k + 1)),
+                struct.unpack('<I', struct.pack('<f', 1.5 ** (i % 7)))[0]]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_recursive', 'calls_recursive', ((n + block - 1) // block,), (block,),
+                [Out(16 * n), ('u32', n)], check)
+
+
+def walk(n, acc, g):
+    """calls_recursive_loop.ptx's walk: (n & 3) loop steps acc = acc * 31 + j + n + wtab[j],
+    then, for n > 0, acc = walk(max(n - 1 - (n & 1), 0), acc) ^ n; returns acc ^ g (g from
+    the thread's special registers), in 64 bits."""
+    wtab = (3, 5, 7, 11)
+    for j in range(n & 3):
+        acc = (acc * 31 + j + n + wtab[j]) & M64
+    if n > 0:
+        acc = walk(max(n - 1 - (n & 1), 0), acc, g) ^ n
+    return acc ^ g
+
+
+def recursive_loop_case():
+    n, block, seed = 150, 64, 1000
+    nctaid = (n + block - 1) // block
+    exp = [sum(walk(i % 11 + t, i + seed, i + 1000000 * nctaid) for t in range(i % 3)) & M64
+           for i in range(n)]
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'Q')
+
+    return Case('calls_recursive_loop', 'calls_recursive_loop', ((n + block - 1) // block,),
+                (block,), [Out(8 * n), ('u32', n), ('u32', seed)], check)
+
+
+def agg(a, n, m):
+    """calls_recursive_agg.ptx's agg on the struct {u64 a, u32 n, u32 m} -> {u32 x, u32 y}."""
+    if n == 0:
+        return a & M32, m
+    x, y = agg((3 * a + n) & M64, n - 1, u32(m + n))
+    return u32(x + n), y ^ n
+
+
+def recursive_agg_case():
+    n, block = 150, 64
+    exp = []
+    for i in range(n):
+        exp += list(agg(7 * i, i % 9, i))
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], exp, 'I')
+
+    return Case('calls_recursive_agg', 'calls_recursive_agg', ((n + block - 1) // block,),
+                (block,), [Out(8 * n), ('u32', n)], check)
+
+
 def cases():
-    return [mixed_case(), flow_case(), cl_case(), ptrmem_case()]
+    return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
+            indirect_case(7), recursive_case(), recursive_loop_case(), recursive_agg_case()]
