@@ -1084,6 +1084,43 @@ static void tr_branch(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	irb_switch_to(b, next);
 }
 
+/* brx.idx i, tlist: a chain of comparisons, each a branch to tlist[k] when i == k (the last
+ * target takes the rest: PTX leaves an index out of range undefined), so the control-flow
+ * lowering sees only two-way branches; n targets cost n-1 compares (a jump table would
+ * need the wave to agree on one index anyway). */
+static void tr_brx(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	const struct ptx_operand *l = &in->opnds[1];
+	const struct ptx_stmt *list = NULL;
+	for (uint32_t i = 0; l->kind == PTX_OPND_SYM && i < b->body->nstmts && !list; i++)
+		if (b->body->stmts[i].kind == PTX_STMT_TARGETS && b->body->stmts[i].u.sym == l->sym)
+			list = &b->body->stmts[i];
+	if (!list || !list->nopnds) {
+		unsupported(b, in,
+		            "a branch target list that is not a .branchtargets of this function");
+		return;
+	}
+	ir_ref index = read_opnd(b, &in->opnds[0], IR_T_I32, false);
+	if (guard != IR_NO_REF) { /* @p brx.idx: lanes without p go on after it */
+		uint32_t chain = irb_open_sealed(b), next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, chain, next);
+		irb_switch_to(b, chain);
+		tr_brx(b, in, IR_NO_REF);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+		return;
+	}
+	for (uint32_t k = 0; k + 1 < list->nopnds; k++) {
+		ir_ref args[2] = {index, ir_const(b->fn, IR_T_I32, k)};
+		ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED, args, 2, IR_CMP_EQ, 0);
+		uint32_t next = irb_open_sealed(b);
+		irb_terminate(b, IR_BR, eq, irb_label_block(b, list->opnds[k].sym), next);
+		irb_switch_to(b, next);
+	}
+	irb_terminate(b, IR_JMP, IR_NO_REF, irb_label_block(b, list->opnds[list->nopnds - 1].sym),
+	              0);
+}
+
 void irb_insn(struct irb *b, const struct ptx_insn *in)
 {
 	struct tr x = {.in = in, .guard = IR_NO_REF};
@@ -1102,6 +1139,10 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	}
 	if (in->op == PTX_OP_BRA || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) {
 		tr_branch(b, in, guard);
+		return;
+	}
+	if (in->op == PTX_OP_BRX_IDX) {
+		tr_brx(b, in, guard);
 		return;
 	}
 	if (is_pure(in)) {

@@ -205,10 +205,19 @@ struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_a
 		case PTX_STMT_DECL:
 			d->u.sym = (struct ptx_symbol *)map_symbol(&k, st->u.sym);
 			break;
+		case PTX_STMT_TARGETS: /* brx.idx reads the list (build_insn.c) */
+			d->u.sym = (struct ptx_symbol *)map_symbol(&k, st->u.sym);
+			d->extra = st->extra;
+			d->nopnds = st->nopnds;
+			d->opnds = PA_NEW_ARRAY(arena, struct ptx_operand,
+			                        st->nopnds ? st->nopnds : 1);
+			for (uint32_t j = 0; j < st->nopnds; j++)
+				copy_operand(&k, &d->opnds[j], &st->opnds[j]);
+			break;
 		case PTX_STMT_OPEN:
 		case PTX_STMT_CLOSE:
 			break;
-		default: /* .loc, pragmas, prototypes, branch targets */
+		default: /* .loc, pragmas, prototypes */
 			continue;
 		}
 		ns++;
