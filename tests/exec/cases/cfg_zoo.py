@@ -107,6 +107,50 @@ ZOO = {
         ('b3', [], ('br', ('xbit', 6), 'a2', 'join')),
         ('join', [], ('ret',)),
     ],
+    # irreducible: a loop with two entries, the entry chosen per lane
+    'cfg_irr2': [
+        ('entry', [('zero', 0)], ('br', ('xbit', 0), 'a', 'b')),
+        ('a', [('inc', 0)], ('br', ('and', ('clt', 0, 6), ('rnd', 180)), 'b', 'out')),
+        ('b', [('inc', 0)], ('br', ('and', ('clt', 0, 7), ('rnd', 150)), 'a', 'out')),
+        ('out', [], ('ret',)),
+    ],
+    # irreducible: two entries chosen uniformly, uniform exits
+    'cfg_irr2_uniform': [
+        ('entry', [('zero', 0)], ('br', ('ubit', 0), 'a', 'b')),
+        ('a', [('inc', 0)], ('br', ('clt', 0, 4), 'b', 'out')),
+        ('b', [('inc', 0)], ('br', ('clt', 0, 5), 'a', 'out2')),
+        ('out', [], ('br', ('xbit', 9), 'out2', 'end')),
+        ('out2', [], ('jmp', 'end')),
+        ('end', [], ('ret',)),
+    ],
+    # irreducible: a three-entry cycle a -> b -> c -> a with a shortcut c -> b
+    'cfg_irr3': [
+        ('entry', [('zero', 0)], ('br', ('xbit', 0), 'a', 'pick')),
+        ('pick', [], ('br', ('xbit', 1), 'b', 'c')),
+        ('a', [('inc', 0)], ('br', ('rnd', 230), 'b', 'out')),
+        ('b', [('inc', 0)], ('br', ('and', ('clt', 0, 9), ('rnd', 230)), 'c', 'out')),
+        ('c', [('inc', 0)], ('br', ('clt', 0, 9), 'c2', 'out')),
+        ('c2', [], ('br', ('rnd', 60), 'b', 'a')),
+        ('out', [], ('ret',)),
+    ],
+    # irreducible loops nested in a reducible loop (entry chosen afresh every iteration),
+    # one with an inner reducible loop, and a goto from one loop into the middle of another
+    'cfg_irr_nested': [
+        ('entry', [('zero', 0)], ('jmp', 'head')),
+        ('head', [('inc', 0), ('zero', 1)], ('br', ('rnd', 128), 'a', 'b')),
+        ('a', [('inc', 1)], ('br', ('and', ('clt', 1, 4), ('rnd', 200)), 'b', 'latch')),
+        ('b', [('zero', 2)], ('jmp', 'b_inner')),
+        ('b_inner', [('inc', 2)], ('br', ('and', ('clt', 2, 3), ('rnd', 150)), 'b_inner',
+                                         'b_end')),
+        ('b_end', [('inc', 1)], ('br', ('clt', 1, 5), 'a', 'latch')),
+        ('latch', [], ('br', ('clt', 0, 3), 'head', 'second')),
+        ('second', [('zero', 3)], ('jmp', 'l2')),
+        ('l2', [('inc', 3)], ('br', ('rnd', 60), 'l3_mid', 'l2_latch')),
+        ('l2_latch', [], ('br', ('clt', 3, 4), 'l2', 'l3')),
+        ('l3', [('inc', 3)], ('jmp', 'l3_mid')),
+        ('l3_mid', [], ('br', ('and', ('clt', 3, 8), ('rnd', 128)), 'l3', 'done')),
+        ('done', [], ('ret',)),
+    ],
     # bar.sync after a divergent early exit (some lanes, and whole waves), and in a loop
     'cfg_bar_exit': [
         ('entry', [('zero', 0)], ('br', ('tid', 3, 0), 'quit', 'check')),
