@@ -8,7 +8,9 @@
  *  - an operation with a divergent operand is divergent;
  *  - a branch on a divergent predicate is divergent; then the phis in the blocks between
  *    the branch and its immediate post-dominator (and in the post-dominator itself) are
- *    divergent: lanes arrive there by different paths (sync dependence);
+ *    divergent: lanes arrive there by different paths (sync dependence) -- unless the
+ *    block is dominated by one successor that only the branch enters, in the branch's
+ *    loop: then its lanes all came by that side, in the same iteration;
  *  - a loop containing a divergent branch may be left by lanes in different iterations,
  *    so every value defined in the loop and used outside it is divergent (temporal
  *    divergence: each lane must keep the value of its own last iteration, which only a
@@ -92,7 +94,25 @@ static void build_users(struct uni *u)
 	}
 }
 
-/* Phis between a divergent branch in block a and its post-dominator become divergent. */
+/* Lanes reach b from the branch in block a by one of its sides only: b is dominated by
+ * a successor entered from a alone, in a's loop (so in the same iteration: a loop exit
+ * may gather lanes of several iterations). */
+static bool one_side_only(const struct ir_function *fn, uint32_t a, uint32_t b)
+{
+	uint32_t l = fn->blocks[a].loop;
+	if (l != IR_NO_LOOP && !ir_in_loop(fn, b, l))
+		return false;
+	for (uint32_t s = 0; s < fn->blocks[a].nsuccs; s++) {
+		uint32_t sb = fn->blocks[a].succs[s];
+		const struct ir_block *sl = &fn->blocks[sb];
+		if (sl->npreds == 1 && sb != fn->blocks[a].succs[1 - s] && ir_dominates(fn, sb, b))
+			return true;
+	}
+	return false;
+}
+
+/* Phis between a divergent branch in block a and its post-dominator become divergent,
+ * except where lanes can only come from one side of the branch. */
 static void sync_dependence(struct uni *u, uint32_t a)
 {
 	struct ir_function *fn = u->fn;
@@ -107,8 +127,9 @@ static void sync_dependence(struct uni *u, uint32_t a)
 	for (uint32_t k = 0; k < nq; k++) {
 		uint32_t b = u->queue[k];
 		const struct ir_block *bl = &fn->blocks[b];
-		for (uint32_t i = 0; i < bl->ninsns && bl->insns[i].op == IR_PHI; i++)
-			mark(u, bl->insns[i].res);
+		if (bl->ninsns && bl->insns[0].op == IR_PHI && !one_side_only(fn, a, b))
+			for (uint32_t i = 0; i < bl->ninsns && bl->insns[i].op == IR_PHI; i++)
+				mark(u, bl->insns[i].res);
 		if (b == stop)
 			continue;
 		for (uint32_t s = 0; s < bl->nsuccs; s++) {

@@ -151,6 +151,31 @@ ZOO = {
         ('l3_mid', [], ('br', ('and', ('clt', 3, 8), ('rnd', 128)), 'l3', 'done')),
         ('done', [], ('ret',)),
     ],
+    # uniform control flow inside divergent code (run with scalar branches): a uniform
+    # loop holding a uniform if and a uniform ret, uniform exits to blocks that divergent
+    # lanes also reach, a uniform loop in a divergent loop, a uniform branch to the header
+    'cfg_uniform_nest': [
+        ('entry', [('zero', 0)], ('br', ('xbit', 0), 'dv', 'other')),
+        ('dv', [('zero', 1)], ('jmp', 'uloop')),
+        ('uloop', [('inc', 1)], ('br', ('ubit', 2), 'uthen', 'uelse')),
+        ('uthen', [], ('br', ('and', ('ceq', 1, 2), ('ubit', 3)), 'ugone', 'ulatch')),
+        ('uelse', [], ('jmp', 'ulatch')),
+        ('ulatch', [], ('br', ('clt', 1, 4), 'uloop', 'uexit')),
+        ('uexit', [], ('br', ('ubit', 5), 'shared', 'other2')),
+        ('other', [], ('br', ('xbit', 1), 'shared', 'other2')),
+        ('shared', [], ('jmp', 'merge')),
+        ('other2', [], ('jmp', 'merge')),
+        ('merge', [('zero', 2)], ('jmp', 'outer')),
+        ('outer', [('inc', 2)], ('br', ('rnd', 100), 'o1', 'o2')),
+        ('o1', [('zero', 3)], ('jmp', 'inl')),
+        ('inl', [('inc', 3)], ('br', ('clt', 3, 2), 'inl', 'inl_out')),
+        ('inl_out', [], ('br', ('ubit', 6), 'olatch', 'odirect')),
+        ('odirect', [], ('br', ('clt', 2, 3), 'outer', 'done')),
+        ('o2', [], ('jmp', 'olatch')),
+        ('olatch', [], ('br', ('clt', 2, 3), 'outer', 'done')),
+        ('ugone', [], ('ret',)),
+        ('done', [], ('ret',)),
+    ],
     # bar.sync after a divergent early exit (some lanes, and whole waves), and in a loop
     'cfg_bar_exit': [
         ('entry', [('zero', 0)], ('br', ('tid', 3, 0), 'quit', 'check')),
