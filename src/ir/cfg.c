@@ -50,7 +50,7 @@ static uint32_t postorder(struct ir_function *fn, uint32_t *out, uint32_t *pre, 
 		uint32_t b = stack[sp - 1];
 		struct ir_block *bl = &fn->blocks[b];
 		if (next[b] < bl->nsuccs) {
-			uint32_t s = bl->succs[next[b]++];
+			uint32_t s = bl->succs[bl->nsuccs - 1 - next[b]++];
 			if (!fn->blocks[s].reachable) {
 				fn->blocks[s].reachable = true;
 				pre[s] = npre;

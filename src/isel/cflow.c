@@ -400,6 +400,7 @@ void sel_block_begin(struct isel *s, uint32_t b)
 			struct mir_opnd tgt = mir_block_ref(skip);
 			sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
 			set_succ(s, h, s->mir_body[b], skip);
+			s->mf->blocks[h].skip_succ = 2;
 		} else {
 			set_succ(s, h, s->mir_body[b], NONE);
 		}
@@ -628,6 +629,7 @@ void sel_block_end(struct isel *s, uint32_t b)
 	} else {
 		uint32_t skip = edges(s, b);
 		set_succ(s, s->cur, body_next, skip);
+		s->mf->blocks[s->cur].skip_succ = skip != NONE && skip != body_next ? 2 : 0;
 	}
 	/* loop-back checks, innermost loop first (none for a scalar loop: it jumps back) */
 	uint32_t t = s->mir_tail[b];
