@@ -16,11 +16,13 @@ import cfg_zoo  # noqa: E402
 GRID, BLOCK = 3, 96
 
 
-def check_stale(name, blocks):
+def check_stale(name, blocks, comment=None, trace=True):
     """The committed PTX must be what cfg_zoo.py generates now."""
     path = os.path.join(cfg_zoo.ptx_dir(), name + '.ptx')
+    if comment is None:
+        comment = cfg_zoo.comment_of(name)
     with open(path) as f:
-        if f.read() != cfg_zoo.gen_ptx(name, blocks, cfg_zoo.comment_of(name)):
+        if f.read() != cfg_zoo.gen_ptx(name, blocks, comment, trace):
             raise RuntimeError('%s is stale: run tests/exec/cases/cfg_zoo.py' % path)
 
 
@@ -53,5 +55,29 @@ def zoo_case(name, blocks):
     return case
 
 
+def hash_case(name, blocks):
+    """A generated kernel in the light form: cnt[g] = the hash of the thread's trace."""
+    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENT, trace=False)
+    n = GRID * BLOCK
+    rng = rng_for(name)
+    data = [rng.getrandbits(32) for _ in range(n)]
+    u = rng.getrandbits(32)
+    exp = [cfg_zoo.block_hash(cfg_zoo.run_thread(blocks, g, g % BLOCK, data[g],
+                                                 (u + (g // BLOCK) * cfg_zoo.GOLDEN) &
+                                                 cfg_zoo.M32)) for g in range(n)]
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        bad = [g for g in range(n) if got[g] != exp[g]]
+        return ['%s thread %d: trace hash %#x, expected %#x' % (name, g, got[g], exp[g])
+                for g in bad[:8]]
+
+    case = Case(name, name, (GRID,), (BLOCK,),
+                [('u64', 0), Out(4 * n), In('I', data), ('u32', u)], check)
+    case.warp_level = True
+    return case
+
+
 def cases():
-    return [zoo_case(name, blocks) for name, blocks in cfg_zoo.ZOO.items()]
+    return [zoo_case(name, blocks) for name, blocks in cfg_zoo.ZOO.items()] + [
+        hash_case(name, make()) for name, make in cfg_zoo.GENERATED.items()]
