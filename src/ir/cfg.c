@@ -207,10 +207,10 @@ bool ir_in_loop(const struct ir_function *fn, uint32_t b, uint32_t l)
 struct havlak {
 	struct ir_function *fn;
 	const uint32_t *pre, *lastd;
-	uint32_t *uf;      /* union-find: collapsed blocks point towards their loop header */
-	uint32_t *hdr;     /* innermost loop header of a block (IR_NO_BLOCK: none) */
-	uint32_t *mark;    /* stamp: block in the loop being collected */
-	uint32_t *pool;    /* the loop being collected (representatives) */
+	uint32_t *uf;   /* union-find: collapsed blocks point towards their loop header */
+	uint32_t *hdr;  /* innermost loop header of a block (IR_NO_BLOCK: none) */
+	uint32_t *mark; /* stamp: block in the loop being collected */
+	uint32_t *pool; /* the loop being collected (representatives) */
 	struct entry_edge **extra; /* entries into a collapsed loop from outside it */
 	bool *is_header, *irreducible;
 };

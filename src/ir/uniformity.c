@@ -36,8 +36,8 @@ struct uni {
 	uint32_t *queue;
 	bool *loop_done;
 	uint32_t *dom_in, *dom_out; /* dominator tree DFS interval per block: O(1) dominance */
-	uint64_t region_work; /* blocks visited by sync_dependence so far */
-	bool all_phis;        /* over budget: every phi is divergent (done once) */
+	uint64_t region_work;       /* blocks visited by sync_dependence so far */
+	bool all_phis;              /* over budget: every phi is divergent (done once) */
 };
 
 /* sync_dependence visits each divergent branch's region: quadratic on a ladder of
@@ -175,9 +175,8 @@ static void sync_dependence(struct uni *u, uint32_t a)
 	if (u->region_work > (uint64_t)REGION_WORK_PER_BLOCK * (fn->nblocks + 16)) {
 		u->all_phis = true;
 		for (uint32_t b = 0; b < fn->nblocks; b++)
-			for (uint32_t i = 0; i < fn->blocks[b].ninsns &&
-			                     fn->blocks[b].insns[i].op == IR_PHI;
-			     i++)
+			for (uint32_t i = 0;
+			     i < fn->blocks[b].ninsns && fn->blocks[b].insns[i].op == IR_PHI; i++)
 				if (fn->blocks[b].reachable)
 					mark(u, fn->blocks[b].insns[i].res);
 		return;
