@@ -281,6 +281,13 @@ static void assign_masks(struct isel *s, unsigned base)
 			slot = nslots++;
 		slot_end[slot] = iv[i].end;
 		s->mask_slot[iv[i].block] = (int32_t)(base + slot * s->mask_dw);
+		const struct ir_block *bl = &ir->blocks[iv[i].block];
+		for (uint32_t k = 0; slot + 1 == nslots && k < bl->ninsns; k++)
+			if (bl->insns[k].line) { /* where the masks peak: the error's location */
+				s->line = bl->insns[k].line;
+				s->col = bl->insns[k].col;
+				break;
+			}
 	}
 	s->mf->reserved_sgprs_begin = base;
 	s->mf->reserved_sgprs_end = base + nslots * s->mask_dw;
