@@ -27,6 +27,8 @@
  * blocks only a uniform branch leads to before its post-dominator, form *scalar regions*
  * (see find_regions) with s_cmp/s_cbranch_scc1/s_branch inside, no masks and EXEC
  * unchanged; edges out of a region feed masks as above and jump to the code after it.
+ * A loop with divergent branches whose only latch and only exit is its last block, on a
+ * uniform branch, jumps back with s_cbranch_scc1 and EXEC as it is (has_scalar_back).
  * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
  * colouring's sort. */
 #include <stdlib.h>
@@ -165,6 +167,36 @@ static void find_regions(struct isel *s)
 			s->region[ir->linear_order[i]] = (int32_t)nreg;
 		s->region_last[nreg++] = ir->linear_order[first + n - 1];
 	}
+}
+
+/* A loop whose only latch is its last block, ending in a uniform branch or a jump, and
+ * whose only exits leave from there, with no ret inside: every lane that enters an
+ * iteration reaches the latch together, so it can jump back with EXEC as it is (no header
+ * mask bookkeeping, no loop-back check) even though divergent branches run inside. */
+static bool has_scalar_back(const struct isel *s, uint32_t l)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_loop *lp = &ir->loops[l];
+	uint32_t h = lp->header, latch = lp->last, nlatch = 0;
+	if (lp->irreducible || s->region[h] >= 0 || s->no_skip[h] ||
+	    ir->blocks[latch].divergent_branch || ir->blocks[latch].loop != l)
+		return false;
+	for (uint32_t p = 0; p < ir->blocks[h].npreds; p++) {
+		uint32_t q = ir->blocks[h].preds[p];
+		if (ir->blocks[q].reachable && ir_in_loop(ir, q, l))
+			nlatch += q == latch ? 1 : 2;
+	}
+	if (nlatch != 1)
+		return false;
+	for (uint32_t k = ir->blocks[h].linear_pos; k <= ir->blocks[latch].linear_pos; k++) {
+		const struct ir_block *bl = &ir->blocks[ir->linear_order[k]];
+		if (bl->nsuccs == 0)
+			return false; /* ret */
+		for (uint32_t i = 0; i < bl->nsuccs; i++)
+			if (!ir_in_loop(ir, bl->succs[i], l) && ir->linear_order[k] != latch)
+				return false;
+	}
+	return true;
 }
 
 /* A block of a region with a predecessor outside it and not its root: a scalar loop's
@@ -318,6 +350,9 @@ bool sel_cflow_plan(struct isel *s)
 	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
 	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
 	find_regions(s);
+	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
+	for (uint32_t l = 0; l < ir->nloops; l++)
+		s->scalar_back[l] = has_scalar_back(s, l);
 	assign_masks(s, MASK_SGPR_BASE);
 	if (s->mf->reserved_sgprs_end > 64) {
 		sel_error(s,
@@ -618,6 +653,43 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 	set_succ(s, s->cur, tgt[0], NONE);
 }
 
+/* The end of the latch of a loop with a scalar back edge (has_scalar_back): the exit's
+ * lanes go to its mask, then the wave jumps back to the header's body on the uniform
+ * condition, EXEC unchanged. */
+static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	uint32_t h = s->ir->loops[l].header, back = s->mir_body[h];
+	uint64_t bits;
+	s->line = t->line;
+	s->col = t->col;
+	if (t->op == IR_JMP || bl->succs[0] == bl->succs[1] || sel_is_const(s, t->args[0], &bits)) {
+		unsigned k = t->op == IR_BR && bl->succs[0] != bl->succs[1] && !(bits & 1);
+		if (bl->succs[k] == h) {
+			branch_to(s, back);
+			set_succ(s, s->cur, back, NONE);
+			return;
+		}
+		add_lanes(s, bl->succs[k], sel_exec(s));
+		set_succ(s, s->cur, next, NONE);
+		return;
+	}
+	unsigned kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
+	struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
+	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
+	                         kb ? mir_imm(0) : sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
+	add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	struct mir_opnd tgt = mir_block_ref(back);
+	sel_emit(s, kb ? AMD_OP_S_CBRANCH_SCC0 : AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
+	set_succ(s, s->cur, next, back);
+}
+
 void sel_block_end(struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
@@ -633,6 +705,9 @@ void sel_block_end(struct isel *s, uint32_t b)
 	int32_t r = s->region[b] >= 0 ? s->region[b] : s->scalar_root[b];
 	if (r >= 0) {
 		scalar_edges(s, b, r, body_next);
+	} else if (bl->loop != IR_NO_LOOP && s->scalar_back[bl->loop] &&
+	           ir->loops[bl->loop].last == b) {
+		scalar_latch(s, b, bl->loop, body_next);
 	} else {
 		uint32_t skip = edges(s, b);
 		set_succ(s, s->cur, body_next, skip);
@@ -647,7 +722,7 @@ void sel_block_end(struct isel *s, uint32_t b)
 		uint32_t next = t + 1 < s->mf->nblocks && t + 1 != after && t + 1 != s->exit_block
 		                        ? t + 1
 		                        : after;
-		if (s->region[h] >= 0) {
+		if (s->region[h] >= 0 || s->scalar_back[l]) {
 			set_succ(s, t, next, NONE);
 			t = next;
 			continue;

@@ -47,6 +47,7 @@ struct isel {
 	int32_t *scalar_root;  /* per IR block: the region its scalar branch enters, or -1 */
 	uint32_t *region_last; /* per region: its last block in linear order */
 	uint32_t *mir_else;    /* per IR block: MIR block after a scalar two-way branch, or ~0 */
+	bool *scalar_back;     /* per loop: its only latch branches back with s_cbranch_scc1 */
 	uint32_t exit_block;   /* MIR block with s_endpgm */
 	/* kernel inputs (select.c) */
 	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */

@@ -176,6 +176,18 @@ ZOO = {
         ('ugone', [], ('ret',)),
         ('done', [], ('ret',)),
     ],
+    # a loop with a uniform trip count and divergent ifs inside, nested in divergent code:
+    # its latch branches back on the uniform condition with EXEC as it is
+    'cfg_uloop_div': [
+        ('entry', [('zero', 0)], ('br', ('tid', 4, 1), 'skip', 'head')),
+        ('head', [('inc', 0)], ('br', ('xbit', 3), 'a', 'b')),
+        ('a', [], ('jmp', 'latch')),
+        ('b', [], ('br', ('rnd', 100), 'b2', 'latch')),
+        ('b2', [], ('jmp', 'latch')),
+        ('latch', [], ('br', ('clt', 0, 5), 'head', 'out')),
+        ('out', [], ('jmp', 'skip')),
+        ('skip', [], ('ret',)),
+    ],
     # bar.sync after a divergent early exit (some lanes, and whole waves), and in a loop
     'cfg_bar_exit': [
         ('entry', [('zero', 0)], ('br', ('tid', 3, 0), 'quit', 'check')),
