@@ -4,16 +4,21 @@
  * - Dominators and post-dominators: Cooper, Harvey and Kennedy, "A Simple, Fast
  *   Dominance Algorithm" (2001), iterating over reverse postorder of the CFG (of the
  *   reversed CFG with a virtual exit after every `ret` for post-dominators).
- * - Natural loops: an edge u->h whose target dominates its source is a back edge; the
- *   loop of h is h plus every block that reaches u without passing h.  An edge that goes
- *   backwards in reverse postorder to a block that does not dominate its source makes
- *   the CFG irreducible: reported (the execution-model issue adds support).
+ * - Loops, reducible or not: Havlak, "Nesting of Reducible and Irreducible Loops" (TOPLAS
+ *   1997), over the DFS tree of the postorder.  Every retreating edge v->w (w a DFS ancestor
+ *   of v) makes w a loop header; its loop is w plus the blocks of w's DFS subtree that reach
+ *   such a v without passing w (inner loops collapsed into their headers by union-find).  A
+ *   loop entered from outside at a block other than its header is irreducible: the header is
+ *   then simply its entry that comes first in the DFS, and the other entries are ordinary
+ *   forward edges in reverse postorder (an edge into a DFS subtree from outside it is a cross
+ *   or forward edge).  For a reducible CFG these are exactly the natural loops.
  * - The linear order the wave will execute: reverse postorder with each loop made
  *   contiguous (its header first), nested loops recursively.  Every edge then goes
- *   forward in the order except loop back edges, which is what the EXEC-mask lowering
- *   of instruction selection needs.
- * requires: preds/succs.  Complexity: O(E) for orders, near-linear dominators,
- * O(sum of loop sizes) for loops. */
+ *   forward in the order except retreating edges, and each of those goes to the header of
+ *   a loop containing its source: what the EXEC-mask lowering of instruction selection
+ *   needs (isel/cflow.c), irreducible loops included.
+ * requires: preds/succs.  Complexity: O(E) for orders, near-linear dominators and loops
+ * (union-find; an irreducible loop re-lists its entry edges at each enclosing level). */
 #include <string.h>
 
 #include "ir/ir.h"
@@ -27,26 +32,34 @@ struct cfg_state {
 	uint32_t norder;
 };
 
-/* Iterative DFS postorder over successors (forward) from `root`. */
-static uint32_t postorder(struct ir_function *fn, uint32_t *out)
+/* Iterative DFS postorder over successors from the entry; also the DFS tree as preorder
+ * numbers (pre), blocks by preorder number (by_pre) and the highest preorder number in
+ * each block's subtree (lastd). */
+static uint32_t postorder(struct ir_function *fn, uint32_t *out, uint32_t *pre, uint32_t *by_pre,
+                          uint32_t *lastd)
 {
 	uint32_t n = fn->nblocks, count = 0;
 	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
 	uint8_t *next = PA_NEW_ARRAY(fn->arena, uint8_t, n);
-	uint32_t sp = 0;
+	uint32_t sp = 0, npre = 0;
 	stack[sp++] = 0;
 	fn->blocks[0].reachable = true;
+	pre[0] = npre;
+	by_pre[npre++] = 0;
 	while (sp) {
 		uint32_t b = stack[sp - 1];
 		struct ir_block *bl = &fn->blocks[b];
 		if (next[b] < bl->nsuccs) {
-			uint32_t s = bl->succs[next[b]++];
+			uint32_t s = bl->succs[bl->nsuccs - 1 - next[b]++];
 			if (!fn->blocks[s].reachable) {
 				fn->blocks[s].reachable = true;
+				pre[s] = npre;
+				by_pre[npre++] = s;
 				stack[sp++] = s;
 			}
 			continue;
 		}
+		lastd[b] = npre - 1;
 		out[count++] = b;
 		sp--;
 	}
@@ -189,75 +202,151 @@ bool ir_in_loop(const struct ir_function *fn, uint32_t b, uint32_t l)
 	return false;
 }
 
-/* Finds natural loops; false on an irreducible edge. */
-static bool find_loops(struct ir_function *fn, struct pa_diag *d)
+/* Havlak's loop finding (see the header comment).  pre/lastd: the DFS tree of
+ * postorder(), as preorder numbers and the highest preorder number in each subtree. */
+struct havlak {
+	struct ir_function *fn;
+	const uint32_t *pre, *lastd;
+	uint32_t *uf;   /* union-find: collapsed blocks point towards their loop header */
+	uint32_t *hdr;  /* innermost loop header of a block (IR_NO_BLOCK: none) */
+	uint32_t *mark; /* stamp: block in the loop being collected */
+	uint32_t *pool; /* the loop being collected (representatives) */
+	struct entry_edge **extra; /* entries into a collapsed loop from outside it */
+	bool *is_header, *irreducible;
+};
+
+struct entry_edge {
+	uint32_t from;
+	struct entry_edge *next;
+};
+
+static bool is_ancestor(const struct havlak *h, uint32_t w, uint32_t v)
 {
-	uint32_t n = fn->nblocks;
-	uint32_t *body = PA_NEW_ARRAY(fn->arena, uint32_t, n);
-	uint32_t *mark = PA_NEW_ARRAY(fn->arena, uint32_t, n); /* loop index + 1 being built */
-	uint32_t *size = PA_NEW_ARRAY(fn->arena, uint32_t, n);
-	uint32_t **members = PA_NEW_ARRAY(fn->arena, uint32_t *, n);
-	fn->loops = PA_NEW_ARRAY(fn->arena, struct ir_loop, n);
+	return h->pre[w] <= h->pre[v] && h->pre[v] <= h->lastd[w];
+}
+
+static uint32_t find(struct havlak *h, uint32_t b)
+{
+	uint32_t r = b;
+	while (h->uf[r] != r)
+		r = h->uf[r];
+	while (h->uf[b] != r) { /* path compression */
+		uint32_t up = h->uf[b];
+		h->uf[b] = r;
+		b = up;
+	}
+	return r;
+}
+
+/* Adds the representative of y, a predecessor of a block of w's loop that is not a back
+ * edge, to the pool; or, outside w's DFS subtree, records an entry into w's loop. */
+static void collect_pred(struct havlak *h, uint32_t w, uint32_t y, uint32_t *np)
+{
+	uint32_t r = find(h, y);
+	if (!is_ancestor(h, w, r)) {
+		struct entry_edge *e = PA_NEW(h->fn->arena, struct entry_edge);
+		*e = (struct entry_edge){r, h->extra[w]};
+		h->extra[w] = e;
+		h->irreducible[w] = true;
+	} else if (r != w && h->mark[r] != w + 1) {
+		h->mark[r] = w + 1;
+		h->pool[(*np)++] = r;
+	}
+}
+
+/* Collects the loop headed by w (its blocks and collapsed inner loops) into h->pool. */
+static uint32_t collect_loop(struct havlak *h, uint32_t w, bool *self)
+{
+	struct ir_function *fn = h->fn;
+	const struct ir_block *wb = &fn->blocks[w];
+	uint32_t np = 0;
+	for (uint32_t p = 0; p < wb->npreds; p++) {
+		uint32_t v = wb->preds[p];
+		if (!fn->blocks[v].reachable || !is_ancestor(h, w, v))
+			continue;
+		if (v == w) {
+			*self = true;
+			continue;
+		}
+		uint32_t r = find(h, v);
+		if (h->mark[r] != w + 1) {
+			h->mark[r] = w + 1;
+			h->pool[np++] = r;
+		}
+	}
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t x = h->pool[i];
+		const struct ir_block *xb = &fn->blocks[x];
+		for (uint32_t p = 0; p < xb->npreds; p++) {
+			uint32_t y = xb->preds[p];
+			if (fn->blocks[y].reachable && !is_ancestor(h, x, y))
+				collect_pred(h, w, y, &np);
+		}
+		for (struct entry_edge *e = h->extra[x]; e; e = e->next)
+			collect_pred(h, w, e->from, &np);
+	}
+	return np;
+}
+
+/* Numbers the loops by their headers in reverse postorder (an enclosing loop's header
+ * comes first) and gives every block its innermost loop. */
+static void number_loops(struct ir_function *fn, const struct havlak *h)
+{
+	uint32_t *index = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks);
+	fn->loops = PA_NEW_ARRAY(fn->arena, struct ir_loop, fn->nblocks);
 	fn->nloops = 0;
 	for (uint32_t k = 0; k < fn->norder; k++) {
-		uint32_t h = fn->rpo_order[k];
-		const struct ir_block *hb = &fn->blocks[h];
-		uint32_t nb = 0;
-		uint32_t l = fn->nloops;
-		for (uint32_t p = 0; p < hb->npreds; p++) {
-			uint32_t u = hb->preds[p];
-			if (!fn->blocks[u].reachable || fn->blocks[u].rpo < hb->rpo)
-				continue;
-			if (!ir_dominates(fn, h, u)) {
-				const struct ir_insn *t =
-				        &fn->blocks[u].insns[fn->blocks[u].ninsns - 1];
-				pa_diag_report(d, PA_DIAG_ERROR, fn->file, t->line,
-				               t->col ? t->col : 1, NULL, 0,
-				               "irreducible control flow (a loop with two entries) "
-				               "in '%s' "
-				               "is not supported by the code generator yet",
-				               fn->name);
-				return false;
-			}
-			if (nb == 0) {
-				body[nb++] = h;
-				mark[h] = l + 1;
-			}
-			if (mark[u] != l + 1) {
-				mark[u] = l + 1;
-				body[nb++] = u;
-			}
-		}
-		if (!nb)
+		uint32_t b = fn->rpo_order[k];
+		if (!h->is_header[b])
 			continue;
-		for (uint32_t i = 1; i < nb; i++) { /* grow backwards from the latches */
-			const struct ir_block *bl = &fn->blocks[body[i]];
-			for (uint32_t p = 0; p < bl->npreds; p++) {
-				uint32_t q = bl->preds[p];
-				if (fn->blocks[q].reachable && mark[q] != l + 1) {
-					mark[q] = l + 1;
-					body[nb++] = q;
-				}
-			}
+		uint32_t l = fn->nloops++, up = h->hdr[b];
+		index[b] = l;
+		uint32_t parent = up == IR_NO_BLOCK ? IR_NO_LOOP : index[up];
+		fn->loops[l] = (struct ir_loop){
+		        .header = b,
+		        .parent = parent,
+		        .depth = parent == IR_NO_LOOP ? 1 : fn->loops[parent].depth + 1,
+		        .irreducible = h->irreducible[b],
+		};
+	}
+	for (uint32_t k = 0; k < fn->norder; k++) {
+		uint32_t b = fn->rpo_order[k];
+		if (h->is_header[b])
+			fn->blocks[b].loop = index[b];
+		else if (h->hdr[b] != IR_NO_BLOCK)
+			fn->blocks[b].loop = index[h->hdr[b]];
+	}
+}
+
+static void find_loops(struct ir_function *fn, const uint32_t *pre, const uint32_t *lastd,
+                       const uint32_t *by_pre)
+{
+	uint32_t n = fn->nblocks;
+	struct havlak h = {.fn = fn, .pre = pre, .lastd = lastd};
+	h.uf = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	h.hdr = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	h.mark = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	h.pool = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	h.extra = PA_NEW_ARRAY(fn->arena, struct entry_edge *, n);
+	h.is_header = PA_NEW_ARRAY(fn->arena, bool, n);
+	h.irreducible = PA_NEW_ARRAY(fn->arena, bool, n);
+	for (uint32_t b = 0; b < n; b++) {
+		h.uf[b] = b;
+		h.hdr[b] = IR_NO_BLOCK;
+	}
+	for (uint32_t k = fn->norder; k-- > 0;) { /* innermost loops first */
+		uint32_t w = by_pre[k];
+		bool self = false;
+		uint32_t np = collect_loop(&h, w, &self);
+		if (!np && !self)
+			continue;
+		h.is_header[w] = true;
+		for (uint32_t i = 0; i < np; i++) {
+			h.hdr[h.pool[i]] = w;
+			h.uf[h.pool[i]] = w;
 		}
-		fn->loops[l] = (struct ir_loop){.header = h, .parent = IR_NO_LOOP};
-		members[l] = PA_NEW_ARRAY(fn->arena, uint32_t, nb);
-		memcpy(members[l], body, nb * sizeof *body);
-		size[l] = nb;
-		fn->nloops++;
 	}
-	/* Loops found by header in RPO: an outer loop's header comes first, so assigning
-	 * in this order leaves every block with its innermost loop. */
-	for (uint32_t l = 0; l < fn->nloops; l++) {
-		uint32_t h = fn->loops[l].header;
-		fn->loops[l].parent = fn->blocks[h].loop;
-		fn->loops[l].depth = fn->loops[l].parent == IR_NO_LOOP
-		                             ? 1
-		                             : fn->loops[fn->loops[l].parent].depth + 1;
-		for (uint32_t i = 0; i < size[l]; i++)
-			fn->blocks[members[l][i]].loop = l;
-	}
-	return true;
+	number_loops(fn, &h);
 }
 
 /* Emits the blocks of loop `l` (or the top level, l == IR_NO_LOOP) in linear order. */
@@ -329,6 +418,7 @@ static void linear_order(struct ir_function *fn)
 
 bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d)
 {
+	(void)d; /* every reachable CFG has a loop forest and a linear order */
 	uint32_t n = fn->nblocks;
 	for (uint32_t i = 0; i < n; i++) {
 		struct ir_block *b = &fn->blocks[i];
@@ -337,7 +427,10 @@ bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d)
 		b->idom = b->ipdom = IR_NO_BLOCK;
 	}
 	uint32_t *po = PA_NEW_ARRAY(fn->arena, uint32_t, n);
-	uint32_t npo = postorder(fn, po);
+	uint32_t *pre = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	uint32_t *by_pre = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	uint32_t *lastd = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	uint32_t npo = postorder(fn, po, pre, by_pre, lastd);
 	fn->rpo_order = PA_NEW_ARRAY(fn->arena, uint32_t, npo ? npo : 1);
 	for (uint32_t i = 0; i < npo; i++) {
 		fn->rpo_order[i] = po[npo - 1 - i];
@@ -346,8 +439,7 @@ bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d)
 	fn->norder = npo;
 	dominators(fn, po, npo);
 	post_dominators(fn);
-	if (!find_loops(fn, d))
-		return false;
+	find_loops(fn, pre, lastd, by_pre);
 	linear_order(fn);
 	fn->cfg_valid = true;
 	return true;

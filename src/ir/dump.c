@@ -105,8 +105,11 @@ void ir_dump(FILE *out, const struct ir_function *fn)
 				fprintf(out, " bb%u", bl->preds[p]);
 		}
 		if (fn->cfg_valid && bl->loop != IR_NO_LOOP)
-			fprintf(out, " ; loop %u%s", bl->loop,
-			        fn->loops[bl->loop].header == b ? " header" : "");
+			fprintf(out, " ; loop %u%s%s", bl->loop,
+			        fn->loops[bl->loop].header == b ? " header" : "",
+			        fn->loops[bl->loop].header == b && fn->loops[bl->loop].irreducible
+			                ? " irreducible"
+			                : "");
 		if (bl->divergent_branch)
 			fputs(" ; branch divergent", out);
 		fputc('\n', out);

@@ -239,10 +239,11 @@ struct ir_block {
 
 struct ir_loop {
 	uint32_t header;
-	uint32_t parent; /* enclosing loop or IR_NO_LOOP */
-	uint32_t depth;  /* 1 for outermost */
-	uint32_t last;   /* block with the highest linear position in the loop */
-	bool divergent;  /* ir_uniformity: lanes may leave it in different iterations */
+	uint32_t parent;  /* enclosing loop or IR_NO_LOOP */
+	uint32_t depth;   /* 1 for outermost */
+	uint32_t last;    /* block with the highest linear position in the loop */
+	bool divergent;   /* ir_uniformity: lanes may leave it in different iterations */
+	bool irreducible; /* entered elsewhere than at its header too (cfg.c) */
 };
 
 struct ir_param {

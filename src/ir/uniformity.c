@@ -8,7 +8,9 @@
  *  - an operation with a divergent operand is divergent;
  *  - a branch on a divergent predicate is divergent; then the phis in the blocks between
  *    the branch and its immediate post-dominator (and in the post-dominator itself) are
- *    divergent: lanes arrive there by different paths (sync dependence);
+ *    divergent: lanes arrive there by different paths (sync dependence) -- unless the
+ *    block is dominated by one successor that only the branch enters, in the branch's
+ *    loop: then its lanes all came by that side, in the same iteration;
  *  - a loop containing a divergent branch may be left by lanes in different iterations,
  *    so every value defined in the loop and used outside it is divergent (temporal
  *    divergence: each lane must keep the value of its own last iteration, which only a
@@ -18,7 +20,8 @@
  * mask, reductions) whatever their operands, and a lane.read from a uniform lane.
  * `bra.uni` is not trusted: the analysis decides.
  * requires: ir_cfg_compute.  Complexity: O(values + uses) for propagation, plus the size
- * of each divergent branch's region and O(blocks) per divergent loop. */
+ * of each divergent branch's region (capped: past REGION_WORK_PER_BLOCK visits per block
+ * every phi is divergent) and O(blocks) per divergent loop. */
 #include <string.h>
 
 #include "ir/ir.h"
@@ -32,7 +35,15 @@ struct uni {
 	uint32_t *stamp; /* per block: last branch whose region visited it */
 	uint32_t *queue;
 	bool *loop_done;
+	uint32_t *dom_in, *dom_out; /* dominator tree DFS interval per block: O(1) dominance */
+	uint64_t region_work;       /* blocks visited by sync_dependence so far */
+	bool all_phis;              /* over budget: every phi is divergent (done once) */
 };
+
+/* sync_dependence visits each divergent branch's region: quadratic on a ladder of
+ * divergent branches.  Past this many visits per block, every phi of the function is
+ * made divergent instead (conservative, linear). */
+enum { REGION_WORK_PER_BLOCK = 64 };
 
 static void mark(struct uni *u, ir_ref v)
 {
@@ -93,11 +104,84 @@ static void build_users(struct uni *u)
 	}
 }
 
-/* Phis between a divergent branch in block a and its post-dominator become divergent. */
+/* Numbers the dominator tree by DFS (entry and exit times) so that dominance is two
+ * comparisons. */
+static void number_dom_tree(struct uni *u)
+{
+	struct ir_function *fn = u->fn;
+	uint32_t n = fn->nblocks, t = 0, sp = 0;
+	uint32_t *first = PA_NEW_ARRAY(fn->arena, uint32_t, n + 2);
+	uint32_t *kids = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t *next = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	u->dom_in = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	u->dom_out = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	for (uint32_t b = 1; b < n; b++)
+		if (fn->blocks[b].reachable && fn->blocks[b].idom < n)
+			first[fn->blocks[b].idom + 2]++;
+	for (uint32_t b = 0; b < n; b++)
+		first[b + 2] += first[b + 1];
+	for (uint32_t b = 1; b < n; b++)
+		if (fn->blocks[b].reachable && fn->blocks[b].idom < n)
+			kids[first[fn->blocks[b].idom + 1]++] = b;
+	/* first[p] .. first[p + 1]: children of p */
+	stack[sp++] = 0;
+	u->dom_in[0] = t++;
+	next[0] = first[0];
+	while (sp) {
+		uint32_t b = stack[sp - 1];
+		if (next[b] < first[b + 1]) {
+			uint32_t c = kids[next[b]++];
+			u->dom_in[c] = t++;
+			next[c] = first[c];
+			stack[sp++] = c;
+		} else {
+			u->dom_out[b] = t++;
+			sp--;
+		}
+	}
+}
+
+static bool dominates(const struct uni *u, uint32_t a, uint32_t b)
+{
+	return u->dom_in[a] <= u->dom_in[b] && u->dom_out[b] <= u->dom_out[a];
+}
+
+/* Lanes reach b from the branch in block a by one of its sides only: b is dominated by
+ * a successor entered from a alone, in a's loop (so in the same iteration: a loop exit
+ * may gather lanes of several iterations). */
+static bool one_side_only(const struct uni *u, uint32_t a, uint32_t b)
+{
+	const struct ir_function *fn = u->fn;
+	uint32_t l = fn->blocks[a].loop;
+	if (l != IR_NO_LOOP && !ir_in_loop(fn, b, l))
+		return false;
+	for (uint32_t s = 0; s < fn->blocks[a].nsuccs; s++) {
+		uint32_t sb = fn->blocks[a].succs[s];
+		const struct ir_block *sl = &fn->blocks[sb];
+		if (sl->npreds == 1 && sb != fn->blocks[a].succs[1 - s] && dominates(u, sb, b))
+			return true;
+	}
+	return false;
+}
+
+/* Phis between a divergent branch in block a and its post-dominator become divergent,
+ * except where lanes can only come from one side of the branch. */
 static void sync_dependence(struct uni *u, uint32_t a)
 {
 	struct ir_function *fn = u->fn;
 	uint32_t stop = fn->blocks[a].ipdom, nq = 0;
+	if (u->all_phis)
+		return;
+	if (u->region_work > (uint64_t)REGION_WORK_PER_BLOCK * (fn->nblocks + 16)) {
+		u->all_phis = true;
+		for (uint32_t b = 0; b < fn->nblocks; b++)
+			for (uint32_t i = 0;
+			     i < fn->blocks[b].ninsns && fn->blocks[b].insns[i].op == IR_PHI; i++)
+				if (fn->blocks[b].reachable)
+					mark(u, fn->blocks[b].insns[i].res);
+		return;
+	}
 	for (uint32_t s = 0; s < fn->blocks[a].nsuccs; s++) {
 		uint32_t sb = fn->blocks[a].succs[s];
 		if (u->stamp[sb] != a + 1) {
@@ -105,11 +189,14 @@ static void sync_dependence(struct uni *u, uint32_t a)
 			u->queue[nq++] = sb;
 		}
 	}
+	u->region_work += nq;
 	for (uint32_t k = 0; k < nq; k++) {
 		uint32_t b = u->queue[k];
 		const struct ir_block *bl = &fn->blocks[b];
-		for (uint32_t i = 0; i < bl->ninsns && bl->insns[i].op == IR_PHI; i++)
-			mark(u, bl->insns[i].res);
+		u->region_work++;
+		if (bl->ninsns && bl->insns[0].op == IR_PHI && !one_side_only(u, a, b))
+			for (uint32_t i = 0; i < bl->ninsns && bl->insns[i].op == IR_PHI; i++)
+				mark(u, bl->insns[i].res);
 		if (b == stop)
 			continue;
 		for (uint32_t s = 0; s < bl->nsuccs; s++) {
@@ -170,6 +257,7 @@ void ir_uniformity(struct ir_function *fn)
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		fn->blocks[b].divergent_branch = false;
 	build_users(&u);
+	number_dom_tree(&u);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct ir_block *bl = &fn->blocks[b];
 		if (!bl->reachable)

@@ -23,8 +23,12 @@
  * positions (a mask fed from inside a loop it is not in stays reserved for that whole
  * loop).  Blocks containing a barrier are never skipped on an empty EXEC.
  * Phis become parallel copies at the end of each predecessor, under its EXEC.
- * Cost in uniform code (a scalar branch would do): a few SALU instructions per block;
- * uniform-branch shortcuts are future work.
+ * Uniform control flow runs as scalar code: a loop without divergent branches, and the
+ * blocks only a uniform branch leads to before its post-dominator, form *scalar regions*
+ * (see find_regions) with s_cmp/s_cbranch_scc1/s_branch inside, no masks and EXEC
+ * unchanged; edges out of a region feed masks as above and jump to the code after it.
+ * A loop with divergent branches whose only latch and only exit is its last block, on a
+ * uniform branch, jumps back with s_cbranch_scc1 and EXEC as it is (has_scalar_back).
  * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
  * colouring's sort. */
 #include <stdlib.h>
@@ -58,12 +62,183 @@ static uint32_t only_pred(const struct ir_function *ir, uint32_t b)
 	return live_preds == 1 && p0 != b ? p0 : NONE;
 }
 
+/* ---- scalar regions: uniform control flow as scalar branches ----
+ * A region is a set of blocks, contiguous in the linear order, that lanes only enter
+ * together (all the lanes of one visit of its root) and whose branches are all uniform:
+ * the blocks of a loop without divergent branches (entered at its header, which keeps
+ * its rejoin mask), or the blocks between a uniform branch and its post-dominator that
+ * only that branch leads to.  Inside, EXEC never changes: edges are s_cbranch_scc /
+ * s_branch and no block has a mask.  An edge leaving the region adds EXEC to its
+ * target's (forced) mask and jumps to the code after the region, so any lanes waiting
+ * in masks there are still picked up in linear order. */
+
+enum { REGION_MAX_BLOCKS = 4096 }; /* bigger branch regions: the mask scheme (a cap) */
+
+static bool loop_is_scalar(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	uint32_t l = ir->blocks[b].loop;
+	return l != IR_NO_LOOP && ir->loops[l].header == b && !ir->loops[l].divergent &&
+	       !ir->loops[l].irreducible && !s->no_skip[b];
+}
+
+/* Ends in a branch on a (non-constant) predicate between two blocks. */
+static bool is_two_way(const struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	uint64_t bits;
+	return t->op == IR_BR && bl->succs[0] != bl->succs[1] &&
+	       !sel_is_const((struct isel *)s, t->args[0], &bits);
+}
+
+static bool is_uniform_branch(const struct isel *s, uint32_t b)
+{
+	return is_two_way(s, b) && !s->ir->blocks[b].divergent_branch && !s->no_skip[b];
+}
+
+/* The region a uniform branch in block a leads to: the blocks reachable from its
+ * successors before its post-dominator; 0 when that is not a region (entered from
+ * elsewhere, holds a divergent branch, not right after a in the linear order). */
+static uint32_t branch_region(const struct isel *s, uint32_t a, uint32_t *list, uint32_t *stamp)
+{
+	const struct ir_function *ir = s->ir;
+	uint32_t stop = ir->blocks[a].ipdom, n = 0, lo = NONE, hi = 0;
+	stamp[a] = a + 1;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t t = ir->blocks[a].succs[k];
+		if (t != stop && stamp[t] != a + 1) {
+			stamp[t] = a + 1;
+			list[n++] = t;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ir_block *bl = &ir->blocks[list[i]];
+		if (bl->divergent_branch || n > REGION_MAX_BLOCKS || s->region[list[i]] >= 0)
+			return 0;
+		uint32_t pos = bl->linear_pos;
+		lo = pos < lo ? pos : lo;
+		hi = pos > hi ? pos : hi;
+		for (uint32_t k = 0; k < bl->nsuccs; k++) {
+			uint32_t t = bl->succs[k];
+			if (t == a)
+				return 0; /* a loop through the root */
+			if (t != stop && stamp[t] != a + 1) {
+				stamp[t] = a + 1;
+				list[n++] = t;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) { /* entered only from the root or the region */
+		const struct ir_block *bl = &ir->blocks[list[i]];
+		for (uint32_t p = 0; p < bl->npreds; p++)
+			if (ir->blocks[bl->preds[p]].reachable && stamp[bl->preds[p]] != a + 1)
+				return 0;
+		uint32_t l = bl->loop; /* no loop reaching out of the region */
+		if (l != ir->blocks[a].loop &&
+		    (l == IR_NO_LOOP || stamp[ir->loops[l].header] != a + 1))
+			return 0;
+	}
+	if (!n || lo != ir->blocks[a].linear_pos + 1 || hi - lo + 1 != n)
+		return 0;
+	return n;
+}
+
+static void find_regions(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	uint32_t nb = ir->nblocks, nreg = 0;
+	uint32_t *list = PA_NEW_ARRAY(s->mf->arena, uint32_t, nb + 1);
+	uint32_t *stamp = PA_NEW_ARRAY(s->mf->arena, uint32_t, nb + 1);
+	s->region_last = PA_NEW_ARRAY(s->mf->arena, uint32_t, nb + 1);
+	for (uint32_t k = 0; k < ir->norder; k++) {
+		uint32_t b = ir->linear_order[k], first = k, n = 0;
+		if (s->region[b] >= 0)
+			continue;
+		if (loop_is_scalar(s, b)) {
+			n = ir->blocks[ir->loops[ir->blocks[b].loop].last].linear_pos - k + 1;
+		} else if (is_uniform_branch(s, b) && (n = branch_region(s, b, list, stamp)) != 0) {
+			s->scalar_root[b] = (int32_t)nreg;
+			first = k + 1;
+		}
+		if (!n)
+			continue;
+		for (uint32_t i = first; i < first + n; i++)
+			s->region[ir->linear_order[i]] = (int32_t)nreg;
+		s->region_last[nreg++] = ir->linear_order[first + n - 1];
+	}
+}
+
+/* A loop whose only latch is its last block, ending in a uniform branch or a jump, and
+ * whose only exits leave from there, with no ret inside: every lane that enters an
+ * iteration reaches the latch together, so it can jump back with EXEC as it is (no header
+ * mask bookkeeping, no loop-back check) even though divergent branches run inside. */
+static bool has_scalar_back(const struct isel *s, uint32_t l)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_loop *lp = &ir->loops[l];
+	uint32_t h = lp->header, latch = lp->last, nlatch = 0;
+	if (lp->irreducible || s->region[h] >= 0 || s->no_skip[h] ||
+	    ir->blocks[latch].divergent_branch || ir->blocks[latch].loop != l)
+		return false;
+	for (uint32_t p = 0; p < ir->blocks[h].npreds; p++) {
+		uint32_t q = ir->blocks[h].preds[p];
+		if (ir->blocks[q].reachable && ir_in_loop(ir, q, l))
+			nlatch += q == latch ? 1 : 2;
+	}
+	if (nlatch != 1)
+		return false;
+	for (uint32_t k = ir->blocks[h].linear_pos; k <= ir->blocks[latch].linear_pos; k++) {
+		const struct ir_block *bl = &ir->blocks[ir->linear_order[k]];
+		if (bl->nsuccs == 0)
+			return false; /* ret */
+		for (uint32_t i = 0; i < bl->nsuccs; i++)
+			if (!ir_in_loop(ir, bl->succs[i], l) && ir->linear_order[k] != latch)
+				return false;
+	}
+	return true;
+}
+
+/* A block of a region with a predecessor outside it and not its root: a scalar loop's
+ * header, entered through its mask. */
+static bool entered_from_outside(const struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	for (uint32_t p = 0; p < bl->npreds; p++) {
+		uint32_t q = bl->preds[p];
+		if (s->ir->blocks[q].reachable && s->region[q] != s->region[b] &&
+		    s->scalar_root[q] != s->region[b])
+			return true;
+	}
+	return false;
+}
+
+/* The block is entered by a scalar branch from a region or its root, not from inside
+ * its own region: it keeps a mask, where such edges leave their lanes. */
+static bool entered_from_region(const struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	for (uint32_t p = 0; p < bl->npreds; p++) {
+		uint32_t q = bl->preds[p];
+		if (!s->ir->blocks[q].reachable)
+			continue;
+		int32_t rq = s->region[q] >= 0 ? s->region[q] : s->scalar_root[q];
+		if (rq >= 0 && rq != s->region[b])
+			return true;
+	}
+	return false;
+}
+
 static bool needs_mask(const struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
 	const struct ir_block *bl = &ir->blocks[b];
 	if (bl->linear_pos == 0)
 		return false; /* the entry: EXEC as the hardware starts the wave */
+	if (entered_from_region(s, b))
+		return true;
+	if (s->region[b] >= 0) /* inside a region: only a loop header entered from outside */
+		return entered_from_outside(s, b);
 	uint32_t p0 = only_pred(ir, b);
 	if (p0 == NONE)
 		return true;
@@ -138,6 +313,13 @@ static void assign_masks(struct isel *s, unsigned base)
 			slot = nslots++;
 		slot_end[slot] = iv[i].end;
 		s->mask_slot[iv[i].block] = (int32_t)(base + slot * s->mask_dw);
+		const struct ir_block *bl = &ir->blocks[iv[i].block];
+		for (uint32_t k = 0; slot + 1 == nslots && k < bl->ninsns; k++)
+			if (bl->insns[k].line) { /* where the masks peak: the error's location */
+				s->line = bl->insns[k].line;
+				s->col = bl->insns[k].col;
+				break;
+			}
 	}
 	s->mf->reserved_sgprs_begin = base;
 	s->mf->reserved_sgprs_end = base + nslots * s->mask_dw;
@@ -153,8 +335,13 @@ bool sel_cflow_plan(struct isel *s)
 	s->mir_tail = PA_NEW_ARRAY(a, uint32_t, nb);
 	s->mask_slot = PA_NEW_ARRAY(a, int32_t, nb);
 	s->no_skip = PA_NEW_ARRAY(a, bool, nb);
+	s->region = PA_NEW_ARRAY(a, int32_t, nb);
+	s->mir_else = PA_NEW_ARRAY(a, uint32_t, nb);
+	s->scalar_root = PA_NEW_ARRAY(a, int32_t, nb);
 	for (uint32_t b = 0; b < nb; b++) {
 		s->mask_slot[b] = -1;
+		s->region[b] = s->scalar_root[b] = -1;
+		s->mir_else[b] = NONE;
 		s->mir_head[b] = s->mir_body[b] = s->mir_tail[b] = NONE;
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER;
@@ -162,6 +349,10 @@ bool sel_cflow_plan(struct isel *s)
 	/* Masks above every SGPR the hardware may load at entry: s[0:1] kernarg pointer,
 	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
 	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
+	find_regions(s);
+	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
+	for (uint32_t l = 0; l < ir->nloops; l++)
+		s->scalar_back[l] = has_scalar_back(s, l);
 	assign_masks(s, MASK_SGPR_BASE);
 	if (s->mf->reserved_sgprs_end > 64) {
 		sel_error(s,
@@ -182,6 +373,8 @@ bool sel_cflow_plan(struct isel *s)
 				mir_new_block(s->mf); /* sel_atomic.c: the loop, what follows it */
 				mir_new_block(s->mf);
 			}
+		if ((s->region[b] >= 0 || s->scalar_root[b] >= 0) && is_two_way(s, b))
+			s->mir_else[b] = mir_new_block(s->mf); /* s_branch to the other target */
 		for (uint32_t l = ir->blocks[b].loop; l != IR_NO_LOOP; l = ir->loops[l].parent) {
 			if (ir->loops[l].last != b)
 				break;
@@ -204,6 +397,8 @@ static uint32_t skip_target(const struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
 	for (;;) {
+		if (s->region[b] >= 0) /* no lane in a region: past its end */
+			b = s->region_last[s->region[b]];
 		if (s->mir_tail[b] != NONE)
 			return s->mir_tail[b];
 		uint32_t pos = ir->blocks[b].linear_pos;
@@ -247,6 +442,7 @@ void sel_block_begin(struct isel *s, uint32_t b)
 			struct mir_opnd tgt = mir_block_ref(skip);
 			sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
 			set_succ(s, h, s->mir_body[b], skip);
+			s->mf->blocks[h].skip_succ = 2;
 		} else {
 			set_succ(s, h, s->mir_body[b], NONE);
 		}
@@ -380,6 +576,120 @@ static uint32_t edges(struct isel *s, uint32_t b)
 	return flow >= 0 ? enter_fallthrough(s, bl->succs[flow], lanes[flow]) : NONE;
 }
 
+/* Where the code after region r starts (its last block's loop checks, or the next block). */
+static uint32_t region_exit(const struct isel *s, int32_t r)
+{
+	uint32_t last = s->region_last[r], pos = s->ir->blocks[last].linear_pos;
+	if (s->mir_tail[last] != NONE)
+		return s->mir_tail[last];
+	return pos + 1 < s->ir->norder ? first_mir(s, s->ir->linear_order[pos + 1]) : s->exit_block;
+}
+
+static void branch_to(struct isel *s, uint32_t target)
+{
+	struct mir_opnd tgt = mir_block_ref(target);
+	sel_emit(s, AMD_OP_S_BRANCH, 1, &tgt);
+}
+
+/* The MIR block a scalar edge from region r to block t jumps to; an edge leaving the
+ * region first adds `lanes` to t's mask. */
+static uint32_t scalar_target(struct isel *s, int32_t r, uint32_t t, struct mir_opnd lanes)
+{
+	if (s->region[t] == r)
+		return s->mir_body[t];
+	add_lanes(s, t, lanes);
+	return region_exit(s, r);
+}
+
+/* The end of a block of region r (or of its root): scalar branches, EXEC unchanged.
+ * `next` is the MIR block that follows in code order. */
+static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	uint32_t tgt[2] = {NONE, NONE};
+	uint64_t bits;
+	if (s->mir_else[b] != NONE) { /* empty unless a two-way branch needs it */
+		set_succ(s, s->mir_else[b], next, NONE);
+		next = s->mir_else[b];
+	}
+	s->line = t->line;
+	s->col = t->col;
+	if (t->op == IR_JMP || (t->op == IR_BR && (bl->succs[0] == bl->succs[1] ||
+	                                           sel_is_const(s, t->args[0], &bits)))) {
+		unsigned k = t->op == IR_BR && bl->succs[0] != bl->succs[1] && !(bits & 1);
+		tgt[0] = scalar_target(s, r, bl->succs[k], sel_exec(s));
+	} else if (t->op == IR_BR) {
+		struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
+		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
+		struct mir_opnd cmp[2] = {p, mir_imm(0)};
+		for (unsigned k = 0; k < 2; k++) {
+			struct mir_opnd lanes = sel_exec(s);
+			if (s->region[bl->succs[k]] != r && s->mask_slot[bl->succs[k]] >= 0) {
+				uint32_t m = sel_new_sgpr(s, s->mask_dw);
+				sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+				struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw),
+				                         k ? mir_imm(0) : sel_exec(s),
+				                         k ? sel_exec(s) : mir_imm(0)};
+				sel_emit(s, sel, 3, cs);
+				lanes = mir_vreg(m, s->mask_dw);
+			}
+			tgt[k] = scalar_target(s, r, bl->succs[k], lanes);
+		}
+		if (tgt[0] != tgt[1]) { /* s_cbranch_scc1; then in its own block s_branch */
+			sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+			struct mir_opnd t0 = mir_block_ref(tgt[0]);
+			sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &t0);
+			set_succ(s, s->cur, s->mir_else[b], tgt[0]);
+			s->cur = s->mir_else[b];
+			next = s->mf->blocks[next].succ[0];
+			tgt[0] = tgt[1];
+		}
+	} else {
+		tgt[0] = region_exit(s, r); /* ret: these lanes are done; the others wait after */
+	}
+	if (tgt[0] != next)
+		branch_to(s, tgt[0]);
+	set_succ(s, s->cur, tgt[0], NONE);
+}
+
+/* The end of the latch of a loop with a scalar back edge (has_scalar_back): the exit's
+ * lanes go to its mask, then the wave jumps back to the header's body on the uniform
+ * condition, EXEC unchanged. */
+static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	uint32_t h = s->ir->loops[l].header, back = s->mir_body[h];
+	uint64_t bits;
+	s->line = t->line;
+	s->col = t->col;
+	if (t->op == IR_JMP || bl->succs[0] == bl->succs[1] || sel_is_const(s, t->args[0], &bits)) {
+		unsigned k = t->op == IR_BR && bl->succs[0] != bl->succs[1] && !(bits & 1);
+		if (bl->succs[k] == h) {
+			branch_to(s, back);
+			set_succ(s, s->cur, back, NONE);
+			return;
+		}
+		add_lanes(s, bl->succs[k], sel_exec(s));
+		set_succ(s, s->cur, next, NONE);
+		return;
+	}
+	unsigned kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
+	struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
+	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
+	                         kb ? mir_imm(0) : sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
+	add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	struct mir_opnd tgt = mir_block_ref(back);
+	sel_emit(s, kb ? AMD_OP_S_CBRANCH_SCC0 : AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
+	set_succ(s, s->cur, next, back);
+}
+
 void sel_block_end(struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
@@ -387,26 +697,40 @@ void sel_block_end(struct isel *s, uint32_t b)
 	for (uint32_t k = 0; k < bl->nsuccs; k++)
 		if (k == 0 || bl->succs[k] != bl->succs[0])
 			phi_copies(s, b, bl->succs[k]);
-	uint32_t skip = edges(s, b);
 	/* what follows the body in code order */
 	uint32_t pos = bl->linear_pos;
 	uint32_t after =
 	        pos + 1 < ir->norder ? first_mir(s, ir->linear_order[pos + 1]) : s->exit_block;
 	uint32_t body_next = s->mir_tail[b] != NONE ? s->mir_tail[b] : after;
-	set_succ(s, s->cur, body_next, skip);
-	/* loop-back checks, innermost loop first */
+	int32_t r = s->region[b] >= 0 ? s->region[b] : s->scalar_root[b];
+	if (r >= 0) {
+		scalar_edges(s, b, r, body_next);
+	} else if (bl->loop != IR_NO_LOOP && s->scalar_back[bl->loop] &&
+	           ir->loops[bl->loop].last == b) {
+		scalar_latch(s, b, bl->loop, body_next);
+	} else {
+		uint32_t skip = edges(s, b);
+		set_succ(s, s->cur, body_next, skip);
+		s->mf->blocks[s->cur].skip_succ = skip != NONE && skip != body_next ? 2 : 0;
+	}
+	/* loop-back checks, innermost loop first (none for a scalar loop: it jumps back) */
 	uint32_t t = s->mir_tail[b];
 	for (uint32_t l = bl->loop; l != IR_NO_LOOP && ir->loops[l].last == b;
 	     l = ir->loops[l].parent) {
 		uint32_t h = ir->loops[l].header;
 		s->cur = t;
+		uint32_t next = t + 1 < s->mf->nblocks && t + 1 != after && t + 1 != s->exit_block
+		                        ? t + 1
+		                        : after;
+		if (s->region[h] >= 0 || s->scalar_back[l]) {
+			set_succ(s, t, next, NONE);
+			t = next;
+			continue;
+		}
 		struct mir_opnd cmp[2] = {slot(s, h), mir_imm(0)};
 		sel_emit(s, sel_wave_op(s, AMD_OP_S_CMP_LG_U32, AMD_OP_S_CMP_LG_U64), 2, cmp);
 		struct mir_opnd tgt = mir_block_ref(s->mir_head[h]);
 		sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
-		uint32_t next = t + 1 < s->mf->nblocks && t + 1 != after && t + 1 != s->exit_block
-		                        ? t + 1
-		                        : after;
 		set_succ(s, t, next, s->mir_head[h]);
 		s->mf->blocks[t].comment = "loop back: lanes waiting at the header";
 		t = next;

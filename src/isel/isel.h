@@ -118,6 +118,7 @@ struct mir_block {
 	uint32_t ninsns, cap;
 	uint32_t succ[2]; /* linear CFG successors: fall-through first, then branch target */
 	uint8_t nsucc;
+	uint8_t skip_succ; /* bit k: succ[k] is only taken when EXEC is empty (cflow.c) */
 	uint16_t loop_depth;
 	const char *comment; /* what the block is for (dumps), or NULL */
 };

@@ -6,6 +6,10 @@
  * (live_out(b) - kill(b)) over the LINEAR CFG (mir_block.succ) runs on a worklist seeded in
  * reverse block order until nothing changes.  Vregs are not in SSA form; a partial
  * (sub-register) definition kills nothing until all dwords are written in the block.
+ * Edges taken only when EXEC is empty (mir_block.skip_succ: cflow.c's s_cbranch_execz)
+ * carry no lane and so no value: they are left out, or a phi register defined in both
+ * arms of a branch would look live from the entry along the path skipping both (the
+ * intervals are hole-free: a value's register stays reserved from its first definition).
  * Copy groups read all sources before writing any destination (parallel semantics).
  * requires: a verified MIR function.  breaks: nothing (fills ctx->live_in / live_out).
  * complexity: O(instructions + block visits * vregs / 64); a block is revisited only when
@@ -78,6 +82,8 @@ static bool update_block(struct ra_ctx *ctx, uint32_t b, const uint64_t *gen, co
 	uint64_t *in = &ctx->live_in[(size_t)b * w];
 	bool changed = false;
 	for (unsigned s = 0; s < bl->nsucc; s++) {
+		if (bl->skip_succ >> s & 1)
+			continue;
 		const uint64_t *succ_in = &ctx->live_in[(size_t)bl->succ[s] * w];
 		for (uint32_t k = 0; k < w; k++)
 			out[k] |= succ_in[k];
