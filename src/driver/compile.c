@@ -344,9 +344,12 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 }
 
 /* Selection, the register budget and allocation.  False after a diagnostic, or without one
- * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up. */
+ * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up.  In
+ * compact mode the kernel's module entry is begun from the IR (*index) and the IR is dropped
+ * right after selection: allocation and scheduling need only the MIR. */
 static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
-                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras)
+                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras,
+                                size_t *index)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -364,6 +367,12 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		return false;
 	if (o->dump_mir)
 		mir_print(o->dump_mir, mf);
+	if (index)
+		*index = begin_kernel(c, ir);
+	if (c->compact) {
+		mir_settle(c, mf);            /* (before the IR goes: the MIR's name is the IR's) */
+		pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
+	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
 		mir_cse_copies(mf);
@@ -377,17 +386,13 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	return ra_run(mf, ras, d);
 }
 
-/* The pipeline from PTX to scheduled machine code on physical registers, for a kernel or
- * (real_sym) a recursive function compiled on its own.  For a kernel, its entry in the
- * module (*index) is made from the IR before the IR is dropped (compact mode). */
-static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
-                        const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
-                        struct ir_function *ir, struct mir_function *mf, struct ra_stats *ras,
-                        size_t *index)
+/* PTX to IR, cleaned up and with its uniformity known. */
+static bool build_ir(struct compiler *c, const struct ptx_function *pf,
+                     const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
+                     struct ir_function *ir)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
-	lap(c, ST_PARSE);
 	ir->wave_size = o->target.wave_size;
 	ir->warp_size = o->warp_size;
 	ir->no_lanemask_warning = o->no_lanemask_warning;
@@ -395,7 +400,6 @@ static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
 	ir->stack_size = o->stack_size;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
-	c->compact = !real_sym && ir->ncallees == 0;
 	lap(c, ST_IR);
 	if (o->verify && !ir_verify(ir, d))
 		return false;
@@ -407,26 +411,46 @@ static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
 	lap(c, ST_UNIFORM);
 	if (o->dump_ir)
 		ir_dump(o->dump_ir, ir);
-	bool ok = select_and_allocate(c, ir, false, mf, ras);
-	if (!ok && ras->needs_scratch) /* VGPRs spill: select again with scratch set up */
-		ok = select_and_allocate(c, ir, true, mf, ras);
+	return true;
+}
+
+/* The pipeline from PTX to scheduled machine code on physical registers, for a kernel or
+ * (real_sym) a recursive function compiled on its own.  For a kernel, its entry in the
+ * module (*index) is made from the IR before the IR is dropped (compact mode). */
+static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
+                        const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
+                        struct ir_function *ir, struct mir_function *mf, struct ra_stats *ras,
+                        size_t *index)
+{
+	const struct pa_compile_options *o = c->o;
+	struct pa_diag *d = c->d;
+	lap(c, ST_PARSE);
+	if (!build_ir(c, pf, m, real_sym, ir))
+		return false;
+	c->compact = !real_sym && ir->ncallees == 0;
+	size_t nkernels = c->nkernels;
+	bool ok = select_and_allocate(c, ir, false, mf, ras, real_sym ? NULL : index);
+	if (!ok && ras->needs_scratch) { /* VGPRs spill: select again with scratch set up */
+		c->nkernels = nkernels;
+		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
+			pa_arena_reset(&c->fn_arena);
+			if (!build_ir(c, pf, m, real_sym, ir))
+				return false;
+		}
+		ok = select_and_allocate(c, ir, true, mf, ras, real_sym ? NULL : index);
+	}
 	if (!ok) {
 		if (ras->needs_scratch)
 			pa_diag_report(
 			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
 			        "internal: '%s' needs scratch for VGPR spills after selecting "
 			        "with it",
-			        ir->name);
+			        pf->sym->name);
 		return false;
 	}
 	if (o->verify && !mir_verify(mf, true, d))
 		return false;
-	if (!real_sym)
-		*index = begin_kernel(c, ir);
-	if (c->compact) {
-		mir_settle(c, mf);            /* (before the IR goes: the MIR's name is the IR's) */
-		pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
-	}
+	mir_settle(c, mf);
 	lap(c, ST_RA);
 	struct sched_stats ss;
 	memset(&ss, 0, sizeof ss);
