@@ -38,7 +38,7 @@ struct edge {
 struct region {
 	const struct amd_target *t;
 	const struct mir_function *fn;
-	struct pa_arena *a;
+	struct pa_arena *a; /* the region's graph and work arrays: emptied for every region */
 	/* per key (a physical slot, or SCHED_NUM_SLOTS + a virtual register dword): last writer
 	 * and the readers since (a list in `readers`), valid only when stamp[k] == the
 	 * region's number */
@@ -345,7 +345,9 @@ void sched_list(struct mir_function *fn, bool virtual_regs)
 	memset(&rg, 0, sizeof rg);
 	rg.t = fn->target;
 	rg.fn = fn;
-	rg.a = fn->arena;
+	struct pa_arena region_arena; /* (the function's arena would keep every region's graph) */
+	pa_arena_init(&region_arena);
+	rg.a = &region_arena;
 	uint32_t nkeys = SCHED_NUM_SLOTS;
 	if (virtual_regs) {
 		rg.vreg_key = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
@@ -364,11 +366,18 @@ void sched_list(struct mir_function *fn, bool virtual_regs)
 		for (uint32_t i = 0; i <= bl->ninsns; i++) {
 			if (i < bl->ninsns && !is_pinned(fn, &bl->insns[i]))
 				continue;
-			if (i - start > 2)
+			if (i - start > 2) {
+				pa_arena_reset(rg.a);
+				rg.edges = NULL;
+				rg.edges_cap = 0;
+				rg.reader_insn = rg.reader_next = NULL;
+				rg.readers_cap = rg.readers_cap2 = 0;
 				schedule_region(&rg, bl->insns + start, i - start);
+			}
 			start = i + 1;
 		}
 	}
+	pa_arena_free(rg.a);
 }
 
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)
