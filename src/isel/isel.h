@@ -249,10 +249,30 @@ static inline struct mir_opnd mir_block_ref(uint32_t b)
 }
 
 /* Whether `in` is a returning memory atomic with the extra leading destination. */
-bool mir_has_rtn_opnd(const struct mir_insn *in);
+static inline bool mir_has_rtn_opnd(const struct mir_insn *in)
+{
+	if (in->op >= AMD_NUM_OPCODES || !in->rtn)
+		return false;
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	return (row->flags & AMD_F_ATOMIC) && row->format != AMD_FMT_DS &&
+	       in->nopnds == row->nopnds + 1;
+}
 /* Whether operand i of `in` is written (a destination of the row, COPY's opnds[0], or a
- * returning atomic's leading destination). */
-bool mir_opnd_is_def(const struct mir_insn *in, unsigned i);
+ * returning atomic's leading destination).  (Inline: every pass asks it per operand.) */
+static inline bool mir_opnd_is_def(const struct mir_insn *in, unsigned i)
+{
+	if (in->op == MIR_COPY)
+		return i == 0;
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	if (mir_has_rtn_opnd(in)) {
+		if (i == 0)
+			return true; /* the returned pre-op value */
+		i--;
+	}
+	if (i >= row->nopnds)
+		return false;
+	return row->opnds[i].role == AMD_ROLE_DST;
+}
 /* Whether the instruction ends its block with a branch (s_branch, s_cbranch_*,
  * s_endpgm, s_setpc). */
 bool mir_is_terminator(const struct mir_insn *in);

@@ -105,38 +105,11 @@ struct mir_insn mir_make(unsigned op, unsigned nopnds, const struct mir_opnd *op
 	return in;
 }
 
-bool mir_opnd_is_def(const struct mir_insn *in, unsigned i)
-{
-	if (in->op == MIR_COPY)
-		return i == 0;
-	unsigned count;
-	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
-	if (mir_has_rtn_opnd(in)) {
-		if (i == 0)
-			return true; /* the returned pre-op value */
-		i--;
-	}
-	if (i >= row->nopnds)
-		return false;
-	return row->opnds[i].role == AMD_ROLE_DST;
-}
-
-bool mir_has_rtn_opnd(const struct mir_insn *in)
-{
-	if (in->op >= AMD_NUM_OPCODES || !in->rtn)
-		return false;
-	unsigned count;
-	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
-	return (row->flags & AMD_F_ATOMIC) && row->format != AMD_FMT_DS &&
-	       in->nopnds == row->nopnds + 1;
-}
-
 bool mir_is_terminator(const struct mir_insn *in)
 {
 	if (in->op >= AMD_NUM_OPCODES)
 		return false;
-	unsigned count;
-	const struct amd_isa_op *row = &amd_isa_table(&count)[in->op];
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
 	if (in->op == AMD_OP_S_CALL_B64) /* a call returns to the next instruction */
 		return false;
 	return (row->flags & AMD_F_BRANCH) || in->op == AMD_OP_S_ENDPGM ||

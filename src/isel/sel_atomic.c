@@ -90,8 +90,7 @@ static const uint16_t lds_rtn_rows[IR_NUM_ATOMIC_OPS][2] = {
 
 static bool row_exists(const struct isel *s, unsigned op)
 {
-	unsigned count;
-	return op != NONE && amd_isa_table(&count)[op].opcode[s->gen] >= 0;
+	return op != NONE && amd_isa_rows[op].opcode[s->gen] >= 0;
 }
 
 /* LDS compare-and-swap: gfx11+ renamed it (and swapped its data operands). */
@@ -448,9 +447,8 @@ static bool atomic(struct isel *s, const struct ir_insn *in)
 		} else {
 			data[0] = sel_vgpr_opnd(s, in->args[1], wide ? 2 : 0);
 		}
-		unsigned count;
-		bool lds_rtn = ad.space == IR_SPACE_SHARED &&
-		               (amd_isa_table(&count)[row].flags & AMD_F_ATOMIC_RTN);
+		bool lds_rtn =
+		        ad.space == IR_SPACE_SHARED && (amd_isa_rows[row].flags & AMD_F_ATOMIC_RTN);
 		struct mir_opnd dst = {.kind = MIR_NONE};
 		if (rtn)
 			dst = mir_vreg(sel_def(s, in->res), words);

@@ -41,8 +41,7 @@ static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
 static struct mir_opnd valu(struct isel *s, unsigned op, struct mir_opnd a, struct mir_opnd b,
                             struct mir_opnd c)
 {
-	unsigned count;
-	unsigned n = amd_isa_table(&count)[op].nopnds;
+	unsigned n = amd_isa_rows[op].nopnds;
 	struct mir_opnd d = v1(sel_new_vgpr(s, 1));
 	struct mir_opnd ops[4] = {d, a, b, c};
 	sel_fix_valu(s, op, n, ops);

@@ -23,8 +23,7 @@ static uint32_t valu(struct isel *s, unsigned op, struct mir_opnd a, struct mir_
 {
 	uint32_t d = sel_new_vgpr(s, 1);
 	struct mir_opnd ops[3] = {v(d), a, b};
-	unsigned count;
-	unsigned n = amd_isa_table(&count)[op].nopnds;
+	unsigned n = amd_isa_rows[op].nopnds;
 	sel_fix_valu(s, op, n, ops);
 	sel_emit(s, op, n, ops);
 	return d;

@@ -262,8 +262,7 @@ static bool same_scalar(const struct mir_opnd *a, const struct mir_opnd *b)
 
 void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 {
-	unsigned count;
-	const struct amd_isa_op *row = &amd_isa_table(&count)[op];
+	const struct amd_isa_op *row = &amd_isa_rows[op];
 	unsigned limit = s->t->info->const_bus_limit;
 	if (s->gen >= AMD_GFX10 && (op == AMD_OP_V_LSHLREV_B64 || op == AMD_OP_V_LSHRREV_B64 ||
 	                            op == AMD_OP_V_ASHRREV_I64))
