@@ -179,8 +179,17 @@ enum ir_sreg {
 	IR_SREG_WARPSZ,
 	IR_SREG_SHARED_APERTURE,  /* high dword of generic addresses in .shared */
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
+	IR_SREG_SMID, /* %smid: the CU (gfx9) / WGP (gfx10+) id of the wave, < IR_NSMID */
 	IR_NUM_SREGS
 };
+
+/* %nsmid: an upper bound of %smid (PTX allows non-contiguous ids): the HW_ID (gfx9) or
+ * HW_ID1 (gfx10+) bit field %smid is read from has at most 11 bits. */
+enum { IR_NSMID = 2048 };
+
+/* IR_TIMER: the shader cycle counter (%clock64) or the constant 100 MHz realtime counter
+ * (%globaltimer, scaled to ns by the builder) */
+enum ir_timer { IR_TIMER_CYCLES, IR_TIMER_REALTIME };
 
 typedef uint32_t ir_ref; /* value number */
 #define IR_NO_REF 0xffffffffu

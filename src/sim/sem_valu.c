@@ -369,7 +369,8 @@ static double div_fixup(double q, double den, double num, int umin)
 	int eden, enumr;
 	frexp(den, &eden);
 	frexp(num, &enumr);
-	if (enumr - eden < umin) /* |num / den| < 2^(enumr - eden + 1): below half the least subnormal */
+	/* |num / den| < 2^(enumr - eden + 1): below half the least subnormal */
+	if (enumr - eden < umin)
 		return neg ? -0.0 : 0.0;
 	if (isnan(q)) /* the scaled iteration overflowed (inf - inf): the quotient overflows */
 		return neg ? -INFINITY : INFINITY;
