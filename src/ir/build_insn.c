@@ -104,9 +104,9 @@ static const char *const sreg_names[] = {"%tid", "%ntid", "%ctaid", "%nctaid"};
 
 /* %clock/%clock_hi/%clock64 read the cycle counter, %globaltimer(_lo/_hi) the realtime counter
  * (100 MHz on every target, times 10: nanoseconds, in steps of 10 ns); %smid/%nsmid the CU or
- * WGP id and its bound (ir.h); %envreg<N> (driver-defined, PTX ISA) read 0.  IR_NO_REF: not
- * one of these. */
-static ir_ref read_time_sreg(struct irb *b, const char *name)
+ * WGP id and its bound (ir.h); %envreg<N> (driver-defined, PTX ISA) and %pm<N> (undefined)
+ * read 0; %nwarpid and the shared memory sizes.  IR_NO_REF: not one of these. */
+static ir_ref read_misc_sreg(struct irb *b, const char *name)
 {
 	bool clock = !strncmp(name, "%clock", 6), timer = !strncmp(name, "%globaltimer", 12);
 	if (clock || timer) {
@@ -125,8 +125,15 @@ static ir_ref read_time_sreg(struct irb *b, const char *name)
 		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_SMID, 0);
 	if (!strcmp(name, "%nsmid"))
 		return ir_const(b->fn, IR_T_I32, IR_NSMID);
-	if (!strcmp(name, "%envreg"))
+	if (!strcmp(name, "%envreg") || !strcmp(name, "%pm")) /* %pm<N>: "behavior undefined" */
 		return ir_const(b->fn, IR_T_I32, 0);
+	if (!strcmp(name, "%nwarpid")) /* %warpid < 1024 threads / warp size (build_warp.c) */
+		return ir_const(b->fn, IR_T_I32, 1024 / b->fn->warp_size);
+	if (!strcmp(name, "%dynamic_smem_size"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_DYN_SMEM, 0);
+	/* no LDS is reserved outside the kernel's own allocation: aggregate = total */
+	if (!strcmp(name, "%total_smem_size") || !strcmp(name, "%aggr_smem_size"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_TOTAL_SMEM, 0);
 	return IR_NO_REF;
 }
 
@@ -142,7 +149,7 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 		return irb_warpid(b);
 	if (!strcmp(name, "%reserved_smem_offset_1"))
 		return irb_reserved_smem(b); /* build_bar.c */
-	ir_ref t = read_time_sreg(b, name);
+	ir_ref t = read_misc_sreg(b, name);
 	if (t != IR_NO_REF)
 		return t;
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);

@@ -179,7 +179,9 @@ enum ir_sreg {
 	IR_SREG_WARPSZ,
 	IR_SREG_SHARED_APERTURE,  /* high dword of generic addresses in .shared */
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
-	IR_SREG_SMID, /* %smid: the CU (gfx9) / WGP (gfx10+) id of the wave, < IR_NSMID */
+	IR_SREG_SMID,             /* %smid: CU (gfx9) / WGP (gfx10+) id of the wave, < IR_NSMID */
+	IR_SREG_DYN_SMEM,         /* %dynamic_smem_size: the launch's dynamic LDS bytes */
+	IR_SREG_TOTAL_SMEM,       /* %total_smem_size: static + dynamic LDS, in granules */
 	IR_NUM_SREGS
 };
 

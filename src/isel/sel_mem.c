@@ -117,7 +117,31 @@ static bool timer(struct isel *s, const struct ir_insn *in)
 }
 
 /* Hidden argument bits (code object v5), equal to codeobj.h's enum co_hidden_arg. */
-enum { HIDDEN_BLOCK_COUNT_X = 1u << 0, HIDDEN_GROUP_SIZE_X = 1u << 3 };
+enum {
+	HIDDEN_BLOCK_COUNT_X = 1u << 0,
+	HIDDEN_GROUP_SIZE_X = 1u << 3,
+	HIDDEN_DYNAMIC_LDS_SIZE = 1u << 19,
+	HIDDEN_DYNAMIC_LDS_SIZE_OFFSET = 120
+};
+
+/* %dynamic_smem_size from the hidden argument; %total_smem_size adds the static LDS and rounds
+ * up to the LDS allocation granule (PTX: "in multiples of the allocation unit") */
+static void smem_size(struct isel *s, const struct ir_insn *in)
+{
+	s->mf->abi.hidden_args |= HIDDEN_DYNAMIC_LDS_SIZE;
+	uint32_t dyn = kernarg_load(s, s->hidden_base + HIDDEN_DYNAMIC_LDS_SIZE_OFFSET, 4);
+	if (in->aux == IR_SREG_DYN_SMEM) {
+		place(s, in->res, dyn, 1);
+		return;
+	}
+	uint32_t gran = s->t->info->lds_granule, t = sel_new_sgpr(s, 1), r = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_ADD_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(t, 1), mir_vreg(dyn, 1),
+	                             mir_imm(s->mf->lds_size + gran - 1)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(r, 1), mir_vreg(t, 1), mir_imm(~(gran - 1))});
+	place(s, in->res, r, 1);
+}
 
 static bool sreg(struct isel *s, const struct ir_insn *in)
 {
@@ -151,6 +175,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 	} else if (k == IR_SREG_SMID) {
 		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
 		         (struct mir_opnd[]){rd(s, in->res, 0), mir_imm(smid_hwreg(s))});
+	} else if (k == IR_SREG_DYN_SMEM || k == IR_SREG_TOTAL_SMEM) {
+		smem_size(s, in);
 	} else if (k == IR_SREG_WARPSZ) {
 		sel_copy(s, rd(s, in->res, 0), mir_imm(s->wave));
 	} else if (k == IR_SREG_SHARED_APERTURE || k == IR_SREG_PRIVATE_APERTURE) {
