@@ -88,7 +88,7 @@ static uint32_t smid_hwreg(const struct isel *s)
 static bool timer(struct isel *s, const struct ir_insn *in)
 {
 	enum { HW_SHADER_CYCLES_LO = 29, HW_SHADER_CYCLES_HI = 30, MSG_RTN_GET_REALTIME = 131 };
-	bool old = s->gen <= AMD_GFX10 || s->gen == AMD_GFX940;
+	bool old = s->gen <= AMD_GFX10; /* gfx90a, gfx942, gfx1030 */
 	uint32_t d = sel_new_sgpr(s, 2);
 	if (in->aux == IR_TIMER_CYCLES && s->gen == AMD_GFX12) {
 		uint32_t hi = sel_new_sgpr(s, 1), lo = sel_new_sgpr(s, 1);
