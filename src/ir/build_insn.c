@@ -129,6 +129,8 @@ static ir_ref read_misc_sreg(struct irb *b, const char *name)
 		return ir_const(b->fn, IR_T_I32, 0);
 	if (!strcmp(name, "%nwarpid")) /* %warpid < 1024 threads / warp size (build_warp.c) */
 		return ir_const(b->fn, IR_T_I32, 1024 / b->fn->warp_size);
+	if (!strcmp(name, "%gridid")) /* the dispatch packet's id: a launch number of the queue */
+		return irb_emit(b, IR_SREG, IR_T_I64, NULL, 0, IR_SREG_GRIDID, 0);
 	if (!strcmp(name, "%dynamic_smem_size"))
 		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_DYN_SMEM, 0);
 	/* no LDS is reserved outside the kernel's own allocation: aggregate = total */

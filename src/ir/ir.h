@@ -182,6 +182,7 @@ enum ir_sreg {
 	IR_SREG_SMID,             /* %smid: CU (gfx9) / WGP (gfx10+) id of the wave, < IR_NSMID */
 	IR_SREG_DYN_SMEM,         /* %dynamic_smem_size: the launch's dynamic LDS bytes */
 	IR_SREG_TOTAL_SMEM,       /* %total_smem_size: static + dynamic LDS, in granules */
+	IR_SREG_GRIDID,           /* %gridid (i64): the HSA dispatch id (a user SGPR pair) */
 	IR_NUM_SREGS
 };
 

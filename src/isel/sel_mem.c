@@ -175,6 +175,8 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 	} else if (k == IR_SREG_SMID) {
 		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
 		         (struct mir_opnd[]){rd(s, in->res, 0), mir_imm(smid_hwreg(s))});
+	} else if (k == IR_SREG_GRIDID) {
+		place(s, in->res, s->dispatch_id, 2);
 	} else if (k == IR_SREG_DYN_SMEM || k == IR_SREG_TOTAL_SMEM) {
 		smem_size(s, in);
 	} else if (k == IR_SREG_WARPSZ) {

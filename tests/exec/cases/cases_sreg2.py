@@ -4,7 +4,8 @@ guarantees: %clock64 and %globaltimer do not go backwards between two reads of a
 _hi/_lo and 32-bit forms are the halves of a value between those reads, %smid < %nsmid and
 equal in a CTA (a CTA runs on one SM), %warpid < %nwarpid, %dynamic_smem_size is the launch's,
 %total_smem_size covers the static and dynamic shared memory in allocation units (at most 1 KiB
-more) and %aggr_smem_size is not smaller."""
+more) and %aggr_smem_size is not smaller; %gridid is the launch's number (the HSA dispatch id,
+0 for amdsim's one-packet queue) in every thread."""
 
 from ref import Case, Out, unpack
 
@@ -47,6 +48,8 @@ def check_thread(i, w, dyn, warp):
                     % (tsz, asz, STATIC_SMEM, dyn))
     if w[12] & M32 != i:
         errs.append('shared store/load: %d' % (w[12] & M32))
+    if w[13] != 0:  # amdsim runs each launch as the first packet of its queue: dispatch id 0
+        errs.append('%%gridid %#x, the dispatch id is 0' % w[13])
     if w[15] != c0:
         errs.append('first %%clock64 stored twice differs: %d %d' % (c0, w[15]))
     return errs
