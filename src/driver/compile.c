@@ -273,6 +273,7 @@ static void finish_kernel(struct compiler *c, size_t index, const struct mir_fun
 	k->private_segment_size = mf->scratch_size;
 	k->hidden_args = mf->abi.hidden_args;
 	k->abi.kernarg_segment_ptr = mf->abi.kernarg_segment_ptr;
+	k->abi.dispatch_id = mf->abi.dispatch_id;
 	k->abi.user_sgpr_count = mf->abi.user_sgpr_count;
 	k->abi.workgroup_id_x = mf->abi.workgroup_id[0];
 	k->abi.workgroup_id_y = mf->abi.workgroup_id[1];

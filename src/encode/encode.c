@@ -249,7 +249,8 @@ static bool encode_salu(struct enc *e, uint32_t *w)
 		w[0] = 0x80000000u | (unsigned)opc << 23 | dst << 16 | src[1] << 8 | src[0];
 		break;
 	case AMD_FMT_SOP1:
-		w[0] = 0xBE800000u | dst << 16 | (unsigned)opc << 8 | src[0];
+		/* s_sendmsg_rtn: the message id in the ssrc0 field */
+		w[0] = 0xBE800000u | dst << 16 | (unsigned)opc << 8 | (nsrc ? src[0] : simm & 0xff);
 		break;
 	case AMD_FMT_SOPK:
 		w[0] = 0xB0000000u | (unsigned)opc << 23 | dst << 16 | simm;

@@ -148,6 +148,8 @@ static void put_sendmsg(struct out *o, uint32_t s)
 {
 	if (o->gen >= AMD_GFX11 && s == 3)
 		put(o, "sendmsg(MSG_DEALLOC_VGPRS)");
+	else if (o->gen >= AMD_GFX11 && s == 131)
+		put(o, "sendmsg(MSG_RTN_GET_REALTIME)");
 	else if (s == 1)
 		put(o, "sendmsg(MSG_INTERRUPT)");
 	else

@@ -102,6 +102,43 @@ static ir_ref adapt(struct irb *b, ir_ref v, enum ir_type want, bool sign)
 
 static const char *const sreg_names[] = {"%tid", "%ntid", "%ctaid", "%nctaid"};
 
+/* %clock/%clock_hi/%clock64 read the cycle counter, %globaltimer(_lo/_hi) the realtime counter
+ * (100 MHz on every target, times 10: nanoseconds, in steps of 10 ns); %smid/%nsmid the CU or
+ * WGP id and its bound (ir.h); %envreg<N> (driver-defined, PTX ISA) and %pm<N> (undefined)
+ * read 0; %nwarpid and the shared memory sizes.  IR_NO_REF: not one of these. */
+static ir_ref read_misc_sreg(struct irb *b, const char *name)
+{
+	bool clock = !strncmp(name, "%clock", 6), timer = !strncmp(name, "%globaltimer", 12);
+	if (clock || timer) {
+		ir_ref t = irb_emit(b, IR_TIMER, IR_T_I64, NULL, 0,
+		                    clock ? IR_TIMER_CYCLES : IR_TIMER_REALTIME, 0);
+		if (timer)
+			t = emit2(b, IR_MUL, IR_T_I64, t, ir_const(b->fn, IR_T_I64, 10), 0);
+		const char *suffix = name + (clock ? 6 : 12);
+		if (!strcmp(suffix, "_hi"))
+			t = emit2(b, IR_SHR_U, IR_T_I64, t, ir_const(b->fn, IR_T_I64, 32), 0);
+		if (!strcmp(suffix, "64") || (!*suffix && timer))
+			return t;
+		return emit1(b, IR_TRUNC, IR_T_I32, t, 0);
+	}
+	if (!strcmp(name, "%smid"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_SMID, 0);
+	if (!strcmp(name, "%nsmid"))
+		return ir_const(b->fn, IR_T_I32, IR_NSMID);
+	if (!strcmp(name, "%envreg") || !strcmp(name, "%pm")) /* %pm<N>: "behavior undefined" */
+		return ir_const(b->fn, IR_T_I32, 0);
+	if (!strcmp(name, "%nwarpid")) /* %warpid < 1024 threads / warp size (build_warp.c) */
+		return ir_const(b->fn, IR_T_I32, 1024 / b->fn->warp_size);
+	if (!strcmp(name, "%gridid")) /* the dispatch packet's id: a launch number of the queue */
+		return irb_emit(b, IR_SREG, IR_T_I64, NULL, 0, IR_SREG_GRIDID, 0);
+	if (!strcmp(name, "%dynamic_smem_size"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_DYN_SMEM, 0);
+	/* no LDS is reserved outside the kernel's own allocation: aggregate = total */
+	if (!strcmp(name, "%total_smem_size") || !strcmp(name, "%aggr_smem_size"))
+		return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_TOTAL_SMEM, 0);
+	return IR_NO_REF;
+}
+
 static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 {
 	const char *name = o->sym->name;
@@ -114,6 +151,9 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 		return irb_warpid(b);
 	if (!strcmp(name, "%reserved_smem_offset_1"))
 		return irb_reserved_smem(b); /* build_bar.c */
+	ir_ref t = read_misc_sreg(b, name);
+	if (t != IR_NO_REF)
+		return t;
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
 	return ir_undef(b->fn, IR_T_I32);
 }

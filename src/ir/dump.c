@@ -80,7 +80,8 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 	if (in->op == IR_SYMADDR && in->imm >= 0 && (uint64_t)in->imm < fn->nsymvars)
 		fprintf(out, " (%s)",
 		        fn->symvars[in->imm].sym ? fn->symvars[in->imm].sym->name : "hidden");
-	if (in->op == IR_SREG || (ir_type_is_float((enum ir_type)in->type) && in->aux))
+	if (in->op == IR_SREG || in->op == IR_TIMER ||
+	    (ir_type_is_float((enum ir_type)in->type) && in->aux))
 		fprintf(out, " aux=%u", in->aux);
 	if (in->op == IR_BR)
 		fprintf(out, " ? bb%u : bb%u", bl->succs[0], bl->succs[1]);

@@ -189,9 +189,21 @@ enum ir_sreg {
 	IR_SREG_WARPSZ,
 	IR_SREG_SHARED_APERTURE,  /* high dword of generic addresses in .shared */
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
+	IR_SREG_SMID,             /* %smid: CU (gfx9) / WGP (gfx10+) id of the wave, < IR_NSMID */
+	IR_SREG_DYN_SMEM,         /* %dynamic_smem_size: the launch's dynamic LDS bytes */
+	IR_SREG_TOTAL_SMEM,       /* %total_smem_size: static + dynamic LDS, in granules */
+	IR_SREG_GRIDID,           /* %gridid (i64): the HSA dispatch id (a user SGPR pair) */
 	IR_NUM_SREGS
 };
 enum { IR_NUM_CONTEXT_SREGS = IR_SREG_NCTAID_Z + 1 }; /* passed to real calls (inline.c) */
+
+/* %nsmid: an upper bound of %smid (PTX allows non-contiguous ids): the HW_ID (gfx9) or
+ * HW_ID1 (gfx10+) bit field %smid is read from has at most 11 bits. */
+enum { IR_NSMID = 2048 };
+
+/* IR_TIMER: the shader cycle counter (%clock64) or the constant 100 MHz realtime counter
+ * (%globaltimer, scaled to ns by the builder) */
+enum ir_timer { IR_TIMER_CYCLES, IR_TIMER_REALTIME };
 
 typedef uint32_t ir_ref; /* value number */
 #define IR_NO_REF 0xffffffffu

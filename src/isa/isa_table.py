@@ -84,6 +84,10 @@ R("s_setpc_b64", SOP1, (29, 29, 32, 72, 72), ops="sr2")
 R("s_swappc_b64", SOP1, (30, 30, 33, 73, 73), ops="sd2 ss2")
 R("s_memtime", SMEM, (36, 36, 36, -1, -1), ops="sd2", flags=["LOAD"])
 R("s_memrealtime", SMEM, (37, 37, 37, -1, -1), ops="sd2", flags=["LOAD"])
+# gfx11+: a message whose answer (here MSG_RTN_GET_REALTIME, the 100 MHz counter) returns
+# through lgkmcnt/kmcnt like a scalar load; the message id sits in the ssrc0 field
+R("s_sendmsg_rtn_b64", SOP1, (-1, -1, -1, 77, 77), ops="sd2 simm", simm="SENDMSG", unit="SMEM",
+  cnt="LGKM", flags=["SMEM_NO_ADDR"])
 R("v_readlane_b32", VOP3, (649, 649, 864, 864, 864), ops="sd1 vv1 ss1")
 R("v_writelane_b32", VOP3, (650, 650, 865, 865, 865), ops="vd1 ss1 ss1")
 # cache control for the memory model (no operands; gfx940 buffer_inv/wbl2 take sc0/sc1)

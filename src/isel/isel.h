@@ -149,6 +149,7 @@ struct mir_vreg {
  * code object's struct co_abi_inputs that selection decides). */
 struct mir_abi {
 	bool kernarg_segment_ptr, dispatch_ptr;
+	bool dispatch_id; /* user SGPRs 2-3 (%gridid) */
 	bool workgroup_id[3];
 	unsigned workitem_id_dims; /* 1..3 */
 	unsigned user_sgpr_count;  /* USER_SGPR_COUNT to write (gfx11+: 15 keeps LLVM's layout) */

@@ -52,6 +52,7 @@ struct isel {
 	/* kernel inputs (select.c) */
 	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */
 	uint32_t wg_id[3];    /* vregs: workgroup ids, ~0 when unused */
+	uint32_t dispatch_id; /* vreg: the dispatch id (2 SGPRs, %gridid), ~0 when unused */
 	uint32_t tid[3];      /* vregs: work-item ids, ~0 when unused */
 	uint32_t hidden_base; /* byte offset of the hidden arguments */
 	uint32_t *lds_offset; /* per ir symvar: LDS offset */

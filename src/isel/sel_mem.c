@@ -66,8 +66,82 @@ static bool param(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* hwreg(id, offset, size) as the s_getreg_b32 immediate */
+static uint32_t hwreg(unsigned id, unsigned offset, unsigned size)
+{
+	return id | offset << 6 | (size - 1) << 11;
+}
+
+/* %smid: the compute unit's id fields of the wave's hardware id, one bit field: gfx9 HW_ID
+ * (4) cu_id[11:8] sh_id[12] se_id[14:13]; gfx10+ HW_ID1 (23) wgp_id[13:10] sa_id[16]
+ * se_id[20:18].  Below IR_NSMID (2^11), not contiguous (PTX allows both). */
+static uint32_t smid_hwreg(const struct isel *s)
+{
+	bool gfx9 = s->gen == AMD_GFX9 || s->gen == AMD_GFX940;
+	return gfx9 ? hwreg(4, 8, 7) : hwreg(23, 10, 11);
+}
+
+/* IR_TIMER: the shader cycle counter is s_memtime on gfx9/gfx10 and SHADER_CYCLES_HI/LO
+ * (read hi, lo, hi; lo = 0 if hi changed, as clang-19 does) on gfx12; gfx11 has only a 20-bit
+ * cycle counter, which wraps, so %clock64 reads the realtime counter there.  The realtime
+ * counter is s_memrealtime on gfx9/gfx10 and s_sendmsg_rtn_b64 MSG_RTN_GET_REALTIME on gfx11+. */
+static bool timer(struct isel *s, const struct ir_insn *in)
+{
+	enum { HW_SHADER_CYCLES_LO = 29, HW_SHADER_CYCLES_HI = 30, MSG_RTN_GET_REALTIME = 131 };
+	bool old = s->gen <= AMD_GFX10; /* gfx90a, gfx942, gfx1030 */
+	uint32_t d = sel_new_sgpr(s, 2);
+	if (in->aux == IR_TIMER_CYCLES && s->gen == AMD_GFX12) {
+		uint32_t hi = sel_new_sgpr(s, 1), lo = sel_new_sgpr(s, 1);
+		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
+		         (struct mir_opnd[]){mir_vreg(hi, 1),
+		                             mir_imm(hwreg(HW_SHADER_CYCLES_HI, 0, 32))});
+		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
+		         (struct mir_opnd[]){mir_vreg(lo, 1),
+		                             mir_imm(hwreg(HW_SHADER_CYCLES_LO, 0, 32))});
+		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
+		         (struct mir_opnd[]){sel_sub(d, 1, 1),
+		                             mir_imm(hwreg(HW_SHADER_CYCLES_HI, 0, 32))});
+		sel_emit(s, AMD_OP_S_CMP_EQ_U32, 2,
+		         (struct mir_opnd[]){mir_vreg(hi, 1), sel_sub(d, 1, 1)});
+		sel_emit(s, AMD_OP_S_CSELECT_B32, 3,
+		         (struct mir_opnd[]){sel_sub(d, 0, 1), mir_vreg(lo, 1), mir_imm(0)});
+	} else if (old) {
+		unsigned op = in->aux == IR_TIMER_CYCLES ? AMD_OP_S_MEMTIME : AMD_OP_S_MEMREALTIME;
+		sel_emit(s, op, 1, (struct mir_opnd[]){mir_vreg(d, 2)});
+	} else {
+		sel_emit(s, AMD_OP_S_SENDMSG_RTN_B64, 2,
+		         (struct mir_opnd[]){mir_vreg(d, 2), mir_imm(MSG_RTN_GET_REALTIME)});
+	}
+	place(s, in->res, d, 2);
+	return true;
+}
+
 /* Hidden argument bits (code object v5), equal to codeobj.h's enum co_hidden_arg. */
-enum { HIDDEN_BLOCK_COUNT_X = 1u << 0, HIDDEN_GROUP_SIZE_X = 1u << 3 };
+enum {
+	HIDDEN_BLOCK_COUNT_X = 1u << 0,
+	HIDDEN_GROUP_SIZE_X = 1u << 3,
+	HIDDEN_DYNAMIC_LDS_SIZE = 1u << 19,
+	HIDDEN_DYNAMIC_LDS_SIZE_OFFSET = 120
+};
+
+/* %dynamic_smem_size from the hidden argument; %total_smem_size adds the static LDS and rounds
+ * up to the LDS allocation granule (PTX: "in multiples of the allocation unit") */
+static void smem_size(struct isel *s, const struct ir_insn *in)
+{
+	s->mf->abi.hidden_args |= HIDDEN_DYNAMIC_LDS_SIZE;
+	uint32_t dyn = kernarg_load(s, s->hidden_base + HIDDEN_DYNAMIC_LDS_SIZE_OFFSET, 4);
+	if (in->aux == IR_SREG_DYN_SMEM) {
+		place(s, in->res, dyn, 1);
+		return;
+	}
+	uint32_t gran = s->t->info->lds_granule, t = sel_new_sgpr(s, 1), r = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_ADD_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(t, 1), mir_vreg(dyn, 1),
+	                             mir_imm(s->mf->lds_size + gran - 1)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(r, 1), mir_vreg(t, 1), mir_imm(~(gran - 1))});
+	place(s, in->res, r, 1);
+}
 
 static bool sreg(struct isel *s, const struct ir_insn *in)
 {
@@ -98,6 +172,13 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 			struct mir_opnd hi[3] = {rd(s, in->res, 0), mir_imm(~0u), mir_vreg(t, 1)};
 			sel_emit(s, AMD_OP_V_MBCNT_HI_U32_B32, 3, hi);
 		}
+	} else if (k == IR_SREG_SMID) {
+		sel_emit(s, AMD_OP_S_GETREG_B32, 2,
+		         (struct mir_opnd[]){rd(s, in->res, 0), mir_imm(smid_hwreg(s))});
+	} else if (k == IR_SREG_GRIDID) {
+		place(s, in->res, s->dispatch_id, 2);
+	} else if (k == IR_SREG_DYN_SMEM || k == IR_SREG_TOTAL_SMEM) {
+		smem_size(s, in);
 	} else if (k == IR_SREG_WARPSZ) {
 		sel_copy(s, rd(s, in->res, 0), mir_imm(s->wave));
 	} else if (k == IR_SREG_SHARED_APERTURE || k == IR_SREG_PRIVATE_APERTURE) {
@@ -322,6 +403,8 @@ bool sel_mem(struct isel *s, const struct ir_insn *in)
 		return param(s, in);
 	case IR_SREG:
 		return sreg(s, in);
+	case IR_TIMER:
+		return timer(s, in);
 	case IR_SYMADDR:
 		return symaddr(s, in);
 	case IR_LOAD:

@@ -353,6 +353,8 @@ static void scan_inputs(struct isel *s, bool wg[3], unsigned *tid_dims)
 				wg[in->aux - IR_SREG_CTAID_X] = true;
 			if (in->aux <= IR_SREG_TID_Z && in->aux + 1 > *tid_dims) /* TID_X is 0 */
 				*tid_dims = in->aux + 1;
+			if (in->aux == IR_SREG_GRIDID)
+				s->mf->abi.dispatch_id = true;
 		}
 }
 
@@ -368,7 +370,14 @@ static void entry_inputs(struct isel *s)
 	abi->workitem_id_dims = dims;
 	s->kernarg = sel_new_sgpr(s, 2);
 	sel_copy(s, mir_vreg(s->kernarg, 2), mir_sgpr(0, 2));
-	unsigned next = sel_local_user_sgprs(s, 2);
+	unsigned next = 2;
+	s->dispatch_id = ~0u;
+	if (abi->dispatch_id) { /* HSA order: kernarg pointer, dispatch id, flat scratch init */
+		s->dispatch_id = sel_new_sgpr(s, 2);
+		sel_copy(s, mir_vreg(s->dispatch_id, 2), mir_sgpr(2, 2));
+		next = 4;
+	}
+	next = sel_local_user_sgprs(s, next);
 	abi->user_sgpr_count = next;
 	for (int k = 0; k < 3; k++) {
 		s->wg_id[k] = ~0u;

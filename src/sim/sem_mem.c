@@ -407,6 +407,43 @@ static void s_load(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_s(w, id, in->dst, n / 4);
 }
 
+/* Time counters: s_memtime (the wave's cycle counter), s_memrealtime and s_sendmsg_rtn_b64
+ * MSG_RTN_GET_REALTIME (the "100 MHz" realtime counter: one tick per SIM_REALTIME_CYCLES
+ * cycles of the wave's clock).  Deterministic, and monotone within a wave; results return
+ * through lgkmcnt/kmcnt like a scalar load. */
+static void write_counter(struct sim_wave *w, const struct sim_insn *in, uint64_t v)
+{
+	if (in->dst + 2 > 106) {
+		sim_fault(w, "counter destination out of range");
+		return;
+	}
+	sim_chk_write_s(w, in, in->dst, 2);
+	uint32_t id = sim_chk_issue(w, in);
+	w->s[in->dst] = (uint32_t)v;
+	w->s[in->dst + 1] = (uint32_t)(v >> 32);
+	sim_chk_pending_s(w, id, in->dst, 2);
+}
+
+static void s_memtime(struct sim_wave *w, const struct sim_insn *in)
+{
+	write_counter(w, in, w->clock);
+}
+
+static void s_memrealtime(struct sim_wave *w, const struct sim_insn *in)
+{
+	write_counter(w, in, w->clock / SIM_REALTIME_CYCLES);
+}
+
+static void s_sendmsg_rtn_b64(struct sim_wave *w, const struct sim_insn *in)
+{
+	enum { MSG_RTN_GET_REALTIME = 131 };
+	if (in->src[0] != MSG_RTN_GET_REALTIME) {
+		sim_fault(w, "s_sendmsg_rtn_b64 message %u is not simulated", in->src[0]);
+		return;
+	}
+	write_counter(w, in, w->clock / SIM_REALTIME_CYCLES);
+}
+
 /* ---- LDS ---- */
 static uint32_t ds_addr(struct sim_wave *w, const struct sim_insn *in, unsigned l)
 {
@@ -738,6 +775,9 @@ static const struct sim_sem mem_sems[] = {
         SL("s_load_dwordx8", 32, 0),
         SL("s_load_dwordx16", 64, 0),
         SL("s_load_b32", 4, 0),
+        {"s_memtime", s_memtime, SIM_CLASS_SMEM, SIM_MEM_SMEM, 0, 8, 0},
+        {"s_memrealtime", s_memrealtime, SIM_CLASS_SMEM, SIM_MEM_SMEM, 0, 8, 0},
+        {"s_sendmsg_rtn_b64", s_sendmsg_rtn_b64, SIM_CLASS_SMEM, SIM_MEM_SMEM, 0, 8, 0},
         SL("s_load_b64", 8, 0),
         SL("s_load_b96", 12, 0),
         SL("s_load_b128", 16, 0),

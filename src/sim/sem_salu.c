@@ -405,16 +405,32 @@ static void s_mulk_i32(struct sim_wave *w, const struct sim_insn *in)
 	WR32(sim_rd_s32(w, in, in->dst) * (uint32_t)in->imm);
 }
 
+/* The hardware id of a wave: its workgroup runs on compute unit (gfx9) or WGP (gfx10+) number
+ * wg_flat % 64, spelled as cu/wgp id (4 bits), shader array (1 bit) and engine (2 bits); the
+ * wave id is its index in the workgroup.  gfx9 HW_ID: wave_id[3:0] cu_id[11:8] sh_id[12]
+ * se_id[14:13]; gfx10+ HW_ID1: wave_id[4:0] wgp_id[13:10] sa_id[16] se_id[20:18]. */
+static uint32_t hw_id(const struct sim_wave *w)
+{
+	uint32_t cu = w->wg_flat % 64;
+	if (w->ctx->gen <= AMD_GFX940)
+		return (w->id & 15) | (cu & 15) << 8 | (cu >> 4 & 1) << 12 | (cu >> 5) << 13;
+	return (w->id & 31) | (cu & 15) << 10 | (cu >> 4 & 1) << 16 | (cu >> 5) << 18;
+}
+
 /* hardware registers: only MODE is writable state; the rest read as the hardware reports */
 static uint32_t hwreg_value(struct sim_wave *w, unsigned id)
 {
-	bool g11 = w->ctx->gen >= AMD_GFX11;
+	bool g11 = w->ctx->gen >= AMD_GFX11, g10 = w->ctx->gen == AMD_GFX10;
 	if (id == 1)
 		return w->mode;
 	if (!g11 && id == 15) /* SH_MEM_BASES: private base [15:0], shared base [31:16] */
 		return (0x2u) | (0x1u << 16);
-	if (id == 4 || (g11 && id == 23)) /* HW_ID: wave id in [3:0] */
-		return w->id & 15;
+	if (id == 4 || ((g10 || g11) && id == 23)) /* HW_ID (gfx9), HW_ID1 (gfx10+) */
+		return hw_id(w);
+	if (g11 && id == 29) /* SHADER_CYCLES (gfx11: 20 bits), SHADER_CYCLES_LO (gfx12) */
+		return w->ctx->gen == AMD_GFX11 ? (uint32_t)w->clock & 0xfffff : (uint32_t)w->clock;
+	if (w->ctx->gen == AMD_GFX12 && id == 30) /* SHADER_CYCLES_HI */
+		return (uint32_t)(w->clock >> 32);
 	return 0;
 }
 

@@ -193,68 +193,64 @@ static float log2_32(float a)
 	return (float)log2((double)a);
 }
 
-/* v_div_scale: scales numerator or denominator so the reciprocal iteration avoids
- * overflow/underflow; VCC flags that the final result must be rescaled (ISA manual). */
-static double div_scale64(double s0, double s1, double s2, bool *vcc)
+/* v_div_scale (ISA manual pseudo-code, exponent tests on S1 = denominator, S2 = numerator):
+ * scales the operand S0 (called once with S0 = denominator, once with S0 = numerator) so the
+ * reciprocal iteration neither overflows nor underflows; VCC says the quotient came out scaled
+ * and v_div_fmas must undo it. One deviation from the manual's text, decided by running
+ * clang-19's correctly rounded division (tests/kernels fdiv_f32_cr, fdiv_f64, huge divisors):
+ * when 1/S1 and S2/S1 are both subnormal the manual scales the denominator UP by 2^64 (2^128),
+ * which overflows any such denominator (> 2^126 resp. 2^1022) to infinity and makes the
+ * quotient NaN; it must be scaled down, leaving the quotient 2^64 (2^128) too large for
+ * v_div_fmas to scale back. `bias` is 64 (f32) or 128 (f64), `dexp` the exponent difference
+ * limit 96 (768), `tiny` the manual's biased-exponent limit 23 (53) as a frexp exponent. */
+struct div_scale_fmt {
+	int bias, dexp, tiny;
+};
+
+static double div_scale(double s0, double s1, double s2, bool inv_sub, bool quo_sub, bool s1_sub,
+                        const struct div_scale_fmt *fmt, bool *vcc)
 {
 	int e1, e2;
 	frexp(s1, &e1);
 	frexp(s2, &e2);
-	double r = s0;
 	*vcc = false;
 	if (s2 == 0 || s1 == 0 || isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))
 		return NAN;
-	if (e2 - e1 >= 768) {
+	if (e2 - e1 >= fmt->dexp) { /* quotient near overflow: denominator up */
 		*vcc = true;
-		if (s0 == s1)
-			r = ldexp(s0, 128);
-	} else if (fpclassify(s1) == FP_SUBNORMAL) {
-		r = ldexp(s0, 128);
-	} else if ((fpclassify(1.0 / s1) == FP_SUBNORMAL) && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-		*vcc = true;
-		if (s0 == s1)
-			r = ldexp(s0, 128);
-	} else if (fpclassify(1.0 / s1) == FP_SUBNORMAL) {
-		r = ldexp(s0, -128);
-	} else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-		*vcc = true;
-		if (s0 == s2)
-			r = ldexp(s0, 128);
-	} else if (e2 <= -1021 + 53) {
-		r = ldexp(s0, 128);
+		return s0 == s1 ? ldexp(s0, fmt->bias) : s0;
 	}
-	return r;
+	if (s1_sub)
+		return ldexp(s0, fmt->bias);
+	if (inv_sub && quo_sub) { /* huge denominator, subnormal quotient: denominator down */
+		*vcc = true;
+		return s0 == s1 ? ldexp(s0, -fmt->bias) : s0;
+	}
+	if (inv_sub)
+		return ldexp(s0, -fmt->bias);
+	if (quo_sub) { /* subnormal quotient: numerator up */
+		*vcc = true;
+		return s0 == s2 ? ldexp(s0, fmt->bias) : s0;
+	}
+	if (e2 <= fmt->tiny)
+		return ldexp(s0, fmt->bias);
+	return s0;
+}
+
+static double div_scale64(double s0, double s1, double s2, bool *vcc)
+{
+	static const struct div_scale_fmt fmt = {128, 768, 53 - 1022};
+	return div_scale(s0, s1, s2, fpclassify(1.0 / s1) == FP_SUBNORMAL,
+	                 fpclassify(s2 / s1) == FP_SUBNORMAL, fpclassify(s1) == FP_SUBNORMAL, &fmt,
+	                 vcc);
 }
 
 static float div_scale32(float s0, float s1, float s2, bool *vcc)
 {
-	int e1, e2;
-	frexpf(s1, &e1);
-	frexpf(s2, &e2);
-	float r = s0;
-	*vcc = false;
-	if (s2 == 0 || s1 == 0 || isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))
-		return NAN;
-	if (e2 - e1 >= 96) {
-		*vcc = true;
-		if (s0 == s1)
-			r = ldexpf(s0, 64);
-	} else if (fpclassify(s1) == FP_SUBNORMAL) {
-		r = ldexpf(s0, 64);
-	} else if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-		*vcc = true;
-		if (s0 == s1)
-			r = ldexpf(s0, 64);
-	} else if (fpclassify(1.0f / s1) == FP_SUBNORMAL) {
-		r = ldexpf(s0, -64);
-	} else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-		*vcc = true;
-		if (s0 == s2)
-			r = ldexpf(s0, 64);
-	} else if (e2 <= -126 + 23) {
-		r = ldexpf(s0, 64);
-	}
-	return r;
+	static const struct div_scale_fmt fmt = {64, 96, 23 - 126};
+	return (float)div_scale(s0, s1, s2, fpclassify(1.0f / s1) == FP_SUBNORMAL,
+	                        fpclassify(s2 / s1) == FP_SUBNORMAL, fpclassify(s1) == FP_SUBNORMAL,
+	                        &fmt, vcc);
 }
 
 static void v_div_scale_f32(struct sim_wave *w, const struct sim_insn *in)
@@ -294,16 +290,45 @@ static uint64_t vcc_for_fmas(struct sim_wave *w, const struct sim_insn *in)
 	return sim_rd_s32(w, in, SIM_VCC);
 }
 
+/* v_div_fmas with VCC set scales by 2^+bias when the scaled quotient S2 has |S2| >= 2 (the
+ * quotient came out small: denominator scaled up) and by 2^-bias otherwise (numerator scaled up
+ * or denominator scaled down for a subnormal quotient). The manuals' pseudo-code prints a fixed
+ * 2^32 (2^64), which neither undoes v_div_scale's 2^64 (2^128) nor handles subnormal quotients;
+ * clang-19's correctly rounded division in tests/kernels decides. */
+static int fmas_scale(double s2, int bias)
+{
+	return fabs(s2) >= 2.0 ? bias : -bias;
+}
+
+/* The scaled fma rounds once: a normal result is the rounded fma scaled exactly; a subnormal
+ * one is rounded from the wider fma (double for f32, where a*b is exact; long double for f64). */
+static float fmas_scaled32(float a, float b, float c, float r)
+{
+	float scaled = ldexpf(r, fmas_scale(c, 64));
+	if (fpclassify(scaled) == FP_NORMAL || !isfinite(scaled))
+		return scaled;
+	return (float)ldexp(fma(a, b, c), fmas_scale(c, 64));
+}
+
+static double fmas_scaled64(double a, double b, double c, double r)
+{
+	double scaled = ldexp(r, fmas_scale(c, 128));
+	if (fpclassify(scaled) == FP_NORMAL || !isfinite(scaled))
+		return scaled;
+	return (double)ldexpl(fmal(a, b, c), fmas_scale(c, 128));
+}
+
 static void v_div_fmas_f32(struct sim_wave *w, const struct sim_insn *in)
 {
 	uint64_t vcc = vcc_for_fmas(w, in);
 	V_BEGIN(3, 32, true, 32, false)
 	FOR_LANES(v)
 	{
-		float r = fmaf(vf32(&s0, l, v.ftz_in), vf32(&s1, l, v.ftz_in),
-		               vf32(&s2, l, v.ftz_in));
+		float a = vf32(&s0, l, v.ftz_in), b = vf32(&s1, l, v.ftz_in);
+		float c = vf32(&s2, l, v.ftz_in);
+		float r = fmaf(a, b, c);
 		if ((vcc >> l) & 1)
-			r = ldexpf(r, 64);
+			r = fmas_scaled32(a, b, c, r);
 		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
 	}
 }
@@ -314,18 +339,21 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 	V_BEGIN(3, 64, true, 64, true)
 	FOR_LANES(v)
 	{
-		double r =
-		        fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), vf64(&s2, l, v.ftz_in));
+		double x = vf64(&s0, l, v.ftz_in), y = vf64(&s1, l, v.ftz_in);
+		double z = vf64(&s2, l, v.ftz_in);
+		double r = fma(x, y, z);
 		if ((vcc >> l) & 1)
-			r = ldexp(r, 128);
+			r = fmas_scaled64(x, y, z, r);
 		uint64_t b = ftz64(sim_fout64(in, r), v.ftz_out);
 		d[l] = (uint32_t)b;
 		dh[l] = (uint32_t)(b >> 32);
 	}
 }
 
-/* v_div_fixup: special cases of s1 / s2 (s0 = quotient estimate) */
-static double div_fixup(double q, double den, double num)
+/* v_div_fixup: special cases of s1 / s2 (s0 = quotient estimate). `umin` is the exponent
+ * difference below which the quotient rounds to zero (-150 for f32, -1075 for f64): the scaled
+ * iteration may have overflowed there (a tiny numerator scaled up, a huge denominator with it). */
+static double div_fixup(double q, double den, double num, int umin)
 {
 	if (isnan(den) || isnan(num))
 		return isnan(den) ? den : num;
@@ -338,11 +366,19 @@ static double div_fixup(double q, double den, double num)
 		return neg ? -INFINITY : INFINITY;
 	if (isinf(den) || num == 0)
 		return neg ? -0.0 : 0.0;
+	int eden, enumr;
+	frexp(den, &eden);
+	frexp(num, &enumr);
+	/* |num / den| < 2^(enumr - eden + 1): below half the least subnormal */
+	if (enumr - eden < umin)
+		return neg ? -0.0 : 0.0;
+	if (isnan(q)) /* the scaled iteration overflowed (inf - inf): the quotient overflows */
+		return neg ? -INFINITY : INFINITY;
 	return neg ? -fabs(q) : fabs(q);
 }
 
-VF32(v_div_fixup_f32, 3, (float)div_fixup(a, b, c))
-VF64(v_div_fixup_f64, 3, div_fixup(a, b, c))
+VF32(v_div_fixup_f32, 3, (float)div_fixup(a, b, c, -150))
+VF64(v_div_fixup_f64, 3, div_fixup(a, b, c, -1075))
 
 /* ---- integer ---- */
 VU32(v_mov_b32, 1, a)

@@ -326,7 +326,24 @@ def case_div_i64():
                 [In('q', a), In('q', b), Out(8 * 6 * n), ('u32', n)], check)
 
 
-def _fdiv_case(name, width, ulps):
+def _fdiv_extremes(width):
+    """Operand pairs at the ends of the range for v_div_scale's cases: divisors above 2^126
+    (2^1022) whose reciprocal and quotient are subnormal, tiny numerators, quotients near
+    overflow, quotients that underflow to zero, subnormal operands."""
+    emax = 127 if width == 32 else 1023
+    big = (2 - 2.0 ** (-23 if width == 32 else -52)) * 2.0 ** emax
+    tiny = 2.0 ** (-149 if width == 32 else -1074)
+    mn = 2.0 ** (1 - emax)
+    return [(1.0, big), (-1.0, big), (1.0, 2.0 ** emax), (3.0, 1.5 * 2.0 ** (emax - 1)),
+            (big, big), (0.75, 1.25 * 2.0 ** (emax - 1)), (2.0 ** 20, big), (5.0 * mn, 3.0),
+            (mn, 2.0 ** 20), (7 * tiny, 3.0), (tiny, 0.5), (big, 0.5), (big, 3.0 * mn),
+            (2.0 ** (emax - 30), 2.0 ** -80), (3 * tiny, 5 * tiny), (1.0, 3 * tiny),
+            (1.0, mn * 0.75), (-mn, 1.0 + 2.0 ** -20), (2.0 ** -100, 2.0 ** 60),
+            (3.0 * mn, 2.0 ** (emax - 27)), (-1.7 * mn, 1.3 * 2.0 ** (emax - 3)),
+            (-2.0000123, 1.27 * mn * 4), (1.5 * mn, 2.0 ** (emax - 2))]
+
+
+def _fdiv_case(name, width, ulps, extremes=False):
     n, block, grid = 500, 128, 4
     r = rng_for(name)
     rnd = rand_f32 if width == 32 else rand_f64
@@ -334,6 +351,10 @@ def _fdiv_case(name, width, ulps):
     a = [abs(rnd(r, -15, 15)) if i % 3 else rnd(r, -15, 15) for i in range(n)]
     b = [rnd(r, -15, 15) for _ in range(n)]
     a[:3] = [1.0, 4.0, 0.0]
+    if extremes:
+        ext = _fdiv_extremes(width)
+        a[3:3 + len(ext)] = [abs(x) for x, _ in ext]  # sqrt(a) is checked too
+        b[3:3 + len(ext)] = [y * (-1 if x < 0 else 1) for x, y in ext]
     exp = []
     for x, y in zip(a, b):
         sq = math.nan if x < 0 else rounder(float(_sqrt_exact(x, F32 if width == 32 else F64)))
@@ -374,11 +395,11 @@ def case_fdiv_f32():
 
 
 def case_fdiv_f32_cr():
-    return _fdiv_case('fdiv_f32_cr', 32, 0)
+    return _fdiv_case('fdiv_f32_cr', 32, 0, extremes=True)
 
 
 def case_fdiv_f64():
-    return _fdiv_case('fdiv_f64', 64, 0)
+    return _fdiv_case('fdiv_f64', 64, 0, extremes=True)
 
 
 def case_convert():
