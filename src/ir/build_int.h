@@ -117,6 +117,9 @@ ir_ref irb_reserved_smem(struct irb *b);
 void irb_bar_finish(struct irb *b);
 uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn.c: its index */
 
+/* build_printf.c: a call of vprintf(format, args); its int result */
+ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
+
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
 ir_ref irb_context_sreg(struct irb *b, uint32_t sreg);

@@ -67,7 +67,12 @@ static bool param(struct isel *s, const struct ir_insn *in)
 }
 
 /* Hidden argument bits (code object v5), equal to codeobj.h's enum co_hidden_arg. */
-enum { HIDDEN_BLOCK_COUNT_X = 1u << 0, HIDDEN_GROUP_SIZE_X = 1u << 3 };
+enum {
+	HIDDEN_BLOCK_COUNT_X = 1u << 0,
+	HIDDEN_GROUP_SIZE_X = 1u << 3,
+	HIDDEN_PRINTF_BUFFER = 1u << 13,
+	HIDDEN_PRINTF_OFFSET = 72, /* bytes after the explicit arguments (code object v5) */
+};
 
 static bool sreg(struct isel *s, const struct ir_insn *in)
 {
@@ -89,6 +94,9 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		unsigned dim = k - IR_SREG_NCTAID_X;
 		s->mf->abi.hidden_args |= HIDDEN_BLOCK_COUNT_X << dim;
 		place(s, in->res, kernarg_load(s, s->hidden_base + 4 * dim, 4), 1);
+	} else if (k == IR_SREG_PRINTF_BUFFER) {
+		s->mf->abi.hidden_args |= HIDDEN_PRINTF_BUFFER;
+		place(s, in->res, kernarg_load(s, s->hidden_base + HIDDEN_PRINTF_OFFSET, 8), 2);
 	} else if (k == IR_SREG_LANEID) {
 		uint32_t t = sel_new_vgpr(s, 1);
 		struct mir_opnd lo[3] = {s->wave == 64 ? mir_vreg(t, 1) : rd(s, in->res, 0),

@@ -1,0 +1,372 @@
+/* irb_vprintf: CUDA's device printf (`call vprintf, (fmt, args)`) as AMDGPU buffered printf.
+ *
+ * CUDA passes the generic address of a module .global byte array holding the format and
+ * the generic address of a .local buffer where each argument sits at the next multiple of
+ * its own size (float promoted to double).  At compile time the format is read from the
+ * array's initializer and parsed (flags, width, precision, length modifier, conversion) to
+ * know each argument's size; a `%s` argument must be the address of another initialized
+ * byte array, found by following the buffer's stores back in the current block, and is
+ * copied into the record.  The code then does what LLVM's AMDGPU printf runtime binding
+ * and the device library's __printf_alloc do: one global atomic add on the offset word of
+ * the printf buffer (the hidden_printf_buffer kernel argument; dword 0 = bytes used,
+ * dword 1 = buffer size, records from byte 8) reserves 4 + sum(sizes) bytes, and when they
+ * fit, the record is written: the format's id, then each argument packed at its size.
+ * The format is recorded in fn->printfs as amdhsa.printf's "id:nargs:size...:format"
+ * (ids from fn->printf_id_base + 1 in order), and the runtime prints after the kernel.
+ * The call returns the number of arguments (CUDA's documented result), -2 (CUDA's
+ * "internal error") when the buffer is full.
+ * requires: irb state at the call; breaks: nothing.  Complexity: O(format + block). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/build_int.h"
+
+enum { MAX_PRINTF_ARGS = 64, MAX_FORMAT = 4096 };
+
+struct pf_arg {
+	unsigned size;   /* bytes in the CUDA argument buffer (4 or 8) */
+	unsigned rsize;  /* bytes in the record */
+	bool is_string;  /* %s: the string's bytes are copied into the record */
+	ir_ref strval; /* %s: the pointer (constant strings, or selects between them) */
+};
+
+static const struct ir_insn *def_of(const struct ir_function *fn, ir_ref v)
+{
+	if (v >= fn->nvals || fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	const struct ir_block *blk = &fn->blocks[fn->vals[v].block];
+	for (uint32_t i = 0; i < blk->ninsns; i++)
+		if (blk->insns[i].res == v)
+			return &blk->insns[i];
+	return NULL;
+}
+
+/* A value traced to (symbol variable index, constant offset): SYMADDR, cvta, add const. */
+static bool trace_addr(const struct ir_function *fn, ir_ref v, uint32_t *sv, int64_t *off)
+{
+	*off = 0;
+	for (int guard = 0; guard < 64; guard++) {
+		const struct ir_insn *in = def_of(fn, v);
+		if (!in)
+			return false;
+		if (in->op == IR_SYMADDR) {
+			*sv = (uint32_t)in->imm;
+			return true;
+		}
+		if (in->op == IR_CVTA_FROM || in->op == IR_CVTA_TO || in->op == IR_COPY ||
+		    in->op == IR_BITCAST) {
+			v = in->args[0];
+			continue;
+		}
+		if (in->op != IR_ADD)
+			return false;
+		int k = fn->vals[in->args[1]].kind == IR_VAL_CONST   ? 1
+		        : fn->vals[in->args[0]].kind == IR_VAL_CONST ? 0
+		                                                     : -1;
+		if (k < 0)
+			return false;
+		*off += (int64_t)fn->vals[in->args[k]].bits;
+		v = in->args[1 - k];
+	}
+	return false;
+}
+
+/* The bytes of an initialized module byte array from `off` to its first NUL. */
+static const uint8_t *const_string(struct irb *b, uint32_t sv, int64_t off, unsigned *len)
+{
+	const struct ir_symvar *v = &b->fn->symvars[sv];
+	const struct ptx_symbol *s = v->sym;
+	if ((v->space != IR_SPACE_GLOBAL && v->space != IR_SPACE_CONST) || !s->init ||
+	    ptx_types[s->type].bits != 8 || off < 0 || (uint64_t)off >= v->size)
+		return NULL;
+	uint8_t *bytes = PA_NEW_ARRAY(b->arena, uint8_t, v->size + 1);
+	memset(bytes, 0, v->size + 1);
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < s->ninit && n < v->size; i++) {
+		if (s->init[i].kind == PTX_INIT_OPEN || s->init[i].kind == PTX_INIT_CLOSE)
+			continue;
+		if (s->init[i].kind != PTX_INIT_INT)
+			return NULL;
+		bytes[n++] = (uint8_t)s->init[i].value;
+	}
+	const uint8_t *p = bytes + off;
+	*len = (unsigned)strlen((const char *)p);
+	return p;
+}
+
+/* The stored value of the last st of `bytes` bytes to (sv, off) in the current block. */
+static bool stored_value(struct irb *b, uint32_t sv, int64_t off, ir_ref *val)
+{
+	const struct ir_block *blk = &b->fn->blocks[b->cur];
+	for (uint32_t i = blk->ninsns; i-- > 0;) {
+		const struct ir_insn *in = &blk->insns[i];
+		uint32_t s2;
+		int64_t o2;
+		if (in->op != IR_STORE || !trace_addr(b->fn, in->args[0], &s2, &o2) || s2 != sv)
+			continue;
+		if (o2 + in->imm == off && ir_mem_bytes(in->aux) == 8) {
+			*val = in->args[1];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The longest string `v` can point to: a constant string, or a select between such. */
+static bool string_len(struct irb *b, ir_ref v, unsigned *len, int depth)
+{
+	const struct ir_insn *in = def_of(b->fn, v);
+	if (in && in->op == IR_SELECT && depth < 8)
+		return string_len(b, in->args[1], len, depth + 1) &&
+		       string_len(b, in->args[2], len, depth + 1);
+	uint32_t sv;
+	int64_t off;
+	unsigned n;
+	if (!trace_addr(b->fn, v, &sv, &off) || !const_string(b, sv, off, &n))
+		return false;
+	*len = n > *len ? n : *len;
+	return true;
+}
+
+/* Little-endian dword w (bytes 4w..4w+3, NUL-padded) of the string `v` points to. */
+static ir_ref string_word(struct irb *b, ir_ref v, unsigned w)
+{
+	const struct ir_insn *in = def_of(b->fn, v);
+	if (in && in->op == IR_SELECT) {
+		ir_ref a[3] = {in->args[0], string_word(b, in->args[1], w),
+		               string_word(b, in->args[2], w)};
+		return irb_emit(b, IR_SELECT, IR_T_I32, a, 3, 0, 0);
+	}
+	uint32_t sv;
+	int64_t off;
+	unsigned n = 0;
+	trace_addr(b->fn, v, &sv, &off);
+	const uint8_t *str = const_string(b, sv, off, &n);
+	uint32_t word = 0;
+	for (unsigned c = 0; c < 4 && 4 * w + c < n; c++)
+		word |= (uint32_t)str[4 * w + c] << (8 * c);
+	return ir_const(b->fn, IR_T_I32, word);
+}
+
+/* Parses one conversion after '%' at fmt[*pos]; false with *why set when unsupported. */
+static bool parse_spec(const char *fmt, size_t *pos, char *conv, unsigned *size, const char **why)
+{
+	size_t i = *pos;
+	while (fmt[i] && strchr("-+ #0", fmt[i]))
+		i++;
+	if (fmt[i] == '*') {
+		*why = "a '*' width";
+		return false;
+	}
+	while (fmt[i] >= '0' && fmt[i] <= '9')
+		i++;
+	if (fmt[i] == '.') {
+		i++;
+		if (fmt[i] == '*') {
+			*why = "a '*' precision";
+			return false;
+		}
+		while (fmt[i] >= '0' && fmt[i] <= '9')
+			i++;
+	}
+	bool wide = false;
+	if (fmt[i] == 'h')
+		i += fmt[i + 1] == 'h' ? 2 : 1;
+	else if (fmt[i] == 'l')
+		wide = true, i += fmt[i + 1] == 'l' ? 2 : 1;
+	else if (fmt[i] && strchr("jztL", fmt[i]))
+		wide = true, i++;
+	*conv = fmt[i];
+	if (!fmt[i] || !strchr("diouxXcsfFeEgGaAp%", fmt[i])) {
+		*why = fmt[i] == 'n' ? "%n" : "an unknown conversion";
+		return false;
+	}
+	*size = strchr("diouxXc", fmt[i]) ? (wide ? 8 : 4) : 8;
+	*pos = i + 1;
+	return true;
+}
+
+/* Appends `s` to the metadata text with C escapes for control characters, '\\' and '"'. */
+static size_t escape(char *out, size_t n, size_t cap, const char *s)
+{
+	static const char from[] = "\a\b\f\n\r\t\v\\\"", to[] = "abfnrtv\\\"";
+	for (; *s && n + 5 < cap; s++) {
+		const char *e = strchr(from, *s);
+		if (e && *s)
+			n += (size_t)snprintf(out + n, cap - n, "\\%c", to[e - from]);
+		else if ((unsigned char)*s < 32 || (unsigned char)*s == 127)
+			n += (size_t)snprintf(out + n, cap - n, "\\%03o", (unsigned char)*s);
+		else
+			out[n++] = *s;
+	}
+	out[n] = 0;
+	return n;
+}
+
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y,
+                    uint32_t aux)
+{
+	ir_ref a[2] = {x, y};
+	return irb_emit(b, op, t, a, 2, aux, 0);
+}
+
+/* The arguments' sizes, and the strings of %s; false after an error. */
+static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_arg *pa,
+                         unsigned *n)
+{
+	*n = 0;
+	unsigned at = 0; /* offset in the CUDA argument buffer */
+	uint32_t asv = 0;
+	int64_t aoff = 0;
+	bool args_known = trace_addr(b->fn, args, &asv, &aoff);
+	for (size_t i = 0; fmt[i];) {
+		if (fmt[i++] != '%')
+			continue;
+		char conv;
+		unsigned size;
+		const char *why = NULL;
+		if (!parse_spec(fmt, &i, &conv, &size, &why)) {
+			irb_error(b, "printf: %s in the format \"%s\" is not supported", why, fmt);
+			return false;
+		}
+		if (conv == '%')
+			continue;
+		if (*n == MAX_PRINTF_ARGS) {
+			irb_error(b, "printf: more than %u arguments", (unsigned)MAX_PRINTF_ARGS);
+			return false;
+		}
+		struct pf_arg *a = &pa[(*n)++];
+		at = (at + size - 1) & ~(size - 1);
+		a->size = size;
+		a->rsize = size;
+		a->is_string = conv == 's';
+		a->strval = IR_NO_REF;
+		if (a->is_string) {
+			ir_ref v;
+			unsigned len = 0;
+			if (!args_known || !stored_value(b, asv, aoff + at, &v) ||
+			    !string_len(b, v, &len, 0)) {
+				irb_error(b,
+				          "printf: the %%s argument %u of \"%s\" is not a constant "
+				          "string (only the address of an initialized .global/.const "
+				          "byte array is supported)",
+				          *n, fmt);
+				return false;
+			}
+			a->strval = v;
+			a->rsize = (len + 1 + 3) & ~3u;
+		}
+		at += size;
+	}
+	return true;
+}
+
+/* Records "id:nargs:size...:format" for the code object's amdhsa.printf. */
+static uint32_t record_format(struct irb *b, const char *fmt, const struct pf_arg *pa,
+                              unsigned n)
+{
+	struct ir_function *fn = b->fn;
+	uint32_t id = fn->printf_id_base + fn->nprintfs + 1;
+	size_t cap = 64 + 12 * (size_t)n + 4 * strlen(fmt);
+	char *md = PA_NEW_ARRAY(fn->arena, char, cap);
+	size_t len = (size_t)snprintf(md, cap, "%u:%u:", id, n);
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)snprintf(md + len, cap - len, "%u:", pa[k].rsize);
+	escape(md, len, cap, fmt);
+	if (fn->nprintfs == fn->printfs_cap) {
+		uint32_t ncap = fn->printfs_cap ? 2 * fn->printfs_cap : 4;
+		const char **np = PA_NEW_ARRAY(fn->arena, const char *, ncap);
+		if (fn->nprintfs)
+			memcpy(np, fn->printfs, fn->nprintfs * sizeof *np);
+		fn->printfs = np;
+		fn->printfs_cap = ncap;
+	}
+	fn->printfs[fn->nprintfs++] = md;
+	return id;
+}
+
+static void store(struct irb *b, ir_ref addr, int64_t off, enum ir_type t, ir_ref v)
+{
+	unsigned lg = ir_type_bits(t) == 64 ? 3 : 2;
+	ir_ref a[2] = {addr, v};
+	irb_emit(b, IR_STORE, t, a, 2, (uint32_t)IR_SPACE_GLOBAL | lg << IR_MEM_SIZE_SHIFT, off);
+}
+
+/* Writes the record at `rec`: the id, then each argument loaded from the CUDA buffer. */
+static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
+                         const struct pf_arg *pa, unsigned n)
+{
+	store(b, rec, 0, IR_T_I32, ir_const(b->fn, IR_T_I32, id));
+	int64_t roff = 4;
+	unsigned at = 0;
+	for (unsigned k = 0; k < n; k++) {
+		at = (at + pa[k].size - 1) & ~(pa[k].size - 1);
+		if (pa[k].is_string) {
+			for (unsigned w = 0; w < pa[k].rsize / 4; w++)
+				store(b, rec, roff + 4 * w, IR_T_I32, string_word(b, pa[k].strval, w));
+		} else {
+			enum ir_type t = pa[k].size == 8 ? IR_T_I64 : IR_T_I32;
+			uint32_t aux = (uint32_t)IR_SPACE_GENERIC |
+			               (pa[k].size == 8 ? 3u : 2u) << IR_MEM_SIZE_SHIFT;
+			ir_ref v = irb_emit(b, IR_LOAD, t, &args, 1, aux, at);
+			store(b, rec, roff, t, v);
+		}
+		roff += pa[k].rsize;
+		at += pa[k].size;
+	}
+}
+
+ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
+{
+	struct ir_function *fn = b->fn;
+	uint32_t sv;
+	int64_t off;
+	unsigned flen = 0;
+	const uint8_t *fmt = NULL;
+	if (trace_addr(fn, fmt_addr, &sv, &off))
+		fmt = const_string(b, sv, off, &flen);
+	if (!fmt) {
+		irb_error(b, "printf: the format is not a constant string (the address of an "
+		             "initialized .global/.const byte array)");
+		return ir_undef(fn, IR_T_I32);
+	}
+	struct pf_arg pa[MAX_PRINTF_ARGS];
+	unsigned n;
+	if (flen > MAX_FORMAT || !parse_format(b, (const char *)fmt, args, pa, &n)) {
+		if (flen > MAX_FORMAT)
+			irb_error(b, "printf: format longer than %u bytes", (unsigned)MAX_FORMAT);
+		return ir_undef(fn, IR_T_I32);
+	}
+	uint32_t id = record_format(b, (const char *)fmt, pa, n), bytes = 4;
+	for (unsigned k = 0; k < n; k++)
+		bytes += pa[k].rsize;
+	/* reserve: old = atomic add(buffer[0], bytes); fits when 8 + old + bytes <= buffer[1] */
+	ir_ref buf = irb_emit(b, IR_SREG, IR_T_I64, NULL, 0, IR_SREG_PRINTF_BUFFER, 0);
+	ir_ref at[3] = {buf, ir_const(fn, IR_T_I32, bytes), ir_const(fn, IR_T_I32, 0)};
+	uint32_t aux = (uint32_t)IR_SPACE_GLOBAL | 2u << IR_MEM_SIZE_SHIFT |
+	               (uint32_t)IR_ATOM_ADD << IR_ATOM_OP_SHIFT |
+	               (uint32_t)IR_ORD_RELAXED << IR_ORD_SHIFT |
+	               (uint32_t)IR_SCOPE_GPU << IR_SCOPE_SHIFT;
+	ir_ref old = irb_emit(b, IR_ATOMIC, IR_T_I32, at, 3, aux, 0);
+	ir_ref size = irb_emit(b, IR_LOAD, IR_T_I32, &buf, 1,
+	                       (uint32_t)IR_SPACE_GLOBAL | 2u << IR_MEM_SIZE_SHIFT, 4);
+	ir_ref end = emit2(b, IR_ADD, IR_T_I32, old, ir_const(fn, IR_T_I32, bytes + 8), 0);
+	ir_ref fits = emit2(b, IR_AND, IR_T_PRED,
+	                    emit2(b, IR_ICMP, IR_T_PRED, end, size, IR_CMP_LEU),
+	                    emit2(b, IR_ICMP, IR_T_PRED, end, old, IR_CMP_GTU), 0);
+	uint32_t then = irb_new_block(b), join = irb_new_block(b);
+	irb_terminate(b, IR_BR, fits, then, join);
+	irb_seal(b, then);
+	irb_switch_to(b, then);
+	ir_ref off64 = irb_emit(b, IR_ZEXT, IR_T_I64, &old, 1, 0, 0);
+	ir_ref rec = emit2(b, IR_ADD, IR_T_I64, emit2(b, IR_ADD, IR_T_I64, buf, off64, 0),
+	                   ir_const(fn, IR_T_I64, 8), 0);
+	write_record(b, rec, id, args, pa, n);
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+	return irb_emit(b, IR_SELECT, IR_T_I32,
+	                (ir_ref[3]){fits, ir_const(fn, IR_T_I32, n),
+	                            ir_const(fn, IR_T_I32, (uint32_t)-2)},
+	                3, 0, 0);
+}
