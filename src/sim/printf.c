@@ -1,0 +1,173 @@
+/* The printf buffer of kernels that declare hidden_printf_buffer, as the ROCm runtime
+ * provides it for buffered printf: dword 0 counts the bytes used (the kernel reserves with
+ * an atomic add), dword 1 holds the buffer's size, records start at byte 8.  A record is
+ * the format id (u32) then the arguments packed at the sizes that the code object's
+ * amdhsa.printf string "id:nargs:size...:format" lists; a %s argument holds the string's
+ * bytes.  After the dispatch the records are printed in buffer order with the host's
+ * printf, one conversion at a time.
+ * requires: the loaded metadata; breaks: nothing.  Complexity: O(buffer bytes). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+enum { PRINTF_BUFFER_BYTES = 1u << 20, MAX_SPEC = 64 };
+
+uint64_t sim_printf_buffer(struct sim_ctx *c)
+{
+	if (!c->printf_addr) {
+		c->printf_addr = sim_mem_alloc(c, PRINTF_BUFFER_BYTES, "printf buffer");
+		uint32_t head[2] = {0, PRINTF_BUFFER_BYTES};
+		uint8_t *p = sim_mem_map(c, c->printf_addr, 8, true);
+		if (p)
+			memcpy(p, head, 8);
+	}
+	return c->printf_addr;
+}
+
+/* The C escapes the metadata writer used, undone in place. */
+static void unescape(char *s)
+{
+	static const char from[] = "abfnrtv\\\"", to[] = "\a\b\f\n\r\t\v\\\"";
+	char *o = s;
+	for (; *s; s++) {
+		const char *e = s[0] == '\\' && s[1] ? strchr(from, s[1]) : NULL;
+		if (e) {
+			*o++ = to[e - from];
+			s++;
+		} else if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7') {
+			unsigned v = 0, k = 0;
+			for (; k < 3 && s[1 + k] >= '0' && s[1 + k] <= '7'; k++)
+				v = v * 8 + (unsigned)(s[1 + k] - '0');
+			*o++ = (char)v;
+			s += k;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/* Prints one conversion spec[0..n) (starting with '%') with the argument at arg. */
+static void print_one(FILE *out, const char *spec, size_t n, const uint8_t *arg, unsigned size)
+{
+	char f[MAX_SPEC + 4];
+	char conv = spec[n - 1];
+	size_t k = 0;
+	for (size_t i = 0; i + 1 < n && k < MAX_SPEC; i++)
+		if (!strchr("hljztL", spec[i]))
+			f[k++] = spec[i];
+	uint64_t v = 0;
+	memcpy(&v, arg, size > 8 ? 8 : size);
+	if (conv == 's') {
+		f[k++] = 's';
+		f[k] = 0;
+		char *str = calloc(1, size + 1);
+		memcpy(str, arg, size);
+		fprintf(out, f, str);
+		free(str);
+		return;
+	}
+	if (strchr("fFeEgGaA", conv)) {
+		double d;
+		memcpy(&d, &v, 8);
+		f[k++] = conv;
+		f[k] = 0;
+		fprintf(out, f, d);
+		return;
+	}
+	if (conv == 'p') {
+		f[k++] = 'p';
+		f[k] = 0;
+		fprintf(out, f, (void *)(uintptr_t)v);
+		return;
+	}
+	bool sign = conv == 'd' || conv == 'i';
+	bool h = n >= 2 && spec[n - 2] == 'h', hh = h && n >= 3 && spec[n - 3] == 'h';
+	if (size == 4)
+		v = sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	if (hh)
+		v = sign ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+	else if (h)
+		v = sign ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+	if (conv == 'c') {
+		f[k++] = 'c';
+		f[k] = 0;
+		fprintf(out, f, (int)v);
+		return;
+	}
+	f[k++] = 'l';
+	f[k++] = 'l';
+	f[k++] = conv;
+	f[k] = 0;
+	fprintf(out, f, (long long)v);
+}
+
+/* Prints one record whose format text is md ("id:nargs:size...:format"); its bytes used. */
+static uint32_t print_record(FILE *out, const char *md, const uint8_t *rec, uint32_t avail)
+{
+	char *copy = strdup(md), *p = copy;
+	strtoul(p, &p, 10); /* id */
+	unsigned nargs = (unsigned)strtoul(p + 1, &p, 10);
+	unsigned sizes[64];
+	uint32_t need = 0;
+	for (unsigned i = 0; i < nargs && i < 64; i++) {
+		sizes[i] = (unsigned)strtoul(p + 1, &p, 10);
+		need += sizes[i];
+	}
+	if (nargs > 64 || *p != ':' || need > avail) {
+		free(copy);
+		return 0;
+	}
+	char *fmt = p + 1;
+	unescape(fmt);
+	unsigned a = 0;
+	uint32_t at = 0;
+	for (size_t i = 0; fmt[i];) {
+		if (fmt[i] != '%') {
+			fputc(fmt[i++], out);
+			continue;
+		}
+		size_t j = i + 1;
+		while (fmt[j] && !strchr("diouxXcsfFeEgGaAp%n", fmt[j]))
+			j++;
+		if (!fmt[j])
+			break;
+		if (fmt[j] == '%') {
+			fputc('%', out);
+		} else if (a < nargs) {
+			print_one(out, fmt + i, j + 1 - i, rec + at, sizes[a]);
+			at += sizes[a++];
+		}
+		i = j + 1;
+	}
+	free(copy);
+	return need;
+}
+
+void sim_printf_flush(struct sim_ctx *c, FILE *out)
+{
+	if (!c->printf_addr)
+		return;
+	const uint8_t *head = sim_mem_map(c, c->printf_addr, 8, false);
+	if (!head)
+		return;
+	uint32_t used, size;
+	memcpy(&used, head, 4);
+	memcpy(&size, head + 4, 4);
+	uint32_t end = used < size - 8 ? used : size - 8;
+	const uint8_t *buf = sim_mem_map(c, c->printf_addr + 8, size - 8, false);
+	for (uint32_t pos = 0; buf && pos + 4 <= end;) {
+		uint32_t id;
+		memcpy(&id, buf + pos, 4);
+		const struct sim_code_object *co = c->co;
+		if (!id || id > co->nprintfs || !co->printfs[id - 1]) {
+			fprintf(out, "amdsim: printf record with unknown format id %u\n", id);
+			return;
+		}
+		uint32_t n = print_record(out, co->printfs[id - 1], buf + pos + 4, end - pos - 4);
+		pos += 4 + n;
+	}
+	fflush(out);
+}
