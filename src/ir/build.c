@@ -520,6 +520,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_real_function(&b, pf, real_sym);
 		for (uint32_t bl = 0; bl < fn->nblocks; bl++)
 			irb_seal(&b, bl);
+		irb_printf_finish(&b);
 		if (b.failed)
 			return false;
 		finish_phis(&b);
@@ -552,6 +553,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	if (b.failed)
 		return false;
 	irb_bar_finish(&b); /* build_bar.c */
+	irb_printf_finish(&b);
+	if (b.failed)
+		return false;
 	finish_phis(&b);
 	return true;
 }

@@ -23,11 +23,14 @@
 
 enum { MAX_PRINTF_ARGS = 64, MAX_FORMAT = 4096 };
 
+struct pf_str;
 struct pf_arg {
 	unsigned size;   /* bytes in the CUDA argument buffer (4 or 8) */
 	unsigned rsize;  /* bytes in the record */
 	bool is_string;  /* %s: the string's bytes are copied into the record */
-	ir_ref strval; /* %s: the pointer (constant strings, or selects between them) */
+	ir_ref strval;       /* %s: the pointer */
+	struct pf_str *str; /* %s: the strings it may point to */
+	unsigned nstr;
 };
 
 static const struct ir_insn *def_of(const struct ir_function *fn, ir_ref v)
@@ -41,14 +44,28 @@ static const struct ir_insn *def_of(const struct ir_function *fn, ir_ref v)
 	return NULL;
 }
 
-/* A value traced to (symbol variable index, constant offset): SYMADDR, cvta, add const. */
-static bool trace_addr(const struct ir_function *fn, ir_ref v, uint32_t *sv, int64_t *off)
+struct trace {
+	struct irb *b;
+	ir_ref seen[16]; /* the phis on the path being traced (cycles through loops) */
+	unsigned nseen;
+	bool partial; /* went through a phi of a block not sealed yet */
+};
+
+static struct irb_phi *phi_of(const struct irb *b, ir_ref v);
+static bool trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off);
+static void defer_addr_check(struct irb *b, ir_ref v, uint32_t sv, int64_t off);
+static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off);
+
+/* A value traced to (symbol variable index, constant offset): SYMADDR, cvta, add of a
+ * constant, and phis whose operands all trace to the same place. */
+static bool trace_rec(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
 {
+	const struct ir_function *fn = t->b->fn;
 	*off = 0;
 	for (int guard = 0; guard < 64; guard++) {
 		const struct ir_insn *in = def_of(fn, v);
 		if (!in)
-			return false;
+			return trace_phi(t, v, sv, off);
 		if (in->op == IR_SYMADDR) {
 			*sv = (uint32_t)in->imm;
 			return true;
@@ -65,8 +82,11 @@ static bool trace_addr(const struct ir_function *fn, ir_ref v, uint32_t *sv, int
 		                                                     : -1;
 		if (k < 0)
 			return false;
-		*off += (int64_t)fn->vals[in->args[k]].bits;
-		v = in->args[1 - k];
+		int64_t rest;
+		if (!trace_rec(t, in->args[1 - k], sv, &rest))
+			return false;
+		*off = rest + (int64_t)fn->vals[in->args[k]].bits;
+		return true;
 	}
 	return false;
 }
@@ -102,7 +122,7 @@ static bool stored_value(struct irb *b, uint32_t sv, int64_t off, ir_ref *val)
 		const struct ir_insn *in = &blk->insns[i];
 		uint32_t s2;
 		int64_t o2;
-		if (in->op != IR_STORE || !trace_addr(b->fn, in->args[0], &s2, &o2) || s2 != sv)
+		if (in->op != IR_STORE || !trace_addr(b, in->args[0], &s2, &o2) || s2 != sv)
 			continue;
 		if (o2 + in->imm == off && ir_mem_bytes(in->aux) == 8) {
 			*val = in->args[1];
@@ -112,40 +132,229 @@ static bool stored_value(struct irb *b, uint32_t sv, int64_t off, ir_ref *val)
 	return false;
 }
 
-/* The longest string `v` can point to: a constant string, or a select between such. */
-static bool string_len(struct irb *b, ir_ref v, unsigned *len, int depth)
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y,
+                    uint32_t aux)
 {
-	const struct ir_insn *in = def_of(b->fn, v);
-	if (in && in->op == IR_SELECT && depth < 8)
-		return string_len(b, in->args[1], len, depth + 1) &&
-		       string_len(b, in->args[2], len, depth + 1);
+	ir_ref a[2] = {x, y};
+	return irb_emit(b, op, t, a, 2, aux, 0);
+}
+
+static void store(struct irb *b, ir_ref addr, int64_t off, enum ir_type t, ir_ref v)
+{
+	unsigned lg = ir_type_bits(t) == 64 ? 3 : 2;
+	ir_ref a[2] = {addr, v};
+	irb_emit(b, IR_STORE, t, a, 2, (uint32_t)IR_SPACE_GLOBAL | lg << IR_MEM_SIZE_SHIFT, off);
+}
+
+/* A constant string a %s argument may point to. */
+struct pf_str {
 	uint32_t sv;
 	int64_t off;
-	unsigned n;
-	if (!trace_addr(b->fn, v, &sv, &off) || !const_string(b, sv, off, &n))
+	const uint8_t *bytes;
+	unsigned len;
+};
+enum { MAX_STR_CANDIDATES = 16 };
+
+/* The phi `v` of a block being built, or NULL. */
+static struct irb_phi *phi_of(const struct irb *b, ir_ref v)
+{
+	if (v >= b->fn->nvals || b->fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	uint32_t bl = b->fn->vals[v].block;
+	for (struct irb_phi *p = b->bstate[bl].phis; p; p = p->next)
+		if (p->res == v)
+			return p;
+	return NULL;
+}
+
+/* A phi traced: every operand (the predecessors known so far, for a block not sealed
+ * yet) must lead to the same place. */
+static bool trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
+{
+	struct irb *b = t->b;
+	struct irb_phi *phi = phi_of(b, v);
+	if (!phi || t->nseen == sizeof t->seen / sizeof t->seen[0])
 		return false;
-	*len = n > *len ? n : *len;
+	t->seen[t->nseen++] = v;
+	t->partial |= phi->incomplete;
+	uint32_t bl = b->fn->vals[v].block;
+	bool any = false;
+	for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
+		ir_ref arg = phi->incomplete ? irb_read_var(b, phi->var, b->fn->blocks[bl].preds[k])
+		                             : phi->args[k];
+		bool seen = false;
+		for (unsigned j = 0; j < t->nseen; j++)
+			seen |= t->seen[j] == arg;
+		if (seen)
+			continue;
+		uint32_t s2;
+		int64_t o2;
+		if (!trace_rec(t, arg, &s2, &o2) || (any && (s2 != *sv || o2 != *off))) {
+			t->nseen--;
+			return false;
+		}
+		*sv = s2;
+		*off = o2;
+		any = true;
+	}
+	t->nseen--; /* a stack: the phis on the path (a diamond meets a phi twice) */
+	return any;
+}
+
+static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off)
+{
+	struct trace t = {.b = b};
+	if (!trace_rec(&t, v, sv, off))
+		return false;
+	if (t.partial)
+		defer_addr_check(b, v, *sv, *off);
 	return true;
 }
 
-/* Little-endian dword w (bytes 4w..4w+3, NUL-padded) of the string `v` points to. */
-static ir_ref string_word(struct irb *b, ir_ref v, unsigned w)
+/* The constant strings `v` can point to: through selects and phis (of the PTX's
+ * conditional `cond ? "a" : "b"`), at most MAX_STR_CANDIDATES; false if another value.
+ * A phi of a block not sealed yet (a label later branches may still reach) counts the
+ * predecessors known so far and sets *partial: irb_printf_finish checks the rest. */
+static bool collect_strings(struct irb *b, ir_ref v, struct pf_str *c, unsigned *n, int depth,
+                            bool *partial)
 {
+	if (depth > 16)
+		return false;
 	const struct ir_insn *in = def_of(b->fn, v);
-	if (in && in->op == IR_SELECT) {
-		ir_ref a[3] = {in->args[0], string_word(b, in->args[1], w),
-		               string_word(b, in->args[2], w)};
-		return irb_emit(b, IR_SELECT, IR_T_I32, a, 3, 0, 0);
+	if (in && in->op == IR_SELECT)
+		return collect_strings(b, in->args[1], c, n, depth + 1, partial) &&
+		       collect_strings(b, in->args[2], c, n, depth + 1, partial);
+	if (in && in->op == IR_COPY)
+		return collect_strings(b, in->args[0], c, n, depth + 1, partial);
+	struct irb_phi *phi = in ? NULL : phi_of(b, v);
+	if (phi) {
+		uint32_t bl = b->fn->vals[v].block;
+		*partial |= phi->incomplete;
+		for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
+			ir_ref arg = phi->incomplete
+			                     ? irb_read_var(b, phi->var, b->fn->blocks[bl].preds[k])
+			                     : phi->args[k];
+			if (arg != v && !collect_strings(b, arg, c, n, depth + 1, partial))
+				return false;
+		}
+		return true;
 	}
-	uint32_t sv;
-	int64_t off;
-	unsigned n = 0;
-	trace_addr(b->fn, v, &sv, &off);
-	const uint8_t *str = const_string(b, sv, off, &n);
+	struct pf_str s;
+	if (!trace_addr(b, v, &s.sv, &s.off) ||
+	    !(s.bytes = const_string(b, s.sv, s.off, &s.len)))
+		return false;
+	for (unsigned k = 0; k < *n; k++)
+		if (c[k].sv == s.sv && c[k].off == s.off)
+			return true;
+	if (*n == MAX_STR_CANDIDATES)
+		return false;
+	c[(*n)++] = s;
+	return true;
+}
+
+/* Remembers a %s whose strings came through a phi not complete yet. */
+static void defer_check(struct irb *b, ir_ref v, const struct pf_arg *a, unsigned argno)
+{
+	struct irb_printf_check *ck = PA_NEW(b->arena, struct irb_printf_check);
+	ck->ptr = v;
+	ck->strs = a->str;
+	ck->nstrs = a->nstr;
+	ck->argno = argno;
+	ck->line = b->line;
+	ck->col = b->col;
+	ck->next = b->printf_checks;
+	b->printf_checks = ck;
+}
+
+static void defer_addr_check(struct irb *b, ir_ref v, uint32_t sv, int64_t off)
+{
+	struct irb_printf_check *ck = PA_NEW(b->arena, struct irb_printf_check);
+	ck->ptr = v;
+	ck->strs = NULL;
+	ck->sv = sv;
+	ck->off = off;
+	ck->line = b->line;
+	ck->col = b->col;
+	ck->next = b->printf_checks;
+	b->printf_checks = ck;
+}
+
+void irb_printf_finish(struct irb *b)
+{
+	for (const struct irb_printf_check *ck = b->printf_checks; ck; ck = ck->next) {
+		const struct pf_str *used = ck->strs;
+		if (!used) {
+			struct trace t = {.b = b};
+			uint32_t sv;
+			int64_t off;
+			if (!trace_rec(&t, ck->ptr, &sv, &off) || sv != ck->sv || off != ck->off) {
+				b->line = ck->line;
+				b->col = ck->col;
+				irb_error(b, "printf: an address the call uses (format, argument "
+				             "buffer or string) differs on a branch that reaches it "
+				             "later");
+			}
+			continue;
+		}
+		struct pf_str c[MAX_STR_CANDIDATES];
+		unsigned n = 0;
+		bool partial = false, ok = collect_strings(b, ck->ptr, c, &n, 0, &partial);
+		for (unsigned k = 0; ok && k < n; k++) {
+			bool found = false;
+			for (unsigned j = 0; j < ck->nstrs && !found; j++)
+				found = used[j].sv == c[k].sv && used[j].off == c[k].off;
+			ok = found;
+		}
+		if (!ok) {
+			b->line = ck->line;
+			b->col = ck->col;
+			irb_error(b,
+			          "printf: the %%s argument %u may point to a string that a later "
+			          "branch brings to this call (only constant strings known at the "
+			          "call are supported)",
+			          ck->argno);
+		}
+	}
+}
+
+static uint32_t const_word(const struct pf_str *s, unsigned w)
+{
 	uint32_t word = 0;
-	for (unsigned c = 0; c < 4 && 4 * w + c < n; c++)
-		word |= (uint32_t)str[4 * w + c] << (8 * c);
-	return ir_const(b->fn, IR_T_I32, word);
+	for (unsigned c = 0; c < 4 && 4 * w + c < s->len; c++)
+		word |= (uint32_t)s->bytes[4 * w + c] << (8 * c);
+	return word;
+}
+
+/* Generic address of candidate s, as cvta.global of the variable gives it. */
+static ir_ref string_address(struct irb *b, const struct pf_str *s)
+{
+	uint32_t space = b->fn->symvars[s->sv].space;
+	ir_ref a = irb_emit(b, IR_SYMADDR, IR_T_I64, NULL, 0, space, s->sv);
+	a = irb_emit(b, IR_CVTA_FROM, IR_T_I64, &a, 1, space, 0);
+	if (s->off)
+		a = emit2(b, IR_ADD, IR_T_I64, a, ir_const(b->fn, IR_T_I64, (uint64_t)s->off), 0);
+	return a;
+}
+
+/* Writes the %s argument's string into the record at rec + roff (rsize bytes): with one
+ * candidate its words are constants; with several, each word is chosen by comparing the
+ * pointer with the candidates' addresses. */
+static void write_string(struct irb *b, ir_ref rec, int64_t roff, const struct pf_arg *a,
+                         ir_ref ptr)
+{
+	ir_ref is[MAX_STR_CANDIDATES];
+	for (unsigned k = 0; k + 1 < a->nstr; k++)
+		is[k] = emit2(b, IR_ICMP, IR_T_PRED, ptr, string_address(b, &a->str[k]),
+		              IR_CMP_EQ);
+	for (unsigned w = 0; w < a->rsize / 4; w++) {
+		ir_ref v = ir_const(b->fn, IR_T_I32, const_word(&a->str[a->nstr - 1], w));
+		for (unsigned k = a->nstr - 1; k-- > 0;) {
+			ir_ref sel[3] = {is[k], ir_const(b->fn, IR_T_I32, const_word(&a->str[k], w)),
+			                 v};
+			v = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
+		}
+		store(b, rec, roff + 4 * w, IR_T_I32, v);
+	}
 }
 
 /* Parses one conversion after '%' at fmt[*pos]; false with *why set when unsupported. */
@@ -203,13 +412,6 @@ static size_t escape(char *out, size_t n, size_t cap, const char *s)
 	return n;
 }
 
-static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y,
-                    uint32_t aux)
-{
-	ir_ref a[2] = {x, y};
-	return irb_emit(b, op, t, a, 2, aux, 0);
-}
-
 /* The arguments' sizes, and the strings of %s; false after an error. */
 static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_arg *pa,
                          unsigned *n)
@@ -218,7 +420,7 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 	unsigned at = 0; /* offset in the CUDA argument buffer */
 	uint32_t asv = 0;
 	int64_t aoff = 0;
-	bool args_known = trace_addr(b->fn, args, &asv, &aoff);
+	bool args_known = trace_addr(b, args, &asv, &aoff);
 	for (size_t i = 0; fmt[i];) {
 		if (fmt[i++] != '%')
 			continue;
@@ -244,8 +446,11 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 		if (a->is_string) {
 			ir_ref v;
 			unsigned len = 0;
+			a->str = PA_NEW_ARRAY(b->arena, struct pf_str, MAX_STR_CANDIDATES);
+			a->nstr = 0;
+			bool partial = false;
 			if (!args_known || !stored_value(b, asv, aoff + at, &v) ||
-			    !string_len(b, v, &len, 0)) {
+			    !collect_strings(b, v, a->str, &a->nstr, 0, &partial) || !a->nstr) {
 				irb_error(b,
 				          "printf: the %%s argument %u of \"%s\" is not a constant "
 				          "string (only the address of an initialized .global/.const "
@@ -253,6 +458,10 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 				          *n, fmt);
 				return false;
 			}
+			for (unsigned k = 0; k < a->nstr; k++)
+				len = a->str[k].len > len ? a->str[k].len : len;
+			if (partial)
+				defer_check(b, v, a, *n);
 			a->strval = v;
 			a->rsize = (len + 1 + 3) & ~3u;
 		}
@@ -285,13 +494,6 @@ static uint32_t record_format(struct irb *b, const char *fmt, const struct pf_ar
 	return id;
 }
 
-static void store(struct irb *b, ir_ref addr, int64_t off, enum ir_type t, ir_ref v)
-{
-	unsigned lg = ir_type_bits(t) == 64 ? 3 : 2;
-	ir_ref a[2] = {addr, v};
-	irb_emit(b, IR_STORE, t, a, 2, (uint32_t)IR_SPACE_GLOBAL | lg << IR_MEM_SIZE_SHIFT, off);
-}
-
 /* Writes the record at `rec`: the id, then each argument loaded from the CUDA buffer. */
 static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
                          const struct pf_arg *pa, unsigned n)
@@ -302,8 +504,7 @@ static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
 	for (unsigned k = 0; k < n; k++) {
 		at = (at + pa[k].size - 1) & ~(pa[k].size - 1);
 		if (pa[k].is_string) {
-			for (unsigned w = 0; w < pa[k].rsize / 4; w++)
-				store(b, rec, roff + 4 * w, IR_T_I32, string_word(b, pa[k].strval, w));
+			write_string(b, rec, roff, &pa[k], pa[k].strval);
 		} else {
 			enum ir_type t = pa[k].size == 8 ? IR_T_I64 : IR_T_I32;
 			uint32_t aux = (uint32_t)IR_SPACE_GENERIC |
@@ -323,7 +524,7 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 	int64_t off;
 	unsigned flen = 0;
 	const uint8_t *fmt = NULL;
-	if (trace_addr(fn, fmt_addr, &sv, &off))
+	if (trace_addr(b, fmt_addr, &sv, &off))
 		fmt = const_string(b, sv, off, &flen);
 	if (!fmt) {
 		irb_error(b, "printf: the format is not a constant string (the address of an "
