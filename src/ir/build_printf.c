@@ -520,6 +520,12 @@ static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
 ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 {
 	struct ir_function *fn = b->fn;
+	if (fn->real_sym) {
+		irb_error(b, "printf in '%s', a function compiled on its own (a recursive call "
+		             "reaches it), is not supported",
+		          fn->real_sym->name);
+		return ir_undef(fn, IR_T_I32);
+	}
 	uint32_t sv;
 	int64_t off;
 	unsigned flen = 0;
