@@ -52,13 +52,14 @@ struct trace {
 };
 
 static struct irb_phi *phi_of(const struct irb *b, ir_ref v);
-static bool trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off);
+static int trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off);
 static void defer_addr_check(struct irb *b, ir_ref v, uint32_t sv, int64_t off);
 static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off);
 
 /* A value traced to (symbol variable index, constant offset): SYMADDR, cvta, add of a
- * constant, and phis whose operands all trace to the same place. */
-static bool trace_rec(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
+ * constant, and phis whose operands all trace to the same place.  1: traced; 0: only
+ * through phis already on the path (a loop's back edge: no information); -1: not traced. */
+static int trace_rec(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
 {
 	const struct ir_function *fn = t->b->fn;
 	*off = 0;
@@ -68,7 +69,7 @@ static bool trace_rec(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
 			return trace_phi(t, v, sv, off);
 		if (in->op == IR_SYMADDR) {
 			*sv = (uint32_t)in->imm;
-			return true;
+			return 1;
 		}
 		if (in->op == IR_CVTA_FROM || in->op == IR_CVTA_TO || in->op == IR_COPY ||
 		    in->op == IR_BITCAST) {
@@ -76,19 +77,18 @@ static bool trace_rec(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
 			continue;
 		}
 		if (in->op != IR_ADD)
-			return false;
+			return -1;
 		int k = fn->vals[in->args[1]].kind == IR_VAL_CONST   ? 1
 		        : fn->vals[in->args[0]].kind == IR_VAL_CONST ? 0
 		                                                     : -1;
 		if (k < 0)
-			return false;
+			return -1;
 		int64_t rest;
-		if (!trace_rec(t, in->args[1 - k], sv, &rest))
-			return false;
+		int r = trace_rec(t, in->args[1 - k], sv, &rest);
 		*off = rest + (int64_t)fn->vals[in->args[k]].bits;
-		return true;
+		return r;
 	}
-	return false;
+	return -1;
 }
 
 /* The bytes of an initialized module byte array from `off` to its first NUL. */
@@ -168,43 +168,43 @@ static struct irb_phi *phi_of(const struct irb *b, ir_ref v)
 }
 
 /* A phi traced: every operand (the predecessors known so far, for a block not sealed
- * yet) must lead to the same place. */
-static bool trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
+ * yet) must lead to the same place, except operands that only lead back to phis on the
+ * path. */
+static int trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off)
 {
 	struct irb *b = t->b;
 	struct irb_phi *phi = phi_of(b, v);
+	for (unsigned j = 0; phi && j < t->nseen; j++)
+		if (t->seen[j] == v)
+			return 0;
 	if (!phi || t->nseen == sizeof t->seen / sizeof t->seen[0])
-		return false;
+		return -1;
 	t->seen[t->nseen++] = v;
 	t->partial |= phi->incomplete;
 	uint32_t bl = b->fn->vals[v].block;
-	bool any = false;
-	for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
+	int res = 0;
+	for (uint32_t k = 0; k < b->fn->blocks[bl].npreds && res >= 0; k++) {
 		ir_ref arg = phi->incomplete ? irb_read_var(b, phi->var, b->fn->blocks[bl].preds[k])
 		                             : phi->args[k];
-		bool seen = false;
-		for (unsigned j = 0; j < t->nseen; j++)
-			seen |= t->seen[j] == arg;
-		if (seen)
-			continue;
 		uint32_t s2;
 		int64_t o2;
-		if (!trace_rec(t, arg, &s2, &o2) || (any && (s2 != *sv || o2 != *off))) {
-			t->nseen--;
-			return false;
+		int r = trace_rec(t, arg, &s2, &o2);
+		if (r < 0 || (r > 0 && res > 0 && (s2 != *sv || o2 != *off)))
+			res = -1;
+		else if (r > 0) {
+			*sv = s2;
+			*off = o2;
+			res = 1;
 		}
-		*sv = s2;
-		*off = o2;
-		any = true;
 	}
 	t->nseen--; /* a stack: the phis on the path (a diamond meets a phi twice) */
-	return any;
+	return res;
 }
 
 static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off)
 {
 	struct trace t = {.b = b};
-	if (!trace_rec(&t, v, sv, off))
+	if (trace_rec(&t, v, sv, off) != 1)
 		return false;
 	if (t.partial)
 		defer_addr_check(b, v, *sv, *off);
@@ -287,7 +287,8 @@ void irb_printf_finish(struct irb *b)
 			struct trace t = {.b = b};
 			uint32_t sv;
 			int64_t off;
-			if (!trace_rec(&t, ck->ptr, &sv, &off) || sv != ck->sv || off != ck->off) {
+			if (trace_rec(&t, ck->ptr, &sv, &off) != 1 || sv != ck->sv ||
+			    off != ck->off) {
 				b->line = ck->line;
 				b->col = ck->col;
 				irb_error(b, "printf: an address the call uses (format, argument "

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Device printf (vprintf -> AMDGPU buffered printf): compiles tests/exec/ptx/printf_*.ptx for
-every target, runs it in amdsim and compares its stdout with the output written here from the C
-printf semantics of the CUDA source (tests/exec/src/printf_basic.cu): the lines of one thread in
-program order, all threads' lines as a multiset (CUDA orders only within a thread).
+"""Device printf (vprintf -> AMDGPU buffered printf): compiles tests/exec/ptx/printf_nvcc.ptx and
+printf_clang.ptx (nvcc and clang-19 output of tests/exec/src/printf_basic.cu) for every target,
+runs each kernel in amdsim and compares its stdout with the output written here from the C
+printf semantics of the source: all lines as a multiset (CUDA orders only within a thread), and
+the lines of each thread in program order.
 usage: run_printf.py PTXAS_AMD AMDSIM"""
 import collections
 import os
@@ -15,50 +16,97 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = ['gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200']
 
 
+def u32(v):
+    return v & 0xffffffff
+
+
 def expected_basic(a):
-    lines = []
+    """per thread: its lines in order"""
+    out = {}
     for i, ai in enumerate(a):
         u = 4000000000 - i
         ll = -5000000000 * (i + 1)
         d = ai * 0.25
-        lines.append('t%d u=%u l=%d d=%5.2f x=%x c=%c %% %s' % (i, u, ll, d, ai & 0xffffffff,
-                                                              chr(65 + i), 'ok'))
+        out[i] = ['t%d u=%d l=%d d=%5.2f x=%x c=%c %% %s' % (i, u, ll, d, u32(ai), chr(65 + i),
+                                                            'ok')]
         if i & 1:
-            lines.append('odd %d f=%f' % (i, i * 0.5))
-    return lines
+            out[i].append('odd %d f=%f' % (i, i * 0.5))
+    return out
+
+
+def expected_more(a):
+    out = {}
+    for b in range(2):
+        for i in range(4):
+            v = a[b * 4 + i]
+            short = (v + 0x8000) % 0x10000 - 0x8000
+            lines = ['b%d t%d %s %-4d| %+d %d %d %o %X %e %g' % (
+                b, i, 'pos' if v > 0 else 'nonpositive', v, v, (v * 1000000007) % 2**64, short,
+                v & 0o777, u32(v * 4096), v * 1.5e10, v / 8.0)]
+            lines += ['b%d t%d j%d' % (b, i, j) for j in range(i)]
+            if i == 0 and b == 1:
+                lines.append('last')
+            out[(b, i)] = lines
+    return out
+
+
+def thread_of(line):
+    """the thread key a line of either kernel belongs to"""
+    w = line.split()
+    if w[0] == 'last':
+        return (1, 0)
+    if w[0].startswith('odd'):
+        return int(w[1])
+    if w[0][0] == 't':
+        return int(w[0][1:])
+    return (int(w[0][1:]), int(w[1][1:]))
+
+
+def compare(got, want):
+    flat = [l for ls in want.values() for l in ls]
+    if collections.Counter(got) != collections.Counter(flat):
+        return 'lines differ'
+    for key, lines in want.items():
+        mine = [l for l in got if thread_of(l) == key]
+        if mine != lines:
+            return 'thread %r: order %r' % (key, mine)
+    return None
 
 
 def main():
     ptxas, amdsim = sys.argv[1], sys.argv[2]
     a = [7 * i - 10 for i in range(8)]
-    want = expected_basic(a)
+    m = [5, -3, 0, 100000, -70000, 7, 1, -1]
+    runs = [('_Z12printf_basicPKii', '1', '8', a, ['i32:8'], expected_basic(a)),
+            ('_Z11printf_morePKi', '2', '4', m, [], expected_more(m))]
     fails = 0
     with tempfile.TemporaryDirectory() as tmp:
-        abin = os.path.join(tmp, 'a.bin')
-        with open(abin, 'wb') as f:
-            f.write(struct.pack('<8i', *a))
-        for t in TARGETS:
-            hsaco = os.path.join(tmp, t + '.hsaco')
-            ptx = os.path.join(HERE, 'ptx', 'printf_basic.nvcc.ptx')
-            r = subprocess.run([ptxas, '--gpu-name', t, ptx, '-o', hsaco],
-                               capture_output=True, text=True)
-            if r.returncode:
-                print('FAIL %s: compile: %s' % (t, r.stderr.strip()))
-                fails += 1
-                continue
-            r = subprocess.run([amdsim, hsaco, '--kernel', '_Z12printf_basicPKii', '--grid', '1',
-                                '--block', '8', 'in:' + abin, 'i32:8'],
-                               capture_output=True, text=True)
-            got = r.stdout.splitlines()
-            per_thread_ok = all(
-                [l for l in got if l.startswith(p)] == [l for l in want if l.startswith(p)]
-                for p in ('t', 'odd'))
-            if r.returncode or collections.Counter(got) != collections.Counter(want) or \
-                    not per_thread_ok:
-                print('FAIL %s: got\n%s\nexpected\n%s' % (t, r.stdout + r.stderr, '\n'.join(want)))
-                fails += 1
-            else:
-                print('ok %s: %d lines' % (t, len(got)))
+        for src in ('printf_nvcc', 'printf_clang'):
+            ptx = os.path.join(HERE, 'ptx', src + '.ptx')
+            for t in TARGETS:
+                hsaco = os.path.join(tmp, '%s.%s.hsaco' % (src, t))
+                r = subprocess.run([ptxas, '--gpu-name', t, ptx, '-o', hsaco],
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    print('FAIL %s %s: compile: %s' % (src, t, r.stderr.strip()))
+                    fails += 1
+                    continue
+                for kern, grid, block, data, extra, want in runs:
+                    abin = os.path.join(tmp, kern + '.bin')
+                    with open(abin, 'wb') as f:
+                        f.write(struct.pack('<%di' % len(data), *data))
+                    r = subprocess.run([amdsim, hsaco, '--kernel', kern, '--grid', grid,
+                                        '--block', block, 'in:' + abin] + extra,
+                                       capture_output=True, text=True)
+                    got = r.stdout.splitlines()
+                    why = 'amdsim exit %d' % r.returncode if r.returncode else compare(got, want)
+                    if why:
+                        print('FAIL %s %s %s: %s; got\n%s%s\nexpected (per thread)\n%s' % (
+                            src, t, kern, why, r.stdout, r.stderr,
+                            '\n'.join(l for ls in want.values() for l in ls)))
+                        fails += 1
+                    else:
+                        print('ok %s %s %s: %d lines' % (src, t, kern, len(got)))
     return 1 if fails else 0
 
 
