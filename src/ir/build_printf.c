@@ -413,6 +413,20 @@ static size_t escape(char *out, size_t n, size_t cap, const char *s)
 	return n;
 }
 
+/* The format as a diagnostic quotes it: C escapes, at most 48 characters. */
+static const char *quoted(struct irb *b, const char *fmt)
+{
+	enum { QUOTE_MAX = 48 };
+	char *q = PA_NEW_ARRAY(b->arena, char, 4 * QUOTE_MAX + 8);
+	char part[QUOTE_MAX + 1];
+	size_t n = strlen(fmt);
+	snprintf(part, sizeof part, "%s", fmt);
+	size_t len = escape(q, 0, 4 * QUOTE_MAX + 4, part);
+	if (n > QUOTE_MAX)
+		memcpy(q + len, "...", 4);
+	return q;
+}
+
 /* The arguments' sizes, and the strings of %s; false after an error. */
 static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_arg *pa,
                          unsigned *n)
@@ -429,7 +443,8 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 		unsigned size;
 		const char *why = NULL;
 		if (!parse_spec(fmt, &i, &conv, &size, &why)) {
-			irb_error(b, "printf: %s in the format \"%s\" is not supported", why, fmt);
+			irb_error(b, "printf: %s in the format \"%s\" is not supported", why,
+			          quoted(b, fmt));
 			return false;
 		}
 		if (conv == '%')
@@ -456,7 +471,7 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 				          "printf: the %%s argument %u of \"%s\" is not a constant "
 				          "string (only the address of an initialized .global/.const "
 				          "byte array is supported)",
-				          *n, fmt);
+				          *n, quoted(b, fmt));
 				return false;
 			}
 			for (unsigned k = 0; k < a->nstr; k++)
