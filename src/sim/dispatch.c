@@ -453,7 +453,7 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 				}
 		copy_back(c, d, bufaddr);
 		if (!c->error)
-			sim_printf_flush(c, stdout);
+			sim_printf_flush(c, opt->printf_out ? opt->printf_out : stdout);
 	}
 	stats->waits = stats->by_class[SIM_CLASS_WAITCNT];
 	bool failed = c->error;
