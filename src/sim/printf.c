@@ -70,8 +70,14 @@ static void print_one(FILE *out, const char *spec, size_t n, const uint8_t *arg,
 		return;
 	}
 	if (strchr("fFeEgGaA", conv)) {
-		double d;
-		memcpy(&d, &v, 8);
+		double d; /* an 8-byte double (CUDA promotes float), or a 4-byte OpenCL float */
+		if (size == 4) {
+			float fl;
+			memcpy(&fl, &v, 4);
+			d = fl;
+		} else {
+			memcpy(&d, &v, 8);
+		}
 		f[k++] = conv;
 		f[k] = 0;
 		fprintf(out, f, d);
@@ -146,6 +152,17 @@ static uint32_t print_record(FILE *out, const char *md, const uint8_t *rec, uint
 	return need;
 }
 
+/* The amdhsa.printf string whose id is `id` (usually the id-th), or NULL. */
+static const char *format_of(const struct sim_code_object *co, uint32_t id)
+{
+	for (unsigned k = 0; k < co->nprintfs; k++) {
+		unsigned i = (id - 1 + k) % co->nprintfs;
+		if (co->printfs[i] && strtoul(co->printfs[i], NULL, 10) == id)
+			return co->printfs[i];
+	}
+	return NULL;
+}
+
 void sim_printf_flush(struct sim_ctx *c, FILE *out)
 {
 	if (!c->printf_addr)
@@ -161,12 +178,12 @@ void sim_printf_flush(struct sim_ctx *c, FILE *out)
 	for (uint32_t pos = 0; buf && pos + 4 <= end;) {
 		uint32_t id;
 		memcpy(&id, buf + pos, 4);
-		const struct sim_code_object *co = c->co;
-		if (!id || id > co->nprintfs || !co->printfs[id - 1]) {
-			fprintf(out, "amdsim: printf record with unknown format id %u\n", id);
+		const char *md = format_of(c->co, id);
+		if (!md) {
+			fprintf(stderr, "amdsim: printf record with unknown format id %u\n", id);
 			return;
 		}
-		uint32_t n = print_record(out, co->printfs[id - 1], buf + pos + 4, end - pos - 4);
+		uint32_t n = print_record(out, md, buf + pos + 4, end - pos - 4);
 		pos += 4 + n;
 	}
 	fflush(out);

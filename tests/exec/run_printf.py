@@ -3,7 +3,10 @@
 printf_clang.ptx (nvcc and clang-19 output of tests/exec/src/printf_basic.cu) for every target,
 runs each kernel in amdsim and compares its stdout with the output written here from the C
 printf semantics of the source: all lines as a multiset (CUDA orders only within a thread), and
-the lines of each thread in program order.
+the lines of each thread in program order.  The simulator's side alone is checked the same way
+with an OpenCL kernel (tests/exec/src/printf_ocl.cl) that clang-19 compiles for every target:
+LLVM's own printf lowering and amdhsa.printf metadata, with the expected output written from the
+OpenCL printf semantics (float arguments are 4 bytes there).
 usage: run_printf.py PTXAS_AMD AMDSIM"""
 import collections
 import os
@@ -50,6 +53,38 @@ def expected_more(a):
     return out
 
 
+def expected_ocl(a):
+    out = {}
+    for i, v in enumerate(a):
+        lines = ['i=%d v=%5d x=%08x f=%.3f %s %d %c %%' % (i, v, u32(v), v / 4.0, 'str',
+                                                          v * 1000000000, chr(97 + i))]
+        if v < 0:
+            lines.append('neg %d %e' % (i, float(v)))
+        if i == 0:
+            lines.append('first')
+        out[('ocl', i)] = lines
+    return out
+
+
+def ocl_thread_of(line):
+    w = line.split()
+    return ('ocl', 0 if w[0] == 'first' else int(w[1]) if w[0] == 'neg' else int(w[0][2:]))
+
+
+def build_ocl(t, tmp):
+    """clang-19 + ld.lld-19 as tests/kernels/kbuild.py does; the code object's path or an
+    error message"""
+    src = os.path.join(HERE, 'src', 'printf_ocl.cl')
+    obj, hsaco = os.path.join(tmp, 'ocl.%s.o' % t), os.path.join(tmp, 'ocl.%s.hsaco' % t)
+    for cmd in ([os.environ.get('CLANG', 'clang-19'), '-x', 'cl', '-cl-std=CL2.0', '-target',
+                 'amdgcn-amd-amdhsa', '-mcpu=' + t, '-nogpulib', '-O3', '-c', src, '-o', obj],
+                [os.environ.get('LLD', 'ld.lld-19'), '-shared', obj, '-o', hsaco]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            return None, r.stderr.strip()
+    return hsaco, None
+
+
 def thread_of(line):
     """the thread key a line of either kernel belongs to"""
     w = line.split()
@@ -62,12 +97,12 @@ def thread_of(line):
     return (int(w[0][1:]), int(w[1][1:]))
 
 
-def compare(got, want):
+def compare(got, want, key_of=None):
     flat = [l for ls in want.values() for l in ls]
     if collections.Counter(got) != collections.Counter(flat):
         return 'lines differ'
     for key, lines in want.items():
-        mine = [l for l in got if thread_of(l) == key]
+        mine = [l for l in got if (key_of or thread_of)(l) == key]
         if mine != lines:
             return 'thread %r: order %r' % (key, mine)
     return None
@@ -107,6 +142,27 @@ def main():
                         fails += 1
                     else:
                         print('ok %s %s %s: %d lines' % (src, t, kern, len(got)))
+        o = [3, -7, 100, -1, 0, 12345, -99999, 8, 1, 2, 3, 4, -5, 6, 7, -8]
+        want = expected_ocl(o)
+        obin = os.path.join(tmp, 'ocl.bin')
+        with open(obin, 'wb') as f:
+            f.write(struct.pack('<%di' % len(o), *o))
+        for t in TARGETS:
+            hsaco, err = build_ocl(t, tmp)
+            if not hsaco:
+                print('FAIL opencl %s: clang-19: %s' % (t, err))
+                fails += 1
+                continue
+            r = subprocess.run([amdsim, hsaco, '--kernel', 'printf_ocl', '--grid', '2',
+                                '--block', '8', 'in:' + obin], capture_output=True, text=True)
+            got = r.stdout.splitlines()
+            why = 'amdsim exit %d' % r.returncode if r.returncode else compare(got, want,
+                                                                              ocl_thread_of)
+            if why:
+                print('FAIL opencl %s: %s; got\n%s%s' % (t, why, r.stdout, r.stderr))
+                fails += 1
+            else:
+                print('ok opencl %s printf_ocl: %d lines' % (t, len(got)))
     return 1 if fails else 0
 
 
