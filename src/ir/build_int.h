@@ -74,7 +74,8 @@ struct irb {
 	/* hidden .shared areas (build_bar.c): symvar index + 1, 0 while unused */
 	uint32_t bar_slots;     /* bar.red: one dword per wave */
 	uint32_t reserved_smem; /* %reserved_smem_offset_1 */
-	struct irb_printf_check *printf_checks; /* build_printf.c */
+	/* build_printf.c: addresses and %s arguments to check once every block is sealed */
+	struct irb_printf_check *printf_checks;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

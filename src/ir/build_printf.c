@@ -25,10 +25,10 @@ enum { MAX_PRINTF_ARGS = 64, MAX_FORMAT = 4096 };
 
 struct pf_str;
 struct pf_arg {
-	unsigned size;   /* bytes in the CUDA argument buffer (4 or 8) */
-	unsigned rsize;  /* bytes in the record */
-	bool is_string;  /* %s: the string's bytes are copied into the record */
-	ir_ref strval;       /* %s: the pointer */
+	unsigned size;      /* bytes in the CUDA argument buffer (4 or 8) */
+	unsigned rsize;     /* bytes in the record */
+	bool is_string;     /* %s: the string's bytes are copied into the record */
+	ir_ref strval;      /* %s: the pointer */
 	struct pf_str *str; /* %s: the strings it may point to */
 	unsigned nstr;
 };
@@ -132,8 +132,7 @@ static bool stored_value(struct irb *b, uint32_t sv, int64_t off, ir_ref *val)
 	return false;
 }
 
-static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y,
-                    uint32_t aux)
+static ir_ref emit2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
 {
 	ir_ref a[2] = {x, y};
 	return irb_emit(b, op, t, a, 2, aux, 0);
@@ -240,8 +239,7 @@ static bool collect_strings(struct irb *b, ir_ref v, struct pf_str *c, unsigned 
 		return true;
 	}
 	struct pf_str s;
-	if (!trace_addr(b, v, &s.sv, &s.off) ||
-	    !(s.bytes = const_string(b, s.sv, s.off, &s.len)))
+	if (!trace_addr(b, v, &s.sv, &s.off) || !(s.bytes = const_string(b, s.sv, s.off, &s.len)))
 		return false;
 	for (unsigned k = 0; k < *n; k++)
 		if (c[k].sv == s.sv && c[k].off == s.off)
@@ -291,9 +289,10 @@ void irb_printf_finish(struct irb *b)
 			    off != ck->off) {
 				b->line = ck->line;
 				b->col = ck->col;
-				irb_error(b, "printf: an address the call uses (format, argument "
-				             "buffer or string) differs on a branch that reaches it "
-				             "later");
+				irb_error(b,
+				          "printf: an address the call uses (format, argument "
+				          "buffer or string) differs on a branch that reaches it "
+				          "later");
 			}
 			continue;
 		}
@@ -345,13 +344,12 @@ static void write_string(struct irb *b, ir_ref rec, int64_t roff, const struct p
 {
 	ir_ref is[MAX_STR_CANDIDATES];
 	for (unsigned k = 0; k + 1 < a->nstr; k++)
-		is[k] = emit2(b, IR_ICMP, IR_T_PRED, ptr, string_address(b, &a->str[k]),
-		              IR_CMP_EQ);
+		is[k] = emit2(b, IR_ICMP, IR_T_PRED, ptr, string_address(b, &a->str[k]), IR_CMP_EQ);
 	for (unsigned w = 0; w < a->rsize / 4; w++) {
 		ir_ref v = ir_const(b->fn, IR_T_I32, const_word(&a->str[a->nstr - 1], w));
 		for (unsigned k = a->nstr - 1; k-- > 0;) {
-			ir_ref sel[3] = {is[k], ir_const(b->fn, IR_T_I32, const_word(&a->str[k], w)),
-			                 v};
+			ir_ref sel[3] = {is[k],
+			                 ir_const(b->fn, IR_T_I32, const_word(&a->str[k], w)), v};
 			v = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
 		}
 		store(b, rec, roff + 4 * w, IR_T_I32, v);
@@ -467,11 +465,12 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 			bool partial = false;
 			if (!args_known || !stored_value(b, asv, aoff + at, &v) ||
 			    !collect_strings(b, v, a->str, &a->nstr, 0, &partial) || !a->nstr) {
-				irb_error(b,
-				          "printf: the %%s argument %u of \"%s\" is not a constant "
-				          "string (only the address of an initialized .global/.const "
-				          "byte array is supported)",
-				          *n, quoted(b, fmt));
+				irb_error(
+				        b,
+				        "printf: the %%s argument %u of \"%s\" is not a constant "
+				        "string (only the address of an initialized .global/.const "
+				        "byte array is supported)",
+				        *n, quoted(b, fmt));
 				return false;
 			}
 			for (unsigned k = 0; k < a->nstr; k++)
@@ -487,8 +486,7 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 }
 
 /* Records "id:nargs:size...:format" for the code object's amdhsa.printf. */
-static uint32_t record_format(struct irb *b, const char *fmt, const struct pf_arg *pa,
-                              unsigned n)
+static uint32_t record_format(struct irb *b, const char *fmt, const struct pf_arg *pa, unsigned n)
 {
 	struct ir_function *fn = b->fn;
 	uint32_t id = fn->printf_id_base + fn->nprintfs + 1;
@@ -523,8 +521,8 @@ static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
 			write_string(b, rec, roff, &pa[k], pa[k].strval);
 		} else {
 			enum ir_type t = pa[k].size == 8 ? IR_T_I64 : IR_T_I32;
-			uint32_t aux = (uint32_t)IR_SPACE_GENERIC |
-			               (pa[k].size == 8 ? 3u : 2u) << IR_MEM_SIZE_SHIFT;
+			uint32_t aux = (uint32_t)IR_SPACE_GENERIC | (pa[k].size == 8 ? 3u : 2u)
+			                                                    << IR_MEM_SIZE_SHIFT;
 			ir_ref v = irb_emit(b, IR_LOAD, t, &args, 1, aux, at);
 			store(b, rec, roff, t, v);
 		}
@@ -537,8 +535,9 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 {
 	struct ir_function *fn = b->fn;
 	if (fn->real_sym) {
-		irb_error(b, "printf in '%s', a function compiled on its own (a recursive call "
-		             "reaches it), is not supported",
+		irb_error(b,
+		          "printf in '%s', a function compiled on its own (a recursive call "
+		          "reaches it), is not supported",
 		          fn->real_sym->name);
 		return ir_undef(fn, IR_T_I32);
 	}
@@ -574,9 +573,9 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 	ir_ref size = irb_emit(b, IR_LOAD, IR_T_I32, &buf, 1,
 	                       (uint32_t)IR_SPACE_GLOBAL | 2u << IR_MEM_SIZE_SHIFT, 4);
 	ir_ref end = emit2(b, IR_ADD, IR_T_I32, old, ir_const(fn, IR_T_I32, bytes + 8), 0);
-	ir_ref fits = emit2(b, IR_AND, IR_T_PRED,
-	                    emit2(b, IR_ICMP, IR_T_PRED, end, size, IR_CMP_LEU),
-	                    emit2(b, IR_ICMP, IR_T_PRED, end, old, IR_CMP_GTU), 0);
+	ir_ref fits =
+	        emit2(b, IR_AND, IR_T_PRED, emit2(b, IR_ICMP, IR_T_PRED, end, size, IR_CMP_LEU),
+	              emit2(b, IR_ICMP, IR_T_PRED, end, old, IR_CMP_GTU), 0);
 	uint32_t then = irb_new_block(b), join = irb_new_block(b);
 	irb_terminate(b, IR_BR, fits, then, join);
 	irb_seal(b, then);
@@ -588,8 +587,8 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
 	irb_seal(b, join);
 	irb_switch_to(b, join);
-	return irb_emit(b, IR_SELECT, IR_T_I32,
-	                (ir_ref[3]){fits, ir_const(fn, IR_T_I32, n),
-	                            ir_const(fn, IR_T_I32, (uint32_t)-2)},
-	                3, 0, 0);
+	return irb_emit(
+	        b, IR_SELECT, IR_T_I32,
+	        (ir_ref[3]){fits, ir_const(fn, IR_T_I32, n), ir_const(fn, IR_T_I32, (uint32_t)-2)},
+	        3, 0, 0);
 }
