@@ -5,17 +5,19 @@
  * its own size (float promoted to double).  At compile time the format is read from the
  * array's initializer and parsed (flags, width, precision, length modifier, conversion) to
  * know each argument's size; a `%s` argument must be the address of another initialized
- * byte array, found by following the buffer's stores back in the current block, and is
- * copied into the record.  The code then does what LLVM's AMDGPU printf runtime binding
- * and the device library's __printf_alloc do: one global atomic add on the offset word of
- * the printf buffer (the hidden_printf_buffer kernel argument; dword 0 = bytes used,
- * dword 1 = buffer size, records from byte 8) reserves 4 + sum(sizes) bytes, and when they
- * fit, the record is written: the format's id, then each argument packed at its size.
- * The format is recorded in fn->printfs as amdhsa.printf's "id:nargs:size...:format"
- * (ids from fn->printf_id_base + 1 in order), and the runtime prints after the kernel.
- * The call returns the number of arguments (CUDA's documented result), -2 (CUDA's
- * "internal error") when the buffer is full.
- * requires: irb state at the call; breaks: nothing.  Complexity: O(format + block). */
+ * byte array (or a select or phi of such: the record then gets the one the pointer equals
+ * at run time), found by following the buffer's stores back in the current block, and is
+ * copied into the record.  Addresses are traced through SYMADDR, cvta, adds of constants
+ * and phis; a phi of a block not sealed yet (O0 code jumps to labels) is traced through the
+ * predecessors known so far and checked again by irb_printf_finish.  The code then does what LLVM's
+ * AMDGPU printf runtime binding and the device library's __printf_alloc do: one global atomic add
+ * on the offset word of the printf buffer (the hidden_printf_buffer kernel argument; dword 0 =
+ * bytes used, dword 1 = buffer size, records from byte 8) reserves 4 + sum(sizes) bytes, and when
+ * they fit, the record is written: the format's id, then each argument packed at its size. The
+ * format is recorded in fn->printfs as amdhsa.printf's "id:nargs:size...:format" (ids from
+ * fn->printf_id_base + 1 in order), and the runtime prints after the kernel. The call returns the
+ * number of arguments (CUDA's documented result), -2 (CUDA's "internal error") when the buffer is
+ * full. requires: irb state at the call; breaks: nothing.  Complexity: O(format + block). */
 #include <stdio.h>
 #include <string.h>
 
@@ -394,16 +396,21 @@ static bool parse_spec(const char *fmt, size_t *pos, char *conv, unsigned *size,
 	return true;
 }
 
-/* Appends `s` to the metadata text with C escapes for control characters, '\\' and '"'. */
-static size_t escape(char *out, size_t n, size_t cap, const char *s)
+/* Appends `s` to `out` (cap bytes, n used).  For the metadata, as LLVM writes amdhsa.printf:
+ * \a \b \f \n \r \v as C escapes and ':' (the field separator) as "\72", everything else
+ * as it is; for a diagnostic (one line): every control character escaped. */
+static size_t escape(char *out, size_t n, size_t cap, const char *s, bool for_metadata)
 {
-	static const char from[] = "\a\b\f\n\r\t\v\\\"", to[] = "abfnrtv\\\"";
+	static const char from[] = "\a\b\f\n\r\v\t", to[] = "abfnrvt";
 	for (; *s && n + 5 < cap; s++) {
 		const char *e = strchr(from, *s);
-		if (e && *s)
+		unsigned char ch = (unsigned char)*s;
+		if (e && (!for_metadata || *s != '\t'))
 			n += (size_t)snprintf(out + n, cap - n, "\\%c", to[e - from]);
-		else if ((unsigned char)*s < 32 || (unsigned char)*s == 127)
-			n += (size_t)snprintf(out + n, cap - n, "\\%03o", (unsigned char)*s);
+		else if (for_metadata && ch == ':')
+			n += (size_t)snprintf(out + n, cap - n, "\\72");
+		else if (!for_metadata && (ch < 32 || ch == 127))
+			n += (size_t)snprintf(out + n, cap - n, "\\%03o", ch);
 		else
 			out[n++] = *s;
 	}
@@ -419,7 +426,7 @@ static const char *quoted(struct irb *b, const char *fmt)
 	char part[QUOTE_MAX + 1];
 	size_t n = strlen(fmt);
 	snprintf(part, sizeof part, "%s", fmt);
-	size_t len = escape(q, 0, 4 * QUOTE_MAX + 4, part);
+	size_t len = escape(q, 0, 4 * QUOTE_MAX + 4, part, false);
 	if (n > QUOTE_MAX)
 		memcpy(q + len, "...", 4);
 	return q;
@@ -495,7 +502,7 @@ static uint32_t record_format(struct irb *b, const char *fmt, const struct pf_ar
 	size_t len = (size_t)snprintf(md, cap, "%u:%u:", id, n);
 	for (unsigned k = 0; k < n; k++)
 		len += (size_t)snprintf(md + len, cap - len, "%u:", pa[k].rsize);
-	escape(md, len, cap, fmt);
+	escape(md, len, cap, fmt, true);
 	if (fn->nprintfs == fn->printfs_cap) {
 		uint32_t ncap = fn->printfs_cap ? 2 * fn->printfs_cap : 4;
 		const char **np = PA_NEW_ARRAY(fn->arena, const char *, ncap);

@@ -26,10 +26,11 @@ uint64_t sim_printf_buffer(struct sim_ctx *c)
 	return c->printf_addr;
 }
 
-/* The C escapes the metadata writer used, undone in place. */
+/* The escapes LLVM's amdhsa.printf strings use, undone in place: \a \b \f \n \r \v and
+ * octal ("\72" for the ':' that separates the fields); any other backslash stays. */
 static void unescape(char *s)
 {
-	static const char from[] = "abfnrtv\\\"", to[] = "\a\b\f\n\r\t\v\\\"";
+	static const char from[] = "abfnrv", to[] = "\a\b\f\n\r\v";
 	char *o = s;
 	for (; *s; s++) {
 		const char *e = s[0] == '\\' && s[1] ? strchr(from, s[1]) : NULL;

@@ -33,7 +33,7 @@ def expected_basic(a):
         out[i] = ['t%d u=%d l=%d d=%5.2f x=%x c=%c %% %s' % (i, u, ll, d, u32(ai), chr(65 + i),
                                                             'ok')]
         if i & 1:
-            out[i].append('odd %d f=%f' % (i, i * 0.5))
+            out[i].append('odd %d\tf:%f' % (i, i * 0.5))
     return out
 
 

@@ -19,7 +19,7 @@ __attribute__((global)) void printf_basic(const int *a, int n)
 	double d = a[i] * 0.25;
 	printf("t%d u=%u l=%lld d=%5.2f x=%x c=%c %% %s\n", i, u, l, d, a[i], 'A' + i, "ok");
 	if (i & 1)
-		printf("odd %d f=%f\n", i, (float)i * 0.5f);
+		printf("odd %d\tf:%f\n", i, (float)i * 0.5f);
 }
 
 // Several blocks; a string chosen per thread; a loop (per-thread order); no arguments.
