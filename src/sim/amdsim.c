@@ -1,10 +1,12 @@
 /* amdsim: command-line front end of the simulator (src/sim/sim.h).
  *
  *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
- *          [--seed N] [--no-strict] [--stats] [--trace] [--printf FILE] ARG...
+ *          [--seed N] [--no-strict] [--stats] [--trace] [--printf FILE]
+ *          [--printf-buffer BYTES] ARG...
  *
  * A kernel that declares hidden_printf_buffer gets a printf buffer; its records are printed
- * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE.
+ * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE; the
+ * buffer has 1 MiB unless --printf-buffer says otherwise (at least 8: its two header dwords).
  *
  * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
  * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
@@ -21,7 +23,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
-	             "[--trace] [--printf FILE] ARG...\n"
+	             "[--trace] [--printf FILE] [--printf-buffer BYTES] ARG...\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V\n");
 }
@@ -322,6 +324,15 @@ int main(int argc, char **argv)
 			opt.trace = true;
 		} else if (!strcmp(a, "--printf") && has_next) {
 			printf_path = argv[++i];
+		} else if (!strcmp(a, "--printf-buffer") && has_next) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 0);
+			if (*end || v < 8 || v > (1ul << 30)) {
+				fprintf(stderr, "amdsim: error: bad --printf-buffer '%s'\n",
+				        argv[i]);
+				usage_rc = 2;
+			}
+			opt.printf_bytes = (uint32_t)v;
 		} else if (a[0] == '-' && a[1] == '-') {
 			fprintf(stderr, "amdsim: error: unknown or incomplete option '%s'\n", a);
 			usage(stderr);

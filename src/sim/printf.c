@@ -4,7 +4,9 @@
  * the format id (u32) then the arguments packed at the sizes that the code object's
  * amdhsa.printf string "id:nargs:size...:format" lists; a %s argument holds the string's
  * bytes.  After the dispatch the records are printed in buffer order with the host's
- * printf, one conversion at a time.
+ * printf, one conversion at a time.  Once the kernels have reserved more than the buffer
+ * holds, the records that did not fit were not written (their printf failed): printing stops
+ * at the first zero id.
  * requires: the loaded metadata; breaks: nothing.  Complexity: O(buffer bytes). */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,8 +19,9 @@ enum { PRINTF_BUFFER_BYTES = 1u << 20, MAX_SPEC = 64 };
 uint64_t sim_printf_buffer(struct sim_ctx *c)
 {
 	if (!c->printf_addr) {
-		c->printf_addr = sim_mem_alloc(c, PRINTF_BUFFER_BYTES, "printf buffer");
-		uint32_t head[2] = {0, PRINTF_BUFFER_BYTES};
+		uint32_t bytes = c->opt->printf_bytes ? c->opt->printf_bytes : PRINTF_BUFFER_BYTES;
+		c->printf_addr = sim_mem_alloc(c, bytes, "printf buffer");
+		uint32_t head[2] = {0, bytes};
 		uint8_t *p = sim_mem_map(c, c->printf_addr, 8, true);
 		if (p)
 			memcpy(p, head, 8);
@@ -111,8 +114,9 @@ static void print_one(FILE *out, const char *spec, size_t n, const uint8_t *arg,
 	fprintf(out, f, (long long)v);
 }
 
-/* Prints one record whose format text is md ("id:nargs:size...:format"); its bytes used. */
-static uint32_t print_record(FILE *out, const char *md, const uint8_t *rec, uint32_t avail)
+/* Prints one record whose format text is md ("id:nargs:size...:format"); its bytes used,
+ * or -1 if it does not fit in the `avail` bytes left (nothing printed). */
+static int64_t print_record(FILE *out, const char *md, const uint8_t *rec, uint32_t avail)
 {
 	char *copy = strdup(md), *p = copy;
 	strtoul(p, &p, 10); /* id */
@@ -125,7 +129,7 @@ static uint32_t print_record(FILE *out, const char *md, const uint8_t *rec, uint
 	}
 	if (nargs > 64 || *p != ':' || need > avail) {
 		free(copy);
-		return 0;
+		return -1;
 	}
 	char *fmt = p + 1;
 	unescape(fmt);
@@ -171,21 +175,28 @@ void sim_printf_flush(struct sim_ctx *c, FILE *out)
 	const uint8_t *head = sim_mem_map(c, c->printf_addr, 8, false);
 	if (!head)
 		return;
-	uint32_t used, size;
-	memcpy(&used, head, 4);
-	memcpy(&size, head + 4, 4);
-	uint32_t end = used < size - 8 ? used : size - 8;
+	uint32_t used, size = c->opt->printf_bytes ? c->opt->printf_bytes : PRINTF_BUFFER_BYTES;
+	memcpy(&used, head, 4); /* the size word is the simulator's, whatever the kernel did */
+	bool overflowed = used > size - 8;
+	uint32_t end = overflowed ? size - 8 : used;
 	const uint8_t *buf = sim_mem_map(c, c->printf_addr + 8, size - 8, false);
 	for (uint32_t pos = 0; buf && pos + 4 <= end;) {
 		uint32_t id;
 		memcpy(&id, buf + pos, 4);
 		const char *md = format_of(c->co, id);
+		if (!id && overflowed)
+			break; /* the space no record that fitted took */
 		if (!md) {
 			fprintf(stderr, "amdsim: printf record with unknown format id %u\n", id);
-			return;
+			break;
 		}
-		uint32_t n = print_record(out, md, buf + pos + 4, end - pos - 4);
-		pos += 4 + n;
+		int64_t n = print_record(out, md, buf + pos + 4, end - pos - 4);
+		if (n < 0) {
+			fprintf(stderr,
+			        "amdsim: printf record (format %u) cut at the buffer's end\n", id);
+			break;
+		}
+		pos += 4 + (uint32_t)n;
 	}
 	fflush(out);
 }

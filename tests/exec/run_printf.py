@@ -108,6 +108,30 @@ def compare(got, want, key_of=None):
     return None
 
 
+def check_ret(amdsim, hsaco, tmp, label):
+    """printf_ret: out[i] = printf("r%d\\n", i) for 8 threads.  A record is 8 bytes (id, int),
+    so a 36-byte buffer (8 header bytes) holds 3 and a 4-byte tail: those 3 threads print and
+    get 1 (the number of arguments), the other 5 get -2; with the default buffer all 8 do."""
+    errs = 0
+    for buf, nfit in ((None, 8), (36, 3)):
+        out = os.path.join(tmp, 'ret.out')
+        cmd = [amdsim, hsaco, '--kernel', '_Z10printf_retPi', '--grid', '1', '--block', '8',
+               'out:32:' + out] + (['--printf-buffer', str(buf)] if buf else [])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        res = struct.unpack('<8i', open(out, 'rb').read()) if r.returncode == 0 else ()
+        printed = r.stdout.splitlines()
+        want = ['r%d' % i for i in range(8) if len(res) == 8 and res[i] == 1]
+        ok = (r.returncode == 0 and sorted(res) == [-2] * (8 - nfit) + [1] * nfit and
+              sorted(printed) == sorted(want) and not r.stderr)
+        if ok:
+            print('ok %s printf_ret buffer %s: %d printed' % (label, buf or 'default', nfit))
+        else:
+            print('FAIL %s printf_ret buffer %s: results %r, printed %r, stderr %r' % (
+                label, buf or 'default', res, printed, r.stderr))
+            errs += 1
+    return errs
+
+
 def main():
     ptxas, amdsim = sys.argv[1], sys.argv[2]
     a = [7 * i - 10 for i in range(8)]
@@ -142,6 +166,7 @@ def main():
                         fails += 1
                     else:
                         print('ok %s %s %s: %d lines' % (src, t, kern, len(got)))
+                fails += check_ret(amdsim, hsaco, tmp, '%s %s' % (src, t))
         o = [3, -7, 100, -1, 0, 12345, -99999, 8, 1, 2, 3, 4, -5, 6, 7, -8]
         want = expected_ocl(o)
         obin = os.path.join(tmp, 'ocl.bin')

@@ -35,3 +35,11 @@ __attribute__((global)) void printf_more(const int *a)
 	if (i == 0 && b == 1)
 		printf("last\n");
 }
+
+// The result: the number of arguments, or -2 (CUDA's "internal error") when the printf
+// buffer is full (run with a small buffer: amdsim --printf-buffer).
+__attribute__((global)) void printf_ret(int *out)
+{
+	int i = TID_X;
+	out[i] = printf("r%d\n", i);
+}
