@@ -210,6 +210,9 @@ struct co_module {
 	 * starting with "---" or "amdhsa.") is converted by co_metadata_from_yaml. */
 	const uint8_t *raw_metadata;
 	size_t raw_metadata_size;
+	/* amdhsa.printf: "id:nargs:size...:format" per printf format (AMDGPUUsage) */
+	const char *const *printfs;
+	size_t nprintfs;
 };
 
 /* An output file, malloc-owned (pa_xmalloc); free with co_buffer_free. */

@@ -253,12 +253,18 @@ bool co_build_metadata(const struct co_module *m, struct co_buffer *out, struct 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer pk;
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 3);
+	msgpack_pack_map(&pk, 3 + (m->nprintfs != 0));
 	pack_str(&pk, "amdhsa.kernels");
 	msgpack_pack_array(&pk, m->nkernels);
 	bool ok = true;
 	for (size_t i = 0; i < m->nkernels && ok; i++)
 		ok = pack_kernel(&pk, m, &m->kernels[i], d);
+	if (m->nprintfs) {
+		pack_str(&pk, "amdhsa.printf");
+		msgpack_pack_array(&pk, m->nprintfs);
+		for (size_t i = 0; i < m->nprintfs; i++)
+			pack_str(&pk, m->printfs[i]);
+	}
 	char target[128];
 	amd_target_id_string(&m->target, target, sizeof target);
 	pack_key_str(&pk, "amdhsa.target", target);

@@ -78,7 +78,28 @@ struct compiler {
 	size_t bytes[ST_N]; /* function-arena bytes allocated per stage (--time-passes) */
 	size_t bytes_mark;
 	bool entry_found;
+	const char **printfs; /* amdhsa.printf strings of the module so far (mod_arena) */
+	uint32_t nprintfs, printfs_cap;
 };
+
+/* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
+static void keep_printfs(struct compiler *c, const struct ir_function *ir)
+{
+	for (uint32_t i = 0; i < ir->nprintfs; i++) {
+		if (c->nprintfs == c->printfs_cap) {
+			uint32_t ncap = c->printfs_cap ? 2 * c->printfs_cap : 8;
+			const char **np = PA_NEW_ARRAY(&c->mod_arena, const char *, ncap);
+			if (c->nprintfs)
+				memcpy(np, c->printfs, c->nprintfs * sizeof *np);
+			c->printfs = np;
+			c->printfs_cap = ncap;
+		}
+		size_t n = strlen(ir->printfs[i]) + 1;
+		char *copy = PA_NEW_ARRAY(&c->mod_arena, char, n);
+		memcpy(copy, ir->printfs[i], n);
+		c->printfs[c->nprintfs++] = copy;
+	}
+}
 
 static double now(void)
 {
@@ -399,8 +420,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->no_lanemask_warning = o->no_lanemask_warning;
 	ir->real_sym = real_sym;
 	ir->stack_size = o->stack_size;
+	ir->printf_id_base = c->nprintfs;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
+	keep_printfs(c, ir);
 	lap(c, ST_IR);
 	if (o->verify && !ir_verify(ir, d))
 		return false;
@@ -430,10 +453,13 @@ static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
 		return false;
 	c->compact = !real_sym && ir->ncallees == 0;
 	size_t nkernels = c->nkernels;
+	uint32_t nprintfs = c->nprintfs - ir->nprintfs;
 	bool ok = select_and_allocate(c, ir, false, mf, ras, real_sym ? NULL : index);
 	if (!ok && ras->needs_scratch) { /* VGPRs spill: select again with scratch set up */
 		c->nkernels = nkernels;
 		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
+			c->nprintfs =
+			        nprintfs; /* (its formats are kept again, with the same ids) */
 			pa_arena_reset(&c->fn_arena);
 			if (!build_ir(c, pf, m, real_sym, ir))
 				return false;
@@ -701,7 +727,9 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		struct co_module m = {.target = o->target,
 		                      .code_object_version = 5,
 		                      .kernels = c.kernels,
-		                      .nkernels = c.nkernels};
+		                      .nkernels = c.nkernels,
+		                      .printfs = c.printfs,
+		                      .nprintfs = c.nprintfs};
 		struct co_data *data;
 		ok = pa_moddata_build(&c.data, &c.mod_arena, o->filename, o->relocatable, c.relocs,
 		                      c.nrelocs, &data, &m.ndata, d);

@@ -486,10 +486,11 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
 	bool no_lanemask_warning = fn->no_lanemask_warning;
 	const struct ptx_symbol *real_sym = fn->real_sym;
-	uint32_t stack_size = fn->stack_size;
+	uint32_t stack_size = fn->stack_size, printf_id_base = fn->printf_id_base;
 	memset(fn, 0, sizeof *fn);
 	fn->real_sym = real_sym;
 	fn->stack_size = stack_size;
+	fn->printf_id_base = printf_id_base;
 	fn->wave_size = wave;
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
@@ -519,6 +520,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_real_function(&b, pf, real_sym);
 		for (uint32_t bl = 0; bl < fn->nblocks; bl++)
 			irb_seal(&b, bl);
+		irb_printf_finish(&b);
 		if (b.failed)
 			return false;
 		finish_phis(&b);
@@ -551,6 +553,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	if (b.failed)
 		return false;
 	irb_bar_finish(&b); /* build_bar.c */
+	irb_printf_finish(&b);
+	if (b.failed)
+		return false;
 	finish_phis(&b);
 	return true;
 }

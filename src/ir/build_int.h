@@ -20,6 +20,17 @@ struct irb_phi {
 	struct irb_phi *next;
 };
 
+/* build_printf.c: a %s argument checked again once every block is sealed */
+struct irb_printf_check {
+	ir_ref ptr;
+	const struct pf_str *strs; /* NULL: an address that must still trace to (sv, off) */
+	unsigned nstrs, argno;
+	uint32_t sv;
+	int64_t off;
+	uint32_t line, col;
+	struct irb_printf_check *next;
+};
+
 struct irb_block_state {
 	bool sealed, is_label;
 	uint32_t preds_cap;
@@ -63,6 +74,8 @@ struct irb {
 	/* hidden .shared areas (build_bar.c): symvar index + 1, 0 while unused */
 	uint32_t bar_slots;     /* bar.red: one dword per wave */
 	uint32_t reserved_smem; /* %reserved_smem_offset_1 */
+	/* build_printf.c: addresses and %s arguments to check once every block is sealed */
+	struct irb_printf_check *printf_checks;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -116,6 +129,10 @@ void irb_bar(struct irb *b, const struct ptx_insn *in);
 ir_ref irb_reserved_smem(struct irb *b);
 void irb_bar_finish(struct irb *b);
 uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn.c: its index */
+
+/* build_printf.c: a call of vprintf(format, args); its int result */
+ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
+void irb_printf_finish(struct irb *b); /* after every block is sealed */
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);

@@ -816,6 +816,32 @@ static void indirect_call(struct irb *b, const struct ptx_operand *rets,
 	irb_switch_to(b, join);
 }
 
+/* CUDA's device printf: a call of the .extern vprintf(.b64 format, .b64 args) with no
+ * body in the module is built by build_printf.c. */
+static bool is_vprintf(const struct ptx_symbol *fs, const struct ptx_operand *rets,
+                       const struct ptx_operand *args)
+{
+	return !strcmp(fs->name, "vprintf") && (fs->linkage & PTX_LINK_EXTERN) && !fs->defined &&
+	       args && args->nelems == 2 && (!rets || rets->nelems <= 1);
+}
+
+static void vprintf_call(struct irb *b, const struct ptx_operand *rets,
+                         const struct ptx_operand *args)
+{
+	ir_ref fmt = read_actual(b, &args->elems[0], 8, IR_T_I64, false);
+	ir_ref buf = read_actual(b, &args->elems[1], 8, IR_T_I64, false);
+	ir_ref r = irb_vprintf(b, fmt, buf);
+	if (!rets || !rets->nelems)
+		return;
+	const struct ptx_operand *actual = &rets->elems[0];
+	const struct ptx_symbol *slot;
+	uint32_t inst;
+	if (!is_param_var(actual))
+		irb_write_dest(b, actual, r, true, IR_NO_REF);
+	else if (resolve_slot(b, actual->sym, &slot, &inst))
+		slot_write(b, slot, inst, 0, 4, IR_T_I32, r);
+}
+
 void irb_call(struct irb *b, const struct ptx_insn *in)
 {
 	const struct ptx_operand *rets = NULL, *args = NULL, *callee;
@@ -831,6 +857,10 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	}
 	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
 		irb_error(b, "this call's target form is not supported");
+		return;
+	}
+	if (is_vprintf(callee->sym, rets, args) && !ir_funclib_find(b->lib, callee->sym)) {
+		vprintf_call(b, rets, args);
 		return;
 	}
 	inline_call(b, callee->sym, rets, args);

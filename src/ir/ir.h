@@ -193,6 +193,7 @@ enum ir_sreg {
 	IR_SREG_DYN_SMEM,         /* %dynamic_smem_size: the launch's dynamic LDS bytes */
 	IR_SREG_TOTAL_SMEM,       /* %total_smem_size: static + dynamic LDS, in granules */
 	IR_SREG_GRIDID,           /* %gridid (i64): the HSA dispatch id (a user SGPR pair) */
+	IR_SREG_PRINTF_BUFFER,    /* i64: the hidden_printf_buffer kernel argument */
 	IR_NUM_SREGS
 };
 enum { IR_NUM_CONTEXT_SREGS = IR_SREG_NCTAID_Z + 1 }; /* passed to real calls (inline.c) */
@@ -304,6 +305,12 @@ struct ir_function {
 	const struct ptx_symbol **callees;
 	uint32_t ncallees, callees_cap;
 	uint32_t frame_args;
+	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
+	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
+	 * amdhsa.printf strings "id:nargs:size...:format" of this function's printf calls. */
+	uint32_t printf_id_base;
+	const char **printfs;
+	uint32_t nprintfs, printfs_cap;
 	/* analyses */
 	uint32_t *rpo_order;    /* blocks in reverse postorder (reachable only) */
 	uint32_t *linear_order; /* blocks in linear order: loops contiguous, header first */

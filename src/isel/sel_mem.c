@@ -121,7 +121,9 @@ enum {
 	HIDDEN_BLOCK_COUNT_X = 1u << 0,
 	HIDDEN_GROUP_SIZE_X = 1u << 3,
 	HIDDEN_DYNAMIC_LDS_SIZE = 1u << 19,
-	HIDDEN_DYNAMIC_LDS_SIZE_OFFSET = 120
+	HIDDEN_DYNAMIC_LDS_SIZE_OFFSET = 120,
+	HIDDEN_PRINTF_BUFFER = 1u << 13,
+	HIDDEN_PRINTF_OFFSET = 72, /* bytes after the explicit arguments (code object v5) */
 };
 
 /* %dynamic_smem_size from the hidden argument; %total_smem_size adds the static LDS and rounds
@@ -163,6 +165,9 @@ static bool sreg(struct isel *s, const struct ir_insn *in)
 		unsigned dim = k - IR_SREG_NCTAID_X;
 		s->mf->abi.hidden_args |= HIDDEN_BLOCK_COUNT_X << dim;
 		place(s, in->res, kernarg_load(s, s->hidden_base + 4 * dim, 4), 1);
+	} else if (k == IR_SREG_PRINTF_BUFFER) {
+		s->mf->abi.hidden_args |= HIDDEN_PRINTF_BUFFER;
+		place(s, in->res, kernarg_load(s, s->hidden_base + HIDDEN_PRINTF_OFFSET, 8), 2);
 	} else if (k == IR_SREG_LANEID) {
 		uint32_t t = sel_new_vgpr(s, 1);
 		struct mir_opnd lo[3] = {s->wave == 64 ? mir_vreg(t, 1) : rd(s, in->res, 0),

@@ -1,7 +1,12 @@
 /* amdsim: command-line front end of the simulator (src/sim/sim.h).
  *
  *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
- *          [--seed N] [--no-strict] [--stats] [--trace] ARG...
+ *          [--seed N] [--no-strict] [--stats] [--trace] [--printf FILE]
+ *          [--printf-buffer BYTES] ARG...
+ *
+ * A kernel that declares hidden_printf_buffer gets a printf buffer; its records are printed
+ * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE; the
+ * buffer has 1 MiB unless --printf-buffer says otherwise (at least 8: its two header dwords).
  *
  * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
  * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
@@ -18,7 +23,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
-	             "[--trace] ARG...\n"
+	             "[--trace] [--printf FILE] [--printf-buffer BYTES] ARG...\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V\n");
 }
@@ -274,6 +279,7 @@ int main(int argc, char **argv)
 	struct sim_dispatch d = {0};
 	struct sim_options opt;
 	bool have_grid = false, have_block = false, stats_on = false;
+	const char *printf_path = NULL;
 	sim_options_init(&opt);
 	struct cli_arg *cargs = pa_xcalloc((size_t)argc + 1, sizeof *cargs);
 	size_t nargs = 0;
@@ -316,6 +322,17 @@ int main(int argc, char **argv)
 			stats_on = true;
 		} else if (!strcmp(a, "--trace")) {
 			opt.trace = true;
+		} else if (!strcmp(a, "--printf") && has_next) {
+			printf_path = argv[++i];
+		} else if (!strcmp(a, "--printf-buffer") && has_next) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 0);
+			if (*end || v < 8 || v > (1ul << 30)) {
+				fprintf(stderr, "amdsim: error: bad --printf-buffer '%s'\n",
+				        argv[i]);
+				usage_rc = 2;
+			}
+			opt.printf_bytes = (uint32_t)v;
 		} else if (a[0] == '-' && a[1] == '-') {
 			fprintf(stderr, "amdsim: error: unknown or incomplete option '%s'\n", a);
 			usage(stderr);
@@ -373,7 +390,20 @@ int main(int argc, char **argv)
 	d.args = args;
 	d.nargs = nargs;
 	struct sim_stats st;
+	if (printf_path && !(opt.printf_out = fopen(printf_path, "w"))) {
+		fprintf(stderr, "amdsim: error: cannot write '%s': %s\n", printf_path,
+		        strerror(errno));
+		free_cli_args(cargs, nargs);
+		free(args);
+		sim_free(co);
+		return 1;
+	}
 	enum sim_status status = sim_run(co, &d, &opt, &st, err, sizeof err);
+	if (opt.printf_out && fclose(opt.printf_out)) {
+		fprintf(stderr, "amdsim: error: cannot write '%s'\n", printf_path);
+		status = status == SIM_ERROR ? status : SIM_ERROR;
+		snprintf(err, sizeof err, "writing the printf output failed");
+	}
 	int rc = 0;
 	if (status == SIM_ERROR) {
 		fprintf(stderr, "amdsim: error: %s\n", err);

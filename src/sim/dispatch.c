@@ -81,6 +81,8 @@ static bool setup_kernargs(struct sim_ctx *c, const struct sim_dispatch *d, uint
 		if (ka->hidden) {
 			bool known;
 			uint64_t v = hidden_value(c, d, ka->value_kind, &known);
+			if (!strcmp(ka->value_kind, "hidden_printf_buffer"))
+				v = sim_printf_buffer(c);
 			put(c, c->kernarg_addr + ka->offset, &v, ka->size > 8 ? 8 : ka->size);
 			continue;
 		}
@@ -450,6 +452,8 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 					stats->waves += c->nwaves;
 				}
 		copy_back(c, d, bufaddr);
+		if (!c->error)
+			sim_printf_flush(c, opt->printf_out ? opt->printf_out : stdout);
 	}
 	stats->waits = stats->by_class[SIM_CLASS_WAITCNT];
 	bool failed = c->error;

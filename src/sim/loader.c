@@ -107,6 +107,15 @@ static bool parse_metadata(struct sim_code_object *co, const void *desc, size_t 
 		fail(err, errlen, "metadata: missing amdhsa.kernels list");
 		goto out;
 	}
+	const msgpack_object *pf = map_get(&up.data, "amdhsa.printf");
+	if (pf && pf->type == MSGPACK_OBJECT_ARRAY) {
+		co->nprintfs = pf->via.array.size;
+		co->printfs = PA_NEW_ARRAY(&co->arena, char *, co->nprintfs + 1);
+		for (unsigned i = 0; i < co->nprintfs; i++)
+			co->printfs[i] = pf->via.array.ptr[i].type == MSGPACK_OBJECT_STR
+			                         ? dup_str(&co->arena, &pf->via.array.ptr[i])
+			                         : NULL;
+	}
 	co->nkernels = kernels->via.array.size;
 	co->kernels = PA_NEW_ARRAY(&co->arena, struct sim_kernel, co->nkernels ? co->nkernels : 1);
 	for (unsigned i = 0; i < co->nkernels; i++) {

@@ -82,6 +82,8 @@ struct sim_options {
 	FILE *diag;                      /* where errors and violations go (stderr if NULL) */
 	uint32_t max_violations_printed; /* 0 = 20 */
 	uint64_t max_insns;              /* per wave; 0 = 1e9 (stops runaway loops) */
+	FILE *printf_out;      /* where the printf records go after the dispatch (stdout if NULL) */
+	uint32_t printf_bytes; /* size of the printf buffer; 0 = 1 MiB */
 };
 
 struct sim_dispatch {

@@ -233,6 +233,7 @@ struct sim_ctx {
 	unsigned nwaves;
 	uint32_t wg_id[3];
 	uint64_t kernarg_addr, dispatch_addr, queue_addr, scratch_addr;
+	uint64_t printf_addr; /* the printf buffer (printf.c), 0 if the kernel has none */
 	uint32_t scratch_per_lane;
 	bool error; /* fatal: stop everything */
 	char *err;
@@ -282,7 +283,13 @@ struct sim_code_object {
 		uint64_t offset, value;
 	} * dyn_relocs;
 	unsigned ndyn_relocs;
+	char **printfs; /* amdhsa.printf strings ("id:nargs:size...:format") */
+	unsigned nprintfs;
 };
+
+/* printf.c: the hidden_printf_buffer and printing its records after the dispatch */
+uint64_t sim_printf_buffer(struct sim_ctx *c);
+void sim_printf_flush(struct sim_ctx *c, FILE *out);
 
 /* memory.c */
 uint8_t *sim_mem_map(struct sim_ctx *c, uint64_t addr, uint32_t size, bool write);
