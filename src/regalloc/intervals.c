@@ -4,10 +4,10 @@
  * Algorithm: instructions are numbered in linear order (see ra_int.h for points); a vreg's
  * interval runs from the first point where it is written, read or live (block start of
  * a block where it is live-in) to the last point where it is read, written or live (block
- * end of a block where it is live-out); liveness.c gives the live part as live_span.  No holes: simple and safe, since every point
- * where the value is live lies between the two.  A write of more than one dword starts at
- * the instruction's read point so a multi-dword result never overlaps the instruction's
- * own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
+ * end of a block where it is live-out); liveness.c gives the live part as live_span.  No holes:
+ * simple and safe, since every point where the value is live lies between the two.  A write of more
+ * than one dword starts at the instruction's read point so a multi-dword result never overlaps the
+ * instruction's own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
  * operands get the same treatment per physical register, except that one read before any
  * write (an ABI input) is busy from the function entry on.
  * requires: ra_fill_liveness.  breaks: nothing.

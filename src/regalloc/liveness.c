@@ -39,9 +39,9 @@ struct vreg_blocks {
 };
 
 struct liveness_scan {
-	bool filling;        /* second scan: store entries (first: count them) */
-	uint8_t *defined;    /* per vreg: dwords written so far in the block (bit mask) */
-	uint32_t *touched;   /* vregs whose `defined` mask is non-zero */
+	bool filling;      /* second scan: store entries (first: count them) */
+	uint8_t *defined;  /* per vreg: dwords written so far in the block (bit mask) */
+	uint32_t *touched; /* vregs whose `defined` mask is non-zero */
 	uint32_t ntouched;
 	uint32_t *gen_stamp; /* per vreg: block + 1 where last recorded in gen */
 	uint32_t *kill_stamp;
@@ -54,8 +54,8 @@ static uint8_t dword_mask(const struct mir_opnd *o)
 }
 
 /* Records block b in list l of vreg v, once per block (stamp). */
-static void record(struct liveness_scan *scan, struct vreg_blocks *l, uint32_t *stamp,
-                   uint32_t v, uint32_t b)
+static void record(struct liveness_scan *scan, struct vreg_blocks *l, uint32_t *stamp, uint32_t v,
+                   uint32_t b)
 {
 	if (stamp[v] == b + 1)
 		return;
@@ -187,7 +187,7 @@ static uint32_t block_start(const struct ra_ctx *ctx, uint32_t b)
 static uint32_t block_end(const struct ra_ctx *ctx, uint32_t b)
 {
 	return ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1
-	                                                  : block_start(ctx, b);
+	                                                 : block_start(ctx, b);
 }
 
 struct explore {
@@ -198,8 +198,8 @@ struct explore {
 };
 
 /* Walks backwards from the gen blocks of vreg v; extends ctx->live_span[v]. */
-static void explore_vreg(struct ra_ctx *ctx, const struct liveness_scan *scan,
-                         struct explore *e, uint32_t v)
+static void explore_vreg(struct ra_ctx *ctx, const struct liveness_scan *scan, struct explore *e,
+                         uint32_t v)
 {
 	const struct vreg_blocks *gen = &scan->gen, *kill = &scan->kill;
 	uint32_t mark = v + 1, top = 0;

@@ -155,7 +155,8 @@ static void reference(const struct mir_function *fn, const uint32_t *first_ins,
 		span[v] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
 		for (uint32_t b = 0; b < nb; b++) {
 			uint32_t start = 2 * first_ins[b];
-			uint32_t end = first_ins[b + 1] > first_ins[b] ? 2 * first_ins[b + 1] - 1 : start;
+			uint32_t end =
+			        first_ins[b + 1] > first_ins[b] ? 2 * first_ins[b + 1] - 1 : start;
 			if (in[b][v])
 				extend(&span[v], start);
 			if (out[b][v])
@@ -190,9 +191,9 @@ int main(void)
 			    want[v].end == ctx.live_span[v].end)
 				continue;
 			if (failures++ < 10)
-				printf("FAIL: round %u vreg %u: span [%u, %u], dataflow [%u, %u]\n", round,
-				       v, ctx.live_span[v].start, ctx.live_span[v].end, want[v].start,
-				       want[v].end);
+				printf("FAIL: round %u vreg %u: span [%u, %u], dataflow [%u, %u]\n",
+				       round, v, ctx.live_span[v].start, ctx.live_span[v].end,
+				       want[v].start, want[v].end);
 		}
 		pa_arena_free(&arena);
 	}
