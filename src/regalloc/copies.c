@@ -12,7 +12,8 @@
  * v_readlane_b32).  Moves: s_mov_b32 (s_mov_b64 for aligned pairs), v_mov_b32
  * (v_mov_b64 for aligned VGPR pairs on gfx942).  A VGPR into an SGPR is an internal error.
  * requires: ra_rewrite (physical operands), ctx->intervals of the same instructions.
- * breaks: instruction numbering (blocks get new instruction arrays).
+ * breaks: instruction numbering (blocks with copies get new instruction arrays, of the
+ * exact size; the lowering's scratch memory is a local arena reset after each block).
  * complexity: O(instructions + moves^2 per group + vregs per cycle broken). */
 #include <string.h>
 
@@ -128,7 +129,7 @@ static int32_t find_temp(const struct group *g, enum ra_file f)
 	const struct mir_function *fn = ctx->fn;
 	uint32_t base = ctx->first_ins[g->b];
 	uint32_t use = 2 * (base + g->i), def = 2 * (base + g->end - 1) + 1;
-	bool *busy = PA_NEW_ARRAY(fn->arena, bool, RA_MAX_VGPRS);
+	bool busy[RA_MAX_VGPRS] = {0};
 	for (uint32_t v = 0; v < fn->nvregs; v++) {
 		const struct mir_vreg *vr = &fn->vregs[v];
 		const struct ra_interval *iv = &ctx->intervals[v];
@@ -337,16 +338,16 @@ static uint32_t emit_insn(const struct group *g, uint32_t k, struct mir_insn *ou
 
 /* Lowers the copy group [i, end) of block b into out[]; returns the instructions
  * written, or -1 after an internal error. */
-static int64_t lower_group(struct ra_ctx *ctx, uint32_t b, uint32_t i, uint32_t end,
-                           struct mir_insn *out)
+static int64_t lower_group(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b, uint32_t i,
+                           uint32_t end, struct mir_insn *out)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
 	uint32_t ndwords = 0;
 	for (uint32_t j = i; j < end; j++)
 		ndwords += bl->insns[j].opnds[0].width ? bl->insns[j].opnds[0].width : 1;
 	struct group g = {.ctx = ctx, .b = b, .i = i, .end = end};
-	g.pending = PA_NEW_ARRAY(ctx->fn->arena, struct ra_move, ndwords + 1);
-	g.seq = PA_NEW_ARRAY(ctx->fn->arena, struct ra_move, 4 * ndwords + 1);
+	g.pending = PA_NEW_ARRAY(tmp, struct ra_move, ndwords + 1);
+	g.seq = PA_NEW_ARRAY(tmp, struct ra_move, 4 * ndwords + 1);
 	for (uint32_t j = i; j < end; j++)
 		if (!collect_copy(&g, j))
 			return -1;
@@ -359,13 +360,20 @@ static int64_t lower_group(struct ra_ctx *ctx, uint32_t b, uint32_t i, uint32_t 
 	return n;
 }
 
-static bool lower_block(struct ra_ctx *ctx, uint32_t b)
+/* Lowers block b's copy groups in scratch memory (tmp), then gives the block an
+ * instruction array of the exact size in the function's arena. */
+static bool lower_block(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
 	uint32_t cap = 1;
-	for (uint32_t i = 0; i < bl->ninsns; i++)
+	bool has_copy = false;
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		has_copy |= bl->insns[i].op == MIR_COPY;
 		cap += bl->insns[i].op == MIR_COPY ? 4u * (bl->insns[i].opnds[0].width + 1u) : 1u;
-	struct mir_insn *out = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap);
+	}
+	if (!has_copy) /* nothing to lower: keep the block's instructions where they are */
+		return true;
+	struct mir_insn *out = PA_NEW_ARRAY(tmp, struct mir_insn, cap);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < bl->ninsns;) {
 		uint32_t end = ra_group_end(bl, i);
@@ -373,15 +381,16 @@ static bool lower_block(struct ra_ctx *ctx, uint32_t b)
 			out[n++] = bl->insns[i++];
 			continue;
 		}
-		int64_t got = lower_group(ctx, b, i, end, &out[n]);
+		int64_t got = lower_group(ctx, tmp, b, i, end, &out[n]);
 		if (got < 0)
 			return false;
 		n += (uint32_t)got;
 		i = end;
 	}
-	bl->insns = out;
+	bl->insns = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, n + 1);
+	memcpy(bl->insns, out, n * sizeof *out);
 	bl->ninsns = n;
-	bl->cap = cap;
+	bl->cap = n + 1;
 	return true;
 }
 
@@ -389,8 +398,13 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 {
 	/* Blocks are lowered last to first so the instruction numbering that the intervals
 	 * use (ctx->first_ins) stays valid for the blocks not yet lowered. */
-	for (uint32_t b = ctx->fn->nblocks; b-- > 0;)
-		if (!lower_block(ctx, b))
-			return false;
-	return true;
+	struct pa_arena tmp;
+	pa_arena_init(&tmp);
+	bool ok = true;
+	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
+		ok = lower_block(ctx, &tmp, b);
+		pa_arena_reset(&tmp);
+	}
+	pa_arena_free(&tmp);
+	return ok;
 }

@@ -1,17 +1,17 @@
 /* Live intervals: one [start, end] range of program points per virtual register, and the
  * [first, last] reference range of every fixed physical register.
  *
- * Algorithm: number instructions in linear order (see ra_int.h for points); a vreg's
+ * Algorithm: instructions are numbered in linear order (see ra_int.h for points); a vreg's
  * interval runs from the first point where it is written, read or live (block start of
  * a block where it is live-in) to the last point where it is read, written or live (block
- * end of a block where it is live-out).  No holes: simple and safe, since every point
- * where the value is live lies between the two.  A write of more than one dword starts at
- * the instruction's read point so a multi-dword result never overlaps the instruction's
- * own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
+ * end of a block where it is live-out); liveness.c gives the live part as live_span.  No holes:
+ * simple and safe, since every point where the value is live lies between the two.  A write of more
+ * than one dword starts at the instruction's read point so a multi-dword result never overlaps the
+ * instruction's own sources (some instructions forbid partial overlap).  Fixed MIR_SGPR/MIR_VGPR
  * operands get the same treatment per physical register, except that one read before any
  * write (an ABI input) is busy from the function entry on.
  * requires: ra_fill_liveness.  breaks: nothing.
- * complexity: O(instructions + blocks * vregs / 64 + live-in/out entries). */
+ * complexity: O(instructions + vregs). */
 #include "regalloc/ra_int.h"
 
 static void extend(uint32_t *start, uint32_t *end, uint32_t from, uint32_t to)
@@ -68,42 +68,17 @@ static bool scan_block(struct ra_ctx *ctx, uint32_t b)
 	return true;
 }
 
-/* Extends every vreg live at the start or end of block b over that boundary. */
-static void extend_live_across(struct ra_ctx *ctx, uint32_t b)
-{
-	uint32_t w = ctx->set_words;
-	uint32_t start = 2 * ctx->first_ins[b];
-	uint32_t end =
-	        ctx->first_ins[b + 1] > ctx->first_ins[b] ? 2 * ctx->first_ins[b + 1] - 1 : start;
-	const uint64_t *in = &ctx->live_in[(size_t)b * w];
-	const uint64_t *out = &ctx->live_out[(size_t)b * w];
-	for (uint32_t k = 0; k < w; k++)
-		for (uint64_t bits = in[k] | out[k]; bits; bits &= bits - 1) {
-			uint32_t v = k * 64 + (uint32_t)__builtin_ctzll(bits);
-			struct ra_interval *iv = &ctx->intervals[v];
-			if (ra_set_has(in, v))
-				extend(&iv->start, &iv->end, start, start);
-			if (ra_set_has(out, v))
-				extend(&iv->start, &iv->end, end, end);
-		}
-}
-
 bool ra_fill_intervals(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
-	ctx->first_ins = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		ctx->first_ins[b + 1] = ctx->first_ins[b] + fn->blocks[b].ninsns;
 	ctx->intervals = PA_NEW_ARRAY(fn->arena, struct ra_interval, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
-		ctx->intervals[v] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
+		ctx->intervals[v] = ctx->live_span[v];
 	for (unsigned f = 0; f < RA_NUM_FILES; f++)
 		for (unsigned r = 0; r < RA_MAX_VGPRS; r++)
 			ctx->fixed[f][r] = (struct ra_fixed){RA_NO_POINT, RA_NO_POINT};
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
+	for (uint32_t b = 0; b < fn->nblocks; b++)
 		if (!scan_block(ctx, b))
 			return false;
-		extend_live_across(ctx, b);
-	}
 	return true;
 }

@@ -32,10 +32,10 @@ struct ra_ctx {
 	struct mir_function *fn;
 	struct pa_diag *diag;
 	struct ra_stats *stats;
-	uint32_t set_words;  /* 64-bit words per vreg bit set */
-	uint64_t *live_in;   /* nblocks * set_words (liveness.c) */
-	uint64_t *live_out;  /* nblocks * set_words (liveness.c) */
 	uint32_t *first_ins; /* linear index of each block's first instruction (nblocks + 1) */
+	/* per vreg: first block start where it is live-in, last block end where it is
+	 * live-out (RA_NO_POINT: live across no block boundary) (liveness.c) */
+	struct ra_interval *live_span;
 	struct ra_interval *intervals;                     /* one per vreg (intervals.c) */
 	struct ra_fixed fixed[RA_NUM_FILES][RA_MAX_VGPRS]; /* fixed physical operands */
 	unsigned budget[RA_NUM_FILES];                     /* registers the allocator may use */
@@ -54,19 +54,6 @@ struct ra_ctx {
 };
 
 enum ra_result { RA_OK, RA_FAILED, RA_SPILL };
-
-static inline bool ra_set_has(const uint64_t *set, uint32_t i)
-{
-	return (set[i / 64] >> (i % 64)) & 1;
-}
-static inline void ra_set_add(uint64_t *set, uint32_t i)
-{
-	set[i / 64] |= (uint64_t)1 << (i % 64);
-}
-static inline void ra_set_del(uint64_t *set, uint32_t i)
-{
-	set[i / 64] &= ~((uint64_t)1 << (i % 64));
-}
 
 static inline enum ra_file ra_file_of(unsigned mir_kind)
 {

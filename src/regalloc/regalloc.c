@@ -96,7 +96,6 @@ static bool assign(struct ra_ctx *ctx)
 		for (uint32_t v = 0; v < fn->nvregs; v++)
 			fn->vregs[v].phys = -1;
 		ctx->stats->intervals = 0;
-		ctx->set_words = (fn->nvregs + 63) / 64 + 1;
 		ra_fill_liveness(ctx);
 		if (!ra_fill_intervals(ctx))
 			return false;
