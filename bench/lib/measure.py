@@ -2,15 +2,45 @@
 
 Each command runs as a child process; os.wait4 returns its rusage, which on Linux includes
 every descendant the child waited for (clang's ld.lld), so CPU time (user + system) and peak
-RSS cover the whole compile, process start-up included.  Wall time is measured around the
+RSS cover the whole compile, process start-up included.  When a C compiler is at hand the
+command runs under rusage_exec.c (built once into a temporary directory), which reports the
+command's own rusage: a process forked from Python would count Python's peak RSS (~20 MiB)
+as its own.  Wall time is measured around the
 child.  Commands of one PTX file are run interleaved, A B C A B C ..., so that load drift on a
 shared machine hits every column alike; each figure is then the median of the runs.
 """
 
 import os
+import shutil
+import signal
 import statistics
 import subprocess
+import tempfile
 import time
+
+_LAUNCHER = []  # [path] once built, [None] when no compiler could build it
+
+
+def launcher():
+    """The rusage_exec binary, built on first use (None when no C compiler works)."""
+    if not _LAUNCHER:
+        path = None
+        cc = shutil.which('cc') or shutil.which('gcc') or shutil.which('clang-19')
+        if cc:
+            out = os.path.join(tempfile.mkdtemp(prefix='bench-rusage-'), 'rusage_exec')
+            src = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'rusage_exec.c')
+            if subprocess.run([cc, '-O2', src, '-o', out], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                path = out
+        _LAUNCHER.append(path)
+    return _LAUNCHER[0]
+
+
+class Usage:
+    """The fields of a resource.struct_rusage that the samples use."""
+
+    def __init__(self, utime, stime, maxrss):
+        self.ru_utime, self.ru_stime, self.ru_maxrss = utime, stime, maxrss
 
 
 class Sample:
@@ -30,7 +60,10 @@ def wait_with_deadline(proc, deadline):
         if pid:
             return status, usage, False
         if time.monotonic() > deadline:
-            proc.kill()
+            try:  # the whole group: the launcher and the command it runs
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
             _, status, usage = os.wait4(proc.pid, 0)
             return status, usage, True
         time.sleep(0.02)
@@ -38,16 +71,25 @@ def wait_with_deadline(proc, deadline):
 
 def run_timed(cmd, stderr_path, deadline=None):
     """Runs cmd once (stdout discarded, stderr kept in stderr_path); returns a Sample."""
+    exe = launcher()
+    report = stderr_path + '.rusage'
+    if exe:
+        cmd = [exe, report] + list(cmd)
     with open(stderr_path, 'wb') as err:
         start = time.perf_counter()
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=err)
+                                    stderr=err, start_new_session=True)
         except OSError as e:
             return Sample(0.0, 0.0, 0, 127, '%s: %s' % (cmd[0], e.strerror))
         status, usage, timed_out = wait_with_deadline(proc, deadline)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
+    if exe and not timed_out and os.path.exists(report):
+        with open(report) as f:
+            user, system, rss, _ = f.read().split()
+        os.unlink(report)
+        usage = Usage(float(user), float(system), int(rss))
     if timed_out:
         return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, -1,
                       'stopped at the time limit of the run after %.0f s wall' % wall)
