@@ -31,8 +31,9 @@ int main(int argc, char **argv)
 	FILE *f = fopen(argv[1], "w");
 	if (!f)
 		return 2;
-	fprintf(f, "%ld.%06ld %ld.%06ld %ld %d\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-	        (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_maxrss, code);
+	fprintf(f, "%ld.%06ld %ld.%06ld %ld %d\n", (long)ru.ru_utime.tv_sec,
+	        (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec,
+	        ru.ru_maxrss, code);
 	fclose(f);
 	return code;
 }
