@@ -34,19 +34,6 @@ struct vinfo {
 	                                        * and its definitions there */
 };
 
-static bool writes_exec(const struct mir_insn *in)
-{
-	if (in->op < AMD_NUM_OPCODES && (amd_isa_rows[in->op].flags & AMD_F_EXEC_DST))
-		return true;
-	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++) {
-		const struct mir_opnd *o = &in->opnds[i];
-		if (o->kind == MIR_SPECIAL && mir_opnd_is_def(in, i) &&
-		    (o->v == AMD_SPEC_EXEC || o->v == AMD_SPEC_EXEC_LO || o->v == AMD_SPEC_EXEC_HI))
-			return true;
-	}
-	return false;
-}
-
 static bool full_width(const struct mir_function *fn, const struct mir_opnd *o)
 {
 	return o->sub == 0 && (o->width == 0 || o->width == fn->vregs[o->v].size);
@@ -124,13 +111,13 @@ static bool can_coalesce(const struct mir_function *fn, const struct vinfo *vi, 
 	 * without B).  A copy in a preheader, whose loop redefines p later, is refused. */
 	if (x->outside_use && (vi[d->v].last_def_block != b || vi[d->v].defs_in_last != 1))
 		return false;
-	if (writes_exec(&bl->insns[x->def_index]))
+	if (mir_writes_exec(fn, &bl->insns[x->def_index]))
 		return false;
 	for (uint32_t i = x->def_index + 1; i < bl->ninsns; i++) {
 		if (i == ci)
 			continue;
 		const struct mir_insn *in = &bl->insns[i];
-		if (mentions(in, d->v) || (i < ci && writes_exec(in)))
+		if (mentions(in, d->v) || (i < ci && mir_writes_exec(fn, in)))
 			return false;
 	}
 	return true;

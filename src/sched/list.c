@@ -383,19 +383,5 @@ void sched_list(struct mir_function *fn, bool virtual_regs)
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)
 {
 	*out = *fn;
-	out->blocks = PA_NEW_ARRAY(fn->arena, struct mir_block, fn->nblocks + 1);
-	out->blocks_cap = fn->nblocks + 1;
-	if (fn->nblocks) /* (memcpy from NULL is undefined even for 0 bytes) */
-		memcpy(out->blocks, fn->blocks, fn->nblocks * sizeof *fn->blocks);
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		struct mir_block *bl = &out->blocks[b];
-		bl->insns = PA_NEW_ARRAY(fn->arena, struct mir_insn, bl->ninsns + 1);
-		if (bl->ninsns)
-			memcpy(bl->insns, fn->blocks[b].insns, bl->ninsns * sizeof *bl->insns);
-		bl->cap = bl->ninsns + 1;
-	}
-	out->vregs = PA_NEW_ARRAY(fn->arena, struct mir_vreg, fn->nvregs + 1);
-	out->vregs_cap = fn->nvregs + 1;
-	if (fn->nvregs)
-		memcpy(out->vregs, fn->vregs, fn->nvregs * sizeof *fn->vregs);
+	mir_compact(out, fn->arena); /* a deep copy, in the same arena */
 }
