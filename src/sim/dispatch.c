@@ -245,10 +245,15 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 		w->rng = 1;
 }
 
+/* One round: every wave that is not done and not waiting at s_barrier runs until it ends,
+ * reaches a barrier or sleeps (s_sleep).  When every live wave waits at the barrier, it is
+ * released.  A round in which every live wave waited or slept and no wave wrote memory
+ * cannot change what the sleeping waves read: they spin forever, a deadlock. */
 static bool run_workgroup(struct sim_ctx *c)
 {
 	for (;;) {
 		bool any_running = false;
+		uint64_t writes = c->mem_writes;
 		for (unsigned i = 0; i < c->nwaves; i++) {
 			struct sim_wave *w = &c->waves[i];
 			if (w->done || w->at_barrier)
@@ -257,13 +262,14 @@ static bool run_workgroup(struct sim_ctx *c)
 				return false;
 			any_running = true;
 		}
-		unsigned live = 0, waiting = 0;
+		unsigned live = 0, waiting = 0, sleeping = 0;
 		uint64_t t = 0;
 		for (unsigned i = 0; i < c->nwaves; i++) {
 			struct sim_wave *w = &c->waves[i];
 			if (w->done)
 				continue;
 			live++;
+			sleeping += w->yielded;
 			if (w->at_barrier) {
 				waiting++;
 				t = w->clock > t ? w->clock : t;
@@ -284,6 +290,13 @@ static bool run_workgroup(struct sim_ctx *c)
 		} else if (!any_running) {
 			return err_out(c,
 			               "deadlock: waves wait at a barrier that others never reach");
+		} else if (waiting + sleeping == live && c->mem_writes == writes) {
+			char msg[160];
+			snprintf(msg, sizeof msg,
+			         "deadlock: waves spin at s_sleep on memory no wave writes any more "
+			         "(workgroup %u: %u waves sleeping, %u at s_barrier)",
+			         c->waves[0].wg_flat, sleeping, waiting);
+			return err_out(c, msg);
 		}
 	}
 }

@@ -1,6 +1,6 @@
 /* exec: the wave interpreter loop and the scalar-operand helpers every semantics file uses.
  *
- * sim_run_wave runs one wave until it ends, reaches s_barrier, faults or exceeds its
+ * sim_run_wave runs one wave until it ends, reaches s_barrier or s_sleep, faults or exceeds its
  * instruction budget: fetch the decoded instruction at PC, check hazards (strict mode), call
  * the semantics function of its table row, advance PC and the wave's clock by the issue cost
  * of the instruction's class (the timing model of docs/SIMULATOR.md).  An instruction
@@ -235,8 +235,8 @@ bool sim_run_wave(struct sim_wave *w)
 	struct sim_ctx *c = w->ctx;
 	bool strict = c->opt->strict;
 	uint64_t budget = c->opt->max_insns ? c->opt->max_insns : 1000000000ull;
-	w->at_barrier = false;
-	while (!w->done && !w->at_barrier && !c->error) {
+	w->at_barrier = w->yielded = false;
+	while (!w->done && !w->at_barrier && !w->yielded && !c->error) {
 		const struct sim_insn *in = sim_decode(c, w->pc);
 		if (!in) {
 			w->cur = NULL;

@@ -67,6 +67,7 @@ static uint8_t *vmem_ptr(struct sim_wave *w, uint64_t a, unsigned n, unsigned l,
 		return sim_mem_map(w->ctx, scratch_addr(w, (uint32_t)a, l), n, write);
 	}
 	uint8_t *p = sim_mem_map(w->ctx, a, n, write);
+	w->ctx->mem_writes += write;
 	if (!p)
 		sim_fault(w, "out-of-bounds %s of %u bytes at address 0x%llx (lane %u)",
 		          write ? "store" : "load", n, (unsigned long long)a, l);
@@ -500,6 +501,7 @@ static void ds_load2(struct sim_wave *w, const struct sim_insn *in)
 
 static void ds_store(struct sim_wave *w, const struct sim_insn *in)
 {
+	w->ctx->mem_writes++;
 	unsigned n = in->sem->bytes, nregs = (n + 3) / 4;
 	unsigned sreg = in->src[1] - SIM_VGPR0;
 	uint64_t exec = sim_exec(w);
@@ -523,6 +525,7 @@ static void ds_store(struct sim_wave *w, const struct sim_insn *in)
 
 static void ds_store2(struct sim_wave *w, const struct sim_insn *in)
 {
+	w->ctx->mem_writes++;
 	unsigned n = in->sem->bytes, nregs = n / 4, scale = n * (in->sem->arg ? 64 : 1);
 	unsigned s0 = in->src[1] - SIM_VGPR0, s1 = in->src[2] - SIM_VGPR0;
 	uint64_t exec = sim_exec(w);
@@ -547,6 +550,7 @@ static void ds_store2(struct sim_wave *w, const struct sim_insn *in)
 /* DS atomics; `_rtn` rows return the old value (bytes column 4 or 8; +16 marks rtn). */
 static void ds_atomic(struct sim_wave *w, const struct sim_insn *in)
 {
+	w->ctx->mem_writes++;
 	unsigned n = in->sem->bytes & 15, nregs = n / 4, op = in->sem->arg;
 	bool ret = in->sem->bytes & 16;
 	unsigned s0 = in->src[1] - SIM_VGPR0, s1 = in->src[2] - SIM_VGPR0,

@@ -486,6 +486,13 @@ static void s_endpgm(struct sim_wave *w, const struct sim_insn *in)
 	w->done = true;
 	sim_chk_end(w);
 }
+/* s_sleep: the wave sleeps 64 x SIMM16[6:0] clocks and lets the other waves of the
+ * workgroup run (dispatch.c run_workgroup), so a wave spinning on LDS sees their stores. */
+static void s_sleep(struct sim_wave *w, const struct sim_insn *in)
+{
+	w->clock += 64u * (in->imm & 0x7f);
+	w->yielded = true;
+}
 static void s_barrier(struct sim_wave *w, const struct sim_insn *in)
 {
 	w->at_barrier = true;
@@ -781,7 +788,7 @@ static const struct sim_sem salu_sems[] = {
         {"s_clause", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_set_inst_prefetch_distance", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_setprio", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
-        {"s_sleep", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"s_sleep", s_sleep, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_round_mode", s_round_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG, 0, 0},
         {"s_denorm_mode", s_denorm_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG | SEM_DENORM, 0,

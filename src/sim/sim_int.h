@@ -176,6 +176,7 @@ struct sim_wave {
 	uint32_t pc;            /* byte offset into the code */
 	bool scc;
 	bool done, at_barrier;
+	bool yielded;           /* s_sleep: gave the SIMD to the other waves (dispatch.c) */
 	bool barrier_signalled; /* gfx12: s_barrier_signal done, s_barrier_wait pending */
 	uint32_t mode;          /* MODE hwreg: [3:0] round, [7:4] denorm */
 	uint8_t host_round;     /* host rounding mode set for the current VALU instruction */
@@ -217,6 +218,7 @@ struct sim_ctx {
 	const struct sim_kernel *k;
 	const struct sim_options *opt;
 	struct sim_stats *stats;
+	uint64_t mem_writes; /* LDS and global stores and atomics so far (deadlock check) */
 	enum amd_gen gen;
 	struct sim_mem mem;
 	const uint8_t *code; /* text bytes */

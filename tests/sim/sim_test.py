@@ -8,6 +8,8 @@
   sim_test.py AMDSIM roundmode    MODE rounding directions on the five targets
   sim_test.py AMDSIM determinism  same seed -> identical stats and outputs
   sim_test.py AMDSIM errors       corrupt ELF, unknown kernel, bad arguments, out-of-bounds access
+  sim_test.py AMDSIM spin         s_sleep yields the wave (an LDS spin-wait ends); a spin
+                                  nobody releases is reported as a deadlock, not a hang
   sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
 """
 import os
@@ -587,6 +589,24 @@ def test_errors(amdsim, tmp):
         check(r.returncode == 1 and needle in r.stderr and "s_barrier" in r.stderr,
               "gfx1200 `%s`: error naming it (exit %d: %s)" % (body, r.returncode,
                                                                 r.stderr[:300]))
+
+
+def test_spin(amdsim, tmp):
+    n, groups = 128, 2
+    for t in ("gfx90a", "gfx1100"):
+        h = build_cl("spin", t, tmp)
+        out = os.path.join(tmp, "spin-%s.bin" % t)
+        base = [amdsim, h, "--kernel", "spin", "--grid", str(groups), "--block", str(n),
+                "out:%d:%s" % (4 * n * groups, out), "i32:%d" % n]
+        r = run(base + ["i32:0"])
+        if check(r.returncode == 0, "%s spin-wait ends: %s" % (t, r.stderr[:300])):
+            got = read_words(out, "I")
+            exp = [1000 + g + i for g in range(groups) for i in range(n)]
+            check(got == exp, "%s spin-wait: waves read the data the last wave wrote" % t)
+        r = run(base + ["i32:1"], timeout=60)
+        check(r.returncode == 1 and "deadlock: waves spin at s_sleep" in r.stderr,
+              "%s spin without a release: deadlock reported (exit %d: %s)" %
+              (t, r.returncode, r.stderr[:300]))
 
 
 def test_api(amdsim, tmp, loader):
