@@ -57,6 +57,14 @@ enum ir_redux {
 	                       * 32); the result is then per lane (divergent) */
 };
 
+/* NBAR / NBAR_RED aux flags (build_bar.c, sel_bar.c). */
+enum {
+	IR_NBAR_ARRIVE = 1,  /* bar.arrive: no wait, a release only */
+	IR_NBAR_MAYBE_0 = 2, /* bar.sync with a register and no count: s_barrier if it folds to 0 */
+	IR_NBAR_ALL = 4,     /* the kernel keeps barrier 0 in LDS too: never s_barrier */
+	IR_NBAR_AREA_BYTES = 192, /* 16 counter dwords, then acc[16][2] of NBAR_RED */
+};
+
 /* LANE_READ aux: 0, or a constant lane pattern (shfl.sync with constant b and c) that
  * selection turns into DPP/ds_swizzle; args[1] is then the lane itself.  Patterns repeat
  * in segments of 2^seg lanes: XOR n (n < 32, always in range), UP/DOWN n (0 < n < segment;

@@ -344,7 +344,8 @@ bool sel_cflow_plan(struct isel *s)
 		s->mir_else[b] = NONE;
 		s->mir_head[b] = s->mir_body[b] = s->mir_tail[b] = NONE;
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER;
+			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER ||
+			                 sel_bar_is_hw(s, &ir->blocks[b].insns[i]);
 	}
 	/* Masks above every SGPR the hardware may load at entry: s[0:1] kernarg pointer,
 	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
@@ -361,7 +362,7 @@ bool sel_cflow_plan(struct isel *s)
 		          ir->name, (s->mf->reserved_sgprs_end - MASK_SGPR_BASE) / s->mask_dw);
 		return false;
 	}
-	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c] [one tail per
+	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c or barrier wait of sel_bar.c] [one tail per
 	 * loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
@@ -369,7 +370,8 @@ bool sel_cflow_plan(struct isel *s)
 			s->mir_head[b] = mir_new_block(s->mf);
 		s->mir_body[b] = mir_new_block(s->mf);
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			if (sel_atomic_needs_loop(s, &ir->blocks[b].insns[i])) {
+			if (sel_atomic_needs_loop(s, &ir->blocks[b].insns[i]) ||
+			    sel_bar_needs_loop(s, &ir->blocks[b].insns[i])) {
 				mir_new_block(s->mf); /* sel_atomic.c: the loop, what follows it */
 				mir_new_block(s->mf);
 			}

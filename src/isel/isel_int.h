@@ -120,6 +120,11 @@ void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
 bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */
+/* sel_bar.c: counted and named barriers; cflow.c reserves two blocks where needs_loop */
+bool sel_bar(struct isel *s, const struct ir_insn *in);
+bool sel_bar_needs_loop(struct isel *s, const struct ir_insn *in);
+bool sel_bar_is_hw(struct isel *s, const struct ir_insn *in); /* NBAR that is s_barrier */
+bool sel_barrier(struct isel *s); /* sel_mem.c: release, s_barrier, acquire */
 
 /* sel_global.c: addresses of .global/.const variables; false = not such an instruction */
 void sel_global_entry(struct isel *s);

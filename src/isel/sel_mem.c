@@ -355,7 +355,7 @@ static bool store(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-static bool barrier(struct isel *s)
+bool sel_barrier(struct isel *s)
 {
 	sel_mm_barrier_release(s);
 	if (s->gen == AMD_GFX12) {
@@ -417,7 +417,7 @@ bool sel_mem(struct isel *s, const struct ir_insn *in)
 	case IR_STORE:
 		return store(s, in);
 	case IR_BARRIER:
-		return barrier(s);
+		return sel_barrier(s);
 	case IR_CVTA_TO:
 	case IR_CVTA_FROM:
 		return cvta(s, in);
