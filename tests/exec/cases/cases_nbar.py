@@ -112,6 +112,25 @@ def odd_case(name, grid, block, live, rounds):
                  ('i32', rounds)], check)
 
 
+def mixed_case(name, grid):
+    """nbar_mixed: barrier 0 plain, counted, by register and arrive-only (see the .ptx)."""
+    rng = rng_for(name)
+    vals = [rng.getrandbits(30) for _ in range(grid * 128)]
+    expected = []
+    for b in range(grid):
+        src = vals[b * 128:(b + 1) * 128]
+        s = [3 * src[(t + 70) & 127] & M32 for t in range(128)]
+        w = [s[(t + 33) & 127] for t in range(128)]
+        for t in range(128):
+            expected += [w[t], (w[t + 64] + 5) & M32 if t < 64 else 0]
+
+    def check(outs, wave):
+        return compare(name, unpack('I', outs[0]), expected)
+
+    return Case(name, 'nbar_mixed', (grid,), (128,),
+                [In('I', vals), Out(8 * grid * 128), ('u32', 0)], check)
+
+
 def cases():
     out = [prodcons_case('nbar_prodcons_4', 2, 4),
            prodcons_case('nbar_prodcons_1', 1, 1),
@@ -120,7 +139,8 @@ def cases():
            red_case('nbar_red_192', 2, 192, 3),
            odd_case('nbar_odd_96', 2, 96, 96, 3),
            odd_case('nbar_odd_160', 2, 160, 160, 2),
-           odd_case('nbar_odd_160_exit', 2, 160, 128, 3)]
+           odd_case('nbar_odd_160_exit', 2, 160, 128, 3),
+           mixed_case('nbar_mixed', 2)]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
     return out
