@@ -131,6 +131,22 @@ def mixed_case(name, grid):
                 [In('I', vals), Out(8 * grid * 128), ('u32', 0)], check)
 
 
+def warps_case(name, grid):
+    """nbar_warps: every thread reads its partner warp's value (odd: 2 in + 1, even: 3 in)."""
+    rng = rng_for(name)
+    vals = [rng.getrandbits(31) for _ in range(grid * 256)]
+
+    def check(outs, wave):
+        w = wave  # warp == wave on the targets this case runs on (not warp_level)
+        val = [(2 * v + 1 if t & w else 3 * v) & M32
+               for b in range(grid) for t, v in enumerate(vals[b * 256:(b + 1) * 256])]
+        exp = [val[b * 256 + (t ^ w)] for b in range(grid) for t in range(256)]
+        return compare(name, unpack('I', outs[0]), exp)
+
+    return Case(name, 'nbar_warps', (grid,), (256,), [In('I', vals), Out(4 * grid * 256)],
+                check)
+
+
 def cases():
     out = [prodcons_case('nbar_prodcons_4', 2, 4),
            prodcons_case('nbar_prodcons_1', 1, 1),
@@ -143,4 +159,5 @@ def cases():
            mixed_case('nbar_mixed', 2)]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
-    return out
+    # warp == wave only: with --warp-size 32 on wave64 it deadlocks (nbar_limits.py)
+    return out + [warps_case('nbar_warps', 2)]
