@@ -112,15 +112,24 @@ struct nbar {
 	uint32_t saved, one, a; /* EXEC on entry; lane 0 if a != 0, else none; threads */
 	struct mir_opnd count, word, vword, acc; /* acc: this phase's accumulator (NBAR_RED) */
 	uint32_t phase;                          /* old >> 16, or PHASE_ONE if a == 0 */
+	bool count_known;                        /* a constant count_value */
+	uint32_t count_value;
 };
 
 /* Address of dword k of barrier id's record: area + off + (id & 15) * scale. */
 static struct mir_opnd bar_addr(struct isel *s, const struct ir_insn *in, unsigned off,
                                 unsigned scale)
 {
-	struct mir_opnd area = sel_sreg_opnd(s, in->args[0], 0),
-	                id = sel_sreg_opnd(s, in->args[1], 0);
-	uint32_t m, t, r;
+	struct mir_opnd area = sel_sreg_opnd(s, in->args[0], 0);
+	uint64_t idv;
+	uint32_t r;
+	if (sel_is_const(s, in->args[1], &idv)) {
+		salu(s, AMD_OP_S_ADD_U32, sreg_new(s, &r), area,
+		     sel_s_imm(s, off + ((uint32_t)idv & 15) * scale));
+		return mir_vreg(r, 1);
+	}
+	struct mir_opnd id = sel_sreg_opnd(s, in->args[1], 0);
+	uint32_t m, t;
 	salu(s, AMD_OP_S_AND_B32, sreg_new(s, &m), id, mir_imm(15));
 	salu(s, AMD_OP_S_MUL_I32, sreg_new(s, &t), mir_vreg(m, 1), mir_imm(scale));
 	salu(s, AMD_OP_S_ADD_U32, sreg_new(s, &r), mir_vreg(t, 1), area);
@@ -147,6 +156,9 @@ static void enter(struct isel *s, const struct ir_insn *in, struct nbar *nb)
 	scmp(s, AMD_OP_S_CMP_LG_U32, mir_vreg(nb->a, 1), mir_imm(0));
 	salu(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64),
 	     mir_vreg(nb->one, s->mask_dw), mir_imm(1), mir_imm(0));
+	uint64_t cv = 0;
+	nb->count_known = sel_is_const(s, in->args[2], &cv);
+	nb->count_value = (uint32_t)cv;
 	nb->count = sel_sreg_opnd(s, in->args[2], 0);
 	nb->word = bar_addr(s, in, 0, 4);
 	set_exec_to(s, mir_vreg(nb->one, s->mask_dw));
@@ -179,7 +191,11 @@ static void arrive(struct isel *s, struct nbar *nb, const struct mir_opnd *other
 	struct mir_opnd add[3] = {mir_vreg(vold, 1), nb->vword, to_lane0(s, mir_vreg(nb->a, 1))};
 	sel_emit(s, AMD_OP_DS_ADD_RTN_U32, 3, add)->offset = 0;
 	uint32_t old = first_lane(s, mir_vreg(vold, 1)), lo, delta;
-	salu(s, AMD_OP_S_SUB_U32, sreg_new(s, &delta), sel_s_imm(s, PHASE_ONE), nb->count);
+	if (nb->count_known) {
+		sel_copy(s, sreg_new(s, &delta), sel_s_imm(s, PHASE_ONE - nb->count_value));
+	} else {
+		salu(s, AMD_OP_S_SUB_U32, sreg_new(s, &delta), sel_s_imm(s, PHASE_ONE), nb->count);
+	}
 	struct mir_opnd vdelta = to_lane0(s, mir_vreg(delta, 1));
 	struct mir_opnd zero = other_acc ? to_lane0(s, mir_imm(0)) : vdelta;
 	salu(s, AMD_OP_S_AND_B32, sreg_new(s, &lo), mir_vreg(old, 1), sel_s_imm(s, 0xffff));
