@@ -16,19 +16,18 @@
  * that have ended.
  * Every other form (named barriers 1-15, a thread count, bar.arrive, a barrier register)
  * is NBAR / NBAR_RED on a hidden LDS area of 16 counter dwords and 16 x 2 accumulators
- * (docs/BARRIERS.md, sel_bar.c), zeroed by NBAR_INIT + BARRIER at kernel entry.  A count is
- * in threads and a multiple of the PTX warp size (a constant that is not, is 0 or exceeds
- * 1024, and a constant barrier number above 15, are errors here; a register count is rounded
- * up, a register number masked to 4 bits); no count means the whole CTA rounded up to
- * warps.  When the kernel uses barrier 0 in such a form (or a barrier register with a count,
- * which may hold 0), every plain bar.sync 0 joins the LDS counters too: its BARRIER carries
- * aux 1 during the walk and irb_bar_finish rewrites it to NBAR (the kernel's NBARs get
- * IR_NBAR_ALL).  A barrier register without a count is NBAR with IR_NBAR_MAYBE_0: selection
- * keeps s_barrier if it folded to 0 (a .func parameter, as cooperative groups write it).
- * bar.red with a count adds popc(ballot) per wave: NBAR_RED returns the sum.
- * bar.warp.sync: the lanes of a warp run together in one wave, so only its memory-ordering
- * role is left: a CTA-scope acq_rel FENCE (stronger than needed, never wrong); its
- * membermask follows the lane-mask rules of docs/WARP.md (build_warp.c).
+ * (docs/BARRIERS.md, sel_bar.c), zeroed by NBAR_INIT (and an s_barrier) at kernel entry.  A count
+ * is in threads and a multiple of the PTX warp size (a constant that is not, is 0 or exceeds 1024,
+ * and a constant barrier number above 15, are errors here; a register count is rounded up, a
+ * register number masked to 4 bits); no count means the whole CTA rounded up to warps.  When the
+ * kernel uses barrier 0 in such a form (or a barrier register with a count, which may hold 0),
+ * every plain bar.sync 0 joins the LDS counters too: its BARRIER carries aux 1 during the walk and
+ * irb_bar_finish rewrites it to NBAR (the kernel's NBARs get IR_NBAR_ALL).  A barrier register
+ * without a count is NBAR with IR_NBAR_MAYBE_0: selection keeps s_barrier if it folded to 0 (a
+ * .func parameter, as cooperative groups write it). bar.red with a count adds popc(ballot) per
+ * wave: NBAR_RED returns the sum. bar.warp.sync: the lanes of a warp run together in one wave, so
+ * only its memory-ordering role is left: a CTA-scope acq_rel FENCE (stronger than needed, never
+ * wrong); its membermask follows the lane-mask rules of docs/WARP.md (build_warp.c).
  * %reserved_smem_offset_1 (CUDA cooperative groups' multi-warp scratch, at most 288 bytes)
  * is the LDS offset of a hidden 288-byte area.
  * O(1) per instruction; the finish is O(instructions) when it has marks to rewrite. */
@@ -310,7 +309,7 @@ static void put_marked(struct irb *b, uint32_t blk, const struct ir_insn *in)
 
 /* After the walk: plain barriers are settled (see the header), then every wave's bar.red
  * slot and the NBAR area are zeroed at kernel entry (in front of block 0, which no branch
- * targets and which dominates every barrier); the NBAR area before a BARRIER, so that no
+ * targets and which dominates every barrier); NBAR_INIT ends in an s_barrier, so that no
  * wave arrives before every counter is 0. */
 void irb_bar_finish(struct irb *b)
 {
@@ -326,12 +325,15 @@ void irb_bar_finish(struct irb *b)
 		entry->insns = NULL;
 		entry->ninsns = entry->cap = 0;
 		irb_switch_to(b, 0);
+		if (nold) {
+			b->line = old[0].line;
+			b->col = old[0].col;
+		}
 		if (b->bar_slots)
 			store_slot(b, wave_slot(b), konst(b, IR_T_I32, 0));
 		if (b->nbar_area) {
 			ir_ref area = area_address(b, b->nbar_area);
 			irb_emit(b, IR_NBAR_INIT, IR_T_NONE, &area, 1, 0, 0);
-			irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
 		}
 		for (uint32_t i = 0; i < nold; i++)
 			ir_append(b->fn, 0, &old[i]);

@@ -9,6 +9,9 @@
  *    earlier one on the same operands (commutative ones in either order) is replaced.
  * 4. Dead code elimination: results nobody needs, unless the operation has effects; an
  *    atomic whose old value nobody needs becomes RED (the cheaper non-returning form).
+ *    Before it, a barrier register that folded to 0 (NBAR with IR_NBAR_MAYBE_0, build_bar.c)
+ *    becomes BARRIER, so the counter operands it no longer needs die (and the counters' area
+ *    and zeroing at entry when no barrier uses them).
  * requires: nothing (works with or without ir_cfg_compute; it keeps the CFG).
  * breaks: nothing but uniformity flags of removed values.
  * Complexity: O(instructions) per forwarding round (rounds are few in practice, capped),
@@ -297,6 +300,47 @@ static void dead_code(struct opt *o)
 	}
 }
 
+/* NBAR_INIT (at the top of block 0) goes when no barrier uses the counters any more, and
+ * so does the LDS of its hidden area (size 0). */
+static void drop_counter_init(struct ir_function *fn)
+{
+	struct ir_block *bl = &fn->blocks[0];
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		if (bl->insns[i].op != IR_NBAR_INIT)
+			continue;
+		ir_ref area = bl->insns[i].args[0];
+		for (uint32_t k = 0; k < i; k++)
+			if (bl->insns[k].res == area && bl->insns[k].op == IR_SYMADDR) {
+				fn->symvars[bl->insns[k].imm].size = 0;
+				fn->symvars[bl->insns[k].imm].align = 1;
+			}
+		memmove(&bl->insns[i], &bl->insns[i + 1], (bl->ninsns - i - 1) * sizeof *bl->insns);
+		bl->ninsns--;
+		return;
+	}
+}
+
+static void settle_barriers(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	bool counters = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			struct ir_insn *in = &fn->blocks[b].insns[i];
+			uint64_t id;
+			if (in->op == IR_NBAR && (in->aux & IR_NBAR_MAYBE_0) &&
+			    !(in->aux & IR_NBAR_ALL) && const_int(fn, in->args[1], &id) &&
+			    (uint32_t)id == 0) {
+				in->op = IR_BARRIER;
+				in->nargs = 0;
+				in->aux = 0;
+			}
+			counters |= in->op == IR_NBAR || in->op == IR_NBAR_RED;
+		}
+	if (!counters && fn->nblocks)
+		drop_counter_init(fn);
+}
+
 unsigned ir_optimize(struct ir_function *fn)
 {
 	struct opt o = {.fn = fn};
@@ -323,6 +367,7 @@ unsigned ir_optimize(struct ir_function *fn)
 	for (int k = 0; k < 16 && forward(&o); k++)
 		;
 	rewrite_operands(&o);
+	settle_barriers(&o);
 	dead_code(&o);
 	return o.removed;
 }

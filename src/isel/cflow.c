@@ -345,6 +345,7 @@ bool sel_cflow_plan(struct isel *s)
 		s->mir_head[b] = s->mir_body[b] = s->mir_tail[b] = NONE;
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			s->no_skip[b] |= ir->blocks[b].insns[i].op == IR_BARRIER ||
+			                 ir->blocks[b].insns[i].op == IR_NBAR_INIT ||
 			                 sel_bar_is_hw(s, &ir->blocks[b].insns[i]);
 	}
 	/* Masks above every SGPR the hardware may load at entry: s[0:1] kernarg pointer,
@@ -362,8 +363,8 @@ bool sel_cflow_plan(struct isel *s)
 		          ir->name, (s->mf->reserved_sgprs_end - MASK_SGPR_BASE) / s->mask_dw);
 		return false;
 	}
-	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c or barrier wait of sel_bar.c] [one tail per
-	 * loop ending here] ... exit */
+	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c or barrier wait
+	 * of sel_bar.c] [one tail per loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
 		if (s->mask_slot[b] >= 0)

@@ -21,7 +21,8 @@
  * more (this needs the threads of one bar.red phase not to arrive before the previous
  * phase is complete, which holds when the same threads use the barrier each time).
  * NBAR with IR_NBAR_MAYBE_0 whose barrier number folded to 0 is s_barrier (sel_barrier).
- * NBAR_INIT: lanes 0-23 of every wave store zero qwords over the area (a BARRIER follows).
+ * NBAR_INIT: lanes 0-23 of every wave store zero qwords over the area, then s_barrier;
+ * nothing if every NBAR of the function became s_barrier.
  * Limit: lanes of one wave cannot wait for lanes of the same wave on another path (no
  * independent thread scheduling); such code spins forever (amdsim reports the deadlock).
  * Complexity: O(1) per instruction. */
@@ -276,9 +277,25 @@ static bool nbar_red(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* Every wave: lanes 0..AREA_QWORDS-1 store a zero qword each over the area. */
+/* Whether any barrier of the function uses the counters (not only s_barrier). */
+static bool uses_counters(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &ir->blocks[b].insns[i];
+			if (in->op == IR_NBAR_RED || (in->op == IR_NBAR && !sel_bar_is_hw(s, in)))
+				return true;
+		}
+	return false;
+}
+
+/* Every wave: lanes 0..AREA_QWORDS-1 store a zero qword each over the area, then
+ * s_barrier; nothing when every barrier turned out to be s_barrier. */
 static bool nbar_init(struct isel *s, const struct ir_insn *in)
 {
+	if (!uses_counters(s))
+		return true;
 	unsigned w = s->mask_dw;
 	uint32_t saved = sel_new_sgpr(s, w), lane = sel_new_vgpr(s, 1), addr = sel_new_vgpr(s, 1);
 	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
@@ -304,7 +321,7 @@ static bool nbar_init(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd st[2] = {mir_vreg(addr, 1), mir_vreg(zero, 2)};
 	sel_emit(s, AMD_OP_DS_WRITE_B64, 2, st)->offset = 0;
 	set_exec_to(s, mir_vreg(saved, w));
-	return true;
+	return sel_barrier(s);
 }
 
 bool sel_bar(struct isel *s, const struct ir_insn *in)
