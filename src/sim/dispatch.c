@@ -292,10 +292,11 @@ static bool run_workgroup(struct sim_ctx *c)
 			               "deadlock: waves wait at a barrier that others never reach");
 		} else if (waiting + sleeping == live && c->mem_writes == writes) {
 			char msg[160];
-			snprintf(msg, sizeof msg,
-			         "deadlock: waves spin at s_sleep on memory no wave writes any more "
-			         "(workgroup %u: %u waves sleeping, %u at s_barrier)",
-			         c->waves[0].wg_flat, sleeping, waiting);
+			snprintf(
+			        msg, sizeof msg,
+			        "deadlock: waves spin at s_sleep on memory no wave writes any more "
+			        "(workgroup %u: %u waves sleeping, %u at s_barrier)",
+			        c->waves[0].wg_flat, sleeping, waiting);
 			return err_out(c, msg);
 		}
 	}
