@@ -156,6 +156,7 @@ def cases():
            odd_case('nbar_odd_96', 2, 96, 96, 3),
            odd_case('nbar_odd_160', 2, 160, 160, 2),
            odd_case('nbar_odd_160_exit', 2, 160, 128, 3),
+           odd_case('nbar_odd_128_exit96', 2, 128, 96, 2),
            mixed_case('nbar_mixed', 2)]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
