@@ -16,18 +16,20 @@
  * that have ended.
  * Every other form (named barriers 1-15, a thread count, bar.arrive, a barrier register)
  * is NBAR / NBAR_RED on a hidden LDS area of 16 counter dwords and 16 x 2 accumulators
- * (docs/BARRIERS.md, sel_bar.c), zeroed by NBAR_INIT (and an s_barrier) at kernel entry.  A count
- * is in threads and a multiple of the PTX warp size (a constant that is not, is 0 or exceeds 1024,
- * and a constant barrier number above 15, are errors here; a register count is rounded up, a
- * register number masked to 4 bits); no count means the whole CTA rounded up to warps.  When the
- * kernel uses barrier 0 in such a form (or a barrier register with a count, which may hold 0),
- * every plain bar.sync 0 joins the LDS counters too: its BARRIER carries aux 1 during the walk and
- * irb_bar_finish rewrites it to NBAR (the kernel's NBARs get IR_NBAR_ALL).  A barrier register
- * without a count is NBAR with IR_NBAR_MAYBE_0: selection keeps s_barrier if it folded to 0 (a
- * .func parameter, as cooperative groups write it). bar.red with a count adds popc(ballot) per
- * wave: NBAR_RED returns the sum. bar.warp.sync: the lanes of a warp run together in one wave, so
- * only its memory-ordering role is left: a CTA-scope acq_rel FENCE (stronger than needed, never
- * wrong); its membermask follows the lane-mask rules of docs/WARP.md (build_warp.c).
+ * (docs/BARRIERS.md, sel_bar.c), zeroed by NBAR_INIT (and an s_barrier) at kernel entry.
+ * A count is in threads and a multiple of the PTX warp size (a constant that is not, is 0
+ * or exceeds 1024, and a constant barrier number above 15, are errors here; a register
+ * count is rounded up, a register number masked to 4 bits); no count means the whole CTA
+ * rounded up to warps.  When the kernel uses barrier 0 in such a form (or a barrier
+ * register with a count, which may hold 0), every plain bar.sync 0 joins the LDS counters
+ * too: its BARRIER carries aux 1 during the walk and irb_bar_finish rewrites it to NBAR
+ * (the kernel's NBARs get IR_NBAR_ALL).  A barrier register without a count is NBAR with
+ * IR_NBAR_MAYBE_0: ir_optimize makes it BARRIER if it folds to 0 (a .func parameter, as
+ * cooperative groups write it), and drops NBAR_INIT when no NBAR is left.  bar.red with a
+ * count adds popc(ballot) per wave: NBAR_RED returns the sum.
+ * bar.warp.sync: the lanes of a warp run together in one wave, so only its memory-ordering
+ * role is left: a CTA-scope acq_rel FENCE (stronger than needed, never wrong); its
+ * membermask follows the lane-mask rules of docs/WARP.md (build_warp.c).
  * %reserved_smem_offset_1 (CUDA cooperative groups' multi-warp scratch, at most 288 bytes)
  * is the LDS offset of a hidden 288-byte area.
  * O(1) per instruction; the finish is O(instructions) when it has marks to rewrite. */

@@ -20,12 +20,13 @@
  * slot before they arrived at phase g, and phase g is complete, so no one reads it any
  * more (this needs the threads of one bar.red phase not to arrive before the previous
  * phase is complete, which holds when the same threads use the barrier each time).
- * NBAR with IR_NBAR_MAYBE_0 whose barrier number folded to 0 is s_barrier (sel_barrier).
+ * NBAR with IR_NBAR_MAYBE_0 whose barrier number is the constant 0 is s_barrier
+ * (sel_barrier; ir_optimize has usually made it BARRIER already).
  * NBAR_INIT: lanes 0-23 of every wave store zero qwords over the area, then s_barrier;
  * nothing if every NBAR of the function became s_barrier.
  * Limit: lanes of one wave cannot wait for lanes of the same wave on another path (no
  * independent thread scheduling); such code spins forever (amdsim reports the deadlock).
- * Complexity: O(1) per instruction. */
+ * Complexity: O(1) per instruction; NBAR_INIT scans the function once. */
 #include "isel/isel_int.h"
 
 enum { PHASE_ONE = 0x10000, ACC_OFFSET = 64, AREA_QWORDS = IR_NBAR_AREA_BYTES / 8 };
