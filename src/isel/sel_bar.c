@@ -8,11 +8,14 @@
  * on wave64), as the PTX ISA counts ("as if all the threads in a warp are active").  With
  * EXEC set to lane 0 (none if A is 0):
  *     release fence; old = ds_add_rtn_u32(word, A)
- *     if (old & 0xffff) + A == b: ds_add_u32(word, 0x10000 - b)   (EXEC kept only if so)
- * The last arriver bumps the phase and removes b arrivals in one atomic, so early arrivals
- * of the next phase stay counted.  bar.sync / bar.red then spin, uniform and scalar (two MIR
- * blocks after the block's body, reserved by cflow.c as for sel_atomic.c's CAS loop):
- *     do { s_sleep 1; v = ds_read_b32(word) } while (v >> 16 == old >> 16)
+ *     n = old & 0xffff; ph = old >> 16
+ *     if n >= b: n -= b, ph += 1      (the last arriver has not bumped yet: next phase's)
+ *     if n + A == b: ds_add_u32(word, 0x10000 - b)   (EXEC kept only if so)
+ * The last arriver bumps the phase and removes b arrivals in one atomic, so arrivals that
+ * came in between stay counted for the next phase.  bar.sync / bar.red then spin, uniform
+ * and scalar (two MIR blocks after the block's body, reserved by cflow.c as for
+ * sel_atomic.c's CAS loop), until the phase has moved past ph:
+ *     do { s_sleep 1; v = ds_read_b32(word) } while (((v >> 16) - ph) & 0xffff not in 1..0x7fff)
  * and end with the acquire half of the CTA fence; bar.arrive is a release only.
  * bar.red adds the wave's count into acc[id][phase & 1] (the phase read just before it
  * arrives) and reads it back after the wait.  The last arriver of phase g zeroes
@@ -113,7 +116,8 @@ static uint32_t wave_threads(struct isel *s, uint32_t saved)
 struct nbar {
 	uint32_t saved, one, a; /* EXEC on entry; lane 0 if a != 0, else none; threads */
 	struct mir_opnd count, word, vword, acc; /* acc: this phase's accumulator (NBAR_RED) */
-	uint32_t phase;                          /* old >> 16, or PHASE_ONE if a == 0 */
+	uint32_t phase;                          /* the phase this arrival belongs to */
+	uint32_t waits;                          /* ~0, or 0 if a == 0 (no wait) */
 	bool count_known;                        /* a constant count_value */
 	uint32_t count_value;
 };
@@ -192,17 +196,24 @@ static void arrive(struct isel *s, struct nbar *nb, const struct mir_opnd *other
 	uint32_t vold = sel_new_vgpr(s, 1);
 	struct mir_opnd add[3] = {mir_vreg(vold, 1), nb->vword, to_lane0(s, mir_vreg(nb->a, 1))};
 	sel_emit(s, AMD_OP_DS_ADD_RTN_U32, 3, add)->offset = 0;
-	uint32_t old = first_lane(s, mir_vreg(vold, 1)), lo, delta;
-	if (nb->count_known) {
+	uint32_t old = first_lane(s, mir_vreg(vold, 1)), cnt, ph, adj, delta;
+	if (nb->count_known)
 		sel_copy(s, sreg_new(s, &delta), sel_s_imm(s, PHASE_ONE - nb->count_value));
-	} else {
+	else
 		salu(s, AMD_OP_S_SUB_U32, sreg_new(s, &delta), sel_s_imm(s, PHASE_ONE), nb->count);
-	}
 	struct mir_opnd vdelta = to_lane0(s, mir_vreg(delta, 1));
 	struct mir_opnd zero = other_acc ? to_lane0(s, mir_imm(0)) : vdelta;
-	salu(s, AMD_OP_S_AND_B32, sreg_new(s, &lo), mir_vreg(old, 1), sel_s_imm(s, 0xffff));
-	salu(s, AMD_OP_S_ADD_U32, mir_vreg(lo, 1), mir_vreg(lo, 1), mir_vreg(nb->a, 1));
-	scmp(s, AMD_OP_S_CMP_EQ_U32, mir_vreg(lo, 1), nb->count);
+	salu(s, AMD_OP_S_AND_B32, sreg_new(s, &cnt), mir_vreg(old, 1), sel_s_imm(s, 0xffff));
+	salu(s, AMD_OP_S_LSHR_B32, sreg_new(s, &ph), mir_vreg(old, 1), mir_imm(16));
+	/* b or more arrived and the last arriver has not bumped the phase yet: this arrival
+	 * is the next phase's */
+	scmp(s, AMD_OP_S_CMP_GE_U32, mir_vreg(cnt, 1), nb->count);
+	salu(s, AMD_OP_S_CSELECT_B32, sreg_new(s, &adj), nb->count, mir_imm(0));
+	salu(s, AMD_OP_S_SUB_U32, mir_vreg(cnt, 1), mir_vreg(cnt, 1), mir_vreg(adj, 1));
+	scmp(s, AMD_OP_S_CMP_LG_U32, mir_vreg(adj, 1), mir_imm(0));
+	salu(s, AMD_OP_S_ADDC_U32, mir_vreg(ph, 1), mir_vreg(ph, 1), mir_imm(0));
+	salu(s, AMD_OP_S_ADD_U32, mir_vreg(cnt, 1), mir_vreg(cnt, 1), mir_vreg(nb->a, 1));
+	scmp(s, AMD_OP_S_CMP_EQ_U32, mir_vreg(cnt, 1), nb->count);
 	salu(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), sel_exec(s),
 	     sel_exec(s), mir_imm(0));
 	if (other_acc) {
@@ -212,14 +223,15 @@ static void arrive(struct isel *s, struct nbar *nb, const struct mir_opnd *other
 	struct mir_opnd bump[2] = {nb->vword, vdelta};
 	sel_emit(s, AMD_OP_DS_ADD_U32, 2, bump)->offset = 0;
 	set_exec_to(s, mir_vreg(nb->one, s->mask_dw));
-	uint32_t ph;
-	salu(s, AMD_OP_S_LSHR_B32, sreg_new(s, &ph), mir_vreg(old, 1), mir_imm(16));
-	scmp(s, AMD_OP_S_CMP_EQ_U32, mir_vreg(nb->a, 1), mir_imm(0));
-	salu(s, AMD_OP_S_CSELECT_B32, mir_vreg(ph, 1), sel_s_imm(s, PHASE_ONE), mir_vreg(ph, 1));
 	nb->phase = ph;
+	nb->waits = sel_new_sgpr(s, 1); /* all ones, or 0 when the wave did not arrive */
+	scmp(s, AMD_OP_S_CMP_LG_U32, mir_vreg(nb->a, 1), mir_imm(0));
+	salu(s, AMD_OP_S_CSELECT_B32, mir_vreg(nb->waits, 1), mir_imm(~0u), mir_imm(0));
 }
 
-/* The spin loop in the two MIR blocks after the current one; continues in the second. */
+/* The spin loop in the two MIR blocks after the current one, until the phase has moved
+ * past the wave's ((now - phase) & 0xffff in 1..0x7fff, so a phase bumped twice meanwhile
+ * also counts); continues in the second block. */
 static void wait_phase(struct isel *s, struct nbar *nb)
 {
 	uint32_t loop = s->cur + 1, cont = s->cur + 2;
@@ -228,14 +240,19 @@ static void wait_phase(struct isel *s, struct nbar *nb)
 	s->mf->blocks[loop].comment = "barrier: wait until the phase changes";
 	struct mir_opnd sl = mir_imm(1);
 	sel_emit(s, AMD_OP_S_SLEEP, 1, &sl);
-	uint32_t v = sel_new_vgpr(s, 1), ph;
+	uint32_t v = sel_new_vgpr(s, 1), d;
 	struct mir_opnd rd[2] = {mir_vreg(v, 1), nb->vword};
 	sel_emit(s, AMD_OP_DS_READ_B32, 2, rd)->offset = 0;
 	uint32_t cur = first_lane(s, mir_vreg(v, 1));
-	salu(s, AMD_OP_S_LSHR_B32, sreg_new(s, &ph), mir_vreg(cur, 1), mir_imm(16));
-	scmp(s, AMD_OP_S_CMP_EQ_U32, mir_vreg(ph, 1), mir_vreg(nb->phase, 1));
+	struct mir_opnd dd = sreg_new(s, &d);
+	salu(s, AMD_OP_S_LSHR_B32, dd, mir_vreg(cur, 1), mir_imm(16));
+	salu(s, AMD_OP_S_SUB_U32, dd, dd, mir_vreg(nb->phase, 1));
+	salu(s, AMD_OP_S_AND_B32, dd, dd, sel_s_imm(s, 0xffff));
+	salu(s, AMD_OP_S_SUB_U32, dd, dd, mir_imm(1));
+	salu(s, AMD_OP_S_AND_B32, dd, dd, mir_vreg(nb->waits, 1));
+	scmp(s, AMD_OP_S_CMP_LT_U32, dd, sel_s_imm(s, 0x7fff));
 	struct mir_opnd back = mir_block_ref(loop);
-	sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &back);
+	sel_emit(s, AMD_OP_S_CBRANCH_SCC0, 1, &back);
 	set_succ(s, loop, cont, loop);
 	s->cur = cont;
 }
