@@ -292,7 +292,7 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref b
 	if (clamp != (up ? 0 : p - 1) || (n == 0 && !ptx_insn_has_mod(in, PTX_DW_IDX)))
 		return 0;
 	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
-		return n < p && n < 32 ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
+		return n < p ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
 	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
 	 * 32-lane segments (sel_warp.c) */
 	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;

@@ -81,6 +81,21 @@ static unsigned quad_perm(unsigned and_mask, unsigned or_mask, unsigned xor_mask
 	return ctrl;
 }
 
+/* gfx10+ v_permlane16_b32 (cross: v_permlanex16_b32): lane l of each 16-lane row reads lane
+ * sel[l % 16] of its row (cross: of the other row of its 32-lane pair); bound_ctrl
+ * (op_sel:[0,1]): an inactive source lane gives 0, so every active lane is written. */
+static void permlane(struct isel *s, bool cross, struct mir_opnd d, struct mir_opnd a,
+                     const unsigned sel[16])
+{
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < 16; i++)
+		bits |= (uint64_t)(sel[i] & 15) << (4 * i);
+	unsigned op = cross ? AMD_OP_V_PERMLANEX16_B32 : AMD_OP_V_PERMLANE16_B32;
+	struct mir_opnd ops[4] = {d, a, mir_imm((uint32_t)bits), mir_imm((uint32_t)(bits >> 32))};
+	sel_fix_valu(s, op, 4, ops);
+	sel_emit(s, op, 4, ops)->bound_ctrl = true;
+}
+
 /* The lanes of the wave whose .up/.down by n in segments of p lanes is in range. */
 static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsigned p)
 {
@@ -128,31 +143,117 @@ static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bo
 	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, uint32_t aux)
+/* Sets `mask` (wave-size bits) into a new SGPR lane mask. */
+static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 {
-	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
-	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share */
-	switch (IR_LANE_KIND(aux)) {
-	case IR_LANE_XOR:
-		if (n < 4)
-			dpp_mov(s, d, a, quad_perm(3, 0, n));
-		else if (gfx10 && n < 16)
-			dpp_mov(s, d, a, 0x160 | n);
-		else
-			swizzle(s, d, a, 0x1f, 0, n);
-		return;
-	case IR_LANE_IDX:
-		if (p <= 4)
-			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
-		else if (gfx10 && p == 16)
-			dpp_mov(s, d, a, 0x150 | n);
-		else
-			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
-		return;
-	default:
-		shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(mask >> (32 * h))));
+	return mir_vreg(m, s->mask_dw);
+}
+
+/* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
+ * lane or, out of range, the lane itself (p <= 16: that is all); with p = 32 the lanes whose
+ * source is in the other row of the segment take a v_permlanex16 through v_cndmask. */
+static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
+                           unsigned n, unsigned p)
+{
+	unsigned same[16], other[16];
+	bool identity = true;
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned q = i % p, from = up ? (q >= n ? i - n : i) : (q + n < p ? i + n : i);
+		same[i] = from < 16 ? from : i; /* p = 32: crossing lanes are fixed below */
+		other[i] = (up ? i - n : i + n) & 15;
+		identity &= same[i] == i;
+	}
+	if (p <= 16) {
+		permlane(s, false, d, a, same);
 		return;
 	}
+	struct mir_opnd t = a;
+	if (!identity) {
+		t = mir_vreg(sel_new_vgpr(s, 1), 1);
+		permlane(s, false, t, a, same);
+	}
+	uint32_t x = sel_new_vgpr(s, 1);
+	permlane(s, true, mir_vreg(x, 1), a, other);
+	uint64_t cross = 0; /* up: the first n lanes of odd rows; down: the last n of even rows */
+	for (unsigned l = 0; l < s->wave; l++)
+		if (up ? (l & 16) && (l & 15) < n : !(l & 16) && (l & 15) + n >= 16)
+			cross |= 1ull << l;
+	struct mir_opnd ops[4] = {d, t, mir_vreg(x, 1), const_mask(s, cross)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
+/* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
+ * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
+                     unsigned n, uint32_t aux);
+
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a,
+                         struct mir_opnd lane, uint32_t aux)
+{
+	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
+	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share, v_permlane16/x16 */
+	unsigned sel[16];
+	switch (IR_LANE_KIND(aux)) {
+	case IR_LANE_XOR:
+		if (n >= 32) {
+			xor_high(s, d, a, lane, n, aux);
+		} else if (n < 4) {
+			dpp_mov(s, d, a, quad_perm(3, 0, n));
+		} else if (gfx10 && n < 16) {
+			dpp_mov(s, d, a, 0x160 | n);
+		} else if (gfx10) { /* 16 <= n < 32: the other row, lane ^ (n & 15) */
+			for (unsigned i = 0; i < 16; i++)
+				sel[i] = i ^ (n & 15);
+			permlane(s, true, d, a, sel);
+		} else {
+			swizzle(s, d, a, 0x1f, 0, n);
+		}
+		return;
+	case IR_LANE_IDX:
+		if (p <= 4) {
+			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
+		} else if (gfx10 && p == 16) {
+			dpp_mov(s, d, a, 0x150 | n);
+		} else if (gfx10 && p == 8) { /* lane n of each 8 */
+			for (unsigned i = 0; i < 16; i++)
+				sel[i] = (i & 8) | n;
+			permlane(s, false, d, a, sel);
+		} else {
+			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
+		}
+		return;
+	default:
+		if (gfx10 && p <= 32)
+			shift_permlane(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		else
+			shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		return;
+	}
+}
+
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
+                     unsigned n, uint32_t aux)
+{
+	if (s->gen >= AMD_GFX11 && s->wave == 64) {
+		if (n == 32) {
+			struct mir_opnd ops[2] = {d, a};
+			sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
+			return;
+		}
+		uint32_t t = sel_new_vgpr(s, 1);
+		struct mir_opnd ops[2] = {mir_vreg(t, 1), a};
+		sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
+		lane_pattern(s, d, mir_vreg(t, 1), lane,
+		             IR_LANE_AUX(IR_LANE_XOR, n - 32, IR_LANE_SEG(aux)));
+		return;
+	}
+	uint32_t from = sel_new_vgpr(s, 1);
+	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), lane};
+	valu(s, AMD_OP_V_XOR_B32, 3, x);
+	bpermute(s, d, a, mir_vreg(from, 1));
 }
 
 static bool lane_read(struct isel *s, const struct ir_insn *in)
@@ -164,12 +265,13 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (in->aux) {
 		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
+		struct mir_opnd lane = sel_vsrc_opnd(s, in->args[1], 0);
 		if (s->vals[in->res].loc == LOC_VGPR) {
-			lane_pattern(s, d, a, in->aux);
+			lane_pattern(s, d, a, lane, in->aux);
 			return true;
 		}
 		uint32_t t = sel_new_vgpr(s, 1); /* uniform by analysis: through a VGPR */
-		lane_pattern(s, mir_vreg(t, 1), a, in->aux);
+		lane_pattern(s, mir_vreg(t, 1), a, lane, in->aux);
 		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
