@@ -16,11 +16,12 @@
  * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
  * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
  * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
- * wave64, --warp-size 32, each half separately, the result per lane).  match.any compares each
- * lane's value with every lane's (v_readlane, v_cmp) and writes lane k's mask into lane k
- * (v_writelane): 2-3 instructions per lane of the wave, straight-line.  bar.sum (bar.red's CTA-wide
+ * wave64, --warp-size 32, each half separately, the result per lane).  match.any is a waterfall
+ * loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
+ * gives its value (v_readlane), v_cmp_eq finds the lanes holding it, which take the compare
+ * mask and leave EXEC.  bar.sum (bar.red's CTA-wide
  * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
- * redux does. Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * redux does. Complexity: O(1) per instruction; match.any O(distinct values) at run time. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
@@ -91,8 +92,11 @@ static void permlane(struct isel *s, bool cross, struct mir_opnd d, struct mir_o
 	for (unsigned i = 0; i < 16; i++)
 		bits |= (uint64_t)(sel[i] & 15) << (4 * i);
 	unsigned op = cross ? AMD_OP_V_PERMLANEX16_B32 : AMD_OP_V_PERMLANE16_B32;
-	struct mir_opnd ops[4] = {d, a, mir_imm((uint32_t)bits), mir_imm((uint32_t)(bits >> 32))};
-	sel_fix_valu(s, op, 4, ops);
+	uint32_t lo = (uint32_t)bits, hi = (uint32_t)(bits >> 32);
+	struct mir_opnd ops[4] = {d, a, mir_imm(lo), mir_imm(hi)};
+	/* gfx10+ VOP3 takes one literal: a second, different one goes through an SGPR */
+	if (lo != hi && amd_inline_code(AMD_DT_B32, lo) < 0 && amd_inline_code(AMD_DT_B32, hi) < 0)
+		ops[2] = sel_s_imm(s, lo);
 	sel_emit(s, op, 4, ops)->bound_ctrl = true;
 }
 
@@ -488,29 +492,67 @@ static bool bar_id(struct isel *s, const struct ir_insn *in)
 
 /* ---- match.any ---- */
 
+bool sel_warp_needs_loop(const struct ir_insn *in)
+{
+	return in->op == IR_MATCH_ANY;
+}
+
+static void set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
+{
+	struct mir_block *bl = &s->mf->blocks[b];
+	bl->succ[0] = s0;
+	bl->nsucc = 1;
+	if (s1 != s0 && s1 != ~0u)
+		bl->succ[bl->nsucc++] = s1;
+}
+
+/* A waterfall loop over the distinct values (its two MIR blocks laid out by cflow.c right
+ * after the block's body, as sel_atomic.c's loops): EXEC holds the lanes still without a
+ * result; the first of them (s_ff1) gives its value (v_readlane, both halves of a 64-bit
+ * one), v_cmp_eq finds the active lanes holding it, they take that compare mask as their
+ * result (v_cndmask) and leave EXEC.  Lanes an earlier round removed hold other values, so
+ * the compare under the shrunken EXEC finds every lane of the value. */
 static bool match_any(struct isel *s, const struct ir_insn *in)
 {
 	unsigned w = s->mask_dw;
 	bool wide = ir_type_bits((enum ir_type)s->ir->vals[in->args[0]].type) == 64;
 	unsigned vw = wide ? 2 : 1;
 	struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], wide ? 2 : 0);
-	uint32_t res = sel_new_vgpr(s, w);
-	for (unsigned k = 0; k < s->wave; k++) {
-		uint32_t v = sel_new_sgpr(s, vw), m = sel_new_sgpr(s, w);
-		for (unsigned h = 0; h < vw; h++) {
-			struct mir_opnd part = a;
-			part.width = 1;
-			part.sub = (uint8_t)(a.sub + h);
-			struct mir_opnd rl[3] = {sel_sub(v, h, 1), part, mir_imm(k)};
-			sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
-		}
-		struct mir_opnd c[3] = {mir_vreg(m, w), mir_vreg(v, vw), a};
-		valu(s, wide ? AMD_OP_V_CMP_EQ_U64 : AMD_OP_V_CMP_EQ_U32, 3, c);
-		for (unsigned h = 0; h < w; h++) {
-			struct mir_opnd wl[3] = {sel_sub(res, h, 1), sel_sub(m, h, 1), mir_imm(k)};
-			sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
-		}
+	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+	uint32_t res = sel_new_vgpr(s, w), saved = sel_new_sgpr(s, w);
+	for (unsigned h = 0; h < w; h++)
+		sel_copy(s, sel_sub(res, h, 1), mir_imm(0));
+	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
+	sel_emit(s, mov, 2, save);
+	uint32_t loop = s->cur + 1, cont = s->cur + 2;
+	set_succ(s, s->cur, loop, ~0u);
+	s->cur = loop;
+	s->mf->blocks[loop].comment = "match.any waterfall: lanes without a result";
+	uint32_t k = sel_new_sgpr(s, 1), v = sel_new_sgpr(s, vw), m = sel_new_sgpr(s, w);
+	struct mir_opnd ff[2] = {mir_vreg(k, 1), sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_FF1_I32_B32, AMD_OP_S_FF1_I32_B64), 2, ff);
+	for (unsigned h = 0; h < vw; h++) {
+		struct mir_opnd part = a;
+		part.width = 1;
+		part.sub = (uint8_t)(a.sub + h);
+		struct mir_opnd rl[3] = {sel_sub(v, h, 1), part, mir_vreg(k, 1)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
 	}
+	struct mir_opnd c[3] = {mir_vreg(m, w), mir_vreg(v, vw), a};
+	valu(s, wide ? AMD_OP_V_CMP_EQ_U64 : AMD_OP_V_CMP_EQ_U32, 3, c);
+	for (unsigned h = 0; h < w; h++) {
+		struct mir_opnd cm[4] = {sel_sub(res, h, 1), sel_sub(res, h, 1), sel_sub(m, h, 1),
+		                         mir_vreg(m, w)};
+		valu(s, AMD_OP_V_CNDMASK_B32, 4, cm);
+	}
+	struct mir_opnd drop[3] = {sel_exec(s), sel_exec(s), mir_vreg(m, w)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, drop);
+	struct mir_opnd back = mir_block_ref(loop);
+	sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &back);
+	set_succ(s, loop, cont, loop);
+	s->cur = cont;
+	struct mir_opnd restore[2] = {sel_exec(s), mir_vreg(saved, w)};
+	sel_emit(s, mov, 2, restore);
 	uint32_t d = sel_def(s, in->res);
 	if (s->vals[in->res].loc == LOC_VGPR) {
 		for (unsigned h = 0; h < w; h++)
