@@ -273,9 +273,10 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
  * while pairs x (wave size / 32) stays within this */
 enum { SHIFT_FIXUP_BUDGET = 16 };
 
-/* The lane pattern of a shfl with constant b and c that selection does with DPP or
- * ds_swizzle (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its segment
- * mask the high bits, its clamp the segment's end, or 0 for .up). */
+/* The lane pattern of a shfl with constant b and c that selection does with DPP,
+ * ds_swizzle or v_permlane* (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its
+ * segment mask the high bits, its clamp the segment's end, or 0 for .up); .bfly n >= 32 on
+ * whole wave64 warps is selection's too (v_permlane64 on gfx11+, else ds_bpermute). */
 static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref bv, ir_ref c)
 {
 	uint64_t bits, cbits;

@@ -9,7 +9,12 @@
  * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
  * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
  * 32 lanes ds_swizzle xor 16)
- * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is
+ * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  On
+ * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
+ * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
+ * permlane16, up/down within rows one permlane16 whose out-of-range lanes select themselves,
+ * up/down in 32-lane segments permlane16 + permlanex16 + v_cndmask; xor >= 32 on whole
+ * wave64 warps is v_permlane64 (gfx11+) and the rest of n, else ds_bpermute.  ballot is
  * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
  * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
  * analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC to every lane, the
