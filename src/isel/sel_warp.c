@@ -199,8 +199,8 @@ static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a,
 static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
                      unsigned n, uint32_t aux);
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a,
-                         struct mir_opnd lane, uint32_t aux)
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
+                         uint32_t aux)
 {
 	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
 	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share, v_permlane16/x16 */

@@ -201,7 +201,8 @@ static void permlane16(struct sim_wave *w, const struct sim_insn *in, bool cross
 {
 	struct vsrc s0;
 	sim_vsrc(w, in, 0, 32, false, &s0);
-	uint64_t sel = (uint64_t)sim_rd_s32(w, in, in->src[2]) << 32 | sim_rd_s32(w, in, in->src[1]);
+	uint64_t sel =
+	        (uint64_t)sim_rd_s32(w, in, in->src[2]) << 32 | sim_rd_s32(w, in, in->src[1]);
 	bool fi = in->opsel & 1, bound = (in->opsel >> 1) & 1;
 	uint64_t exec = sim_exec(w);
 	uint32_t tmp[SIM_WAVE_STRIDE];
