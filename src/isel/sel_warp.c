@@ -196,10 +196,10 @@ static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a,
 
 /* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
  * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
-                     unsigned n, uint32_t aux);
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+                     uint32_t aux);
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
                          uint32_t aux)
 {
 	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
@@ -243,8 +243,8 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, s
 	}
 }
 
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struct mir_opnd lane,
-                     unsigned n, uint32_t aux)
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+                     uint32_t aux)
 {
 	if (s->gen >= AMD_GFX11 && s->wave == 64) {
 		if (n == 32) {
@@ -260,7 +260,7 @@ static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, struc
 		return;
 	}
 	uint32_t from = sel_new_vgpr(s, 1);
-	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), lane};
+	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), sel_vsrc_opnd(s, lane, 0)};
 	valu(s, AMD_OP_V_XOR_B32, 3, x);
 	bpermute(s, d, a, mir_vreg(from, 1));
 }
@@ -274,13 +274,12 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (in->aux) {
 		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
-		struct mir_opnd lane = sel_vsrc_opnd(s, in->args[1], 0);
 		if (s->vals[in->res].loc == LOC_VGPR) {
-			lane_pattern(s, d, a, lane, in->aux);
+			lane_pattern(s, d, a, in->args[1], in->aux);
 			return true;
 		}
 		uint32_t t = sel_new_vgpr(s, 1); /* uniform by analysis: through a VGPR */
-		lane_pattern(s, mir_vreg(t, 1), a, lane, in->aux);
+		lane_pattern(s, mir_vreg(t, 1), a, in->args[1], in->aux);
 		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
