@@ -295,9 +295,10 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref b
 	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
 		return n < p ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
 	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
-	 * 32-lane segments (sel_warp.c) */
+	 * 32-lane segments, or with v_permlane16/x16 any n in 32-lane segments (sel_warp.c) */
 	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;
-	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32));
+	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32) ||
+	                          (p == 32 && b->fn->has_permlane));
 	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
 		return shift_ok ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
 	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;

@@ -163,7 +163,8 @@ static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 
 /* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
  * lane or, out of range, the lane itself (p <= 16: that is all); with p = 32 the lanes whose
- * source is in the other row of the segment take a v_permlanex16 through v_cndmask. */
+ * source is in the other row of the segment take a v_permlanex16 through v_cndmask (for
+ * n >= 16 every lane in range does: the v_permlane16 would be the identity and is left out). */
 static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
                            unsigned n, unsigned p)
 {
@@ -186,10 +187,12 @@ static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a,
 	}
 	uint32_t x = sel_new_vgpr(s, 1);
 	permlane(s, true, mir_vreg(x, 1), a, other);
-	uint64_t cross = 0; /* up: the first n lanes of odd rows; down: the last n of even rows */
-	for (unsigned l = 0; l < s->wave; l++)
-		if (up ? (l & 16) && (l & 15) < n : !(l & 16) && (l & 15) + n >= 16)
+	uint64_t cross = 0; /* the lanes in range whose source is in the other row */
+	for (unsigned l = 0; l < s->wave; l++) {
+		unsigned q = l % 32, from = up ? q - n : q + n;
+		if ((up ? q >= n : from < 32) && (from ^ q) & 16)
 			cross |= 1ull << l;
+	}
 	struct mir_opnd ops[4] = {d, t, mir_vreg(x, 1), const_mask(s, cross)};
 	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
