@@ -12,8 +12,9 @@
  * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  On
  * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
  * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
- * permlane16, up/down within rows one permlane16 whose out-of-range lanes select themselves,
- * up/down in 32-lane segments permlane16 + permlanex16 + v_cndmask; xor >= 32 on whole
+ * permlane16, idx in 32-lane segments v_readlane (wave32) or permlane16 + permlanex16 +
+ * v_cndmask (wave64), up/down within rows one permlane16 whose out-of-range lanes select
+ * themselves, up/down in 32-lane segments permlane16 + permlanex16 + v_cndmask; xor >= 32 on whole
  * wave64 warps is v_permlane64 (gfx11+) and the rest of n, else ds_bpermute.  ballot is
  * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
  * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
@@ -197,6 +198,28 @@ static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a,
 	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
 
+/* gfx10+ .idx n in 32-lane segments: lane n of the wave (wave32) is v_readlane; on wave64
+ * the rows holding lane n read it with v_permlane16, the others with v_permlanex16. */
+static void idx32(struct isel *s, struct mir_opnd d, struct mir_opnd a, unsigned n)
+{
+	if (s->wave == 32) {
+		uint32_t t = sel_new_sgpr(s, 1);
+		struct mir_opnd rl[3] = {mir_vreg(t, 1), a, mir_imm(n)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+		sel_copy(s, d, mir_vreg(t, 1));
+		return;
+	}
+	unsigned sel[16];
+	for (unsigned i = 0; i < 16; i++)
+		sel[i] = n & 15;
+	uint32_t same = sel_new_vgpr(s, 1), other = sel_new_vgpr(s, 1);
+	permlane(s, false, mir_vreg(same, 1), a, sel);
+	permlane(s, true, mir_vreg(other, 1), a, sel);
+	uint64_t rows = n & 16 ? 0x0000ffff0000ffffull : 0xffff0000ffff0000ull; /* other row */
+	struct mir_opnd ops[4] = {d, mir_vreg(same, 1), mir_vreg(other, 1), const_mask(s, rows)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
 /* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
  * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
 static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
@@ -233,6 +256,8 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 			for (unsigned i = 0; i < 16; i++)
 				sel[i] = (i & 8) | n;
 			permlane(s, false, d, a, sel);
+		} else if (gfx10 && p == 32) {
+			idx32(s, d, a, n);
 		} else {
 			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
 		}

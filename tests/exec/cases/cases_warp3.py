@@ -35,7 +35,9 @@ SHUFFLES = [
     ('up', 17, 0x2000), ('up', 31, 0x2000), ('down', 1, 0x201f), ('down', 8, 0x201f),
     ('down', 15, 0x201f), ('down', 16, 0x201f), ('down', 20, 0x201f), ('down', 31, 0x201f),
     # clamps that are not a segment's end (no pattern), whole-wave shifts
-    ('down', 3, 0x2015), ('up', 2, 0x2003), ('up', 1, 0), ('down', 1, 63)]
+    ('down', 3, 0x2015), ('up', 2, 0x2003), ('up', 1, 0), ('down', 1, 63),
+    # idx in 32-lane segments: v_readlane on wave32, v_permlane16 + v_permlanex16 on wave64
+    ('idx', 0, 0x201f), ('idx', 5, 0x201f), ('idx', 16, 0x201f), ('idx', 29, 0x201f)]
 
 
 def shfl_w(mode, v, lane, b, c, wave):
