@@ -418,6 +418,7 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->wave_size = o->target.wave_size;
 	ir->warp_size = o->warp_size;
 	ir->no_lanemask_warning = o->no_lanemask_warning;
+	ir->has_permlane = o->target.info->gen >= AMD_GFX10;
 	ir->real_sym = real_sym;
 	ir->stack_size = o->stack_size;
 	ir->printf_id_base = c->nprintfs;

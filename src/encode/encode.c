@@ -357,6 +357,8 @@ static bool check_modifiers(struct enc *e, bool vop3, bool vop3b)
 		return amd_enc_fail(e, "abs is not available in the VOP3B encoding", NULL);
 	if (in->clamp && (op->flags & AMD_F_NO_CLAMP))
 		return amd_enc_fail(e, "clamp is not available", NULL);
+	if ((op->flags & AMD_F_OPSEL_FI_BC) && in->op_sel > 3)
+		return amd_enc_fail(e, "op_sel takes two bits (fi, bound_ctrl) here", NULL);
 	if (in->omod && !(op->flags & AMD_F_FP_RESULT))
 		return amd_enc_fail(e, "output modifier needs a float result", NULL);
 	for (int i = 0; i < op->nopnds; i++) {

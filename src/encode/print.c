@@ -373,6 +373,8 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 	}
 	if (in->clamp)
 		put(o, " clamp");
+	if ((op->flags & AMD_F_OPSEL_FI_BC) && in->op_sel)
+		put_bits(o, "op_sel", in->op_sel, 2);
 	static const char *const omods[4] = {"", " mul:2", " mul:4", " div:2"};
 	put(o, "%s", omods[in->omod & 3]);
 	if (in->dpp)

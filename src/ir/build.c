@@ -484,7 +484,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 {
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
-	bool no_lanemask_warning = fn->no_lanemask_warning;
+	bool no_lanemask_warning = fn->no_lanemask_warning, has_permlane = fn->has_permlane;
 	const struct ptx_symbol *real_sym = fn->real_sym;
 	uint32_t stack_size = fn->stack_size, printf_id_base = fn->printf_id_base;
 	memset(fn, 0, sizeof *fn);
@@ -494,6 +494,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	fn->wave_size = wave;
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
+	fn->has_permlane = has_permlane;
 	fn->arena = arena;
 	fn->name = pf->sym->name;
 	fn->file = file;

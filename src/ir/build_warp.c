@@ -273,9 +273,10 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
  * while pairs x (wave size / 32) stays within this */
 enum { SHIFT_FIXUP_BUDGET = 16 };
 
-/* The lane pattern of a shfl with constant b and c that selection does with DPP or
- * ds_swizzle (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its segment
- * mask the high bits, its clamp the segment's end, or 0 for .up). */
+/* The lane pattern of a shfl with constant b and c that selection does with DPP,
+ * ds_swizzle or v_permlane* (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its
+ * segment mask the high bits, its clamp the segment's end, or 0 for .up); .bfly n >= 32 on
+ * whole wave64 warps is selection's too (v_permlane64 on gfx11+, else ds_bpermute). */
 static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref bv, ir_ref c)
 {
 	uint64_t bits, cbits;
@@ -292,11 +293,12 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref b
 	if (clamp != (up ? 0 : p - 1) || (n == 0 && !ptx_insn_has_mod(in, PTX_DW_IDX)))
 		return 0;
 	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
-		return n < p && n < 32 ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
+		return n < p ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
 	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
-	 * 32-lane segments (sel_warp.c) */
+	 * 32-lane segments, or with v_permlane16/x16 any n in 32-lane segments (sel_warp.c) */
 	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;
-	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32));
+	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32) ||
+	                          (p == 32 && b->fn->has_permlane));
 	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
 		return shift_ok ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
 	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;

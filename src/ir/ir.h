@@ -304,6 +304,9 @@ struct ir_function {
 	unsigned wave_size;
 	unsigned warp_size;
 	bool no_lanemask_warning;
+	/* Set by the caller: the target has v_permlane16/x16 (gfx10+), so .up/.down by any
+	 * constant in 32-lane segments is a lane pattern (build_warp.c). */
+	bool has_permlane;
 	/* Real calls (inline.c, docs/CALLS.md).  Set by the caller before ir_build to build a
 	 * recursive .func as a function of its own: its module-level symbol (else NULL).
 	 * Filled by ir_build: the functions IR_CALL names (aux indexes `callees`), and the

@@ -177,7 +177,9 @@ enum {
 	AMD_F_NO_DPP = 1u << 24,    /* VOP1/VOP2/VOPC row without a DPP form */
 	AMD_F_ALSO_LGKM =
 	        1u << 25, /* FLAT (not GLOBAL/SCRATCH): also counts lgkmcnt (may hit LDS) */
-	AMD_F_BUS1_GFX10 = 1u << 26, /* gfx10+: at most one constant-bus read (64-bit shifts) */
+	AMD_F_BUS1_GFX10 = 1u << 26,  /* gfx10+: at most one constant-bus read (64-bit shifts) */
+	AMD_F_OPSEL_FI_BC = 1u << 27, /* v_permlane16/x16: op_sel bit 0 FI (fetch inactive), bit 1
+	                               * BOUND_CTRL, printed op_sel:[fi,bc] */
 };
 
 /* Registers an instruction reads or writes besides its explicit operands (implicit_defs,

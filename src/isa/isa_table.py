@@ -90,6 +90,18 @@ R("s_sendmsg_rtn_b64", SOP1, (-1, -1, -1, 77, 77), ops="sd2 simm", simm="SENDMSG
   cnt="LGKM", flags=["SMEM_NO_ADDR"])
 R("v_readlane_b32", VOP3, (649, 649, 864, 864, 864), ops="sd1 vv1 ss1")
 R("v_writelane_b32", VOP3, (650, 650, 865, 865, 865), ops="vd1 ss1 ss1")
+# cross-lane permutes (gfx10+): lane i of each 16-lane row reads src0 of lane sel[i % 16] of
+# the same row (permlane16) or of the other row of its 32-lane pair (permlanex16), sel the 64
+# bits {src2, src1}, a nibble per lane; src1/src2 SGPRs or constants.  op_sel:[FI,BOUND_CTRL]
+# (OPSEL_FI_BC): FI reads inactive source lanes, else such a lane writes 0 (BOUND_CTRL) or
+# keeps vdst.  v_permlane64 (gfx11+, VOP1 only): wave64 lane i reads lane i ^ 32 (EXEC is not
+# looked at for the source), a no-op on wave32.  Hazards: LLVM's VcmpxPermlane (v_cmpx then
+# permlane) is gfx1010-1013 only, checkPermlaneHazards gfx950 only: none on our targets.
+R("v_permlane16_b32", VOP3, (-1, -1, 887, 603, 603), ops="vd1 vv1 ss1 ss1",
+  flags=["OPSEL_FI_BC", "NO_CLAMP"])
+R("v_permlanex16_b32", VOP3, (-1, -1, 888, 604, 604), ops="vd1 vv1 ss1 ss1",
+  flags=["OPSEL_FI_BC", "NO_CLAMP"])
+R("v_permlane64_b32", VOP1, (-1, -1, -1, 103, 103), ops="vd1 vv1", flags=["NO_E64", "NO_DPP"])
 # cache control for the memory model (no operands; gfx940 buffer_inv/wbl2 take sc0/sc1)
 R("buffer_wbl2", MUBUF, (40, 40, -1, -1, -1), flags=["CACHE_CPOL", "LOAD"])
 R("buffer_invl2", MUBUF, (41, -1, -1, -1, -1), flags=["LOAD"])

@@ -119,6 +119,8 @@ void sel_mm_barrier_release(struct isel *s); /* before s_barrier (waits for ever
 void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
+/* match.any's waterfall loop (sel_warp.c): two MIR blocks, as an atomic loop. */
+bool sel_warp_needs_loop(const struct ir_insn *in);
 bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */
 /* sel_bar.c: counted and named barriers; cflow.c reserves two blocks where needs_loop */
 bool sel_bar(struct isel *s, const struct ir_insn *in);

@@ -9,18 +9,25 @@
  * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
  * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
  * 32 lanes ds_swizzle xor 16)
- * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  ballot is
+ * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  On
+ * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
+ * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
+ * permlane16, idx in 32-lane segments v_readlane (wave32) or permlane16 + permlanex16 +
+ * v_cndmask (wave64), up/down within rows one permlane16 whose out-of-range lanes select
+ * themselves, up/down in 32-lane segments permlane16 + permlanex16 + v_cndmask; xor >= 32 on whole
+ * wave64 warps is v_permlane64 (gfx11+) and the rest of n, else ds_bpermute.  ballot is
  * the predicate's lane mask ANDed with EXEC (a uniform predicate: EXEC or 0), activemask is EXEC,
  * readfirst is v_readfirstlane_b32; results are SGPRs (copied to VGPRs where the uniformity
  * analysis made them divergent, e.g. out of a divergent loop).  redux sets EXEC to every lane, the
  * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
  * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
  * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
- * wave64, --warp-size 32, each half separately, the result per lane).  match.any compares each
- * lane's value with every lane's (v_readlane, v_cmp) and writes lane k's mask into lane k
- * (v_writelane): 2-3 instructions per lane of the wave, straight-line.  bar.sum (bar.red's CTA-wide
+ * wave64, --warp-size 32, each half separately, the result per lane).  match.any is a waterfall
+ * loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
+ * gives its value (v_readlane), v_cmp_eq finds the lanes holding it, which take the compare
+ * mask and leave EXEC.  bar.sum (bar.red's CTA-wide
  * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
- * redux does. Complexity: O(1) per instruction, O(wave size) for match.any. */
+ * redux does. Complexity: O(1) per instruction; match.any O(distinct values) at run time. */
 #include "isel/isel_int.h"
 
 static struct mir_opnd rd(struct isel *s, ir_ref r, unsigned k)
@@ -81,6 +88,24 @@ static unsigned quad_perm(unsigned and_mask, unsigned or_mask, unsigned xor_mask
 	return ctrl;
 }
 
+/* gfx10+ v_permlane16_b32 (cross: v_permlanex16_b32): lane l of each 16-lane row reads lane
+ * sel[l % 16] of its row (cross: of the other row of its 32-lane pair); bound_ctrl
+ * (op_sel:[0,1]): an inactive source lane gives 0, so every active lane is written. */
+static void permlane(struct isel *s, bool cross, struct mir_opnd d, struct mir_opnd a,
+                     const unsigned sel[16])
+{
+	uint64_t bits = 0;
+	for (unsigned i = 0; i < 16; i++)
+		bits |= (uint64_t)(sel[i] & 15) << (4 * i);
+	unsigned op = cross ? AMD_OP_V_PERMLANEX16_B32 : AMD_OP_V_PERMLANE16_B32;
+	uint32_t lo = (uint32_t)bits, hi = (uint32_t)(bits >> 32);
+	struct mir_opnd ops[4] = {d, a, mir_imm(lo), mir_imm(hi)};
+	/* gfx10+ VOP3 takes one literal: a second, different one goes through an SGPR */
+	if (lo != hi && amd_inline_code(AMD_DT_B32, lo) < 0 && amd_inline_code(AMD_DT_B32, hi) < 0)
+		ops[2] = sel_s_imm(s, lo);
+	sel_emit(s, op, 4, ops)->bound_ctrl = true;
+}
+
 /* The lanes of the wave whose .up/.down by n in segments of p lanes is in range. */
 static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsigned p)
 {
@@ -128,31 +153,144 @@ static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bo
 	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, uint32_t aux)
+/* Sets `mask` (wave-size bits) into a new SGPR lane mask. */
+static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 {
-	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
-	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share */
-	switch (IR_LANE_KIND(aux)) {
-	case IR_LANE_XOR:
-		if (n < 4)
-			dpp_mov(s, d, a, quad_perm(3, 0, n));
-		else if (gfx10 && n < 16)
-			dpp_mov(s, d, a, 0x160 | n);
-		else
-			swizzle(s, d, a, 0x1f, 0, n);
-		return;
-	case IR_LANE_IDX:
-		if (p <= 4)
-			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
-		else if (gfx10 && p == 16)
-			dpp_mov(s, d, a, 0x150 | n);
-		else
-			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
-		return;
-	default:
-		shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+	uint32_t m = sel_new_sgpr(s, s->mask_dw);
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(mask >> (32 * h))));
+	return mir_vreg(m, s->mask_dw);
+}
+
+/* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
+ * lane or, out of range, the lane itself (p <= 16: that is all); with p = 32 the lanes whose
+ * source is in the other row of the segment take a v_permlanex16 through v_cndmask (for
+ * n >= 16 every lane in range does: the v_permlane16 would be the identity and is left out). */
+static void shift_permlane(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up,
+                           unsigned n, unsigned p)
+{
+	unsigned same[16], other[16];
+	bool identity = true;
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned q = i % p, from = up ? (q >= n ? i - n : i) : (q + n < p ? i + n : i);
+		same[i] = from < 16 ? from : i; /* p = 32: crossing lanes are fixed below */
+		other[i] = (up ? i - n : i + n) & 15;
+		identity &= same[i] == i;
+	}
+	if (p <= 16) {
+		permlane(s, false, d, a, same);
 		return;
 	}
+	struct mir_opnd t = a;
+	if (!identity) {
+		t = mir_vreg(sel_new_vgpr(s, 1), 1);
+		permlane(s, false, t, a, same);
+	}
+	uint32_t x = sel_new_vgpr(s, 1);
+	permlane(s, true, mir_vreg(x, 1), a, other);
+	uint64_t cross = 0; /* the lanes in range whose source is in the other row */
+	for (unsigned l = 0; l < s->wave; l++) {
+		unsigned q = l % 32, from = up ? q - n : q + n;
+		if ((up ? q >= n : from < 32) && (from ^ q) & 16)
+			cross |= 1ull << l;
+	}
+	struct mir_opnd ops[4] = {d, t, mir_vreg(x, 1), const_mask(s, cross)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
+/* gfx10+ .idx n in 32-lane segments: lane n of the wave (wave32) is v_readlane; on wave64
+ * the rows holding lane n read it with v_permlane16, the others with v_permlanex16. */
+static void idx32(struct isel *s, struct mir_opnd d, struct mir_opnd a, unsigned n)
+{
+	if (s->wave == 32) {
+		uint32_t t = sel_new_sgpr(s, 1);
+		struct mir_opnd rl[3] = {mir_vreg(t, 1), a, mir_imm(n)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+		sel_copy(s, d, mir_vreg(t, 1));
+		return;
+	}
+	unsigned sel[16];
+	for (unsigned i = 0; i < 16; i++)
+		sel[i] = n & 15;
+	uint32_t same = sel_new_vgpr(s, 1), other = sel_new_vgpr(s, 1);
+	permlane(s, false, mir_vreg(same, 1), a, sel);
+	permlane(s, true, mir_vreg(other, 1), a, sel);
+	uint64_t rows = n & 16 ? 0x0000ffff0000ffffull : 0xffff0000ffff0000ull; /* other row */
+	struct mir_opnd ops[4] = {d, mir_vreg(same, 1), mir_vreg(other, 1), const_mask(s, rows)};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+}
+
+/* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
+ * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+                     uint32_t aux);
+
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
+                         uint32_t aux)
+{
+	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
+	bool gfx10 = s->gen >= AMD_GFX10; /* row_xmask, row_share, v_permlane16/x16 */
+	unsigned sel[16];
+	switch (IR_LANE_KIND(aux)) {
+	case IR_LANE_XOR:
+		if (n >= 32) {
+			xor_high(s, d, a, lane, n, aux);
+		} else if (n < 4) {
+			dpp_mov(s, d, a, quad_perm(3, 0, n));
+		} else if (gfx10 && n < 16) {
+			dpp_mov(s, d, a, 0x160 | n);
+		} else if (gfx10) { /* 16 <= n < 32: the other row, lane ^ (n & 15) */
+			for (unsigned i = 0; i < 16; i++)
+				sel[i] = i ^ (n & 15);
+			permlane(s, true, d, a, sel);
+		} else {
+			swizzle(s, d, a, 0x1f, 0, n);
+		}
+		return;
+	case IR_LANE_IDX:
+		if (p <= 4) {
+			dpp_mov(s, d, a, quad_perm(~(p - 1) & 3, n, 0));
+		} else if (gfx10 && p == 16) {
+			dpp_mov(s, d, a, 0x150 | n);
+		} else if (gfx10 && p == 8) { /* lane n of each 8 */
+			for (unsigned i = 0; i < 16; i++)
+				sel[i] = (i & 8) | n;
+			permlane(s, false, d, a, sel);
+		} else if (gfx10 && p == 32) {
+			idx32(s, d, a, n);
+		} else {
+			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
+		}
+		return;
+	default:
+		if (gfx10 && p <= 32)
+			shift_permlane(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		else
+			shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+		return;
+	}
+}
+
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+                     uint32_t aux)
+{
+	if (s->gen >= AMD_GFX11 && s->wave == 64) {
+		if (n == 32) {
+			struct mir_opnd ops[2] = {d, a};
+			sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
+			return;
+		}
+		uint32_t t = sel_new_vgpr(s, 1);
+		struct mir_opnd ops[2] = {mir_vreg(t, 1), a};
+		sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
+		lane_pattern(s, d, mir_vreg(t, 1), lane,
+		             IR_LANE_AUX(IR_LANE_XOR, n - 32, IR_LANE_SEG(aux)));
+		return;
+	}
+	uint32_t from = sel_new_vgpr(s, 1);
+	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), sel_vsrc_opnd(s, lane, 0)};
+	valu(s, AMD_OP_V_XOR_B32, 3, x);
+	bpermute(s, d, a, mir_vreg(from, 1));
 }
 
 static bool lane_read(struct isel *s, const struct ir_insn *in)
@@ -165,11 +303,11 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	if (in->aux) {
 		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
 		if (s->vals[in->res].loc == LOC_VGPR) {
-			lane_pattern(s, d, a, in->aux);
+			lane_pattern(s, d, a, in->args[1], in->aux);
 			return true;
 		}
 		uint32_t t = sel_new_vgpr(s, 1); /* uniform by analysis: through a VGPR */
-		lane_pattern(s, mir_vreg(t, 1), a, in->aux);
+		lane_pattern(s, mir_vreg(t, 1), a, in->args[1], in->aux);
 		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
@@ -373,42 +511,69 @@ static bool bar_sum(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* bar.sync with a barrier register: only barrier 0 (build_bar.c); the BARRIER follows. */
-static bool bar_id(struct isel *s, const struct ir_insn *in)
-{
-	uint64_t id;
-	if (!sel_is_const(s, in->args[0], &id) || (uint32_t)id != 0)
-		sel_error(s,
-		          "'bar.sync'/'barrier.sync' with a barrier register that is not 0 is not "
-		          "supported by the code generator yet: only barrier 0 of the whole CTA");
-	return true;
-}
-
 /* ---- match.any ---- */
 
+bool sel_warp_needs_loop(const struct ir_insn *in)
+{
+	return in->op == IR_MATCH_ANY;
+}
+
+static void set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
+{
+	struct mir_block *bl = &s->mf->blocks[b];
+	bl->succ[0] = s0;
+	bl->nsucc = 1;
+	if (s1 != s0 && s1 != ~0u)
+		bl->succ[bl->nsucc++] = s1;
+}
+
+/* A waterfall loop over the distinct values (its two MIR blocks laid out by cflow.c right
+ * after the block's body, as sel_atomic.c's loops): EXEC holds the lanes still without a
+ * result; the first of them (s_ff1) gives its value (v_readlane, both halves of a 64-bit
+ * one), v_cmp_eq finds the active lanes holding it, they take that compare mask as their
+ * result (v_cndmask) and leave EXEC.  Lanes an earlier round removed hold other values, so
+ * the compare under the shrunken EXEC finds every lane of the value. */
 static bool match_any(struct isel *s, const struct ir_insn *in)
 {
 	unsigned w = s->mask_dw;
 	bool wide = ir_type_bits((enum ir_type)s->ir->vals[in->args[0]].type) == 64;
 	unsigned vw = wide ? 2 : 1;
 	struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], wide ? 2 : 0);
-	uint32_t res = sel_new_vgpr(s, w);
-	for (unsigned k = 0; k < s->wave; k++) {
-		uint32_t v = sel_new_sgpr(s, vw), m = sel_new_sgpr(s, w);
-		for (unsigned h = 0; h < vw; h++) {
-			struct mir_opnd part = a;
-			part.width = 1;
-			part.sub = (uint8_t)(a.sub + h);
-			struct mir_opnd rl[3] = {sel_sub(v, h, 1), part, mir_imm(k)};
-			sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
-		}
-		struct mir_opnd c[3] = {mir_vreg(m, w), mir_vreg(v, vw), a};
-		valu(s, wide ? AMD_OP_V_CMP_EQ_U64 : AMD_OP_V_CMP_EQ_U32, 3, c);
-		for (unsigned h = 0; h < w; h++) {
-			struct mir_opnd wl[3] = {sel_sub(res, h, 1), sel_sub(m, h, 1), mir_imm(k)};
-			sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
-		}
+	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+	uint32_t res = sel_new_vgpr(s, w), saved = sel_new_sgpr(s, w);
+	for (unsigned h = 0; h < w; h++)
+		sel_copy(s, sel_sub(res, h, 1), mir_imm(0));
+	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
+	sel_emit(s, mov, 2, save);
+	uint32_t loop = s->cur + 1, cont = s->cur + 2;
+	set_succ(s, s->cur, loop, ~0u);
+	s->cur = loop;
+	s->mf->blocks[loop].comment = "match.any waterfall: lanes without a result";
+	uint32_t k = sel_new_sgpr(s, 1), v = sel_new_sgpr(s, vw), m = sel_new_sgpr(s, w);
+	struct mir_opnd ff[2] = {mir_vreg(k, 1), sel_exec(s)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_FF1_I32_B32, AMD_OP_S_FF1_I32_B64), 2, ff);
+	for (unsigned h = 0; h < vw; h++) {
+		struct mir_opnd part = a;
+		part.width = 1;
+		part.sub = (uint8_t)(a.sub + h);
+		struct mir_opnd rl[3] = {sel_sub(v, h, 1), part, mir_vreg(k, 1)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
 	}
+	struct mir_opnd c[3] = {mir_vreg(m, w), mir_vreg(v, vw), a};
+	valu(s, wide ? AMD_OP_V_CMP_EQ_U64 : AMD_OP_V_CMP_EQ_U32, 3, c);
+	for (unsigned h = 0; h < w; h++) {
+		struct mir_opnd cm[4] = {sel_sub(res, h, 1), sel_sub(res, h, 1), sel_sub(m, h, 1),
+		                         mir_vreg(m, w)};
+		valu(s, AMD_OP_V_CNDMASK_B32, 4, cm);
+	}
+	struct mir_opnd drop[3] = {sel_exec(s), sel_exec(s), mir_vreg(m, w)};
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, drop);
+	struct mir_opnd back = mir_block_ref(loop);
+	sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &back);
+	set_succ(s, loop, cont, loop);
+	s->cur = cont;
+	struct mir_opnd restore[2] = {sel_exec(s), mir_vreg(saved, w)};
+	sel_emit(s, mov, 2, restore);
 	uint32_t d = sel_def(s, in->res);
 	if (s->vals[in->res].loc == LOC_VGPR) {
 		for (unsigned h = 0; h < w; h++)
@@ -439,8 +604,6 @@ bool sel_warp(struct isel *s, const struct ir_insn *in)
 		return match_any(s, in);
 	case IR_BAR_SUM:
 		return bar_sum(s, in);
-	case IR_BAR_ID:
-		return bar_id(s, in);
 	default:
 		return false;
 	}

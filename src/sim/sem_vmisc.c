@@ -1,5 +1,5 @@
 /* sem_vmisc: vector compares (VOPC, also as VOP3; v_cmpx writes EXEC), class tests, the
- * cross-lane moves (v_readlane, v_readfirstlane, v_writelane).
+ * cross-lane moves (v_readlane, v_readfirstlane, v_writelane, v_permlane16/x16/64).
  * One generic compare function serves every compare row: the row's `bytes` column selects
  * the operand type and `arg` the condition, so the table, not a switch, lists the compares.
  * complexity: O(lanes) per instruction. */
@@ -192,6 +192,63 @@ static void v_writelane_b32(struct sim_wave *w, const struct sim_insn *in)
 	VROW(w, reg)[lane] = val;
 }
 
+/* v_permlane16_b32 / v_permlanex16_b32: lane l of each 16-lane row reads src0 of lane
+ * sel[l % 16] (nibbles of {src2, src1}) of its own row, or (x16) of the other row of its
+ * 32-lane pair.  op_sel[0] FI: an inactive source lane is read too; else it writes 0
+ * (op_sel[1] BOUND_CTRL) or leaves the destination lane alone.  Sources are read before
+ * any lane is written (vdst may be src0). */
+static void permlane16(struct sim_wave *w, const struct sim_insn *in, bool cross)
+{
+	struct vsrc s0;
+	sim_vsrc(w, in, 0, 32, false, &s0);
+	uint64_t sel =
+	        (uint64_t)sim_rd_s32(w, in, in->src[2]) << 32 | sim_rd_s32(w, in, in->src[1]);
+	bool fi = in->opsel & 1, bound = (in->opsel >> 1) & 1;
+	uint64_t exec = sim_exec(w);
+	uint32_t tmp[SIM_WAVE_STRIDE];
+	for (unsigned l = 0; l < w->nlanes; l++)
+		tmp[l] = vs32(&s0, l);
+	unsigned reg = in->dst - SIM_VGPR0;
+	sim_chk_write_v(w, in, reg, 1);
+	for (uint64_t m = exec; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		unsigned from = ((l & ~15u) ^ (cross ? 16u : 0u)) | ((sel >> (4 * (l & 15))) & 15);
+		if (fi || ((exec >> from) & 1))
+			VROW(w, reg)[l] = tmp[from];
+		else if (bound)
+			VROW(w, reg)[l] = 0;
+	}
+}
+
+static void v_permlane16_b32(struct sim_wave *w, const struct sim_insn *in)
+{
+	permlane16(w, in, false);
+}
+
+static void v_permlanex16_b32(struct sim_wave *w, const struct sim_insn *in)
+{
+	permlane16(w, in, true);
+}
+
+/* v_permlane64_b32: wave64 lane l reads lane l ^ 32 whether that lane is active or not;
+ * nothing on wave32. */
+static void v_permlane64_b32(struct sim_wave *w, const struct sim_insn *in)
+{
+	if (w->nlanes != 64)
+		return;
+	struct vsrc s0;
+	sim_vsrc(w, in, 0, 32, false, &s0);
+	uint32_t tmp[SIM_WAVE_STRIDE];
+	for (unsigned l = 0; l < 64; l++)
+		tmp[l] = vs32(&s0, l);
+	unsigned reg = in->dst - SIM_VGPR0;
+	sim_chk_write_v(w, in, reg, 1);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		VROW(w, reg)[l] = tmp[l ^ 32];
+	}
+}
+
 /* AGPRs (gfx90a/gfx942) live in rows 256..511 of the wave's register file. */
 static void v_accvgpr_read_b32(struct sim_wave *w, const struct sim_insn *in)
 {
@@ -294,6 +351,9 @@ static const struct sim_sem vmisc_sems[] = {
          0},
         {"v_readlane_b32", v_readlane_b32, SIM_CLASS_VALU, 0, SEM_VALU | SEM_READLANE, 0, 0},
         {"v_writelane_b32", v_writelane_b32, SIM_CLASS_VALU, 0, SEM_VALU | SEM_READLANE, 0, 0},
+        {"v_permlane16_b32", v_permlane16_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_permlanex16_b32", v_permlanex16_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_permlane64_b32", v_permlane64_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
 };
 
 const struct sim_sem *sim_sems_vmisc(unsigned *n)

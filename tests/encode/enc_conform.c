@@ -445,6 +445,19 @@ static void gen_valu(struct gen_ctx *c)
 		emit(c, &in);
 		return;
 	}
+	if (op->flags & AMD_F_OPSEL_FI_BC) { /* v_permlane16/x16: op_sel:[fi,bound_ctrl] */
+		for (unsigned k = 1; k < 4; k++) {
+			in = (struct amd_inst){.row = c->row, .op_sel = (uint8_t)k};
+			fill_regs(c, &in, k == 2, 0, 1);
+			if (k == 3) /* literal and inline constant selects */
+				in.ops[2] = imm(0x76543210u), in.ops[3] = imm(0xffffffffu);
+			emit(c, &in);
+		}
+		in = (struct amd_inst){.row = c->row};
+		fill_regs(c, &in, false, 0, 1);
+		in.ops[2] = imm(0x76543210u), in.ops[3] = imm(0xfedcba98u); /* two literals */
+		emit(c, &in);
+	}
 	if (!is_float_row(op))
 		return;
 	unsigned srcs = 0, mask = 0;

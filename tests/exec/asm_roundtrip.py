@@ -102,8 +102,10 @@ def main():
                     print('FAIL  %s: ptxas-amd: %s%s' % (tag, r1.stdout, r2.stdout))
                     fails += 1
                     continue
-                r3 = subprocess.run([MC, '-triple=amdgcn-amd-amdhsa', '-mcpu=' + words[0],
-                                     '--filetype=obj', s, '-o', o], stdout=subprocess.PIPE,
+                wave64 = ['-mattr=+wavefrontsize64'] if ' '.join(words[1:3]) == \
+                    '--wavefront-size 64' else []  # RDNA in wave64
+                r3 = subprocess.run([MC, '-triple=amdgcn-amd-amdhsa', '-mcpu=' + words[0]] +
+                                    wave64 + ['--filetype=obj', s, '-o', o], stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True)
                 if r3.returncode or 'warning' in r3.stdout:
                     print('FAIL  %s: llvm-mc-19 rejects the -S output:\n%s' % (tag, r3.stdout[:3000]))

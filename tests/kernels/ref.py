@@ -625,6 +625,34 @@ def case_wave_ops():
                 check)
 
 
+def case_permlane():
+    block, grid = 128, 2
+    total = block * grid
+    a = _wave_inputs('permlane', total)
+    s1, s2 = 0x5a3c0f96, 0x1e2d3c4b
+
+    def expected(ws):
+        exp = []
+        for i in range(total):
+            lane = i % ws
+            base = i - lane
+            row, rl = lane & ~15, lane & 15
+
+            def at(lane_no):
+                return a[base + lane_no]
+            sel = ((s2 << 32 | s1) >> (4 * rl)) & 15
+            odd = lane & 1
+            exp += [at(row + 15 - rl), at((row ^ 16) + rl), at((row ^ 16) + sel), at(row + sel),
+                    0 if odd else -5, -12 if odd else -6, at(lane ^ 17) if odd else -7,
+                    at(lane ^ 32) if ws == 64 else a[i]]
+        return exp
+
+    def check(outs, wave):
+        return cmp_ints('out', outs[0], expected(wave), 'i')
+    return Case('permlane', 'permlane', (grid,), (block,),
+                [In('i', a), Out(4 * 8 * total), ('u32', s1), ('u32', s2)], check)
+
+
 def case_wave_reduce():
     block, grid = 128, 2
     total = block * grid
