@@ -189,9 +189,84 @@ static const char *reg_name(struct irb *b, const struct ptx_operand *o)
 	return s;
 }
 
+struct irb_mask_check { /* a narrow membermask register whose phis were not complete */
+	ir_ref v;
+	uint32_t line, col;
+	const char *reg;
+	unsigned bits;
+	struct irb_mask_check *next;
+};
+
+static struct irb_phi *phi_of(const struct irb *b, ir_ref v)
+{
+	if (v >= b->fn->nvals || b->fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	for (struct irb_phi *p = b->bstate[b->fn->vals[v].block].phis; p; p = p->next)
+		if (p->res == v)
+			return p;
+	return NULL;
+}
+
+enum { CONST_PATH = 32 };
+
+/* Whether v is the constant *val (set by the first constant found, *have): a constant, or
+ * SSA construction's phis (ir_optimize removes them later) whose operands are that
+ * constant, undefined, or phis already on the path (a loop's back edge).  A phi of a block
+ * not sealed yet counts the predecessors known so far and sets *partial. */
+static bool known_const(struct irb *b, ir_ref v, uint64_t *val, bool *have, bool *partial,
+                        ir_ref *path, unsigned depth)
+{
+	const struct ir_value *x = &b->fn->vals[v];
+	if (x->kind == IR_VAL_CONST) {
+		if (*have && x->bits != *val)
+			return false;
+		*val = x->bits;
+		*have = true;
+		return true;
+	}
+	if (x->kind == IR_VAL_UNDEF)
+		return true;
+	for (unsigned k = 0; k < depth; k++)
+		if (path[k] == v)
+			return true;
+	struct irb_phi *p = phi_of(b, v);
+	if (!p || depth == CONST_PATH)
+		return false;
+	path[depth] = v;
+	uint32_t bl = x->block;
+	*partial |= p->incomplete;
+	for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
+		ir_ref arg = p->incomplete ? irb_read_var(b, p->var, b->fn->blocks[bl].preds[k])
+		                           : p->args[k];
+		if (!known_const(b, arg, val, have, partial, path, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+static void narrow_mask_error(struct irb *b, const char *reg, unsigned bits)
+{
+	unsigned wave = b->fn->warp_size;
+	irb_error(b,
+	          "membermask '%s' is a %u-bit register, but lane masks are %u bits wide on "
+	          "this target (wave%u): use a .b%u register",
+	          reg, bits, wave, wave, wave);
+}
+
+static void const_mask_warning(struct irb *b, uint64_t value)
+{
+	if (b->fn->warp_size == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
+		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
+		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
+		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
+		               (unsigned long long)value);
+}
+
 /* A membermask operand: W bits wide (see the header comment for the rules).  A register
- * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1) counts as
- * that constant, at the register's width. */
+ * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1, often
+ * in the entry block, the use behind a branch or in a loop) counts as that constant, at
+ * the register's width.  When a phi on the way is not complete yet, the constant found so
+ * far is used and irb_warp_finish checks the rest (an error if it is not that constant). */
 static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
 {
 	if (i >= in->nopnds) /* shfl and vote without .sync (before sm_70): the whole warp */
@@ -200,24 +275,44 @@ static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigne
 	unsigned wave = b->fn->warp_size;
 	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
 	uint64_t value = o->value;
-	bool is_const = o->kind == PTX_OPND_INT;
 	if (o->kind == PTX_OPND_REG && o->bits < wave) {
 		ir_ref narrow = irb_read_opnd(b, o, o->bits > 32 ? IR_T_I64 : IR_T_I32, false);
-		is_const = ir_is_const(b->fn, narrow);
-		value = is_const ? b->fn->vals[narrow].bits : 0;
-		if (!is_const)
-			irb_error(
-			        b,
-			        "membermask '%s' is a %u-bit register, but lane masks are %u bits "
-			        "wide on this target (wave%u): use a .b%u register",
-			        reg_name(b, o), o->bits, wave, wave, wave);
+		ir_ref path[CONST_PATH];
+		bool have = false, partial = false;
+		if (!known_const(b, narrow, &value, &have, &partial, path, 0) || !have) {
+			narrow_mask_error(b, reg_name(b, o), o->bits);
+			return v;
+		}
+		v = konst(b, mask_type(b), value);
+		if (partial) { /* irb_warp_finish warns, or fails the function if not constant */
+			struct irb_mask_check *ck = PA_NEW(b->arena, struct irb_mask_check), **at;
+			*ck = (struct irb_mask_check){narrow, b->line, b->col, reg_name(b, o), o->bits,
+			                              NULL};
+			for (at = &b->mask_checks; *at; at = &(*at)->next)
+				;
+			*at = ck;
+			return v;
+		}
+	} else if (o->kind != PTX_OPND_INT) {
+		return v;
 	}
-	if (is_const && wave == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
-		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
-		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
-		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
-		               (unsigned long long)value);
+	const_mask_warning(b, value);
 	return v;
+}
+
+void irb_warp_finish(struct irb *b)
+{
+	for (const struct irb_mask_check *ck = b->mask_checks; ck; ck = ck->next) {
+		ir_ref path[CONST_PATH];
+		uint64_t value = 0;
+		bool have = false, partial = false;
+		b->line = ck->line;
+		b->col = ck->col;
+		if (known_const(b, ck->v, &value, &have, &partial, path, 0) && have)
+			const_mask_warning(b, value);
+		else
+			narrow_mask_error(b, ck->reg, ck->bits);
+	}
 }
 
 /* Writes a lane-mask result (W bits) to destination operand i. */
