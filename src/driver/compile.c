@@ -193,7 +193,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 							is_ptr[p] = true;
 				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
 				           d->op == IR_ADD || d->op == IR_SUB) {
-					for (unsigned k = 0; k < d->nargs && k < 2 && n < TRACE_STACK - 2; k++)
+					for (unsigned k = 0;
+					     k < d->nargs && k < 2 && n < TRACE_STACK - 2; k++)
 						stack[n++] = d->args[k];
 				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
 					for (uint32_t k = sx.first[d->args[0]];
@@ -206,7 +207,8 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
 					const struct ir_block *bl =
 					        &ir->blocks[ir->vals[d->res].block];
-					for (uint32_t k = 0; k < bl->npreds && n < TRACE_STACK - 2; k++)
+					for (uint32_t k = 0; k < bl->npreds && n < TRACE_STACK - 2;
+					     k++)
 						stack[n++] = d->phi_args[k];
 				}
 			}

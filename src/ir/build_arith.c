@@ -277,7 +277,8 @@ static void tr_fns(struct ax *x)
 	ir_ref total = op1(x, IR_POPC, IR_T_I32, m, 0);
 	ir_ref from_top = op2(x, IR_ADD, IR_T_I32, op2(x, IR_ADD, IR_T_I32, total, off), one);
 	ir_ref n = sel(x, IR_T_I32, fwd, off, sel(x, IR_T_I32, back, from_top, one));
-	ir_ref ok = op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_GE, n, one), cmp(x, IR_CMP_LE, n, total));
+	ir_ref ok =
+	        op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_GE, n, one), cmp(x, IR_CMP_LE, n, total));
 	dst(x, sel(x, IR_T_I32, ok, nth_set_bit(x, m, n), ones), false);
 }
 

@@ -286,8 +286,8 @@ static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigne
 		v = konst(b, mask_type(b), value);
 		if (partial) { /* irb_warp_finish warns, or fails the function if not constant */
 			struct irb_mask_check *ck = PA_NEW(b->arena, struct irb_mask_check), **at;
-			*ck = (struct irb_mask_check){narrow, b->line, b->col, reg_name(b, o), o->bits,
-			                              NULL};
+			*ck = (struct irb_mask_check){narrow,         b->line, b->col,
+			                              reg_name(b, o), o->bits, NULL};
 			for (at = &b->mask_checks; *at; at = &(*at)->next)
 				;
 			*at = ck;
@@ -554,16 +554,16 @@ static const struct {
 	enum ptx_dotword w;
 	enum ir_redux u, s; /* unsigned/bit, signed */
 } redux_ops[] = {
-        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},       {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
+        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},     {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
         {PTX_DW_MAX, IR_REDUX_MAX_U, IR_REDUX_MAX_S}, {PTX_DW_AND, IR_REDUX_AND, IR_REDUX_AND},
-        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},          {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
+        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},        {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
 };
 
 /* The IR operation of a redux kind (enum ir_redux order) and its identity. */
 static const enum ir_op redux_alu[] = {IR_ADD,   IR_MIN_U, IR_MIN_S, IR_MAX_U,
                                        IR_MAX_S, IR_AND,   IR_OR,    IR_XOR};
-static const uint32_t redux_identity[] = {0, 0xffffffffu, 0x7fffffffu, 0, 0x80000000u,
-                                          0xffffffffu, 0, 0};
+static const uint32_t redux_identity[] = {0,           0xffffffffu, 0x7fffffffu, 0,
+                                          0x80000000u, 0xffffffffu, 0,           0};
 
 /* Whether bit `lane` of mask m is set, m of type t. */
 static ir_ref mask_has(struct irb *b, enum ir_type t, ir_ref m, ir_ref lane)
