@@ -195,8 +195,7 @@ def check_agg(kernel, vals, compact, pos, counter, keep, value_of):
     return errs
 
 
-def coalesced_case():
-    kernel = 'coop_coalesced'
+def coalesced_case(kernel='coop_coalesced'):
     vals = inputs(kernel)
 
     def check(outs, wave):
@@ -402,7 +401,9 @@ def wave_case(kernel):
 
 def cases():
     out = [tiles_case('coop_tiles_sm75'), tiles_case('coop_tiles_sm80'), coalesced_case(),
-           warp_case(), sm90_case('coop_sm90'), warp_case('coop_warp_g')]
+           warp_case(), sm90_case('coop_sm90'), warp_case('coop_warp_g'),
+           tiles_case('coop_tiles_clang'), coalesced_case('coop_coalesced_clang'),
+           warp_case('coop_warp_clang')]
     for c in out:
         c.warp_level = True  # also 32-lane warps on wave64 (--warp-size 32)
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)

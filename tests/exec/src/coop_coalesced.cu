@@ -8,6 +8,7 @@
 #ifndef KNAME // the kernel is named after its .ptx file (-DKNAME=...)
 #define KNAME coop_coalesced
 #endif
+#include "coop_clang19.h"
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>

@@ -8,6 +8,7 @@
 #ifndef KNAME // the kernel is named after its .ptx file (-DKNAME=...)
 #define KNAME coop_warp
 #endif
+#include "coop_clang19.h"
 #define FULL 0xffffffffu
 #define NW 20 // ints per thread in out
 #define NBINS 16
