@@ -399,6 +399,37 @@ def wave_case(kernel):
     return c             # .func parameters, still known constants when inlined)
 
 
+# ---- coop_redux_mask: redux.sync over per-lane membermasks (hand-written PTX) ----
+
+def redux_mask_case():
+    kernel = 'coop_redux_mask'
+    rng = rng_for(kernel)
+    vals = [rng.randrange(-1 << 31, 1 << 31) for _ in range(N)]
+    vals[:16] = [rng.randrange(-50, 50) for _ in range(16)]
+
+    def expect(wave):
+        out = []
+        for base in range(0, N, wave):
+            v = vals[base:base + wave]
+            u = [x & M32 for x in v]
+            for k in range(wave):
+                t16, t4 = k - k % 16, k - k % 4
+                grp = [j for j in range(wave) if j % 3 == k % 3]
+                g, gu = [v[j] for j in grp], [u[j] for j in grp]
+                out += [s32(sum(v[t16:t16 + 16])), max(v[t4:t4 + 4]), s32(sum(g)),
+                        s32(min(gu)), min(g), s32(max(gu)), max(g), s32(and_all(gu)),
+                        s32(or_all(gu)), s32(xor_all(gu))]
+        return out
+
+    def check(outs, wave):
+        return compare('%s (warp %d)' % (kernel, wave), 'out', unpack('i', outs[0]),
+                       expect(wave), 10)
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,), [Out(40 * N), In('i', vals)], check)
+    c.warp_level = True
+    return c
+
+
 def cases():
     out = [tiles_case('coop_tiles_sm75'), tiles_case('coop_tiles_sm80'), coalesced_case(),
            warp_case(), sm90_case('coop_sm90'), warp_case('coop_warp_g'),
@@ -407,4 +438,4 @@ def cases():
     for c in out:
         c.warp_level = True  # also 32-lane warps on wave64 (--warp-size 32)
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
-    return out + [wave_case('coop_wave'), wave_case('coop_wave_g')]
+    return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case()]
