@@ -399,6 +399,44 @@ def wave_case(kernel):
     return c             # .func parameters, still known constants when inlined)
 
 
+# ---- coop_cub: CUB's WarpReduce/WarpScan/BlockReduce/BlockScan ----
+
+def cub_case():
+    kernel = 'coop_cub'
+    vals = inputs(kernel)
+
+    def expect():
+        out = [None] * (8 * N)
+        for gid in range(N):
+            tid, lane = gid % BLOCK, gid % 32
+            w = vals[gid - lane:gid - lane + 32]
+            blk = vals[gid - tid:gid - tid + BLOCK]
+            o = gid * 8
+            if lane == 0:
+                out[o:o + 2] = [s32(sum(w)), max(w)]
+            out[o + 2] = s32(sum(w[:lane + 1]))
+            out[o + 3] = max([0] + w[:lane])
+            if lane % 16 == 0:
+                out[o + 4] = s32(sum(w[lane:lane + 16]))
+            out[o + 5] = s32(sum(blk)) if tid == 0 else 0
+            out[o + 6] = s32(sum(blk[:tid]))
+            heads = [k for k in range(32) if k == 0 or (gid - lane + k) % BLOCK % 7 == 0]
+            if lane in heads:
+                end = ([k for k in heads if k > lane] + [32])[0]
+                out[o + 7] = s32(sum(w[lane:end]))
+        return out
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['%s runs with 32-lane warps only, not %d' % (kernel, wave)]
+        return compare(kernel, 'out', unpack('i', outs[0]), expect(), 8)
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,), [In('i', vals), Out(4 * 8 * N)], check)
+    c.warp_level = True
+    c.warp32_only = True
+    return c
+
+
 # ---- coop_redux_mask: redux.sync over per-lane membermasks (hand-written PTX) ----
 
 def redux_mask_case():
@@ -438,4 +476,5 @@ def cases():
     for c in out:
         c.warp_level = True  # also 32-lane warps on wave64 (--warp-size 32)
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
-    return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case()]
+    return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case(),
+                  cub_case()]
