@@ -437,6 +437,101 @@ def cub_case():
     return c
 
 
+# ---- coop_cub_sort: CUB's BlockRadixSort, BlockHistogram, BlockDiscontinuity ----
+
+def cub_sort_case():
+    kernel = 'coop_cub_sort'
+    tile = BLOCK * 4
+    rng = rng_for(kernel)
+    keys = [rng.randrange(-1000, 1000) for _ in range(GRID * tile)]
+    keys[tile:tile + 64] = [rng.randrange(-3, 3) for _ in range(64)]  # many equal keys
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['%s runs with 32-lane warps only, not %d' % (kernel, wave)]
+        out, hist = unpack('i', outs[0]), unpack('I', outs[1])
+        exp, exph = [], []
+        for blk in range(GRID):
+            srt = sorted(keys[blk * tile:(blk + 1) * tile])
+            exp += srt + [int(i == 0 or srt[i] != srt[i - 1]) for i in range(tile)]
+            exph += [sum(1 for x in srt if x & 15 == b) for b in range(16)]
+        return (compare(kernel, 'out', out, exp, 4) +
+                compare(kernel, 'hist', hist, exph, 16))
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,),
+             [In('i', keys), Out(4 * 2 * GRID * tile), Out(4 * 16 * GRID)], check)
+    # with warp = wave64 it compiles with a warning per 0xffffffff membermask (listed in the
+    # .ptx) and sorts wrongly: CUB's scans use 32-lane warps, lanes 32-63 run outside the mask
+    c.warp_level = True
+    c.warp32_only = True
+    return c
+
+
+# ---- coop_bits: fns, bmsk, szext (PTX ISA pseudo-code) ----
+
+def bmsk(a, b, clamp):
+    a1, b1 = a & 31, b & 31
+    mask0, total = (M32 << a1) & M32, a1 + b1
+    mask1 = (M32 << total) & M32 if total < 32 else 0
+    pos_ovf = clamp and a >= 32
+    if pos_ovf:
+        mask0 = 0
+    if total >= 32 or pos_ovf or (clamp and b >= 32):
+        mask1 = 0
+    elif b1 == 0:
+        mask1 = M32
+    return mask0 & ~mask1 & M32
+
+
+def szext(a, b, clamp, signed):
+    b1 = b & 31
+    too_large = clamp and b >= 32
+    mask = 0 if too_large else (M32 << b1) & M32
+    sign = signed and not (b1 == 0 or too_large) and (a >> ((b1 - 1) & 31)) & 1
+    return (a & ~mask & M32) | (mask if sign else 0)
+
+
+def bits_case():
+    kernel = 'coop_bits'
+    rng = rng_for(kernel)
+    edge = [0, 1, 2, 5, 16, 30, 31, 32, 33, 63, 64, 100, 0x7fffffff, 0x80000000, M32]
+    offs = [0, 1, -1, 2, -2, 3, -5, 17, -17, 31, -31, 32, -32, 33, 0x7fffffff, -(1 << 31)]
+    rows = []
+    for i in range(N):
+        a = edge[i % len(edge)] if i < 225 else rng.getrandbits(32)
+        b = edge[i // len(edge) % len(edge)] if i < 225 else rng.getrandbits(6)
+        if i >= 225 and i % 2:
+            b = offs[i % len(offs)] & M32
+        c = rng.getrandbits(32) if i % 3 else rng.choice([0, M32, 0x80000001, 0x55555555])
+        rows.append((a, b, c))
+
+    def expect():
+        out = []
+        for a, b, c in rows:
+            off = s32(b)
+            out += [bmsk(a, b, True), bmsk(a, b, False), szext(c, b, True, True),
+                    szext(c, b, False, True), szext(c, b, True, False), szext(c, b, False, False),
+                    fns_u(c, a & 31, off), bmsk(3, b, True), szext(c, 12, False, True),
+                    fns_u(c, 5, -2), fns_u(0x80000001, a & 31, 1), a]
+        return [s32(x) for x in out]
+
+    def check(outs, wave):
+        got, exp = unpack('i', outs[0]), expect()
+        names = ('bmsk.clamp', 'bmsk.wrap', 'szext.clamp.s32', 'szext.wrap.s32',
+                 'szext.clamp.u32', 'szext.wrap.u32', 'fns', 'bmsk.clamp 3, b',
+                 'szext.wrap.s32 c, 12', 'fns c, 5, -2', 'fns 0x80000001, a, 1', 'a')
+        return ['%s thread %d %s (a=%#x b=%#x c=%#x): %#x, expected %#x'
+                % (kernel, i // 12, names[i % 12], *rows[i // 12], got[i] & M32, exp[i] & M32)
+                for i in range(len(exp)) if got[i] != exp[i]][:8]
+
+    flat = [x for r in rows for x in r]
+    return Case(kernel, kernel, (GRID,), (BLOCK,), [Out(48 * N), In('I', flat)], check)
+
+
+def fns_u(mask, base, offset):
+    return fns(mask, base, offset) & M32
+
+
 # ---- coop_redux_mask: redux.sync over per-lane membermasks (hand-written PTX) ----
 
 def redux_mask_case():
@@ -477,4 +572,4 @@ def cases():
         c.warp_level = True  # also 32-lane warps on wave64 (--warp-size 32)
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
     return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case(),
-                  cub_case()]
+                  cub_case(), cub_sort_case(), bits_case()]
