@@ -467,6 +467,51 @@ def cub_sort_case():
     return c
 
 
+# ---- coop_loop: coalesced groups in loops with per-lane trip counts ----
+
+def loop_case(kernel):
+    """Each iteration's coalesced group is the lanes still in the loop (CUDA leaves which
+    threads are coalesced to the implementation; on AMD they are the wave's active lanes)."""
+    vals = inputs(kernel)
+
+    def expect():
+        out, total = [], 0
+        for base in range(0, N, 32):
+            v = vals[base:base + 32]
+            acc, ranks, last = [0] * 32, [0] * 32, [-1] * 32
+            live = [k for k in range(32) if v[k] & 7 > 0]
+            it = 0
+            while live:
+                n = len(live)
+                total += n
+                for r, k in enumerate(live):
+                    ranks[k] = ranks[k] * 3 + r
+                    acc[k] = s32(acc[k] + sum(v[j] + it for j in live) * (it + 1))
+                    acc[k] ^= (it + 1) * r
+                    last[k] = v[live[-1]]
+                it += 1
+                live = [k for k in live if crem(v[k], 11) != it - 1 and v[k] & 7 > it]
+            for k in range(32):
+                out += [acc[k], s32(ranks[k]), last[k], v[k] & 7]
+        return out, total
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['%s runs with 32-lane warps only, not %d' % (kernel, wave)]
+        exp, total = expect()
+        got, counter = unpack('i', outs[0]), unpack('i', outs[1])[0]
+        errs = compare(kernel, 'out', got, exp, 4)
+        if counter != total:
+            errs.append('%s counter = %d, expected %d' % (kernel, counter, total))
+        return errs
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,), [In('i', vals), Out(16 * N), InOut('i', [0])],
+             check)
+    c.warp_level = True
+    c.warp32_only = True
+    return c
+
+
 # ---- coop_bits: fns, bmsk, szext (PTX ISA pseudo-code) ----
 
 def bmsk(a, b, clamp):
@@ -572,4 +617,5 @@ def cases():
         c.warp_level = True  # also 32-lane warps on wave64 (--warp-size 32)
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
     return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case(),
-                  cub_case(), cub_sort_case(), bits_case()]
+                  cub_case(), cub_sort_case(), bits_case(), loop_case('coop_loop_sm80'),
+                  loop_case('coop_loop_sm75')]
