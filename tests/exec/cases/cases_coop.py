@@ -14,7 +14,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'kernels'))
 sys.path.insert(0, HERE)
-from ref import Case, In, InOut, Out, unpack, rng_for, s32, crem, M32  # noqa: E402
+from ref import (Case, In, InOut, Out, unpack, rng_for, s16, s32, s64, crem,  # noqa: E402
+                 M32, M64)
 from cases_warp2 import shfl_w  # noqa: E402
 
 GRID, BLOCK = 2, 128
@@ -512,6 +513,49 @@ def loop_case(kernel):
     return c
 
 
+# ---- coop_types: 64-bit, float and struct values through warp operations ----
+
+def types_case():
+    import struct
+    kernel = 'coop_types'
+    vals = inputs(kernel)
+
+    def dbits(x):
+        return struct.unpack('<q', struct.pack('<d', x))[0]
+
+    def expect():
+        out = []
+        for gid in range(N):
+            lane = gid % 32
+            w32 = vals[gid - lane:gid - lane + 32]
+            t0 = lane - lane % 8
+            w = [s64(x * 1000003 + (x << 33)) for x in w32]
+            t8, w8 = w32[t0:t0 + 8], w[t0:t0 + 8]
+            v = w32[lane]
+            f_sum = sum(x * 0.5 for x in w32)
+            same = len(set(x >> 12 for x in w32)) == 1
+            q = t8[5]
+            xor = 0
+            for x in w[:lane]:
+                xor ^= x & M64
+            out += [s64(sum(w)), max(w8), s64(sum(w8[:lane % 8 + 1])), int(f_sum),
+                    dbits(sum(x * 0.25 for x in t8)), dbits(w32[lane ^ 3] * 0.25),
+                    sum(1 << j for j in range(32) if w32[j] & 3 == v & 3),
+                    M32 if same else 0, int(same), q + w8[5] + s16(q * 3),
+                    int(sum(x * 0.5 for x in w32[:lane + 1])), s64(xor)]
+        return out
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['%s runs with 32-lane warps only, not %d' % (kernel, wave)]
+        return compare(kernel, 'out', unpack('q', outs[0]), expect(), 12)
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,), [In('i', vals), Out(8 * 12 * N)], check)
+    c.warp_level = True
+    c.warp32_only = True
+    return c
+
+
 # ---- coop_bits: fns, bmsk, szext (PTX ISA pseudo-code) ----
 
 def bmsk(a, b, clamp):
@@ -618,4 +662,4 @@ def cases():
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
     return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case(),
                   cub_case(), cub_sort_case(), bits_case(), loop_case('coop_loop_sm80'),
-                  loop_case('coop_loop_sm75')]
+                  loop_case('coop_loop_sm75'), types_case()]
