@@ -1,12 +1,15 @@
-"""Cases for nvcc's PTX of real warp-level and cooperative-groups CUDA (tests/exec/src/coop_*.cu,
-tests/exec/ptx/coop_*.ptx).  References from the CUDA semantics of each call (cooperative
-groups' documented meaning: tiles of T consecutive threads, coalesced groups ranked in lane
-order, labeled/binary partitions; __shfl_*_sync with CUDA's width; __fns as the PTX ISA
-defines fns), for 32-lane warps; coop_wave also for wave64 with docs/WARP.md's rules (the
-shuffle's c fields wave-size bits wide, redux over the lanes of its membermask).  Where CUDA leaves a
+"""Cases for nvcc's and clang-19's PTX of real warp-level CUDA: cooperative groups, CUB, and
+hand-written collectives (tests/exec/src/coop_*.cu, tests/exec/ptx/coop_*.ptx), plus two
+hand-written PTX files (coop_redux_mask, coop_bits).  References from the CUDA semantics of each
+call (cooperative groups' documented meaning: tiles of T consecutive threads, coalesced groups
+ranked in lane order, labeled/binary partitions; CUB's documented results; __shfl_*_sync with
+CUDA's width; fns/bmsk/szext as the PTX ISA defines them), for 32-lane warps; coop_wave,
+coop_redux_mask and coop_bits also for wave64 with docs/WARP.md's rules (the shuffle's c
+fields wave-size bits wide, redux over the lanes of its membermask).  Where CUDA leaves a
 choice (which lane elect.sync picks, which warp's atomic comes first) the check accepts any
 valid choice and checks that the program used it consistently.  On plain wave64 the 32-lane
-code is refused with located errors: tests/exec/ptx/coop_*.ptx list them (run_diag.py)."""
+code is refused with located errors, or warned about: the .ptx files list the diagnostics
+(run_diag.py, meson test exec-diag-coop)."""
 
 import os
 import sys
