@@ -3,7 +3,7 @@
 // cg::inclusive_scan/exclusive_scan, meta_group_rank.  nvcc's PTX for sm_75 (shuffle-based
 // reductions) and sm_80 (redux.sync for 32-bit integers): tests/exec/ptx/coop_tiles_sm*.ptx
 // (commands there).  CUDA warps are 32 lanes: on wave64 this runs with --warp-size 32, and
-// without it the compiler must refuse the 32-bit lane masks (tests/exec/diag/coop_*.ptx).
+// without it the compiler must refuse the 32-bit lane masks (listed at the end of the .ptx).
 // Reference: tests/exec/cases/cases_coop.py.
 #ifndef KNAME // the kernel is named after its .ptx file (-DKNAME=...)
 #define KNAME coop_tiles
