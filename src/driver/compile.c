@@ -152,7 +152,11 @@ static void index_stores(const struct ir_function *ir, struct pa_arena *a, struc
 /* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
  * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
  * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
- * the metadata says so (global_buffer), as HIP and amdsim expect. */
+ * the metadata says so (global_buffer), as HIP and amdsim expect.  The walk back from each
+ * address is bounded: nvcc -G carries a pointer through a phi in nearly every block (a chain
+ * of hundreds in tests/exec/ptx/coop_warp_g.ptx). */
+enum { TRACE_STACK = 256, TRACE_STEPS = 4096 };
+
 static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
 {
 	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
@@ -162,7 +166,7 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
 	struct store_index sx;
 	index_stores(ir, a, &sx);
-	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
+	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, TRACE_STACK);
 	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
 	for (uint32_t b = 0; b < ir->nblocks; b++)
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
@@ -176,7 +180,7 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 			unsigned n = 0, steps = 0;
 			stack[n++] = in->args[0];
 			stamp++;
-			while (n && steps++ < 64) {
+			while (n && steps++ < TRACE_STEPS) {
 				ir_ref r = stack[--n];
 				const struct ir_insn *d = def[r];
 				if (!d || d->type != IR_T_I64 || seen[r] == stamp)
@@ -189,20 +193,22 @@ static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a
 							is_ptr[p] = true;
 				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
 				           d->op == IR_ADD || d->op == IR_SUB) {
-					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
+					for (unsigned k = 0;
+					     k < d->nargs && k < 2 && n < TRACE_STACK - 2; k++)
 						stack[n++] = d->args[k];
 				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
 					for (uint32_t k = sx.first[d->args[0]];
-					     k != UINT32_MAX && n < 62; k = sx.next[k])
+					     k != UINT32_MAX && n < TRACE_STACK - 2; k = sx.next[k])
 						if (sx.stores[k]->imm == d->imm)
 							stack[n++] = sx.stores[k]->args[1];
 				} else if (d->op == IR_SELECT) {
-					for (unsigned k = 1; k < 3 && n < 62; k++)
+					for (unsigned k = 1; k < 3 && n < TRACE_STACK - 2; k++)
 						stack[n++] = d->args[k];
 				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
 					const struct ir_block *bl =
 					        &ir->blocks[ir->vals[d->res].block];
-					for (uint32_t k = 0; k < bl->npreds && n < 62; k++)
+					for (uint32_t k = 0; k < bl->npreds && n < TRACE_STACK - 2;
+					     k++)
 						stack[n++] = d->phi_args[k];
 				}
 			}

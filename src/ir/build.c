@@ -521,6 +521,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_real_function(&b, pf, real_sym);
 		for (uint32_t bl = 0; bl < fn->nblocks; bl++)
 			irb_seal(&b, bl);
+		irb_warp_finish(&b); /* also after errors: its diagnostics are located */
 		irb_printf_finish(&b);
 		if (b.failed)
 			return false;
@@ -551,6 +552,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 		irb_terminate(&b, IR_RET, IR_NO_REF, 0, 0);
 	for (uint32_t bl = 0; bl < fn->nblocks; bl++)
 		irb_seal(&b, bl);
+	irb_warp_finish(&b); /* also after errors: its diagnostics are located */
 	if (b.failed)
 		return false;
 	irb_bar_finish(&b); /* build_bar.c */

@@ -1,13 +1,13 @@
 /* ir_build, part 3: PTX bit-manipulation and wide arithmetic expanded into IR operations.
  *
- * shf (funnel shifts), bfe/bfi with any position and length, prmt in every mode, bfind,
- * mul.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each becomes a short
- * sequence of the IR's general operations whose composition has exactly the PTX ISA's
- * semantics (the IR's shifts already give 0, or the sign, for amounts of at least the width,
- * which is what most of these definitions need).  Constant operands fold away in ir_optimize.
- * The long sequences (64-bit division, correctly rounded square roots) follow well-known
- * algorithms named at each function.  Called by irb_insn (build_insn.c) before its own table;
- * returns false for instructions it does not own.  O(1) per instruction. */
+ * shf (funnel shifts), bfe/bfi with any position and length, prmt in every mode, bfind, fns,
+ * bmsk, szext, mul.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each
+ * becomes a short sequence of the IR's general operations whose composition has exactly the
+ * PTX ISA's semantics (the IR's shifts already give 0, or the sign, for amounts of at least the
+ * width, which is what most of these definitions need).  Constant operands fold away in
+ * ir_optimize. The long sequences (64-bit division, correctly rounded square roots) follow
+ * well-known algorithms named at each function.  Called by irb_insn (build_insn.c) before its own
+ * table; returns false for instructions it does not own.  O(1) per instruction. */
 #include <stdint.h>
 #include <string.h>
 
@@ -239,6 +239,89 @@ static void tr_bfind(struct ax *x)
 		        lz);
 	else /* width - 1 - clz: -1 when a is 0 (clz = width) */
 		r = op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, ir_type_bits(t) - 1), lz);
+	dst(x, r, false);
+}
+
+/* ---- fns: the |offset|-th set bit of mask from base, upwards (offset > 0), downwards
+ * (offset < 0) or base itself (offset 0); 0xffffffff if there is none (PTX ISA).  The bits
+ * searched are masked out first; going down, the n-th bit from the top is the
+ * (popc - n + 1)-th from the bottom.  That one is found by a binary search on popcounts of
+ * 16-, 8-, 4-, 2- and 1-bit fields. ---- */
+
+static ir_ref nth_set_bit(struct ax *x, ir_ref m, ir_ref n)
+{
+	ir_ref pos = k(x, IR_T_I32, 0);
+	for (unsigned w = 16; w; w >>= 1) {
+		ir_ref field = op2(x, IR_AND, IR_T_I32, op2(x, IR_SHR_U, IR_T_I32, m, pos),
+		                   k(x, IR_T_I32, (1u << w) - 1));
+		ir_ref c = op1(x, IR_POPC, IR_T_I32, field, 0);
+		ir_ref past = cmp(x, IR_CMP_GTU, n, c);
+		n = sel(x, IR_T_I32, past, op2(x, IR_SUB, IR_T_I32, n, c), n);
+		pos = sel(x, IR_T_I32, past, op2(x, IR_ADD, IR_T_I32, pos, k(x, IR_T_I32, w)), pos);
+	}
+	return pos;
+}
+
+static void tr_fns(struct ax *x)
+{
+	ir_ref mask = src(x, 1, IR_T_I32, false), base = src(x, 2, IR_T_I32, false);
+	ir_ref off = src(x, 3, IR_T_I32, true), ones = k(x, IR_T_I32, 0xffffffffu);
+	ir_ref zero = k(x, IR_T_I32, 0), one = k(x, IR_T_I32, 1);
+	ir_ref up = op2(x, IR_AND, IR_T_I32, mask, op2(x, IR_SHL, IR_T_I32, ones, base));
+	ir_ref down = op2(x, IR_AND, IR_T_I32, mask,
+	                  op2(x, IR_SHR_U, IR_T_I32, ones,
+	                      op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, 31), base)));
+	ir_ref at = op2(x, IR_AND, IR_T_I32, mask, op2(x, IR_SHL, IR_T_I32, one, base));
+	ir_ref fwd = cmp(x, IR_CMP_GT, off, zero), back = cmp(x, IR_CMP_LT, off, zero);
+	ir_ref m = sel(x, IR_T_I32, fwd, up, sel(x, IR_T_I32, back, down, at));
+	ir_ref total = op1(x, IR_POPC, IR_T_I32, m, 0);
+	ir_ref from_top = op2(x, IR_ADD, IR_T_I32, op2(x, IR_ADD, IR_T_I32, total, off), one);
+	ir_ref n = sel(x, IR_T_I32, fwd, off, sel(x, IR_T_I32, back, from_top, one));
+	ir_ref ok =
+	        op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_GE, n, one), cmp(x, IR_CMP_LE, n, total));
+	dst(x, sel(x, IR_T_I32, ok, nth_set_bit(x, m, n), ones), false);
+}
+
+/* ---- bmsk: bits [a, a + b) (0 if b is 0; up to bit 31 if the end passes it) and szext:
+ * the low b bits of a, zero- or sign-extended; .clamp: a or b >= 32 as in the PTX ISA, .wrap:
+ * both modulo 32.  The IR's shift by 32 or more gives 0, the end-past-31 case. ---- */
+
+static void tr_bmsk(struct ax *x)
+{
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref ones = k(x, IR_T_I32, 0xffffffffu), zero = k(x, IR_T_I32, 0);
+	ir_ref f = k(x, IR_T_I32, 31), a1 = op2(x, IR_AND, IR_T_I32, a, f);
+	ir_ref b1 = op2(x, IR_AND, IR_T_I32, b, f);
+	ir_ref mask0 = op2(x, IR_SHL, IR_T_I32, ones, a1);
+	ir_ref mask1 = op2(x, IR_SHL, IR_T_I32, ones, op2(x, IR_ADD, IR_T_I32, a1, b1));
+	mask1 = sel(x, IR_T_I32, cmp(x, IR_CMP_EQ, b1, zero), ones, mask1);
+	if (has(x, PTX_DW_CLAMP)) {
+		ir_ref w = k(x, IR_T_I32, 32), big_a = cmp(x, IR_CMP_GEU, a, w);
+		ir_ref big = op2(x, IR_OR, IR_T_PRED, big_a, cmp(x, IR_CMP_GEU, b, w));
+		mask0 = sel(x, IR_T_I32, big_a, zero, mask0);
+		mask1 = sel(x, IR_T_I32, big, zero, mask1);
+	}
+	dst(x, op2(x, IR_AND, IR_T_I32, mask0, op1(x, IR_NOT, IR_T_I32, mask1, 0)), false);
+}
+
+static void tr_szext(struct ax *x)
+{
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref ones = k(x, IR_T_I32, 0xffffffffu), zero = k(x, IR_T_I32, 0);
+	ir_ref f = k(x, IR_T_I32, 31), b1 = op2(x, IR_AND, IR_T_I32, b, f);
+	ir_ref mask = op2(x, IR_SHL, IR_T_I32, ones, b1);
+	if (has(x, PTX_DW_CLAMP)) /* b >= 32: a as it is */
+		mask = sel(x, IR_T_I32, cmp(x, IR_CMP_GEU, b, k(x, IR_T_I32, 32)), zero, mask);
+	ir_ref r = op2(x, IR_AND, IR_T_I32, a, op1(x, IR_NOT, IR_T_I32, mask, 0));
+	if (is_signed_type(x)) { /* bit b1 - 1 of a, if b1 > 0 (mask is 0 if too large) */
+		ir_ref pos = op2(x, IR_AND, IR_T_I32,
+		                 op2(x, IR_SUB, IR_T_I32, b1, k(x, IR_T_I32, 1)), f);
+		ir_ref bit = op2(x, IR_AND, IR_T_I32, op2(x, IR_SHR_U, IR_T_I32, a, pos),
+		                 k(x, IR_T_I32, 1));
+		ir_ref sign = op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_NE, bit, zero),
+		                  cmp(x, IR_CMP_NE, b1, zero));
+		r = op2(x, IR_OR, IR_T_I32, r, sel(x, IR_T_I32, sign, mask, zero));
+	}
 	dst(x, r, false);
 }
 
@@ -597,6 +680,15 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		return true;
 	case PTX_OP_PRMT:
 		tr_prmt(&x);
+		return true;
+	case PTX_OP_FNS:
+		tr_fns(&x);
+		return true;
+	case PTX_OP_BMSK:
+		tr_bmsk(&x);
+		return true;
+	case PTX_OP_SZEXT:
+		tr_szext(&x);
 		return true;
 	case PTX_OP_DIV:
 	case PTX_OP_REM:

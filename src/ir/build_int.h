@@ -79,6 +79,8 @@ struct irb {
 	bool bar_marked;        /* BARRIERs of plain bar.sync 0 carry aux 1 until the finish */
 	/* build_printf.c: addresses and %s arguments to check once every block is sealed */
 	struct irb_printf_check *printf_checks;
+	/* build_warp.c: narrow membermask registers to check once every block is sealed */
+	struct irb_mask_check *mask_checks;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -136,6 +138,7 @@ uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn
 /* build_printf.c: a call of vprintf(format, args); its int result */
 ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
 void irb_printf_finish(struct irb *b); /* after every block is sealed */
+void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermasks */
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);

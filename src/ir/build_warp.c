@@ -189,9 +189,84 @@ static const char *reg_name(struct irb *b, const struct ptx_operand *o)
 	return s;
 }
 
+struct irb_mask_check { /* a narrow membermask register whose phis were not complete */
+	ir_ref v;
+	uint32_t line, col;
+	const char *reg;
+	unsigned bits;
+	struct irb_mask_check *next;
+};
+
+static struct irb_phi *phi_of(const struct irb *b, ir_ref v)
+{
+	if (v >= b->fn->nvals || b->fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	for (struct irb_phi *p = b->bstate[b->fn->vals[v].block].phis; p; p = p->next)
+		if (p->res == v)
+			return p;
+	return NULL;
+}
+
+enum { CONST_PATH = 32 };
+
+/* Whether v is the constant *val (set by the first constant found, *have): a constant, or
+ * SSA construction's phis (ir_optimize removes them later) whose operands are that
+ * constant, undefined, or phis already on the path (a loop's back edge).  A phi of a block
+ * not sealed yet counts the predecessors known so far and sets *partial. */
+static bool known_const(struct irb *b, ir_ref v, uint64_t *val, bool *have, bool *partial,
+                        ir_ref *path, unsigned depth)
+{
+	const struct ir_value *x = &b->fn->vals[v];
+	if (x->kind == IR_VAL_CONST) {
+		if (*have && x->bits != *val)
+			return false;
+		*val = x->bits;
+		*have = true;
+		return true;
+	}
+	if (x->kind == IR_VAL_UNDEF)
+		return true;
+	for (unsigned k = 0; k < depth; k++)
+		if (path[k] == v)
+			return true;
+	struct irb_phi *p = phi_of(b, v);
+	if (!p || depth == CONST_PATH)
+		return false;
+	path[depth] = v;
+	uint32_t bl = x->block;
+	*partial |= p->incomplete;
+	for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
+		ir_ref arg = p->incomplete ? irb_read_var(b, p->var, b->fn->blocks[bl].preds[k])
+		                           : p->args[k];
+		if (!known_const(b, arg, val, have, partial, path, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+static void narrow_mask_error(struct irb *b, const char *reg, unsigned bits)
+{
+	unsigned wave = b->fn->warp_size;
+	irb_error(b,
+	          "membermask '%s' is a %u-bit register, but lane masks are %u bits wide on "
+	          "this target (wave%u): use a .b%u register",
+	          reg, bits, wave, wave, wave);
+}
+
+static void const_mask_warning(struct irb *b, uint64_t value)
+{
+	if (b->fn->warp_size == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
+		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
+		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
+		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
+		               (unsigned long long)value);
+}
+
 /* A membermask operand: W bits wide (see the header comment for the rules).  A register
- * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1) counts as
- * that constant, at the register's width. */
+ * whose value is a known constant (nvcc writes `mov.u32 %r1, -1` and passes %r1, often
+ * in the entry block, the use behind a branch or in a loop) counts as that constant, at
+ * the register's width.  When a phi on the way is not complete yet, the constant found so
+ * far is used and irb_warp_finish checks the rest (an error if it is not that constant). */
 static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigned i)
 {
 	if (i >= in->nopnds) /* shfl and vote without .sync (before sm_70): the whole warp */
@@ -200,24 +275,44 @@ static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigne
 	unsigned wave = b->fn->warp_size;
 	ir_ref v = irb_read_opnd(b, o, mask_type(b), false);
 	uint64_t value = o->value;
-	bool is_const = o->kind == PTX_OPND_INT;
 	if (o->kind == PTX_OPND_REG && o->bits < wave) {
 		ir_ref narrow = irb_read_opnd(b, o, o->bits > 32 ? IR_T_I64 : IR_T_I32, false);
-		is_const = ir_is_const(b->fn, narrow);
-		value = is_const ? b->fn->vals[narrow].bits : 0;
-		if (!is_const)
-			irb_error(
-			        b,
-			        "membermask '%s' is a %u-bit register, but lane masks are %u bits "
-			        "wide on this target (wave%u): use a .b%u register",
-			        reg_name(b, o), o->bits, wave, wave, wave);
+		ir_ref path[CONST_PATH];
+		bool have = false, partial = false;
+		if (!known_const(b, narrow, &value, &have, &partial, path, 0) || !have) {
+			narrow_mask_error(b, reg_name(b, o), o->bits);
+			return v;
+		}
+		v = konst(b, mask_type(b), value);
+		if (partial) { /* irb_warp_finish warns, or fails the function if not constant */
+			struct irb_mask_check *ck = PA_NEW(b->arena, struct irb_mask_check), **at;
+			*ck = (struct irb_mask_check){narrow,         b->line, b->col,
+			                              reg_name(b, o), o->bits, NULL};
+			for (at = &b->mask_checks; *at; at = &(*at)->next)
+				;
+			*at = ck;
+			return v;
+		}
+	} else if (o->kind != PTX_OPND_INT) {
+		return v;
 	}
-	if (is_const && wave == 64 && !(value >> 32) && !b->fn->no_lanemask_warning)
-		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
-		               "constant membermask 0x%llx leaves lanes 32-63 out on this wave64 "
-		               "target; write -1 for all lanes (-Wno-lanemask turns this off)",
-		               (unsigned long long)value);
+	const_mask_warning(b, value);
 	return v;
+}
+
+void irb_warp_finish(struct irb *b)
+{
+	for (const struct irb_mask_check *ck = b->mask_checks; ck; ck = ck->next) {
+		ir_ref path[CONST_PATH];
+		uint64_t value = 0;
+		bool have = false, partial = false;
+		b->line = ck->line;
+		b->col = ck->col;
+		if (known_const(b, ck->v, &value, &have, &partial, path, 0) && have)
+			const_mask_warning(b, value);
+		else
+			narrow_mask_error(b, ck->reg, ck->bits);
+	}
 }
 
 /* Writes a lane-mask result (W bits) to destination operand i. */
@@ -395,7 +490,8 @@ static void tr_match(struct irb *b, const struct ptx_insn *in)
 	ir_ref m = read_member_mask(b, in, 2);
 	ir_ref active = op2(b, IR_AND, t, activemask(b), m);
 	ir_ref same;
-	if (ptx_insn_has_mod(in, PTX_DW_ANY) || in_halves(b)) {
+	uint64_t mv;
+	if (ptx_insn_has_mod(in, PTX_DW_ANY) || in_halves(b) || !const_bits(b, m, &mv)) {
 		same = op2(b, IR_AND, t, to_warp(b, op1(b, IR_MATCH_ANY, wave_mask_type(b), a)), m);
 		if (ptx_insn_has_mod(in, PTX_DW_ANY)) {
 			write_mask(b, in, 0, same);
@@ -412,20 +508,108 @@ static void tr_match(struct irb *b, const struct ptx_insn *in)
 		irb_write_dest(b, in->opnds[0].pair, all, false, IR_NO_REF);
 }
 
-/* redux.sync.OP.TYPE d, a, membermask (integer forms) */
+/* The instruction defining value r in the block being built, or NULL. */
+static const struct ir_insn *def_of(struct irb *b, ir_ref r)
+{
+	if (r >= b->fn->nvals || b->fn->vals[r].kind != IR_VAL_INSN)
+		return NULL;
+	const struct ir_block *bl = &b->fn->blocks[b->fn->vals[r].block];
+	for (uint32_t i = bl->ninsns; i-- > 0;)
+		if (bl->insns[i].res == r)
+			return bl->insns[i].op == IR_COPY ? def_of(b, bl->insns[i].args[0])
+			                                  : &bl->insns[i];
+	return NULL;
+}
+
+static bool is_laneid(struct irb *b, ir_ref r)
+{
+	const struct ir_insn *d = def_of(b, r);
+	uint64_t k;
+	if (d && d->op == IR_AND && const_bits(b, d->args[1], &k) && k == b->fn->warp_size - 1)
+		d = def_of(b, d->args[0]); /* %laneid in halves */
+	return d && d->op == IR_SREG && d->aux == IR_SREG_LANEID;
+}
+
+/* log2 of T if membermask m is the tile mask of aligned segments of T lanes, as cooperative
+ * groups compute it: ((1 << T) - 1) << (%laneid & -T); else -1. */
+static int segment_mask_log2(struct irb *b, ir_ref m)
+{
+	const struct ir_insn *d = def_of(b, m), *sh;
+	uint64_t ones, lanes;
+	if (!d || d->op != IR_SHL || !const_bits(b, d->args[0], &ones) || !ones ||
+	    (ones & (ones + 1)) || !(sh = def_of(b, d->args[1])) || sh->op != IR_AND ||
+	    !const_bits(b, sh->args[1], &lanes) || !is_laneid(b, sh->args[0]))
+		return -1;
+	unsigned size = 0; /* T: ones = 2^T - 1 */
+	int p = 0;
+	while (ones >> size)
+		size++;
+	while ((1u << p) < size)
+		p++;
+	uint64_t field = b->fn->warp_size - 1;
+	return (1u << p) == size && size <= 32 && (lanes & field) == (~(uint64_t)(size - 1) & field)
+	               ? p
+	               : -1;
+}
+
+static const struct {
+	enum ptx_dotword w;
+	enum ir_redux u, s; /* unsigned/bit, signed */
+} redux_ops[] = {
+        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},     {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
+        {PTX_DW_MAX, IR_REDUX_MAX_U, IR_REDUX_MAX_S}, {PTX_DW_AND, IR_REDUX_AND, IR_REDUX_AND},
+        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},        {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
+};
+
+/* The IR operation of a redux kind (enum ir_redux order) and its identity. */
+static const enum ir_op redux_alu[] = {IR_ADD,   IR_MIN_U, IR_MIN_S, IR_MAX_U,
+                                       IR_MAX_S, IR_AND,   IR_OR,    IR_XOR};
+static const uint32_t redux_identity[] = {0,           0xffffffffu, 0x7fffffffu, 0,
+                                          0x80000000u, 0xffffffffu, 0,           0};
+
+/* Whether bit `lane` of mask m is set, m of type t. */
+static ir_ref mask_has(struct irb *b, enum ir_type t, ir_ref m, ir_ref lane)
+{
+	ir_ref bit = op2(b, IR_AND, t, op2(b, IR_SHR_U, t, m, lane), konst(b, t, 1));
+	return cmp(b, IR_CMP_NE, bit, konst(b, t, 0));
+}
+
+/* redux over the lanes of a membermask that differs between lanes: per lane, the lanes of
+ * its own mask.  Tile masks of 2^p aligned lanes: a butterfly of p lane.read XOR steps
+ * (DPP/ds_swizzle); any other mask: every wave lane k read once (v_readlane) and combined
+ * where bit k of the lane's mask (moved to wave lanes) is set. */
+static ir_ref redux_varying(struct irb *b, unsigned kind, ir_ref a, ir_ref m)
+{
+	int p = segment_mask_log2(b, m);
+	enum ir_op alu = redux_alu[kind];
+	if (p >= 0) {
+		for (unsigned n = 1; n < (1u << p); n <<= 1) {
+			ir_ref ab[2] = {a, laneid(b)};
+			ir_ref y = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2,
+			                    IR_LANE_AUX(IR_LANE_XOR, n, (unsigned)p), 0);
+			a = op2(b, alu, IR_T_I32, a, y);
+		}
+		return a;
+	}
+	enum ir_type t = wave_mask_type(b);
+	ir_ref mw = m;
+	if (in_halves(b))
+		mw = op2(b, IR_SHL, t, op1(b, IR_ZEXT, t, m), warp_base(b));
+	ir_ref acc = konst(b, IR_T_I32, redux_identity[kind]);
+	for (unsigned k = 0; k < b->fn->wave_size; k++) {
+		ir_ref xk = op2(b, IR_LANE_READ, IR_T_I32, a, konst(b, IR_T_I32, k));
+		ir_ref args[3] = {mask_has(b, t, mw, konst(b, IR_T_I32, k)),
+		                  op2(b, alu, IR_T_I32, acc, xk), acc};
+		acc = irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+	}
+	return acc;
+}
+
+/* redux.sync.OP.TYPE d, a, membermask (integer forms): the reduction over the lanes of
+ * membermask.  All lanes (the usual constant): one IR_REDUX; another constant: lanes
+ * outside it give the identity; a mask that differs between lanes: redux_varying. */
 static void tr_redux(struct irb *b, const struct ptx_insn *in)
 {
-	static const struct {
-		enum ptx_dotword w;
-		enum ir_redux u, s; /* unsigned/bit, signed */
-	} ops[] = {
-	        {PTX_DW_ADD, IR_REDUX_ADD, IR_REDUX_ADD},
-	        {PTX_DW_MIN, IR_REDUX_MIN_U, IR_REDUX_MIN_S},
-	        {PTX_DW_MAX, IR_REDUX_MAX_U, IR_REDUX_MAX_S},
-	        {PTX_DW_AND, IR_REDUX_AND, IR_REDUX_AND},
-	        {PTX_DW_OR, IR_REDUX_OR, IR_REDUX_OR},
-	        {PTX_DW_XOR, IR_REDUX_XOR, IR_REDUX_XOR},
-	};
 	enum ptx_type ty = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
 	if (ptx_types[ty].cls == PTX_TC_FLOAT || ptx_types[ty].bits != 32 ||
 	    ptx_insn_has_mod(in, PTX_DW_ABS) || ptx_insn_has_mod(in, PTX_DW_NAN_MOD)) {
@@ -434,13 +618,25 @@ static void tr_redux(struct irb *b, const struct ptx_insn *in)
 		return;
 	}
 	bool sign = ptx_types[ty].cls == PTX_TC_SINT;
-	for (unsigned k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-		if (!ptx_insn_has_mod(in, ops[k].w))
+	for (unsigned k = 0; k < sizeof redux_ops / sizeof redux_ops[0]; k++) {
+		if (!ptx_insn_has_mod(in, redux_ops[k].w))
 			continue;
+		enum ir_type t = mask_type(b);
+		unsigned kind = sign ? redux_ops[k].s : redux_ops[k].u;
 		ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, sign);
-		read_member_mask(b, in, 2);
-		uint32_t aux = (sign ? ops[k].s : ops[k].u) | (in_halves(b) ? IR_REDUX_HALVES : 0);
-		ir_ref r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, aux, 0);
+		ir_ref m = read_member_mask(b, in, 2), r;
+		uint64_t mv;
+		if (!const_bits(b, m, &mv)) {
+			r = redux_varying(b, kind, a, m);
+		} else {
+			if ((mv & type_mask(t)) != type_mask(t)) {
+				ir_ref args[3] = {mask_has(b, t, m, laneid(b)), a,
+				                  konst(b, IR_T_I32, redux_identity[kind])};
+				a = irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+			}
+			uint32_t aux = kind | (in_halves(b) ? IR_REDUX_HALVES : 0);
+			r = irb_emit(b, IR_REDUX, IR_T_I32, &a, 1, aux, 0);
+		}
 		irb_write_dest(b, &in->opnds[0], r, sign, IR_NO_REF);
 		return;
 	}
