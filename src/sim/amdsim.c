@@ -2,11 +2,13 @@
  *
  *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
  *          [--seed N] [--no-strict] [--stats] [--trace] [--printf FILE]
- *          [--printf-buffer BYTES] ARG...
+ *          [--printf-buffer BYTES] [--max-insns N] ARG...
  *
  * A kernel that declares hidden_printf_buffer gets a printf buffer; its records are printed
  * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE; the
  * buffer has 1 MiB unless --printf-buffer says otherwise (at least 8: its two header dwords).
+ * --max-insns: instructions one wave may run before amdsim stops it as an endless loop
+ * (default 1e9).
  *
  * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
  * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
@@ -23,7 +25,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
-	             "[--trace] [--printf FILE] [--printf-buffer BYTES] ARG...\n"
+	             "[--trace] [--printf FILE] [--printf-buffer BYTES]\n"
+	             "              [--max-insns N] ARG...\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V\n");
 }
@@ -312,6 +315,15 @@ int main(int argc, char **argv)
 				usage_rc = 2;
 			}
 			d.dynamic_lds = (uint32_t)v;
+		} else if (!strcmp(a, "--max-insns") && has_next) {
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(argv[++i], &end, 0);
+			if (*end || !v || errno) {
+				fprintf(stderr, "amdsim: error: bad --max-insns '%s'\n", argv[i]);
+				usage_rc = 2;
+			}
+			opt.max_insns = v;
 		} else if (!strcmp(a, "--seed") && has_next) {
 			opt.seed = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--no-strict")) {

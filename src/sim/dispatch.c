@@ -246,9 +246,10 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 }
 
 /* One round: every wave that is not done and not waiting at s_barrier runs until it ends,
- * reaches a barrier or sleeps (s_sleep).  When every live wave waits at the barrier, it is
- * released.  A round in which every live wave waited or slept and no wave wrote memory
- * cannot change what the sleeping waves read: they spin forever, a deadlock. */
+ * reaches a barrier, sleeps (s_sleep) or has run SIM_QUANTUM instructions (exec.c).  When
+ * every live wave waits at the barrier, it is released.  A round in which every live wave waited or
+ * slept and no wave wrote memory cannot change what the sleeping waves read: they spin forever, a
+ * deadlock. */
 static bool run_workgroup(struct sim_ctx *c)
 {
 	for (;;) {

@@ -1,7 +1,9 @@
 /* exec: the wave interpreter loop and the scalar-operand helpers every semantics file uses.
  *
- * sim_run_wave runs one wave until it ends, reaches s_barrier or s_sleep, faults or exceeds its
- * instruction budget: fetch the decoded instruction at PC, check hazards (strict mode), call
+ * sim_run_wave runs one wave until it ends, reaches s_barrier or s_sleep, has run
+ * SIM_QUANTUM instructions in a row (so a wave spinning on memory without s_sleep lets the
+ * waves that will release it run: hardware interleaves waves all the time), faults or exceeds
+ * its instruction budget: fetch the decoded instruction at PC, check hazards (strict mode), call
  * the semantics function of its table row, advance PC and the wave's clock by the issue cost
  * of the instruction's class (the timing model of docs/SIMULATOR.md).  An instruction
  * without semantics stops the run with its mnemonic and PC: nothing is silently skipped.
@@ -236,7 +238,10 @@ bool sim_run_wave(struct sim_wave *w)
 	bool strict = c->opt->strict;
 	uint64_t budget = c->opt->max_insns ? c->opt->max_insns : 1000000000ull;
 	w->at_barrier = w->yielded = false;
+	uint64_t quantum_end = w->ninsns + SIM_QUANTUM;
 	while (!w->done && !w->at_barrier && !w->yielded && !c->error) {
+		if (w->ninsns == quantum_end)
+			break; /* the next round resumes it at w->pc (dispatch.c) */
 		const struct sim_insn *in = sim_decode(c, w->pc);
 		if (!in) {
 			w->cur = NULL;

@@ -197,6 +197,7 @@ struct sim_wave {
 /* Cycles of a wave's clock per tick of the realtime counter (s_memrealtime, gfx11+
  * MSG_RTN_GET_REALTIME): the hardware's counter runs at 100 MHz, the shader clock near 1.6 GHz */
 enum { SIM_REALTIME_CYCLES = 16 };
+enum { SIM_QUANTUM = 1 << 16 }; /* instructions a wave runs before the others get a turn */
 
 /* Device memory: sorted regions of a sparse 64-bit address space. */
 struct sim_region {

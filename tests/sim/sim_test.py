@@ -598,14 +598,22 @@ def test_spin(amdsim, tmp):
         out = os.path.join(tmp, "spin-%s.bin" % t)
         base = [amdsim, h, "--kernel", "spin", "--grid", str(groups), "--block", str(n),
                 "out:%d:%s" % (4 * n * groups, out), "i32:%d" % n]
+        exp = [1000 + g + i for g in range(groups) for i in range(n)]
         r = run(base + ["i32:0"])
         if check(r.returncode == 0, "%s spin-wait ends: %s" % (t, r.stderr[:300])):
             got = read_words(out, "I")
-            exp = [1000 + g + i for g in range(groups) for i in range(n)]
             check(got == exp, "%s spin-wait: waves read the data the last wave wrote" % t)
         r = run(base + ["i32:1"], timeout=60)
         check(r.returncode == 1 and "deadlock: waves spin at s_sleep" in r.stderr,
               "%s spin without a release: deadlock reported (exit %d: %s)" %
+              (t, r.returncode, r.stderr[:300]))
+        r = run(base + ["i32:2", "--max-insns", "3000000"])  # no s_sleep: others get turns
+        if check(r.returncode == 0, "%s spin-wait without s_sleep ends: %s" % (t, r.stderr[:300])):
+            check(read_words(out, "I") == exp,
+                  "%s spin-wait without s_sleep: waves read the data the last wave wrote" % t)
+        r = run(base + ["i32:3", "--max-insns", "3000000"], timeout=60)
+        check(r.returncode == 1 and "instruction budget exceeded" in r.stderr,
+              "%s endless spin without s_sleep: budget fault (exit %d: %s)" %
               (t, r.returncode, r.stderr[:300]))
 
 
