@@ -52,7 +52,7 @@ struct deferred_kernel {
 
 struct compiler {
 	const struct pa_compile_options *o;
-	struct pa_diag *d;
+	struct pa_diag *d, *real_d; /* d: where messages go now (a quiet sink, compile_kernel) */
 	struct pa_arena fn_arena,
 	        mod_arena; /* fn_arena: the kernel's IR (reset after allocation) */
 	/* The kernel's machine IR lives in one of two arenas; after each stage it is copied
@@ -80,6 +80,13 @@ struct compiler {
 	bool entry_found;
 	const char **printfs; /* amdhsa.printf strings of the module so far (mod_arena) */
 	uint32_t nprintfs, printfs_cap;
+	/* real calls of the kernel being compiled (compile_kernel): the inlining mode, the
+	 * functions that failed to compile on their own, and the functions linked */
+	unsigned inline_mode;
+	const struct ptx_symbol **inline_only;
+	uint32_t ninline_only, inline_only_cap;
+	struct callee_part *parts;
+	uint32_t nparts;
 };
 
 /* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
@@ -152,61 +159,93 @@ static void index_stores(const struct ir_function *ir, struct pa_arena *a, struc
 /* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
  * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
  * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
- * the metadata says so (global_buffer), as HIP and amdsim expect. */
-static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
+ * the metadata says so (global_buffer), as HIP and amdsim expect.  Through real calls: a
+ * value stored as an argument of a callee (IR_STACK_ST aux 1 before its IR_CALL) is a
+ * seed when the callee uses that frame slot as a pointer (callee_ptr[k][offset / 4]); a
+ * function compiled on its own marks the slots of its own frame whose loads reach an
+ * address (ptr_slot, nslots of 4 bytes). */
+struct ptr_walk {
+	const struct ir_function *ir;
+	const struct ir_insn **def;
+	struct store_index sx;
+	ir_ref *stack;
+	uint32_t *seen, stamp;
+	bool *is_ptr, *ptr_slot;
+	uint32_t nslots;
+};
+
+static void walk_pointer(struct ptr_walk *w, ir_ref seed)
 {
-	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
+	const struct ir_function *ir = w->ir;
+	unsigned n = 0, steps = 0;
+	w->stack[n++] = seed;
+	w->stamp++;
+	while (n && steps++ < 64) {
+		ir_ref r = w->stack[--n];
+		const struct ir_insn *d = w->def[r];
+		if (!d || d->type != IR_T_I64 || w->seen[r] == w->stamp)
+			continue;
+		w->seen[r] = w->stamp;
+		if (d->op == IR_PARAM) {
+			for (uint32_t p = 0; p < ir->nparams; p++)
+				if (ir->params[p].offset == (uint32_t)d->imm && ir->params[p].size == 8)
+					w->is_ptr[p] = true;
+		} else if (d->op == IR_STACK_LD && !d->aux && (uint64_t)d->imm / 4 < w->nslots) {
+			w->ptr_slot[d->imm / 4] = true;
+		} else if (d->op == IR_COPY || d->op == IR_BITCAST || d->op == IR_ADD ||
+		           d->op == IR_SUB) {
+			for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
+				w->stack[n++] = d->args[k];
+		} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
+			for (uint32_t k = w->sx.first[d->args[0]]; k != UINT32_MAX && n < 62;
+			     k = w->sx.next[k])
+				if (w->sx.stores[k]->imm == d->imm)
+					w->stack[n++] = w->sx.stores[k]->args[1];
+		} else if (d->op == IR_SELECT) {
+			for (unsigned k = 1; k < 3 && n < 62; k++)
+				w->stack[n++] = d->args[k];
+		} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
+			const struct ir_block *bl = &ir->blocks[ir->vals[d->res].block];
+			for (uint32_t k = 0; k < bl->npreds && n < 62; k++)
+				w->stack[n++] = d->phi_args[k];
+		}
+	}
+}
+
+static void find_pointers(const struct ir_function *ir, struct pa_arena *a,
+                          bool *const *callee_ptr, bool *is_ptr, bool *ptr_slot, uint32_t nslots)
+{
+	struct ptr_walk w = {.ir = ir, .is_ptr = is_ptr, .ptr_slot = ptr_slot, .nslots = nslots};
+	w.def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
 	for (uint32_t b = 0; b < ir->nblocks; b++)
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			if (ir->blocks[b].insns[i].res != IR_NO_REF)
-				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
-	struct store_index sx;
-	index_stores(ir, a, &sx);
-	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, 64);
-	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
+				w.def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
+	index_stores(ir, a, &w.sx);
+	w.stack = PA_NEW_ARRAY(a, ir_ref, 64);
+	w.seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
+	for (uint32_t b = 0; b < ir->nblocks; b++) {
+		const bool *callee = NULL; /* of the next IR_CALL in the block */
+		for (uint32_t i = ir->blocks[b].ninsns; i-- > 0;) {
 			const struct ir_insn *in = &ir->blocks[b].insns[i];
 			unsigned space = in->aux & IR_SPACE_MASK;
+			if (in->op == IR_CALL)
+				callee = callee_ptr ? callee_ptr[in->aux] : NULL;
+			if (in->op == IR_STACK_ST && in->aux == 1 && callee && callee[in->imm / 4])
+				walk_pointer(&w, in->args[0]);
 			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&
 			     in->op != IR_RED) ||
 			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC &&
 			     space != IR_SPACE_CONST))
 				continue;
-			unsigned n = 0, steps = 0;
-			stack[n++] = in->args[0];
-			stamp++;
-			while (n && steps++ < 64) {
-				ir_ref r = stack[--n];
-				const struct ir_insn *d = def[r];
-				if (!d || d->type != IR_T_I64 || seen[r] == stamp)
-					continue;
-				seen[r] = stamp;
-				if (d->op == IR_PARAM) {
-					for (uint32_t p = 0; p < ir->nparams; p++)
-						if (ir->params[p].offset == (uint32_t)d->imm &&
-						    ir->params[p].size == 8)
-							is_ptr[p] = true;
-				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
-				           d->op == IR_ADD || d->op == IR_SUB) {
-					for (unsigned k = 0; k < d->nargs && k < 2 && n < 62; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
-					for (uint32_t k = sx.first[d->args[0]];
-					     k != UINT32_MAX && n < 62; k = sx.next[k])
-						if (sx.stores[k]->imm == d->imm)
-							stack[n++] = sx.stores[k]->args[1];
-				} else if (d->op == IR_SELECT) {
-					for (unsigned k = 1; k < 3 && n < 62; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
-					const struct ir_block *bl =
-					        &ir->blocks[ir->vals[d->res].block];
-					for (uint32_t k = 0; k < bl->npreds && n < 62; k++)
-						stack[n++] = d->phi_args[k];
-				}
-			}
+			walk_pointer(&w, in->args[0]);
 		}
+	}
+}
+
+static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
+{
+	find_pointers(ir, a, NULL, is_ptr, NULL, 0);
 }
 
 static void add_args(struct compiler *c, const struct ir_function *ir, struct co_kernel *k)
@@ -421,6 +460,9 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->real_sym = real_sym;
 	ir->stack_size = o->stack_size;
 	ir->printf_id_base = c->nprintfs;
+	ir->inline_mode = c->inline_mode;
+	ir->inline_only = c->inline_only;
+	ir->ninline_only = c->ninline_only;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	keep_printfs(c, ir);
@@ -526,8 +568,11 @@ static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
 	return map;
 }
 
+/* Compiles the kernel's callees and places them after its code.  False after an error;
+ * *failed is then the function that did not compile on its own (NULL: none did). */
 static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
-                         const struct ir_function *kir, struct mir_function *kmf)
+                         const struct ir_function *kir, struct mir_function *kmf,
+                         const struct ptx_symbol **failed)
 {
 	struct pa_arena *a = &c->fn_arena;
 	struct callee_part *parts = NULL;
@@ -540,8 +585,10 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 		struct mir_function mf;
 		struct ra_stats ras;
 		ir.wave_size = c->o->target.wave_size;
-		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL))
+		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL)) {
+			*failed = sym;
 			return false;
+		}
 		parts[i].ir = ir;
 		parts[i].mf = mf;
 		for (uint32_t k = 0; k < ir.ncallees; k++)
@@ -564,34 +611,170 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	}
 	head.num_sgprs = MIR_CALL_SAVE_SP + 1;
 	*kmf = head;
+	c->parts = parts;
+	c->nparts = nparts;
 	return true;
 }
 
-static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
-                           const struct ptx_module_state *m)
+/* Pointer parameters through real calls: which frame slots of each linked function reach
+ * an address (to a fixpoint: a function passes its slots on to its callees' slots), then the
+ * kernel's parameters that reach those (find_pointers). */
+static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+{
+	struct pa_arena *a = &c->fn_arena;
+	bool **ptr = PA_NEW_ARRAY(a, bool *, c->nparts + 1);
+	for (uint32_t i = 0; i < c->nparts; i++)
+		ptr[i] = PA_NEW_ARRAY(a, bool, c->parts[i].ir.frame_args / 4 + 1);
+	for (uint32_t round = 0, changed = 1; changed && round <= c->nparts; round++) {
+		changed = 0;
+		for (uint32_t i = 0; i < c->nparts; i++) {
+			const struct ir_function *ir = &c->parts[i].ir;
+			uint32_t nslots = ir->frame_args / 4 + 1;
+			bool **callee = PA_NEW_ARRAY(a, bool *, ir->ncallees + 1);
+			for (uint32_t k = 0; k < ir->ncallees; k++)
+				for (uint32_t j = 0; j < c->nparts; j++)
+					if (c->parts[j].sym == ir->callees[k])
+						callee[k] = ptr[j];
+			bool *slots = PA_NEW_ARRAY(a, bool, nslots);
+			find_pointers(ir, a, callee, NULL, slots, nslots);
+			for (uint32_t k = 0; k < nslots; k++)
+				if (slots[k] && !ptr[i][k])
+					changed = ptr[i][k] = true;
+		}
+	}
+	bool **callee = PA_NEW_ARRAY(a, bool *, kir->ncallees + 1);
+	for (uint32_t k = 0; k < kir->ncallees; k++)
+		for (uint32_t j = 0; j < c->nparts; j++)
+			if (c->parts[j].sym == kir->callees[k])
+				callee[k] = ptr[j];
+	bool *is_ptr = PA_NEW_ARRAY(a, bool, kir->nparams + 1);
+	find_pointers(kir, a, callee, is_ptr, NULL, 0);
+	struct co_arg *args = (struct co_arg *)c->kernels[index].args;
+	for (uint32_t p = 0; p < kir->nparams; p++)
+		if (is_ptr[p]) {
+			args[p].value_kind = CO_ARG_GLOBAL_BUFFER;
+			args[p].address_space = CO_AS_GLOBAL;
+		}
+}
+
+/* -v: why each function the kernel links is a real call (the largest reason any caller
+ * recorded). */
+static void print_real_calls(const struct compiler *c, const struct ir_function *kir)
+{
+	for (uint32_t i = 0; i < c->nparts && c->o->info; i++) {
+		struct ir_callee_why why = {0, 0};
+		for (uint32_t j = 0; j <= c->nparts; j++) {
+			const struct ir_function *f = j ? &c->parts[j - 1].ir : kir;
+			for (uint32_t k = 0; k < f->ncallees; k++)
+				if (f->callees[k] == c->parts[i].sym && f->callee_why[k].sites > why.sites)
+					why = f->callee_why[k];
+		}
+		if (why.sites)
+			fprintf(c->o->info,
+			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' (%u "
+			        "statements inlined, %u call sites)\n",
+			        c->parts[i].sym->name, kir->name, why.stmts, why.sites);
+		else
+			fprintf(c->o->info,
+			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' "
+			        "(recursive)\n",
+			        c->parts[i].sym->name, kir->name);
+	}
+}
+
+/* One attempt at the kernel, diagnostics to c->d.  False after an error, with *failed the
+ * callee that did not compile on its own (else NULL). */
+static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
+                       const struct ptx_module_state *m, const struct ptx_symbol **failed)
 {
 	const struct pa_compile_options *o = c->o;
-	struct pa_diag *d = c->d;
 	struct ir_function ir;
 	struct mir_function mf;
 	struct ra_stats ras;
-	size_t index = 0, nkernels = c->nkernels;
+	size_t index = 0;
+	*failed = NULL;
+	c->nparts = 0;
 	if (!compile_mir(c, pf, m, NULL, &ir, &mf, &ras, &index))
-		goto fail;
-	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf))
-		goto fail;
+		return false;
+	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf, failed))
+		return false;
 	struct sched_code code;
-	if (!sched_emit(&mf, mir_arena(c), &code, d))
-		goto fail;
+	if (!sched_emit(&mf, mir_arena(c), &code, c->d))
+		return false;
+	if (c->d->nwarnings && c->d != c->real_d)
+		return false; /* (compiled again to print them) */
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
+	if (!c->compact && ir.ncallees) {
+		real_call_pointers(c, &ir, index);
+		print_real_calls(c, &ir);
+	}
 	finish_kernel(c, index, &mf, &code, &ras);
 	lap(c, ST_EMIT);
-	return;
-fail:
+	return true;
+}
+
+/* Forgets a failed attempt at a kernel. */
+static void undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs)
+{
 	c->nkernels = nkernels; /* (an entry begun from the IR) */
+	c->nprintfs = nprintfs;
+	c->compact = false;
+	pa_arena_reset(&c->fn_arena);
+	pa_arena_reset(&c->mir_arena[0]);
+	pa_arena_reset(&c->mir_arena[1]);
+}
+
+static bool makes_calls(const struct ptx_function *pf)
+{
+	for (uint32_t i = 0; i < pf->nstmts; i++)
+		if (pf->stmts[i].kind == PTX_STMT_INSN && pf->stmts[i].u.insn->op == PTX_OP_CALL)
+			return true;
+	return false;
+}
+
+/* A kernel whose calls the size policy (or --no-inline) may make real calls is first
+ * compiled with a quiet sink: a function that fails to compile on its own is then inlined
+ * (inline_only) and the kernel tried again; any other error, or a warning, and it is
+ * compiled again as if every call were inlined (--inline-all), reporting to the real sink
+ * -- so real calls never add an error, and the messages are those of inlining. */
+static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
+                           const struct ptx_module_state *m)
+{
+	size_t nkernels = c->nkernels;
+	uint32_t nprintfs = c->nprintfs;
+	const struct ptx_symbol *failed;
+	c->inline_mode = c->o->inline_mode;
+	c->ninline_only = 0;
+	if (c->inline_mode != IR_INLINE_ALL && makes_calls(pf)) {
+		struct pa_diag quiet = {.warnings_off = c->d->warnings_off,
+		                        .warnings_error = c->d->warnings_error};
+		c->d = &quiet;
+		bool ok;
+		while (!(ok = try_kernel(c, pf, m, &failed)) && failed && !quiet.nwarnings) {
+			undo_kernel(c, nkernels, nprintfs);
+			for (uint32_t i = 0; i < c->ninline_only && failed; i++)
+				if (c->inline_only[i] == failed)
+					failed = NULL;
+			if (!failed)
+				break;
+			c->inline_only = pa_arena_grow(&c->mod_arena, c->inline_only,
+			                               &c->inline_only_cap, c->ninline_only + 1,
+			                               sizeof *c->inline_only);
+			c->inline_only[c->ninline_only++] = failed;
+			quiet.nerrors = 0;
+		}
+		c->d = c->real_d;
+		if (ok)
+			return;
+		undo_kernel(c, nkernels, nprintfs);
+		if (!quiet.nwarnings || quiet.nerrors)
+			c->inline_mode = IR_INLINE_ALL;
+	}
+	if (!try_kernel(c, pf, m, &failed))
+		c->nkernels = nkernels;
 }
 
 static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
@@ -703,6 +886,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.d = d;
+	c.real_d = d;
 	pa_arena_init(&c.fn_arena);
 	pa_arena_init(&c.mir_arena[0]);
 	pa_arena_init(&c.mir_arena[1]);

@@ -419,11 +419,24 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 			          fs->name, fi->params[i]->name);
 			return false;
 		}
+	return true;
+}
+
+/* Whether inlining `body` stays within the builder's limits. */
+static bool inline_fits(const struct irb *b, const struct ptx_function *body)
+{
 	unsigned depth = 0;
 	for (const struct irb_frame *f = b->frame; f; f = f->parent)
 		depth++;
-	if (b->ninsts >= MAX_INSTANCES || depth >= MAX_DEPTH ||
-	    b->inlined_stmts + body->nstmts > MAX_INLINED_STMTS) {
+	return b->ninsts < MAX_INSTANCES && depth < MAX_DEPTH &&
+	       b->inlined_stmts + body->nstmts <= MAX_INLINED_STMTS;
+}
+
+/* Counts an inlined body against the limits (an error past them). */
+static bool account_inline(struct irb *b, const struct ptx_symbol *fs,
+                           const struct ptx_function *body)
+{
+	if (!inline_fits(b, body)) {
 		irb_error(b,
 		          "call to '%s': inlining makes the kernel too large (at most %u calls "
 		          "nested %u deep, %u statements inlined)",
@@ -503,15 +516,23 @@ static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struc
 	return true;
 }
 
-static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs)
+/* fs's index among the function's callees; why: its size and call sites (0: recursion). */
+static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs,
+                             struct ir_callee_why why)
 {
 	struct ir_function *fn = b->fn;
 	for (uint32_t i = 0; i < fn->ncallees; i++)
-		if (fn->callees[i] == fs)
+		if (fn->callees[i] == fs) {
+			if (why.sites > fn->callee_why[i].sites)
+				fn->callee_why[i] = why;
 			return i;
+		}
 	fn->callees = pa_arena_grow(b->arena, fn->callees, &fn->callees_cap, fn->ncallees + 1,
 	                            sizeof *fn->callees);
+	fn->callee_why = pa_arena_grow(b->arena, fn->callee_why, &fn->callee_why_cap,
+	                               fn->ncallees + 1, sizeof *fn->callee_why);
 	fn->callees[fn->ncallees] = fs;
+	fn->callee_why[fn->ncallees] = why;
 	return fn->ncallees++;
 }
 
@@ -565,8 +586,40 @@ static bool aggregate_actual(struct irb *b, const struct ptx_operand *o,
 	return false;
 }
 
+/* Whether real_call passes this call's operands without an error: a call the size policy
+ * picked that does not is inlined instead. */
+static bool real_call_ok(struct irb *b, const struct ptx_func_info *fi,
+                         const struct ptx_operand *rets, const struct ptx_operand *args)
+{
+	for (uint32_t k = 0; k < fi->nparams + fi->nrets; k++) {
+		const struct ptx_symbol *f = formal_at(fi, k), *slot;
+		const struct ptx_operand *o =
+		        k < fi->nparams ? &args->elems[k] : &rets->elems[k - fi->nparams];
+		uint32_t inst;
+		unsigned bytes;
+		bool param = is_param_var(o);
+		if (param && !resolve_slot(b, o->sym, &slot, &inst))
+			return false; /* a kernel parameter */
+		if (formal_type(f, &bytes) != IR_T_NONE) {
+			if (!param && o->kind == PTX_OPND_SYM)
+				return false;
+			continue;
+		}
+		if (f->space != PTX_SPACE_PARAM || !slot_bytes(f) ||
+		    slot_bytes(f) > MAX_REAL_AGGREGATE || !param)
+			return false;
+		uint32_t head = UINT32_MAX;
+		irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+		for (uint32_t i = head; i != UINT32_MAX && k < fi->nparams; i = b->acc[i].next)
+			if (b->acc[i].is_store && b->acc[i].bytes != 4 && b->acc[i].bytes != 8)
+				return false;
+	}
+	return true;
+}
+
 static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
-                      const struct ptx_operand *rets, const struct ptx_operand *args)
+                      const struct ptx_operand *rets, const struct ptx_operand *args,
+                      struct ir_callee_why why)
 {
 	const struct ptx_func_info *fi = body->sym->func;
 	if (!real_formals(b, fs, fi))
@@ -589,7 +642,7 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
 			stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
 			            irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
-	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
+	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs, why), 0);
 	for (uint32_t j = 0; j < fi->nrets; j++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->rets[j], &bytes);
@@ -688,9 +741,20 @@ static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct
 		return;
 	}
 	if (on_stack(b, fs)) {
-		real_call(b, fs, body, rets, args);
+		real_call(b, fs, body, rets, args, (struct ir_callee_why){0, 0});
 		return;
 	}
+	struct ir_callee_why why = {0, 0};
+	bool real = irb_policy_real_call(b, fs, &why.stmts, &why.sites) ||
+	            (b->fn->inline_mode != IR_INLINE_ALL && !inline_fits(b, body));
+	if (real && real_call_ok(b, fi, rets, args)) {
+		if (!why.sites)
+			why.sites = 1;
+		real_call(b, fs, body, rets, args, why);
+		return;
+	}
+	if (!account_inline(b, fs, body))
+		return;
 	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = body;

@@ -305,6 +305,17 @@ struct ir_function {
 	const struct ptx_symbol **callees;
 	uint32_t ncallees, callees_cap;
 	uint32_t frame_args;
+	/* Which calls that are not recursive become real calls (call_policy.c), set by the
+	 * caller before ir_build: the mode (enum ir_inline_mode) and functions that must be
+	 * inlined (they failed to compile on their own).  Filled by ir_build, per callee: why
+	 * it is a real call (its inlined statements and call sites; sites 0: recursion). */
+	unsigned inline_mode;
+	const struct ptx_symbol *const *inline_only;
+	uint32_t ninline_only;
+	struct ir_callee_why {
+		uint32_t stmts, sites;
+	} *callee_why;
+	uint32_t callee_why_cap;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
 	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
 	 * amdhsa.printf strings "id:nargs:size...:format" of this function's printf calls. */
@@ -318,6 +329,12 @@ struct ir_function {
 	struct ir_loop *loops;
 	uint32_t nloops;
 	bool cfg_valid;
+};
+
+enum ir_inline_mode {
+	IR_INLINE_AUTO, /* big functions called from several sites are real calls */
+	IR_INLINE_ALL,  /* --inline-all: only recursion makes real calls */
+	IR_INLINE_NONE, /* --no-inline: every call real calls support is one */
 };
 
 /* Device functions kept for inlining (funclib.c): every .func body of the module, copied

@@ -96,7 +96,8 @@ static void stack_load(struct isel *s, const struct ir_insn *in)
 static void stack_store(struct isel *s, const struct ir_insn *in)
 {
 	uint32_t off = slot_offset(s, in);
-	unsigned words = s->vals[in->args[0]].size == 2 ? 2 : 1;
+	/* (the IR type, not the value's size: a 64-bit constant has no register) */
+	unsigned words = ir_type_bits(s->ir->vals[in->args[0]].type) == 64 ? 2 : 1;
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[0], words == 2 ? 2 : 0);
 	struct mir_opnd ops[3] = {{.kind = MIR_OFF}, data, frame_address(s, &off)};
 	struct mir_insn *mi = sel_emit(
