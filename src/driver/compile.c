@@ -188,7 +188,8 @@ static void walk_pointer(struct ptr_walk *w, ir_ref seed)
 		w->seen[r] = w->stamp;
 		if (d->op == IR_PARAM) {
 			for (uint32_t p = 0; p < ir->nparams; p++)
-				if (ir->params[p].offset == (uint32_t)d->imm && ir->params[p].size == 8)
+				if (ir->params[p].offset == (uint32_t)d->imm &&
+				    ir->params[p].size == 8)
 					w->is_ptr[p] = true;
 		} else if (d->op == IR_STACK_LD && !d->aux && (uint64_t)d->imm / 4 < w->nslots) {
 			w->ptr_slot[d->imm / 4] = true;
@@ -212,8 +213,8 @@ static void walk_pointer(struct ptr_walk *w, ir_ref seed)
 	}
 }
 
-static void find_pointers(const struct ir_function *ir, struct pa_arena *a,
-                          bool *const *callee_ptr, bool *is_ptr, bool *ptr_slot, uint32_t nslots)
+static void find_pointers(const struct ir_function *ir, struct pa_arena *a, bool *const *callee_ptr,
+                          bool *is_ptr, bool *ptr_slot, uint32_t nslots)
 {
 	struct ptr_walk w = {.ir = ir, .is_ptr = is_ptr, .ptr_slot = ptr_slot, .nslots = nslots};
 	w.def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
@@ -666,12 +667,14 @@ static void print_real_calls(const struct compiler *c, const struct ir_function 
 		for (uint32_t j = 0; j <= c->nparts; j++) {
 			const struct ir_function *f = j ? &c->parts[j - 1].ir : kir;
 			for (uint32_t k = 0; k < f->ncallees; k++)
-				if (f->callees[k] == c->parts[i].sym && f->callee_why[k].sites > why.sites)
+				if (f->callees[k] == c->parts[i].sym &&
+				    f->callee_why[k].sites > why.sites)
 					why = f->callee_why[k];
 		}
 		if (why.sites)
 			fprintf(c->o->info,
-			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' (%u "
+			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' "
+			        "(%u "
 			        "statements inlined, %u call sites)\n",
 			        c->parts[i].sym->name, kir->name, why.stmts, why.sites);
 		else
@@ -760,9 +763,9 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 					failed = NULL;
 			if (!failed)
 				break;
-			c->inline_only = pa_arena_grow(&c->mod_arena, c->inline_only,
-			                               &c->inline_only_cap, c->ninline_only + 1,
-			                               sizeof *c->inline_only);
+			c->inline_only =
+			        pa_arena_grow(&c->mod_arena, c->inline_only, &c->inline_only_cap,
+			                      c->ninline_only + 1, sizeof *c->inline_only);
 			c->inline_only[c->ninline_only++] = failed;
 			quiet.nerrors = 0;
 		}

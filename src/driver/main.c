@@ -32,8 +32,8 @@ struct options {
 	const char *gpu_name; /* gfx90a unless given */
 	const char *entry;
 	int opt_level;
-	long maxrregcount; /* 0 = unlimited */
-	long stack_size;   /* --stack-size: per-thread stack bytes for real calls (0: default) */
+	long maxrregcount;    /* 0 = unlimited */
+	long stack_size;      /* --stack-size: per-thread stack bytes for real calls (0: default) */
 	unsigned inline_mode; /* --inline-all, --no-inline (enum ir_inline_mode) */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;

@@ -16,23 +16,34 @@
  * recursive; --no-inline (IR_INLINE_NONE) makes every call a real call.  Either way a
  * function in fn->inline_only (the driver found it cannot be compiled on its own) and a
  * call whose operands real calls cannot pass (inline.c checks) are inlined: the policy
- * never turns a kernel that compiles into an error.
+ * never turns a kernel that compiles into an error.  A call that inlining would take past
+ * the builder's limits (inline.c: statements, instances, depth) is also made a real call,
+ * except under --inline-all, where it stays the error it was.
  *
- * The numbers (measured on a generated kernel: tests/exec/gen_calls_bench.py): a function
- * of S straight-line statements called from K sites compiles, inlined, in time and code
- * linear in S*K; as a real call, in S + K with a fixed cost per call (about 40 bytes of
- * argument stores, stack-pointer moves and loads, plus the callee's prologue/epilogue that
- * saves every register it uses, ~16 bytes per register).  Below ~100 statements the saves
- * and the lost optimisation across the call outweigh the copies; at 200 statements and
- * two sites inlining already doubles the code of the function (see docs/CALLS.md for the
- * figures), hence REAL_CALL_STMTS = 200.
+ * The threshold, measured with bench/calls_policy.py (a function of S straight-line
+ * statements called from K sites; gfx90a; .text bytes, CPU ms, cycles amdsim models for one
+ * wave; inlined / real):
+ *
+ *      S    K   bytes           ms          cycles
+ *    200    2   4736 / 3392     3.2 / 2.6    2311 /  9481
+ *    500    2  10368 / 6144     5.1 / 4.1    5711 / 12881
+ *   1000    2  19712 / 10816    8.9 / 6.4   11389 / 18559
+ *   1000    4  38336 / 10944   13.7 / 6.5   22677 / 36209
+ *
+ * Inlining grows code and compile time as S*K; a real call costs ~300 bytes once (the
+ * callee's prologue/epilogue) plus ~60 per site, but ~3.4k modelled cycles per call (the
+ * arguments, saved registers and results go through scratch, and a wave alone waits for
+ * each round trip; other waves hide part of it on hardware).  At 1000 statements and 2
+ * sites the code is 45% smaller and compiles 28% faster, and a call costs about a third of
+ * running the function; below that the run-time price outweighs the savings, hence
+ * REAL_CALL_STMTS = 1000 (with K >= 2: one site is never smaller as a call).
  *   requires: the builder's state (build.c).  Complexity: each function body is scanned
  *   once per build (memoised in b->call_size / b->call_sites). */
 #include "ir/build_int.h"
 
 enum {
-	REAL_CALL_STMTS = 200, /* size(f) from which a function called from 2+ sites is real */
-	SIZE_CAP = 1u << 24,   /* sizes saturate here */
+	REAL_CALL_STMTS = 1000, /* size(f) from which a function called from 2+ sites is real */
+	SIZE_CAP = 1u << 24,    /* sizes saturate here */
 	IN_PROGRESS = UINT32_MAX,
 };
 

@@ -517,8 +517,7 @@ static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struc
 }
 
 /* fs's index among the function's callees; why: its size and call sites (0: recursion). */
-static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs,
-                             struct ir_callee_why why)
+static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs, struct ir_callee_why why)
 {
 	struct ir_function *fn = b->fn;
 	for (uint32_t i = 0; i < fn->ncallees; i++)

@@ -314,7 +314,7 @@ struct ir_function {
 	uint32_t ninline_only;
 	struct ir_callee_why {
 		uint32_t stmts, sites;
-	} *callee_why;
+	} * callee_why;
 	uint32_t callee_why_cap;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
 	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
