@@ -490,7 +490,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	unsigned inline_mode = fn->inline_mode;
 	const struct ptx_symbol *const *inline_only = fn->inline_only;
 	uint32_t ninline_only = fn->ninline_only;
+	bool fnptr_address = fn->fnptr_address;
 	memset(fn, 0, sizeof *fn);
+	fn->fnptr_address = fnptr_address;
 	fn->inline_mode = inline_mode;
 	fn->inline_only = inline_only;
 	fn->ninline_only = ninline_only;

@@ -793,8 +793,9 @@ static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct
 }
 
 /* ---- indirect calls ----
- * A function pointer is ir_func_pointer(name) (funclib.c), not a code address: every
- * function is inlined, so it has none.  An indirect call compares the pointer with each
+ * Unless the driver made the module's function pointers code addresses (pointer_call
+ * below, docs/CALLS.md), a function pointer is ir_func_pointer(name) (funclib.c), a hash of
+ * the name, and an indirect call compares the pointer with each
  * candidate -- every function defined in the module whose parameters and return values
  * have the sizes of the call's operands, in name order -- and inlines the candidate whose
  * value matches, as a chain of (divergent, where the pointer is) branches: each lane runs
@@ -830,9 +831,102 @@ static int by_name(const void *x, const void *y)
 	return strcmp((*a)->name, (*c)->name);
 }
 
+/* Frame bytes of an indirect call's operand (as formal_frame_bytes for the callee's
+ * formal): 8 for a scalar, an aggregate .param variable's size rounded up to 8. */
+static uint32_t actual_frame_bytes(const struct ptx_operand *o, bool *aggregate)
+{
+	unsigned bytes;
+	*aggregate = is_param_var(o) && scalar_type(o->sym, &bytes) == IR_T_NONE;
+	return *aggregate ? ((uint32_t)slot_bytes(o->sym) + 7) & ~7u : 8;
+}
+
+/* A scalar operand of an indirect call stored to the callee's frame slot at `off`. */
+static void store_scalar_actual(struct irb *b, const struct ptx_operand *o, uint32_t off)
+{
+	unsigned bytes = actual_bytes(o);
+	if (is_param_var(o))
+		bytes = (unsigned)slot_bytes(o->sym);
+	enum ir_type t = bytes > 4 || !bytes ? IR_T_I64 : IR_T_I32;
+	ir_ref v = is_param_var(o) ? read_actual(b, o, bytes, t, false)
+	                           : irb_read_opnd(b, o, t, false);
+	stack_store(b, 1, off, v);
+}
+
+/* An indirect call through a code address (fn->fnptr_address, docs/CALLS.md): the
+ * arguments go to the callee's frame as for a direct real call (the layout follows the
+ * call's operands, which every target's formals match), the special registers after them,
+ * then a waterfall loop: the pointer of the first active lane (IR_READFIRST), the lanes
+ * holding that pointer call it (IR_CALL_PTR) in an if inside the loop and leave it at
+ * the latch, the others go round again; a uniform pointer calls once.  The results come back from
+ * the frame. */
+static void pointer_call(struct irb *b, const struct ptx_operand *rets,
+                         const struct ptx_operand *callee, const struct ptx_operand *args)
+{
+	const struct ptx_symbol *slot;
+	uint32_t inst, off = 0;
+	bool agg;
+	ir_ref fp = irb_read_opnd(b, callee, IR_T_I64, false);
+	for (uint32_t k = 0; args && k < args->nelems; k++) {
+		const struct ptx_operand *o = &args->elems[k];
+		uint32_t n = actual_frame_bytes(o, &agg);
+		if (!agg)
+			store_scalar_actual(b, o, off);
+		else if (resolve_slot(b, o->sym, &slot, &inst))
+			slot_to_stack(b, slot, inst, 1, off);
+		off += n;
+	}
+	uint32_t ret_off = off;
+	for (uint32_t k = 0; rets && k < rets->nelems; k++)
+		off += actual_frame_bytes(&rets->elems[k], &agg);
+	for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
+		stack_store(b, 1, off + 4 * k, irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
+	b->fn->calls_pointers = true;
+	uint32_t loop = irb_new_block(b), done = irb_new_block(b);
+	irb_terminate(b, IR_JMP, IR_NO_REF, loop, 0);
+	irb_switch_to(b, loop);
+	ir_ref p = irb_emit(b, IR_READFIRST, IR_T_I64, &fp, 1, 0, 0);
+	ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED, (ir_ref[]){fp, p}, 2, IR_CMP_EQ, 0);
+	uint32_t yes = irb_open_sealed(b), join = irb_new_block(b);
+	irb_terminate(b, IR_BR, eq, yes, join);
+	irb_switch_to(b, yes);
+	irb_emit(b, IR_CALL_PTR, IR_T_NONE, &p, 1, 0, 0);
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join); /* the call inside the loop, the lanes that made it leave after */
+	irb_switch_to(b, join);
+	irb_terminate(b, IR_BR, eq, done, loop);
+	irb_seal(b, loop);
+	irb_seal(b, done);
+	irb_switch_to(b, done);
+	off = ret_off;
+	for (uint32_t j = 0; rets && j < rets->nelems; j++) {
+		const struct ptx_operand *o = &rets->elems[j];
+		uint32_t n = actual_frame_bytes(o, &agg);
+		if (agg) {
+			if (resolve_slot(b, o->sym, &slot, &inst))
+				slot_from_stack(b, slot, inst, 1, off,
+				                (uint32_t)slot_bytes(o->sym));
+		} else if (is_param_var(o)) {
+			unsigned bytes = (unsigned)slot_bytes(o->sym);
+			enum ir_type t = bytes > 4 ? IR_T_I64 : IR_T_I32;
+			ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off);
+			if (resolve_slot(b, o->sym, &slot, &inst))
+				slot_write(b, slot, inst, 0, bytes, t, v);
+		} else if (o->kind == PTX_OPND_REG) {
+			enum ir_type t = actual_bytes(o) > 4 ? IR_T_I64 : IR_T_I32;
+			irb_write_dest(b, o, irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off), false,
+			               IR_NO_REF);
+		}
+		off += n;
+	}
+}
+
 static void indirect_call(struct irb *b, const struct ptx_operand *rets,
                           const struct ptx_operand *callee, const struct ptx_operand *args)
 {
+	if (b->fn->fnptr_address) {
+		pointer_call(b, rets, callee, args);
+		return;
+	}
 	uint32_t n = 0, cap = b->lib ? b->lib->n : 0;
 	const struct ptx_symbol **cand = PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, cap + 1);
 	for (uint32_t i = 0; b->lib && i < b->lib->cap; i++) {

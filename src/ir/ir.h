@@ -316,6 +316,12 @@ struct ir_function {
 		uint32_t stmts, sites;
 	} * callee_why;
 	uint32_t callee_why_cap;
+	/* Function pointers (inline.c, docs/CALLS.md), set by the caller before ir_build:
+	 * code addresses (IR_SYMADDR of the function; an indirect call is a waterfall of
+	 * IR_CALL_PTR) rather than ir_func_pointer hashes (compare chains).  Filled by
+	 * ir_build: whether the function makes IR_CALL_PTR calls. */
+	bool fnptr_address;
+	bool calls_pointers;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
 	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
 	 * amdhsa.printf strings "id:nargs:size...:format" of this function's printf calls. */
@@ -366,6 +372,11 @@ uint64_t ir_func_pointer(const char *name);
  * still be (not .extern); NULL when every callee that can be defined is (or the search
  * goes deeper than IR_MAX_CALL_DEPTH, where the call is an error anyway). */
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf);
+/* The functions whose address a body takes (each operand naming one, other than a call's
+ * target, is passed to `taken`), and whether it makes indirect calls (*indirect = true). */
+void ir_body_fn_pointers(const struct ptx_function *pf,
+                         void (*taken)(void *user, const struct ptx_symbol *fn), void *user,
+                         bool *indirect);
 /* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
  * front end frees the original; module-level symbols are shared. */
 struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_arena *arena);

@@ -65,9 +65,10 @@ def main():
                 extra = list(getattr(case, 'ptxas_flags', []))
                 must_spill = getattr(case, 'must_spill', False)
                 must_call = getattr(case, 'must_real_call', False)  # -v names real calls
+                must_inline = getattr(case, 'must_inline', False)  # ... and names none
                 hsaco = hsaco[:-6] + '.%s.hsaco' % case.name if extra else hsaco
                 r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + extra +
-                                   ['-v'] * (must_spill or must_call) +
+                                   ['-v'] * (must_spill or must_call or must_inline) +
                                    ['--verify', src, '-o', hsaco],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
@@ -84,6 +85,10 @@ def main():
                 if must_call and 'compiled as a real call' not in r.stdout:
                     failures.append(tag)
                     print('FAIL  %s: expected a real call, -v says: %s' % (tag, r.stdout[-600:]))
+                    continue
+                if must_inline and 'compiled as a real call' in r.stdout:
+                    failures.append(tag)
+                    print('FAIL  %s: expected no real call, -v says: %s' % (tag, r.stdout[-600:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
                 if '--warp-size' in words:  # the references model the warps the PTX sees
