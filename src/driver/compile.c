@@ -808,20 +808,23 @@ static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
 /* Whether a module's function pointers are code addresses, decided once every kernel
  * that takes an address or calls through one waits (ir_funclib_pending): when it makes
  * indirect calls and the compare chain would be long (more than MAX_FN_CHAIN functions
- * have their address taken, or one is big) or --no-inline asks for real calls, and every
- * address-taken function compiles on its own (quietly; else hashes, as before).  Pointers
+ * have their address taken, or one is big) or --no-inline asks for real calls, every
+ * address-taken function compiles on its own (quietly; else hashes, as before), and no body
+ * making indirect calls writes .param variables in 1- or 2-byte pieces (which real calls do
+ * not pass).  Pointers
  * must be one or the other everywhere: compares, stores, initializers. */
 static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state *m)
 {
 	struct taken_set t = {.c = c};
-	bool indirect = false;
+	bool indirect = false, narrow = false;
 	for (uint32_t i = 0; i < c->lib.cap; i++) {
 		const struct ptx_symbol *s = ir_funclib_at(&c->lib, i);
 		if (s)
-			ir_body_fn_pointers(ir_funclib_find(&c->lib, s), add_taken, &t, &indirect);
+			ir_body_fn_pointers(ir_funclib_find(&c->lib, s), add_taken, &t, &indirect,
+			                    &narrow);
 	}
 	for (const struct deferred_kernel *k = c->deferred; k; k = k->next)
-		ir_body_fn_pointers(k->fn, add_taken, &t, &indirect);
+		ir_body_fn_pointers(k->fn, add_taken, &t, &indirect, &narrow);
 	for (uint32_t i = 0; i < c->data.nvars; i++)
 		for (uint32_t k = 0; k < c->data.vars[i]->ninit; k++) {
 			const struct ptx_init *e = &c->data.vars[i]->init[k];
@@ -833,8 +836,8 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	for (uint32_t i = 0; i < t.n; i++)
 		big |= ir_funclib_find(&c->lib, t.syms[i])->nstmts >= 1000;
 	bool want = c->o->inline_mode == IR_INLINE_NONE || t.n > MAX_FN_CHAIN || big;
-	if (!indirect || !t.n || t.undefined || !want || c->o->inline_mode == IR_INLINE_ALL ||
-	    pa_diag_failed(c->d))
+	if (!indirect || !t.n || t.undefined || narrow || !want ||
+	    c->o->inline_mode == IR_INLINE_ALL || pa_diag_failed(c->d))
 		return;
 	struct pa_diag quiet = {.warnings_off = c->d->warnings_off,
 	                        .warnings_error = c->d->warnings_error};

@@ -403,10 +403,19 @@ static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct 
 	return NULL;
 }
 
+/* st.param of 1 or 2 bytes: a real call copies .param variables in 4/8-byte pieces. */
+static bool narrow_param_store(const struct ptx_insn *in)
+{
+	return in->op == PTX_OP_ST && in->ntypes && ptx_types[in->types[0]].bits <= 16 &&
+	       in->nopnds && in->opnds[0].kind == PTX_OPND_ADDR && in->opnds[0].sym &&
+	       in->opnds[0].sym->kind == PTX_SYM_VAR && in->opnds[0].sym->space == PTX_SPACE_PARAM;
+}
+
 void ir_body_fn_pointers(const struct ptx_function *pf,
                          void (*taken)(void *user, const struct ptx_symbol *fn), void *user,
-                         bool *indirect)
+                         bool *indirect, bool *narrow)
 {
+	bool calls = false, stores = false;
 	for (uint32_t i = 0; i < pf->nstmts; i++) {
 		if (pf->stmts[i].kind != PTX_STMT_INSN)
 			continue;
@@ -414,9 +423,11 @@ void ir_body_fn_pointers(const struct ptx_function *pf,
 		const struct ptx_symbol *t = address_taken(in), *c = direct_callee(in);
 		if (t)
 			taken(user, t);
-		if (c && c->kind != PTX_SYM_FUNC)
-			*indirect = true;
+		calls |= c && c->kind != PTX_SYM_FUNC;
+		stores |= narrow_param_store(in);
 	}
+	*indirect |= calls;
+	*narrow |= calls && stores;
 }
 
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf)

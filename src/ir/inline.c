@@ -871,7 +871,7 @@ static void pointer_call(struct irb *b, const struct ptx_operand *rets,
 		uint32_t n = actual_frame_bytes(o, &agg);
 		if (!agg)
 			store_scalar_actual(b, o, off);
-		else if (resolve_slot(b, o->sym, &slot, &inst))
+		else if (aggregate_actual(b, o, &slot, &inst))
 			slot_to_stack(b, slot, inst, 1, off);
 		off += n;
 	}
@@ -902,7 +902,7 @@ static void pointer_call(struct irb *b, const struct ptx_operand *rets,
 		const struct ptx_operand *o = &rets->elems[j];
 		uint32_t n = actual_frame_bytes(o, &agg);
 		if (agg) {
-			if (resolve_slot(b, o->sym, &slot, &inst))
+			if (aggregate_actual(b, o, &slot, &inst))
 				slot_from_stack(b, slot, inst, 1, off,
 				                (uint32_t)slot_bytes(o->sym));
 		} else if (is_param_var(o)) {
@@ -911,10 +911,18 @@ static void pointer_call(struct irb *b, const struct ptx_operand *rets,
 			ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off);
 			if (resolve_slot(b, o->sym, &slot, &inst))
 				slot_write(b, slot, inst, 0, bytes, t, v);
+			else
+				irb_error(b,
+				          "kernel parameter '%s' passed to a call is not supported",
+				          o->sym->name);
 		} else if (o->kind == PTX_OPND_REG) {
 			enum ir_type t = actual_bytes(o) > 4 ? IR_T_I64 : IR_T_I32;
 			irb_write_dest(b, o, irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off), false,
 			               IR_NO_REF);
+		} else {
+			irb_error(b,
+			          "return value %u of the call: this operand form is not supported",
+			          j + 1);
 		}
 		off += n;
 	}

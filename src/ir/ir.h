@@ -373,10 +373,11 @@ uint64_t ir_func_pointer(const char *name);
  * goes deeper than IR_MAX_CALL_DEPTH, where the call is an error anyway). */
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf);
 /* The functions whose address a body takes (each operand naming one, other than a call's
- * target, is passed to `taken`), and whether it makes indirect calls (*indirect = true). */
+ * target, is passed to `taken`), whether it makes indirect calls (*indirect = true), and
+ * whether it does and also stores 1 or 2 bytes to a .param variable (*narrow = true). */
 void ir_body_fn_pointers(const struct ptx_function *pf,
                          void (*taken)(void *user, const struct ptx_symbol *fn), void *user,
-                         bool *indirect);
+                         bool *indirect, bool *narrow);
 /* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
  * front end frees the original; module-level symbols are shared. */
 struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_arena *arena);
