@@ -65,6 +65,7 @@ def main():
                 extra = list(getattr(case, 'ptxas_flags', []))
                 must_spill = getattr(case, 'must_spill', False)
                 must_call = getattr(case, 'must_real_call', False)  # -v names real calls
+                must_say = getattr(case, 'must_say', None)  # ... with this text
                 must_inline = getattr(case, 'must_inline', False)  # ... and names none
                 hsaco = hsaco[:-6] + '.%s.hsaco' % case.name if extra else hsaco
                 r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + extra +
@@ -82,7 +83,8 @@ def main():
                     print('FAIL  %s: expected VGPR spill stores, -v says: %s'
                           % (tag, r.stdout[-600:]))
                     continue
-                if must_call and 'compiled as a real call' not in r.stdout:
+                if must_call and ('compiled as a real call' not in r.stdout or
+                                  (must_say and must_say not in r.stdout)):
                     failures.append(tag)
                     print('FAIL  %s: expected a real call, -v says: %s' % (tag, r.stdout[-600:]))
                     continue

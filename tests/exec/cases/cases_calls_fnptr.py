@@ -6,8 +6,11 @@ known in advance, so the check is that they behave as pointers: equal for the sa
 distinct otherwise, and equal to `mov.u64 %rd, f3` exactly for f3.  The results follow the PTX
 ISA's definitions (32-bit wrap-around of mad.lo/shl, rem.u32 unsigned), independently of the
 compiler.  calls_fnptr_exit.ptx is the same with an `exit` in f5, which a function compiled
-on its own does not support: the module keeps hashes (and -v names no real call)."""
+on its own does not support: the module keeps hashes (and -v names no real call).
+calls_fnptr_rec.ptx: pointers called from a device function, recursion through a pointer
+(hashes: a real call for the recursion; --no-inline: code addresses)."""
 
+import math
 import struct
 
 from ref import Case, In, Out, rng_for, M32, M64
@@ -64,7 +67,29 @@ def fnptr_case(suffix, flags, must_call, sel, kernel='calls_fnptr'):
     return c
 
 
+def rec_case(suffix, flags, say):
+    """calls_fnptr_rec.ptx: apply(i odd ? fact : sq, i % 9) + 1000 * fact(i % 9 % 5), with
+    apply(fp, x) = fp(x) + 1 and fact recursive through a pointer to itself."""
+    n, block = 200, 64
+    exp = [((math.factorial(i % 9) if i & 1 else (i % 9) ** 2) + 1 +
+            1000 * math.factorial(i % 9 % 5)) & M32 for i in range(n)]
+
+    def check(outs, wave):
+        got = struct.unpack('<%dI' % n, outs[0])
+        bad = [i for i in range(n) if got[i] != exp[i]]
+        return ['thread %d: got %d, expected %d' % (i, got[i], exp[i]) for i in bad[:6]]
+
+    c = Case('calls_fnptr_rec' + suffix, 'calls_fnptr_rec', ((n + block - 1) // block,),
+             (block,), [Out(4 * n), ('u32', n)], check)
+    c.ptxas_flags = flags
+    c.must_real_call = True
+    c.must_say = say
+    return c
+
+
 def cases():
     return [fnptr_case('', [], True, 7), fnptr_case('_sel12', [], True, 12),
             fnptr_case('_inlall', ['--inline-all'], False, 7),
-            fnptr_case('_exit', [], False, 7, 'calls_fnptr_exit')]
+            fnptr_case('_exit', [], False, 7, 'calls_fnptr_exit'),
+            rec_case('', [], '(recursive)'),
+            rec_case('_noinl', ['--no-inline'], 'function pointers are code addresses')]
