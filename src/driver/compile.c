@@ -570,8 +570,7 @@ static void print_real_calls(const struct compiler *c, const struct ir_function 
 		if (why.sites)
 			fprintf(c->o->info,
 			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' "
-			        "(%u "
-			        "statements inlined, %u call sites)\n",
+			        "(%u statements inlined, %u call sites)\n",
 			        c->parts[i].sym->name, kir->name, why.stmts, why.sites);
 		else
 			fprintf(c->o->info,
@@ -729,8 +728,6 @@ static void drop_deferred(struct compiler *c)
 	}
 }
 
-/* The module's end: the kernels still waiting call functions never defined here (each
- * call is reported as it is built). */
 /* ---- function pointers as code addresses (docs/CALLS.md) ---- */
 
 enum { MAX_FN_CHAIN = 8 }; /* address-taken functions a compare chain may test */
@@ -870,6 +867,9 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	c->nprintfs = nprintfs;
 }
 
+/* The module's end: function pointers are decided, then the kernels still waiting are
+ * compiled (those that call functions never defined here get the call reported as it is
+ * built). */
 static void on_module_end(void *user, const struct ptx_module_state *m)
 {
 	struct compiler *c = user;

@@ -585,6 +585,22 @@ static bool aggregate_actual(struct irb *b, const struct ptx_operand *o,
 	return false;
 }
 
+/* Whether bytes [0, bytes) of a slot read without an error (slot_access): no access
+ * overlaps them but one of exactly that range or a store containing it. */
+static bool slot_readable(struct irb *b, const struct ptx_symbol *slot, uint32_t inst,
+                          unsigned bytes)
+{
+	uint32_t head = UINT32_MAX;
+	irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
+		const struct irb_slot_access *a = &b->acc[i];
+		if (overlaps(a, 0, bytes) && !(a->off == 0 && a->bytes == bytes) &&
+		    !(a->is_store && a->off == 0 && a->bytes >= bytes))
+			return false;
+	}
+	return true;
+}
+
 /* Whether real_call passes this call's operands without an error: a call the size policy
  * picked that does not is inlined instead. */
 static bool real_call_ok(struct irb *b, const struct ptx_func_info *fi,
@@ -600,7 +616,8 @@ static bool real_call_ok(struct irb *b, const struct ptx_func_info *fi,
 		if (param && !resolve_slot(b, o->sym, &slot, &inst))
 			return false; /* a kernel parameter */
 		if (formal_type(f, &bytes) != IR_T_NONE) {
-			if (!param && o->kind == PTX_OPND_SYM)
+			if ((!param && o->kind == PTX_OPND_SYM) ||
+			    (param && k < fi->nparams && !slot_readable(b, slot, inst, bytes)))
 				return false;
 			continue;
 		}
