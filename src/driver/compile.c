@@ -8,8 +8,12 @@
  * spill but that selection gave no scratch set-up (no .local, no architected flat scratch)
  * is selected again with it (ra_stats.needs_scratch): the set-up changes the entry's SGPR
  * layout, so it cannot be added after allocation.  Device functions are kept
- * (ir_funclib) for inlining into their callers; a kernel that calls a function not defined
- * yet waits, copied into its own arena, until it is (or the module ends).  Module
+ * (ir_funclib) for inlining into their callers, or compiling on their own for real calls
+ * (linked after each kernel that calls them; docs/CALLS.md); a kernel that calls a function
+ * not defined yet waits, copied into its own arena, until it is (or the module ends), and so
+ * does one that takes a function's address or calls through a pointer: at the module's end
+ * decide_fn_pointers makes pointers hashes or code addresses (then compiling each
+ * address-taken function once, as a co_function).  Module
  * .global/.const variables are collected as the front end declares them (moddata.c) and the
  * code's PC-relative relocations against them kept per kernel.  At the end the code object
  * writer turns the collected kernels, data and relocations into an executable.  Per-stage
@@ -21,6 +25,7 @@
 #include "compile.h"
 #include "ir/ir.h"
 #include "moddata.h"
+#include "ptrargs.h"
 #include "isel/isel.h"
 #include "ptx.h"
 #include "regalloc/regalloc.h"
@@ -52,7 +57,7 @@ struct deferred_kernel {
 
 struct compiler {
 	const struct pa_compile_options *o;
-	struct pa_diag *d;
+	struct pa_diag *d, *real_d; /* d: where messages go now (a quiet sink, compile_kernel) */
 	struct pa_arena fn_arena,
 	        mod_arena; /* fn_arena: the kernel's IR (reset after allocation) */
 	/* The kernel's machine IR lives in one of two arenas; after each stage it is copied
@@ -80,6 +85,20 @@ struct compiler {
 	bool entry_found;
 	const char **printfs; /* amdhsa.printf strings of the module so far (mod_arena) */
 	uint32_t nprintfs, printfs_cap;
+	/* real calls of the kernel being compiled (compile_kernel): the inlining mode, the
+	 * functions that failed to compile on their own, and the functions linked */
+	unsigned inline_mode;
+	const struct ptx_symbol **inline_only;
+	uint32_t ninline_only, inline_only_cap;
+	struct callee_part *parts;
+	uint32_t nparts;
+	/* function pointers (docs/CALLS.md): code addresses rather than hashes, decided at the
+	 * end of the module (decide_fn_pointers); then the address-taken functions, each
+	 * compiled once, and the most VGPRs any of them uses */
+	bool fnptr_address;
+	struct co_function *functions;
+	uint32_t nfunctions, functions_cap;
+	unsigned fn_vgprs;
 };
 
 /* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
@@ -120,99 +139,9 @@ static void lap(struct compiler *c, enum stage s)
 	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
 }
 
-/* 64-bit stores listed by their address value (first[value] -> next[]). */
-struct store_index {
-	const struct ir_insn **stores;
-	uint32_t *first, *next;
-};
-
-static void index_stores(const struct ir_function *ir, struct pa_arena *a, struct store_index *x)
-{
-	uint32_t n = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			n += ir->blocks[b].insns[i].op == IR_STORE;
-	x->stores = PA_NEW_ARRAY(a, const struct ir_insn *, n + 1);
-	x->next = PA_NEW_ARRAY(a, uint32_t, n + 1);
-	x->first = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
-	memset(x->first, 0xff, (ir->nvals + 1) * sizeof *x->first);
-	n = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
-			const struct ir_insn *in = &ir->blocks[b].insns[i];
-			if (in->op != IR_STORE || ir_mem_bytes(in->aux) != 8 ||
-			    in->args[0] >= ir->nvals)
-				continue;
-			x->stores[n] = in;
-			x->next[n] = x->first[in->args[0]];
-			x->first[in->args[0]] = n++;
-		}
-}
-
-/* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
- * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
- * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
- * the metadata says so (global_buffer), as HIP and amdsim expect.  The walk back from each
- * address is bounded: nvcc -G carries a pointer through a phi in nearly every block (a chain
- * of hundreds in tests/exec/ptx/coop_warp_g.ptx). */
-enum { TRACE_STACK = 256, TRACE_STEPS = 4096 };
-
 static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
 {
-	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			if (ir->blocks[b].insns[i].res != IR_NO_REF)
-				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
-	struct store_index sx;
-	index_stores(ir, a, &sx);
-	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, TRACE_STACK);
-	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
-			const struct ir_insn *in = &ir->blocks[b].insns[i];
-			unsigned space = in->aux & IR_SPACE_MASK;
-			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&
-			     in->op != IR_RED) ||
-			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC &&
-			     space != IR_SPACE_CONST))
-				continue;
-			unsigned n = 0, steps = 0;
-			stack[n++] = in->args[0];
-			stamp++;
-			while (n && steps++ < TRACE_STEPS) {
-				ir_ref r = stack[--n];
-				const struct ir_insn *d = def[r];
-				if (!d || d->type != IR_T_I64 || seen[r] == stamp)
-					continue;
-				seen[r] = stamp;
-				if (d->op == IR_PARAM) {
-					for (uint32_t p = 0; p < ir->nparams; p++)
-						if (ir->params[p].offset == (uint32_t)d->imm &&
-						    ir->params[p].size == 8)
-							is_ptr[p] = true;
-				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
-				           d->op == IR_ADD || d->op == IR_SUB) {
-					for (unsigned k = 0;
-					     k < d->nargs && k < 2 && n < TRACE_STACK - 2; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
-					for (uint32_t k = sx.first[d->args[0]];
-					     k != UINT32_MAX && n < TRACE_STACK - 2; k = sx.next[k])
-						if (sx.stores[k]->imm == d->imm)
-							stack[n++] = sx.stores[k]->args[1];
-				} else if (d->op == IR_SELECT) {
-					for (unsigned k = 1; k < 3 && n < TRACE_STACK - 2; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
-					const struct ir_block *bl =
-					        &ir->blocks[ir->vals[d->res].block];
-					for (uint32_t k = 0; k < bl->npreds && n < TRACE_STACK - 2;
-					     k++)
-						stack[n++] = d->phi_args[k];
-				}
-			}
-		}
+	pa_find_pointers(ir, a, NULL, is_ptr, NULL, 0);
 }
 
 static void add_args(struct compiler *c, const struct ir_function *ir, struct co_kernel *k)
@@ -268,7 +197,7 @@ static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
 	struct co_kernel *k = &c->kernels[c->nkernels++];
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
-	k->uses_dynamic_stack = ir->ncallees != 0; /* recursion: depth unknown when compiled */
+	k->uses_dynamic_stack = ir->ncallees || ir->calls_pointers; /* depth unknown here */
 	unsigned maxwg = 0;
 	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
 	if (dims) {
@@ -428,6 +357,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->real_sym = real_sym;
 	ir->stack_size = o->stack_size;
 	ir->printf_id_base = c->nprintfs;
+	ir->inline_mode = c->inline_mode;
+	ir->inline_only = c->inline_only;
+	ir->ninline_only = c->ninline_only;
+	ir->fnptr_address = c->fnptr_address;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	keep_printfs(c, ir);
@@ -533,8 +466,11 @@ static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
 	return map;
 }
 
+/* Compiles the kernel's callees and places them after its code.  False after an error;
+ * *failed is then the function that did not compile on its own (NULL: none did). */
 static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
-                         const struct ir_function *kir, struct mir_function *kmf)
+                         const struct ir_function *kir, struct mir_function *kmf,
+                         const struct ptx_symbol **failed)
 {
 	struct pa_arena *a = &c->fn_arena;
 	struct callee_part *parts = NULL;
@@ -547,8 +483,10 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 		struct mir_function mf;
 		struct ra_stats ras;
 		ir.wave_size = c->o->target.wave_size;
-		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL))
+		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL)) {
+			*failed = sym;
 			return false;
+		}
 		parts[i].ir = ir;
 		parts[i].mf = mf;
 		for (uint32_t k = 0; k < ir.ncallees; k++)
@@ -571,34 +509,178 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	}
 	head.num_sgprs = MIR_CALL_SAVE_SP + 1;
 	*kmf = head;
+	c->parts = parts;
+	c->nparts = nparts;
 	return true;
 }
 
-static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
-                           const struct ptx_module_state *m)
+/* Pointer parameters through real calls: which frame slots of each linked function reach
+ * an address (to a fixpoint: a function passes its slots on to its callees' slots), then the
+ * kernel's parameters that reach those (find_pointers). */
+static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+{
+	struct pa_arena *a = &c->fn_arena;
+	bool **ptr = PA_NEW_ARRAY(a, bool *, c->nparts + 1);
+	for (uint32_t i = 0; i < c->nparts; i++)
+		ptr[i] = PA_NEW_ARRAY(a, bool, c->parts[i].ir.frame_args / 4 + 1);
+	for (uint32_t round = 0, changed = 1; changed && round <= c->nparts; round++) {
+		changed = 0;
+		for (uint32_t i = 0; i < c->nparts; i++) {
+			const struct ir_function *ir = &c->parts[i].ir;
+			uint32_t nslots = ir->frame_args / 4 + 1;
+			bool **callee = PA_NEW_ARRAY(a, bool *, ir->ncallees + 1);
+			for (uint32_t k = 0; k < ir->ncallees; k++)
+				for (uint32_t j = 0; j < c->nparts; j++)
+					if (c->parts[j].sym == ir->callees[k])
+						callee[k] = ptr[j];
+			bool *slots = PA_NEW_ARRAY(a, bool, nslots);
+			pa_find_pointers(ir, a, callee, NULL, slots, nslots);
+			for (uint32_t k = 0; k < nslots; k++)
+				if (slots[k] && !ptr[i][k])
+					changed = ptr[i][k] = true;
+		}
+	}
+	bool **callee = PA_NEW_ARRAY(a, bool *, kir->ncallees + 1);
+	for (uint32_t k = 0; k < kir->ncallees; k++)
+		for (uint32_t j = 0; j < c->nparts; j++)
+			if (c->parts[j].sym == kir->callees[k])
+				callee[k] = ptr[j];
+	bool *is_ptr = PA_NEW_ARRAY(a, bool, kir->nparams + 1);
+	pa_find_pointers(kir, a, callee, is_ptr, NULL, 0);
+	struct co_arg *args = (struct co_arg *)c->kernels[index].args;
+	for (uint32_t p = 0; p < kir->nparams; p++)
+		if (is_ptr[p]) {
+			args[p].value_kind = CO_ARG_GLOBAL_BUFFER;
+			args[p].address_space = CO_AS_GLOBAL;
+		}
+}
+
+/* -v: why each function the kernel links is a real call (the largest reason any caller
+ * recorded). */
+static void print_real_calls(const struct compiler *c, const struct ir_function *kir)
+{
+	for (uint32_t i = 0; i < c->nparts && c->o->info; i++) {
+		struct ir_callee_why why = {0, 0};
+		for (uint32_t j = 0; j <= c->nparts; j++) {
+			const struct ir_function *f = j ? &c->parts[j - 1].ir : kir;
+			for (uint32_t k = 0; k < f->ncallees; k++)
+				if (f->callees[k] == c->parts[i].sym &&
+				    f->callee_why[k].sites > why.sites)
+					why = f->callee_why[k];
+		}
+		if (why.sites)
+			fprintf(c->o->info,
+			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' "
+			        "(%u statements inlined, %u call sites)\n",
+			        c->parts[i].sym->name, kir->name, why.stmts, why.sites);
+		else
+			fprintf(c->o->info,
+			        "ptxas-amd info    : Function '%s' compiled as a real call in '%s' "
+			        "(recursive)\n",
+			        c->parts[i].sym->name, kir->name);
+	}
+}
+
+/* One attempt at the kernel, diagnostics to c->d.  False after an error, with *failed the
+ * callee that did not compile on its own (else NULL). */
+static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
+                       const struct ptx_module_state *m, const struct ptx_symbol **failed)
 {
 	const struct pa_compile_options *o = c->o;
-	struct pa_diag *d = c->d;
 	struct ir_function ir;
 	struct mir_function mf;
 	struct ra_stats ras;
-	size_t index = 0, nkernels = c->nkernels;
+	size_t index = 0;
+	*failed = NULL;
+	c->nparts = 0;
 	if (!compile_mir(c, pf, m, NULL, &ir, &mf, &ras, &index))
-		goto fail;
-	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf))
-		goto fail;
+		return false;
+	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf, failed))
+		return false;
+	bool pointers = ir.calls_pointers; /* (by the kernel or a function it links) */
+	for (uint32_t i = 0; i < c->nparts; i++)
+		pointers |= c->parts[i].ir.calls_pointers;
+	if (pointers && mf.num_sgprs < MIR_CALL_SAVE_SP + 1)
+		mf.num_sgprs = MIR_CALL_SAVE_SP + 1; /* (what the callees may use) */
 	struct sched_code code;
-	if (!sched_emit(&mf, mir_arena(c), &code, d))
-		goto fail;
+	if (!sched_emit(&mf, mir_arena(c), &code, c->d))
+		return false;
+	if (c->d->nwarnings && c->d != c->real_d)
+		return false; /* (compiled again to print them) */
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
+	if (!c->compact && ir.ncallees) {
+		real_call_pointers(c, &ir, index);
+		print_real_calls(c, &ir);
+	}
 	finish_kernel(c, index, &mf, &code, &ras);
+	if (pointers && c->kernels[index].vgpr_count < c->fn_vgprs)
+		c->kernels[index].vgpr_count = c->fn_vgprs;
 	lap(c, ST_EMIT);
-	return;
-fail:
+	return true;
+}
+
+/* Forgets a failed attempt at a kernel. */
+static void undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs)
+{
 	c->nkernels = nkernels; /* (an entry begun from the IR) */
+	c->nprintfs = nprintfs;
+	c->compact = false;
+	pa_arena_reset(&c->fn_arena);
+	pa_arena_reset(&c->mir_arena[0]);
+	pa_arena_reset(&c->mir_arena[1]);
+}
+
+static bool makes_calls(const struct ptx_function *pf)
+{
+	for (uint32_t i = 0; i < pf->nstmts; i++)
+		if (pf->stmts[i].kind == PTX_STMT_INSN && pf->stmts[i].u.insn->op == PTX_OP_CALL)
+			return true;
+	return false;
+}
+
+/* A kernel whose calls the size policy (or --no-inline) may make real calls is first
+ * compiled with a quiet sink: a function that fails to compile on its own is then inlined
+ * (inline_only) and the kernel tried again; any other error, or a warning, and it is
+ * compiled again as if every call were inlined (--inline-all), reporting to the real sink
+ * -- so real calls never add an error, and the messages are those of inlining. */
+static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
+                           const struct ptx_module_state *m)
+{
+	size_t nkernels = c->nkernels;
+	uint32_t nprintfs = c->nprintfs;
+	const struct ptx_symbol *failed;
+	c->inline_mode = c->o->inline_mode;
+	c->ninline_only = 0;
+	if (c->inline_mode != IR_INLINE_ALL && makes_calls(pf)) {
+		struct pa_diag quiet = {.warnings_off = c->d->warnings_off,
+		                        .warnings_error = c->d->warnings_error};
+		c->d = &quiet;
+		bool ok;
+		while (!(ok = try_kernel(c, pf, m, &failed)) && failed && !quiet.nwarnings) {
+			undo_kernel(c, nkernels, nprintfs);
+			for (uint32_t i = 0; i < c->ninline_only && failed; i++)
+				if (c->inline_only[i] == failed)
+					failed = NULL;
+			if (!failed)
+				break;
+			c->inline_only =
+			        pa_arena_grow(&c->mod_arena, c->inline_only, &c->inline_only_cap,
+			                      c->ninline_only + 1, sizeof *c->inline_only);
+			c->inline_only[c->ninline_only++] = failed;
+			quiet.nerrors = 0;
+		}
+		c->d = c->real_d;
+		if (ok)
+			return;
+		undo_kernel(c, nkernels, nprintfs);
+		if (!quiet.nwarnings || quiet.nerrors)
+			c->inline_mode = IR_INLINE_ALL;
+	}
+	if (!try_kernel(c, pf, m, &failed))
+		c->nkernels = nkernels;
 }
 
 static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
@@ -647,12 +729,153 @@ static void drop_deferred(struct compiler *c)
 	}
 }
 
-/* The module's end: the kernels still waiting call functions never defined here (each
- * call is reported as it is built). */
+/* ---- function pointers as code addresses (docs/CALLS.md) ---- */
+
+enum { MAX_FN_CHAIN = 8 }; /* address-taken functions a compare chain may test */
+
+struct taken_set {
+	struct compiler *c;
+	const struct ptx_symbol **syms; /* the funclib's symbols (NULL: not defined here) */
+	uint32_t n, cap;
+	bool undefined; /* an address of a function without a body */
+};
+
+static void add_taken(void *user, const struct ptx_symbol *fn)
+{
+	struct taken_set *t = user;
+	const struct ptx_symbol *sym = NULL;
+	for (uint32_t i = 0; i < t->c->lib.cap && !sym; i++) {
+		const struct ptx_symbol *s = ir_funclib_at(&t->c->lib, i);
+		if (s && !strcmp(s->name, fn->name))
+			sym = s;
+	}
+	if (!sym) {
+		t->undefined = true;
+		return;
+	}
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->syms[i] == sym)
+			return;
+	t->syms = pa_arena_grow(&t->c->fn_arena, t->syms, &t->cap, t->n + 1, sizeof *t->syms);
+	t->syms[t->n++] = sym;
+}
+
+/* One address-taken function compiled on its own, kept as a co_function.  False after
+ * an error (reported to c->d). */
+static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
+                             const struct ptx_module_state *m)
+{
+	struct ir_function ir;
+	struct mir_function mf;
+	struct ra_stats ras;
+	const struct ptx_symbol *failed;
+	struct sched_code code;
+	ir.wave_size = c->o->target.wave_size;
+	c->nparts = 0;
+	if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL) ||
+	    (ir.ncallees && !link_callees(c, m, &ir, &mf, &failed)) ||
+	    !sched_emit(&mf, mir_arena(c), &code, c->d))
+		return false;
+	uint32_t index = c->nfunctions;
+	c->functions = pa_arena_grow(&c->mod_arena, c->functions, &c->functions_cap, index + 1,
+	                             sizeof *c->functions);
+	uint8_t *bytes = PA_NEW_ARRAY(&c->mod_arena, uint8_t, code.size ? code.size : 4);
+	memcpy(bytes, code.code, code.size);
+	c->functions[c->nfunctions++] = (struct co_function){
+	        .name = pa_arena_strndup(&c->mod_arena, sym->name, strlen(sym->name)),
+	        .code = bytes,
+	        .code_size = code.size};
+	if (mf.num_vgprs > c->fn_vgprs)
+		c->fn_vgprs = mf.num_vgprs;
+	for (uint32_t i = 0; i < code.nrelocs; i++) {
+		const struct sched_reloc *r = &code.relocs[i];
+		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
+		                          sizeof *c->relocs);
+		c->relocs[c->nrelocs++] = (struct co_reloc){
+		        .in = CO_IN_FUNCTION,
+		        .index = index,
+		        .offset = r->offset,
+		        .type = r->kind == MIR_RELOC_REL32_LO ? CO_R_REL32_LO : CO_R_REL32_HI,
+		        .symbol = pa_arena_strndup(&c->mod_arena, r->symbol, strlen(r->symbol)),
+		        .addend = r->addend,
+		};
+	}
+	return true;
+}
+
+/* Whether a module's function pointers are code addresses, decided once every kernel
+ * that takes an address or calls through one waits (ir_funclib_pending): when it makes
+ * indirect calls and the compare chain would be long (more than MAX_FN_CHAIN functions
+ * have their address taken, or one is big) or --no-inline asks for real calls, every
+ * address-taken function compiles on its own (quietly; else hashes, as before), and no body
+ * making indirect calls writes .param variables in 1- or 2-byte pieces (which real calls do
+ * not pass).  Pointers
+ * must be one or the other everywhere: compares, stores, initializers. */
+static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state *m)
+{
+	struct taken_set t = {.c = c};
+	bool indirect = false, narrow = false;
+	for (uint32_t i = 0; i < c->lib.cap; i++) {
+		const struct ptx_symbol *s = ir_funclib_at(&c->lib, i);
+		if (s)
+			ir_body_fn_pointers(ir_funclib_find(&c->lib, s), add_taken, &t, &indirect,
+			                    &narrow);
+	}
+	for (const struct deferred_kernel *k = c->deferred; k; k = k->next)
+		ir_body_fn_pointers(k->fn, add_taken, &t, &indirect, &narrow);
+	for (uint32_t i = 0; i < c->data.nvars; i++)
+		for (uint32_t k = 0; k < c->data.vars[i]->ninit; k++) {
+			const struct ptx_init *e = &c->data.vars[i]->init[k];
+			if ((e->kind == PTX_INIT_SYM || e->kind == PTX_INIT_GENERIC) && e->sym &&
+			    e->sym->kind == PTX_SYM_FUNC)
+				add_taken(&t, e->sym);
+		}
+	bool big = false;
+	for (uint32_t i = 0; i < t.n; i++)
+		big |= ir_funclib_find(&c->lib, t.syms[i])->nstmts >= 1000;
+	bool want = c->o->inline_mode == IR_INLINE_NONE || t.n > MAX_FN_CHAIN || big;
+	if (!indirect || !t.n || t.undefined || narrow || !want ||
+	    c->o->inline_mode == IR_INLINE_ALL || pa_diag_failed(c->d))
+		return;
+	struct pa_diag quiet = {.warnings_off = c->d->warnings_off,
+	                        .warnings_error = c->d->warnings_error};
+	uint32_t nrelocs = c->nrelocs, nprintfs = c->nprintfs;
+	const struct ptx_symbol **syms =
+	        PA_NEW_ARRAY(&c->mod_arena, const struct ptx_symbol *, t.n);
+	memcpy(syms, t.syms, t.n * sizeof *syms);
+	uint32_t n = t.n;
+	c->d = &quiet;
+	c->fnptr_address = true;
+	c->inline_mode = c->o->inline_mode;
+	c->ninline_only = 0;
+	bool ok = true;
+	for (uint32_t i = 0; i < n && ok; i++) {
+		ok = compile_function(c, syms[i], m) && !quiet.nwarnings;
+		undo_kernel(c, c->nkernels, c->nprintfs);
+	}
+	c->d = c->real_d;
+	for (uint32_t i = 0; i < n && ok && c->o->info; i++)
+		fprintf(c->o->info,
+		        "ptxas-amd info    : Function '%s' compiled as a real call (its address is "
+		        "taken: function pointers are code addresses)\n",
+		        syms[i]->name);
+	if (ok)
+		return;
+	c->fnptr_address = false; /* hashes: forget the functions */
+	c->nfunctions = 0;
+	c->fn_vgprs = 0;
+	c->nrelocs = nrelocs;
+	c->nprintfs = nprintfs;
+}
+
+/* The module's end: function pointers are decided, then the kernels still waiting are
+ * compiled (those that call functions never defined here get the call reported as it is
+ * built). */
 static void on_module_end(void *user, const struct ptx_module_state *m)
 {
 	struct compiler *c = user;
 	c->mod = *m;
+	decide_fn_pointers(c, m);
 	compile_deferred(c, true);
 }
 
@@ -710,6 +933,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	c.d = d;
+	c.real_d = d;
 	pa_arena_init(&c.fn_arena);
 	pa_arena_init(&c.mir_arena[0]);
 	pa_arena_init(&c.mir_arena[1]);
@@ -735,9 +959,12 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 		                      .code_object_version = 5,
 		                      .kernels = c.kernels,
 		                      .nkernels = c.nkernels,
+		                      .functions = c.functions,
+		                      .nfunctions = c.nfunctions,
 		                      .printfs = c.printfs,
 		                      .nprintfs = c.nprintfs};
 		struct co_data *data;
+		c.data.fnptr_address = c.fnptr_address;
 		ok = pa_moddata_build(&c.data, &c.mod_arena, o->filename, o->relocatable, c.relocs,
 		                      c.nrelocs, &data, &m.ndata, d);
 		m.data = data;

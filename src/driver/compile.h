@@ -21,6 +21,7 @@ struct pa_compile_options {
 	const char *entry;        /* compile only this kernel (NULL: all) */
 	long maxrregcount;        /* 0: no limit */
 	uint32_t stack_size;      /* per-thread stack bytes of real calls (0: the default) */
+	unsigned inline_mode;     /* enum ir_inline_mode: --inline-all, --no-inline */
 	FILE *dump_ir;            /* --dump-ir: the IR after construction and clean-ups */
 	FILE *dump_mir;           /* --dump-mir: machine IR after selection */
 	FILE *dump_sched;         /* --dump-sched: annotated final code */

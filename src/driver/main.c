@@ -32,8 +32,9 @@ struct options {
 	const char *gpu_name; /* gfx90a unless given */
 	const char *entry;
 	int opt_level;
-	long maxrregcount; /* 0 = unlimited */
-	long stack_size;   /* --stack-size: per-thread stack bytes for real calls (0: default) */
+	long maxrregcount;    /* 0 = unlimited */
+	long stack_size;      /* --stack-size: per-thread stack bytes for real calls (0: default) */
+	unsigned inline_mode; /* --inline-all, --no-inline (enum ir_inline_mode) */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
 	bool gpu_name_given;      /* else assembly and objects name their own target */
@@ -64,6 +65,10 @@ static void print_help(FILE *out)
 	      "  --maxrregcount N          at most N vector registers per thread\n"
 	      "  --stack-size BYTES        per-thread stack of kernels with recursive calls\n"
 	      "                            (default 8192; overflow traps)\n"
+	      "  --inline-all              inline every call that is not recursive\n"
+	      "  --no-inline               compile every called .func on its own (real calls)\n"
+	      "                            where real calls support it (default: big functions\n"
+	      "                            called from several sites)\n"
 	      "  -e, --entry NAME          compile only the entry function NAME\n"
 	      "  -c, --compile-only        write a relocatable object (for linking)\n"
 	      "  -S                        print AMDGPU assembly instead of a code object\n"
@@ -195,6 +200,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->dump_ir = true;
 		} else if (!strcmp(a, "--dump-mir")) {
 			o->dump_mir = true;
+		} else if (!strcmp(a, "--inline-all")) {
+			o->inline_mode = 1; /* IR_INLINE_ALL */
+		} else if (!strcmp(a, "--no-inline")) {
+			o->inline_mode = 2; /* IR_INLINE_NONE */
 		} else if (!strcmp(a, "--dump-sched")) {
 			o->dump_sched = true;
 		} else if (!strcmp(a, "--time-passes")) {
@@ -351,6 +360,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .entry = o->entry,
 	        .maxrregcount = o->maxrregcount,
 	        .stack_size = (uint32_t)o->stack_size,
+	        .inline_mode = o->inline_mode,
 	        .opt_level = o->opt_level,
 	        .dump_ir = o->dump_ir ? stdout : NULL,
 	        .dump_mir = o->dump_mir ? stdout : NULL,

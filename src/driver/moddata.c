@@ -109,14 +109,15 @@ static bool put_scalar(struct fill *f, const struct ptx_init *e, uint64_t at)
 		const struct ptx_symbol *t = e->sym;
 		if (eb != 8)
 			return fill_error(f, "an address needs a 64-bit element type");
-		if (t->kind == PTX_SYM_FUNC && !e->value) { /* a function pointer (ir/inline.c) */
+		if (t->kind == PTX_SYM_FUNC && !e->value && !f->md->fnptr_address) { /* a hash */
 			bits = ir_func_pointer(t->name);
 			for (uint32_t k = 0; k < 8; k++)
 				f->bytes[at + k] = (uint8_t)(bits >> (8 * k));
 			return true;
 		}
-		if (t->kind != PTX_SYM_VAR ||
-		    (t->space != PTX_SPACE_GLOBAL && t->space != PTX_SPACE_CONST))
+		if (t->kind != PTX_SYM_FUNC &&
+		    (t->kind != PTX_SYM_VAR ||
+		     (t->space != PTX_SPACE_GLOBAL && t->space != PTX_SPACE_CONST)))
 			return fill_error(f, "only addresses of .global/.const variables are "
 			                     "supported in initializers");
 		f->md->relocs = pa_arena_grow(f->a, f->md->relocs, &f->md->relocs_cap,

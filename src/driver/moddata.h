@@ -15,6 +15,7 @@ struct pa_moddata {
 	uint32_t nvars, cap;
 	struct co_reloc *relocs; /* ABS64 in data (pa_moddata_build) */
 	uint32_t nrelocs, relocs_cap;
+	bool fnptr_address; /* function pointers are code addresses (docs/CALLS.md) */
 };
 
 /* Records a copy of `var` (in `a`: the front end's symbols do not outlive the parse). */

@@ -487,7 +487,15 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	bool no_lanemask_warning = fn->no_lanemask_warning, has_permlane = fn->has_permlane;
 	const struct ptx_symbol *real_sym = fn->real_sym;
 	uint32_t stack_size = fn->stack_size, printf_id_base = fn->printf_id_base;
+	unsigned inline_mode = fn->inline_mode;
+	const struct ptx_symbol *const *inline_only = fn->inline_only;
+	uint32_t ninline_only = fn->ninline_only;
+	bool fnptr_address = fn->fnptr_address;
 	memset(fn, 0, sizeof *fn);
+	fn->fnptr_address = fnptr_address;
+	fn->inline_mode = inline_mode;
+	fn->inline_only = inline_only;
+	fn->ninline_only = ninline_only;
 	fn->real_sym = real_sym;
 	fn->stack_size = stack_size;
 	fn->printf_id_base = printf_id_base;
@@ -516,6 +524,9 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	map_init(&b.params, arena, 64);
 	map_init(&b.syminst, arena, 256);
 	map_init(&b.slots, arena, 64);
+	map_init(&b.call_size, arena, 16);
+	map_init(&b.call_sites, arena, 16);
+	b.root = pf;
 	if (!fn->is_entry && real_sym) { /* a recursive function compiled on its own */
 		irb_switch_to(&b, irb_open_sealed(&b));
 		irb_real_function(&b, pf, real_sym);

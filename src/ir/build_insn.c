@@ -296,6 +296,17 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 				          o->sym->name);
 				return ir_undef(b->fn, want);
 			}
+			if (b->fn->fnptr_address) { /* its code address (docs/CALLS.md) */
+				struct ir_symvar v = {
+				        .sym = o->sym, .space = IR_SPACE_GLOBAL, .align = 4};
+				uint32_t idx = UINT32_MAX;
+				for (uint32_t i = 0; i < b->fn->nsymvars; i++)
+					if (b->fn->symvars[i].sym == o->sym)
+						idx = i;
+				if (idx == UINT32_MAX)
+					idx = irb_new_symvar(b, &v);
+				return irb_emit(b, IR_SYMADDR, want, NULL, 0, IR_SPACE_GLOBAL, idx);
+			}
 			return ir_const(b->fn, want, ir_func_pointer(o->sym->name));
 		}
 		break;

@@ -69,6 +69,10 @@ struct irb {
 	struct irb_map syminst;          /* (symbol, instance) -> dense number (irb_sym_instance) */
 	uint32_t nsyminst;
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
+	/* call_policy.c: inlined size and call sites per function, of the body compiled */
+	const struct ptx_function *root;
+	struct irb_map call_size, call_sites;
+	bool sites_counted;
 	struct irb_slot_access *acc;
 	uint32_t nacc, acc_cap;
 	/* hidden .shared areas (build_bar.c): symvar index + 1, 0 while unused */
@@ -144,6 +148,10 @@ void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermask
 void irb_call(struct irb *b, const struct ptx_insn *in);
 ir_ref irb_context_sreg(struct irb *b, uint32_t sreg);
 void irb_real_function(struct irb *b, const struct ptx_function *pf, const struct ptx_symbol *fs);
+/* call_policy.c: whether a direct call of fs that is not recursive should be a real call
+ * (its inlined statements and call sites, for the record) */
+bool irb_policy_real_call(struct irb *b, const struct ptx_symbol *fs, uint32_t *stmts,
+                          uint32_t *sites);
 void irb_note_inlining(struct irb *b);
 /* The continuation block `ret` jumps to inside an inlined callee, or IR_NO_BLOCK. */
 uint32_t irb_return_block(const struct irb *b);

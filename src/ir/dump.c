@@ -83,6 +83,14 @@ static void put_insn(FILE *out, const struct ir_function *fn, const struct ir_bl
 	if (in->op == IR_SREG || in->op == IR_TIMER ||
 	    (ir_type_is_float((enum ir_type)in->type) && in->aux))
 		fprintf(out, " aux=%u", in->aux);
+	if (in->op == IR_CALL && in->aux < fn->ncallees) { /* a real call (inline.c) */
+		const struct ir_callee_why *w = &fn->callee_why[in->aux];
+		fprintf(out, " %s", fn->callees[in->aux]->name);
+		if (w->sites)
+			fprintf(out, " ; %u statements, %u call sites", w->stmts, w->sites);
+		else
+			fputs(" ; recursive", out);
+	}
 	if (in->op == IR_BR)
 		fprintf(out, " ? bb%u : bb%u", bl->succs[0], bl->succs[1]);
 	if (in->op == IR_JMP)

@@ -360,6 +360,15 @@ bool ir_funclib_uses_context(const struct ir_funclib *lib, const struct ptx_symb
 	return r;
 }
 
+/* The function whose address an instruction other than a call takes, or NULL. */
+static const struct ptx_symbol *address_taken(const struct ptx_insn *in)
+{
+	for (unsigned i = 0; i < in->nopnds && in->op != PTX_OP_CALL; i++)
+		if (in->opnds[i].kind == PTX_OPND_SYM && in->opnds[i].sym->kind == PTX_SYM_FUNC)
+			return in->opnds[i].sym;
+	return NULL;
+}
+
 static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct ptx_function *pf,
                                            unsigned depth)
 {
@@ -368,6 +377,10 @@ static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct 
 	for (uint32_t i = 0; i < pf->nstmts; i++) {
 		if (pf->stmts[i].kind != PTX_STMT_INSN)
 			continue;
+		const struct ptx_symbol *taken = address_taken(pf->stmts[i].u.insn);
+		if (taken) /* a function pointer: whether it is an address is decided at the
+		            * end of the module (docs/CALLS.md) */
+			return taken;
 		const struct ptx_symbol *callee = direct_callee(pf->stmts[i].u.insn);
 		if (!callee)
 			continue;
@@ -388,6 +401,33 @@ static const struct ptx_symbol *pending_in(struct ir_funclib *lib, const struct 
 			return p;
 	}
 	return NULL;
+}
+
+/* st.param of 1 or 2 bytes: a real call copies .param variables in 4/8-byte pieces. */
+static bool narrow_param_store(const struct ptx_insn *in)
+{
+	return in->op == PTX_OP_ST && in->ntypes && ptx_types[in->types[0]].bits <= 16 &&
+	       in->nopnds && in->opnds[0].kind == PTX_OPND_ADDR && in->opnds[0].sym &&
+	       in->opnds[0].sym->kind == PTX_SYM_VAR && in->opnds[0].sym->space == PTX_SPACE_PARAM;
+}
+
+void ir_body_fn_pointers(const struct ptx_function *pf,
+                         void (*taken)(void *user, const struct ptx_symbol *fn), void *user,
+                         bool *indirect, bool *narrow)
+{
+	bool calls = false, stores = false;
+	for (uint32_t i = 0; i < pf->nstmts; i++) {
+		if (pf->stmts[i].kind != PTX_STMT_INSN)
+			continue;
+		const struct ptx_insn *in = pf->stmts[i].u.insn;
+		const struct ptx_symbol *t = address_taken(in), *c = direct_callee(in);
+		if (t)
+			taken(user, t);
+		calls |= c && c->kind != PTX_SYM_FUNC;
+		stores |= narrow_param_store(in);
+	}
+	*indirect |= calls;
+	*narrow |= calls && stores;
 }
 
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf)

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "ir/build_int.h"
+#include "ir/inline_int.h"
 
 enum {
 	MAX_INSTANCES = (1u << 19) - 1, /* irb_sym_instance's key holds 19 bits */
@@ -93,8 +94,8 @@ static int formal_index(const struct irb_frame *f, const struct ptx_symbol *sym)
 
 /* The slot a .param symbol names in the current context: a bound formal is the caller's
  * slot.  False for the kernel's own parameters (kernel arguments) and for registers. */
-static bool resolve_slot(struct irb *b, const struct ptx_symbol *sym,
-                         const struct ptx_symbol **slot, uint32_t *inst)
+bool irb_resolve_slot(struct irb *b, const struct ptx_symbol *sym, const struct ptx_symbol **slot,
+                      uint32_t *inst)
 {
 	uint32_t pi;
 	if (sym->kind != PTX_SYM_VAR || sym->space != PTX_SPACE_PARAM)
@@ -112,7 +113,7 @@ static bool resolve_slot(struct irb *b, const struct ptx_symbol *sym,
 	return true;
 }
 
-static uint64_t slot_bytes(const struct ptx_symbol *s)
+uint64_t irb_slot_bytes(const struct ptx_symbol *s)
 {
 	uint64_t n = (uint64_t)(ptx_types[s->type].bits / 8) * (s->vec ? s->vec : 1);
 	for (unsigned i = 0; i < s->ndims; i++)
@@ -150,7 +151,7 @@ static const struct irb_slot_access *slot_access(struct irb *b, const struct ptx
                                                  uint32_t inst, int64_t off, unsigned bytes,
                                                  enum ir_type vt, bool is_store)
 {
-	uint64_t size = slot_bytes(slot);
+	uint64_t size = irb_slot_bytes(slot);
 	if (off < 0 || (uint64_t)off + bytes > size || off >= (1 << 27)) {
 		irb_error(
 		        b,
@@ -229,8 +230,8 @@ static ir_ref slot_read(struct irb *b, const struct ptx_symbol *slot, uint32_t i
 	return retype(b, v, vt);
 }
 
-static void slot_write(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, int64_t off,
-                       unsigned bytes, enum ir_type vt, ir_ref v)
+void irb_slot_write(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, int64_t off,
+                    unsigned bytes, enum ir_type vt, ir_ref v)
 {
 	const struct irb_slot_access *a = slot_access(b, slot, inst, off, bytes, vt, true);
 	if (a)
@@ -242,7 +243,7 @@ bool irb_param_load(struct irb *b, const struct ptx_symbol *sym, int64_t off, un
 {
 	const struct ptx_symbol *slot;
 	uint32_t inst;
-	if (!resolve_slot(b, sym, &slot, &inst))
+	if (!irb_resolve_slot(b, sym, &slot, &inst))
 		return false;
 	*out = slot_read(b, slot, inst, off, bytes, vt, sign);
 	return true;
@@ -253,18 +254,18 @@ bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, u
 {
 	const struct ptx_symbol *slot;
 	uint32_t inst;
-	if (!resolve_slot(b, sym, &slot, &inst))
+	if (!irb_resolve_slot(b, sym, &slot, &inst))
 		return false;
-	slot_write(b, slot, inst, off, bytes, vt, v);
+	irb_slot_write(b, slot, inst, off, bytes, vt, v);
 	return true;
 }
 
 /* ---- calls ---- */
 
 /* The IR type a scalar parameter of this type is passed as (8/16-bit integers in 32). */
-static enum ir_type scalar_type(const struct ptx_symbol *s, unsigned *bytes)
+enum ir_type irb_scalar_type(const struct ptx_symbol *s, unsigned *bytes)
 {
-	*bytes = (unsigned)slot_bytes(s);
+	*bytes = (unsigned)irb_slot_bytes(s);
 	bool is_float = ptx_types[s->type].cls == PTX_TC_FLOAT;
 	if (s->ndims || s->vec > 1 || !*bytes || *bytes > 8 || (*bytes & (*bytes - 1)) ||
 	    (is_float && *bytes < 4))
@@ -274,7 +275,7 @@ static enum ir_type scalar_type(const struct ptx_symbol *s, unsigned *bytes)
 	return is_float ? IR_T_F32 : IR_T_I32;
 }
 
-static bool is_param_var(const struct ptx_operand *o)
+bool irb_is_param_var(const struct ptx_operand *o)
 {
 	return o->kind == PTX_OPND_SYM && o->sym->kind == PTX_SYM_VAR &&
 	       o->sym->space == PTX_SPACE_PARAM && !o->value;
@@ -298,7 +299,7 @@ static int32_t formal_reg_var(struct irb *b, const struct ptx_symbol *formal, ui
 static enum ir_type formal_type(const struct ptx_symbol *formal, unsigned *bytes)
 {
 	if (formal->space != PTX_SPACE_REG)
-		return scalar_type(formal, bytes);
+		return irb_scalar_type(formal, bytes);
 	enum ir_type t = formal->vec > 1 ? IR_T_NONE : irb_ptx_type((enum ptx_type)formal->type);
 	*bytes = ir_type_bits(t) / 8;
 	return t == IR_T_PRED ? IR_T_NONE : t;
@@ -306,14 +307,14 @@ static enum ir_type formal_type(const struct ptx_symbol *formal, unsigned *bytes
 
 /* Reads an argument or return-value operand: a .param variable's bytes 0..bytes-1, a
  * register or a constant. */
-static ir_ref read_actual(struct irb *b, const struct ptx_operand *o, unsigned bytes,
-                          enum ir_type t, bool sign)
+ir_ref irb_read_actual(struct irb *b, const struct ptx_operand *o, unsigned bytes, enum ir_type t,
+                       bool sign)
 {
 	const struct ptx_symbol *slot;
 	uint32_t inst;
-	if (!is_param_var(o))
+	if (!irb_is_param_var(o))
 		return irb_read_opnd(b, o, t, sign);
-	if (!resolve_slot(b, o->sym, &slot, &inst)) {
+	if (!irb_resolve_slot(b, o->sym, &slot, &inst)) {
 		irb_error(b, "kernel parameter '%s' passed to a call is not supported",
 		          o->sym->name);
 		return ir_undef(b->fn, t);
@@ -331,7 +332,7 @@ static void write_formal(struct irb *b, const struct ptx_symbol *formal, uint32_
 		if (var >= 0)
 			irb_write_var(b, (uint32_t)var, b->cur, v);
 	} else {
-		slot_write(b, formal, inst, 0, bytes, t, v);
+		irb_slot_write(b, formal, inst, 0, bytes, t, v);
 	}
 }
 
@@ -351,15 +352,15 @@ static void bind_formal(struct irb *b, struct irb_frame *fr, unsigned k,
                         const struct ptx_symbol *formal, const struct ptx_operand *actual,
                         bool is_ret)
 {
-	if (formal->space == PTX_SPACE_PARAM && is_param_var(actual)) {
-		if (!resolve_slot(b, actual->sym, &fr->bind_sym[k], &fr->bind_inst[k]))
+	if (formal->space == PTX_SPACE_PARAM && irb_is_param_var(actual)) {
+		if (!irb_resolve_slot(b, actual->sym, &fr->bind_sym[k], &fr->bind_inst[k]))
 			irb_error(b, "kernel parameter '%s' passed to a call is not supported",
 			          actual->sym->name);
 		return;
 	}
 	unsigned bytes;
 	enum ir_type t = formal_type(formal, &bytes);
-	if (t == IR_T_NONE || (!is_param_var(actual) && actual->kind == PTX_OPND_SYM)) {
+	if (t == IR_T_NONE || (!irb_is_param_var(actual) && actual->kind == PTX_OPND_SYM)) {
 		irb_error(b, "%s %u of the call: this operand form is not supported for '%s'",
 		          is_ret ? "return value" : "argument", k + 1, formal->name);
 		return;
@@ -367,7 +368,7 @@ static void bind_formal(struct irb *b, struct irb_frame *fr, unsigned k,
 	if (is_ret)
 		return;
 	bool sign = ptx_types[formal->type].cls == PTX_TC_SINT;
-	write_formal(b, formal, fr->inst, bytes, t, read_actual(b, actual, bytes, t, sign));
+	write_formal(b, formal, fr->inst, bytes, t, irb_read_actual(b, actual, bytes, t, sign));
 }
 
 /* After the callee: return values not bound to a caller's slot. */
@@ -385,10 +386,10 @@ static void copy_out(struct irb *b, const struct irb_frame *fr, const struct ptx
 		ir_ref v = read_formal(b, formal, fr->inst, bytes, t, sign);
 		const struct ptx_symbol *slot;
 		uint32_t inst;
-		if (!is_param_var(actual))
+		if (!irb_is_param_var(actual))
 			irb_write_dest(b, actual, v, sign, IR_NO_REF);
-		else if (resolve_slot(b, actual->sym, &slot, &inst))
-			slot_write(b, slot, inst, 0, bytes, t, v);
+		else if (irb_resolve_slot(b, actual->sym, &slot, &inst))
+			irb_slot_write(b, slot, inst, 0, bytes, t, v);
 	}
 }
 
@@ -419,11 +420,24 @@ static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
 			          fs->name, fi->params[i]->name);
 			return false;
 		}
+	return true;
+}
+
+/* Whether inlining `body` stays within the builder's limits. */
+static bool inline_fits(const struct irb *b, const struct ptx_function *body)
+{
 	unsigned depth = 0;
 	for (const struct irb_frame *f = b->frame; f; f = f->parent)
 		depth++;
-	if (b->ninsts >= MAX_INSTANCES || depth >= MAX_DEPTH ||
-	    b->inlined_stmts + body->nstmts > MAX_INLINED_STMTS) {
+	return b->ninsts < MAX_INSTANCES && depth < MAX_DEPTH &&
+	       b->inlined_stmts + body->nstmts <= MAX_INLINED_STMTS;
+}
+
+/* Counts an inlined body against the limits (an error past them). */
+static bool account_inline(struct irb *b, const struct ptx_symbol *fs,
+                           const struct ptx_function *body)
+{
+	if (!inline_fits(b, body)) {
 		irb_error(b,
 		          "call to '%s': inlining makes the kernel too large (at most %u calls "
 		          "nested %u deep, %u statements inlined)",
@@ -465,7 +479,7 @@ static uint32_t formal_frame_bytes(const struct ptx_symbol *f, bool *aggregate)
 {
 	unsigned bytes;
 	*aggregate = formal_type(f, &bytes) == IR_T_NONE;
-	return *aggregate ? ((uint32_t)slot_bytes(f) + 7) & ~7u : 8;
+	return *aggregate ? ((uint32_t)irb_slot_bytes(f) + 7) & ~7u : 8;
 }
 
 static const struct ptx_symbol *formal_at(const struct ptx_func_info *fi, uint32_t k)
@@ -490,8 +504,8 @@ static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struc
 		const struct ptx_symbol *f = formal_at(fi, k);
 		unsigned bytes;
 		if (formal_type(f, &bytes) != IR_T_NONE ||
-		    (f->space == PTX_SPACE_PARAM && slot_bytes(f) &&
-		     slot_bytes(f) <= MAX_REAL_AGGREGATE))
+		    (f->space == PTX_SPACE_PARAM && irb_slot_bytes(f) &&
+		     irb_slot_bytes(f) <= MAX_REAL_AGGREGATE))
 			continue;
 		irb_error(
 		        b,
@@ -503,26 +517,33 @@ static bool real_formals(struct irb *b, const struct ptx_symbol *fs, const struc
 	return true;
 }
 
-static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs)
+/* fs's index among the function's callees; why: its size and call sites (0: recursion). */
+static uint32_t callee_index(struct irb *b, const struct ptx_symbol *fs, struct ir_callee_why why)
 {
 	struct ir_function *fn = b->fn;
 	for (uint32_t i = 0; i < fn->ncallees; i++)
-		if (fn->callees[i] == fs)
+		if (fn->callees[i] == fs) {
+			if (why.sites > fn->callee_why[i].sites)
+				fn->callee_why[i] = why;
 			return i;
+		}
 	fn->callees = pa_arena_grow(b->arena, fn->callees, &fn->callees_cap, fn->ncallees + 1,
 	                            sizeof *fn->callees);
+	fn->callee_why = pa_arena_grow(b->arena, fn->callee_why, &fn->callee_why_cap,
+	                               fn->ncallees + 1, sizeof *fn->callee_why);
 	fn->callees[fn->ncallees] = fs;
+	fn->callee_why[fn->ncallees] = why;
 	return fn->ncallees++;
 }
 
-static void stack_store(struct irb *b, unsigned aux, uint32_t off, ir_ref v)
+void irb_stack_store(struct irb *b, unsigned aux, uint32_t off, ir_ref v)
 {
 	irb_emit(b, IR_STACK_ST, IR_T_NONE, &v, 1, aux, off);
 }
 
 /* An aggregate slot's stored pieces (4 or 8 bytes each) to the frame at `base`. */
-static void slot_to_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, unsigned aux,
-                          uint32_t base)
+void irb_slot_to_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, unsigned aux,
+                       uint32_t base)
 {
 	uint32_t head = UINT32_MAX;
 	irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
@@ -539,34 +560,84 @@ static void slot_to_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t
 			return;
 		}
 		enum ir_type t = a->bytes == 8 ? IR_T_I64 : IR_T_I32;
-		stack_store(b, aux, base + a->off, retype(b, irb_read_var(b, a->var, b->cur), t));
+		irb_stack_store(b, aux, base + a->off,
+		                retype(b, irb_read_var(b, a->var, b->cur), t));
 	}
 }
 
 /* An aggregate slot of `bytes` bytes loaded from the frame at `base`, in 8-byte pieces (4
  * when the size is not a multiple of 8): smaller loads take their bytes out of a piece. */
-static void slot_from_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst,
-                            unsigned aux, uint32_t base, uint32_t bytes)
+void irb_slot_from_stack(struct irb *b, const struct ptx_symbol *slot, uint32_t inst, unsigned aux,
+                         uint32_t base, uint32_t bytes)
 {
 	unsigned w = bytes % 8 ? 4 : 8;
 	enum ir_type t = w == 8 ? IR_T_I64 : IR_T_I32;
 	for (uint32_t off = 0; off + w <= bytes; off += w)
-		slot_write(b, slot, inst, off, w, t,
-		           irb_emit(b, IR_STACK_LD, t, NULL, 0, aux, base + off));
+		irb_slot_write(b, slot, inst, off, w, t,
+		               irb_emit(b, IR_STACK_LD, t, NULL, 0, aux, base + off));
 }
 
 /* The caller's slot an aggregate actual names (false after an error). */
-static bool aggregate_actual(struct irb *b, const struct ptx_operand *o,
-                             const struct ptx_symbol **slot, uint32_t *inst)
+bool irb_aggregate_actual(struct irb *b, const struct ptx_operand *o,
+                          const struct ptx_symbol **slot, uint32_t *inst)
 {
-	if (is_param_var(o) && resolve_slot(b, o->sym, slot, inst))
+	if (irb_is_param_var(o) && irb_resolve_slot(b, o->sym, slot, inst))
 		return true;
 	irb_error(b, "an array parameter of a real call must be given a .param variable");
 	return false;
 }
 
+/* Whether bytes [0, bytes) of a slot read without an error (slot_access): no access
+ * overlaps them but one of exactly that range or a store containing it. */
+static bool slot_readable(struct irb *b, const struct ptx_symbol *slot, uint32_t inst,
+                          unsigned bytes)
+{
+	uint32_t head = UINT32_MAX;
+	irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+	for (uint32_t i = head; i != UINT32_MAX; i = b->acc[i].next) {
+		const struct irb_slot_access *a = &b->acc[i];
+		if (overlaps(a, 0, bytes) && !(a->off == 0 && a->bytes == bytes) &&
+		    !(a->is_store && a->off == 0 && a->bytes >= bytes))
+			return false;
+	}
+	return true;
+}
+
+/* Whether real_call passes this call's operands without an error: a call the size policy
+ * picked that does not is inlined instead. */
+static bool real_call_ok(struct irb *b, const struct ptx_func_info *fi,
+                         const struct ptx_operand *rets, const struct ptx_operand *args)
+{
+	for (uint32_t k = 0; k < fi->nparams + fi->nrets; k++) {
+		const struct ptx_symbol *f = formal_at(fi, k), *slot;
+		const struct ptx_operand *o =
+		        k < fi->nparams ? &args->elems[k] : &rets->elems[k - fi->nparams];
+		uint32_t inst;
+		unsigned bytes;
+		bool param = irb_is_param_var(o);
+		if (param && !irb_resolve_slot(b, o->sym, &slot, &inst))
+			return false; /* a kernel parameter */
+		if (formal_type(f, &bytes) != IR_T_NONE) {
+			if ((!param && o->kind == PTX_OPND_SYM) ||
+			    (param && k < fi->nparams && !slot_readable(b, slot, inst, bytes)))
+				return false;
+			continue;
+		}
+		if (f->space != PTX_SPACE_PARAM || !irb_slot_bytes(f) ||
+		    irb_slot_bytes(f) > MAX_REAL_AGGREGATE || !param)
+			return false;
+		uint32_t head = UINT32_MAX;
+		irb_map_get(&b->slots, irb_sym_instance(b, slot, inst), &head);
+		for (uint32_t i = head; i != UINT32_MAX && k < fi->nparams; i = b->acc[i].next)
+			if (b->acc[i].is_store && b->acc[i].bytes != 4 && b->acc[i].bytes != 8)
+				return false;
+	}
+	return true;
+}
+
 static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
-                      const struct ptx_operand *rets, const struct ptx_operand *args)
+                      const struct ptx_operand *rets, const struct ptx_operand *args,
+                      struct ir_callee_why why)
 {
 	const struct ptx_func_info *fi = body->sym->func;
 	if (!real_formals(b, fs, fi))
@@ -578,35 +649,35 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 		enum ir_type t = formal_type(fi->params[k], &bytes);
 		bool sign = ptx_types[fi->params[k]->type].cls == PTX_TC_SINT;
 		if (t == IR_T_NONE) {
-			if (aggregate_actual(b, &args->elems[k], &slot, &inst))
-				slot_to_stack(b, slot, inst, 1, formal_offset(fi, k));
+			if (irb_aggregate_actual(b, &args->elems[k], &slot, &inst))
+				irb_slot_to_stack(b, slot, inst, 1, formal_offset(fi, k));
 			continue;
 		}
-		stack_store(b, 1, formal_offset(fi, k),
-		            read_actual(b, &args->elems[k], bytes, t, sign));
+		irb_stack_store(b, 1, formal_offset(fi, k),
+		                irb_read_actual(b, &args->elems[k], bytes, t, sign));
 	}
 	if (ir_funclib_uses_context(b->lib, fs)) /* its special registers: after the formals */
 		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
-			stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
-			            irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
-	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs), 0);
+			irb_stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
+			                irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
+	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs, why), 0);
 	for (uint32_t j = 0; j < fi->nrets; j++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->rets[j], &bytes);
 		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
 		uint32_t off = formal_offset(fi, fi->nparams + j);
 		if (t == IR_T_NONE) {
-			if (aggregate_actual(b, &rets->elems[j], &slot, &inst))
-				slot_from_stack(b, slot, inst, 1, off,
-				                (uint32_t)slot_bytes(fi->rets[j]));
+			if (irb_aggregate_actual(b, &rets->elems[j], &slot, &inst))
+				irb_slot_from_stack(b, slot, inst, 1, off,
+				                    (uint32_t)irb_slot_bytes(fi->rets[j]));
 			continue;
 		}
 		ir_ref v = irb_emit(b, IR_STACK_LD, t, NULL, 0, 1, off);
 		const struct ptx_operand *actual = &rets->elems[j];
-		if (!is_param_var(actual))
+		if (!irb_is_param_var(actual))
 			irb_write_dest(b, actual, v, sign, IR_NO_REF);
-		else if (resolve_slot(b, actual->sym, &slot, &inst))
-			slot_write(b, slot, inst, 0, bytes, t, v);
+		else if (irb_resolve_slot(b, actual->sym, &slot, &inst))
+			irb_slot_write(b, slot, inst, 0, bytes, t, v);
 	}
 }
 
@@ -648,8 +719,8 @@ void irb_real_function(struct irb *b, const struct ptx_function *pf, const struc
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->params[k], &bytes);
 		if (t == IR_T_NONE)
-			slot_from_stack(b, fi->params[k], fr->inst, 0, formal_offset(fi, k),
-			                (uint32_t)slot_bytes(fi->params[k]));
+			irb_slot_from_stack(b, fi->params[k], fr->inst, 0, formal_offset(fi, k),
+			                    (uint32_t)irb_slot_bytes(fi->params[k]));
 		else
 			write_formal(b, fi->params[k], fr->inst, bytes, t,
 			             irb_emit(b, IR_STACK_LD, t, NULL, 0, 0, formal_offset(fi, k)));
@@ -667,17 +738,17 @@ void irb_real_function(struct irb *b, const struct ptx_function *pf, const struc
 		bool sign = ptx_types[fi->rets[j]->type].cls == PTX_TC_SINT;
 		uint32_t off = formal_offset(fi, fi->nparams + j);
 		if (t == IR_T_NONE)
-			slot_to_stack(b, fi->rets[j], fr->inst, 0, off);
+			irb_slot_to_stack(b, fi->rets[j], fr->inst, 0, off);
 		else
-			stack_store(b, 0, off,
-			            read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
+			irb_stack_store(b, 0, off,
+			                read_formal(b, fi->rets[j], fr->inst, bytes, t, sign));
 	}
 	irb_terminate(b, IR_RET, IR_NO_REF, 0, 0);
 }
 
 /* Inlines the body of `fs` at the current point: the call's operands bound to its formals. */
-static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_operand *rets,
-                        const struct ptx_operand *args)
+void irb_inline_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_operand *rets,
+                     const struct ptx_operand *args)
 {
 	const struct ptx_function *body = ir_funclib_find(b->lib, fs);
 	if (!check_callee(b, fs, body))
@@ -688,9 +759,20 @@ static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct
 		return;
 	}
 	if (on_stack(b, fs)) {
-		real_call(b, fs, body, rets, args);
+		real_call(b, fs, body, rets, args, (struct ir_callee_why){0, 0});
 		return;
 	}
+	struct ir_callee_why why = {0, 0};
+	bool real = irb_policy_real_call(b, fs, &why.stmts, &why.sites) ||
+	            (b->fn->inline_mode != IR_INLINE_ALL && !inline_fits(b, body));
+	if (real && real_call_ok(b, fi, rets, args)) {
+		if (!why.sites)
+			why.sites = 1;
+		real_call(b, fs, body, rets, args, why);
+		return;
+	}
+	if (!account_inline(b, fs, body))
+		return;
 	uint32_t nformals = fi->nparams + fi->nrets, line = b->line, col = b->col;
 	struct irb_frame *fr = PA_NEW(b->arena, struct irb_frame);
 	fr->body = body;
@@ -729,93 +811,6 @@ static void inline_call(struct irb *b, const struct ptx_symbol *fs, const struct
 		copy_out(b, fr, rets);
 }
 
-/* ---- indirect calls ----
- * A function pointer is ir_func_pointer(name) (funclib.c), not a code address: every
- * function is inlined, so it has none.  An indirect call compares the pointer with each
- * candidate -- every function defined in the module whose parameters and return values
- * have the sizes of the call's operands, in name order -- and inlines the candidate whose
- * value matches, as a chain of (divergent, where the pointer is) branches: each lane runs
- * the function its pointer names, and a lane whose pointer names no candidate calls
- * nothing (undefined in PTX). */
-
-/* Bytes of a call operand (0: a constant, which fits any size). */
-static unsigned actual_bytes(const struct ptx_operand *o)
-{
-	if (is_param_var(o))
-		return (unsigned)slot_bytes(o->sym);
-	if (o->kind == PTX_OPND_REG)
-		return ptx_types[o->sym->type].bits / 8 * (o->sym->vec > 1 ? o->sym->vec : 1);
-	return 0;
-}
-
-static bool layout_fits(const struct ptx_param *lay, uint32_t n, const struct ptx_operand *list)
-{
-	if (n != (list ? list->nelems : 0))
-		return false;
-	for (uint32_t k = 0; k < n; k++) {
-		unsigned bytes = actual_bytes(&list->elems[k]);
-		if (bytes && lay[k].size != bytes &&
-		    !(lay[k].space == PTX_SPACE_REG && bytes <= 4 && lay[k].size <= 4))
-			return false;
-	}
-	return true;
-}
-
-static int by_name(const void *x, const void *y)
-{
-	const struct ptx_symbol *const *a = x, *const *c = y;
-	return strcmp((*a)->name, (*c)->name);
-}
-
-static void indirect_call(struct irb *b, const struct ptx_operand *rets,
-                          const struct ptx_operand *callee, const struct ptx_operand *args)
-{
-	uint32_t n = 0, cap = b->lib ? b->lib->n : 0;
-	const struct ptx_symbol **cand = PA_NEW_ARRAY(b->arena, const struct ptx_symbol *, cap + 1);
-	for (uint32_t i = 0; b->lib && i < b->lib->cap; i++) {
-		const struct ptx_symbol *f = ir_funclib_at(b->lib, i);
-		const struct ptx_func_info *fi = f ? f->func : NULL;
-		if (fi && n < cap && layout_fits(fi->param_layout, fi->nparams, args) &&
-		    layout_fits(fi->ret_layout, fi->nrets, rets))
-			cand[n++] = f;
-	}
-	if (!n) {
-		char index[16] = "";
-		if (callee->sym->range)
-			snprintf(index, sizeof index, "%u", callee->index);
-		irb_error(b,
-		          "indirect call through '%s%s': no function defined in the module has the "
-		          "parameter and return sizes of this call",
-		          callee->sym->name, index);
-		return;
-	}
-	qsort(cand, n, sizeof *cand, by_name);
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = i + 1; j < n; j++)
-			if (ir_func_pointer(cand[i]->name) == ir_func_pointer(cand[j]->name)) {
-				irb_error(b, "functions '%s' and '%s' have the same pointer value",
-				          cand[i]->name, cand[j]->name);
-				return;
-			}
-	ir_ref fp = irb_read_opnd(b, callee, IR_T_I64, false);
-	uint32_t join = irb_new_block(b);
-	for (uint32_t i = 0; i < n && !b->failed; i++) {
-		uint64_t v = ir_func_pointer(cand[i]->name);
-		ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED,
-		                     (ir_ref[]){fp, ir_const(b->fn, IR_T_I64, v)}, 2, IR_CMP_EQ, 0);
-		uint32_t yes = irb_open_sealed(b), no = irb_open_sealed(b);
-		irb_terminate(b, IR_BR, eq, yes, no);
-		irb_switch_to(b, yes);
-		inline_call(b, cand[i], rets, args);
-		if (!b->terminated)
-			irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
-		irb_switch_to(b, no);
-	}
-	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
-	irb_seal(b, join);
-	irb_switch_to(b, join);
-}
-
 /* CUDA's device printf: a call of the .extern vprintf(.b64 format, .b64 args) with no
  * body in the module is built by build_printf.c. */
 static bool is_vprintf(const struct ptx_symbol *fs, const struct ptx_operand *rets,
@@ -828,18 +823,18 @@ static bool is_vprintf(const struct ptx_symbol *fs, const struct ptx_operand *re
 static void vprintf_call(struct irb *b, const struct ptx_operand *rets,
                          const struct ptx_operand *args)
 {
-	ir_ref fmt = read_actual(b, &args->elems[0], 8, IR_T_I64, false);
-	ir_ref buf = read_actual(b, &args->elems[1], 8, IR_T_I64, false);
+	ir_ref fmt = irb_read_actual(b, &args->elems[0], 8, IR_T_I64, false);
+	ir_ref buf = irb_read_actual(b, &args->elems[1], 8, IR_T_I64, false);
 	ir_ref r = irb_vprintf(b, fmt, buf);
 	if (!rets || !rets->nelems)
 		return;
 	const struct ptx_operand *actual = &rets->elems[0];
 	const struct ptx_symbol *slot;
 	uint32_t inst;
-	if (!is_param_var(actual))
+	if (!irb_is_param_var(actual))
 		irb_write_dest(b, actual, r, true, IR_NO_REF);
-	else if (resolve_slot(b, actual->sym, &slot, &inst))
-		slot_write(b, slot, inst, 0, 4, IR_T_I32, r);
+	else if (irb_resolve_slot(b, actual->sym, &slot, &inst))
+		irb_slot_write(b, slot, inst, 0, 4, IR_T_I32, r);
 }
 
 void irb_call(struct irb *b, const struct ptx_insn *in)
@@ -852,7 +847,7 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 	if (i < in->nopnds && in->opnds[i].kind == PTX_OPND_LIST)
 		args = &in->opnds[i];
 	if (callee->kind == PTX_OPND_REG) {
-		indirect_call(b, rets, callee, args);
+		irb_indirect_call(b, rets, callee, args);
 		return;
 	}
 	if (callee->kind != PTX_OPND_SYM || callee->sym->kind != PTX_SYM_FUNC) {
@@ -863,7 +858,7 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 		vprintf_call(b, rets, args);
 		return;
 	}
-	inline_call(b, callee->sym, rets, args);
+	irb_inline_call(b, callee->sym, rets, args);
 }
 
 /* ---- unused parameter addresses ---- */

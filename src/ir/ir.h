@@ -316,6 +316,23 @@ struct ir_function {
 	const struct ptx_symbol **callees;
 	uint32_t ncallees, callees_cap;
 	uint32_t frame_args;
+	/* Which calls that are not recursive become real calls (call_policy.c), set by the
+	 * caller before ir_build: the mode (enum ir_inline_mode) and functions that must be
+	 * inlined (they failed to compile on their own).  Filled by ir_build, per callee: why
+	 * it is a real call (its inlined statements and call sites; sites 0: recursion). */
+	unsigned inline_mode;
+	const struct ptx_symbol *const *inline_only;
+	uint32_t ninline_only;
+	struct ir_callee_why {
+		uint32_t stmts, sites;
+	} * callee_why;
+	uint32_t callee_why_cap;
+	/* Function pointers (inline.c, docs/CALLS.md), set by the caller before ir_build:
+	 * code addresses (IR_SYMADDR of the function; an indirect call is a waterfall of
+	 * IR_CALL_PTR) rather than ir_func_pointer hashes (compare chains).  Filled by
+	 * ir_build: whether the function makes IR_CALL_PTR calls. */
+	bool fnptr_address;
+	bool calls_pointers;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
 	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
 	 * amdhsa.printf strings "id:nargs:size...:format" of this function's printf calls. */
@@ -329,6 +346,12 @@ struct ir_function {
 	struct ir_loop *loops;
 	uint32_t nloops;
 	bool cfg_valid;
+};
+
+enum ir_inline_mode {
+	IR_INLINE_AUTO, /* big functions called from several sites are real calls */
+	IR_INLINE_ALL,  /* --inline-all: only recursion makes real calls */
+	IR_INLINE_NONE, /* --no-inline: every call real calls support is one */
 };
 
 /* Device functions kept for inlining (funclib.c): every .func body of the module, copied
@@ -360,6 +383,12 @@ uint64_t ir_func_pointer(const char *name);
  * still be (not .extern); NULL when every callee that can be defined is (or the search
  * goes deeper than IR_MAX_CALL_DEPTH, where the call is an error anyway). */
 const struct ptx_symbol *ir_funclib_pending(struct ir_funclib *lib, const struct ptx_function *pf);
+/* The functions whose address a body takes (each operand naming one, other than a call's
+ * target, is passed to `taken`), whether it makes indirect calls (*indirect = true), and
+ * whether it does and also stores 1 or 2 bytes to a .param variable (*narrow = true). */
+void ir_body_fn_pointers(const struct ptx_function *pf,
+                         void (*taken)(void *user, const struct ptx_symbol *fn), void *user,
+                         bool *indirect, bool *narrow);
 /* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
  * front end frees the original; module-level symbols are shared. */
 struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_arena *arena);

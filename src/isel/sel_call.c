@@ -25,8 +25,10 @@
  * never keeps live across an instruction, and the rejoin masks of the callee's own control
  * flow (cflow.c, fixed SGPRs from s8) are saved with the rest.  Waits: everything is waited
  * for before s_call_b64 and before the return (sel_waitcnt_all), so the waitcnt pass of
- * each function starts and ends with nothing pending.  Overflow: the entry moves s101 down
- * and traps (s_trap 2) when it passed the end of the function's data frame.
+ * each function starts and ends with nothing pending.  A call through a pointer
+ * (IR_CALL_PTR, a uniform address: inline.c makes the waterfall) is s_swappc_b64 to it.
+ * Overflow: the entry moves s101 down and traps (s_trap 2) when it passed the end of the
+ * function's data frame.
  *   requires: select.c's state; isel_call_frame: allocated registers.
  *   complexity: O(1) per call; the frame pass is linear in the function. */
 #include <string.h>
@@ -43,7 +45,7 @@ static uint32_t align16(uint32_t v)
 void sel_call_layout(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
-	if (!ir->real_sym && !ir->ncallees)
+	if (!ir->real_sym && !ir->ncallees && !ir->calls_pointers)
 		return;
 	s->mf->max_sgprs = MIR_CALL_SGPR_BUDGET;
 	s->mf->stack_size = ir->stack_size ? (ir->stack_size + 15) & ~15u : MIR_CALL_STACK_DEFAULT;
@@ -51,13 +53,14 @@ void sel_call_layout(struct isel *s)
 	s->locals_base = ir->real_sym ? align16(ir->frame_args) : 0;
 	s->frame_size = align16(s->locals_base + s->mf->scratch_size);
 	s->mf->frame_size = s->frame_size;
-	if (!ir->real_sym && ir->ncallees) /* the kernel: its frame plus the stack budget */
+	if (!ir->real_sym && (ir->ncallees || ir->calls_pointers)) /* the kernel: its frame
+	                                                            * plus the stack budget */
 		s->mf->scratch_size = s->frame_size + s->mf->stack_size;
 }
 
 void sel_call_entry(struct isel *s)
 {
-	if (!s->ir->ncallees)
+	if (!s->ir->ncallees && !s->ir->calls_pointers)
 		return;
 	struct mir_opnd sp[2] = {mir_sgpr(MIR_CALL_SP, 1), mir_imm(s->frame_size)};
 	sel_emit(s, AMD_OP_S_MOV_B32, 2, sp);
@@ -96,7 +99,8 @@ static void stack_load(struct isel *s, const struct ir_insn *in)
 static void stack_store(struct isel *s, const struct ir_insn *in)
 {
 	uint32_t off = slot_offset(s, in);
-	unsigned words = s->vals[in->args[0]].size == 2 ? 2 : 1;
+	/* (the IR type, not the value's size: a 64-bit constant has no register) */
+	unsigned words = ir_type_bits(s->ir->vals[in->args[0]].type) == 64 ? 2 : 1;
 	struct mir_opnd data = sel_vgpr_opnd(s, in->args[0], words == 2 ? 2 : 0);
 	struct mir_opnd ops[3] = {{.kind = MIR_OFF}, data, frame_address(s, &off)};
 	struct mir_insn *mi = sel_emit(
@@ -119,6 +123,17 @@ static void call(struct isel *s, const struct ir_insn *in)
 	move_sp(s, AMD_OP_S_ADD_U32);
 	struct mir_opnd ops[2] = {mir_sgpr(MIR_CALL_RA, 2), mir_imm(in->aux)};
 	sel_emit(s, AMD_OP_S_CALL_B64, 2, ops);
+	move_sp(s, AMD_OP_S_SUB_U32);
+}
+
+/* A call through a code address (inline.c's waterfall makes it uniform): s_swappc_b64. */
+static void call_ptr(struct isel *s, const struct ir_insn *in)
+{
+	struct mir_opnd target = sel_sreg_opnd(s, in->args[0], 2);
+	sel_waitcnt_all(s);
+	move_sp(s, AMD_OP_S_ADD_U32);
+	struct mir_opnd ops[2] = {mir_sgpr(MIR_CALL_RA, 2), target};
+	sel_emit(s, AMD_OP_S_SWAPPC_B64, 2, ops);
 	move_sp(s, AMD_OP_S_SUB_U32);
 }
 
@@ -156,6 +171,9 @@ bool sel_call(struct isel *s, const struct ir_insn *in)
 		return true;
 	case IR_CALL:
 		call(s, in);
+		return true;
+	case IR_CALL_PTR:
+		call_ptr(s, in);
 		return true;
 	case IR_SYMADDR:
 		return s->ir->real_sym ? local_symaddr(s, in) : false;

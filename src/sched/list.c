@@ -77,6 +77,8 @@ static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 		return true; /* cache control of the memory model */
 	if (amd_implicit_defs(fn->target, row) & AMD_IMP_MODE)
 		return true;
+	if (in->op == AMD_OP_S_SWAPPC_B64)
+		return true; /* a call (sel_call.c): the stack pointer moves around it */
 	if (in->op == AMD_OP_S_SETREG_B32 || in->op == AMD_OP_S_GETREG_B32)
 		return true; /* hardware registers (MODE, flat scratch ...) not tracked as slots */
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++)

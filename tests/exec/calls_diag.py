@@ -2,7 +2,7 @@
 """Diagnostics of calls ptxas-amd cannot compile (tests/exec/diag/calls/*.ptx): `exit` in a
 recursive function (mutual recursion compiles); an indirect call no function fits; a 32-bit function address; calls to .extern functions; vararg calls; overlapping .param
 accesses; a call to a function never defined; calls nested too deep or too many (generated
-here); and a device function nobody calls, which is not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
+here; with --inline-all, real calls otherwise); and a device function nobody calls, which is not compiled.  NVIDIA ptxas's verdict is recorded in each file's first line (it accepts all
 but the undefined callee), and each rejection must be exact: the first line lists the expected `LINE:COL: error: TEXT` (a prefix of the
 message) and the `LINE:COL: note: TEXT` naming each call an error was inlined through,
 separated by ' | ', and ptxas-amd must exit 1 with exactly those diagnostics, on every target; or it says `compiles`, and ptxas-amd must exit 0.
@@ -56,9 +56,12 @@ def chain_ptx(depth, calls_per_body):
     return '\n'.join(lines) + '\n', first_call
 
 
-def check_limits(ptxas_amd, tmp):
-    """Inlining stops with an error, quickly, when calls nest deeper than 200 levels (at the
-    call from f199 to f200) and when a call tree doubles at each of 30 levels (2^30 calls)."""
+def check_limits(ptxas_amd, amdsim, tmp):
+    """With --inline-all, inlining stops with an error, quickly, when calls nest deeper than
+    200 levels (at the call from f199 to f200) and when a call tree doubles at each of 30
+    levels (2^30 calls).  By default both compile: the call past the limits, resp. the big
+    functions called from two sites, become real calls (-v says so); the deep chain
+    returns 3 * 211 (f210(x) = x, fk(x) = x + fk+1(x)) in amdsim."""
     failures = []
     text, first_call = chain_ptx(210, 1)
     deep = os.path.join(tmp, 'deep.ptx')
@@ -66,15 +69,33 @@ def check_limits(ptxas_amd, tmp):
     text, _ = chain_ptx(30, 2)
     wide = os.path.join(tmp, 'wide.ptx')
     open(wide, 'w').write(text)
+    hsaco = os.path.join(tmp, 'k.hsaco')
     for path, want in ((deep, '%s:%d:2: error: call to \'f200\': inlining makes the kernel too large'
                         % (deep, first_call[199])),
                        (wide, ': error: call to \'f')):
-        r = subprocess.run([ptxas_amd, '--gpu-name', 'gfx1100', path, '-o',
-                            os.path.join(tmp, 'k.hsaco')], stdout=subprocess.PIPE,
+        r = subprocess.run([ptxas_amd, '--gpu-name', 'gfx1100', '--inline-all', path, '-o',
+                            hsaco], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=60)
         if r.returncode != 1 or want not in r.stdout or 'too large' not in r.stdout:
             failures.append('%s: exit %d, expected %r, got:\n%s'
                             % (os.path.basename(path), r.returncode, want, r.stdout[-800:]))
+        r = subprocess.run([ptxas_amd, '--gpu-name', 'gfx1100', '-v', path, '-o', hsaco],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=60)
+        if r.returncode != 0 or 'compiled as a real call' not in r.stdout:
+            failures.append('%s without --inline-all: exit %d, expected real calls, got:\n%s'
+                            % (os.path.basename(path), r.returncode, r.stdout[-800:]))
+            continue
+        if path != deep or not amdsim:
+            continue
+        out = os.path.join(tmp, 'deep.bin')
+        r = subprocess.run([amdsim, hsaco, '--kernel', 'k', '--grid', '1', '--block', '32',
+                            'out:4:' + out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=120)
+        got = open(out, 'rb').read() if os.path.exists(out) else b''
+        if r.returncode != 0 or got != (3 * 211).to_bytes(4, 'little'):
+            failures.append('deep.ptx in amdsim: exit %d, out %r: %s'
+                            % (r.returncode, got, r.stdout[-400:]))
     return failures
 
 
@@ -170,8 +191,8 @@ def main():
                     failures.append('%s %s: exit %d, expected %s, got:\n%s'
                                     % (name, target, r.returncode, exp or 'success',
                                        r.stdout[-1500:]))
-        failures += check_limits(ptxas_amd, tmp)
-        checked += 2
+        failures += check_limits(ptxas_amd, sys.argv[2] if len(sys.argv) > 2 else None, tmp)
+        checked += 5
         if len(sys.argv) > 2:
             failures += check_overflow(ptxas_amd, sys.argv[2], tmp)
             checked += 4

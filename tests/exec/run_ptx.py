@@ -64,9 +64,13 @@ def main():
                 # per-case options (e.g. a register budget), and -v to see spills
                 extra = list(getattr(case, 'ptxas_flags', []))
                 must_spill = getattr(case, 'must_spill', False)
+                must_call = getattr(case, 'must_real_call', False)  # -v names real calls
+                must_say = getattr(case, 'must_say', None)  # ... with this text
+                must_inline = getattr(case, 'must_inline', False)  # ... and names none
                 hsaco = hsaco[:-6] + '.%s.hsaco' % case.name if extra else hsaco
                 r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + extra +
-                                   ['-v'] * must_spill + ['--verify', src, '-o', hsaco],
+                                   ['-v'] * (must_spill or must_call or must_inline) +
+                                   ['--verify', src, '-o', hsaco],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
                 if r.returncode != 0:
@@ -78,6 +82,15 @@ def main():
                     failures.append(tag)
                     print('FAIL  %s: expected VGPR spill stores, -v says: %s'
                           % (tag, r.stdout[-600:]))
+                    continue
+                if must_call and ('compiled as a real call' not in r.stdout or
+                                  (must_say and must_say not in r.stdout)):
+                    failures.append(tag)
+                    print('FAIL  %s: expected a real call, -v says: %s' % (tag, r.stdout[-600:]))
+                    continue
+                if must_inline and 'compiled as a real call' in r.stdout:
+                    failures.append(tag)
+                    print('FAIL  %s: expected no real call, -v says: %s' % (tag, r.stdout[-600:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
                 if '--warp-size' in words:  # the references model the warps the PTX sees

@@ -293,6 +293,17 @@ def recursive_agg_case():
                 (block,), [Out(8 * n), ('u32', n)], check)
 
 
+def no_inline(c):
+    """The same case compiled with --no-inline: every called function that real calls
+    support is compiled on its own and called (docs/CALLS.md); run_ptx.py checks with -v that
+    at least one is."""
+    v = Case(c.name + '_noinl', c.kernel, c.grid, c.block, c.args, c.check)
+    v.ptxas_flags = ['--no-inline']
+    v.must_real_call = True
+    return v
+
+
 def cases():
-    return [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
+    base = [mixed_case(), flow_case(), cl_case(), ptrmem_case(), indirect_case(2),
             indirect_case(7), recursive_case(), recursive_loop_case(), recursive_agg_case()]
+    return base + [no_inline(c) for c in base]
