@@ -40,7 +40,7 @@ struct isel {
 	uint32_t *mir_head; /* first MIR block of the IR block (mask load) */
 	uint32_t *mir_body; /* MIR block holding its code */
 	uint32_t *mir_tail; /* first loop-check MIR block after it, or ~0 */
-	int32_t *mask_slot; /* first SGPR of its rejoin mask, or -1 */
+	int32_t *mask_slot; /* first SGPR of its rejoin mask, or -1 (or past s63, cflow.c) */
 	bool *no_skip;      /* contains a barrier: never skipped on an empty EXEC */
 	/* cflow.c scalar regions (uniform control flow run with scalar branches) */
 	int32_t *region;       /* per IR block: the region it is in, or -1 */
@@ -49,6 +49,9 @@ struct isel {
 	uint32_t *mir_else;    /* per IR block: MIR block after a scalar two-way branch, or ~0 */
 	bool *scalar_back;     /* per loop: its only latch branches back with s_cbranch_scc1 */
 	uint32_t exit_block;   /* MIR block with s_endpgm */
+	/* cflow.c: the rejoin masks past s63, in VGPR lanes */
+	uint32_t *mask_vgpr;   /* VGPR vregs holding them, W dwords each */
+	uint32_t mask_lane_dw; /* dwords of masks there */
 	/* kernel inputs (select.c) */
 	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */
 	uint32_t wg_id[3];    /* vregs: workgroup ids, ~0 when unused */

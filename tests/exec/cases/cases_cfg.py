@@ -57,7 +57,7 @@ def zoo_case(name, blocks):
 
 def hash_case(name, blocks):
     """A generated kernel in the light form: cnt[g] = the hash of the thread's trace."""
-    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENT, trace=False)
+    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENTS[name], trace=False)
     n = GRID * BLOCK
     rng = rng_for(name)
     data = [rng.getrandbits(32) for _ in range(n)]

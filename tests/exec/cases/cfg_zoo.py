@@ -233,9 +233,41 @@ def ladder(n):
     return blocks + [('default', [], ('jmp', 'end')), ('end', [], ('ret',))]
 
 
-GENERATED_COMMENT = ['200 if-diamonds/triangles (divergent and uniform), then a 64-rung jump ladder']
+def pending(n):
+    """n rungs, each branching (mostly divergently, some uniformly) to its own target; the
+    targets come after a common part, so the n rejoin masks are all pending at once, more
+    than SGPRs hold (the rest live in VGPR lanes).  The common part is a divergent loop and
+    a uniform loop, whose header masks come after those n; the targets form a chain with
+    forward skips and a divergent loop in the middle."""
+    blocks = [('entry', [('zero', 0), ('zero', 1), ('zero', 2)], ('jmp', 'r0'))]
+    for i in range(n):
+        u3 = ('and', ('ubit', i % 32), ('and', ('ubit', (i + 7) % 32), ('ubit', (i + 13) % 32)))
+        cond = u3 if i % 18 == 17 else ('rnd', 3)
+        blocks.append(('r%d' % i, [], ('br', cond, 't%d' % i,
+                                       'r%d' % (i + 1) if i + 1 < n else 'mid')))
+    blocks += [('mid', [('inc', 0)], ('br', ('and', ('clt', 0, 4), ('rnd', 170)), 'mid', 'ul')),
+               ('ul', [('inc', 1)], ('br', ('clt', 1, 3), 'ul', 't0'))]
+    for i in range(n):
+        nxt = ['t%d' % j if j < n else 'end' for j in (i + 1, i + 2)]
+        if i == n // 2:
+            blocks.append(('t%d' % i, [('inc', 2)], ('br', ('and', ('clt', 2, 5), ('rnd', 140)),
+                                                     't%d' % i, nxt[0])))
+        elif i % 3 == 1:
+            blocks.append(('t%d' % i, [], ('br', ('xbit', i % 32), nxt[0], nxt[1])))
+        else:
+            blocks.append(('t%d' % i, [], ('jmp', nxt[0])))
+    return blocks + [('end', [], ('ret',))]
+
+
+GENERATED_COMMENTS = {
+    'cfg_diamonds': ['200 if-diamonds/triangles (divergent and uniform), then a 64-rung jump '
+                     'ladder'],
+    'cfg_pending': ['100 rungs into targets after a common part: more rejoin masks pending at '
+                    'once than SGPRs hold'],
+}
 GENERATED = {  # committed as PTX (light form: a hash of the trace), checked like the zoo
     'cfg_diamonds': lambda: diamonds(200, 'r0') + ladder(64),
+    'cfg_pending': lambda: pending(100),
 }
 
 
@@ -464,7 +496,7 @@ def main():
             f.write(gen_ptx(name, blocks, comment_of(name)))
     for name, make in GENERATED.items():
         with open(os.path.join(ptx_dir(), name + '.ptx'), 'w') as f:
-            f.write(gen_ptx(name, make(), GENERATED_COMMENT, trace=False))
+            f.write(gen_ptx(name, make(), GENERATED_COMMENTS[name], trace=False))
 
 
 if __name__ == '__main__':
