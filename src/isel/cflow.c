@@ -32,6 +32,8 @@
  * unchanged; edges out of a region feed masks as above and jump to the code after it.
  * A loop with divergent branches whose only latch and only exit is its last block, on a
  * uniform branch, jumps back with s_cbranch_scc1 and EXEC as it is (has_scalar_back).
+ * A uniform integer compare that only its block's branch reads is selected by the branch,
+ * into SCC where it is needed, instead of as a 0/1 SGPR (find_scc_preds).
  * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
  * colouring's sort and heaps. */
 #include <stdlib.h>
@@ -362,6 +364,53 @@ static void assign_masks(struct isel *s, unsigned base)
 		s->mask_vgpr[k] = sel_new_vgpr(s, 1);
 }
 
+/* `in` reads a phi of a successor of block b: the phi copies at the end of b overwrite
+ * it before the branch (a loop header's phi, read by the latch's compare). */
+static bool reads_succ_phi(const struct isel *s, uint32_t b, const struct ir_insn *in)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	for (uint32_t k = 0; k < in->nargs; k++) {
+		const struct ir_insn *d = s->def[in->args[k]];
+		if (d && d->op == IR_PHI)
+			for (uint32_t i = 0; i < bl->nsuccs; i++)
+				if (s->ir->vals[in->args[k]].block == bl->succs[i])
+					return true;
+	}
+	return false;
+}
+
+/* The uniform integer compares whose only reader is the branch ending their block: the
+ * branch selects the compare itself into SCC (no 0/1 SGPR, no s_cmp_lg of it), after the
+ * block's phi copies, so not one that reads a value those copies overwrite. */
+static void find_scc_preds(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	uint8_t *uses = PA_NEW_ARRAY(s->mf->arena, uint8_t, ir->nvals + 1);
+	s->scc_pred = PA_NEW_ARRAY(s->mf->arena, bool, ir->nvals + 1);
+	for (uint32_t b = 0; b < ir->nblocks; b++) {
+		const struct ir_block *bl = &ir->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct ir_insn *in = &bl->insns[i];
+			uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
+			for (uint32_t k = 0; k < n; k++) {
+				ir_ref r = in->op == IR_PHI ? in->phi_args[k] : in->args[k];
+				if (r != IR_NO_REF && r <= ir->nvals && uses[r] < 2)
+					uses[r]++;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < ir->nblocks; b++) {
+		const struct ir_block *bl = &ir->blocks[b];
+		const struct ir_insn *t = bl->ninsns ? &bl->insns[bl->ninsns - 1] : NULL;
+		if (!t || t->op != IR_BR || uses[t->args[0]] != 1)
+			continue;
+		const struct ir_insn *def = s->def[t->args[0]];
+		if (def && ir->vals[t->args[0]].block == b && sel_icmp_is_scalar(s, def) &&
+		    !reads_succ_phi(s, b, def))
+			s->scc_pred[t->args[0]] = true;
+	}
+}
+
 bool sel_cflow_plan(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
@@ -387,6 +436,7 @@ bool sel_cflow_plan(struct isel *s)
 	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
 	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
 	find_regions(s);
+	find_scc_preds(s);
 	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
 	for (uint32_t l = 0; l < ir->nloops; l++)
 		s->scalar_back[l] = has_scalar_back(s, l);
@@ -614,6 +664,23 @@ static bool flows_by_branch(const struct isel *s, uint32_t b, uint32_t succ)
 	       is_branch_fallthrough(s->ir, succ, b);
 }
 
+/* SCC = the uniform branch condition r (p: its 0/1 SGPR, unless r is an scc_pred). */
+static void cond_scc(struct isel *s, ir_ref r, struct mir_opnd p)
+{
+	if (s->scc_pred[r]) {
+		sel_icmp_scc(s, s->def[r]);
+		return;
+	}
+	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+}
+
+/* A uniform 0/1 condition's value, none for an scc_pred (cond_scc reads its compare). */
+static struct mir_opnd cond_opnd(struct isel *s, ir_ref r)
+{
+	return s->scc_pred[r] ? mir_imm(0) : sel_bool_opnd(s, r);
+}
+
 /* Emits the lane bookkeeping of block b's outgoing edges; returns where a wave with no
  * lane left for the fall-through successor jumps (NONE: no such branch). */
 static uint32_t edges(struct isel *s, uint32_t b)
@@ -637,12 +704,23 @@ static uint32_t edges(struct isel *s, uint32_t b)
 			return enter_fallthrough(s, other, mir_imm(0));
 		return NONE;
 	}
-	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
-	uint32_t taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
-	struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
-	struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
+	uint32_t taken, other;
+	if (s->scc_pred[t->args[0]]) { /* all lanes one way: EXEC or nothing */
+		taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
+		cond_scc(s, t->args[0], mir_imm(0));
+		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
+		struct mir_opnd c1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), mir_imm(0)};
+		sel_emit(s, sel, 3, c1);
+		struct mir_opnd c2[3] = {mir_vreg(other, s->mask_dw), mir_imm(0), sel_exec(s)};
+		sel_emit(s, sel, 3, c2);
+	} else {
+		struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
+		taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
+		struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
+	}
 	struct mir_opnd lanes[2] = {mir_vreg(taken, s->mask_dw), mir_vreg(other, s->mask_dw)};
 	int flow = -1;
 	for (int k = 0; k < 2; k++) {
@@ -698,14 +776,13 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 		unsigned k = t->op == IR_BR && bl->succs[0] != bl->succs[1] && !(bits & 1);
 		tgt[0] = scalar_target(s, r, bl->succs[k], sel_exec(s));
 	} else if (t->op == IR_BR) {
-		struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
+		struct mir_opnd p = cond_opnd(s, t->args[0]);
 		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
-		struct mir_opnd cmp[2] = {p, mir_imm(0)};
 		for (unsigned k = 0; k < 2; k++) {
 			struct mir_opnd lanes = sel_exec(s);
 			if (s->region[bl->succs[k]] != r && s->mask_slot[bl->succs[k]] >= 0) {
 				uint32_t m = sel_new_sgpr(s, s->mask_dw);
-				sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+				cond_scc(s, t->args[0], p);
 				struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw),
 				                         k ? mir_imm(0) : sel_exec(s),
 				                         k ? sel_exec(s) : mir_imm(0)};
@@ -715,7 +792,7 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 			tgt[k] = scalar_target(s, r, bl->succs[k], lanes);
 		}
 		if (tgt[0] != tgt[1]) { /* s_cbranch_scc1; then in its own block s_branch */
-			sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+			cond_scc(s, t->args[0], p);
 			struct mir_opnd t0 = mir_block_ref(tgt[0]);
 			sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &t0);
 			set_succ(s, s->cur, s->mir_else[b], tgt[0]);
@@ -754,15 +831,14 @@ static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
 		return;
 	}
 	unsigned kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
-	struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
-	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	struct mir_opnd p = cond_opnd(s, t->args[0]);
 	uint32_t m = sel_new_sgpr(s, s->mask_dw);
-	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	cond_scc(s, t->args[0], p);
 	struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
 	                         kb ? mir_imm(0) : sel_exec(s)};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
 	add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
-	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	cond_scc(s, t->args[0], p);
 	struct mir_opnd tgt = mir_block_ref(back);
 	sel_emit(s, kb ? AMD_OP_S_CBRANCH_SCC0 : AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
 	set_succ(s, s->cur, next, back);
