@@ -382,6 +382,9 @@ void ir_uniformity(struct ir_function *fn);
 /* opt.c: constant folding, copy propagation, trivial-phi removal, local value
  * numbering and dead code elimination; returns the number of instructions removed. */
 unsigned ir_optimize(struct ir_function *fn);
+/* phi_cycles.c: webs of phis that only pass one value around (irreducible loops) become
+ * that value; returns the number of phis replaced (left unused, for dead code). */
+unsigned ir_remove_phi_cycles(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);
