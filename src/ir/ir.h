@@ -374,7 +374,7 @@ static inline bool ir_is_const(const struct ir_function *fn, ir_ref r)
 }
 
 /* ---- analyses and passes (one file each) ---- */
-/* cfg.c: reverse postorder, dominators (Cooper-Harvey-Kennedy), post-dominators, natural
+/* cfg.c: reverse postorder, dominators (Semi-NCA), post-dominators, natural
  * loops, the linear order.  False (with a diagnostic at `line`) for irreducible CFGs. */
 bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d);
 /* uniformity.c: which values and branches differ between the lanes of a wave. */
