@@ -200,6 +200,19 @@ ZOO = {
         ('quit', [], ('ret',)),
         ('quit2', [], ('exit',)),
     ],
+    # a random CFG that hung SSA construction: b1 and the block holding its `bra.uni b1`
+    # form a cycle of single-predecessor blocks no path reaches, which the search for a
+    # value b4's phis need walked forever; also a loop back to the entry block
+    'cfg_dead_cycle': [
+        ('b0', [], ('br', ('rnd', 100), 'b3', 'b5')),
+        ('b1', [], ('br', ('rnd', 100), 'b4', 'b1')),
+        ('b2', [], ('jmp', 'b6')),
+        ('b3', [], ('br', ('rnd', 100), 'b3', 'b6')),
+        ('b4', [], ('br', ('rnd', 100), 'b6', 'b0')),
+        ('b5', [], ('ret',)),
+        ('b6', [], ('br', ('rnd', 100), 'b4', 'b3')),
+        ('b7', [], ('ret',)),
+    ],
 }
 
 
