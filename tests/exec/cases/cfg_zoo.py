@@ -272,15 +272,64 @@ def pending(n):
     return blocks + [('end', [], ('ret',))]
 
 
+def random_cfgs(seed, count, grid=3, block=96):
+    """count random CFGs of 3-24 blocks one after the other (each one's exits jump to the
+    next one's entry): branches anywhere (loops, irreducible cycles, blocks nothing reaches)
+    on random, per-thread and uniform conditions, jumps forward only.  A CFG in which some
+    thread of the zoo's launch (grid x block, any input) runs more than 2000 blocks is drawn
+    again, so every kernel ends."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for c in range(count):
+        nxt = 'k%d_0' % (c + 1) if c + 1 < count else None
+        while True:
+            n = rng.randint(3, 24)
+            blocks = []
+            for i in range(n):
+                name, r = 'k%d_%d' % (c, i), rng.random()
+                if r < 0.12 or i + 1 == n and r < 0.4:
+                    term = ('jmp', nxt) if nxt else ('ret',)
+                elif r < 0.3 and i + 1 < n:
+                    term = ('jmp', 'k%d_%d' % (c, rng.randrange(i + 1, n)))
+                else:
+                    t = ['k%d_%d' % (c, rng.randrange(n)) for _ in range(2)]
+                    cond = rng.choice([('rnd', rng.randrange(40, 220)),
+                                       ('xbit', rng.randrange(32)),
+                                       ('ubit', rng.randrange(32)), ('clt', 0, 3)])
+                    term = ('br', cond, t[0], t[1])
+                ops = [rng.choice([('inc', 0), ('zero', 0)])] if rng.random() < 0.3 else []
+                blocks.append((name, ops, term))
+            if nxt is None and not any(b[2][0] == 'ret' for b in blocks):
+                continue
+            trial = blocks + ([(nxt, [], ('ret',))] if nxt else [])
+            try:
+                for g in range(grid * block):
+                    run_thread(trial, g, g % block, rng.getrandbits(32), rng.getrandbits(32),
+                               limit=2000)
+            except RuntimeError:
+                continue
+            out += blocks
+            break
+    return out
+
+
 GENERATED_COMMENTS = {
     'cfg_diamonds': ['200 if-diamonds/triangles (divergent and uniform), then a 64-rung jump '
                      'ladder'],
     'cfg_pending': ['100 rungs into targets after a common part: more rejoin masks pending at '
                     'once than SGPRs hold'],
+    'cfg_random1': ['4 random CFGs in a row (random_cfgs(1, 4)): loops, irreducible cycles, '
+                    'dead blocks'],
+    'cfg_random2': ['4 random CFGs in a row (random_cfgs(2, 4))'],
+    'cfg_random3': ['4 random CFGs in a row (random_cfgs(3, 4))'],
 }
 GENERATED = {  # committed as PTX (light form: a hash of the trace), checked like the zoo
     'cfg_diamonds': lambda: diamonds(200, 'r0') + ladder(64),
     'cfg_pending': lambda: pending(100),
+    'cfg_random1': lambda: random_cfgs(1, 4),  # more in one kernel: driver/compile.c's
+    'cfg_random2': lambda: random_cfgs(2, 4),  # pointer search (64 steps through phis)
+    'cfg_random3': lambda: random_cfgs(3, 4),  # no longer finds cnt_p
 }
 
 
