@@ -2,12 +2,15 @@
 """Compile time of ptxas-amd on generated branchy kernels: does it stay near-linear in the
 number of branches?  A benchmark, not a test: it measures, never fails on speed.
 
-  bench/cfg_scale.py [--build DIR] [--sizes 1000,4000,16000] [--target gfx1100] [--out FILE]
+  bench/cfg_scale.py [--build DIR] [--sizes 1000,4000,16000] [--shapes diamonds,ladder]
+                     [--target gfx1100] [--out FILE]
 
 Shapes (tests/exec/cases/cfg_zoo.py generates them, in the light form: each block updates a
 hash; the same generator makes the checked kernel tests/exec/ptx/cfg_diamonds.ptx):
   diamonds  N if-diamonds and if-triangles in a row, on divergent and uniform conditions
   ladder    a switch-like jump ladder of N rungs on x % N (odd cases fall through)
+  pending   N rungs into targets after a common part: N rejoin masks pending at once, all
+            but the first 56 (28 on wave64) in VGPR lanes (N/32 VGPRs: 16000 is too many)
 For each: PTX lines, blocks, CPU seconds and peak RSS of `ptxas-amd -O3` (median of 3), the
 microseconds per block, and the slowest stage from --time-passes.  Writes a Markdown table
 to --out (default: stdout).
@@ -25,7 +28,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'exec', 'cases'))
 import cfg_zoo  # noqa: E402
 
-SHAPES = {'diamonds': cfg_zoo.diamonds, 'ladder': cfg_zoo.ladder}
+SHAPES = {'diamonds': cfg_zoo.diamonds, 'ladder': cfg_zoo.ladder, 'pending': cfg_zoo.pending}
 
 
 def find_ptxas(build):
@@ -62,6 +65,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build')
     ap.add_argument('--sizes', default='1000,4000,16000')
+    ap.add_argument('--shapes', default='diamonds,ladder')
     ap.add_argument('--target', default='gfx1100')
     ap.add_argument('--out')
     args = ap.parse_args()
@@ -73,7 +77,8 @@ def main():
     lines = ['| shape | N | PTX lines | blocks | CPU s (median of 3) | us per block | '
              'peak RSS MB | slowest stage |', '|---|--:|--:|--:|--:|--:|--:|---|']
     with tempfile.TemporaryDirectory() as tmp:
-        for shape, make in SHAPES.items():
+        for shape in args.shapes.split(','):
+            make = SHAPES[shape]
             for n in sizes:
                 blocks = make(n)
                 ptx = os.path.join(tmp, '%s%d.ptx' % (shape, n))

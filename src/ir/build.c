@@ -229,12 +229,19 @@ static void fill_phi(struct irb *b, struct irb_phi *p, uint32_t block)
 ir_ref irb_read_var(struct irb *b, uint32_t var, uint32_t block)
 {
 	uint32_t v;
-	uint32_t start = block;
-	/* Walk single-predecessor chains iteratively: they are the common case. */
+	uint32_t start = block, steps = 0;
+	/* Walk single-predecessor chains iteratively: they are the common case.  A chain
+	 * longer than the function is a cycle of single-predecessor blocks, which no path
+	 * from the entry reaches: the value is undefined there. */
 	for (;;) {
 		if (map_get(&b->defs, def_key(var, block), &v))
 			break;
 		struct ir_block *bl = &b->fn->blocks[block];
+		if (++steps > b->fn->nblocks) {
+			v = ir_undef(b->fn, (enum ir_type)b->var_type[var]);
+			irb_write_var(b, var, block, v);
+			break;
+		}
 		if (!b->bstate[block].sealed) {
 			struct irb_phi *p = new_phi(b, var, block);
 			p->incomplete = true;

@@ -1,9 +1,9 @@
 /* ir_cfg_compute: the control-flow analyses every later pass reads.
  *
  * - Reverse postorder (iterative DFS from the entry); unreachable blocks are left out.
- * - Dominators and post-dominators: Cooper, Harvey and Kennedy, "A Simple, Fast
- *   Dominance Algorithm" (2001), iterating over reverse postorder of the CFG (of the
- *   reversed CFG with a virtual exit after every `ret` for post-dominators).
+ * - Dominators and post-dominators: Semi-NCA (Georgiadis 2005; see semi_nca) over the DFS
+ *   of the CFG (of the reversed CFG with a virtual exit after every `ret` for
+ *   post-dominators).
  * - Loops, reducible or not: Havlak, "Nesting of Reducible and Irreducible Loops" (TOPLAS
  *   1997), over the DFS tree of the postorder.  Every retreating edge v->w (w a DFS ancestor
  *   of v) makes w a loop header; its loop is w plus the blocks of w's DFS subtree that reach
@@ -17,7 +17,7 @@
  *   forward in the order except retreating edges, and each of those goes to the header of
  *   a loop containing its source: what the EXEC-mask lowering of instruction selection
  *   needs (isel/cflow.c), irreducible loops included.
- * requires: preds/succs.  Complexity: O(E) for orders, near-linear dominators and loops
+ * requires: preds/succs.  Complexity: O(E) for orders, O(E log V) dominators, near-linear loops
  * (union-find; an irreducible loop re-lists its entry edges at each enclosing level). */
 #include <string.h>
 
@@ -33,10 +33,10 @@ struct cfg_state {
 };
 
 /* Iterative DFS postorder over successors from the entry; also the DFS tree as preorder
- * numbers (pre), blocks by preorder number (by_pre) and the highest preorder number in
- * each block's subtree (lastd). */
+ * numbers (pre), blocks by preorder number (by_pre), the highest preorder number in each
+ * block's subtree (lastd) and each block's tree parent. */
 static uint32_t postorder(struct ir_function *fn, uint32_t *out, uint32_t *pre, uint32_t *by_pre,
-                          uint32_t *lastd)
+                          uint32_t *lastd, uint32_t *parent)
 {
 	uint32_t n = fn->nblocks, count = 0;
 	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
@@ -53,6 +53,7 @@ static uint32_t postorder(struct ir_function *fn, uint32_t *out, uint32_t *pre, 
 			uint32_t s = bl->succs[bl->nsuccs - 1 - next[b]++];
 			if (!fn->blocks[s].reachable) {
 				fn->blocks[s].reachable = true;
+				parent[s] = b;
 				pre[s] = npre;
 				by_pre[npre++] = s;
 				stack[sp++] = s;
@@ -66,47 +67,94 @@ static uint32_t postorder(struct ir_function *fn, uint32_t *out, uint32_t *pre, 
 	return count;
 }
 
-static uint32_t intersect(const uint32_t *idom, const uint32_t *num, uint32_t a, uint32_t b)
+/* Semi-NCA (Georgiadis, "Linear-Time Algorithms for Dominators and Related Problems",
+ * 2005): semidominators from a DFS by path-compressed evaluation (Lengauer-Tarjan's first
+ * half), then each vertex's idom is the nearest ancestor of its DFS parent, in the tree
+ * built so far (preorder), not below its semidominator.  Nodes 0..n-1; the DFS is given as
+ * vertex[0..nv-1] in preorder (vertex[0] the root) with parent[]; preds_of/npreds are the
+ * edges into each node.  idom[v]: its immediate dominator (root: itself; not in the DFS:
+ * IR_NO_BLOCK).  O(E log V); unlike the iterative algorithm, no walk up long idom chains
+ * per edge (a 16000-rung ladder's join has 8000 predecessors 8000 rungs deep). */
+struct dom_graph {
+	uint32_t n, nv;
+	const uint32_t *vertex, *parent;
+	const uint32_t *const *preds_of;
+	const uint32_t *npreds;
+};
+
+struct dom_work {
+	uint32_t *pre, *semi, *label, *anc, *stack;
+};
+
+/* The vertex of smallest semidominator on the linked path above v (v itself if unlinked). */
+static uint32_t eval(struct dom_work *w, uint32_t v)
 {
-	while (a != b) {
-		while (num[a] < num[b])
-			a = idom[a];
-		while (num[b] < num[a])
-			b = idom[b];
+	if (w->anc[v] == IR_NO_BLOCK)
+		return v;
+	uint32_t sp = 0, u = v;
+	while (w->anc[w->anc[u]] != IR_NO_BLOCK) {
+		w->stack[sp++] = u;
+		u = w->anc[u];
 	}
-	return a;
+	while (sp) { /* compress, top of the path first */
+		u = w->stack[--sp];
+		uint32_t a = w->anc[u];
+		if (w->semi[w->label[a]] < w->semi[w->label[u]])
+			w->label[u] = w->label[a];
+		w->anc[u] = w->anc[a];
+	}
+	return w->label[v];
 }
 
-static void dominators(struct ir_function *fn, const uint32_t *po, uint32_t npo)
+static void semi_nca(struct pa_arena *arena, const struct dom_graph *g, uint32_t *idom)
+{
+	struct dom_work w = {
+	        .pre = PA_NEW_ARRAY(arena, uint32_t, g->n),
+	        .semi = PA_NEW_ARRAY(arena, uint32_t, g->n),
+	        .label = PA_NEW_ARRAY(arena, uint32_t, g->n),
+	        .anc = PA_NEW_ARRAY(arena, uint32_t, g->n),
+	        .stack = PA_NEW_ARRAY(arena, uint32_t, g->nv + 1),
+	};
+	for (uint32_t v = 0; v < g->n; v++) {
+		w.pre[v] = w.anc[v] = idom[v] = IR_NO_BLOCK;
+		w.label[v] = v;
+	}
+	for (uint32_t i = 0; i < g->nv; i++)
+		w.pre[g->vertex[i]] = w.semi[g->vertex[i]] = i;
+	for (uint32_t i = g->nv; i-- > 1;) {
+		uint32_t v = g->vertex[i];
+		for (uint32_t k = 0; k < g->npreds[v]; k++) {
+			uint32_t u = g->preds_of[v][k];
+			if (w.pre[u] == IR_NO_BLOCK)
+				continue; /* not in the DFS: no path from the root */
+			uint32_t e = w.semi[eval(&w, u)];
+			if (e < w.semi[v])
+				w.semi[v] = e;
+		}
+		w.anc[v] = g->parent[v]; /* link */
+	}
+	idom[g->vertex[0]] = g->vertex[0];
+	for (uint32_t i = 1; i < g->nv; i++) {
+		uint32_t v = g->vertex[i], x = g->parent[v];
+		while (w.pre[x] > w.semi[v])
+			x = idom[x];
+		idom[v] = x;
+	}
+}
+
+static void dominators(struct ir_function *fn, const uint32_t *by_pre, const uint32_t *parent,
+                       uint32_t npre)
 {
 	uint32_t n = fn->nblocks;
-	uint32_t *num = PA_NEW_ARRAY(fn->arena, uint32_t, n); /* postorder number */
+	const uint32_t **preds_of = PA_NEW_ARRAY(fn->arena, const uint32_t *, n);
+	uint32_t *npreds = PA_NEW_ARRAY(fn->arena, uint32_t, n);
 	uint32_t *idom = PA_NEW_ARRAY(fn->arena, uint32_t, n);
-	for (uint32_t i = 0; i < n; i++)
-		idom[i] = IR_NO_BLOCK;
-	for (uint32_t i = 0; i < npo; i++)
-		num[po[i]] = i;
-	idom[0] = 0;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (uint32_t k = npo; k-- > 0;) {
-			uint32_t b = po[k];
-			if (b == 0)
-				continue;
-			uint32_t nd = IR_NO_BLOCK;
-			const struct ir_block *bl = &fn->blocks[b];
-			for (uint32_t p = 0; p < bl->npreds; p++) {
-				uint32_t pr = bl->preds[p];
-				if (idom[pr] == IR_NO_BLOCK || !fn->blocks[pr].reachable)
-					continue;
-				nd = nd == IR_NO_BLOCK ? pr : intersect(idom, num, pr, nd);
-			}
-			if (nd != idom[b]) {
-				idom[b] = nd;
-				changed = true;
-			}
-		}
+	for (uint32_t b = 0; b < n; b++) {
+		preds_of[b] = fn->blocks[b].preds;
+		npreds[b] = fn->blocks[b].npreds;
 	}
+	struct dom_graph g = {n, npre, by_pre, parent, preds_of, npreds};
+	semi_nca(fn->arena, &g, idom);
 	for (uint32_t i = 0; i < n; i++)
 		fn->blocks[i].idom = idom[i];
 }
@@ -116,9 +164,9 @@ static void dominators(struct ir_function *fn, const uint32_t *po, uint32_t npo)
  * get IR_NO_BLOCK. */
 static void post_dominators(struct ir_function *fn)
 {
-	uint32_t n = fn->nblocks, count = 0;
-	uint32_t *po = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	uint32_t *num = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t n = fn->nblocks, npre = 0;
+	uint32_t *by_pre = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t *parent = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
 	uint32_t *ipd = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
 	uint8_t *seen = PA_NEW_ARRAY(fn->arena, uint8_t, n + 1);
 	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
@@ -127,6 +175,7 @@ static void post_dominators(struct ir_function *fn)
 	uint32_t sp = 0;
 	stack[sp++] = n;
 	seen[n] = 1;
+	by_pre[npre++] = n;
 	while (sp) {
 		uint32_t b = stack[sp - 1];
 		uint32_t child = IR_NO_BLOCK;
@@ -147,38 +196,25 @@ static void post_dominators(struct ir_function *fn)
 		}
 		if (child != IR_NO_BLOCK) {
 			seen[child] = 1;
+			parent[child] = b;
+			by_pre[npre++] = child;
 			stack[sp++] = child;
 			continue;
 		}
-		num[b] = count;
-		po[count++] = b;
 		sp--;
 	}
-	for (uint32_t i = 0; i <= n; i++)
-		ipd[i] = IR_NO_BLOCK;
-	ipd[n] = n;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (uint32_t k = count; k-- > 0;) {
-			uint32_t b = po[k];
-			if (b == n)
-				continue;
-			const struct ir_block *bl = &fn->blocks[b];
-			uint32_t nd = IR_NO_BLOCK;
-			if (bl->nsuccs == 0)
-				nd = n;
-			for (uint32_t s = 0; s < bl->nsuccs; s++) {
-				uint32_t sc = bl->succs[s];
-				if (!seen[sc] || ipd[sc] == IR_NO_BLOCK)
-					continue;
-				nd = nd == IR_NO_BLOCK ? sc : intersect(ipd, num, sc, nd);
-			}
-			if (nd != IR_NO_BLOCK && nd != ipd[b]) {
-				ipd[b] = nd;
-				changed = true;
-			}
-		}
+	/* edges of the reversed CFG into b: b's successors, or the exit for a ret */
+	const uint32_t **preds_of = PA_NEW_ARRAY(fn->arena, const uint32_t *, n + 1);
+	uint32_t *npreds = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t *exit_id = PA_NEW(fn->arena, uint32_t);
+	*exit_id = n;
+	for (uint32_t b = 0; b < n; b++) {
+		const struct ir_block *bl = &fn->blocks[b];
+		preds_of[b] = bl->nsuccs ? bl->succs : exit_id;
+		npreds[b] = bl->nsuccs ? bl->nsuccs : 1;
 	}
+	struct dom_graph g = {n + 1, npre, by_pre, parent, preds_of, npreds};
+	semi_nca(fn->arena, &g, ipd);
 	for (uint32_t i = 0; i < n; i++)
 		fn->blocks[i].ipdom = (ipd[i] == n || !seen[i]) ? IR_NO_BLOCK : ipd[i];
 }
@@ -430,14 +466,15 @@ bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d)
 	uint32_t *pre = PA_NEW_ARRAY(fn->arena, uint32_t, n);
 	uint32_t *by_pre = PA_NEW_ARRAY(fn->arena, uint32_t, n);
 	uint32_t *lastd = PA_NEW_ARRAY(fn->arena, uint32_t, n);
-	uint32_t npo = postorder(fn, po, pre, by_pre, lastd);
+	uint32_t *parent = PA_NEW_ARRAY(fn->arena, uint32_t, n);
+	uint32_t npo = postorder(fn, po, pre, by_pre, lastd, parent);
 	fn->rpo_order = PA_NEW_ARRAY(fn->arena, uint32_t, npo ? npo : 1);
 	for (uint32_t i = 0; i < npo; i++) {
 		fn->rpo_order[i] = po[npo - 1 - i];
 		fn->blocks[po[npo - 1 - i]].rpo = i;
 	}
 	fn->norder = npo;
-	dominators(fn, po, npo);
+	dominators(fn, by_pre, parent, npo);
 	post_dominators(fn);
 	find_loops(fn, pre, lastd, by_pre);
 	linear_order(fn);

@@ -414,7 +414,7 @@ static inline bool ir_is_const(const struct ir_function *fn, ir_ref r)
 }
 
 /* ---- analyses and passes (one file each) ---- */
-/* cfg.c: reverse postorder, dominators (Cooper-Harvey-Kennedy), post-dominators, natural
+/* cfg.c: reverse postorder, dominators (Semi-NCA), post-dominators, natural
  * loops, the linear order.  False (with a diagnostic at `line`) for irreducible CFGs. */
 bool ir_cfg_compute(struct ir_function *fn, struct pa_diag *d);
 /* uniformity.c: which values and branches differ between the lanes of a wave. */
@@ -422,6 +422,9 @@ void ir_uniformity(struct ir_function *fn);
 /* opt.c: constant folding, copy propagation, trivial-phi removal, local value
  * numbering and dead code elimination; returns the number of instructions removed. */
 unsigned ir_optimize(struct ir_function *fn);
+/* phi_cycles.c: webs of phis that only pass one value around (irreducible loops) become
+ * that value; returns the number of phis replaced (left unused, for dead code). */
+unsigned ir_remove_phi_cycles(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);

@@ -3,6 +3,8 @@
  * 1. Forwarding: COPY and same-type BITCAST forward their operand; a phi whose operands
  *    are all one value (or the phi itself) is that value (Braun et al.'s trivial phis);
  *    repeated until nothing changes, through one replacement map with path compression.
+ *    Then (first round) webs of phis passing one value around (phi_cycles.c), which
+ *    SSA construction leaves in irreducible loops, and forwarding again.
  * 2. Constant folding of integer operations whose operands are constants (exact two's
  *    complement semantics of the IR; PTX's shift clamping).
  * 3. Local value numbering: within a block, an operation without effects that repeats an
@@ -351,6 +353,11 @@ unsigned ir_optimize(struct ir_function *fn)
 		for (int k = 0; k < 16 && forward(&o); k++)
 			;
 		rewrite_operands(&o);
+		if (round == 0 && ir_remove_phi_cycles(fn)) { /* SSA construction's: once */
+			for (int k = 0; k < 16 && forward(&o); k++)
+				;
+			rewrite_operands(&o);
+		}
 		uint32_t before = fn->nvals;
 		fold_constants(&o);
 		/* constants made by folding need identity entries */

@@ -73,7 +73,8 @@ bool ir_verify(const struct ir_function *fn, struct pa_diag *d)
 						            "operand not defined before its use");
 					const struct ir_value *v = &fn->vals[in->args[k]];
 					if (v->kind == IR_VAL_INSN && v->block == b &&
-					    pos[in->args[k]] >= i)
+					    pos[in->args[k]] >= i &&
+					    (!fn->cfg_valid || bl->reachable))
 						return fail(d, fn, b, i,
 						            "operand used before its definition");
 				}

@@ -21,7 +21,10 @@
  * s_and_saveexec / s_cbranch_execz pattern of structured code).  Masks live in
  * fixed SGPRs reserved for the kernel, assigned by greedy interval colouring over linear
  * positions (a mask fed from inside a loop it is not in stays reserved for that whole
- * loop).  Blocks containing a barrier are never skipped on an empty EXEC.
+ * loop); the colours past s63 are lanes of VGPR vregs (one dword per lane, W per VGPR),
+ * read into a scratch SGPR by v_readlane_b32 and stored by v_writelane_b32 (both ignore
+ * EXEC; the allocator keeps a VGPR that v_writelane writes live from the entry).
+ * Blocks containing a barrier are never skipped on an empty EXEC.
  * Phis become parallel copies at the end of each predecessor, under its EXEC.
  * Uniform control flow runs as scalar code: a loop without divergent branches, and the
  * blocks only a uniform branch leads to before its post-dominator, form *scalar regions*
@@ -29,15 +32,18 @@
  * unchanged; edges out of a region feed masks as above and jump to the code after it.
  * A loop with divergent branches whose only latch and only exit is its last block, on a
  * uniform branch, jumps back with s_cbranch_scc1 and EXEC as it is (has_scalar_back).
+ * A uniform integer compare that only its block's branch reads is selected by the branch,
+ * into SCC where it is needed, instead of as a 0/1 SGPR (find_scc_preds).
  * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
- * colouring's sort. */
+ * colouring's sort and heaps. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "isel/isel_int.h"
 
 #define NONE 0xffffffffu
-enum { MASK_SGPR_BASE = 8 };
+/* Masks in SGPRs s8..s63; past that, in lanes of VGPRs (mask_slot >= MASK_IN_LANES) */
+enum { MASK_SGPR_BASE = 8, MASK_SGPR_END = 64, MASK_IN_LANES = 1 << 20 };
 
 /* The block b falls through from its only predecessor, the block just before it in the
  * linear order and in the same loop, which ends in a conditional branch: its lanes are
@@ -274,6 +280,39 @@ static void cover_loops(const struct ir_function *ir, uint32_t from, uint32_t to
 	}
 }
 
+/* A binary min-heap of 64-bit keys. */
+struct heap {
+	uint64_t *v;
+	uint32_t n;
+};
+
+static void heap_push(struct heap *h, uint64_t x)
+{
+	uint32_t i = h->n++;
+	for (; i && h->v[(i - 1) / 2] > x; i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = x;
+}
+
+static uint64_t heap_pop(struct heap *h)
+{
+	uint64_t top = h->v[0], x = h->v[--h->n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	h->v[i] = x;
+	return top;
+}
+
 static void assign_masks(struct isel *s, unsigned base)
 {
 	const struct ir_function *ir = s->ir;
@@ -301,28 +340,75 @@ static void assign_masks(struct isel *s, unsigned base)
 		iv[n++] = (struct interval){start, end, b};
 	}
 	qsort(iv, n, sizeof *iv, by_start);
-	/* greedy colouring: slot_end[i] = end of the interval holding slot i */
-	uint32_t *slot_end = PA_NEW_ARRAY(s->mf->arena, uint32_t, n + 1);
-	uint32_t nslots = 0;
+	/* greedy colouring, lowest free slot first: `busy` holds (end << 32 | slot) of the
+	 * slots in use, `freed` the slots whose interval ended before the current start */
+	struct heap busy = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
+	struct heap freed = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
+	uint32_t nslots = 0, in_sgprs = (MASK_SGPR_END - base) / s->mask_dw;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t slot = NONE;
-		for (uint32_t k = 0; k < nslots && slot == NONE; k++)
-			if (slot_end[k] < iv[i].start)
-				slot = k;
-		if (slot == NONE)
-			slot = nslots++;
-		slot_end[slot] = iv[i].end;
-		s->mask_slot[iv[i].block] = (int32_t)(base + slot * s->mask_dw);
-		const struct ir_block *bl = &ir->blocks[iv[i].block];
-		for (uint32_t k = 0; slot + 1 == nslots && k < bl->ninsns; k++)
-			if (bl->insns[k].line) { /* where the masks peak: the error's location */
-				s->line = bl->insns[k].line;
-				s->col = bl->insns[k].col;
-				break;
-			}
+		while (busy.n && (uint32_t)(busy.v[0] >> 32) < iv[i].start)
+			heap_push(&freed, (uint32_t)heap_pop(&busy));
+		uint32_t slot = freed.n ? (uint32_t)heap_pop(&freed) : nslots++;
+		heap_push(&busy, (uint64_t)iv[i].end << 32 | slot);
+		s->mask_slot[iv[i].block] =
+		        slot < in_sgprs ? (int32_t)(base + slot * s->mask_dw)
+		                        : (int32_t)(MASK_IN_LANES + (slot - in_sgprs) * s->mask_dw);
 	}
 	s->mf->reserved_sgprs_begin = base;
-	s->mf->reserved_sgprs_end = base + nslots * s->mask_dw;
+	s->mf->reserved_sgprs_end = base + (nslots < in_sgprs ? nslots : in_sgprs) * s->mask_dw;
+	/* the masks past the SGPR budget: lanes of VGPRs (W dwords each) */
+	s->mask_lane_dw = nslots > in_sgprs ? (nslots - in_sgprs) * s->mask_dw : 0;
+	uint32_t nvgpr = (s->mask_lane_dw + s->wave - 1) / s->wave;
+	s->mask_vgpr = PA_NEW_ARRAY(s->mf->arena, uint32_t, nvgpr + 1);
+	for (uint32_t k = 0; k < nvgpr; k++)
+		s->mask_vgpr[k] = sel_new_vgpr(s, 1);
+}
+
+/* `in` reads a phi of a successor of block b: the phi copies at the end of b overwrite
+ * it before the branch (a loop header's phi, read by the latch's compare). */
+static bool reads_succ_phi(const struct isel *s, uint32_t b, const struct ir_insn *in)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	for (uint32_t k = 0; k < in->nargs; k++) {
+		const struct ir_insn *d = s->def[in->args[k]];
+		if (d && d->op == IR_PHI)
+			for (uint32_t i = 0; i < bl->nsuccs; i++)
+				if (s->ir->vals[in->args[k]].block == bl->succs[i])
+					return true;
+	}
+	return false;
+}
+
+/* The uniform integer compares whose only reader is the branch ending their block: the
+ * branch selects the compare itself into SCC (no 0/1 SGPR, no s_cmp_lg of it), after the
+ * block's phi copies, so not one that reads a value those copies overwrite. */
+static void find_scc_preds(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	uint8_t *uses = PA_NEW_ARRAY(s->mf->arena, uint8_t, ir->nvals + 1);
+	s->scc_pred = PA_NEW_ARRAY(s->mf->arena, bool, ir->nvals + 1);
+	for (uint32_t b = 0; b < ir->nblocks; b++) {
+		const struct ir_block *bl = &ir->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct ir_insn *in = &bl->insns[i];
+			uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
+			for (uint32_t k = 0; k < n; k++) {
+				ir_ref r = in->op == IR_PHI ? in->phi_args[k] : in->args[k];
+				if (r != IR_NO_REF && r <= ir->nvals && uses[r] < 2)
+					uses[r]++;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < ir->nblocks; b++) {
+		const struct ir_block *bl = &ir->blocks[b];
+		const struct ir_insn *t = bl->ninsns ? &bl->insns[bl->ninsns - 1] : NULL;
+		if (!t || t->op != IR_BR || uses[t->args[0]] != 1)
+			continue;
+		const struct ir_insn *def = s->def[t->args[0]];
+		if (def && ir->vals[t->args[0]].block == b && sel_icmp_is_scalar(s, def) &&
+		    !reads_succ_phi(s, b, def))
+			s->scc_pred[t->args[0]] = true;
+	}
 }
 
 bool sel_cflow_plan(struct isel *s)
@@ -352,19 +438,13 @@ bool sel_cflow_plan(struct isel *s)
 	 * s[2:3] flat scratch init (scratch on gfx90a/gfx1030), then up to 3 workgroup ids and
 	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
 	find_regions(s);
+	find_scc_preds(s);
 	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
 	for (uint32_t l = 0; l < ir->nloops; l++)
 		s->scalar_back[l] = has_scalar_back(s, l);
 	assign_masks(s, MASK_SGPR_BASE);
-	if (s->mf->reserved_sgprs_end > 64) {
-		sel_error(s,
-		          "kernel '%s' has control flow needing %u rejoin masks; more than the "
-		          "code generator can keep in SGPRs yet",
-		          ir->name, (s->mf->reserved_sgprs_end - MASK_SGPR_BASE) / s->mask_dw);
-		return false;
-	}
-	/* MIR blocks in code order: [head] body [two per CAS loop of sel_atomic.c or barrier wait
-	 * of sel_bar.c] [one tail per loop ending here] ... exit */
+	/* MIR blocks in code order: [head] body [two per loop of sel_atomic.c (CAS), sel_bar.c
+	 * (barrier wait) or sel_warp.c (match.any)] [one tail per loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
 		if (s->mask_slot[b] >= 0)
@@ -421,6 +501,40 @@ static struct mir_opnd slot(const struct isel *s, uint32_t b)
 	return mir_sgpr((unsigned)s->mask_slot[b], s->mask_dw);
 }
 
+static bool in_lanes(const struct isel *s, uint32_t b)
+{
+	return s->mask_slot[b] >= MASK_IN_LANES;
+}
+
+/* v_readlane_b32 / v_writelane_b32 of mask dword h of lane dword `dw` */
+static void lane_op(struct isel *s, unsigned op, struct mir_opnd sreg, uint32_t dw, unsigned h)
+{
+	struct mir_opnd v = mir_vreg(s->mask_vgpr[(dw + h) / s->wave], 1);
+	struct mir_opnd lane = mir_imm((dw + h) % s->wave);
+	struct mir_opnd rl[3] = {sreg, v, lane}, wl[3] = {v, sreg, lane};
+	sel_emit(s, op, 3, op == AMD_OP_V_READLANE_B32 ? rl : wl);
+}
+
+/* M_b as an SGPR operand: its slot, or a copy read from its lanes. */
+static struct mir_opnd mask_get(struct isel *s, uint32_t b)
+{
+	if (!in_lanes(s, b))
+		return slot(s, b);
+	uint32_t t = sel_new_sgpr(s, s->mask_dw), dw = (uint32_t)s->mask_slot[b] - MASK_IN_LANES;
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		lane_op(s, AMD_OP_V_READLANE_B32, sel_sub(t, h, 1), dw, h);
+	return mir_vreg(t, s->mask_dw);
+}
+
+/* Stores an SGPR vreg (or 0) into the lanes of M_b. */
+static void mask_put(struct isel *s, uint32_t b, struct mir_opnd val)
+{
+	uint32_t dw = (uint32_t)s->mask_slot[b] - MASK_IN_LANES;
+	for (unsigned h = 0; h < s->mask_dw; h++)
+		lane_op(s, AMD_OP_V_WRITELANE_B32,
+		        val.kind == MIR_VREG ? sel_sub(val.v, h, 1) : val, dw, h);
+}
+
 static void set_succ(struct isel *s, uint32_t mb, uint32_t s0, uint32_t s1)
 {
 	struct mir_block *bl = &s->mf->blocks[mb];
@@ -438,10 +552,13 @@ void sel_block_begin(struct isel *s, uint32_t b)
 		uint32_t h = s->mir_head[b];
 		s->cur = h;
 		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
-		struct mir_opnd set[2] = {sel_exec(s), slot(s, b)};
+		struct mir_opnd set[2] = {sel_exec(s), mask_get(s, b)};
 		sel_emit(s, mov, 2, set);
 		struct mir_opnd clr[2] = {slot(s, b), mir_imm(0)};
-		sel_emit(s, mov, 2, clr);
+		if (in_lanes(s, b))
+			mask_put(s, b, mir_imm(0));
+		else
+			sel_emit(s, mov, 2, clr);
 		if (!s->no_skip[b]) {
 			uint32_t skip = skip_target(s, b);
 			struct mir_opnd tgt = mir_block_ref(skip);
@@ -461,6 +578,8 @@ void sel_block_begin(struct isel *s, uint32_t b)
 			struct mir_opnd clr[2] = {mir_sgpr(r, s->mask_dw), mir_imm(0)};
 			sel_emit(s, mov, 2, clr);
 		}
+		for (uint32_t dw = 0; dw < s->mask_lane_dw; dw++)
+			lane_op(s, AMD_OP_V_WRITELANE_B32, mir_imm(0), dw, 0);
 	}
 }
 
@@ -516,8 +635,17 @@ static void add_lanes(struct isel *s, uint32_t succ, struct mir_opnd lanes)
 {
 	if (s->mask_slot[succ] < 0)
 		return; /* EXEC flows into it */
+	unsigned op = sel_wave_op(s, AMD_OP_S_OR_B32, AMD_OP_S_OR_B64);
+	if (in_lanes(s, succ)) {
+		struct mir_opnd m = mask_get(s, succ);
+		uint32_t t = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd ops[3] = {mir_vreg(t, s->mask_dw), m, lanes};
+		sel_emit(s, op, 3, ops);
+		mask_put(s, succ, ops[0]);
+		return;
+	}
 	struct mir_opnd ops[3] = {slot(s, succ), slot(s, succ), lanes};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_OR_B32, AMD_OP_S_OR_B64), 3, ops);
+	sel_emit(s, op, 3, ops);
 }
 
 /* EXEC = lanes for the successor that falls through without a mask (see
@@ -539,6 +667,23 @@ static bool flows_by_branch(const struct isel *s, uint32_t b, uint32_t succ)
 {
 	return s->mask_slot[succ] < 0 && s->ir->blocks[succ].linear_pos != 0 &&
 	       is_branch_fallthrough(s->ir, succ, b);
+}
+
+/* SCC = the uniform branch condition r (p: its 0/1 SGPR, unless r is an scc_pred). */
+static void cond_scc(struct isel *s, ir_ref r, struct mir_opnd p)
+{
+	if (s->scc_pred[r]) {
+		sel_icmp_scc(s, s->def[r]);
+		return;
+	}
+	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+}
+
+/* A uniform 0/1 condition's value, none for an scc_pred (cond_scc reads its compare). */
+static struct mir_opnd cond_opnd(struct isel *s, ir_ref r)
+{
+	return s->scc_pred[r] ? mir_imm(0) : sel_bool_opnd(s, r);
 }
 
 /* Emits the lane bookkeeping of block b's outgoing edges; returns where a wave with no
@@ -564,12 +709,23 @@ static uint32_t edges(struct isel *s, uint32_t b)
 			return enter_fallthrough(s, other, mir_imm(0));
 		return NONE;
 	}
-	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
-	uint32_t taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
-	struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
-	struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
+	uint32_t taken, other;
+	if (s->scc_pred[t->args[0]]) { /* all lanes one way: EXEC or nothing */
+		taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
+		cond_scc(s, t->args[0], mir_imm(0));
+		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
+		struct mir_opnd c1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), mir_imm(0)};
+		sel_emit(s, sel, 3, c1);
+		struct mir_opnd c2[3] = {mir_vreg(other, s->mask_dw), mir_imm(0), sel_exec(s)};
+		sel_emit(s, sel, 3, c2);
+	} else {
+		struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
+		taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);
+		struct mir_opnd a2[3] = {mir_vreg(other, s->mask_dw), sel_exec(s), p};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, a2);
+	}
 	struct mir_opnd lanes[2] = {mir_vreg(taken, s->mask_dw), mir_vreg(other, s->mask_dw)};
 	int flow = -1;
 	for (int k = 0; k < 2; k++) {
@@ -625,14 +781,13 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 		unsigned k = t->op == IR_BR && bl->succs[0] != bl->succs[1] && !(bits & 1);
 		tgt[0] = scalar_target(s, r, bl->succs[k], sel_exec(s));
 	} else if (t->op == IR_BR) {
-		struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
+		struct mir_opnd p = cond_opnd(s, t->args[0]);
 		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
-		struct mir_opnd cmp[2] = {p, mir_imm(0)};
 		for (unsigned k = 0; k < 2; k++) {
 			struct mir_opnd lanes = sel_exec(s);
 			if (s->region[bl->succs[k]] != r && s->mask_slot[bl->succs[k]] >= 0) {
 				uint32_t m = sel_new_sgpr(s, s->mask_dw);
-				sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+				cond_scc(s, t->args[0], p);
 				struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw),
 				                         k ? mir_imm(0) : sel_exec(s),
 				                         k ? sel_exec(s) : mir_imm(0)};
@@ -642,7 +797,7 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 			tgt[k] = scalar_target(s, r, bl->succs[k], lanes);
 		}
 		if (tgt[0] != tgt[1]) { /* s_cbranch_scc1; then in its own block s_branch */
-			sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+			cond_scc(s, t->args[0], p);
 			struct mir_opnd t0 = mir_block_ref(tgt[0]);
 			sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &t0);
 			set_succ(s, s->cur, s->mir_else[b], tgt[0]);
@@ -681,15 +836,14 @@ static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
 		return;
 	}
 	unsigned kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
-	struct mir_opnd p = sel_bool_opnd(s, t->args[0]);
-	struct mir_opnd cmp[2] = {p, mir_imm(0)};
+	struct mir_opnd p = cond_opnd(s, t->args[0]);
 	uint32_t m = sel_new_sgpr(s, s->mask_dw);
-	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	cond_scc(s, t->args[0], p);
 	struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
 	                         kb ? mir_imm(0) : sel_exec(s)};
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
 	add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
-	sel_emit(s, AMD_OP_S_CMP_LG_U32, 2, cmp);
+	cond_scc(s, t->args[0], p);
 	struct mir_opnd tgt = mir_block_ref(back);
 	sel_emit(s, kb ? AMD_OP_S_CBRANCH_SCC0 : AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
 	set_succ(s, s->cur, next, back);
@@ -732,7 +886,7 @@ void sel_block_end(struct isel *s, uint32_t b)
 			t = next;
 			continue;
 		}
-		struct mir_opnd cmp[2] = {slot(s, h), mir_imm(0)};
+		struct mir_opnd cmp[2] = {mask_get(s, h), mir_imm(0)};
 		sel_emit(s, sel_wave_op(s, AMD_OP_S_CMP_LG_U32, AMD_OP_S_CMP_LG_U64), 2, cmp);
 		struct mir_opnd tgt = mir_block_ref(s->mir_head[h]);
 		sel_emit(s, AMD_OP_S_CBRANCH_SCC1, 1, &tgt);

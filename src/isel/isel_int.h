@@ -40,7 +40,7 @@ struct isel {
 	uint32_t *mir_head; /* first MIR block of the IR block (mask load) */
 	uint32_t *mir_body; /* MIR block holding its code */
 	uint32_t *mir_tail; /* first loop-check MIR block after it, or ~0 */
-	int32_t *mask_slot; /* first SGPR of its rejoin mask, or -1 */
+	int32_t *mask_slot; /* first SGPR of its rejoin mask, or -1 (or past s63, cflow.c) */
 	bool *no_skip;      /* contains a barrier: never skipped on an empty EXEC */
 	/* cflow.c scalar regions (uniform control flow run with scalar branches) */
 	int32_t *region;       /* per IR block: the region it is in, or -1 */
@@ -49,6 +49,11 @@ struct isel {
 	uint32_t *mir_else;    /* per IR block: MIR block after a scalar two-way branch, or ~0 */
 	bool *scalar_back;     /* per loop: its only latch branches back with s_cbranch_scc1 */
 	uint32_t exit_block;   /* MIR block with s_endpgm */
+	/* cflow.c: the rejoin masks past s63, in VGPR lanes */
+	uint32_t *mask_vgpr;   /* VGPR vregs holding them, W dwords each */
+	uint32_t mask_lane_dw; /* dwords of masks there */
+	bool *scc_pred;        /* per IR value: a scalar compare only its block's branch reads,
+	                        * selected there into SCC (cflow.c) */
 	/* kernel inputs (select.c) */
 	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */
 	uint32_t wg_id[3];    /* vregs: workgroup ids, ~0 when unused */
@@ -81,6 +86,8 @@ struct mir_opnd sel_vsrc_opnd(struct isel *s, ir_ref r, unsigned dword); /* VALU
 struct mir_opnd sel_vgpr_opnd(struct isel *s, ir_ref r, unsigned dword); /* VGPR only */
 struct mir_opnd sel_mask_opnd(struct isel *s, ir_ref r);                 /* lane mask */
 struct mir_opnd sel_bool_opnd(struct isel *s, ir_ref r);                 /* 0/1 SGPR */
+bool sel_icmp_is_scalar(const struct isel *s, const struct ir_insn *in); /* sel_alu.c */
+void sel_icmp_scc(struct isel *s, const struct ir_insn *in);
 struct mir_opnd sel_sub(uint32_t vreg, unsigned sub, unsigned width);
 struct mir_opnd sel_exec(struct isel *s);
 /* The wave-size variant of a lane-mask SALU row (b32 on wave32, b64 on wave64). */

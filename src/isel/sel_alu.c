@@ -427,27 +427,48 @@ void sel_vcmp(struct isel *s, const struct ir_insn *in, struct mir_opnd mask)
 	valu(s, op, 3, ops);
 }
 
-static bool icmp(struct isel *s, const struct ir_insn *in)
+/* A uniform integer compare that s_cmp does (SCC = the result). */
+bool sel_icmp_is_scalar(const struct isel *s, const struct ir_insn *in)
 {
-	uint32_t d = sel_def(s, in->res);
 	enum ir_type t = (enum ir_type)s->ir->vals[in->args[0]].type;
 	unsigned cmp = in->aux & 0xff;
-	if (t == IR_T_PRED || t == IR_T_I16)
-		return false;
-	if (s->vals[in->res].loc == LOC_MASK) {
-		sel_vcmp(s, in, mir_vreg(d, s->mask_dw));
-		return true;
-	}
-	/* uniform: SCC from s_cmp, or (64-bit order) a vector compare of uniform values */
-	if (t == IR_T_I32 && cmp <= IR_CMP_GEU) {
+	return in->op == IR_ICMP && !s->ir->vals[in->res].divergent &&
+	       ((t == IR_T_I32 && cmp <= IR_CMP_GEU) ||
+	        (t == IR_T_I64 && (cmp == IR_CMP_EQ || cmp == IR_CMP_NE)));
+}
+
+/* SCC = the compare `in` (sel_icmp_is_scalar). */
+void sel_icmp_scc(struct isel *s, const struct ir_insn *in)
+{
+	enum ir_type t = (enum ir_type)s->ir->vals[in->args[0]].type;
+	unsigned cmp = in->aux & 0xff;
+	if (t == IR_T_I32) {
 		struct mir_opnd a = ss(s, in->args[0], 0), b = ss(s, in->args[1], 0);
 		if (a.kind == MIR_IMM && b.kind == MIR_IMM && a.v != b.v)
 			a = sel_s_imm(s, a.v);
 		struct mir_opnd ops[2] = {a, b};
 		sel_emit(s, scmp_rows[cmp][cmp >= IR_CMP_LTU], 2, ops);
-	} else if (t == IR_T_I64 && (cmp == IR_CMP_EQ || cmp == IR_CMP_NE)) {
+	} else {
 		struct mir_opnd ops[2] = {ss(s, in->args[0], 2), ss(s, in->args[1], 2)};
 		sel_emit(s, cmp == IR_CMP_EQ ? AMD_OP_S_CMP_EQ_U64 : AMD_OP_S_CMP_LG_U64, 2, ops);
+	}
+}
+
+static bool icmp(struct isel *s, const struct ir_insn *in)
+{
+	enum ir_type t = (enum ir_type)s->ir->vals[in->args[0]].type;
+	if (t == IR_T_PRED || t == IR_T_I16)
+		return false;
+	if (s->scc_pred[in->res])
+		return true; /* selected into SCC where its branch reads it (cflow.c) */
+	uint32_t d = sel_def(s, in->res);
+	if (s->vals[in->res].loc == LOC_MASK) {
+		sel_vcmp(s, in, mir_vreg(d, s->mask_dw));
+		return true;
+	}
+	/* uniform: SCC from s_cmp, or (64-bit order) a vector compare of uniform values */
+	if (sel_icmp_is_scalar(s, in)) {
+		sel_icmp_scc(s, in);
 	} else {
 		uint32_t m = sel_new_sgpr(s, s->mask_dw);
 		sel_vcmp(s, in, mir_vreg(m, s->mask_dw));

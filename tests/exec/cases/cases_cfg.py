@@ -57,7 +57,7 @@ def zoo_case(name, blocks):
 
 def hash_case(name, blocks):
     """A generated kernel in the light form: cnt[g] = the hash of the thread's trace."""
-    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENT, trace=False)
+    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENTS[name], trace=False)
     n = GRID * BLOCK
     rng = rng_for(name)
     data = [rng.getrandbits(32) for _ in range(n)]
@@ -78,6 +78,36 @@ def hash_case(name, blocks):
     return case
 
 
+SCC_BLOCK = 64
+
+
+def scc_branch_case(name, n, k, m):
+    """cfg_scc_branch.ptx per thread t: acc = t; for i = 0..n: acc = acc * 3 + i; then
+    +7 unless k == 0x123456789; +11 when t % 4 == 0 or m == 1000000; acc ^ 0x55."""
+    exp = []
+    for t in range(SCC_BLOCK):
+        acc = t
+        for i in range(n + 1):
+            acc = (acc * 3 + i) & 0xffffffff
+        if k != 0x123456789:
+            acc = (acc + 7) & 0xffffffff
+        if t % 4 == 0 or m == 1000000:
+            acc = (acc + 11) & 0xffffffff
+        exp.append(acc ^ 0x55)
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        return ['%s thread %d: %#x, expected %#x' % (name, t, got[t], exp[t])
+                for t in range(SCC_BLOCK) if got[t] != exp[t]][:8]
+
+    case = Case(name, 'cfg_scc_branch', (1,), (SCC_BLOCK,),
+                [Out(4 * SCC_BLOCK), ('u32', n), ('u64', k), ('u32', m)], check)
+    case.warp_level = True  # masks of the other wave size
+    return case
+
+
 def cases():
     return [zoo_case(name, blocks) for name, blocks in cfg_zoo.ZOO.items()] + [
-        hash_case(name, make()) for name, make in cfg_zoo.GENERATED.items()]
+        hash_case(name, make()) for name, make in cfg_zoo.GENERATED.items()] + [
+        scc_branch_case('cfg_scc_branch', 5, 0x123456789, 3),
+        scc_branch_case('cfg_scc_branch2', 0, 0x23456789, 1000000)]

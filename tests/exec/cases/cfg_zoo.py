@@ -200,6 +200,19 @@ ZOO = {
         ('quit', [], ('ret',)),
         ('quit2', [], ('exit',)),
     ],
+    # a random CFG that hung SSA construction: b1 and the block holding its `bra.uni b1`
+    # form a cycle of single-predecessor blocks no path reaches, which the search for a
+    # value b4's phis need walked forever; also a loop back to the entry block
+    'cfg_dead_cycle': [
+        ('b0', [], ('br', ('rnd', 100), 'b3', 'b5')),
+        ('b1', [], ('br', ('rnd', 100), 'b4', 'b1')),
+        ('b2', [], ('jmp', 'b6')),
+        ('b3', [], ('br', ('rnd', 100), 'b3', 'b6')),
+        ('b4', [], ('br', ('rnd', 100), 'b6', 'b0')),
+        ('b5', [], ('ret',)),
+        ('b6', [], ('br', ('rnd', 100), 'b4', 'b3')),
+        ('b7', [], ('ret',)),
+    ],
 }
 
 
@@ -233,9 +246,90 @@ def ladder(n):
     return blocks + [('default', [], ('jmp', 'end')), ('end', [], ('ret',))]
 
 
-GENERATED_COMMENT = ['200 if-diamonds/triangles (divergent and uniform), then a 64-rung jump ladder']
+def pending(n):
+    """n rungs, each branching (mostly divergently, some uniformly) to its own target; the
+    targets come after a common part, so the n rejoin masks are all pending at once, more
+    than SGPRs hold (the rest live in VGPR lanes).  The common part is a divergent loop and
+    a uniform loop, whose header masks come after those n; the targets form a chain with
+    forward skips and a divergent loop in the middle."""
+    blocks = [('entry', [('zero', 0), ('zero', 1), ('zero', 2)], ('jmp', 'r0'))]
+    for i in range(n):
+        u3 = ('and', ('ubit', i % 32), ('and', ('ubit', (i + 7) % 32), ('ubit', (i + 13) % 32)))
+        cond = u3 if i % 18 == 17 else ('rnd', 3)
+        blocks.append(('r%d' % i, [], ('br', cond, 't%d' % i,
+                                       'r%d' % (i + 1) if i + 1 < n else 'mid')))
+    blocks += [('mid', [('inc', 0)], ('br', ('and', ('clt', 0, 4), ('rnd', 170)), 'mid', 'ul')),
+               ('ul', [('inc', 1)], ('br', ('clt', 1, 3), 'ul', 't0'))]
+    for i in range(n):
+        nxt = ['t%d' % j if j < n else 'end' for j in (i + 1, i + 2)]
+        if i == n // 2:
+            blocks.append(('t%d' % i, [('inc', 2)], ('br', ('and', ('clt', 2, 5), ('rnd', 140)),
+                                                     't%d' % i, nxt[0])))
+        elif i % 3 == 1:
+            blocks.append(('t%d' % i, [], ('br', ('xbit', i % 32), nxt[0], nxt[1])))
+        else:
+            blocks.append(('t%d' % i, [], ('jmp', nxt[0])))
+    return blocks + [('end', [], ('ret',))]
+
+
+def random_cfgs(seed, count, grid=3, block=96):
+    """count random CFGs of 3-24 blocks one after the other (each one's exits jump to the
+    next one's entry): branches anywhere (loops, irreducible cycles, blocks nothing reaches)
+    on random, per-thread and uniform conditions, jumps forward only.  A CFG in which some
+    thread of the zoo's launch (grid x block, any input) runs more than 2000 blocks is drawn
+    again, so every kernel ends."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for c in range(count):
+        nxt = 'k%d_0' % (c + 1) if c + 1 < count else None
+        while True:
+            n = rng.randint(3, 24)
+            blocks = []
+            for i in range(n):
+                name, r = 'k%d_%d' % (c, i), rng.random()
+                if r < 0.12 or i + 1 == n and r < 0.4:
+                    term = ('jmp', nxt) if nxt else ('ret',)
+                elif r < 0.3 and i + 1 < n:
+                    term = ('jmp', 'k%d_%d' % (c, rng.randrange(i + 1, n)))
+                else:
+                    t = ['k%d_%d' % (c, rng.randrange(n)) for _ in range(2)]
+                    cond = rng.choice([('rnd', rng.randrange(40, 220)),
+                                       ('xbit', rng.randrange(32)),
+                                       ('ubit', rng.randrange(32)), ('clt', 0, 3)])
+                    term = ('br', cond, t[0], t[1])
+                ops = [rng.choice([('inc', 0), ('zero', 0)])] if rng.random() < 0.3 else []
+                blocks.append((name, ops, term))
+            if nxt is None and not any(b[2][0] == 'ret' for b in blocks):
+                continue
+            trial = blocks + ([(nxt, [], ('ret',))] if nxt else [])
+            try:
+                for g in range(grid * block):
+                    run_thread(trial, g, g % block, rng.getrandbits(32), rng.getrandbits(32),
+                               limit=2000)
+            except RuntimeError:
+                continue
+            out += blocks
+            break
+    return out
+
+
+GENERATED_COMMENTS = {
+    'cfg_diamonds': ['200 if-diamonds/triangles (divergent and uniform), then a 64-rung jump '
+                     'ladder'],
+    'cfg_pending': ['100 rungs into targets after a common part: more rejoin masks pending at '
+                    'once than SGPRs hold'],
+    'cfg_random1': ['4 random CFGs in a row (random_cfgs(1, 4)): loops, irreducible cycles, '
+                    'dead blocks'],
+    'cfg_random2': ['4 random CFGs in a row (random_cfgs(2, 4))'],
+    'cfg_random3': ['4 random CFGs in a row (random_cfgs(3, 4))'],
+}
 GENERATED = {  # committed as PTX (light form: a hash of the trace), checked like the zoo
     'cfg_diamonds': lambda: diamonds(200, 'r0') + ladder(64),
+    'cfg_pending': lambda: pending(100),
+    'cfg_random1': lambda: random_cfgs(1, 4),  # more in one kernel: driver/compile.c's
+    'cfg_random2': lambda: random_cfgs(2, 4),  # pointer search (64 steps through phis)
+    'cfg_random3': lambda: random_cfgs(3, 4),  # no longer finds cnt_p
 }
 
 
@@ -464,7 +558,7 @@ def main():
             f.write(gen_ptx(name, blocks, comment_of(name)))
     for name, make in GENERATED.items():
         with open(os.path.join(ptx_dir(), name + '.ptx'), 'w') as f:
-            f.write(gen_ptx(name, make(), GENERATED_COMMENT, trace=False))
+            f.write(gen_ptx(name, make(), GENERATED_COMMENTS[name], trace=False))
 
 
 if __name__ == '__main__':
