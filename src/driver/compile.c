@@ -99,6 +99,8 @@ struct compiler {
 	struct co_function *functions;
 	uint32_t nfunctions, functions_cap;
 	unsigned fn_vgprs;
+	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
+	uint32_t fn_asm_cap;
 };
 
 /* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
@@ -760,6 +762,29 @@ static void add_taken(void *user, const struct ptx_symbol *fn)
 	t->syms[t->n++] = sym;
 }
 
+/* -S: the listing of address-taken function `index`, a local function symbol at the
+ * offset it has in .text (right after the kernels: code sizes are multiples of 4, so
+ * add_functions pads nothing), kept until the kernels are listed. */
+static void keep_function_asm(struct compiler *c, uint32_t index, const struct mir_function *mf)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	const char *name = c->functions[index].name;
+	if (!f) {
+		fprintf(stderr, "ptxas-amd: fatal: out of memory (open_memstream)\n");
+		abort();
+	}
+	fprintf(f, "\t.type %s,@function\n%s:\n", name, name);
+	sched_dump(f, mf, true);
+	fprintf(f, "\t.size %s, .-%s\n", name, name);
+	fclose(f);
+	c->fn_asm = pa_arena_grow(&c->mod_arena, c->fn_asm, &c->fn_asm_cap, index + 1,
+	                          sizeof *c->fn_asm);
+	c->fn_asm[index] = pa_arena_strndup(&c->mod_arena, text, size);
+	free(text);
+}
+
 /* One address-taken function compiled on its own, kept as a co_function.  False after
  * an error (reported to c->d). */
 static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
@@ -787,6 +812,8 @@ static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
 	        .code_size = code.size};
 	if (mf.num_vgprs > c->fn_vgprs)
 		c->fn_vgprs = mf.num_vgprs;
+	if (c->o->asm_out)
+		keep_function_asm(c, index, &mf);
 	for (uint32_t i = 0; i < code.nrelocs; i++) {
 		const struct sched_reloc *r = &code.relocs[i];
 		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
@@ -949,6 +976,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
 	drop_deferred(&c); /* left only after an error */
+	for (uint32_t i = 0; ok && o->asm_out && i < c.nfunctions; i++)
+		fputs(c.fn_asm[i], o->asm_out);
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
 		               "entry function '%s' not found", o->entry);
