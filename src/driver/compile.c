@@ -99,6 +99,8 @@ struct compiler {
 	struct co_function *functions;
 	uint32_t nfunctions, functions_cap;
 	unsigned fn_vgprs;
+	const char **taken; /* their names (ir->fnptr_taken) */
+	uint32_t ntaken;
 	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
 	uint32_t fn_asm_cap;
 };
@@ -363,6 +365,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->inline_only = c->inline_only;
 	ir->ninline_only = c->ninline_only;
 	ir->fnptr_address = c->fnptr_address;
+	ir->fnptr_taken = c->taken;
+	ir->nfnptr_taken = c->ntaken;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	keep_printfs(c, ir);
@@ -871,6 +875,10 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	        PA_NEW_ARRAY(&c->mod_arena, const struct ptx_symbol *, t.n);
 	memcpy(syms, t.syms, t.n * sizeof *syms);
 	uint32_t n = t.n;
+	c->taken = PA_NEW_ARRAY(&c->mod_arena, const char *, n);
+	for (uint32_t i = 0; i < n; i++)
+		c->taken[i] = syms[i]->name;
+	c->ntaken = n;
 	c->d = &quiet;
 	c->fnptr_address = true;
 	c->inline_mode = c->o->inline_mode;
@@ -889,6 +897,7 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	if (ok)
 		return;
 	c->fnptr_address = false; /* hashes: forget the functions */
+	c->ntaken = 0;
 	c->nfunctions = 0;
 	c->fn_vgprs = 0;
 	c->nrelocs = nrelocs;
