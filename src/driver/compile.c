@@ -615,6 +615,8 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 		return false; /* (compiled again to print them) */
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
+	if (o->asm_out && index)
+		fputs("\t.p2align 8\n", o->asm_out); /* (kernels start 256-aligned in .text) */
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
 	if (!c->compact && ir.ncallees) {
