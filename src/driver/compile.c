@@ -101,6 +101,8 @@ struct compiler {
 	unsigned fn_vgprs;
 	const char **taken; /* their names (ir->fnptr_taken) */
 	uint32_t ntaken;
+	bool **fn_ptr_slots; /* per function: its frame slots used as addresses (ptrargs.c) */
+	uint32_t fn_ptr_slots_cap;
 	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
 	uint32_t fn_asm_cap;
 };
@@ -472,6 +474,16 @@ static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
 	return map;
 }
 
+/* Whether sym is compiled once per module for its address: calls to it go there
+ * (IR_CALL_PTR, inline.c), it is not linked. */
+static bool module_copy(const struct compiler *c, const struct ptx_symbol *sym)
+{
+	for (uint32_t i = 0; c->fnptr_address && i < c->ntaken; i++)
+		if (!strcmp(c->taken[i], sym->name))
+			return true;
+	return false;
+}
+
 /* Compiles the kernel's callees and places them after its code.  False after an error;
  * *failed is then the function that did not compile on its own (NULL: none did). */
 static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
@@ -482,7 +494,8 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	struct callee_part *parts = NULL;
 	uint32_t nparts = 0, cap = 0;
 	for (uint32_t k = 0; k < kir->ncallees; k++)
-		part_of(&parts, &nparts, &cap, a, kir->callees[k]);
+		if (!module_copy(c, kir->callees[k]))
+			part_of(&parts, &nparts, &cap, a, kir->callees[k]);
 	for (uint32_t i = 0; i < nparts; i++) {
 		const struct ptx_symbol *sym = parts[i].sym;
 		struct ir_function ir;
@@ -496,7 +509,8 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 		parts[i].ir = ir;
 		parts[i].mf = mf;
 		for (uint32_t k = 0; k < ir.ncallees; k++)
-			part_of(&parts, &nparts, &cap, a, ir.callees[k]);
+			if (!module_copy(c, ir.callees[k]))
+				part_of(&parts, &nparts, &cap, a, ir.callees[k]);
 	}
 	uint32_t next = kmf->nblocks;
 	for (uint32_t i = 0; i < nparts; i++) {
@@ -520,10 +534,25 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	return true;
 }
 
-/* Pointer parameters through real calls: which frame slots of each linked function reach
- * an address (to a fixpoint: a function passes its slots on to its callees' slots), then the
- * kernel's parameters that reach those (find_pointers). */
-static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+/* The frame slots of function ir's callees used as addresses: a linked part's (ptr), or a
+ * module copy's (fn_ptr_slots; NULL: not compiled yet). */
+static bool **callee_slots(struct compiler *c, const struct ir_function *ir, bool **ptr)
+{
+	bool **callee = PA_NEW_ARRAY(&c->fn_arena, bool *, ir->ncallees + 1);
+	for (uint32_t k = 0; k < ir->ncallees; k++) {
+		for (uint32_t j = 0; j < c->nparts; j++)
+			if (c->parts[j].sym == ir->callees[k])
+				callee[k] = ptr[j];
+		for (uint32_t i = 0; !callee[k] && i < c->nfunctions; i++)
+			if (!strcmp(c->functions[i].name, ir->callees[k]->name))
+				callee[k] = c->fn_ptr_slots[i];
+	}
+	return callee;
+}
+
+/* Which frame slots of each linked function reach an address, to a fixpoint (a function
+ * passes its slots on to its callees' slots). */
+static bool **part_slots(struct compiler *c)
 {
 	struct pa_arena *a = &c->fn_arena;
 	bool **ptr = PA_NEW_ARRAY(a, bool *, c->nparts + 1);
@@ -534,23 +563,22 @@ static void real_call_pointers(struct compiler *c, const struct ir_function *kir
 		for (uint32_t i = 0; i < c->nparts; i++) {
 			const struct ir_function *ir = &c->parts[i].ir;
 			uint32_t nslots = ir->frame_args / 4 + 1;
-			bool **callee = PA_NEW_ARRAY(a, bool *, ir->ncallees + 1);
-			for (uint32_t k = 0; k < ir->ncallees; k++)
-				for (uint32_t j = 0; j < c->nparts; j++)
-					if (c->parts[j].sym == ir->callees[k])
-						callee[k] = ptr[j];
 			bool *slots = PA_NEW_ARRAY(a, bool, nslots);
-			pa_find_pointers(ir, a, callee, NULL, slots, nslots);
+			pa_find_pointers(ir, a, callee_slots(c, ir, ptr), NULL, slots, nslots);
 			for (uint32_t k = 0; k < nslots; k++)
 				if (slots[k] && !ptr[i][k])
 					changed = ptr[i][k] = true;
 		}
 	}
-	bool **callee = PA_NEW_ARRAY(a, bool *, kir->ncallees + 1);
-	for (uint32_t k = 0; k < kir->ncallees; k++)
-		for (uint32_t j = 0; j < c->nparts; j++)
-			if (c->parts[j].sym == kir->callees[k])
-				callee[k] = ptr[j];
+	return ptr;
+}
+
+/* Pointer parameters through real calls: the kernel's parameters that reach a frame slot a
+ * callee uses as an address (find_pointers). */
+static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+{
+	struct pa_arena *a = &c->fn_arena;
+	bool **callee = callee_slots(c, kir, part_slots(c));
 	bool *is_ptr = PA_NEW_ARRAY(a, bool, kir->nparams + 1);
 	pa_find_pointers(kir, a, callee, is_ptr, NULL, 0);
 	struct co_arg *args = (struct co_arg *)c->kernels[index].args;
@@ -791,6 +819,18 @@ static void keep_function_asm(struct compiler *c, uint32_t index, const struct m
 	free(text);
 }
 
+/* Which frame slots of module function `index` (ir, its parts linked) are addresses, for
+ * its callers' pointer parameters; room for the special registers every call stores. */
+static void keep_function_slots(struct compiler *c, uint32_t index, const struct ir_function *ir)
+{
+	uint32_t nslots = ir->frame_args / 4 + IR_NUM_CONTEXT_SREGS + 1;
+	c->fn_ptr_slots = pa_arena_grow(&c->mod_arena, c->fn_ptr_slots, &c->fn_ptr_slots_cap,
+	                                index + 1, sizeof *c->fn_ptr_slots);
+	c->fn_ptr_slots[index] = PA_NEW_ARRAY(&c->mod_arena, bool, nslots);
+	pa_find_pointers(ir, &c->fn_arena, callee_slots(c, ir, part_slots(c)), NULL,
+	                 c->fn_ptr_slots[index], ir->frame_args / 4 + 1);
+}
+
 /* One address-taken function compiled on its own, kept as a co_function.  False after
  * an error (reported to c->d). */
 static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
@@ -820,6 +860,7 @@ static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
 		c->fn_vgprs = mf.num_vgprs;
 	if (c->o->asm_out)
 		keep_function_asm(c, index, &mf);
+	keep_function_slots(c, index, &ir);
 	for (uint32_t i = 0; i < code.nrelocs; i++) {
 		const struct sched_reloc *r = &code.relocs[i];
 		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,

@@ -675,8 +675,8 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 	if (shared) { /* the module's copy, at its code address (pointer calls' frame) */
 		ir_ref p = irb_read_opnd(b, &(struct ptx_operand){.kind = PTX_OPND_SYM, .sym = fs},
 		                         IR_T_I64, false);
-		b->fn->calls_pointers = true;
-		irb_emit(b, IR_CALL_PTR, IR_T_NONE, &p, 1, 0, 0);
+		b->fn->calls_pointers = true; /* aux: 1 + its callee index (for ptrargs.c) */
+		irb_emit(b, IR_CALL_PTR, IR_T_NONE, &p, 1, 1 + callee_index(b, fs, why), 0);
 	} else {
 		irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs, why), 0);
 	}

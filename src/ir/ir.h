@@ -334,8 +334,9 @@ struct ir_function {
 	bool fnptr_address;
 	bool calls_pointers;
 	/* With fnptr_address: the functions compiled once per module for their address (by
-	 * name); a direct real call to one calls that copy (IR_CALL_PTR to its IR_SYMADDR)
-	 * rather than linking one more. */
+	 * name); a direct real call to one calls that copy (IR_CALL_PTR to its IR_SYMADDR, aux
+	 * 1 + its index in callees, which the driver does not link) rather than linking one
+	 * more. */
 	const char *const *fnptr_taken;
 	uint32_t nfnptr_taken;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats

@@ -90,10 +90,34 @@ def rec_case(suffix, flags, say, not_say=None):
     return c
 
 
+def ptrarg_case():
+    """calls_fnptr_ptrarg.ptx: aux_p reaches memory only in g, which the kernel calls
+    directly (--no-inline) through the module's copy: it must still be a pointer argument."""
+    n, block = 150, 64
+
+    def check(outs, wave):
+        got = struct.unpack('<%dI' % n, outs[0])
+        aux = struct.unpack('<%dI' % n, outs[1])
+        bad = ['out[%d]: got %d, expected %d' % (i, got[i], i * i + 1)
+               for i in range(n) if got[i] != i * i + 1]
+        bad += ['aux[%d]: got %d, expected %d' % (i, aux[i], 3 * i + 7)
+                for i in range(n) if aux[i] != 3 * i + 7]
+        return bad[:6]
+
+    c = Case('calls_fnptr_ptrarg', 'calls_fnptr_ptrarg', ((n + block - 1) // block,),
+             (block,), [Out(4 * n), Out(4 * n), ('u32', n)], check)
+    c.ptxas_flags = ['--no-inline']
+    c.must_real_call = True
+    c.must_say = 'function pointers are code addresses'
+    c.must_not_say = "Function 'g' compiled as a real call in"
+    return c
+
+
 def cases():
     return [fnptr_case('', [], True, 7), fnptr_case('_sel12', [], True, 12),
             fnptr_case('_inlall', ['--inline-all'], False, 7),
             fnptr_case('_exit', [], False, 7, 'calls_fnptr_exit'),
             rec_case('', [], '(recursive)'),
             rec_case('_noinl', ['--no-inline'], 'function pointers are code addresses',
-                     "Function 'fact' compiled as a real call in")]
+                     "Function 'fact' compiled as a real call in"),
+            ptrarg_case()]
