@@ -99,6 +99,12 @@ struct compiler {
 	struct co_function *functions;
 	uint32_t nfunctions, functions_cap;
 	unsigned fn_vgprs;
+	const char **taken; /* their names (ir->fnptr_taken) */
+	uint32_t ntaken;
+	bool **fn_ptr_slots; /* per function: its frame slots used as addresses (ptrargs.c) */
+	uint32_t fn_ptr_slots_cap;
+	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
+	uint32_t fn_asm_cap;
 };
 
 /* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
@@ -361,6 +367,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->inline_only = c->inline_only;
 	ir->ninline_only = c->ninline_only;
 	ir->fnptr_address = c->fnptr_address;
+	ir->fnptr_taken = c->taken;
+	ir->nfnptr_taken = c->ntaken;
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	keep_printfs(c, ir);
@@ -466,6 +474,16 @@ static uint32_t *entry_map(struct pa_arena *a, const struct ir_function *ir,
 	return map;
 }
 
+/* Whether sym is compiled once per module for its address: calls to it go there
+ * (IR_CALL_PTR, inline.c), it is not linked. */
+static bool module_copy(const struct compiler *c, const struct ptx_symbol *sym)
+{
+	for (uint32_t i = 0; c->fnptr_address && i < c->ntaken; i++)
+		if (!strcmp(c->taken[i], sym->name))
+			return true;
+	return false;
+}
+
 /* Compiles the kernel's callees and places them after its code.  False after an error;
  * *failed is then the function that did not compile on its own (NULL: none did). */
 static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
@@ -476,7 +494,8 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	struct callee_part *parts = NULL;
 	uint32_t nparts = 0, cap = 0;
 	for (uint32_t k = 0; k < kir->ncallees; k++)
-		part_of(&parts, &nparts, &cap, a, kir->callees[k]);
+		if (!module_copy(c, kir->callees[k]))
+			part_of(&parts, &nparts, &cap, a, kir->callees[k]);
 	for (uint32_t i = 0; i < nparts; i++) {
 		const struct ptx_symbol *sym = parts[i].sym;
 		struct ir_function ir;
@@ -490,7 +509,8 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 		parts[i].ir = ir;
 		parts[i].mf = mf;
 		for (uint32_t k = 0; k < ir.ncallees; k++)
-			part_of(&parts, &nparts, &cap, a, ir.callees[k]);
+			if (!module_copy(c, ir.callees[k]))
+				part_of(&parts, &nparts, &cap, a, ir.callees[k]);
 	}
 	uint32_t next = kmf->nblocks;
 	for (uint32_t i = 0; i < nparts; i++) {
@@ -514,10 +534,25 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 	return true;
 }
 
-/* Pointer parameters through real calls: which frame slots of each linked function reach
- * an address (to a fixpoint: a function passes its slots on to its callees' slots), then the
- * kernel's parameters that reach those (find_pointers). */
-static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+/* The frame slots of function ir's callees used as addresses: a linked part's (ptr), or a
+ * module copy's (fn_ptr_slots; NULL: not compiled yet). */
+static bool **callee_slots(struct compiler *c, const struct ir_function *ir, bool **ptr)
+{
+	bool **callee = PA_NEW_ARRAY(&c->fn_arena, bool *, ir->ncallees + 1);
+	for (uint32_t k = 0; k < ir->ncallees; k++) {
+		for (uint32_t j = 0; j < c->nparts; j++)
+			if (c->parts[j].sym == ir->callees[k])
+				callee[k] = ptr[j];
+		for (uint32_t i = 0; !callee[k] && i < c->nfunctions; i++)
+			if (!strcmp(c->functions[i].name, ir->callees[k]->name))
+				callee[k] = c->fn_ptr_slots[i];
+	}
+	return callee;
+}
+
+/* Which frame slots of each linked function reach an address, to a fixpoint (a function
+ * passes its slots on to its callees' slots). */
+static bool **part_slots(struct compiler *c)
 {
 	struct pa_arena *a = &c->fn_arena;
 	bool **ptr = PA_NEW_ARRAY(a, bool *, c->nparts + 1);
@@ -528,23 +563,22 @@ static void real_call_pointers(struct compiler *c, const struct ir_function *kir
 		for (uint32_t i = 0; i < c->nparts; i++) {
 			const struct ir_function *ir = &c->parts[i].ir;
 			uint32_t nslots = ir->frame_args / 4 + 1;
-			bool **callee = PA_NEW_ARRAY(a, bool *, ir->ncallees + 1);
-			for (uint32_t k = 0; k < ir->ncallees; k++)
-				for (uint32_t j = 0; j < c->nparts; j++)
-					if (c->parts[j].sym == ir->callees[k])
-						callee[k] = ptr[j];
 			bool *slots = PA_NEW_ARRAY(a, bool, nslots);
-			pa_find_pointers(ir, a, callee, NULL, slots, nslots);
+			pa_find_pointers(ir, a, callee_slots(c, ir, ptr), NULL, slots, nslots);
 			for (uint32_t k = 0; k < nslots; k++)
 				if (slots[k] && !ptr[i][k])
 					changed = ptr[i][k] = true;
 		}
 	}
-	bool **callee = PA_NEW_ARRAY(a, bool *, kir->ncallees + 1);
-	for (uint32_t k = 0; k < kir->ncallees; k++)
-		for (uint32_t j = 0; j < c->nparts; j++)
-			if (c->parts[j].sym == kir->callees[k])
-				callee[k] = ptr[j];
+	return ptr;
+}
+
+/* Pointer parameters through real calls: the kernel's parameters that reach a frame slot a
+ * callee uses as an address (find_pointers). */
+static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
+{
+	struct pa_arena *a = &c->fn_arena;
+	bool **callee = callee_slots(c, kir, part_slots(c));
 	bool *is_ptr = PA_NEW_ARRAY(a, bool, kir->nparams + 1);
 	pa_find_pointers(kir, a, callee, is_ptr, NULL, 0);
 	struct co_arg *args = (struct co_arg *)c->kernels[index].args;
@@ -609,6 +643,8 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 		return false; /* (compiled again to print them) */
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
+	if (o->asm_out && index)
+		fputs("\t.p2align 8\n", o->asm_out); /* (kernels start 256-aligned in .text) */
 	if (o->asm_out)
 		sched_dump(o->asm_out, &mf, true);
 	if (!c->compact && ir.ncallees) {
@@ -760,6 +796,41 @@ static void add_taken(void *user, const struct ptx_symbol *fn)
 	t->syms[t->n++] = sym;
 }
 
+/* -S: the listing of address-taken function `index`, a local function symbol at the
+ * offset it has in .text (right after the kernels: code sizes are multiples of 4, so
+ * add_functions pads nothing), kept until the kernels are listed. */
+static void keep_function_asm(struct compiler *c, uint32_t index, const struct mir_function *mf)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	const char *name = c->functions[index].name;
+	if (!f) {
+		fprintf(stderr, "ptxas-amd: fatal: out of memory (open_memstream)\n");
+		abort();
+	}
+	fprintf(f, "\t.type %s,@function\n%s:\n", name, name);
+	sched_dump(f, mf, true);
+	fprintf(f, "\t.size %s, .-%s\n", name, name);
+	fclose(f);
+	c->fn_asm = pa_arena_grow(&c->mod_arena, c->fn_asm, &c->fn_asm_cap, index + 1,
+	                          sizeof *c->fn_asm);
+	c->fn_asm[index] = pa_arena_strndup(&c->mod_arena, text, size);
+	free(text);
+}
+
+/* Which frame slots of module function `index` (ir, its parts linked) are addresses, for
+ * its callers' pointer parameters; room for the special registers every call stores. */
+static void keep_function_slots(struct compiler *c, uint32_t index, const struct ir_function *ir)
+{
+	uint32_t nslots = ir->frame_args / 4 + IR_NUM_CONTEXT_SREGS + 1;
+	c->fn_ptr_slots = pa_arena_grow(&c->mod_arena, c->fn_ptr_slots, &c->fn_ptr_slots_cap,
+	                                index + 1, sizeof *c->fn_ptr_slots);
+	c->fn_ptr_slots[index] = PA_NEW_ARRAY(&c->mod_arena, bool, nslots);
+	pa_find_pointers(ir, &c->fn_arena, callee_slots(c, ir, part_slots(c)), NULL,
+	                 c->fn_ptr_slots[index], ir->frame_args / 4 + 1);
+}
+
 /* One address-taken function compiled on its own, kept as a co_function.  False after
  * an error (reported to c->d). */
 static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
@@ -787,6 +858,9 @@ static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
 	        .code_size = code.size};
 	if (mf.num_vgprs > c->fn_vgprs)
 		c->fn_vgprs = mf.num_vgprs;
+	if (c->o->asm_out)
+		keep_function_asm(c, index, &mf);
+	keep_function_slots(c, index, &ir);
 	for (uint32_t i = 0; i < code.nrelocs; i++) {
 		const struct sched_reloc *r = &code.relocs[i];
 		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
@@ -844,6 +918,10 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	        PA_NEW_ARRAY(&c->mod_arena, const struct ptx_symbol *, t.n);
 	memcpy(syms, t.syms, t.n * sizeof *syms);
 	uint32_t n = t.n;
+	c->taken = PA_NEW_ARRAY(&c->mod_arena, const char *, n);
+	for (uint32_t i = 0; i < n; i++)
+		c->taken[i] = syms[i]->name;
+	c->ntaken = n;
 	c->d = &quiet;
 	c->fnptr_address = true;
 	c->inline_mode = c->o->inline_mode;
@@ -862,6 +940,7 @@ static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state
 	if (ok)
 		return;
 	c->fnptr_address = false; /* hashes: forget the functions */
+	c->ntaken = 0;
 	c->nfunctions = 0;
 	c->fn_vgprs = 0;
 	c->nrelocs = nrelocs;
@@ -949,6 +1028,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
 	drop_deferred(&c); /* left only after an error */
+	for (uint32_t i = 0; ok && o->asm_out && i < c.nfunctions; i++)
+		fputs(c.fn_asm[i], o->asm_out);
 	if (ok && o->entry && !c.entry_found) {
 		pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
 		               "entry function '%s' not found", o->entry);

@@ -109,8 +109,9 @@ void pa_find_pointers(const struct ir_function *ir, struct pa_arena *a, bool *co
 		for (uint32_t i = ir->blocks[b].ninsns; i-- > 0;) {
 			const struct ir_insn *in = &ir->blocks[b].insns[i];
 			unsigned space = in->aux & IR_SPACE_MASK;
-			if (in->op == IR_CALL)
-				callee = callee_ptr ? callee_ptr[in->aux] : NULL;
+			if (in->op == IR_CALL || (in->op == IR_CALL_PTR && in->aux))
+				callee = callee_ptr ? callee_ptr[in->aux - (in->op == IR_CALL_PTR)]
+				                    : NULL;
 			if (in->op == IR_STACK_ST && in->aux == 1 && callee && callee[in->imm / 4])
 				walk_pointer(&w, in->args[0]);
 			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&

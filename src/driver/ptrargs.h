@@ -8,7 +8,8 @@
  * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
  * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
  * the metadata says so (global_buffer), as HIP and amdsim expect.  Through real calls: a
- * value stored as an argument of a callee (IR_STACK_ST aux 1 before its IR_CALL) is a
+ * value stored as an argument of a callee (IR_STACK_ST aux 1 before its IR_CALL, or
+ * IR_CALL_PTR with aux 1 + the callee's index: a module function called directly) is a
  * seed when the callee uses that frame slot as a pointer (callee_ptr[k][offset / 4]); a
  * function compiled on its own marks the slots of its own frame whose loads reach an
  * address (ptr_slot, nslots of 4 bytes). */

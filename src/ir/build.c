@@ -498,8 +498,12 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	const struct ptx_symbol *const *inline_only = fn->inline_only;
 	uint32_t ninline_only = fn->ninline_only;
 	bool fnptr_address = fn->fnptr_address;
+	const char *const *fnptr_taken = fn->fnptr_taken;
+	uint32_t nfnptr_taken = fn->nfnptr_taken;
 	memset(fn, 0, sizeof *fn);
 	fn->fnptr_address = fnptr_address;
+	fn->fnptr_taken = fnptr_taken;
+	fn->nfnptr_taken = nfnptr_taken;
 	fn->inline_mode = inline_mode;
 	fn->inline_only = inline_only;
 	fn->ninline_only = ninline_only;

@@ -635,6 +635,17 @@ static bool real_call_ok(struct irb *b, const struct ptx_func_info *fi,
 	return true;
 }
 
+/* Whether fs is compiled once per module for its address (docs/CALLS.md): a direct real
+ * call then calls that copy through its address (its frame has the twelve special
+ * registers after the formals, as every pointer call stores them). */
+static bool module_copy(const struct irb *b, const struct ptx_symbol *fs)
+{
+	for (uint32_t i = 0; b->fn->fnptr_address && i < b->fn->nfnptr_taken; i++)
+		if (!strcmp(b->fn->fnptr_taken[i], fs->name))
+			return true;
+	return false;
+}
+
 static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct ptx_function *body,
                       const struct ptx_operand *rets, const struct ptx_operand *args,
                       struct ir_callee_why why)
@@ -656,11 +667,19 @@ static void real_call(struct irb *b, const struct ptx_symbol *fs, const struct p
 		irb_stack_store(b, 1, formal_offset(fi, k),
 		                irb_read_actual(b, &args->elems[k], bytes, t, sign));
 	}
-	if (ir_funclib_uses_context(b->lib, fs)) /* its special registers: after the formals */
+	bool shared = module_copy(b, fs);
+	if (shared || ir_funclib_uses_context(b->lib, fs)) /* special registers: after formals */
 		for (uint32_t k = 0; k < IR_NUM_CONTEXT_SREGS; k++)
 			irb_stack_store(b, 1, formal_offset(fi, fi->nparams + fi->nrets) + 4 * k,
 			                irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, k, 0));
-	irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs, why), 0);
+	if (shared) { /* the module's copy, at its code address (pointer calls' frame) */
+		ir_ref p = irb_read_opnd(b, &(struct ptx_operand){.kind = PTX_OPND_SYM, .sym = fs},
+		                         IR_T_I64, false);
+		b->fn->calls_pointers = true; /* aux: 1 + its callee index (for ptrargs.c) */
+		irb_emit(b, IR_CALL_PTR, IR_T_NONE, &p, 1, 1 + callee_index(b, fs, why), 0);
+	} else {
+		irb_emit(b, IR_CALL, IR_T_NONE, NULL, 0, callee_index(b, fs, why), 0);
+	}
 	for (uint32_t j = 0; j < fi->nrets; j++) {
 		unsigned bytes;
 		enum ir_type t = formal_type(fi->rets[j], &bytes);

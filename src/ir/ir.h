@@ -333,6 +333,12 @@ struct ir_function {
 	 * ir_build: whether the function makes IR_CALL_PTR calls. */
 	bool fnptr_address;
 	bool calls_pointers;
+	/* With fnptr_address: the functions compiled once per module for their address (by
+	 * name); a direct real call to one calls that copy (IR_CALL_PTR to its IR_SYMADDR, aux
+	 * 1 + its index in callees, which the driver does not link) rather than linking one
+	 * more. */
+	const char *const *fnptr_taken;
+	uint32_t nfnptr_taken;
 	/* printf (build_printf.c): set by the caller before ir_build, the number of formats
 	 * earlier functions of the module used (ids go on from there); filled by ir_build, the
 	 * amdhsa.printf strings "id:nargs:size...:format" of this function's printf calls. */

@@ -365,8 +365,19 @@ static bool readfirst(struct isel *s, const struct ir_insn *in)
 	if (ir_type_bits((enum ir_type)s->ir->vals[in->args[0]].type) == 64)
 		size = 2;
 	uint32_t t = sel_new_sgpr(s, size);
-	for (unsigned k = 0; k < size; k++)
-		sel_copy(s, sel_sub(t, k, 1), sel_sreg_opnd(s, in->args[0], k));
+	uint64_t bits;
+	ir_ref a = in->args[0];
+	if (!sel_is_const(s, a, &bits) && s->vals[a].loc == LOC_VGPR && s->vals[a].size == size) {
+		/* each dword once (sel_sreg_opnd reads the whole value per dword) */
+		uint32_t v = sel_def(s, a);
+		for (unsigned k = 0; k < size; k++) {
+			struct mir_opnd ops[2] = {sel_sub(t, k, 1), sel_sub(v, k, 1)};
+			sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
+		}
+	} else {
+		for (unsigned k = 0; k < size; k++)
+			sel_copy(s, sel_sub(t, k, 1), sel_sreg_opnd(s, a, k));
+	}
 	put_scalar(s, in->res, t);
 	return true;
 }

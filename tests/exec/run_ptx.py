@@ -67,9 +67,11 @@ def main():
                 must_call = getattr(case, 'must_real_call', False)  # -v names real calls
                 must_say = getattr(case, 'must_say', None)  # ... with this text
                 must_inline = getattr(case, 'must_inline', False)  # ... and names none
+                must_not_say = getattr(case, 'must_not_say', None)  # -v never says this
                 hsaco = hsaco[:-6] + '.%s.hsaco' % case.name if extra else hsaco
                 r = subprocess.run([args.ptxas_amd, '--gpu-name'] + words + extra +
-                                   ['-v'] * (must_spill or must_call or must_inline) +
+                                   ['-v'] * (must_spill or must_call or must_inline or
+                                             bool(must_not_say)) +
                                    ['--verify', src, '-o', hsaco],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, timeout=120)
@@ -87,6 +89,10 @@ def main():
                                   (must_say and must_say not in r.stdout)):
                     failures.append(tag)
                     print('FAIL  %s: expected a real call, -v says: %s' % (tag, r.stdout[-600:]))
+                    continue
+                if must_not_say and must_not_say in r.stdout:
+                    failures.append(tag)
+                    print('FAIL  %s: -v says %r: %s' % (tag, must_not_say, r.stdout[-600:]))
                     continue
                 if must_inline and 'compiled as a real call' in r.stdout:
                     failures.append(tag)

@@ -67,9 +67,11 @@ def fnptr_case(suffix, flags, must_call, sel, kernel='calls_fnptr'):
     return c
 
 
-def rec_case(suffix, flags, say):
+def rec_case(suffix, flags, say, not_say=None):
     """calls_fnptr_rec.ptx: apply(i odd ? fact : sq, i % 9) + 1000 * fact(i % 9 % 5), with
-    apply(fp, x) = fp(x) + 1 and fact recursive through a pointer to itself."""
+    apply(fp, x) = fp(x) + 1 and fact recursive through a pointer to itself.  not_say: what
+    -v must not print (with code addresses the kernel's direct call to fact calls the
+    module's copy, so no copy of fact is linked into the kernel)."""
     n, block = 200, 64
     exp = [((math.factorial(i % 9) if i & 1 else (i % 9) ** 2) + 1 +
             1000 * math.factorial(i % 9 % 5)) & M32 for i in range(n)]
@@ -84,6 +86,30 @@ def rec_case(suffix, flags, say):
     c.ptxas_flags = flags
     c.must_real_call = True
     c.must_say = say
+    c.must_not_say = not_say
+    return c
+
+
+def ptrarg_case():
+    """calls_fnptr_ptrarg.ptx: aux_p reaches memory only in g, which the kernel calls
+    directly (--no-inline) through the module's copy: it must still be a pointer argument."""
+    n, block = 150, 64
+
+    def check(outs, wave):
+        got = struct.unpack('<%dI' % n, outs[0])
+        aux = struct.unpack('<%dI' % n, outs[1])
+        bad = ['out[%d]: got %d, expected %d' % (i, got[i], i * i + 1)
+               for i in range(n) if got[i] != i * i + 1]
+        bad += ['aux[%d]: got %d, expected %d' % (i, aux[i], 3 * i + 7)
+                for i in range(n) if aux[i] != 3 * i + 7]
+        return bad[:6]
+
+    c = Case('calls_fnptr_ptrarg', 'calls_fnptr_ptrarg', ((n + block - 1) // block,),
+             (block,), [Out(4 * n), Out(4 * n), ('u32', n)], check)
+    c.ptxas_flags = ['--no-inline']
+    c.must_real_call = True
+    c.must_say = 'function pointers are code addresses'
+    c.must_not_say = "Function 'g' compiled as a real call in"
     return c
 
 
@@ -92,4 +118,6 @@ def cases():
             fnptr_case('_inlall', ['--inline-all'], False, 7),
             fnptr_case('_exit', [], False, 7, 'calls_fnptr_exit'),
             rec_case('', [], '(recursive)'),
-            rec_case('_noinl', ['--no-inline'], 'function pointers are code addresses')]
+            rec_case('_noinl', ['--no-inline'], 'function pointers are code addresses',
+                     "Function 'fact' compiled as a real call in"),
+            ptrarg_case()]
