@@ -12,7 +12,7 @@
  * (linked after each kernel that calls them; docs/CALLS.md); a kernel that calls a function
  * not defined yet waits, copied into its own arena, until it is (or the module ends), and so
  * does one that takes a function's address or calls through a pointer: at the module's end
- * decide_fn_pointers makes pointers hashes or code addresses (then compiling each
+ * drv_decide_fn_pointers makes pointers hashes or code addresses (then compiling each
  * address-taken function once, as a co_function).  Module
  * .global/.const variables are collected as the front end declares them (moddata.c) and the
  * code's PC-relative relocations against them kept per kernel.  At the end the code object
@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "compile.h"
+#include "compile_int.h"
 #include "ir/ir.h"
 #include "moddata.h"
 #include "ptrargs.h"
@@ -31,81 +32,9 @@
 #include "regalloc/regalloc.h"
 #include "sched/sched.h"
 
-enum stage {
-	ST_PARSE,
-	ST_IR,
-	ST_OPT,
-	ST_UNIFORM,
-	ST_ISEL,
-	ST_RA,
-	ST_SCHED,
-	ST_EMIT,
-	ST_CODEOBJ,
-	ST_N
-};
 static const char *const stage_names[ST_N] = {"parse",       "ir build + cfg", "ir optimize",
                                               "uniformity",  "isel",           "regalloc",
                                               "sched+waits", "encode",         "code object"};
-
-/* A kernel whose callees are not all defined yet: a copy of its body in its own arena,
- * compiled (and freed) once they are, or at the end of the module. */
-struct deferred_kernel {
-	struct pa_arena arena;
-	const struct ptx_function *fn;
-	struct deferred_kernel *next;
-};
-
-struct compiler {
-	const struct pa_compile_options *o;
-	struct pa_diag *d, *real_d; /* d: where messages go now (a quiet sink, compile_kernel) */
-	struct pa_arena fn_arena,
-	        mod_arena; /* fn_arena: the kernel's IR (reset after allocation) */
-	/* The kernel's machine IR lives in one of two arenas; after each stage it is copied
-	 * into the other (mir_compact) and the first is reset, so what a stage left behind
-	 * (replaced instruction arrays, temporaries) never adds up: peak memory is the IR,
-	 * then the MIR plus one stage's working data, not the sum of all stages. */
-	struct pa_arena mir_arena[2];
-	unsigned mir_cur;
-	bool compact; /* the above is in use: a kernel without real calls (with them, the
-	               * kernel's and its callees' IR and MIR stay in fn_arena until linked) */
-	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
-	struct ir_funclib lib;
-	struct deferred_kernel *deferred; /* in source order */
-	struct ptx_module_state mod;      /* as of the last function handed over */
-	struct co_kernel *kernels;
-	struct ra_stats *kstats; /* per kernel: spill figures for -v */
-	size_t nkernels, cap;
-	struct pa_moddata data;
-	struct co_reloc *relocs; /* of the kernels' code */
-	uint32_t nrelocs, relocs_cap;
-	double t[ST_N];
-	double mark;
-	size_t bytes[ST_N]; /* function-arena bytes allocated per stage (--time-passes) */
-	size_t bytes_mark;
-	bool entry_found;
-	const char **printfs; /* amdhsa.printf strings of the module so far (mod_arena) */
-	uint32_t nprintfs, printfs_cap;
-	/* real calls of the kernel being compiled (compile_kernel): the inlining mode, the
-	 * functions that failed to compile on their own, and the functions linked */
-	unsigned inline_mode;
-	const struct ptx_symbol **inline_only;
-	uint32_t ninline_only, inline_only_cap;
-	struct callee_part *parts;
-	uint32_t nparts;
-	/* function pointers (docs/CALLS.md): code addresses rather than hashes, decided at the
-	 * end of the module (decide_fn_pointers); then the address-taken functions, each
-	 * compiled once, and the most VGPRs any of them uses */
-	bool fnptr_address;
-	struct co_function *functions;
-	uint32_t nfunctions, functions_cap;
-	unsigned fn_vgprs;
-	const char **taken; /* their names (ir->fnptr_taken) */
-	uint32_t ntaken;
-	bool **fn_ptr_slots; /* per function: its frame slots used as addresses (ptrargs.c) */
-	uint32_t fn_ptr_slots_cap;
-	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
-	uint32_t fn_asm_cap;
-};
 
 /* Keeps the function's printf formats (its IR goes away) for the module's metadata. */
 static void keep_printfs(struct compiler *c, const struct ir_function *ir)
@@ -261,7 +190,7 @@ static void finish_kernel(struct compiler *c, size_t index, const struct mir_fun
 }
 
 /* Where machine IR is made now. */
-static struct pa_arena *mir_arena(struct compiler *c)
+struct pa_arena *drv_mir_arena(struct compiler *c)
 {
 	return c->compact ? &c->mir_arena[c->mir_cur] : &c->fn_arena;
 }
@@ -320,7 +249,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	unsigned wave = o->target.wave_size;
 	if (c->compact) /* (a selection without scratch before) */
 		pa_arena_reset(&c->mir_arena[c->mir_cur]);
-	if (!isel_run(ir, &o->target, wave, reserve_scratch, mir_arena(c), mf, d))
+	if (!isel_run(ir, &o->target, wave, reserve_scratch, drv_mir_arena(c), mf, d))
 		return false;
 	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
 		mf->max_vgprs = (unsigned)o->maxrregcount;
@@ -389,10 +318,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 /* The pipeline from PTX to scheduled machine code on physical registers, for a kernel or
  * (real_sym) a recursive function compiled on its own.  For a kernel, its entry in the
  * module (*index) is made from the IR before the IR is dropped (compact mode). */
-static bool compile_mir(struct compiler *c, const struct ptx_function *pf,
-                        const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
-                        struct ir_function *ir, struct mir_function *mf, struct ra_stats *ras,
-                        size_t *index)
+bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
+                     const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
+                     struct ir_function *ir, struct mir_function *mf, struct ra_stats *ras,
+                     size_t *index)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -486,9 +415,9 @@ static bool module_copy(const struct compiler *c, const struct ptx_symbol *sym)
 
 /* Compiles the kernel's callees and places them after its code.  False after an error;
  * *failed is then the function that did not compile on its own (NULL: none did). */
-static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
-                         const struct ir_function *kir, struct mir_function *kmf,
-                         const struct ptx_symbol **failed)
+bool drv_link_callees(struct compiler *c, const struct ptx_module_state *m,
+                      const struct ir_function *kir, struct mir_function *kmf,
+                      const struct ptx_symbol **failed)
 {
 	struct pa_arena *a = &c->fn_arena;
 	struct callee_part *parts = NULL;
@@ -502,7 +431,8 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 		struct mir_function mf;
 		struct ra_stats ras;
 		ir.wave_size = c->o->target.wave_size;
-		if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL)) {
+		if (!drv_compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras,
+		                     NULL)) {
 			*failed = sym;
 			return false;
 		}
@@ -536,7 +466,7 @@ static bool link_callees(struct compiler *c, const struct ptx_module_state *m,
 
 /* The frame slots of function ir's callees used as addresses: a linked part's (ptr), or a
  * module copy's (fn_ptr_slots; NULL: not compiled yet). */
-static bool **callee_slots(struct compiler *c, const struct ir_function *ir, bool **ptr)
+bool **drv_callee_slots(struct compiler *c, const struct ir_function *ir, bool **ptr)
 {
 	bool **callee = PA_NEW_ARRAY(&c->fn_arena, bool *, ir->ncallees + 1);
 	for (uint32_t k = 0; k < ir->ncallees; k++) {
@@ -552,7 +482,7 @@ static bool **callee_slots(struct compiler *c, const struct ir_function *ir, boo
 
 /* Which frame slots of each linked function reach an address, to a fixpoint (a function
  * passes its slots on to its callees' slots). */
-static bool **part_slots(struct compiler *c)
+bool **drv_part_slots(struct compiler *c)
 {
 	struct pa_arena *a = &c->fn_arena;
 	bool **ptr = PA_NEW_ARRAY(a, bool *, c->nparts + 1);
@@ -564,7 +494,7 @@ static bool **part_slots(struct compiler *c)
 			const struct ir_function *ir = &c->parts[i].ir;
 			uint32_t nslots = ir->frame_args / 4 + 1;
 			bool *slots = PA_NEW_ARRAY(a, bool, nslots);
-			pa_find_pointers(ir, a, callee_slots(c, ir, ptr), NULL, slots, nslots);
+			pa_find_pointers(ir, a, drv_callee_slots(c, ir, ptr), NULL, slots, nslots);
 			for (uint32_t k = 0; k < nslots; k++)
 				if (slots[k] && !ptr[i][k])
 					changed = ptr[i][k] = true;
@@ -578,7 +508,7 @@ static bool **part_slots(struct compiler *c)
 static void real_call_pointers(struct compiler *c, const struct ir_function *kir, size_t index)
 {
 	struct pa_arena *a = &c->fn_arena;
-	bool **callee = callee_slots(c, kir, part_slots(c));
+	bool **callee = drv_callee_slots(c, kir, drv_part_slots(c));
 	bool *is_ptr = PA_NEW_ARRAY(a, bool, kir->nparams + 1);
 	pa_find_pointers(kir, a, callee, is_ptr, NULL, 0);
 	struct co_arg *args = (struct co_arg *)c->kernels[index].args;
@@ -627,9 +557,9 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 	size_t index = 0;
 	*failed = NULL;
 	c->nparts = 0;
-	if (!compile_mir(c, pf, m, NULL, &ir, &mf, &ras, &index))
+	if (!drv_compile_mir(c, pf, m, NULL, &ir, &mf, &ras, &index))
 		return false;
-	if (!c->compact && ir.ncallees && !link_callees(c, m, &ir, &mf, failed))
+	if (!c->compact && ir.ncallees && !drv_link_callees(c, m, &ir, &mf, failed))
 		return false;
 	bool pointers = ir.calls_pointers; /* (by the kernel or a function it links) */
 	for (uint32_t i = 0; i < c->nparts; i++)
@@ -637,7 +567,7 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 	if (pointers && mf.num_sgprs < MIR_CALL_SAVE_SP + 1)
 		mf.num_sgprs = MIR_CALL_SAVE_SP + 1; /* (what the callees may use) */
 	struct sched_code code;
-	if (!sched_emit(&mf, mir_arena(c), &code, c->d))
+	if (!sched_emit(&mf, drv_mir_arena(c), &code, c->d))
 		return false;
 	if (c->d->nwarnings && c->d != c->real_d)
 		return false; /* (compiled again to print them) */
@@ -659,7 +589,7 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 }
 
 /* Forgets a failed attempt at a kernel. */
-static void undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs)
+void drv_undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs)
 {
 	c->nkernels = nkernels; /* (an entry begun from the IR) */
 	c->nprintfs = nprintfs;
@@ -696,7 +626,7 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 		c->d = &quiet;
 		bool ok;
 		while (!(ok = try_kernel(c, pf, m, &failed)) && failed && !quiet.nwarnings) {
-			undo_kernel(c, nkernels, nprintfs);
+			drv_undo_kernel(c, nkernels, nprintfs);
 			for (uint32_t i = 0; i < c->ninline_only && failed; i++)
 				if (c->inline_only[i] == failed)
 					failed = NULL;
@@ -711,7 +641,7 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 		c->d = c->real_d;
 		if (ok)
 			return;
-		undo_kernel(c, nkernels, nprintfs);
+		drv_undo_kernel(c, nkernels, nprintfs);
 		if (!quiet.nwarnings || quiet.nerrors)
 			c->inline_mode = IR_INLINE_ALL;
 	}
@@ -765,188 +695,6 @@ static void drop_deferred(struct compiler *c)
 	}
 }
 
-/* ---- function pointers as code addresses (docs/CALLS.md) ---- */
-
-enum { MAX_FN_CHAIN = 8 }; /* address-taken functions a compare chain may test */
-
-struct taken_set {
-	struct compiler *c;
-	const struct ptx_symbol **syms; /* the funclib's symbols (NULL: not defined here) */
-	uint32_t n, cap;
-	bool undefined; /* an address of a function without a body */
-};
-
-static void add_taken(void *user, const struct ptx_symbol *fn)
-{
-	struct taken_set *t = user;
-	const struct ptx_symbol *sym = NULL;
-	for (uint32_t i = 0; i < t->c->lib.cap && !sym; i++) {
-		const struct ptx_symbol *s = ir_funclib_at(&t->c->lib, i);
-		if (s && !strcmp(s->name, fn->name))
-			sym = s;
-	}
-	if (!sym) {
-		t->undefined = true;
-		return;
-	}
-	for (uint32_t i = 0; i < t->n; i++)
-		if (t->syms[i] == sym)
-			return;
-	t->syms = pa_arena_grow(&t->c->fn_arena, t->syms, &t->cap, t->n + 1, sizeof *t->syms);
-	t->syms[t->n++] = sym;
-}
-
-/* -S: the listing of address-taken function `index`, a local function symbol at the
- * offset it has in .text (right after the kernels: code sizes are multiples of 4, so
- * add_functions pads nothing), kept until the kernels are listed. */
-static void keep_function_asm(struct compiler *c, uint32_t index, const struct mir_function *mf)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
-	const char *name = c->functions[index].name;
-	if (!f) {
-		fprintf(stderr, "ptxas-amd: fatal: out of memory (open_memstream)\n");
-		abort();
-	}
-	fprintf(f, "\t.type %s,@function\n%s:\n", name, name);
-	sched_dump(f, mf, true);
-	fprintf(f, "\t.size %s, .-%s\n", name, name);
-	fclose(f);
-	c->fn_asm = pa_arena_grow(&c->mod_arena, c->fn_asm, &c->fn_asm_cap, index + 1,
-	                          sizeof *c->fn_asm);
-	c->fn_asm[index] = pa_arena_strndup(&c->mod_arena, text, size);
-	free(text);
-}
-
-/* Which frame slots of module function `index` (ir, its parts linked) are addresses, for
- * its callers' pointer parameters; room for the special registers every call stores. */
-static void keep_function_slots(struct compiler *c, uint32_t index, const struct ir_function *ir)
-{
-	uint32_t nslots = ir->frame_args / 4 + IR_NUM_CONTEXT_SREGS + 1;
-	c->fn_ptr_slots = pa_arena_grow(&c->mod_arena, c->fn_ptr_slots, &c->fn_ptr_slots_cap,
-	                                index + 1, sizeof *c->fn_ptr_slots);
-	c->fn_ptr_slots[index] = PA_NEW_ARRAY(&c->mod_arena, bool, nslots);
-	pa_find_pointers(ir, &c->fn_arena, callee_slots(c, ir, part_slots(c)), NULL,
-	                 c->fn_ptr_slots[index], ir->frame_args / 4 + 1);
-}
-
-/* One address-taken function compiled on its own, kept as a co_function.  False after
- * an error (reported to c->d). */
-static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
-                             const struct ptx_module_state *m)
-{
-	struct ir_function ir;
-	struct mir_function mf;
-	struct ra_stats ras;
-	const struct ptx_symbol *failed;
-	struct sched_code code;
-	ir.wave_size = c->o->target.wave_size;
-	c->nparts = 0;
-	if (!compile_mir(c, ir_funclib_find(&c->lib, sym), m, sym, &ir, &mf, &ras, NULL) ||
-	    (ir.ncallees && !link_callees(c, m, &ir, &mf, &failed)) ||
-	    !sched_emit(&mf, mir_arena(c), &code, c->d))
-		return false;
-	uint32_t index = c->nfunctions;
-	c->functions = pa_arena_grow(&c->mod_arena, c->functions, &c->functions_cap, index + 1,
-	                             sizeof *c->functions);
-	uint8_t *bytes = PA_NEW_ARRAY(&c->mod_arena, uint8_t, code.size ? code.size : 4);
-	memcpy(bytes, code.code, code.size);
-	c->functions[c->nfunctions++] = (struct co_function){
-	        .name = pa_arena_strndup(&c->mod_arena, sym->name, strlen(sym->name)),
-	        .code = bytes,
-	        .code_size = code.size};
-	if (mf.num_vgprs > c->fn_vgprs)
-		c->fn_vgprs = mf.num_vgprs;
-	if (c->o->asm_out)
-		keep_function_asm(c, index, &mf);
-	keep_function_slots(c, index, &ir);
-	for (uint32_t i = 0; i < code.nrelocs; i++) {
-		const struct sched_reloc *r = &code.relocs[i];
-		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
-		                          sizeof *c->relocs);
-		c->relocs[c->nrelocs++] = (struct co_reloc){
-		        .in = CO_IN_FUNCTION,
-		        .index = index,
-		        .offset = r->offset,
-		        .type = r->kind == MIR_RELOC_REL32_LO ? CO_R_REL32_LO : CO_R_REL32_HI,
-		        .symbol = pa_arena_strndup(&c->mod_arena, r->symbol, strlen(r->symbol)),
-		        .addend = r->addend,
-		};
-	}
-	return true;
-}
-
-/* Whether a module's function pointers are code addresses, decided once every kernel
- * that takes an address or calls through one waits (ir_funclib_pending): when it makes
- * indirect calls and the compare chain would be long (more than MAX_FN_CHAIN functions
- * have their address taken, or one is big) or --no-inline asks for real calls, every
- * address-taken function compiles on its own (quietly; else hashes, as before), and no body
- * making indirect calls writes .param variables in 1- or 2-byte pieces (which real calls do
- * not pass).  Pointers
- * must be one or the other everywhere: compares, stores, initializers. */
-static void decide_fn_pointers(struct compiler *c, const struct ptx_module_state *m)
-{
-	struct taken_set t = {.c = c};
-	bool indirect = false, narrow = false;
-	for (uint32_t i = 0; i < c->lib.cap; i++) {
-		const struct ptx_symbol *s = ir_funclib_at(&c->lib, i);
-		if (s)
-			ir_body_fn_pointers(ir_funclib_find(&c->lib, s), add_taken, &t, &indirect,
-			                    &narrow);
-	}
-	for (const struct deferred_kernel *k = c->deferred; k; k = k->next)
-		ir_body_fn_pointers(k->fn, add_taken, &t, &indirect, &narrow);
-	for (uint32_t i = 0; i < c->data.nvars; i++)
-		for (uint32_t k = 0; k < c->data.vars[i]->ninit; k++) {
-			const struct ptx_init *e = &c->data.vars[i]->init[k];
-			if ((e->kind == PTX_INIT_SYM || e->kind == PTX_INIT_GENERIC) && e->sym &&
-			    e->sym->kind == PTX_SYM_FUNC)
-				add_taken(&t, e->sym);
-		}
-	bool big = false;
-	for (uint32_t i = 0; i < t.n; i++)
-		big |= ir_funclib_find(&c->lib, t.syms[i])->nstmts >= 1000;
-	bool want = c->o->inline_mode == IR_INLINE_NONE || t.n > MAX_FN_CHAIN || big;
-	if (!indirect || !t.n || t.undefined || narrow || !want ||
-	    c->o->inline_mode == IR_INLINE_ALL || pa_diag_failed(c->d))
-		return;
-	struct pa_diag quiet = {.warnings_off = c->d->warnings_off,
-	                        .warnings_error = c->d->warnings_error};
-	uint32_t nrelocs = c->nrelocs, nprintfs = c->nprintfs;
-	const struct ptx_symbol **syms =
-	        PA_NEW_ARRAY(&c->mod_arena, const struct ptx_symbol *, t.n);
-	memcpy(syms, t.syms, t.n * sizeof *syms);
-	uint32_t n = t.n;
-	c->taken = PA_NEW_ARRAY(&c->mod_arena, const char *, n);
-	for (uint32_t i = 0; i < n; i++)
-		c->taken[i] = syms[i]->name;
-	c->ntaken = n;
-	c->d = &quiet;
-	c->fnptr_address = true;
-	c->inline_mode = c->o->inline_mode;
-	c->ninline_only = 0;
-	bool ok = true;
-	for (uint32_t i = 0; i < n && ok; i++) {
-		ok = compile_function(c, syms[i], m) && !quiet.nwarnings;
-		undo_kernel(c, c->nkernels, c->nprintfs);
-	}
-	c->d = c->real_d;
-	for (uint32_t i = 0; i < n && ok && c->o->info; i++)
-		fprintf(c->o->info,
-		        "ptxas-amd info    : Function '%s' compiled as a real call (its address is "
-		        "taken: function pointers are code addresses)\n",
-		        syms[i]->name);
-	if (ok)
-		return;
-	c->fnptr_address = false; /* hashes: forget the functions */
-	c->ntaken = 0;
-	c->nfunctions = 0;
-	c->fn_vgprs = 0;
-	c->nrelocs = nrelocs;
-	c->nprintfs = nprintfs;
-}
-
 /* The module's end: function pointers are decided, then the kernels still waiting are
  * compiled (those that call functions never defined here get the call reported as it is
  * built). */
@@ -954,7 +702,7 @@ static void on_module_end(void *user, const struct ptx_module_state *m)
 {
 	struct compiler *c = user;
 	c->mod = *m;
-	decide_fn_pointers(c, m);
+	drv_decide_fn_pointers(c, m);
 	compile_deferred(c, true);
 }
 
