@@ -267,9 +267,17 @@ void irb_bar(struct irb *b, const struct ptx_insn *in)
 		tr_bar_sync(b, in);
 }
 
-/* %reserved_smem_offset_1: the LDS offset of a hidden area for cooperative groups. */
+/* %reserved_smem_offset_1: the LDS offset of a hidden area for cooperative groups.  Their
+ * multi-warp tiles spin on it, one 32-lane warp waiting for another: with --warp-size 32 on
+ * wave64 two such warps are the halves of one wave, and the half that spins keeps the other
+ * from running (docs/WARP.md), so the read is warned about there, once per function. */
 ir_ref irb_reserved_smem(struct irb *b)
 {
+	if (!b->reserved_smem && b->fn->warp_size < b->fn->wave_size)
+		pa_diag_report(b->d, PA_DIAG_WARNING, b->file, b->line, b->col, NULL, 0,
+		               "%%reserved_smem_offset_1 (cooperative groups' multi-warp tiles): "
+		               "their 32-lane warps spin on each other, which may never end when "
+		               "two of them share a wave64 (--warp-size 32, docs/WARP.md)");
 	if (!b->reserved_smem)
 		b->reserved_smem = hidden_area(b, RESERVED_SMEM_BYTES, 8);
 	return area_address(b, b->reserved_smem);
