@@ -21,6 +21,7 @@
 #include "compile.h"
 #include "ir/ir.h"
 #include "moddata.h"
+#include "ptrparams.h"
 #include "isel/isel.h"
 #include "ptx.h"
 #include "regalloc/regalloc.h"
@@ -120,106 +121,11 @@ static void lap(struct compiler *c, enum stage s)
 	c->bytes_mark = used; /* after a reset: starts again from the empty arena */
 }
 
-/* 64-bit stores listed by their address value (first[value] -> next[]). */
-struct store_index {
-	const struct ir_insn **stores;
-	uint32_t *first, *next;
-};
-
-static void index_stores(const struct ir_function *ir, struct pa_arena *a, struct store_index *x)
-{
-	uint32_t n = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			n += ir->blocks[b].insns[i].op == IR_STORE;
-	x->stores = PA_NEW_ARRAY(a, const struct ir_insn *, n + 1);
-	x->next = PA_NEW_ARRAY(a, uint32_t, n + 1);
-	x->first = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
-	memset(x->first, 0xff, (ir->nvals + 1) * sizeof *x->first);
-	n = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
-			const struct ir_insn *in = &ir->blocks[b].insns[i];
-			if (in->op != IR_STORE || ir_mem_bytes(in->aux) != 8 ||
-			    in->args[0] >= ir->nvals)
-				continue;
-			x->stores[n] = in;
-			x->next[n] = x->first[in->args[0]];
-			x->first[in->args[0]] = n++;
-		}
-}
-
-/* PTX does not say which 64-bit parameters are pointers: those whose value reaches a
- * memory address (through moves, cvta, 64-bit adds, and memory: a load from the address a
- * parameter was stored to, as clang -O0 keeps every variable in the stack frame) are, and
- * the metadata says so (global_buffer), as HIP and amdsim expect.  The walk back from each
- * address is bounded: nvcc -G carries a pointer through a phi in nearly every block (a chain
- * of hundreds in tests/exec/ptx/coop_warp_g.ptx). */
-enum { TRACE_STACK = 256, TRACE_STEPS = 4096 };
-
-static void find_pointer_params(const struct ir_function *ir, struct pa_arena *a, bool *is_ptr)
-{
-	const struct ir_insn **def = PA_NEW_ARRAY(a, const struct ir_insn *, ir->nvals + 1);
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
-			if (ir->blocks[b].insns[i].res != IR_NO_REF)
-				def[ir->blocks[b].insns[i].res] = &ir->blocks[b].insns[i];
-	struct store_index sx;
-	index_stores(ir, a, &sx);
-	ir_ref *stack = PA_NEW_ARRAY(a, ir_ref, TRACE_STACK);
-	uint32_t *seen = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1), stamp = 0;
-	for (uint32_t b = 0; b < ir->nblocks; b++)
-		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++) {
-			const struct ir_insn *in = &ir->blocks[b].insns[i];
-			unsigned space = in->aux & IR_SPACE_MASK;
-			if ((in->op != IR_LOAD && in->op != IR_STORE && in->op != IR_ATOMIC &&
-			     in->op != IR_RED) ||
-			    (space != IR_SPACE_GLOBAL && space != IR_SPACE_GENERIC &&
-			     space != IR_SPACE_CONST))
-				continue;
-			unsigned n = 0, steps = 0;
-			stack[n++] = in->args[0];
-			stamp++;
-			while (n && steps++ < TRACE_STEPS) {
-				ir_ref r = stack[--n];
-				const struct ir_insn *d = def[r];
-				if (!d || d->type != IR_T_I64 || seen[r] == stamp)
-					continue;
-				seen[r] = stamp;
-				if (d->op == IR_PARAM) {
-					for (uint32_t p = 0; p < ir->nparams; p++)
-						if (ir->params[p].offset == (uint32_t)d->imm &&
-						    ir->params[p].size == 8)
-							is_ptr[p] = true;
-				} else if (d->op == IR_COPY || d->op == IR_BITCAST ||
-				           d->op == IR_ADD || d->op == IR_SUB) {
-					for (unsigned k = 0;
-					     k < d->nargs && k < 2 && n < TRACE_STACK - 2; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_LOAD && ir_mem_bytes(d->aux) == 8) {
-					for (uint32_t k = sx.first[d->args[0]];
-					     k != UINT32_MAX && n < TRACE_STACK - 2; k = sx.next[k])
-						if (sx.stores[k]->imm == d->imm)
-							stack[n++] = sx.stores[k]->args[1];
-				} else if (d->op == IR_SELECT) {
-					for (unsigned k = 1; k < 3 && n < TRACE_STACK - 2; k++)
-						stack[n++] = d->args[k];
-				} else if (d->op == IR_PHI) { /* pointers stepped through a loop */
-					const struct ir_block *bl =
-					        &ir->blocks[ir->vals[d->res].block];
-					for (uint32_t k = 0; k < bl->npreds && n < TRACE_STACK - 2;
-					     k++)
-						stack[n++] = d->phi_args[k];
-				}
-			}
-		}
-}
-
 static void add_args(struct compiler *c, const struct ir_function *ir, struct co_kernel *k)
 {
 	struct co_arg *args = PA_NEW_ARRAY(&c->mod_arena, struct co_arg, ir->nparams + 1);
 	bool *is_ptr = PA_NEW_ARRAY(&c->fn_arena, bool, ir->nparams + 1);
-	find_pointer_params(ir, &c->fn_arena, is_ptr);
+	pa_find_pointer_params(ir, &c->fn_arena, is_ptr);
 	for (uint32_t i = 0; i < ir->nparams; i++) {
 		const struct ir_param *p = &ir->params[i];
 		args[i] = (struct co_arg){

@@ -695,6 +695,7 @@ def mwtile_case():
 def cases():
     out = [tiles_case('coop_tiles_sm75'), tiles_case('coop_tiles_sm80'), coalesced_case(),
            warp_case(), sm90_case('coop_sm90'), warp_case('coop_warp_g'),
+           sm90_case('coop_sm90_g'),  # -G: lambdas hold the frame slots of the pointers
            tiles_case('coop_tiles_clang'), coalesced_case('coop_coalesced_clang'),
            warp_case('coop_warp_clang')]
     for c in out:
