@@ -210,6 +210,7 @@ static void index_stores(const struct ir_function *ir, struct pa_arena *a,
 	x->state = PA_NEW_ARRAY(a, uint8_t, ir->nvals + 1);
 	x->sym_root = PA_NEW_ARRAY(a, ir_ref, ir->nsymvars + 1);
 	memset(x->sym_root, 0xff, (ir->nsymvars + 1) * sizeof *x->sym_root);
+	x->tentative = false;
 	x->max_steps = 64 * (uint64_t)ir->nvals + 4096;
 	x->through_loads = false;
 	fill_index(ir, x);
