@@ -1,7 +1,7 @@
 /* Which 64-bit kernel parameters are pointers (the kernel metadata's global_buffer).
  *
  * PTX does not say: a parameter whose value reaches a memory address is one.  The walk goes
- * back from every global/generic/const address through moves, cvta, 64-bit adds and subs,
+ * back from every global/generic/const address through moves, 64-bit adds and subs,
  * selects, phis and 64-bit loads; a load yields what was stored to the places its address
  * may name.  Those places (addr_set) are up to ADDR_MAX (root, offset) pairs, found through
  * moves, cvta, adds of constants, phis (a loop's phi optimistically, as in SCCP: the value
@@ -21,8 +21,8 @@
  * every variable in the local frame, and a lambda that captures by reference holds the
  * address of the frame slot its pointer was stored to (add %rd, %SP, 848; st [%SP+872],
  * %rd; ... ld %rd2, [%SP+872]; ld %rd3, [%rd2]: %rd3 is what [%SP+848] holds), often
- * through argument slots that many calls reuse.  An address with more places, or one
- * being computed (a cycle), is its own root.  The stores are listed by the roots of
+ * through argument slots that many calls reuse.  An address with more places (or past
+ * the depth or step budget) is its own root.  The stores are listed by the roots of
  * their addresses (first[root] -> next[]), at off[k] bytes from it. */
 enum { ADDR_MAX = 6, ADDR_DEPTH = 256, TRACE_STACK = 256, TRACE_STEPS = 4096 };
 
