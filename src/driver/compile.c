@@ -569,8 +569,9 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 	struct sched_code code;
 	if (!sched_emit(&mf, drv_mir_arena(c), &code, c->d))
 		return false;
-	if (c->d->nwarnings && c->d != c->real_d)
-		return false; /* (compiled again to print them) */
+	if ((c->d->nwarnings || c->d->nerrors) && c->d != c->real_d)
+		return false; /* (compiled again to print them; -Werror makes warnings errors that
+		               * do not stop the passes) */
 	if (o->dump_sched)
 		sched_dump(o->dump_sched, &mf, false);
 	if (o->asm_out && index)
@@ -636,7 +637,10 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 			        pa_arena_grow(&c->mod_arena, c->inline_only, &c->inline_only_cap,
 			                      c->ninline_only + 1, sizeof *c->inline_only);
 			c->inline_only[c->ninline_only++] = failed;
-			quiet.nerrors = 0;
+			/* a fresh sink: one that remembered the warnings of the last try would not
+			 * count them again (-Werror) */
+			quiet = (struct pa_diag){.warnings_off = c->real_d->warnings_off,
+			                         .warnings_error = c->real_d->warnings_error};
 		}
 		c->d = c->real_d;
 		if (ok)

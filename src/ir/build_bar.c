@@ -270,9 +270,61 @@ void irb_bar(struct irb *b, const struct ptx_insn *in)
 /* %reserved_smem_offset_1: the LDS offset of a hidden area for cooperative groups. */
 ir_ref irb_reserved_smem(struct irb *b)
 {
-	if (!b->reserved_smem)
+	if (!b->reserved_smem) {
 		b->reserved_smem = hidden_area(b, RESERVED_SMEM_BYTES, 8);
+		b->reserved_line = b->line;
+		b->reserved_col = b->col;
+	}
 	return area_address(b, b->reserved_smem);
+}
+
+/* Whether address r comes from the reserved area (through casts and adds, a few steps). */
+static bool from_reserved(const struct irb *b, const struct ir_insn **def, ir_ref r, unsigned depth)
+{
+	const struct ir_insn *d = r < b->fn->nvals ? def[r] : NULL;
+	if (!d || depth > 12)
+		return false;
+	if (d->op == IR_SYMADDR)
+		return (d->aux & IR_SPACE_MASK) == IR_SPACE_SHARED &&
+		       d->imm == (int64_t)b->reserved_smem - 1;
+	if (d->op == IR_ADD || d->op == IR_SUB || d->op == IR_COPY || d->op == IR_BITCAST ||
+	    d->op == IR_CVTA_FROM || d->op == IR_CVTA_TO || d->op == IR_ZEXT)
+		for (unsigned k = 0; k < d->nargs && k < 2; k++)
+			if (from_reserved(b, def, d->args[k], depth + 1))
+				return true;
+	return false;
+}
+
+/* Cooperative groups' multi-warp tiles spin on the area, one 32-lane warp waiting for
+ * another's atomic: with --warp-size 32 on wave64 two such warps are the halves of one
+ * wave, and the half that spins keeps the other from running (docs/WARP.md).  Warned
+ * when an atomic's address comes straight from the area (nvcc -G reads the register
+ * in every this_thread_block() and keeps it in the frame: not warned there). */
+static void warn_reserved_spins(struct irb *b)
+{
+	struct ir_function *fn = b->fn;
+	if (!b->reserved_smem || fn->warp_size >= fn->wave_size)
+		return;
+	const struct ir_insn **def = PA_NEW_ARRAY(b->arena, const struct ir_insn *, fn->nvals + 1);
+	for (uint32_t blk = 0; blk < fn->nblocks; blk++)
+		for (uint32_t i = 0; i < fn->blocks[blk].ninsns; i++)
+			if (fn->blocks[blk].insns[i].res < fn->nvals)
+				def[fn->blocks[blk].insns[i].res] = &fn->blocks[blk].insns[i];
+	for (uint32_t blk = 0; blk < fn->nblocks; blk++)
+		for (uint32_t i = 0; i < fn->blocks[blk].ninsns; i++) {
+			const struct ir_insn *in = &fn->blocks[blk].insns[i];
+			if ((in->op == IR_ATOMIC || in->op == IR_RED) &&
+			    from_reserved(b, def, in->args[0], 0)) {
+				pa_diag_report(
+				        b->d, PA_DIAG_WARNING, b->file, b->reserved_line,
+				        b->reserved_col, NULL, 0,
+				        "%%reserved_smem_offset_1 (cooperative groups' multi-warp "
+				        "tiles): their 32-lane warps spin on each other, which may "
+				        "never end when two of them share a wave64 (--warp-size "
+				        "32, docs/WARP.md)");
+				return;
+			}
+		}
 }
 
 /* Block blk's instructions again through `put`, which may emit replacements. */
@@ -315,6 +367,7 @@ static void put_marked(struct irb *b, uint32_t blk, const struct ir_insn *in)
  * wave arrives before every counter is 0. */
 void irb_bar_finish(struct irb *b)
 {
+	warn_reserved_spins(b);
 	uint32_t cur = b->cur, line = b->line, col = b->col;
 	bool terminated = b->terminated;
 	if (b->bar_marked || b->nbar_all)

@@ -81,6 +81,8 @@ struct irb {
 	uint32_t nbar_area;     /* counted/named barriers: IR_NBAR_AREA_BYTES */
 	bool nbar_all;          /* barrier 0 goes through the LDS counters too */
 	bool bar_marked;        /* BARRIERs of plain bar.sync 0 carry aux 1 until the finish */
+	/* where %reserved_smem_offset_1 was first read (build_bar.c's spin warning) */
+	uint32_t reserved_line, reserved_col;
 	/* build_printf.c: addresses and %s arguments to check once every block is sealed */
 	struct irb_printf_check *printf_checks;
 	/* build_warp.c: narrow membermask registers to check once every block is sealed */

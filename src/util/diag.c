@@ -1,4 +1,7 @@
-/* Diagnostic sink: formats clang-style messages with a source excerpt and caret. */
+/* Diagnostic sink: formats clang-style messages with a source excerpt and caret; a warning
+ * printed once is not printed again at the same place (warned_before). */
+#include <string.h>
+
 #include "diag.h"
 
 void pa_diag_init(struct pa_diag *d, FILE *out)
@@ -40,12 +43,48 @@ static void print_excerpt(FILE *out, const char *text, size_t len, unsigned col)
 	fputs("^\n", out);
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Whether this warning was printed before (then not again); remembers it otherwise.  An
+ * open-addressed table of hashes, kept at most 3/4 full (beyond: no more remembered). */
+static bool warned_before(struct pa_diag *d, const char *file, unsigned line, unsigned col,
+                          const char *fmt, va_list ap)
+{
+	enum { N = sizeof d->warned / sizeof d->warned[0] };
+	if (!file || !line)
+		return false;
+	char msg[512];
+	va_list copy;
+	va_copy(copy, ap);
+	vsnprintf(msg, sizeof msg, fmt, copy);
+	va_end(copy);
+	uint64_t h = fnv(14695981039346656037ull, file, strlen(file));
+	unsigned pos[2] = {line, col};
+	h = fnv(fnv(h, pos, sizeof pos), msg, strlen(msg)) | 1;
+	for (unsigned i = (unsigned)(h % N);; i = (i + 1) % N) {
+		if (d->warned[i] == h)
+			return true;
+		if (!d->warned[i]) {
+			if (d->nwarned >= N * 3 / 4)
+				return false;
+			d->warned[i] = h;
+			d->nwarned++;
+			return false;
+		}
+	}
+}
+
 void pa_diag_vreport(struct pa_diag *d, enum pa_diag_level level, const char *file, unsigned line,
                      unsigned col, const char *line_text, size_t line_len, const char *fmt,
                      va_list ap)
 {
 	if (level == PA_DIAG_WARNING) {
-		if (d->warnings_off)
+		if (d->warnings_off || warned_before(d, file, line, col, fmt, ap))
 			return;
 		if (d->warnings_error)
 			level = PA_DIAG_ERROR;

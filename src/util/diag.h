@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum pa_diag_level { PA_DIAG_NOTE, PA_DIAG_WARNING, PA_DIAG_ERROR };
@@ -26,6 +27,10 @@ struct pa_diag {
 	unsigned nerrors;
 	unsigned nwarnings;
 	bool limit_reported; /* the "too many errors" note was printed */
+	/* warnings printed, by a hash of file, line, column and message: one printed once
+	 * (code inlined at several calls, a function inlined into several kernels) */
+	uint64_t warned[256];
+	unsigned nwarned;
 };
 
 void pa_diag_init(struct pa_diag *d, FILE *out);

@@ -2,7 +2,8 @@
 """Diagnostics of the code generator (tests/exec/diag/*.ptx): each file lists its runs
 (`// run: TARGET [OPTIONS...]`) and, per run, every diagnostic it must print
 (`// expect TARGET [OPTIONS...]: LINE:COL: error|warning: MESSAGE`).  A run must print exactly
-those diagnostics at those positions, and exit 1 if any is an error, else 0 with a code object.
+those diagnostics at those positions, each as many times as it is listed, and exit 1 if any
+is an error, else 0 with a code object.
 
 usage: run_diag.py PTXAS_AMD [FILE...]
 """
@@ -49,9 +50,12 @@ def check_file(exe, path, tmp):
         for w in want:
             if w not in got:
                 errs.append('%s: missing diagnostic: %s' % (tag, w))
-        for g in got:
+        for g in sorted(set(got)):
             if g not in want:
                 errs.append('%s: unexpected diagnostic: %s' % (tag, g))
+            elif got.count(g) > want.count(g):  # e.g. once per call site of inlined code
+                errs.append('%s: printed %d times, expected %d: %s'
+                            % (tag, got.count(g), want.count(g), g))
         status = 1 if any(': error: ' in w for w in want) else 0
         if r.returncode != status:
             errs.append('%s: exit %d, expected %d\n%s' % (tag, r.returncode, status,

@@ -58,6 +58,8 @@ def main():
                     continue
                 if getattr(case, 'warp32_only', False) and warp_size(words) != 32:
                     continue  # written for 32-lane warps: see tests/exec/diag for wave64
+                if getattr(case, 'warp_per_wave', False) and '--warp-size' in words:
+                    continue  # its warps spin on each other: not as halves of a wave64
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
                 hsaco = os.path.join(tmp, '%s.%s.hsaco' % (case.kernel, '_'.join(words)))

@@ -655,9 +655,47 @@ def redux_mask_case():
     return c
 
 
+# ---- coop_mwtile: multi-warp tiles thread_block_tile<64>/<128> ----
+
+def mwtile_case():
+    """Tiles of 64 and 128 consecutive threads of the block (CUDA: tile k holds threads
+    k*T .. k*T+T-1; meta_group_rank k, meta_group_size BLOCK/T); any/all are 1 or 0."""
+    kernel, nout = 'coop_mwtile', 9
+    vals = inputs(kernel)
+
+    def expect():
+        out = []
+        for gid in range(N):
+            tid = gid % BLOCK
+            for t in (64, 128):
+                r, base = tid % t, gid - tid % t
+                w = vals[base:base + t]
+
+                def o7(k):
+                    return 3 * w[(k + t // 2 + 1) % t] + t
+                out += [tid // t * 100000 + BLOCK // t * 1000 + r * 4 + 1, w[37], w[t - 1],
+                        int(any(x > 900 for x in w)), int(all(x > -990 for x in w)),
+                        s32(sum(w)), max(w), o7(r), o7(t // 2 + 3) + t // 2 + 3]
+        return out
+
+    def check(outs, wave):
+        if wave != 32:
+            return ['%s runs with 32-lane warps only, not %d' % (kernel, wave)]
+        return compare(kernel, 'out', unpack('i', outs[0]), expect(), 2 * nout)
+
+    c = Case(kernel, kernel, (GRID,), (BLOCK,), [In('i', vals), Out(4 * 2 * nout * N)], check)
+    c.warp_level = True
+    c.warp32_only = True
+    # a warp spins until another arrives: two warps as halves of a wave64 (--warp-size 32)
+    # never finish (docs/WARP.md; ptxas-amd warns, amdsim exhausts its budget)
+    c.warp_per_wave = True
+    return c
+
+
 def cases():
     out = [tiles_case('coop_tiles_sm75'), tiles_case('coop_tiles_sm80'), coalesced_case(),
            warp_case(), sm90_case('coop_sm90'), warp_case('coop_warp_g'),
+           sm90_case('coop_sm90_g'),  # -G: lambdas hold the frame slots of the pointers
            tiles_case('coop_tiles_clang'), coalesced_case('coop_coalesced_clang'),
            warp_case('coop_warp_clang')]
     for c in out:
@@ -665,4 +703,4 @@ def cases():
         c.warp32_only = True  # plain wave64: the errors listed in the .ptx (run_diag.py)
     return out + [wave_case('coop_wave'), wave_case('coop_wave_g'), redux_mask_case(),
                   cub_case(), cub_sort_case(), bits_case(), loop_case('coop_loop_sm80'),
-                  loop_case('coop_loop_sm75'), types_case()]
+                  loop_case('coop_loop_sm75'), types_case(), mwtile_case()]

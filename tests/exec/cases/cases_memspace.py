@@ -152,5 +152,20 @@ def depot_case():
                 [Out(4 * 3 * grid * block), ('i32', n)], check)
 
 
+def param_slots_case():
+    """Pointer parameters found through frame slots (the metadata's value kinds)."""
+    rng = random.Random('param_slots')
+    block, n = 64, 1000003
+    vals = [rng.randrange(-5000, 5000) for _ in range(block)]
+    exp = [s32(vals[t] * n + t) for t in range(block)]
+
+    def check(outs, wave):
+        got = unpack('i', outs[0])
+        return ['out[%d] = %d, expected %d' % (t, got[t], exp[t])
+                for t in range(block) if got[t] != exp[t]][:8]
+    return Case('param_slots', 'param_slots', (1,), (block,),
+                [Out(4 * block), ('i64', n), In('i', vals)], check)
+
+
 def cases():
-    return [global_case(), local_case(), generic_case(), depot_case()]
+    return [global_case(), local_case(), generic_case(), depot_case(), param_slots_case()]

@@ -1,7 +1,8 @@
 // sm_90 warp-level CUDA: cg::invoke_one and cg::invoke_one_broadcast (elect.sync) on a tile
 // and on a coalesced group, a warp-aggregated atomic written with invoke_one_broadcast,
 // and cg::reduce/exclusive_scan on a tiled_partition<8>.  nvcc's PTX for sm_90
-// (tests/exec/ptx/coop_sm90.ptx; command there).  On wave64 this runs with --warp-size 32.
+// (tests/exec/ptx/coop_sm90.ptx, and -G: coop_sm90_g.ptx; commands there).  On wave64 this
+// runs with --warp-size 32.
 // Reference: tests/exec/cases/cases_coop.py.
 #ifndef KNAME // the kernel is named after its .ptx file (-DKNAME=...)
 #define KNAME coop_sm90
