@@ -20,8 +20,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'kernels'))
 sys.path.insert(0, os.path.join(HERE, 'cases'))
-from ref import Case, In, Out, unpack  # noqa: E402
+from ref import Case, In, Out, unpack, rng_for  # noqa: E402
 import run as krun  # noqa: E402
+import cfg_zoo  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 M32 = (1 << 32) - 1
@@ -99,6 +100,60 @@ def expected(steps, data):
     return out
 
 
+def pending_case(rungs):
+    """cfg_zoo's pending shape, big enough for long branches in wave64 code: per thread
+    the hash of its block trace (cfg_zoo interprets the CFG), as in cases_cfg.hash_case."""
+    grid, block = 2, 64
+    blocks = cfg_zoo.pending(rungs)
+    n = grid * block
+    rng = rng_for('long_pending')
+    data = [rng.getrandbits(32) for _ in range(n)]
+    u = rng.getrandbits(32)
+    exp = [cfg_zoo.block_hash(cfg_zoo.run_thread(blocks, g, g % block, data[g],
+                                                 (u + (g // block) * cfg_zoo.GOLDEN) &
+                                                 cfg_zoo.M32)) for g in range(n)]
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        return ['pending thread %d: trace hash %#x, expected %#x' % (g, got[g], exp[g])
+                for g in range(n) if got[g] != exp[g]][:8]
+
+    ptx = cfg_zoo.gen_ptx('long_pending', blocks, 'long branches: %d pending rungs' % rungs,
+                          False)
+    return Case('long_pending', 'long_pending', (grid,), (block,),
+                [('u64', 0), Out(4 * n), In('I', data), ('u32', u)], check), ptx
+
+
+def run_pending(args, tmp, fails):
+    """The generated CFG of bench/cfg_scale.py --shapes pending, run on every target."""
+    case, ptx = pending_case(1000)
+    src = os.path.join(tmp, 'long_pending.ptx')
+    with open(src, 'w') as f:
+        f.write(ptx)
+    relaxed = 0
+    for t in args.target or TARGETS:
+        hsaco = os.path.join(tmp, 'long_pending.%s.hsaco' % t)
+        r = subprocess.run([args.ptxas_amd, '--gpu-name', t, '--verify', src, '-o', hsaco],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        r2 = subprocess.run([args.ptxas_amd, '--gpu-name', t, '-S', src, '-o', hsaco + '.s'],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode or r2.returncode:
+            fails.append('pending-' + t)
+            print('FAIL  pending %s ptxas-amd: %s' % (t, (r.stdout + r2.stdout)[-1500:]))
+            continue
+        relaxed += 's_setpc_b64' in open(hsaco + '.s').read()
+        kern, _ = krun.read_metadata(hsaco)
+        ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)], tmp, kern,
+                                      False, 0)
+        print('%s  pending %s run %.2fs %s' % ('PASS' if ok else 'FAIL', t, secs,
+                                               '' if ok else msg[:1500]))
+        if not ok:
+            fails.append('pending-' + t)
+    if not relaxed and (not args.target or 'gfx90a' in args.target):
+        fails.append('pending-relaxed')  # gfx90a's code for it is over 128 KiB
+        print('FAIL  pending: no target relaxed a branch')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ptxas-amd', required=True)
@@ -146,6 +201,7 @@ def main():
                                            '' if ok else msg[:1500]))
             if not ok:
                 fails.append(t)
+        run_pending(args, tmp, fails)
         small = os.path.join(tmp, 'short.ptx')  # in-range branches stay s_cbranch_*
         with open(small, 'w') as f:
             f.write(gen_ptx(200))
