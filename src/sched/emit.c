@@ -223,9 +223,10 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 				int64_t next = (int64_t)addr + 4 * n;
 				int64_t delta = ((int64_t)block_addr[target->v] - next) / 4;
 				if (delta < -32768 || delta > 32767)
-					return emit_error(d, fn, b, i, in,
-					                  "branch target out of the 16-bit range "
-					                  "(long branches are made only in kernels)");
+					return emit_error(
+					        d, fn, b, i, in,
+					        "branch target out of the 16-bit range "
+					        "(long branches are made only in kernels)");
 				n = encode_one(fn, b, i, (int32_t)delta, words, d);
 				if (!n)
 					return false;
