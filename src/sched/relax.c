@@ -17,8 +17,8 @@
  * the callees linked into it) names, so it is free at every branch by construction; no
  * save/restore is needed.  fn->num_sgprs grows to N + 2 (the descriptor's count).  When
  * no such pair fits in the target's addressable SGPRs the branch is an error.  s_add_u32
- * writes SCC: a target block that reads SCC before writing it is an error (the selector
- * never carries SCC across a block boundary).  Hazards: s_setpc_b64 reading SGPRs an SALU
+ * writes SCC: a target block that reads SCC before writing it is an error, not wrong code
+ * (selected code compares next to its branch).  Hazards: s_setpc_b64 reading SGPRs an SALU
  * just wrote needs no wait states on gfx9-12 (SALU results forward to SALU; LLVM emits
  * this very sequence), and amdsim's strict mode checks it.
  *   requires: physical operands, after sched_hazards (final instructions).
@@ -105,10 +105,13 @@ static bool relax_error(struct pa_diag *d, const struct mir_function *fn, uint32
 	return false;
 }
 
-/* True when block t reads SCC before writing it (s_add_u32 of a long branch clobbers it). */
+/* True when block t (past empty blocks it falls into) reads SCC before writing it
+ * (s_add_u32 of a long branch clobbers it). */
 static bool reads_scc_first(const struct mir_function *fn, uint32_t t)
 {
 	struct sched_range scc = {SCHED_SLOT_SCC, 1}, r[SCHED_MAX_RANGES];
+	while (t + 1 < fn->nblocks && fn->blocks[t].ninsns == 0)
+		t++;
 	for (uint32_t i = 0; i < fn->blocks[t].ninsns; i++) {
 		const struct mir_insn *in = &fn->blocks[t].insns[i];
 		unsigned n = sched_insn_uses(fn, in, r);
