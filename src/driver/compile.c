@@ -567,7 +567,8 @@ static bool try_kernel(struct compiler *c, const struct ptx_function *pf,
 	if (pointers && mf.num_sgprs < MIR_CALL_SAVE_SP + 1)
 		mf.num_sgprs = MIR_CALL_SAVE_SP + 1; /* (what the callees may use) */
 	struct sched_code code;
-	if (!sched_emit(&mf, drv_mir_arena(c), &code, c->d))
+	if (!sched_relax(&mf, drv_mir_arena(c), c->d) ||
+	    !sched_emit(&mf, drv_mir_arena(c), &code, c->d))
 		return false;
 	if ((c->d->nwarnings || c->d->nerrors) && c->d != c->real_d)
 		return false; /* (compiled again to print them; -Werror makes warnings errors that

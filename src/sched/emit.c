@@ -6,8 +6,8 @@
  * final size of every instruction, and literals make sizes depend on values, so emission
  * runs in two passes: the first encodes every instruction with a zero offset to learn its
  * size (a branch's size does not depend on its offset) and records block addresses; the
- * second encodes for real.  A branch that does not fit in 16 bits is an error (long
- * branches through s_getpc/s_add are not implemented yet).  A MIR_RELOC literal is
+ * second encodes for real.  A branch that does not fit in 16 bits is an error (sched_relax,
+ * relax.c, rewrote those of kernels into long branches before).  A MIR_RELOC literal is
  * encoded as a placeholder, then zeroed and recorded as a relocation whose addend is its
  * distance from the s_getpc_b64 anchor (sched_reloc_addend).
  *   requires: every operand physical (mir_verify(after_ra)); no COPY.
@@ -223,9 +223,10 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 				int64_t next = (int64_t)addr + 4 * n;
 				int64_t delta = ((int64_t)block_addr[target->v] - next) / 4;
 				if (delta < -32768 || delta > 32767)
-					return emit_error(d, fn, b, i, in,
-					                  "branch target out of the 16-bit range "
-					                  "(long branches are not implemented)");
+					return emit_error(
+					        d, fn, b, i, in,
+					        "branch target out of the 16-bit range "
+					        "(long branches are made only in kernels)");
 				n = encode_one(fn, b, i, (int32_t)delta, words, d);
 				if (!n)
 					return false;

@@ -7,6 +7,7 @@
  *                  scoreboard of pending memory results, merged over the CFG to a fixed point;
  *   sched_hazards  inserts s_nop for the software hazards (gfx90a/gfx942) and s_delay_alu
  *                  (gfx11/gfx12);
+ *   sched_relax    turns branches beyond the 16-bit offset into s_getpc/s_setpc sequences;
  *   sched_emit     encodes the function, resolving branch targets;
  *   sched_dump     prints the listing with each instruction's control annotation (what it
  *                  waits for, which counter it increments, stalls), maxas-style. */
@@ -62,6 +63,11 @@ struct sched_code {
 	struct sched_reloc *relocs; /* the MIR_RELOC literals, in code order */
 	uint32_t nrelocs, relocs_cap;
 };
+/* Branch relaxation (relax.c): rewrites every branch beyond the 16-bit offset into a long
+ * branch through s_getpc/s_setpc on a free SGPR pair (grows fn->num_sgprs), iterating to
+ * a fixed point; run it last, before sched_emit and the listing.  False with a diagnostic
+ * when no pair is free or SCC is live into a far target. */
+bool sched_relax(struct mir_function *fn, struct pa_arena *arena, struct pa_diag *d);
 /* Encodes fn (after allocation and the passes above); false with a diagnostic when an
  * instruction cannot be encoded or a branch is out of range. */
 bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sched_code *out,
