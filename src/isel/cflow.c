@@ -379,6 +379,18 @@ static bool reads_succ_phi(const struct isel *s, uint32_t b, const struct ir_ins
 	return false;
 }
 
+/* The successors of MIR block b in a loop that selection builds itself (sel_atomic.c's CAS
+ * loop, sel_bar.c's barrier wait, sel_warp.c's match.any): s0, then s1 unless it is the same
+ * block or ~0u. */
+void sel_set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
+{
+	struct mir_block *bl = &s->mf->blocks[b];
+	bl->succ[0] = s0;
+	bl->nsucc = 1;
+	if (s1 != s0 && s1 != ~0u)
+		bl->succ[bl->nsucc++] = s1;
+}
+
 /* The uniform integer compares whose only reader is the branch ending their block: the
  * branch selects the compare itself into SCC (no 0/1 SGPR, no s_cmp_lg of it), after the
  * block's phi copies, so not one that reads a value those copies overwrite. */

@@ -126,6 +126,8 @@ void sel_mm_barrier_release(struct isel *s); /* before s_barrier (waits for ever
 void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);
+/* cflow.c: the successors of a block of such a loop (s1 ~0u or == s0: one) */
+void sel_set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1);
 /* match.any's waterfall loop (sel_warp.c): two MIR blocks, as an atomic loop. */
 bool sel_warp_needs_loop(const struct ir_insn *in);
 bool sel_warp(struct isel *s, const struct ir_insn *in); /* sel_warp.c */

@@ -334,15 +334,6 @@ static struct mir_opnd pair(struct isel *s, ir_ref a, ir_ref c, unsigned half)
 	return mir_vreg(t, 2 * half);
 }
 
-static void set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
-{
-	struct mir_block *bl = &s->mf->blocks[b];
-	bl->succ[0] = s0;
-	bl->nsucc = 1;
-	if (s1 != s0 && s1 != ~0u)
-		bl->succ[bl->nsucc++] = s1;
-}
-
 static const uint16_t global_ld[2] = {AMD_OP_GLOBAL_LOAD_DWORD, AMD_OP_GLOBAL_LOAD_DWORDX2};
 static const uint16_t flat_ld[2] = {AMD_OP_FLAT_LOAD_DWORD, AMD_OP_FLAT_LOAD_DWORDX2};
 static const uint16_t lds_ld[2] = {AMD_OP_DS_READ_B32, AMD_OP_DS_READ_B64};
@@ -390,7 +381,7 @@ static void fadd_loop(struct isel *s, const struct ir_insn *in, const struct at_
 	struct mir_opnd save[2] = {mir_vreg(saved, s->mask_dw), sel_exec(s)};
 	sel_emit(s, mov, 2, save);
 	uint32_t loop = s->cur + 1, cont = s->cur + 2;
-	set_succ(s, s->cur, loop, ~0u);
+	sel_set_succ(s, s->cur, loop, ~0u);
 	s->cur = loop;
 	s->mf->blocks[loop].comment = "compare-and-swap loop: lanes whose swap failed";
 	uint32_t nv = sel_new_vgpr(s, words);
@@ -412,7 +403,7 @@ static void fadd_loop(struct isel *s, const struct ir_insn *in, const struct at_
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, drop);
 	struct mir_opnd back = mir_block_ref(loop);
 	sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &back);
-	set_succ(s, loop, cont, loop);
+	sel_set_succ(s, loop, cont, loop);
 	s->cur = cont;
 	struct mir_opnd restore[2] = {sel_exec(s), mir_vreg(saved, s->mask_dw)};
 	sel_emit(s, mov, 2, restore);

@@ -53,15 +53,6 @@ static void scmp(struct isel *s, unsigned op, struct mir_opnd a, struct mir_opnd
 	sel_emit(s, op, 2, ops);
 }
 
-static void set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
-{
-	struct mir_block *bl = &s->mf->blocks[b];
-	bl->succ[0] = s0;
-	bl->nsucc = 1;
-	if (s1 != s0 && s1 != ~0u)
-		bl->succ[bl->nsucc++] = s1;
-}
-
 /* A uniform SGPR value in lane 0 of a new VGPR (EXEC must hold lane 0). */
 static struct mir_opnd to_lane0(struct isel *s, struct mir_opnd v)
 {
@@ -235,7 +226,7 @@ static void arrive(struct isel *s, struct nbar *nb, const struct mir_opnd *other
 static void wait_phase(struct isel *s, struct nbar *nb)
 {
 	uint32_t loop = s->cur + 1, cont = s->cur + 2;
-	set_succ(s, s->cur, loop, ~0u);
+	sel_set_succ(s, s->cur, loop, ~0u);
 	s->cur = loop;
 	s->mf->blocks[loop].comment = "barrier: wait until the phase changes";
 	struct mir_opnd sl = mir_imm(1);
@@ -253,7 +244,7 @@ static void wait_phase(struct isel *s, struct nbar *nb)
 	scmp(s, AMD_OP_S_CMP_LT_U32, dd, sel_s_imm(s, 0x7fff));
 	struct mir_opnd back = mir_block_ref(loop);
 	sel_emit(s, AMD_OP_S_CBRANCH_SCC0, 1, &back);
-	set_succ(s, loop, cont, loop);
+	sel_set_succ(s, loop, cont, loop);
 	s->cur = cont;
 }
 

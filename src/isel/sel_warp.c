@@ -529,15 +529,6 @@ bool sel_warp_needs_loop(const struct ir_insn *in)
 	return in->op == IR_MATCH_ANY;
 }
 
-static void set_succ(struct isel *s, uint32_t b, uint32_t s0, uint32_t s1)
-{
-	struct mir_block *bl = &s->mf->blocks[b];
-	bl->succ[0] = s0;
-	bl->nsucc = 1;
-	if (s1 != s0 && s1 != ~0u)
-		bl->succ[bl->nsucc++] = s1;
-}
-
 /* A waterfall loop over the distinct values (its two MIR blocks laid out by cflow.c right
  * after the block's body, as sel_atomic.c's loops): EXEC holds the lanes still without a
  * result; the first of them (s_ff1) gives its value (v_readlane, both halves of a 64-bit
@@ -557,7 +548,7 @@ static bool match_any(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd save[2] = {mir_vreg(saved, w), sel_exec(s)};
 	sel_emit(s, mov, 2, save);
 	uint32_t loop = s->cur + 1, cont = s->cur + 2;
-	set_succ(s, s->cur, loop, ~0u);
+	sel_set_succ(s, s->cur, loop, ~0u);
 	s->cur = loop;
 	s->mf->blocks[loop].comment = "match.any waterfall: lanes without a result";
 	uint32_t k = sel_new_sgpr(s, 1), v = sel_new_sgpr(s, vw), m = sel_new_sgpr(s, w);
@@ -581,7 +572,7 @@ static bool match_any(struct isel *s, const struct ir_insn *in)
 	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3, drop);
 	struct mir_opnd back = mir_block_ref(loop);
 	sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &back);
-	set_succ(s, loop, cont, loop);
+	sel_set_succ(s, loop, cont, loop);
 	s->cur = cont;
 	struct mir_opnd restore[2] = {sel_exec(s), mir_vreg(saved, w)};
 	sel_emit(s, mov, 2, restore);
