@@ -13,6 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'kernels'))
 from ref import Case, In, Out, unpack, rng_for, M64  # noqa: E402
+from cases_warp2 import shfl_w  # noqa: E402 (the reference shuffle, wave-size fields)
 
 BLOCK = 128
 N = 2 * BLOCK
@@ -38,22 +39,6 @@ SHUFFLES = [
     ('down', 3, 0x2015), ('up', 2, 0x2003), ('up', 1, 0), ('down', 1, 63),
     # idx in 32-lane segments: v_readlane on wave32, v_permlane16 + v_permlanex16 on wave64
     ('idx', 0, 0x201f), ('idx', 5, 0x201f), ('idx', 16, 0x201f), ('idx', 29, 0x201f)]
-
-
-def shfl_w(mode, v, lane, b, c, wave):
-    """shfl.sync with the lane and c fields wave-size bits wide (docs/WARP.md): (d, p)."""
-    f = wave - 1
-    bval, cval, seg = b & f, c & f, (c >> 8) & f
-    min_lane = lane & seg
-    max_lane = min_lane | (cval & ~seg & f)
-    if mode == 'up':
-        j = lane - bval
-        ok = j >= max_lane
-    else:
-        j = {'down': lane + bval, 'bfly': lane ^ bval,
-             'idx': min_lane | (bval & ~seg & f)}[mode]
-        ok = j <= max_lane
-    return (v[j] if ok else v[lane]), int(ok)
 
 
 def shfl_case():
