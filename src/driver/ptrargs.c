@@ -40,11 +40,12 @@ struct store_index {
 	const struct ir_insn **stores, **def;
 	uint32_t *first, *next, nentries;
 	int64_t *off;
-	struct addr_set *memo; /* per value */
-	ir_ref *sym_root;      /* the first SYMADDR of each module variable */
-	uint8_t *state;        /* 0 not known, 1 being computed, 2 known */
-	bool through_loads;    /* false while the index is built the first time */
-	bool tentative;        /* the set being computed met a value being computed */
+	struct addr_set **memo; /* per value: its places once known (few values are 64-bit) */
+	struct pa_arena *arena;
+	ir_ref *sym_root;   /* the first SYMADDR of each module variable */
+	uint8_t *state;     /* 0 not known, 1 being computed, 2 known */
+	bool through_loads; /* false while the index is built the first time */
+	bool tentative;     /* the set being computed met a value being computed */
 	uint64_t steps, max_steps;
 };
 
@@ -145,7 +146,7 @@ static void addr_set(const struct ir_function *ir, struct store_index *x, ir_ref
 	if (r >= ir->nvals || !x->def[r])
 		return;
 	if (x->state[r] == 2) {
-		*out = x->memo[r];
+		*out = *x->memo[r];
 		return;
 	}
 	if (x->state[r] == 1) {
@@ -162,7 +163,11 @@ static void addr_set(const struct ir_function *ir, struct store_index *x, ir_ref
 	if (addr_step(ir, x, x->def[r], depth, &s))
 		*out = s; /* empty: a phi of undefined values, or a loop's (tentative) */
 	x->state[r] = x->tentative ? 0 : 2;
-	x->memo[r] = *out;
+	if (x->state[r] == 2) {
+		if (!x->memo[r])
+			x->memo[r] = PA_NEW(x->arena, struct addr_set);
+		*x->memo[r] = *out;
+	}
 	x->tentative |= outer;
 }
 
@@ -210,7 +215,8 @@ static void index_stores(const struct ir_function *ir, struct pa_arena *a,
 	x->next = PA_NEW_ARRAY(a, uint32_t, x->nentries + 1);
 	x->off = PA_NEW_ARRAY(a, int64_t, x->nentries + 1);
 	x->first = PA_NEW_ARRAY(a, uint32_t, ir->nvals + 1);
-	x->memo = PA_NEW_ARRAY(a, struct addr_set, ir->nvals + 1);
+	x->memo = PA_NEW_ARRAY(a, struct addr_set *, ir->nvals + 1);
+	x->arena = a;
 	x->state = PA_NEW_ARRAY(a, uint8_t, ir->nvals + 1);
 	x->sym_root = PA_NEW_ARRAY(a, ir_ref, ir->nsymvars + 1);
 	memset(x->sym_root, 0xff, (ir->nsymvars + 1) * sizeof *x->sym_root);
