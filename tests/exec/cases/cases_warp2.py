@@ -170,7 +170,6 @@ CONST_SHUFFLES = [
     ('down', 2, 63), ('up', 4, 0), ('up', 3, 0x2000), ('down', 16, 0x201f), ('up', 16, 0x2000),
     ('down', 4, 0x201f), ('down', 5, 0x201f), ('up', 2, 0x2000), ('down', 3, 0x201f)]
 CONST_BLOCK = 128
-CONST_N = 2 * CONST_BLOCK
 
 
 def shfl_w(mode, v, lane, b, c, wave):
@@ -189,29 +188,35 @@ def shfl_w(mode, v, lane, b, c, wave):
     return (v[j] if ok else v[lane]), int(ok)
 
 
-def const_case():
-    rng = rng_for('warp2_const')
-    vals = [rng.randrange(-1 << 31, 1 << 31) for _ in range(CONST_N)]
+def const_shfl_case(name, shuffles, block):
+    """A kernel storing (d, p) of each constant shuffle (mode, b, c) for 2 CTAs of `block`
+    random values: checked lane by lane against shfl_w on the run's wave size."""
+    n = 2 * block
+    rng = rng_for(name)
+    vals = [rng.randrange(-1 << 31, 1 << 31) for _ in range(n)]
 
     def check(outs, wave):
         got = unpack('i', outs[0])
         errs = []
-        for k, (mode, b, c) in enumerate(CONST_SHUFFLES):
-            for base in range(0, CONST_N, wave):
+        for k, (mode, b, c) in enumerate(shuffles):
+            for base in range(0, n, wave):
                 v = vals[base:base + wave]
                 for lane in range(wave):
                     d, p = shfl_w(mode, v, lane, b, c, wave)
-                    at = (k * CONST_N + base + lane) * 2
+                    at = (k * n + base + lane) * 2
                     if (got[at], got[at + 1]) != (d, p) and len(errs) < 8:
                         errs.append('shfl.%s b=%d c=%#x lane %d (thread %d): d=%d p=%d, '
                                     'expected d=%d p=%d' % (mode, b, c, lane, base + lane,
                                                             got[at], got[at + 1], d, p))
         return errs
 
-    c = Case('warp2_const', 'warp2_const', (2,), (CONST_BLOCK,),
-             [Out(8 * CONST_N * len(CONST_SHUFFLES)), In('i', vals)], check)
+    c = Case(name, name, (2,), (block,), [Out(8 * n * len(shuffles)), In('i', vals)], check)
     c.warp_level = True
     return c
+
+
+def const_case():
+    return const_shfl_case('warp2_const', CONST_SHUFFLES, CONST_BLOCK)
 
 
 def cases():

@@ -13,7 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'kernels'))
 from ref import Case, In, Out, unpack, rng_for, M64  # noqa: E402
-from cases_warp2 import shfl_w  # noqa: E402 (the reference shuffle, wave-size fields)
+from cases_warp2 import const_shfl_case  # noqa: E402 (shfl_w, wave-size fields)
 
 BLOCK = 128
 N = 2 * BLOCK
@@ -42,28 +42,7 @@ SHUFFLES = [
 
 
 def shfl_case():
-    rng = rng_for('warp3_shfl')
-    vals = [rng.randrange(-1 << 31, 1 << 31) for _ in range(N)]
-
-    def check(outs, wave):
-        got = unpack('i', outs[0])
-        errs = []
-        for k, (mode, b, c) in enumerate(SHUFFLES):
-            for base in range(0, N, wave):
-                v = vals[base:base + wave]
-                for lane in range(wave):
-                    d, p = shfl_w(mode, v, lane, b, c, wave)
-                    at = (k * N + base + lane) * 2
-                    if (got[at], got[at + 1]) != (d, p) and len(errs) < 8:
-                        errs.append('shfl.%s b=%d c=%#x lane %d (thread %d): d=%d p=%d, '
-                                    'expected d=%d p=%d' % (mode, b, c, lane, base + lane,
-                                                            got[at], got[at + 1], d, p))
-        return errs
-
-    c = Case('warp3_shfl', 'warp3_shfl', (2,), (BLOCK,), [Out(8 * N * len(SHUFFLES)),
-                                                          In('i', vals)], check)
-    c.warp_level = True
-    return c
+    return const_shfl_case('warp3_shfl', SHUFFLES, BLOCK)
 
 
 # ---- match.any ----
