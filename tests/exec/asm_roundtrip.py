@@ -34,15 +34,21 @@ def text_of(obj, out):
 
 
 def symbols(path):
-    """name -> (value, type) from llvm-readelf-19 -s."""
+    """name -> (value, size, type) from llvm-readelf-19 -s."""
     out = {}
     syms = subprocess.run([READELF, '-sW', path], stdout=subprocess.PIPE, text=True,
                           check=True).stdout
     for line in syms.splitlines():
         f = line.split()
         if len(f) >= 8 and f[0].endswith(':') and f[0][:-1].isdigit():
-            out[f[7]] = (int(f[1], 16), f[3])
+            size = int(f[2], 16) if f[2].startswith('0x') else int(f[2])
+            out[f[7]] = (int(f[1], 16), size, f[3])
     return out
+
+
+def functions(path):
+    """name -> (value, size) of the FUNC symbols."""
+    return {name: (v, n) for name, (v, n, t) in symbols(path).items() if t == 'FUNC'}
 
 
 def apply_relocs(obj, mc, hsaco, kernel_addr):
@@ -66,14 +72,11 @@ def apply_relocs(obj, mc, hsaco, kernel_addr):
 def kernel_bytes(hsaco, name, tmp):
     """The bytes and address of function symbol `name` in the code object, up to the end
     of the last function symbol after it (address-taken functions follow the kernel)."""
-    syms = subprocess.run([READELF, '-sW', hsaco], stdout=subprocess.PIPE, text=True,
-                          check=True).stdout
     secs = subprocess.run([READELF, '-SW', hsaco], stdout=subprocess.PIPE, text=True,
                           check=True).stdout
     m = re.search(r'\]\s+\.text\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)', secs)
     text_addr = int(m.group(1), 16)
-    funcs = [(int(f[1], 16), int(f[2]), f[7]) for f in (line.split() for line in
-             syms.splitlines()) if len(f) >= 8 and f[3] == 'FUNC']
+    funcs = [(v, n, fname) for fname, (v, n) in functions(hsaco).items()]
     for addr, size, fname in funcs:
         if fname == name:
             end = max([a + n for a, n, _ in funcs if a > addr] + [addr + size])
@@ -85,24 +88,12 @@ def kernel_bytes(hsaco, name, tmp):
 def functions_differ(obj, hsaco, kernel_addr):
     """The first FUNC symbol of llvm-mc-19's object whose offset or size differs from the
     code object's (offsets from the kernel), or None."""
-    ours = symbols_sized(hsaco)
-    for name, (value, size) in symbols_sized(obj).items():
+    ours = functions(hsaco)
+    for name, (value, size) in functions(obj).items():
         if name not in ours or (ours[name][0] - kernel_addr, ours[name][1]) != (value, size):
             return '%s at %#x (%d bytes), the code object has %s' % (
                 name, value, size, ours.get(name))
     return None
-
-
-def symbols_sized(path):
-    """name -> (value, size) of the FUNC symbols, from llvm-readelf-19 -s."""
-    out = {}
-    syms = subprocess.run([READELF, '-sW', path], stdout=subprocess.PIPE, text=True,
-                          check=True).stdout
-    for line in syms.splitlines():
-        f = line.split()
-        if len(f) >= 8 and f[0].endswith(':') and f[3] == 'FUNC':
-            out[f[7]] = (int(f[1], 16), int(f[2]))
-    return out
 
 
 def main():

@@ -20,9 +20,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'kernels'))
 sys.path.insert(0, os.path.join(HERE, 'cases'))
-from ref import Case, In, Out, unpack, rng_for  # noqa: E402
+from ref import Case, In, Out, unpack  # noqa: E402
 import run as krun  # noqa: E402
 import cfg_zoo  # noqa: E402
+import cases_cfg  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 M32 = (1 << 32) - 1
@@ -102,26 +103,11 @@ def expected(steps, data):
 
 def pending_case(rungs):
     """cfg_zoo's pending shape, big enough for long branches in wave64 code: per thread
-    the hash of its block trace (cfg_zoo interprets the CFG), as in cases_cfg.hash_case."""
-    grid, block = 2, 64
+    the hash of its block trace (cases_cfg.trace_hash_case)."""
     blocks = cfg_zoo.pending(rungs)
-    n = grid * block
-    rng = rng_for('long_pending')
-    data = [rng.getrandbits(32) for _ in range(n)]
-    u = rng.getrandbits(32)
-    exp = [cfg_zoo.block_hash(cfg_zoo.run_thread(blocks, g, g % block, data[g],
-                                                 (u + (g // block) * cfg_zoo.GOLDEN) &
-                                                 cfg_zoo.M32)) for g in range(n)]
-
-    def check(outs, wave):
-        got = unpack('I', outs[0])
-        return ['pending thread %d: trace hash %#x, expected %#x' % (g, got[g], exp[g])
-                for g in range(n) if got[g] != exp[g]][:8]
-
     ptx = cfg_zoo.gen_ptx('long_pending', blocks, 'long branches: %d pending rungs' % rungs,
                           False)
-    return Case('long_pending', 'long_pending', (grid,), (block,),
-                [('u64', 0), Out(4 * n), In('I', data), ('u32', u)], check), ptx
+    return cases_cfg.trace_hash_case('long_pending', blocks, 2, 64), ptx
 
 
 def run_pending(args, tmp, fails):

@@ -55,15 +55,15 @@ def zoo_case(name, blocks):
     return case
 
 
-def hash_case(name, blocks):
-    """A generated kernel in the light form: cnt[g] = the hash of the thread's trace."""
-    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENTS[name], trace=False)
-    n = GRID * BLOCK
+def trace_hash_case(name, blocks, grid, block):
+    """A kernel in cfg_zoo's light form: cnt[g] = the hash of thread g's block trace, which
+    cfg_zoo.run_thread interprets from the CFG description."""
+    n = grid * block
     rng = rng_for(name)
     data = [rng.getrandbits(32) for _ in range(n)]
     u = rng.getrandbits(32)
-    exp = [cfg_zoo.block_hash(cfg_zoo.run_thread(blocks, g, g % BLOCK, data[g],
-                                                 (u + (g // BLOCK) * cfg_zoo.GOLDEN) &
+    exp = [cfg_zoo.block_hash(cfg_zoo.run_thread(blocks, g, g % block, data[g],
+                                                 (u + (g // block) * cfg_zoo.GOLDEN) &
                                                  cfg_zoo.M32)) for g in range(n)]
 
     def check(outs, wave):
@@ -72,8 +72,14 @@ def hash_case(name, blocks):
         return ['%s thread %d: trace hash %#x, expected %#x' % (name, g, got[g], exp[g])
                 for g in bad[:8]]
 
-    case = Case(name, name, (GRID,), (BLOCK,),
+    return Case(name, name, (grid,), (block,),
                 [('u64', 0), Out(4 * n), In('I', data), ('u32', u)], check)
+
+
+def hash_case(name, blocks):
+    """A generated kernel in the light form (trace_hash_case) on GRID x BLOCK threads."""
+    check_stale(name, blocks, cfg_zoo.GENERATED_COMMENTS[name], trace=False)
+    case = trace_hash_case(name, blocks, GRID, BLOCK)
     case.warp_level = True
     return case
 
