@@ -22,13 +22,19 @@
  * just wrote needs no wait states on gfx9-12 (SALU results forward to SALU; LLVM emits
  * this very sequence), and amdsim's strict mode checks it.
  *   requires: physical operands, after sched_hazards (final instructions).
- *   breaks: nothing.  O(rounds x instructions); rounds are few. */
+ *   breaks: nothing.  O(rounds x instructions); rounds are few; a function too small for
+ *   any branch to be out of reach (instructions x 16 bytes) is not laid out at all. */
 #include <string.h>
 
 #include "sched/sched.h"
 #include "sched/sched_int.h"
 
-enum { LONG_SKIP_DWORDS = 5, MAX_ROUNDS = 64 };
+enum {
+	LONG_SKIP_DWORDS = 5,
+	MAX_ROUNDS = 64,
+	MAX_INSN_BYTES = 16,          /* amd_encode: at most 4 dwords */
+	SHORT_REACH_BYTES = 32767 * 4 /* what a 16-bit dword offset reaches at least */
+};
 
 /* The condition-inverted opcode of a conditional branch, 0 for s_branch, -1: none. */
 static int inverse(unsigned op)
@@ -227,6 +233,11 @@ static bool finish(struct mir_function *fn, const uint32_t *block_addr, struct p
 
 bool sched_relax(struct mir_function *fn, struct pa_arena *arena, struct pa_diag *d)
 {
+	uint64_t ninsns = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		ninsns += fn->blocks[b].ninsns;
+	if (ninsns * MAX_INSN_BYTES <= SHORT_REACH_BYTES)
+		return true; /* every branch reaches: no layout (it would encode the code twice) */
 	uint32_t *block_addr = pa_arena_array(arena, fn->nblocks + 1, sizeof *block_addr, 4);
 	unsigned pair = ~0u;
 	for (unsigned round = 0; round < MAX_ROUNDS; round++) {
