@@ -1196,6 +1196,13 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		tr_brx(b, in, guard);
 		return;
 	}
+	if (in->op == PTX_OP_WMMA_LOAD || in->op == PTX_OP_WMMA_STORE ||
+	    in->op == PTX_OP_WMMA_MMA || in->op == PTX_OP_MMA || in->op == PTX_OP_LDMATRIX ||
+	    in->op == PTX_OP_STMATRIX) { /* (before the f16 arithmetic that would claim them) */
+		irb_unsupported(b, in,
+		                "tensor-core matrix operations (wmma, mma, ldmatrix, stmatrix)");
+		return;
+	}
 	if (is_pure(in)) {
 		x.guard = guard;
 		if (irb_arith2(b, in, guard) || irb_arith(b, in, guard))
