@@ -313,6 +313,36 @@ def rcp_rn(bits, w):
     return round_bits(1 / fv[1], mb, eb)
 
 
+def approx(ref_fn, bits, w, tol, ftz=True):
+    """An approximate result: NaN/Inf/zero exact, else within relative tol of ref_fn(x);
+    .ftz: subnormal input taken as (signed) zero, subnormal result must be (signed) zero."""
+    mb, eb = FMT[w]
+    minn = Fraction(2) ** (2 - (1 << (eb - 1)))
+    fv = fval(bits, w)
+    x = to_float(bits, w)
+    if math.isnan(x):
+        return nan_check(w)
+    if ftz and fv[0] == 'num' and abs(fv[1]) < minn:
+        x = -0.0 if fv[2] else 0.0
+    r = ref_fn(x)
+    if w == 32 and abs(r) >= 2.0 ** 128:  # beyond the format's range (computed in double)
+        r = math.copysign(math.inf, r)
+    if math.isnan(r):
+        return nan_check(w)
+    if math.isinf(r) or r == 0:
+        return from_float(r, w)
+    if ftz and abs(r) < float(minn) * (1 - tol):
+        return (1 << (w - 1)) if r < 0 else 0
+    if ftz and abs(r) < float(minn) * (1 + tol):
+        return None  # at the flush boundary: either is right
+
+    def f(g):
+        gv = to_float(g, w)
+        return not math.isnan(gv) and abs(gv - r) <= tol * abs(r)
+    f.text = '~%r' % r
+    return f
+
+
 # ptxas-amd's rcp.approx.ftz.f64 (v_rcp_f64 of the whole input) leaves the low word nonzero,
 # against the ISA's d[31:0] = 0 (docs/TESTS_ON_NVIDIA.md); its value is within the bound.
 # Set to False once the compiler zeroes the low word.
