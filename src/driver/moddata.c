@@ -162,8 +162,10 @@ static bool put_scalar(struct fill *f, const struct ptx_init *e, uint64_t at)
 	return true;
 }
 
-/* Fills the initializer: a brace at depth k opens a sub-array of the size of one element
- * of dimension k; its closing brace moves past that sub-array. */
+/* Fills the initializer as NVIDIA's ptxas does: the values of an array's brace lists follow
+ * one another, a short list is not padded to its row ({{1}, {2, 3}} fills 1, 2, 3, 0), while
+ * the ISA says "as in C" (the H100 ran memspace_global so: docs/TESTS_ON_NVIDIA.md).  Only the
+ * braces of one element (a vector's) span the whole element. */
 static bool fill_init(struct fill *f)
 {
 	const struct ptx_symbol *s = f->var;
@@ -185,7 +187,7 @@ static bool fill_init(struct fill *f)
 			continue;
 		}
 		if (e->kind == PTX_INIT_CLOSE) {
-			if (depth > 1)
+			if (depth > 1 && depth > s->ndims) /* a vector's braces, or one element's */
 				at = start[depth] + span[depth];
 			depth--;
 			continue;

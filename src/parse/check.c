@@ -220,6 +220,12 @@ static void check_cvt(struct check *k)
 	if (pack && in->ntypes == 2 && in->nopnds > 3)
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'cvt.pack' with two types takes two sources");
+	/* two f32 sources packed into f16x2/bf16x2: PTX ISA 7.0, sm_80 */
+	if ((d == PTX_TYPE_F16X2 || d == PTX_TYPE_BF16X2) && s == PTX_TYPE_F32) {
+		char name[32];
+		snprintf(name, sizeof name, "cvt%s.f32", ptx_types[d].name);
+		check_feature(k, k->locs->col, "", name, 70, 80);
+	}
 	/* widening float conversions are exact (the packed fp8 ones still take .rn) */
 	bool widen = is_floatish(d) && ptx_types[s].cls == PTX_TC_FLOAT &&
 	             ptx_types[d].bits > ptx_types[s].bits;
@@ -308,6 +314,13 @@ static void check_compare(struct check *k)
 			        "comparison '%s' does not apply to type %s", ptx_dotwords[w].text,
 			        ptx_types[t].name);
 	}
+	/* PTX ISA setp: the half-precision syntax boxes give p|q to .f16x2/.bf16x2 alone;
+	 * scalar .f16/.bf16 write one predicate (NVIDIA's ptxas refuses p|q there too). */
+	if (in->op == PTX_OP_SETP && in->nopnds && in->opnds[0].pair &&
+	    (t == PTX_TYPE_F16 || t == PTX_TYPE_BF16))
+		fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
+		        "'setp%s' writes one predicate: p|q is only for .f16x2 and .bf16x2",
+		        ptx_types[t].name);
 }
 
 /* The layouts of an mma are A row-major, B column-major, in that order. */

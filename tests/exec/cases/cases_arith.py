@@ -425,7 +425,8 @@ def float_case():
             r = got[i * nout:(i + 1) * nout]
             res = [exact32(fa, r[0]), exact64(fb, r[1])]
             approx = sqrt_ref(f32_of(fa))
-            ok = r[2] < (1 << 32) and close_rel(f32_of(r[2] & M32), approx, 2.0 ** -22)
+            # sqrt.approx.f32: the PTX ISA's bound, relative error 2^-23 over the positive range
+            ok = r[2] < (1 << 32) and close_rel(f32_of(r[2] & M32), approx, 2.0 ** -23)
             res.append((ok, f32_bits(approx)))
             x = f64_of(fb)
             rs = (math.nan if math.isnan(x) or x < 0 else
@@ -459,8 +460,12 @@ def float_case():
                 g16 = r[len(res)]
                 res.append(((e & 0x7fff) > 0x7c00 and (g16 & 0x7fff) > 0x7c00 and g16 < 0x10000
                             or g16 == e, e))
-            res.append((r[22] == h ^ 0x8000, h ^ 0x8000))
-            res.append((r[23] == h2 & 0x7fff, h2 & 0x7fff))
+            # neg.f16, abs.f16: "NaN inputs yield an unspecified NaN" (PTX ISA; the H100 gives
+            # 0x7fff, AMD flips or clears the sign bit of the payload)
+            for k, (v, e) in enumerate(((h, h ^ 0x8000), (h2, h2 & 0x7fff))):
+                g16 = r[22 + k]
+                res.append((g16 == e or ((v & 0x7fff) > 0x7c00 and (g16 & 0x7fff) > 0x7c00 and
+                                         g16 < 0x10000), e))
             for k, (ok, e) in enumerate(res):
                 if not ok:
                     errs.append('arith_float thread %d result %d: got %#x, expected %#x '

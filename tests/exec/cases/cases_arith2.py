@@ -343,6 +343,62 @@ def approx(ref_fn, bits, w, tol, ftz=True):
     return f
 
 
+# ptxas-amd's rcp.approx.ftz.f64 (v_rcp_f64 of the whole input) leaves the low word nonzero,
+# against the ISA's d[31:0] = 0 (docs/TESTS_ON_NVIDIA.md); its value is within the bound.
+# Set to False once the compiler zeroes the low word.
+RCP_F64_LOW_WORD_MAY_BE_NONZERO = True
+
+
+def ex2_approx_ftz(bits):
+    """ex2.approx.ftz.f32 with the PTX ISA's bound: "at most 2 ulp from the correctly rounded
+    result across the full range of inputs"; .ftz: a subnormal input is a zero (2^0 = 1), a
+    subnormal result is +0 (accepted also where the rounded result is within 2 ulp of one)."""
+    x = to_float(bits, 32)
+    if math.isnan(x):
+        return nan_check(32)
+    if math.isinf(x):
+        return 0 if x < 0 else 0x7f800000
+    fv = fval(bits, 32)
+    if abs(fv[1]) < Fraction(2) ** -126:
+        x = 0.0
+    if x >= 128:
+        return 0x7f800000
+    e = round_bits(Fraction(2.0 ** x), 23, 8)  # libm's 2^x (< 1 double ulp), to f32
+
+    def f(g):
+        return g < (1 << 31) and (abs(g - e) <= 2 and (g == 0 or g >= 0x800000) or
+                                  g == 0 and e < 0x800000 + 2)
+    f.text = '%#x +- 2 ulp' % e
+    return f
+
+
+def rcp_approx_ftz_f64(bits):
+    """rcp.approx.ftz.f64 as the PTX ISA defines it: only the upper word of a counts (1.11.20
+    format), d[63:32] = 1.0 / a[63:32] in that format (here: within one unit of its 20-bit
+    mantissa, |d - 1/tmp| <= 2^-20 |1/tmp|), d[31:0] = 0; its table: subnormal or zero a gives
+    Inf, Inf gives 0 (signed), NaN gives NaN."""
+    tmp = bits >> 32 << 32
+    fv = fval(tmp, 64)
+    if fv[0] == 'nan':
+        return nan_check(64)
+    sign = tmp >> 63
+    if fv[0] == 'inf':
+        return sign << 63
+    if abs(fv[1]) < Fraction(2) ** -1022:
+        return sign << 63 | 0x7ff << 52
+    r = 1 / fv[1]
+
+    def f(g):
+        if g & M32 and not RCP_F64_LOW_WORD_MAY_BE_NONZERO:
+            return False
+        gv = fval(g, 64)
+        if abs(r) < Fraction(2) ** -1022 and gv[0] == 'num' and gv[1] == 0:
+            return gv[2] == sign  # flushed to a signed zero
+        return gv[0] == 'num' and abs(gv[1] - r) <= abs(r) / 2 ** 20
+    f.text = '~%r (low word 0)' % float(r)
+    return f
+
+
 def sad(a, b, c, w, signed):
     m = (1 << w) - 1
     if signed:
@@ -414,7 +470,7 @@ def misc_results(a, b, c, ua, ub):
     r[5] = (b & ((1 << 63) - 1)) | (a & (1 << 63))
     r[6] = rcp_rn(x0, 32)
     r[7] = rcp_rn(a, 64)
-    r[8] = approx(lambda v: (1 / v) if v else math.copysign(math.inf, v), b, 64, 2.0 ** -20)
+    r[8] = rcp_approx_ftz_f64(b)
     r[9] = u64(abs(s64(a)))
     r[10] = (x0 >> 16) | (x0 & M16) << 16
     r[11] = sum(((b >> (16 * k)) & M16) << (16 * (3 - k)) for k in range(4))
@@ -428,8 +484,7 @@ def misc_results(a, b, c, ua, ub):
           (round_bits(fval(v, 32)[1], 10, 5) if fval(v, 32)[0] == 'num' and fval(v, 32)[1] != 0
            else from_float(to_float(v, 32), 16)) for v in (y0, y1)]
     r[17] = None if callable(cv[0]) or callable(cv[1]) else cv[1] | cv[0] << 16  # NaN: any
-    ex = approx(lambda v: 2.0 ** v if v < 1024 else math.inf, y0, 32, 2.0 ** -20)
-    r[18] = ex
+    r[18] = ex2_approx_ftz(y0)
     ux0, ux1, uy0, uy1 = ua & M32, ua >> 32, ub & M32, ub >> 32
     r[19] = sad(ux0, ux1, uy0, 32, True) | ((ux1 & 0x7fffffff) | (ux0 & 0x80000000)) << 32
     r[20] = ((uy0 >> 16) | (uy0 & M16) << 16) | uy1 << 32

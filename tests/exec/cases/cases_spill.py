@@ -15,7 +15,8 @@ N_THREADS = 96  # two waves on wave64 targets, three on wave32; grid of 2 blocks
 
 
 def mix_expect(words, n, nthreads):
-    """spill_mix / spill_maxnreg per thread: 16 u32, 4 u64, the last i (as 25 u32 words)."""
+    """spill_mix / spill_maxnreg per thread: 16 u32, 4 u64, the last i, a zero word of padding
+    (26 u32 words, so that the u64 stores are 8-byte aligned as CUDA requires)."""
     out = []
     for t in range(nthreads):
         a = list(words[16 * t:16 * t + 16])
@@ -44,7 +45,7 @@ def mix_expect(words, n, nthreads):
         row = a[:]
         for k in range(4):
             row += [d[k] & M32, d[k] >> 32]
-        row.append(i)
+        row += [i, 0]
         out += row
     return out
 
@@ -59,11 +60,11 @@ def mix_case(name, kernel, flags, seed):
 
     def check(outs, wave):
         got, exp = unpack('I', outs[0]), mix_expect(words, n, N_THREADS)
-        return ['%s thread %d word %d: got %#x, expected %#x' % (name, k // 25, k % 25, g, e)
+        return ['%s thread %d word %d: got %#x, expected %#x' % (name, k // 26, k % 26, g, e)
                 for k, (g, e) in enumerate(zip(got, exp)) if g != e][:12]
 
     c = Case(name, kernel, (2,), (N_THREADS // 2,),
-             [Out(100 * N_THREADS), In('I', words), ('u32', n)], check)
+             [Out(104 * N_THREADS), In('I', words), ('u32', n)], check)
     c.ptxas_flags = flags
     c.must_spill = True
     return c

@@ -3,6 +3,8 @@
 // shfl.sync.down and the butterfly reduction with shfl.sync.bfly, a ballot-based stream
 // compaction and a match-based deduplication.  Compiled to PTX by clang-19 (command in
 // tests/exec/ptx/warp_portable.ptx); run on wave32 and wave64 by tests/exec/run_ptx.py.
+// Not CUDA: the 64-bit lane masks are ptxas-amd's wave64 dialect (docs/WARP.md); NVIDIA's
+// ptxas refuses the PTX (docs/TESTS_ON_NVIDIA.md).
 #define KERNEL extern "C" __attribute__((global))
 #define DEV static __attribute__((device)) __attribute__((always_inline))
 
