@@ -3,8 +3,10 @@
  * shf (funnel shifts), bfe/bfi with any position and length, prmt in every mode, bfind, fns,
  * bmsk, szext, mul.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each
  * becomes a short sequence of the IR's general operations whose composition has exactly the
- * PTX ISA's semantics (the IR's shifts already give 0, or the sign, for amounts of at least the
- * width, which is what most of these definitions need).  Constant operands fold away in
+ * PTX ISA's semantics, or NVIDIA hardware's where the two differ (docs/SEMANTICS.md: bfe/bfi
+ * operands beyond the width, fns with offset INT_MIN, division by zero); the IR's shifts
+ * already give 0, or the sign, for amounts of at least the width, which is what most of these
+ * definitions need.  Constant operands fold away in
  * ir_optimize. The long sequences (64-bit division, correctly rounded square roots) follow
  * well-known algorithms named at each function.  Called by irb_insn (build_insn.c) before its own
  * table; returns false for instructions it does not own.  O(1) per instruction. */
@@ -130,12 +132,26 @@ static void tr_shf(struct ax *x)
 	dst(x, r, false);
 }
 
-/* ---- bfe / bfi (PTX: pos = b & 0xff, len = c & 0xff) ---- */
+/* ---- bfe / bfi ----
+ * 32-bit: pos = b & 0xff, len = c & 0xff as the PTX ISA's pseudo-code says.  64-bit: the NVIDIA
+ * hardware does not mask them to 8 bits: pos and len are the whole unsigned 32-bit operands
+ * (a position of 256 extracts nothing, a length of 256 everything), which is what the
+ * expansions below compute (docs/SEMANTICS.md, "bfe and bfi").  Two results of NVIDIA's JIT
+ * for immediate position and length are followed as well: bfe.s32 with pos >= 32 (and
+ * len != 0) gives all ones whatever a is, and bfi.b32 with pos in 1..31 and a length that is a
+ * nonzero multiple of 32 leaves b unchanged. */
 
 /* (1 << len) - 1 with len >= width giving all ones. */
 static ir_ref low_mask(struct ax *x, enum ir_type t, ir_ref len)
 {
 	return op2(x, IR_SUB, t, op2(x, IR_SHL, t, k(x, t, 1), len), k(x, t, 1));
+}
+
+/* Operand i as a field position or length: 8 bits for 32-bit forms, all 32 for 64-bit. */
+static ir_ref field_opnd(struct ax *x, unsigned i, enum ir_type t)
+{
+	ir_ref v = src(x, i, IR_T_I32, false);
+	return t == IR_T_I32 ? op2(x, IR_AND, IR_T_I32, v, k(x, IR_T_I32, 0xff)) : v;
 }
 
 static void tr_bfe(struct ax *x)
@@ -144,8 +160,13 @@ static void tr_bfe(struct ax *x)
 	bool sg = is_signed_type(x);
 	unsigned width = ir_type_bits(t);
 	uint64_t pv, lv;
-	if (t == IR_T_I32 && const_opnd(x, 2, &pv) && const_opnd(x, 3, &lv) && (pv & 0xff) < 32 &&
-	    (lv & 0xff) > 0 && (pv & 0xff) + (lv & 0xff) <= 32 && (lv & 0xff) < 32) {
+	bool imm = t == IR_T_I32 && const_opnd(x, 2, &pv) && const_opnd(x, 3, &lv);
+	if (imm && sg && (pv & 0xff) >= 32 && (lv & 0xff) != 0) { /* NVIDIA's JIT: all ones */
+		dst(x, k(x, t, 0xffffffffu), true);
+		return;
+	}
+	if (imm && (pv & 0xff) < 32 && (lv & 0xff) > 0 && (pv & 0xff) + (lv & 0xff) <= 32 &&
+	    (lv & 0xff) < 32) {
 		/* inside the word: the hardware's field extract */
 		dst(x,
 		    op3(x, sg ? IR_BFE_S : IR_BFE_U, t, src(x, 1, t, sg), k(x, IR_T_I32, pv & 0xff),
@@ -154,8 +175,7 @@ static void tr_bfe(struct ax *x)
 		return;
 	}
 	ir_ref a = src(x, 1, t, sg);
-	ir_ref pos = op2(x, IR_AND, IR_T_I32, src(x, 2, IR_T_I32, false), k(x, IR_T_I32, 0xff));
-	ir_ref len = op2(x, IR_AND, IR_T_I32, src(x, 3, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	ir_ref pos = field_opnd(x, 2, t), len = field_opnd(x, 3, t);
 	if (!sg) { /* bits past the msb come in as zeros */
 		ir_ref field = op2(x, IR_SHR_U, t, a, pos);
 		dst(x, op2(x, IR_AND, t, field, low_mask(x, t, len)), false);
@@ -163,20 +183,30 @@ static void tr_bfe(struct ax *x)
 	}
 	/* signed: end = min(pos + len, width); the field a[pos..end) moved to the top, then
 	 * shifted down arithmetically; the sign is a[end - 1] (a[msb] once pos >= width);
-	 * len == 0 gives 0 */
+	 * len == 0 gives 0.  Both are first clamped to the width (no overflow in the sum). */
 	ir_ref w = k(x, IR_T_I32, width);
+	ir_ref zero_len = cmp(x, IR_CMP_EQ, len, k(x, IR_T_I32, 0));
+	if (t == IR_T_I64) {
+		pos = op2(x, IR_MIN_U, IR_T_I32, pos, w);
+		len = op2(x, IR_MIN_U, IR_T_I32, len, w);
+	}
 	ir_ref end = op2(x, IR_MIN_U, IR_T_I32, op2(x, IR_ADD, IR_T_I32, pos, len), w);
 	ir_ref up = op2(x, IR_SUB, IR_T_I32, w, end);
 	ir_ref r = op2(x, IR_SHR_S, t, op2(x, IR_SHL, t, a, up), op2(x, IR_ADD, IR_T_I32, up, pos));
-	dst(x, sel(x, t, cmp(x, IR_CMP_EQ, len, k(x, IR_T_I32, 0)), k(x, t, 0), r), true);
+	dst(x, sel(x, t, zero_len, k(x, t, 0), r), true);
 }
 
 static void tr_bfi(struct ax *x)
 {
 	enum ir_type t = int_type(x);
 	ir_ref f = src(x, 1, t, false), base = src(x, 2, t, false);
-	ir_ref pos = op2(x, IR_AND, IR_T_I32, src(x, 3, IR_T_I32, false), k(x, IR_T_I32, 0xff));
-	ir_ref len = op2(x, IR_AND, IR_T_I32, src(x, 4, IR_T_I32, false), k(x, IR_T_I32, 0xff));
+	uint64_t pv, lv;
+	if (t == IR_T_I32 && const_opnd(x, 3, &pv) && const_opnd(x, 4, &lv) && (pv & 0xff) >= 1 &&
+	    (pv & 0xff) <= 31 && (lv & 0xff) != 0 && (lv & 31) == 0) {
+		dst(x, base, false); /* NVIDIA's JIT: nothing inserted */
+		return;
+	}
+	ir_ref pos = field_opnd(x, 3, t), len = field_opnd(x, 4, t);
 	ir_ref mask = op2(x, IR_SHL, t, low_mask(x, t, len), pos); /* 0 once pos >= width */
 	ir_ref ins = op2(x, IR_AND, t, op2(x, IR_SHL, t, f, pos), mask);
 	ir_ref kept = op2(x, IR_AND, t, base, op1(x, IR_NOT, t, mask, 0));
@@ -243,7 +273,8 @@ static void tr_bfind(struct ax *x)
 }
 
 /* ---- fns: the |offset|-th set bit of mask from base, upwards (offset > 0), downwards
- * (offset < 0) or base itself (offset 0); 0xffffffff if there is none (PTX ISA).  The bits
+ * (offset < 0) or base itself (offset 0); 0xffffffff if there is none (PTX ISA); offset
+ * INT_MIN gives 0 as on the hardware.  The bits
  * searched are masked out first; going down, the n-th bit from the top is the
  * (popc - n + 1)-th from the bottom.  That one is found by a binary search on popcounts of
  * 16-, 8-, 4-, 2- and 1-bit fields. ---- */
@@ -279,7 +310,10 @@ static void tr_fns(struct ax *x)
 	ir_ref n = sel(x, IR_T_I32, fwd, off, sel(x, IR_T_I32, back, from_top, one));
 	ir_ref ok =
 	        op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_GE, n, one), cmp(x, IR_CMP_LE, n, total));
-	dst(x, sel(x, IR_T_I32, ok, nth_set_bit(x, m, n), ones), false);
+	ir_ref r = sel(x, IR_T_I32, ok, nth_set_bit(x, m, n), ones);
+	/* offset INT_MIN: 0 on NVIDIA hardware, whatever mask and base (docs/SEMANTICS.md) */
+	dst(x, sel(x, IR_T_I32, cmp(x, IR_CMP_EQ, off, k(x, IR_T_I32, 0x80000000u)), zero, r),
+	    false);
 }
 
 /* ---- bmsk: bits [a, a + b) (0 if b is 0; up to bit 31 if the end passes it) and szext:
@@ -396,8 +430,8 @@ static ir_ref recip_estimate(struct ax *x, ir_ref y)
 /* Unsigned 64-bit x / y and x % y.  Two Newton steps in integer arithmetic
  * (z += mulhi(z, -y * z), which keeps z <= 2^64 / y and squares the relative error:
  * 2^-19 -> 2^-38 -> below 2^-64) leave z within 3 of 2^64 / y, so q = mulhi(x, z) is at
- * most 3 too small; three conditional corrections make q and r exact.  y == 0 gives
- * q = all ones and r = x, as the 32-bit division documents (sel_div.c). */
+ * most 3 too small; three conditional corrections make q and r exact.  y == 0 is left to
+ * the caller. */
 static void udivrem64(struct ax *x, ir_ref xv, ir_ref y, ir_ref *q, ir_ref *r)
 {
 	ir_ref z = recip_estimate(x, y);
@@ -413,9 +447,8 @@ static void udivrem64(struct ax *x, ir_ref xv, ir_ref y, ir_ref *q, ir_ref *r)
 		qv = sel(x, IR_T_I64, ge, op2(x, IR_ADD, IR_T_I64, qv, k(x, IR_T_I64, 1)), qv);
 		rv = sel(x, IR_T_I64, ge, op2(x, IR_SUB, IR_T_I64, rv, y), rv);
 	}
-	ir_ref zero = cmp(x, IR_CMP_EQ, y, k(x, IR_T_I64, 0));
-	*q = sel(x, IR_T_I64, zero, k(x, IR_T_I64, ~0ull), qv);
-	*r = sel(x, IR_T_I64, zero, xv, rv);
+	*q = qv;
+	*r = rv;
 }
 
 static ir_ref apply_sign64(struct ax *x, ir_ref v, ir_ref sign)
@@ -423,22 +456,26 @@ static ir_ref apply_sign64(struct ax *x, ir_ref v, ir_ref sign)
 	return op2(x, IR_SUB, IR_T_I64, op2(x, IR_XOR, IR_T_I64, v, sign), sign);
 }
 
-/* div/rem .u64/.s64; signed on magnitudes (truncating; INT64_MIN / -1 wraps). */
+/* div/rem .u64/.s64; signed on magnitudes (truncating; INT64_MIN / -1 wraps).  Division by
+ * zero gives all ones for quotient and remainder, signed or not, as NVIDIA hardware does
+ * (docs/SEMANTICS.md). */
 static void tr_divrem64(struct ax *x)
 {
 	bool sg = is_signed_type(x), want_q = x->in->op == PTX_OP_DIV;
-	ir_ref a = src(x, 1, IR_T_I64, sg), b = src(x, 2, IR_T_I64, sg), q, r;
+	ir_ref a = src(x, 1, IR_T_I64, sg), b = src(x, 2, IR_T_I64, sg), q, r, res;
 	if (!sg) {
 		udivrem64(x, a, b, &q, &r);
-		dst(x, want_q ? q : r, false);
-		return;
+		res = want_q ? q : r;
+	} else {
+		ir_ref s63 = k(x, IR_T_I32, 63);
+		ir_ref sa = op2(x, IR_SHR_S, IR_T_I64, a, s63);
+		ir_ref sb = op2(x, IR_SHR_S, IR_T_I64, b, s63);
+		udivrem64(x, apply_sign64(x, a, sa), apply_sign64(x, b, sb), &q, &r);
+		res = want_q ? apply_sign64(x, q, op2(x, IR_XOR, IR_T_I64, sa, sb))
+		             : apply_sign64(x, r, sa);
 	}
-	ir_ref s63 = k(x, IR_T_I32, 63);
-	ir_ref sa = op2(x, IR_SHR_S, IR_T_I64, a, s63), sb = op2(x, IR_SHR_S, IR_T_I64, b, s63);
-	udivrem64(x, apply_sign64(x, a, sa), apply_sign64(x, b, sb), &q, &r);
-	dst(x,
-	    want_q ? apply_sign64(x, q, op2(x, IR_XOR, IR_T_I64, sa, sb)) : apply_sign64(x, r, sa),
-	    true);
+	ir_ref by_zero = cmp(x, IR_CMP_EQ, b, k(x, IR_T_I64, 0));
+	dst(x, sel(x, IR_T_I64, by_zero, k(x, IR_T_I64, ~0ull), res), sg);
 }
 
 /* ---- sqrt.rn: correctly rounded square roots ---- */

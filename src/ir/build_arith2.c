@@ -7,8 +7,11 @@
  * its complement, AND/OR/XOR with a cofactor, else the bitwise select v ? f1 : f0 (BITSEL,
  * v_bfi_b32).  Exact for all 256 tables.  The carry flag CC of the PTX carry chains is an SSA
  * variable of type pred (one bit per lane) written by add.cc/sub.cc/mad.cc and read by
- * addc/subc/madc: carry out of a + b (+ cin) is (s < a) | (r < s) unsigned; sub's CF is the borrow,
- * as the PTX ISA defines subc (d = a - (b + CF)).  A read of CC in a block where no .cc instruction
+ * addc/subc/madc: carry out of a + b (+ cin) is (s < a) | (r < s) unsigned.  Subtraction is
+ * the addition of the complement, as on NVIDIA hardware: sub.cc's CF is the carry out of
+ * a + ~b + 1 (1 when there is no borrow) and subc computes a + ~b + CF = a - b - !CF, whatever
+ * instruction wrote CF (the PTX ISA's text, d = a - (b + CF) with CF a borrow, disagrees with
+ * the hardware; docs/SEMANTICS.md).  A read of CC in a block where no .cc instruction
  * wrote it is an error: the PTX ISA only defines carry chains in straight-line code.  Packed f16x2
  * operations are two f16 operations on the halves.  Called by irb_insn before irb_arith; returns
  * false for instructions it does not own.  O(1) per instruction. */
@@ -228,17 +231,17 @@ static ir_ref add_carry(struct ax2 *x, enum ir_type t, ir_ref a, ir_ref b, ir_re
 	return r;
 }
 
-/* a - (b + bin), with its borrow out in *bout. */
-static ir_ref sub_borrow(struct ax2 *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref bin,
-                         ir_ref *bout)
+/* a + ~b + cin = a - b - !cin (cin: pred, or IR_NO_REF for 1), with the carry out of that
+ * sum (the complement of the borrow) in *cout. */
+static ir_ref sub_carry(struct ax2 *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref cin, ir_ref *cout)
 {
 	ir_ref s = op2(x, IR_SUB, t, a, b);
-	*bout = icmp(x, IR_CMP_LTU, a, b);
-	if (bin == IR_NO_REF)
+	*cout = icmp(x, IR_CMP_GEU, a, b);
+	if (cin == IR_NO_REF)
 		return s;
-	ir_ref one = op3(x, IR_SELECT, t, bin, k(x, t, 1), k(x, t, 0));
-	*bout = op2(x, IR_OR, IR_T_PRED, *bout, icmp(x, IR_CMP_LTU, s, one));
-	return op2(x, IR_SUB, t, s, one);
+	ir_ref borrow = op3(x, IR_SELECT, t, cin, k(x, t, 0), k(x, t, 1));
+	*cout = op2(x, IR_AND, IR_T_PRED, *cout, icmp(x, IR_CMP_GEU, s, borrow));
+	return op2(x, IR_SUB, t, s, borrow);
 }
 
 /* add.cc, addc(.cc), sub.cc, subc(.cc), mad{.lo,.hi}.cc, madc{.lo,.hi}(.cc) on 32/64 bits */
@@ -269,7 +272,7 @@ static bool tr_carry(struct ax2 *x)
 		b = src(x, 3, t, sign);
 	}
 	ir_ref cin = with_in ? cc_read(x) : IR_NO_REF, cout;
-	ir_ref r = op == PTX_OP_SUB || op == PTX_OP_SUBC ? sub_borrow(x, t, a, b, cin, &cout)
+	ir_ref r = op == PTX_OP_SUB || op == PTX_OP_SUBC ? sub_carry(x, t, a, b, cin, &cout)
 	                                                 : add_carry(x, t, a, b, cin, &cout);
 	dst(x, r, sign);
 	if (with_out)

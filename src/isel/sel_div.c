@@ -8,8 +8,8 @@
  * Signed: the same on magnitudes, the quotient negated when the signs differ, the
  * remainder taking the dividend's sign (C and PTX truncating semantics; INT_MIN / -1
  * wraps to INT_MIN).  Division by zero, which PTX leaves machine-specific, gives what
- * NVIDIA hardware gives for unsigned operands: quotient all ones, remainder x; signed
- * results follow from the magnitudes (quotient -1 for x >= 0, 1 for x < 0; remainder x).
+ * NVIDIA hardware gives: all ones for the quotient and the remainder, signed or unsigned
+ * (docs/SEMANTICS.md; 16-bit division is this one on extended operands, truncated).
  * Uniform operands are divided on the vector unit too and the result read back with
  * v_readfirstlane.  Complexity: O(1), about 25 instructions. */
 #include "isel/isel_int.h"
@@ -75,9 +75,8 @@ static void udivrem(struct isel *s, uint32_t x, uint32_t y, uint32_t *q, uint32_
 		q0 = cnd(s, c, v(q1), v(q0));
 		r0 = cnd(s, c, v(r1), v(r0));
 	}
-	uint32_t zero = cmp_mask(s, AMD_OP_V_CMP_EQ_U32, mir_imm(0), v(y));
-	*q = cnd(s, zero, mir_imm(~0u), v(q0));
-	*r = cnd(s, zero, v(x), v(r0));
+	*q = q0; /* y == 0: sel_divrem */
+	*r = r0;
 }
 
 /* |a| and a's sign mask (all ones when negative) */
@@ -126,6 +125,8 @@ bool sel_divrem(struct isel *s, const struct ir_insn *in)
 		else
 			res = apply_sign(s, r, sx);
 	}
+	uint32_t by_zero = cmp_mask(s, AMD_OP_V_CMP_EQ_U32, mir_imm(0), v(y));
+	res = cnd(s, by_zero, mir_imm(~0u), v(res));
 	uint32_t d = sel_def(s, in->res);
 	if (s->vals[in->res].loc == LOC_SGPR) {
 		struct mir_opnd ops[2] = {mir_vreg(d, 1), v(res)};

@@ -26,16 +26,17 @@ def tdiv(a, b):
 
 
 def div_s32(a, b):
-    """PTX leaves x/0 machine-specific; ptxas-amd documents: quotient from the magnitudes
-    (all ones for unsigned), remainder x.  INT_MIN / -1 wraps."""
+    """PTX leaves x/0 machine-specific; NVIDIA hardware gives all ones for the quotient and the
+    remainder, signed or unsigned (../shared/ptx-hw/exec/replay-1ff6e20.txt, int_ops results
+    12-13; docs/SEMANTICS.md).  INT_MIN / -1 wraps."""
     if b == 0:
-        return u32(1 if a < 0 else -1)
+        return M32
     return u32(tdiv(a, b))
 
 
 def rem_s32(a, b):
     if b == 0:
-        return u32(a)
+        return M32
     return u32(a - b * tdiv(a, b))
 
 
@@ -93,7 +94,7 @@ def int_ops_case():
             r[10] = div_s32(sx, sy)
             r[11] = 0xffffffff if y == 0 else x // y
             r[12] = rem_s32(sx, sy)
-            r[13] = x if y == 0 else x % y
+            r[13] = M32 if y == 0 else x % y
             r[14] = u32(x << amt) if amt < 32 else 0
             r[15] = x >> amt if amt < 32 else 0
             r[16] = u32(sx >> min(amt, 31))

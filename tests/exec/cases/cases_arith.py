@@ -35,8 +35,11 @@ def shf(a, b, c, left, clamp):
 
 
 def bfe(a, b, c, signed, width):
+    """The ISA's pseudo-code, except that the .64 forms take the whole 32-bit position and
+    length operands as NVIDIA hardware does (hwint_ref.py, docs/SEMANTICS.md; arith_bits
+    results 8, 9, 11 in ../shared/ptx-hw/exec/replay-1ff6e20.txt)."""
     msb = width - 1
-    pos, ln = b & 0xff, c & 0xff
+    pos, ln = (b & 0xff, c & 0xff) if width == 32 else (b & M32, c & M32)
     sbit = 0 if (not signed or ln == 0) else bit(a, min(pos + ln - 1, msb))
     d = 0
     for i in range(width):
@@ -45,7 +48,7 @@ def bfe(a, b, c, signed, width):
 
 
 def bfi(a, b, c, d, width):
-    pos, ln = c & 0xff, d & 0xff
+    pos, ln = (c & 0xff, d & 0xff) if width == 32 else (c & M32, d & M32)  # as bfe
     f = b
     i = 0
     while i < ln and pos + i <= width - 1:
@@ -214,25 +217,29 @@ def tdiv(a, b):
     return q if (a < 0) == (b < 0) else -q
 
 
+# Division by zero, which PTX leaves machine-specific, gives all ones for the quotient and the
+# remainder, signed or unsigned, on NVIDIA hardware (../shared/ptx-hw/exec/replay-1ff6e20.txt,
+# arith_div64; the random kernels agree: hwint_ref.py, docs/SEMANTICS.md).
+
 def div_u64(x, y):
-    return M64 if y == 0 else x // y  # x/0: all ones, as the 32-bit division documents
+    return M64 if y == 0 else x // y
 
 
 def rem_u64(x, y):
-    return x if y == 0 else x % y
+    return M64 if y == 0 else x % y
 
 
 def div_s64(x, y):
     sx, sy = s64(x), s64(y)
     if sy == 0:
-        return 1 if sx < 0 else M64
+        return M64
     return u64(tdiv(sx, sy))
 
 
 def rem_s64(x, y):
     sx, sy = s64(x), s64(y)
     if sy == 0:
-        return x
+        return M64
     return u64(sx - sy * tdiv(sx, sy))
 
 
@@ -521,8 +528,8 @@ def int16_results(x, y, z, amt, v32, f13, ux, uy, uamt):
     r[9] = sh16(x, amt, 'shr.s')
     r[10] = min(sx, sy) & M16
     r[11] = max(x, y)
-    r[12] = (1 if sx < 0 else -1) & M16 if sy == 0 else tdiv(sx, sy) & M16
-    r[13] = x if y == 0 else x % y
+    r[12] = M16 if sy == 0 else tdiv(sx, sy) & M16  # x/0, x%0: all ones (as div_u64)
+    r[13] = M16 if y == 0 else x % y
     r[14] = -sx & M16
     r[15] = abs(sx) & M16
     r[16] = ~x & M16

@@ -115,8 +115,12 @@ def mulhi32(x, y, signed):
 
 
 def carry_results(a, b, c, d, ua, uc):
-    """The PTX ISA: add.cc/addc write the carry out of a + b (+ CF) to CF; sub.cc/subc compute
-    a - (b + CF) and write the borrow out to CF; madc adds CF to the product part plus c."""
+    """add.cc/addc write the carry out of a + b (+ CF) to CF; madc adds CF to the product part
+    plus c.  sub.cc/subc: NVIDIA hardware computes a + ~b + CF and writes that sum's carry out
+    (1 when there is no borrow) to CF, where the PTX ISA's text has a - (b + CF) and the
+    borrow (../shared/ptx-hw/exec/replay-1ff6e20.txt, arith2_carry result 5; the random
+    kernels' carry chains agree: docs/SEMANTICS.md).  Within a chain of subtractions the two
+    readings give the same words; only the flag read by an addition differs (result 5)."""
     X, Y = a | b << 64, c | d << 64
     x = words(a) + words(b)
     y = words(c) + words(d)
@@ -124,7 +128,7 @@ def carry_results(a, b, c, d, ua, uc):
     s = X + Y
     r[0], r[1], r[2] = s & M64, (s >> 64) & M64, s >> 128
     t = X - Y
-    r[3], r[4], r[5] = t & M64, (t >> 64) & M64, int(X < Y)
+    r[3], r[4], r[5] = t & M64, (t >> 64) & M64, int(X >= Y)  # addc 0, 0: CF = no borrow
     r[6] = (s & M64) ^ ((s >> 64) & M64)
     # sub.cc.s64 / subc.cc.s64 / subc.s64 0, 0, then + (-1) through the chain
     lo, bor1 = u64(a - c), int(a < c)

@@ -50,7 +50,11 @@ def inputs(name, special=True):
 
 
 def fns(mask, base, offset):
-    """The PTX ISA's fns.b32."""
+    """The PTX ISA's fns.b32, except offset INT_MIN: 0 on NVIDIA hardware whatever the mask and
+    the base (../shared/ptx-hw/exec/replay-1ff6e20.txt, coop_bits; the random kernels agree:
+    hwint_ref.py, docs/SEMANTICS.md)."""
+    if offset == -(1 << 31):
+        return 0
     if offset == 0:
         return base if mask >> base & 1 else M32
     pos, count, inc = base, abs(offset) - 1, 1 if offset > 0 else -1
