@@ -177,7 +177,7 @@ class Results:
             self.counts[key] += 1
             self.kernels[key].add(kernel['file'])
             ex = self.examples[(set_name, d['kind'], form)]
-            if len(ex) < 3 and not any(e[0] == kernel['file'] and e[1] == target for e in ex):
+            if len(ex) < 3 and not any(e[0] == kernel['file'] for e in ex):
                 ex.append((kernel['file'], target, d))
 
 
@@ -279,7 +279,36 @@ def fmt_ops(values, op):
                             for v in values], op)
 
 
-def write_report(path, results, sets, secs, problems):
+def hardware_bounds(data):
+    """The H100's own approximate results against the same bounds (a check of the bound table):
+    {op: [lanes judged, lanes outside, example]}."""
+    if 'random' not in data:
+        return {}
+    _, manifest, slots, inputs, nv = data['random']
+    seen = collections.defaultdict(lambda: [0, 0, None])
+    for i, kernel in enumerate(manifest['kernels']):
+        status, hw = nv.get(i, ('not run', None))
+        approx = [s for s in slots[i] if s.get('cls') == 'approx']
+        if status != 'ok' or not approx:
+            continue
+        by_w = {s['w']: s for s in slots[i]}
+        M, K = kernel['out_words'], kernel['in_words']
+        for s in approx:
+            for t in range(kernel['threads']):
+                value, _ = compare.slot_value(hw, t, M, s)
+                ops = compare.operand_values(hw, t, M, K, inputs[i], by_w, s['srcs'])
+                if value == judge.SENTINEL or not all(isinstance(v, int) for v in ops):
+                    continue
+                entry = seen[s['op']]
+                entry[0] += 1
+                if not judge.approx_ok(s['op'], value, ops):
+                    entry[1] += 1
+                    if entry[2] is None:
+                        entry[2] = (kernel['file'], t, s, value, ops)
+    return seen
+
+
+def write_report(path, results, sets, secs, problems, data):
     targets = results.targets
     lines = ['# Hardware sweep: ptxas-amd + amdsim against the NVIDIA H100 (../shared/ptx-hw)', '',
              'Sets %s, targets %s, %.0f s. Rules: docs/HARDWARE.md.' % (', '.join(sets),
@@ -324,6 +353,16 @@ def write_report(path, results, sets, secs, problems):
                  for t in targets]
         lines.append('| %s | %s | `%s` | %s | %d |' % (s, kind, form, ' | '.join(cells),
                                                        len(kernels)))
+    lines += ['', '## The H100 against the same approximate bounds (a check of the table)', '',
+              '| form | lanes judged | outside the bound | example |', '|---|---|---|---|']
+    for op, (judged, outside, ex) in sorted(hardware_bounds(data).items()):
+        text = '-'
+        if ex:
+            kfile, t, s, value, ops = ex
+            rt = compare.res_type(op)
+            text = '%s thread %d: %s -> %s' % (kfile, t, fmt_ops(ops, op),
+                                                compare.decode(value, rt, 64 if value >> 32 else 32))
+        lines.append('| `%s` | %d | %d | %s |' % (op, judged, outside, text))
     lines += ['', '## Crashes, timeouts, simulator errors', '']
     lines += ['- %s %s %s: %s %s' % f for f in results.failures] or ['- none']
     lines += ['', '## Examples']
@@ -370,7 +409,7 @@ def main():
     for line in summary_lines(results, sets):
         print(line)
     if args.report:
-        write_report(args.report, results, sets, secs, problems)
+        write_report(args.report, results, sets, secs, problems, data)
         print('report: %s' % args.report)
     print('%s kernels x %d targets in %.0f s (-j %d)' % (
         '+'.join('%d %s' % (len(data[s][1]['kernels']), s) for s in sets), len(targets), secs,

@@ -10,12 +10,14 @@ The interface judge.py calls (isa_bounds.py is to provide the same):
           'div.full.f32', 'tanh.approx.f16x2' -- packed forms are judged per half with the op
           string unchanged);
   exact   the exact value (a Python float, computed in double precision from the operands after
-          .ftz flushing; finite -- judge.py handles NaN and infinite exact values itself);
+          .ftz flushing; NaN or infinite where the operation's IEEE value is);
   inputs  the operand values as Python floats, in PTX operand order (after .ftz flushing);
   returns the largest |result - exact| the PTX ISA allows for these operands, or None where the
           ISA states no bound for them (e.g. sin/cos outside [-pi, pi], div.approx with a
           divisor outside [2^-126, 2^126]): the result is then not checked beyond its class
-          (NaN where exact is NaN, the infinity where exact is infinite).
+          (judge.py applies nothing: any result passes).  For operands with a bound, a NaN or
+          infinite exact value must be met exactly (any NaN for NaN) whatever the number
+          returned, and a finite one within it (or by the exact value rounded to the format).
   An op the table does not know raises KeyError (a new approximate form must get its bound).
 
 The numbers below are those ../shared/ptx-hw/tools/gen.py recorded as the ISA's (one side's
@@ -68,6 +70,8 @@ def bound(op, exact, inputs):
         lo, hi = entry['divisor_range']
         if not lo <= abs(inputs[1]) <= hi:
             return None
+    if math.isnan(exact) or math.isinf(exact):
+        return 0.0
     allowed = entry.get('abs', 0.0)
     allowed = max(allowed, entry.get('rel', 0.0) * abs(exact))
     if 'ulp' in entry:

@@ -162,18 +162,16 @@ def approx_element_ok(op, base, ty, result_bits, operand_bits, ftz):
     x = [flush(to_float(b, ty), ty, ftz) for b in operand_bits]
     r = to_float(result_bits, ty)
     e = exact_value(base, x)
-    if math.isnan(e) or math.isinf(e):
-        return r == e or (math.isnan(e) and math.isnan(r))
     allowed = isa_bounds.bound(op, e, x)
     if allowed is None:
         return True  # the ISA states no bound (nor any value) for these operands
+    if math.isnan(e) or math.isinf(e):
+        return r == e or (math.isnan(e) and math.isnan(r))
     if math.isnan(r):
         return False
-    if abs(r - e) <= allowed:
-        return True
-    if math.isinf(in_format(e, ty)) and r == in_format(e, ty):
-        return True  # the exact value overflows the format
-    return ftz and r == 0 and abs(e) < MIN_NORMAL.get(ty, 0.0)
+    if abs(r - e) <= allowed or r == in_format(e, ty):
+        return True  # within the bound, or the exact value rounded (an overflow, an underflow)
+    return ftz and r == 0 and abs(e) < MIN_NORMAL[ty]
 
 
 def approx_ok(op, result, operands):
@@ -182,7 +180,7 @@ def approx_ok(op, result, operands):
     base = opcode(op)
     ftz = '.ftz' in op
     if ty in ('f16x2',):
-        return all(approx_element_ok(op, base, ty, result >> s & 0xffff,
+        return all(approx_element_ok(op, base, 'f16', result >> s & 0xffff,
                                      [v >> s & 0xffff for v in operands], ftz) for s in (0, 16))
     if ty == 'f16':
         return approx_element_ok(op, base, ty, result & 0xffff, [v & 0xffff for v in operands], ftz)
