@@ -266,11 +266,17 @@ def summary_lines(results, sets):
             if tt == t:
                 roots[(form, kind)] += n
         top = ', '.join('%s %s %d' % (f, k, n) for (f, k), n in roots.most_common(5))
+        rejected = collections.Counter()
+        for (tt, s, form, _), n in results.rejected.items():
+            if tt == t and s in sets:
+                rejected[form] += n
+        top_rejected = ', '.join('%s %d' % fn for fn in rejected.most_common(3))
         lines.append('%s: %d kernels, %d compiled, %d rejected, %d match, %d mismatch, %d other '
-                     '(crashed/timeout/sim-error/nv-missing); root lanes %d in %d forms; top: %s'
+                     '(crashed/timeout/sim-error/nv-missing); root lanes %d in %d forms; top: %s; '
+                     'most rejected forms: %s'
                      % (t, total, total - o['rejected'], o['rejected'], o['match'], o['mismatch'],
                         sum(o[x] for x in KERNEL_FAILURES), sum(roots.values()), len(roots),
-                        top or '-'))
+                        top or '-', top_rejected or '-'))
     return lines
 
 
