@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Checks judge.py's rules (docs/HARDWARE.md) on made-up outputs of a two-thread kernel, and the
+standard-library .npy/.npz loader on a hand-built file.
+
+usage: test_judge.py PTX_HW_DIR   (exit 77 when it is absent: judge.py needs its compare.py)
+"""
+
+import array
+import io
+import os
+import struct
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAILED = []
+
+
+def check(cond, what):
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        FAILED.append(what)
+
+
+def slot(w, op, srcs, n=1, t='b32', cls='exact'):
+    return {'w': w, 'n': n, 't': t, 'op': op, 'text': op, 'srcs': srcs, 'cls': cls, 'cat': 'x'}
+
+
+def f32_bits(x):
+    return struct.unpack('<I', struct.pack('<f', x))[0]
+
+
+def main():
+    if len(sys.argv) != 2 or not os.path.isdir(os.path.join(sys.argv[1], 'tools')):
+        print('SKIP: no ptx-hw directory')
+        return 77
+    sys.path.insert(0, os.path.join(sys.argv[1], 'tools'))
+    sys.path.insert(0, HERE)
+    import hwdata
+    import judge
+
+    slots = [
+        slot(0, 'add.s32', [['in', 0, 1], ['in', 1, 1]]),
+        slot(1, 'mul.lo.s32', [['slot', 0], ['in', 1, 1]]),
+        slot(2, 'add.rn.f32', [['in', 0, 1], ['in', 1, 1]]),
+        slot(3, 'div.s32', [['in', 0, 1], ['in', 2, 1]]),
+        slot(4, 'add.rn.f64', [['in', 4, 2], ['in', 6, 2]], n=2),
+        slot(6, 'ex2.approx.f32', [['in', 3, 1]], cls='approx'),
+        slot(7, 'add.rn.f16', [['inh', 0, 0], ['inh', 1, 0]], t='b16'),
+        slot(8, 'mov.b32', [['slot', 2]]),
+        slot(9, 'mov.f32', [['in', 0, 1]]),
+    ]
+    kernel = {'threads': 2, 'in_words': 8, 'out_words': 10, 'file': 'k.ptx'}
+    inp = array.array('I', [0] * 16)
+    inp[3] = f32_bits(0.5)
+    inp[8 + 3] = f32_bits(0.5)
+    hw_row = [5, 6, 0x7fffffff, 0xffffffff, 0, 0x7ff80000, f32_bits(2 ** 0.5), 0xdead7e00,
+              0x7fffffff, 0x7fffffff]
+    hw = array.array('I', hw_row * 2)
+    by_off = judge.slot_index(slots)
+
+    def run(changes):
+        us = array.array('I', hw)
+        for w, v in changes.items():
+            us[w] = v
+        return judge.compare_kernel(kernel, slots, by_off, inp, hw, us, False)
+
+    check(run({}) == [], 'identical outputs: nothing')
+    d = run({0: 9, 1: 99})
+    check(len(d) == 2 and d[0]['root'] and not d[1]['root'] and d[0]['kind'] == 'value',
+          'a wrong add is a root, the mul that reads it is propagated')
+    check(run({2: 0x7fc00000}) == [], 'f32 arithmetic: another NaN is a match')
+    d = run({2: 0x7fc00000, 8: 0x7fc00000})
+    check(len(d) == 1 and not d[0]['root'], 'a mov of an accepted NaN differs only as propagated')
+    d = run({9: 0x7fc00000})
+    check(len(d) == 1 and d[0]['kind'] == 'value', 'mov.f32 must keep the NaN bits')
+    d = run({3: 0})
+    check(len(d) == 1 and d[0]['kind'] == 'value', 'division by zero: the all-ones must match')
+    check(run({5: 0xfff80000}) == [], 'f64: another quiet NaN is a match')
+    d = run({5: 0x7ff40000})
+    check(len(d) == 1 and d[0]['kind'] == 'f64-snan', 'f64: a signalling NaN where the H100 '
+          'quieted it')
+    check(run({6: f32_bits(2 ** 0.5) + 1}) == [], 'ex2.approx: 1 ulp off the exact value is within '
+          'the bound')
+    d = run({6: f32_bits(2 ** 0.5) + 64})
+    check(len(d) == 1 and d[0]['kind'] == 'approx-bound', 'ex2.approx: 64 ulp is outside')
+    d = run({1: judge.SENTINEL})
+    check(len(d) == 1 and d[0]['kind'] == 'unwritten', 'the sentinel on one side: unwritten')
+    d = run({7: 0x00007e00})
+    check(len(d) == 1 and d[0]['kind'] == 'store-b16-high-half', 'b16 store clobbered the high half')
+    check(run({7: 0xdead7c01}) == [], 'f16 arithmetic: another NaN is a match')
+    d = run({10 + 0: 1})
+    check(len(d) == 1 and d[0]['thread'] == 1, 'thread 1 is judged on its own words')
+
+    # .npy / .npz reading without numpy
+    def npy(descr, shape, payload):
+        head = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+        head += ' ' * (63 - (len(head) + 10) % 64) + '\n'
+        return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(head)) + head.encode() + payload
+
+    vals, shape = hwdata.npy_array(npy('<u4', (2, 2), struct.pack('<4I', 1, 2, 3, 0xffffffff)))
+    check(list(vals) == [1, 2, 3, 0xffffffff] and shape == (2, 2), '.npy uint32 2x2')
+    strs, _ = hwdata.npy_array(npy('<U2', (2,), 'ok'.encode('utf-32-le') +
+                                   'x\0'.encode('utf-32-le')))
+    check(strs == ['ok', 'x'], '.npy unicode strings')
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as z:
+        z.writestr('idx.npy', npy('<i4', (2,), struct.pack('<2i', 0, 1)))
+        z.writestr('off.npy', npy('<i8', (3,), struct.pack('<3q', 0, 2, 3)))
+        z.writestr('data.npy', npy('<u4', (3,), struct.pack('<3I', 7, 8, 9)))
+        z.writestr('status.npy', npy('<U2', (2,), 'ok'.encode('utf-32-le') +
+                                     'no'.encode('utf-32-le')))
+    tmp = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'hw-judge-%d' % os.getpid())
+    os.makedirs(tmp, exist_ok=True)
+    try:
+        with open(os.path.join(tmp, 'nv.part0.npz'), 'wb') as f:
+            f.write(buf.getvalue())
+        got = hwdata.load_nv(tmp)
+    finally:
+        os.remove(os.path.join(tmp, 'nv.part0.npz'))
+        os.rmdir(tmp)
+    check(list(got[0][1]) == [7, 8] and got[1] == ('no', None), '.npz results by kernel')
+    print('%d checks failed' % len(FAILED) if FAILED else 'all checks passed')
+    return 1 if FAILED else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
