@@ -55,9 +55,29 @@ static inline float hf(const struct vsrc *s, unsigned l, const struct sim_insn *
 		}                                                                                  \
 	}
 
+/* f16 fma, rounded once: the product of two f16 values is exact in double, the sum is made
+ * exact-or-odd (round to odd, from the exact TwoSum error) first in double and then in float,
+ * so that the final float -> f16 rounding to nearest even rounds the exact result (round to
+ * odd at p >= 11 + 2 bits keeps enough to round correctly later).  Rounding the double sum to
+ * nearest twice before the f16 rounding gave a wrong last bit on near-midpoint sums. */
+static double round_odd_sum(double p, double c)
+{
+	double s = p + c, bp = s - p, err = (p - (s - bp)) + (c - bp);
+	if (err == 0 || isinf(s))
+		return s;
+	double t = signbit(err) == signbit(s) ? s : nextafter(s, 0.0);
+	return sim_as_f64(sim_f64_bits(t) | 1);
+}
 static float fma16(float a, float b, float c)
 {
-	return (float)((double)a * b + c); /* exact product, one rounding to f16 after */
+	double t = round_odd_sum((double)a * b, c);
+	float f = (float)t;
+	if ((double)f != t && !isinf(f)) {
+		if (fabs((double)f) > fabs(t))
+			f = nextafterf(f, 0.0f);
+		f = sim_as_f32(sim_f32_bits(f) | 1);
+	}
+	return f;
 }
 
 static uint32_t usat16(int32_t v, bool clamp)
@@ -370,6 +390,8 @@ static const struct sim_sem v16_sems[] = {
         PK(v_pk_fma_f16, PK_FMA_F16),
         PK(v_pk_max_f16, PK_MAX_F16),
         PK(v_pk_min_f16, PK_MIN_F16),
+        PK(v_pk_max_num_f16, PK_MAX_F16), /* gfx12 names of the same IEEE maxNum/minNum */
+        PK(v_pk_min_num_f16, PK_MIN_F16),
         PK(v_pk_add_u16, PK_ADD_U16),
         PK(v_pk_add_i16, PK_ADD_I16),
         PK(v_pk_sub_u16, PK_SUB_U16),

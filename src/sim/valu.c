@@ -130,7 +130,9 @@ void sim_vsrc(struct sim_wave *w, const struct sim_insn *in, int i, unsigned bit
               struct vsrc *s)
 {
 	vsrc_raw(w, in, i, bits, fl, s);
-	if (in->dpp != 3 || i > 1 || bits != 32)
+	/* SDWA selects from 32-bit and 16-bit operands alike (an f16 source with src_sel WORD_1
+	 * reads the high half); neg/abs then act on the selected value. */
+	if (in->dpp != 3 || i > 1 || bits == 64)
 		return;
 	unsigned sel = (in->imm2 >> (i ? 24 : 16)) & 7;
 	bool sx = (in->imm2 >> (i ? 27 : 19)) & 1;
