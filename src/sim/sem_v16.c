@@ -107,8 +107,8 @@ VU16(v_max_i16, 2, (int16_t)a > (int16_t)b ? a : b)
 VU16(v_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
 VU16(v_mad_u16, 3, a *b + c)
 VU16(v_mad_i16, 3, (uint32_t)((int16_t)a *(int16_t)b + (int16_t)c))
-VU16(v_cvt_f16_u16, 1, sim_f32_to_f16((float)a))
-VU16(v_cvt_f16_i16, 1, sim_f32_to_f16((float)(int16_t)a))
+VU16(v_cvt_f16_u16, 1, sim_f32_to_f16(sim_fout32(in, (float)a)))
+VU16(v_cvt_f16_i16, 1, sim_f32_to_f16(sim_fout32(in, (float)(int16_t)a)))
 VU16(v_not_b16, 1, ~a)
 VF16(v_add_f16, 2, a + b)
 VF16(v_sub_f16, 2, a - b)
@@ -155,14 +155,17 @@ static void v_fmac_f16(struct sim_wave *w, const struct sim_insn *in)
 	FOR_LANES(v)
 	{
 		float c = sim_f16_to_f32((uint16_t)d[l]);
-		d[l] = sim_f32_to_f16(fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c));
+		d[l] = sim_f32_to_f16(
+		        sim_fout32(in, fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c)));
 	}
 }
 static void v_ldexp_f16(struct sim_wave *w, const struct sim_insn *in)
 {
 	V_BEGIN(2, 16, true, 32, false)
 	FOR_LANES(v)
-	d[l] = put_half(in, d[l], sim_f32_to_f16(ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l))));
+	d[l] = put_half(
+	        in, d[l],
+	        sim_f32_to_f16(sim_fout32(in, ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l)))));
 }
 
 /* v_mbcnt: count of set mask bits below this lane (lo: lanes 0-31, hi: 32-63) plus S1 */

@@ -37,6 +37,16 @@ static uint32_t sat_f2i(double x)
 	return x >= 2147483647.0 ? 0x7fffffffu : (uint32_t)(int32_t)x;
 }
 
+/* float results of conversions: the VOP3 output modifiers (omod, clamp) apply as for arithmetic */
+static uint32_t fo32(const struct sim_insn *in, float r)
+{
+	return sim_f32_bits(sim_fout32(in, r));
+}
+static uint64_t fo64(const struct sim_insn *in, double r)
+{
+	return sim_f64_bits(sim_fout64(in, r));
+}
+
 static uint32_t u24(uint32_t x)
 {
 	return x & 0xffffff;
@@ -456,12 +466,12 @@ VU32(v_med3_i32, 3,
                         : ((int32_t)a > (int32_t)c ? a : ((int32_t)b > (int32_t)c ? c : b))))
 VU32(v_med3_u32, 3, a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)))
 VU32(v_sad_u32, 3, (a > b ? a - b : b - a) + c)
-VU32(v_cvt_f32_ubyte0, 1, sim_f32_bits((float)(a & 0xff)))
-VU32(v_cvt_f32_ubyte1, 1, sim_f32_bits((float)((a >> 8) & 0xff)))
-VU32(v_cvt_f32_ubyte2, 1, sim_f32_bits((float)((a >> 16) & 0xff)))
-VU32(v_cvt_f32_ubyte3, 1, sim_f32_bits((float)(a >> 24)))
-VU32(v_cvt_f32_i32, 1, sim_f32_bits((float)(int32_t)a))
-VU32(v_cvt_f32_u32, 1, sim_f32_bits((float)a))
+VU32(v_cvt_f32_ubyte0, 1, fo32(in, (float)(a & 0xff)))
+VU32(v_cvt_f32_ubyte1, 1, fo32(in, (float)((a >> 8) & 0xff)))
+VU32(v_cvt_f32_ubyte2, 1, fo32(in, (float)((a >> 16) & 0xff)))
+VU32(v_cvt_f32_ubyte3, 1, fo32(in, (float)(a >> 24)))
+VU32(v_cvt_f32_i32, 1, fo32(in, (float)(int32_t)a))
+VU32(v_cvt_f32_u32, 1, fo32(in, (float)a))
 VU32(v_cvt_pkrtz_f16_f32, 2,
      (uint32_t)sim_f32_to_f16(sim_as_f32(a)) | ((uint32_t)sim_f32_to_f16(sim_as_f32(b)) << 16))
 VU32(v_pack_b32_f16, 2, (a & 0xffff) | (b << 16))
@@ -681,12 +691,13 @@ VCVT(v_cvt_u32_f32, 32, true, 32, false, sat_f2u(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f32, 32, true, 32, false, sat_f2i(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f64, 64, true, 32, true, sat_f2i(vf64(&s0, l, v.ftz_in)))
 VCVT(v_cvt_u32_f64, 64, true, 32, true, sat_f2u(vf64(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f64_i32, 32, false, 64, true, sim_f64_bits((double)(int32_t)vs32(&s0, l)))
-VCVT(v_cvt_f64_u32, 32, false, 64, true, sim_f64_bits((double)vs32(&s0, l)))
-VCVT(v_cvt_f32_f64, 64, true, 32, false, ftz32((float)vf64(&s0, l, v.ftz_in), v.ftz_out))
-VCVT(v_cvt_f64_f32, 32, true, 64, true, sim_f64_bits((double)vf32(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(vf32(&s0, l, false)))
-VCVT(v_cvt_f32_f16, 16, true, 32, false, sim_f32_bits(vf16(&s0, l)))
+VCVT(v_cvt_f64_i32, 32, false, 64, true, fo64(in, (double)(int32_t)vs32(&s0, l)))
+VCVT(v_cvt_f64_u32, 32, false, 64, true, fo64(in, (double)vs32(&s0, l)))
+VCVT(v_cvt_f32_f64, 64, true, 32, false,
+     ftz32(sim_fout32(in, (float)vf64(&s0, l, v.ftz_in)), v.ftz_out))
+VCVT(v_cvt_f64_f32, 32, true, 64, true, fo64(in, (double)vf32(&s0, l, v.ftz_in)))
+VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(sim_fout32(in, vf32(&s0, l, false))))
+VCVT(v_cvt_f32_f16, 16, true, 32, false, fo32(in, vf16(&s0, l)))
 VCVT(v_frexp_exp_i32_f32, 32, true, 32, false, frexp_exp32(vf32(&s0, l, false)))
 VCVT(v_frexp_exp_i32_f64, 64, true, 32, true, frexp_exp64(vf64(&s0, l, false)))
 VCVT(v_cvt_rpi_i32_f32, 32, true, 32, false, sat_f2i(floorf(vf32(&s0, l, v.ftz_in) + 0.5f)))

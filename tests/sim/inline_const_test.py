@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """amdsim inline constants (suite 'sim'): every inline constant in every source position.
 
-  inline_const_test.py AMDSIM
+  inline_const_test.py AMDSIM [inline] [TARGET...]
+  inline_const_test.py AMDSIM outmod [TARGET...]   VOP3 clamp and omod on conversions (f32<->f64,
+                                                  f16<->f32, int->float) and arithmetic
 
 For each of the five targets one kernel, written in AMDGPU assembly and assembled by llvm-mc-19,
 runs the inline constants 0, 1..64, -1..-16, +-0.5, +-1.0, +-2.0, +-4.0 and 1/(2pi) through
@@ -549,12 +551,101 @@ def test_target(amdsim, tmp, t):
     compare(t, groups, open(outb, "rb").read())
 
 
+# ---- output modifiers (clamp, omod) on conversions and arithmetic ----
+
+def clamp_ref(v, t):
+    """VOP3 clamp to [0, 1]: NaN gives +0 with DX10_CLAMP (the descriptor default before
+    gfx12; left open on gfx12, which has no such mode bit); -0.0 is left open."""
+    if math.isnan(v):
+        return None if t == "gfx1200" else 0.0
+    if v == 0 and math.copysign(1.0, v) < 0:
+        return None
+    return 0.0 if v < 0 else 1.0 if v > 1 else v
+
+
+def outmod_group(t):
+    x32 = [0.5, 1.5, -0.25, 2.0, 0.999, 1.0000001, math.nan, math.inf, -math.inf, 0.0, 3e38,
+           -3.0, 0.75, 0.25, 100.0, 1e-30, 0.3, -1e-30, 0.0625, 1.0, 0.9, 65504.0, 7.5, -0.5,
+           0.125, 1.25, 0.01, 1e10, -1e10, 2.5, 0.6, 3.0]
+    x32 = [to_bits(v, "f32") for v in x32]
+    ints = [0, 1, 2, -1, 255, 256, 0x1ff, -5, 7, 3, 0x7fff, -0x8000, 100, -100, 0x1234, 0x80,
+            0xff, 0x101, 4, 5, 6, 8, 9, 10, 11, 12, -2, -3, 1000, 0x3ff, 0x7f, 0x81]
+    ints = [v & 0xffffffff for v in ints]
+    x64 = [to_bits(from_bits(b, "f32") * 1.5, "f64") for b in x32]
+    x16 = [rnd(from_bits(b, "f32"), "f16") for b in x32]
+    inp = {"f32": (x32, ints), "f64": (x64, x64), "f16": (x16, x16)}
+    f32 = [from_bits(b, "f32") for b in x32]
+    f64 = [from_bits(b, "f64") for b in x64]
+    f16 = [from_bits(b, "f16") for b in x16]
+    si = [v - (1 << 32) if v >> 31 else v for v in ints]
+    cases = []
+
+    def add(line, out, f, vals, omod=1.0, clamp=False):
+        """vals: exact results before the output modifiers (Python floats, exact in f)."""
+        ref = []
+        for v in vals:
+            r = v * omod
+            if clamp:
+                r = clamp_ref(r, t)
+            ref.append(None if r is None else rnd(r, f))
+        cases.append(Case([line], out, ref, line))
+
+    for mod, om, cl in (("clamp", 1.0, True), ("mul:2", 2.0, False), ("div:2", 0.5, False),
+                        ("clamp mul:4", 4.0, True)):
+        add("v_cvt_f64_f32_e64 v[20:21], v10 " + mod, "b64", "f64", f32, om, cl)
+        add("v_cvt_f32_f64_e64 v20, v[12:13] " + mod, "b32", "f32",
+            [from_bits(rnd(v, "f32"), "f32") for v in f64], om, cl)
+        add("v_cvt_f32_f16_e64 v20, v16 " + mod, "b32", "f32", f16, om, cl)
+        add("v_cvt_f16_f32_e64 v20, v10 " + mod, "b16", "f16",
+            [from_bits(rnd(v, "f16"), "f16") for v in f32], om, cl)
+        add("v_cvt_f32_i32_e64 v20, v11 " + mod, "b32", "f32",
+            [from_bits(rnd(float(v), "f32"), "f32") for v in si], om, cl)
+        add("v_cvt_f32_u32_e64 v20, v11 " + mod, "b32", "f32",
+            [from_bits(rnd(float(v), "f32"), "f32") for v in ints], om, cl)
+        add("v_cvt_f64_i32_e64 v[20:21], v11 " + mod, "b64", "f64", [float(v) for v in si], om,
+            cl)
+        add("v_cvt_f64_u32_e64 v[20:21], v11 " + mod, "b64", "f64", [float(v) for v in ints],
+            om, cl)
+        add("v_cvt_f32_ubyte1_e64 v20, v11 " + mod, "b32", "f32",
+            [float((v >> 8) & 0xff) for v in ints], om, cl)
+        add("v_cvt_f16_i16_e64 v20, v11 " + mod, "b16", "f16",
+            [float(((v & 0xffff) ^ 0x8000) - 0x8000) for v in ints], om, cl)
+        add("v_add_f32_e64 v20, v10, 0.5 " + mod, "b32", "f32",
+            [from_bits(rnd(v + 0.5, "f32"), "f32") for v in f32], om, cl)
+        add("v_mul_f64 v[20:21], v[12:13], -2.0 " + mod, "b64", "f64", [v * -2.0 for v in f64],
+            om, cl)
+    return [("outmod", inp, cases)]
+
+
+def test_outmod(amdsim, tmp, t):
+    groups = outmod_group(t)
+    s = os.path.join(tmp, "om-%s.s" % t)
+    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+    open(s, "w").write(kernel_src(t, groups))
+    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
+    if not check(r.returncode == 0, "%s outmod: llvm-mc: %s" % (t, r.stderr[:1500])):
+        return
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    inb, outb = os.path.join(tmp, "om.in"), os.path.join(tmp, "om.out")
+    open(inb, "wb").write(b"".join(group_input(g[1]) for g in groups))
+    size = sum(out_bytes(cs) for g in groups for cs in g[2])
+    r = run([amdsim, h, "--kernel", "ic", "--grid", "1", "--block", str(LANES), "in:" + inb,
+             "out:%d:%s" % (size, outb)])
+    if not check(r.returncode == 0, "%s outmod: amdsim exit %d: %s"
+                 % (t, r.returncode, r.stderr[:800])):
+        return
+    compare(t, groups, open(outb, "rb").read())
+
+
 def main():
     amdsim = sys.argv[1]
+    what = "inline"
+    if len(sys.argv) > 2 and sys.argv[2] in ("inline", "outmod"):
+        what = sys.argv.pop(2)
     targets = sys.argv[2:] or TARGETS
     with tempfile.TemporaryDirectory() as tmp:
         for t in targets:
-            test_target(amdsim, tmp, t)
+            (test_target if what == "inline" else test_outmod)(amdsim, tmp, t)
     if FAILURES:
         print("%d failure(s)" % len(FAILURES))
         sys.exit(1)
