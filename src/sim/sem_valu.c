@@ -613,13 +613,13 @@ VF32(v_add_f32, 2, a + b)
 VF32(v_sub_f32, 2, a - b)
 VF32(v_subrev_f32, 2, b - a)
 VF32(v_mul_f32, 2, a *b)
-VF32(v_min_f32, 2, fminf_hw(a, b))
-VF32(v_max_f32, 2, fmaxf_hw(a, b))
+VF32(v_min_f32, 2, fminf_mode(a, b, v.ieee))
+VF32(v_max_f32, 2, fmaxf_mode(a, b, v.ieee))
 VF32(v_mul_legacy_f32, 2, (a == 0 || b == 0) ? 0.0f : a *b)
 VF32(v_fma_f32, 3, fmaf(a, b, c))
 VF32(v_mad_f32, 3, a *b + c)
-VF32(v_min3_f32, 3, fminf_hw(fminf_hw(a, b), c))
-VF32(v_max3_f32, 3, fmaxf_hw(fmaxf_hw(a, b), c))
+VF32(v_min3_f32, 3, fminf_mode(fminf_mode(a, b, v.ieee), c, v.ieee))
+VF32(v_max3_f32, 3, fmaxf_mode(fmaxf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_med3_f32, 3, med3f(a, b, c))
 VF32(v_trunc_f32, 1, truncf(a))
 VF32(v_ceil_f32, 1, ceilf(a))
@@ -706,8 +706,8 @@ VCVT(v_cvt_flr_i32_f32, 32, true, 32, false, sat_f2i(floorf(vf32(&s0, l, v.ftz_i
 /* ---- f64 ---- */
 VF64(v_add_f64, 2, a + b)
 VF64(v_mul_f64, 2, a *b)
-VF64(v_min_f64, 2, fmin_hw(a, b))
-VF64(v_max_f64, 2, fmax_hw(a, b))
+VF64(v_min_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmin_hw(a, b))
+VF64(v_max_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmax_hw(a, b))
 VF64(v_fma_f64, 3, fma(a, b, c))
 VF64(v_trunc_f64, 1, trunc(a))
 VF64(v_ceil_f64, 1, ceil(a))
@@ -883,6 +883,9 @@ static const struct sim_sem valu_sems[] = {
         V(v_min3_f32),
         V(v_max3_f32),
         V(v_med3_f32),
+        VA(v_min3_num_f32, v_min3_f32), /* gfx12 names (no IEEE mode there) */
+        VA(v_max3_num_f32, v_max3_f32),
+        VA(v_med3_num_f32, v_med3_f32),
         V(v_trunc_f32),
         V(v_ceil_f32),
         V(v_rndne_f32),

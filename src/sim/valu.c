@@ -208,6 +208,7 @@ void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, u
 		sim_set_host_round(w, rm);
 	v->ftz_in = dn == 0 || dn == 2;
 	v->ftz_out = dn == 0 || dn == 1;
+	v->ieee = w->ctx->gen < AMD_GFX12 && ((w->mode >> 9) & 1);
 	v->dreg = 0;
 	if (in->dst >= SIM_VGPR0) {
 		v->dreg = in->dst - SIM_VGPR0;

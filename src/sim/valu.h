@@ -25,6 +25,8 @@ struct vctx {
 	uint64_t exec;
 	unsigned dreg; /* destination VGPR index */
 	bool ftz_in, ftz_out;
+	bool ieee; /* MODE.IEEE (gfx6-11): min/max turn a signaling NaN operand into its quiet NaN
+	            */
 };
 
 /* Prepares source i (bits = 16, 32 or 64; fl = float operand for inline constants/modifiers). */
@@ -97,6 +99,37 @@ static inline float fminf_hw(float a, float b)
 static inline float fmaxf_hw(float a, float b)
 {
 	return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
+}
+
+/* min/max with the MODE register's IEEE bit (ISA pseudo-code of V_MIN_F32/V_MAX_F32 and
+ * f64): a signaling NaN operand (S0 first) gives that NaN quieted; otherwise as above.  gfx12's
+ * v_min_num/v_max_num have no IEEE mode (v.ieee is false there). */
+static inline bool snan32(float x)
+{
+	uint32_t b = sim_f32_bits(x);
+	return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) && !(b & 0x400000u);
+}
+static inline bool snan64(double x)
+{
+	uint64_t b = sim_f64_bits(x);
+	return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
+	       !(b & 0x8000000000000ull);
+}
+static inline float fminf_mode(float a, float b, bool ieee)
+{
+	if (ieee && (snan32(a) || snan32(b)))
+		return sim_as_f32(sim_f32_bits(snan32(a) ? a : b) | 0x400000u);
+	return fminf_hw(a, b);
+}
+static inline float fmaxf_mode(float a, float b, bool ieee)
+{
+	if (ieee && (snan32(a) || snan32(b)))
+		return sim_as_f32(sim_f32_bits(snan32(a) ? a : b) | 0x400000u);
+	return fmaxf_hw(a, b);
+}
+static inline double quiet64(double a, double b)
+{
+	return sim_as_f64(sim_f64_bits(snan64(a) ? a : b) | 0x8000000000000ull);
 }
 
 /* ---- operation generators: one function per operation, lane loop inlined ---- */

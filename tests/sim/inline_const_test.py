@@ -39,6 +39,7 @@ INT_CONSTS = list(range(0, 65)) + list(range(-1, -17, -1))
 FLOAT_CONSTS = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0]
 INV2PI = "inv2pi"
 CONSTS = INT_CONSTS + FLOAT_CONSTS + [INV2PI]
+SNAN32, SNAN64 = 0x7fa00000, 0x7ff4000000000000
 MAX_FINITE = {"f16": 0x7bff, "f32": 0x7f7fffff, "f64": 0x7fefffffffffffff}
 INV2PI_BITS = {"f16": 0x3118, "f32": 0x3e22f983, "f64": 0x3fc45f306dc9c882}
 
@@ -568,10 +569,12 @@ def outmod_group(t):
            -3.0, 0.75, 0.25, 100.0, 1e-30, 0.3, -1e-30, 0.0625, 1.0, 0.9, 65504.0, 7.5, -0.5,
            0.125, 1.25, 0.01, 1e10, -1e10, 2.5, 0.6, 3.0]
     x32 = [to_bits(v, "f32") for v in x32]
+    x32[27] = SNAN32
     ints = [0, 1, 2, -1, 255, 256, 0x1ff, -5, 7, 3, 0x7fff, -0x8000, 100, -100, 0x1234, 0x80,
             0xff, 0x101, 4, 5, 6, 8, 9, 10, 11, 12, -2, -3, 1000, 0x3ff, 0x7f, 0x81]
     ints = [v & 0xffffffff for v in ints]
     x64 = [to_bits(from_bits(b, "f32") * 1.5, "f64") for b in x32]
+    x64[27] = SNAN64
     x16 = [rnd(from_bits(b, "f32"), "f16") for b in x32]
     inp = {"f32": (x32, ints), "f64": (x64, x64), "f16": (x16, x16)}
     f32 = [from_bits(b, "f32") for b in x32]
@@ -614,6 +617,29 @@ def outmod_group(t):
             [from_bits(rnd(v + 0.5, "f32"), "f32") for v in f32], om, cl)
         add("v_mul_f64 v[20:21], v[12:13], -2.0 " + mod, "b64", "f64", [v * -2.0 for v in f64],
             om, cl)
+    # min/max: a signaling NaN operand gives a quiet NaN in IEEE mode (MODE.IEEE, on by default
+    # in the descriptor before gfx12); gfx12's v_min_num/v_max_num return the other operand
+    g12 = t == "gfx1200"
+    nm = names(t)
+    snan_ref = lambda i, other: (other if g12 else math.nan) if i == 27 else None
+
+    def mm(line, out, f, vals):
+        cases.append(Case([line], out, [rnd(v, f) for v in vals], line))
+
+    mm("%s_f32_e64 v20, v10, 1.0" % nm["min"], "b32", "f32",
+       [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or min(v, 1.0)
+        for i, v in enumerate(f32)])
+    mm("%s_f32_e64 v20, 1.0, v10" % nm["max"], "b32", "f32",
+       [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or max(v, 1.0)
+        for i, v in enumerate(f32)])
+    mm("%s_f64 v[20:21], v[12:13], 1.0" % nm["max"], "b64", "f64",
+       [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or max(v, 1.0)
+        for i, v in enumerate(f64)])
+    min3 = "v_min3_num_f32" if g12 else "v_min3_f32"
+    # min3 is min(min(S0, S1), S2): the quiet NaN of the inner min yields S2
+    mm("%s v20, v10, 1.0, 2.0" % min3, "b32", "f32",
+       [1.0 if math.isnan(v) and i != 27 else (1.0 if g12 else 2.0) if i == 27 else min(v, 1.0)
+        for i, v in enumerate(f32)])
     return [("outmod", inp, cases)]
 
 
