@@ -346,7 +346,27 @@ def sdwa_cases(t, c, x32, x16, y16):
         Case(["v_add_f16_sdwa v20, v16, %s dst_sel:WORD_0 dst_unused:UNUSED_PAD "
               "src0_sel:WORD_1 src1_sel:WORD_0" % ct16], "b16",
              [rnd(hv[i] + k16, "f16") for i in range(LANES)], "add_f16 sdwa word1 src1"),
-    ]
+    ] + sdwa_cmp_cases(t, c, x32, y16)
+
+
+def sdwa_cmp_cases(t, c, x32, y16):
+    """SDWA compares with an SGPR destination: the constant in src0, src1 a selected word (the
+    high word of v10 read as the f32 bit pattern it zero-extends to; the high half of v16)."""
+    k32, k16 = from_bits(const_bits(c, "f32"), "f32"), from_bits(const_bits(c, "f16"), "f16")
+    ct32, ct16 = const_text(c, "f32"), const_text(c, "f16")
+    w1 = [from_bits(b >> 16, "f32") for b in x32]
+    hv = [from_bits(b, "f16") for b in y16]
+    sd = "s8" if t in WAVE32 else "s[8:9]"
+    res = []
+    for p, line, a, b in (
+            ("lt", "v_cmp_lt_f32_sdwa %s, %s, v10 src0_sel:DWORD src1_sel:WORD_1" % (sd, ct32),
+             [k32] * LANES, w1),
+            ("ge", "v_cmp_ge_f16_sdwa %s, %s, v16 src0_sel:WORD_0 src1_sel:WORD_1" % (sd, ct16),
+             [k16] * LANES, hv)):
+        lines = [line, "s_nop 1", "v_cndmask_b32_e64 v20, 0, 1, %s" % sd]
+        res.append(Case(lines, "b32", [int(cmp(a[i], b[i], p)) for i in range(LANES)],
+                        "cmp_%s sdwa src1 word1" % p))
+    return res
 
 
 def vopd_cases(t, c, x32, y32):
