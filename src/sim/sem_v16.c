@@ -114,8 +114,41 @@ VF16(v_add_f16, 2, a + b)
 VF16(v_sub_f16, 2, a - b)
 VF16(v_subrev_f16, 2, b - a)
 VF16(v_mul_f16, 2, a *b)
-VF16(v_max_f16, 2, fmaxf_hw(a, b))
-VF16(v_min_f16, 2, fminf_hw(a, b))
+
+/* f16 min/max as the f32 ones (valu.h): in IEEE mode a signaling NaN half (S0 first) gives
+ * that NaN quieted, tested on the raw bits since the f32 widening would quiet it. */
+static inline bool snan16(uint32_t h)
+{
+	return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) && !(h & 0x200);
+}
+static uint32_t minmax16(uint32_t x, uint32_t y, bool is_max, bool ieee)
+{
+	if (ieee && (snan16(x) || snan16(y)))
+		return (snan16(x) ? x : y) | 0x200;
+	float a = sim_f16_to_f32((uint16_t)x), b = sim_f16_to_f32((uint16_t)y);
+	return sim_f32_to_f16(is_max ? fmaxf_hw(a, b) : fminf_hw(a, b));
+}
+static void v_minmax16(struct sim_wave *w, const struct sim_insn *in, bool is_max)
+{
+	V_BEGIN(2, 16, true, 32, false)
+	FOR_LANES(v)
+	{
+		uint32_t x = (half_of(&s0, l, in, 0) & ~s0.absm) ^ s0.negm;
+		uint32_t y = (half_of(&s1, l, in, 1) & ~s1.absm) ^ s1.negm;
+		uint32_t r = minmax16(x & 0xffff, y & 0xffff, is_max, v.ieee);
+		if (in->clamp || in->omod) /* output modifiers on the value (NaN clamps to 0) */
+			r = sim_f32_to_f16(sim_fout32(in, sim_f16_to_f32((uint16_t)r)));
+		d[l] = put_half(in, d[l], r);
+	}
+}
+static void v_max_f16(struct sim_wave *w, const struct sim_insn *in)
+{
+	v_minmax16(w, in, true);
+}
+static void v_min_f16(struct sim_wave *w, const struct sim_insn *in)
+{
+	v_minmax16(w, in, false);
+}
 VF16(v_fma_f16, 3, fma16(a, b, c))
 VF16(v_mad_f16, 3, fma16(a, b, c))
 VF16(v_sqrt_f16, 1, sqrtf(a))
@@ -230,9 +263,11 @@ enum pk_op {
 };
 
 static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, uint32_t b,
-                        uint32_t c)
+                        uint32_t c, bool ieee)
 {
 	bool cl = in->clamp;
+	if ((op == PK_MAX_F16 || op == PK_MIN_F16) && !cl)
+		return minmax16(a & 0xffff, b & 0xffff, op == PK_MAX_F16, ieee);
 	if (op <= PK_MIN_F16) {
 		float x = sim_f16_to_f32((uint16_t)a), y = sim_f16_to_f32((uint16_t)b);
 		float z = sim_f16_to_f32((uint16_t)c), r;
@@ -317,8 +352,8 @@ static void v_pk16(struct sim_wave *w, const struct sim_insn *in)
 				y[i] ^= ((in->neg_hi >> i) & 1) << 15;
 			}
 		}
-		d[l] = pk_half(in, op, x[0], x[1], x[2]) |
-		       (pk_half(in, op, y[0], y[1], y[2]) << 16);
+		d[l] = pk_half(in, op, x[0], x[1], x[2], v.ieee) |
+		       (pk_half(in, op, y[0], y[1], y[2], v.ieee) << 16);
 	}
 }
 

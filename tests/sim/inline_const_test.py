@@ -39,7 +39,7 @@ INT_CONSTS = list(range(0, 65)) + list(range(-1, -17, -1))
 FLOAT_CONSTS = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0]
 INV2PI = "inv2pi"
 CONSTS = INT_CONSTS + FLOAT_CONSTS + [INV2PI]
-SNAN32, SNAN64 = 0x7fa00000, 0x7ff4000000000000
+SNAN16, SNAN32, SNAN64 = 0x7d00, 0x7fa00000, 0x7ff4000000000000
 MAX_FINITE = {"f16": 0x7bff, "f32": 0x7f7fffff, "f64": 0x7fefffffffffffff}
 INV2PI_BITS = {"f16": 0x3118, "f32": 0x3e22f983, "f64": 0x3fc45f306dc9c882}
 
@@ -615,6 +615,7 @@ def outmod_group(t):
     x64 = [to_bits(from_bits(b, "f32") * 1.5, "f64") for b in x32]
     x64[27] = SNAN64
     x16 = [rnd(from_bits(b, "f32"), "f16") for b in x32]
+    x16[27] = SNAN16
     inp = {"f32": (x32, ints), "f64": (x64, x64), "f16": (x16, x16)}
     f32 = [from_bits(b, "f32") for b in x32]
     f64 = [from_bits(b, "f64") for b in x64]
@@ -674,6 +675,14 @@ def outmod_group(t):
     mm("%s_f64 v[20:21], v[12:13], 1.0" % nm["max"], "b64", "f64",
        [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or max(v, 1.0)
         for i, v in enumerate(f64)])
+    mm("%s_f16_e64 v20, v16, 1.0" % nm["max"], "b16", "f16",
+       [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or max(v, 1.0)
+        for i, v in enumerate(f16)])
+    pk = [1.0 if math.isnan(v) and i != 27 else snan_ref(i, 1.0) or min(v, 1.0)
+          for i, v in enumerate(f16)]
+    pkmin = "v_pk_min_num_f16" if g12 else "v_pk_min_f16"
+    cases.append(Case(["%s v20, v16, 1.0 op_sel_hi:[1,0]" % pkmin], "pk16",
+                      [rnd(v, "f16") | rnd(v, "f16") << 16 for v in pk], "pk_min snan"))
     min3 = "v_min3_num_f32" if g12 else "v_min3_f32"
     # min3 is min(min(S0, S1), S2): the quiet NaN of the inner min yields S2
     mm("%s v20, v10, 1.0, 2.0" % min3, "b32", "f32",
