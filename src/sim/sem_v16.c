@@ -266,8 +266,10 @@ static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, ui
                         uint32_t c, bool ieee)
 {
 	bool cl = in->clamp;
-	if ((op == PK_MAX_F16 || op == PK_MIN_F16) && !cl)
-		return minmax16(a & 0xffff, b & 0xffff, op == PK_MAX_F16, ieee);
+	if (op == PK_MAX_F16 || op == PK_MIN_F16) {
+		uint32_t r = minmax16(a & 0xffff, b & 0xffff, op == PK_MAX_F16, ieee);
+		return cl ? sim_f32_to_f16(sim_fout32(in, sim_f16_to_f32((uint16_t)r))) : r;
+	}
 	if (op <= PK_MIN_F16) {
 		float x = sim_f16_to_f32((uint16_t)a), y = sim_f16_to_f32((uint16_t)b);
 		float z = sim_f16_to_f32((uint16_t)c), r;
@@ -278,14 +280,8 @@ static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, ui
 		case PK_MUL_F16:
 			r = x * y;
 			break;
-		case PK_FMA_F16:
+		default: /* PK_FMA_F16 (min/max are above) */
 			r = fma16(x, y, z);
-			break;
-		case PK_MAX_F16:
-			r = fmaxf_hw(x, y);
-			break;
-		default:
-			r = fminf_hw(x, y);
 			break;
 		}
 		if (cl)
