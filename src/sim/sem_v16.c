@@ -6,6 +6,15 @@
  * complexity: O(lanes) per instruction. */
 #include "valu.h"
 
+/* f16 arithmetic rounds to nearest even whatever the MODE register's f32 rounding (which
+ * sim_vbegin gave the host): the f32 intermediate and its f16 rounding (nearbyintf) then round
+ * once correctly, and fma16's exact-error sum needs nearest rounding. */
+static inline void f16_nearest(struct sim_wave *w)
+{
+	if (w->host_round != 0)
+		sim_set_host_round(w, 0);
+}
+
 /* 16-bit sources: op_sel bit i picks the high half of source i (VOP3); the result goes to the
  * low half with the high half zeroed, or to the high half (op_sel bit 3) keeping the low. */
 static inline uint32_t half_of(const struct vsrc *s, unsigned l, const struct sim_insn *in, int i)
@@ -44,6 +53,7 @@ static inline float hf(const struct vsrc *s, unsigned l, const struct sim_insn *
 	static void fn(struct sim_wave *w, const struct sim_insn *in)                              \
 	{                                                                                          \
 		V_BEGIN(nsrc, 16, true, 32, false)                                                 \
+		f16_nearest(w);                                                                    \
 		FOR_LANES(v)                                                                       \
 		{                                                                                  \
 			float a = hf(&s0, l, in, 0);                                               \
@@ -184,6 +194,7 @@ static void v_cvt_i16_f16(struct sim_wave *w, const struct sim_insn *in)
 static void v_fmac_f16(struct sim_wave *w, const struct sim_insn *in)
 {
 	V_BEGIN(2, 16, true, 32, false)
+	f16_nearest(w);
 	sim_chk_read_v(w, in, v.dreg, 1);
 	FOR_LANES(v)
 	{
@@ -195,6 +206,7 @@ static void v_fmac_f16(struct sim_wave *w, const struct sim_insn *in)
 static void v_ldexp_f16(struct sim_wave *w, const struct sim_insn *in)
 {
 	V_BEGIN(2, 16, true, 32, false)
+	f16_nearest(w);
 	FOR_LANES(v)
 	d[l] = put_half(
 	        in, d[l],
@@ -335,6 +347,7 @@ static void v_pk16(struct sim_wave *w, const struct sim_insn *in)
 			sim_vsrc(w, in, (int)i, 16, true, &src[i]), src[i].negm = src[i].absm = 0;
 	}
 	sim_vbegin(w, in, &v, 32, false);
+	f16_nearest(w);
 	uint32_t *d = VROW(w, v.dreg);
 	FOR_LANES(v)
 	{

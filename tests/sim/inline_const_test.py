@@ -441,7 +441,7 @@ def out_bytes(case):
     return 256 if case.out in ("b64", "b32x2") else 128
 
 
-def kernel_src(t, groups):
+def kernel_src(t, groups, round32=0):
     wave = 32 if t in WAVE32 else 64
     g12 = t == "gfx1200"
     vmwait = "s_wait_loadcnt 0x0" if g12 else "s_waitcnt vmcnt(0)"
@@ -482,6 +482,7 @@ ic:
   .amdhsa_next_free_sgpr 16
   .amdhsa_float_denorm_mode_32 3
   .amdhsa_float_denorm_mode_16_64 3
+  .amdhsa_float_round_mode_32 {round32}
 {desc}.end_amdhsa_kernel
 .amdgpu_metadata
 ---
@@ -502,7 +503,7 @@ amdhsa.kernels:
       - {{ .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }}
 ...
 .end_amdgpu_metadata
-""".format(t=t, body="\n".join("  " + ln for ln in body), desc=desc, wave=wave)
+""".format(t=t, body="\n".join("  " + ln for ln in body), desc=desc, wave=wave, round32=round32)
 
 
 def literal_free(hsaco):
@@ -691,11 +692,31 @@ def outmod_group(t):
     return [("outmod", inp, cases)]
 
 
+def f16_round_group():
+    """f16 arithmetic under an f32 rounding mode of +inf (descriptor FLOAT_ROUND_MODE_32 = 1,
+    FP16/FP64 mode nearest even): ties and inexact sums must still round to nearest even."""
+    x16 = [to_bits(1024.0 + i, "f16") for i in range(LANES)]
+    inp = {"f32": ([0] * LANES, [0] * LANES), "f64": ([0] * LANES, [0] * LANES),
+           "f16": (x16, x16)}
+    xs = [1024.0 + i for i in range(LANES)]
+    cases = [Case(["v_add_f16_e64 v20, v16, 0.5"], "b16", [rnd(x + 0.5, "f16") for x in xs],
+                  "add_f16 round"),
+             Case(["v_fma_f16 v20, v16, 0.5, v17"], "b16",
+                  [fma_bits(x, 0.5, x, "f16") for x in xs], "fma_f16 round"),
+             Case(["v_pk_add_f16 v20, v16, 0.5 op_sel_hi:[1,0]"], "pk16",
+                  [rnd(x + 0.5, "f16") * 0x10001 for x in xs], "pk_add_f16 round")]
+    return [("f16-round", inp, cases)]
+
+
 def test_outmod(amdsim, tmp, t):
-    groups = outmod_group(t)
-    s = os.path.join(tmp, "om-%s.s" % t)
+    run_kernel(amdsim, tmp, t, "om", outmod_group(t), 0)
+    run_kernel(amdsim, tmp, t, "f16r", f16_round_group(), 1)
+
+
+def run_kernel(amdsim, tmp, t, tag, groups, round32):
+    s = os.path.join(tmp, "%s-%s.s" % (tag, t))
     o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t, groups))
+    open(s, "w").write(kernel_src(t, groups, round32))
     r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
     if not check(r.returncode == 0, "%s outmod: llvm-mc: %s" % (t, r.stderr[:1500])):
         return
