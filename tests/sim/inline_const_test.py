@@ -398,6 +398,35 @@ def dpp_cases(t, c, x32, y32):
     return res
 
 
+def vop1_salu_cases(t, c, x32):
+    """VOP1 conversions reading the constant as f32, f16 and f64; integer moves (32-bit: the f32
+    pattern of a float constant; 64-bit: the f64 pattern, integers sign-extended) in VALU
+    (v_lshlrev_b64 by 0) and SALU (s_mov_b32/b64); gfx12 SALU f32 arithmetic."""
+    k32, k16, k64 = (const_bits(c, f) for f in ("f32", "f16", "f64"))
+    f32v, f16v, f64v = from_bits(k32, "f32"), from_bits(k16, "f16"), from_bits(k64, "f64")
+    k64i = k64 if not isinstance(c, int) else c & ((1 << 64) - 1)
+    ct32, ct16, ct64 = (const_text(c, f) for f in ("f32", "f16", "f64"))
+    res = [Case(["v_cvt_f64_f32 v[20:21], %s" % ct32], "b64", [to_bits(f32v, "f64")] * LANES,
+                "cvt_f64_f32 vop1 src0"),
+           Case(["v_cvt_f32_f16 v20, %s" % ct16], "b32", [to_bits(f16v, "f32")] * LANES,
+                "cvt_f32_f16 vop1 src0"),
+           Case(["v_cvt_f32_f64 v20, %s" % ct64], "b32", [rnd(f64v, "f32")] * LANES,
+                "cvt_f32_f64 vop1 src0"),
+           Case(["v_mov_b32 v20, %s" % ct32], "b32", [k32] * LANES, "mov_b32 vop1"),
+           Case(["v_lshlrev_b64 v[20:21], 0, %s" % ct64], "b64", [k64i] * LANES,
+                "lshlrev_b64 vop3 src1"),
+           Case(["s_mov_b32 s10, %s" % ct32, "v_mov_b32 v20, s10"], "b32", [k32] * LANES,
+                "s_mov_b32"),
+           Case(["s_mov_b64 s[10:11], %s" % ct64, "v_mov_b32 v20, s10", "v_mov_b32 v21, s11"],
+                "b64", [k64i] * LANES, "s_mov_b64")]
+    if t == "gfx1200":
+        x0 = from_bits(x32[0], "f32")
+        res.append(Case(["v_readfirstlane_b32 s11, v10", "s_add_f32 s10, s11, %s" % ct32,
+                         "v_mov_b32 v20, s10"], "b32", [rnd(x0 + f32v, "f32")] * LANES,
+                        "s_add_f32 src1"))
+    return res
+
+
 def all_groups(t):
     """[(inputs: {f: (x, y)}, [Case])] per constant."""
     groups = []
@@ -411,6 +440,7 @@ def all_groups(t):
             cases += arith_cases(t, c, f, *inp[f])
             cases += cmp_cases(t, c, f, inp[f][0])
         cases += packed_cases(t, c, inp["f16"][0], inp["f16"][1])
+        cases += vop1_salu_cases(t, c, inp["f32"][0])
         if t in ("gfx90a", "gfx942", "gfx1030"):
             cases += sdwa_cases(t, c, inp["f32"][0], inp["f16"][0], inp["f16"][1])
         if t in ("gfx1100", "gfx1200"):
