@@ -64,9 +64,19 @@ static double fmax_hw(double a, double b)
 {
 	return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
 }
-static float med3f(float a, float b, float c)
+/* V_MED3_F32 as the ISA pseudo-code (GCN and RDNA alike): with any NaN operand the minimum of
+ * the three (min(min(a, b), c), a quiet NaN yielding the other operand); otherwise the larger
+ * of the two operands that are not the maximum. */
+static float med3f(float a, float b, float c, bool ieee)
 {
-	return fmaxf_hw(fminf_hw(a, b), fminf_hw(fmaxf_hw(a, b), c));
+	if (isnan(a) || isnan(b) || isnan(c))
+		return fminf_mode(fminf_mode(a, b, ieee), c, ieee);
+	float m = fmaxf_hw(fmaxf_hw(a, b), c);
+	if (m == a)
+		return fmaxf_hw(b, c);
+	if (m == b)
+		return fmaxf_hw(a, c);
+	return fmaxf_hw(a, b);
 }
 static uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t width)
 {
@@ -620,7 +630,7 @@ VF32(v_fma_f32, 3, fmaf(a, b, c))
 VF32(v_mad_f32, 3, a *b + c)
 VF32(v_min3_f32, 3, fminf_mode(fminf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_max3_f32, 3, fmaxf_mode(fmaxf_mode(a, b, v.ieee), c, v.ieee))
-VF32(v_med3_f32, 3, med3f(a, b, c))
+VF32(v_med3_f32, 3, med3f(a, b, c, v.ieee))
 VF32(v_trunc_f32, 1, truncf(a))
 VF32(v_ceil_f32, 1, ceilf(a))
 VF32(v_rndne_f32, 1, nearbyintf(a))

@@ -714,6 +714,10 @@ def outmod_group(t):
     pkmin = "v_pk_min_num_f16" if g12 else "v_pk_min_f16"
     cases.append(Case(["%s v20, v16, 1.0 op_sel_hi:[1,0]" % pkmin], "pk16",
                       [rnd(v, "f16") | rnd(v, "f16") << 16 for v in pk], "pk_min snan"))
+    # med3 with a NaN operand is min3 of the three (ISA pseudo-code): 0.5 here, whatever the NaN
+    med3 = "v_med3_num_f32" if g12 else "v_med3_f32"
+    mm("%s v20, v10, 1.0, 0.5" % med3, "b32", "f32",
+       [0.5 if math.isnan(v) or i == 27 else sorted([v, 1.0, 0.5])[1] for i, v in enumerate(f32)])
     min3 = "v_min3_num_f32" if g12 else "v_min3_f32"
     # min3 is min(min(S0, S1), S2): the quiet NaN of the inner min yields S2
     mm("%s v20, v10, 1.0, 2.0" % min3, "b32", "f32",
