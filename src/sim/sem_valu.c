@@ -592,6 +592,17 @@ static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 	unsigned op = in->sem->arg, nsrc = op == PKF_FMA ? 3 : 2;
 	struct vctx v;
 	struct vsrc src[3];
+	/* What a 32-bit inline constant or literal gives the 64-bit packed operand (the f32 value
+	 * in both halves, or in the low half only) is not settled by the manuals or by llvm-mc:
+	 * stop rather than guess. */
+	for (unsigned i = 0; i < nsrc; i++)
+		if ((in->src[i] >= 128 && in->src[i] <= 208) ||
+		    (in->src[i] >= 240 && in->src[i] <= 248) || in->src[i] == SIM_LIT) {
+			sim_fault(w,
+			          "%s with a constant source %d: its packed value is not modeled",
+			          in->sem->name, i);
+			return;
+		}
 	for (unsigned i = 0; i < nsrc; i++)
 		sim_vsrc(w, in, (int)i, 64, false, &src[i]);
 	sim_vbegin(w, in, &v, 64, false);

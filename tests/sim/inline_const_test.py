@@ -745,6 +745,31 @@ def f16_round_group():
 def test_outmod(amdsim, tmp, t):
     run_kernel(amdsim, tmp, t, "om", outmod_group(t), 0)
     run_kernel(amdsim, tmp, t, "f16r", f16_round_group(), 1)
+    if t in ("gfx90a", "gfx942"):
+        test_pk_f32_constant(amdsim, tmp, t)
+
+
+def test_pk_f32_constant(amdsim, tmp, t):
+    """v_pk_*_f32 with an inline constant: what the high half reads is not modeled, so amdsim
+    must stop and name the instruction rather than guess."""
+    inp = {"f32": ([0] * LANES, [0] * LANES), "f64": ([0] * LANES, [0] * LANES),
+           "f16": ([0] * LANES, [0] * LANES)}
+    groups = [("pk", inp, [Case(["v_pk_mul_f32 v[20:21], v[12:13], 1.0"], "b64",
+                                [None] * LANES, "pk_mul_f32 constant")])]
+    s = os.path.join(tmp, "pkf-%s.s" % t)
+    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
+    open(s, "w").write(kernel_src(t, groups))
+    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
+    if not check(r.returncode == 0, "%s pk_f32: llvm-mc: %s" % (t, r.stderr[:800])):
+        return
+    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    inb, outb = os.path.join(tmp, "pkf.in"), os.path.join(tmp, "pkf.out")
+    open(inb, "wb").write(group_input(inp))
+    r = run([amdsim, h, "--kernel", "ic", "--grid", "1", "--block", str(LANES), "in:" + inb,
+             "out:256:" + outb])
+    check(r.returncode != 0 and "v_pk_mul_f32 with a constant" in r.stderr,
+          "%s: v_pk_mul_f32 with a constant is refused by name (exit %d: %s)"
+          % (t, r.returncode, r.stderr[:300]))
 
 
 def run_kernel(amdsim, tmp, t, tag, groups, round32):
