@@ -61,7 +61,7 @@ static inline float hf(const struct vsrc *s, unsigned l, const struct sim_insn *
 			float c = nsrc > 2 ? hf(&s2, l, in, 2) : 0.0f;                             \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			d[l] = put_half(in, d[l], sim_f32_to_f16(sim_fout32(in, (expr))));         \
+			d[l] = put_half(in, d[l], sim_f32_to_f16(sim_fout32(w, in, (expr))));      \
 		}                                                                                  \
 	}
 
@@ -117,8 +117,8 @@ VU16(v_max_i16, 2, (int16_t)a > (int16_t)b ? a : b)
 VU16(v_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
 VU16(v_mad_u16, 3, a *b + c)
 VU16(v_mad_i16, 3, (uint32_t)((int16_t)a *(int16_t)b + (int16_t)c))
-VU16(v_cvt_f16_u16, 1, sim_f32_to_f16(sim_fout32(in, (float)a)))
-VU16(v_cvt_f16_i16, 1, sim_f32_to_f16(sim_fout32(in, (float)(int16_t)a)))
+VU16(v_cvt_f16_u16, 1, sim_f32_to_f16(sim_fout32(w, in, (float)a)))
+VU16(v_cvt_f16_i16, 1, sim_f32_to_f16(sim_fout32(w, in, (float)(int16_t)a)))
 VU16(v_not_b16, 1, ~a)
 VF16(v_add_f16, 2, a + b)
 VF16(v_sub_f16, 2, a - b)
@@ -147,7 +147,7 @@ static void v_minmax16(struct sim_wave *w, const struct sim_insn *in, bool is_ma
 		uint32_t y = (half_of(&s1, l, in, 1) & ~s1.absm) ^ s1.negm;
 		uint32_t r = minmax16(x & 0xffff, y & 0xffff, is_max, v.ieee);
 		if (in->clamp || in->omod) /* output modifiers on the value (NaN clamps to 0) */
-			r = sim_f32_to_f16(sim_fout32(in, sim_f16_to_f32((uint16_t)r)));
+			r = sim_f32_to_f16(sim_fout32(w, in, sim_f16_to_f32((uint16_t)r)));
 		d[l] = put_half(in, d[l], r);
 	}
 }
@@ -200,7 +200,7 @@ static void v_fmac_f16(struct sim_wave *w, const struct sim_insn *in)
 	{
 		float c = sim_f16_to_f32((uint16_t)d[l]);
 		d[l] = sim_f32_to_f16(
-		        sim_fout32(in, fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c)));
+		        sim_fout32(w, in, fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c)));
 	}
 }
 static void v_ldexp_f16(struct sim_wave *w, const struct sim_insn *in)
@@ -208,9 +208,9 @@ static void v_ldexp_f16(struct sim_wave *w, const struct sim_insn *in)
 	V_BEGIN(2, 16, true, 32, false)
 	f16_nearest(w);
 	FOR_LANES(v)
-	d[l] = put_half(
-	        in, d[l],
-	        sim_f32_to_f16(sim_fout32(in, ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l)))));
+	d[l] = put_half(in, d[l],
+	                sim_f32_to_f16(sim_fout32(
+	                        w, in, ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l)))));
 }
 
 /* v_mbcnt: count of set mask bits below this lane (lo: lanes 0-31, hi: 32-63) plus S1 */
@@ -274,13 +274,13 @@ enum pk_op {
 	PK_MAD_I16
 };
 
-static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, uint32_t b,
-                        uint32_t c, bool ieee)
+static uint32_t pk_half(const struct sim_wave *w, const struct sim_insn *in, enum pk_op op,
+                        uint32_t a, uint32_t b, uint32_t c, bool ieee)
 {
 	bool cl = in->clamp;
 	if (op == PK_MAX_F16 || op == PK_MIN_F16) {
 		uint32_t r = minmax16(a & 0xffff, b & 0xffff, op == PK_MAX_F16, ieee);
-		return cl ? sim_f32_to_f16(sim_fout32(in, sim_f16_to_f32((uint16_t)r))) : r;
+		return cl ? sim_f32_to_f16(sim_fout32(w, in, sim_f16_to_f32((uint16_t)r))) : r;
 	}
 	if (op <= PK_MIN_F16) {
 		float x = sim_f16_to_f32((uint16_t)a), y = sim_f16_to_f32((uint16_t)b);
@@ -296,9 +296,7 @@ static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, ui
 			r = fma16(x, y, z);
 			break;
 		}
-		if (cl)
-			r = isnan(r) ? 0.0f : r < 0 ? 0.0f : r > 1 ? 1.0f : r;
-		return sim_f32_to_f16(r);
+		return sim_f32_to_f16(sim_fout32(w, in, r)); /* VOP3P: clamp only, no omod */
 	}
 	int32_t sa = (int16_t)a, sb = (int16_t)b, sc = (int16_t)c;
 	switch (op) {
@@ -361,8 +359,8 @@ static void v_pk16(struct sim_wave *w, const struct sim_insn *in)
 				y[i] ^= ((in->neg_hi >> i) & 1) << 15;
 			}
 		}
-		d[l] = pk_half(in, op, x[0], x[1], x[2], v.ieee) |
-		       (pk_half(in, op, y[0], y[1], y[2], v.ieee) << 16);
+		d[l] = pk_half(w, in, op, x[0], x[1], x[2], v.ieee) |
+		       (pk_half(w, in, op, y[0], y[1], y[2], v.ieee) << 16);
 	}
 }
 

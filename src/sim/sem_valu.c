@@ -38,13 +38,13 @@ static uint32_t sat_f2i(double x)
 }
 
 /* float results of conversions: the VOP3 output modifiers (omod, clamp) apply as for arithmetic */
-static uint32_t fo32(const struct sim_insn *in, float r)
+static uint32_t fo32(const struct sim_wave *w, const struct sim_insn *in, float r)
 {
-	return sim_f32_bits(sim_fout32(in, r));
+	return sim_f32_bits(sim_fout32(w, in, r));
 }
-static uint64_t fo64(const struct sim_insn *in, double r)
+static uint64_t fo64(const struct sim_wave *w, const struct sim_insn *in, double r)
 {
-	return sim_f64_bits(sim_fout64(in, r));
+	return sim_f64_bits(sim_fout64(w, in, r));
 }
 
 static uint32_t u24(uint32_t x)
@@ -349,7 +349,7 @@ static void v_div_fmas_f32(struct sim_wave *w, const struct sim_insn *in)
 		float r = fmaf(a, b, c);
 		if ((vcc >> l) & 1)
 			r = fmas_scaled32(a, b, c, r);
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 
@@ -364,7 +364,7 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 		double r = fma(x, y, z);
 		if ((vcc >> l) & 1)
 			r = fmas_scaled64(x, y, z, r);
-		uint64_t b = ftz64(sim_fout64(in, r), v.ftz_out);
+		uint64_t b = ftz64(sim_fout64(w, in, r), v.ftz_out);
 		d[l] = (uint32_t)b;
 		dh[l] = (uint32_t)(b >> 32);
 	}
@@ -476,12 +476,12 @@ VU32(v_med3_i32, 3,
                         : ((int32_t)a > (int32_t)c ? a : ((int32_t)b > (int32_t)c ? c : b))))
 VU32(v_med3_u32, 3, a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)))
 VU32(v_sad_u32, 3, (a > b ? a - b : b - a) + c)
-VU32(v_cvt_f32_ubyte0, 1, fo32(in, (float)(a & 0xff)))
-VU32(v_cvt_f32_ubyte1, 1, fo32(in, (float)((a >> 8) & 0xff)))
-VU32(v_cvt_f32_ubyte2, 1, fo32(in, (float)((a >> 16) & 0xff)))
-VU32(v_cvt_f32_ubyte3, 1, fo32(in, (float)(a >> 24)))
-VU32(v_cvt_f32_i32, 1, fo32(in, (float)(int32_t)a))
-VU32(v_cvt_f32_u32, 1, fo32(in, (float)a))
+VU32(v_cvt_f32_ubyte0, 1, fo32(w, in, (float)(a & 0xff)))
+VU32(v_cvt_f32_ubyte1, 1, fo32(w, in, (float)((a >> 8) & 0xff)))
+VU32(v_cvt_f32_ubyte2, 1, fo32(w, in, (float)((a >> 16) & 0xff)))
+VU32(v_cvt_f32_ubyte3, 1, fo32(w, in, (float)(a >> 24)))
+VU32(v_cvt_f32_i32, 1, fo32(w, in, (float)(int32_t)a))
+VU32(v_cvt_f32_u32, 1, fo32(w, in, (float)a))
 VU32(v_cvt_pkrtz_f16_f32, 2,
      (uint32_t)sim_f32_to_f16(sim_as_f32(a)) | ((uint32_t)sim_f32_to_f16(sim_as_f32(b)) << 16))
 VU32(v_pack_b32_f16, 2, (a & 0xffff) | (b << 16))
@@ -623,8 +623,8 @@ static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 		float r1 = op == PKF_ADD   ? y[0] + y[1]
 		           : op == PKF_MUL ? y[0] * y[1]
 		                           : fmaf(y[0], y[1], y[2]);
-		d[l] = ftz32(sim_fout32(in, r0), v.ftz_out);
-		dh[l] = ftz32(sim_fout32(in, r1), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r0), v.ftz_out);
+		dh[l] = ftz32(sim_fout32(w, in, r1), v.ftz_out);
 	}
 }
 VU64(v_mov_b64, 1, 64, a)
@@ -666,7 +666,7 @@ static void v_fmac_f32(struct sim_wave *w, const struct sim_insn *in)
 	FOR_LANES(v)
 	{
 		float r = fmaf(vf32(&s0, l, v.ftz_in), vf32(&s1, l, v.ftz_in), sim_as_f32(d[l]));
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 static void v_fmamk_f32(struct sim_wave *w, const struct sim_insn *in)
@@ -704,7 +704,7 @@ static void v_mac_f32(struct sim_wave *w, const struct sim_insn *in)
 	FOR_LANES(v)
 	{
 		float r = vf32(&s0, l, v.ftz_in) * vf32(&s1, l, v.ftz_in) + sim_as_f32(d[l]);
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 
@@ -712,13 +712,13 @@ VCVT(v_cvt_u32_f32, 32, true, 32, false, sat_f2u(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f32, 32, true, 32, false, sat_f2i(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f64, 64, true, 32, true, sat_f2i(vf64(&s0, l, v.ftz_in)))
 VCVT(v_cvt_u32_f64, 64, true, 32, true, sat_f2u(vf64(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f64_i32, 32, false, 64, true, fo64(in, (double)(int32_t)vs32(&s0, l)))
-VCVT(v_cvt_f64_u32, 32, false, 64, true, fo64(in, (double)vs32(&s0, l)))
+VCVT(v_cvt_f64_i32, 32, false, 64, true, fo64(w, in, (double)(int32_t)vs32(&s0, l)))
+VCVT(v_cvt_f64_u32, 32, false, 64, true, fo64(w, in, (double)vs32(&s0, l)))
 VCVT(v_cvt_f32_f64, 64, true, 32, false,
-     ftz32(sim_fout32(in, (float)vf64(&s0, l, v.ftz_in)), v.ftz_out))
-VCVT(v_cvt_f64_f32, 32, true, 64, true, fo64(in, (double)vf32(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(sim_fout32(in, vf32(&s0, l, false))))
-VCVT(v_cvt_f32_f16, 16, true, 32, false, fo32(in, vf16(&s0, l)))
+     ftz32(sim_fout32(w, in, (float)vf64(&s0, l, v.ftz_in)), v.ftz_out))
+VCVT(v_cvt_f64_f32, 32, true, 64, true, fo64(w, in, (double)vf32(&s0, l, v.ftz_in)))
+VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(sim_fout32(w, in, vf32(&s0, l, false))))
+VCVT(v_cvt_f32_f16, 16, true, 32, false, fo32(w, in, vf16(&s0, l)))
 VCVT(v_frexp_exp_i32_f32, 32, true, 32, false, frexp_exp32(vf32(&s0, l, false)))
 VCVT(v_frexp_exp_i32_f64, 64, true, 32, true, frexp_exp64(vf64(&s0, l, false)))
 VCVT(v_cvt_rpi_i32_f32, 32, true, 32, false, sat_f2i(floorf(vf32(&s0, l, v.ftz_in) + 0.5f)))
@@ -750,9 +750,9 @@ static void v_ldexp_f64(struct sim_wave *w, const struct sim_insn *in)
 	uint32_t *d = VROW(w, v.dreg), *dh = VROW(w, v.dreg + 1);
 	FOR_LANES(v)
 	{
-		uint64_t r =
-		        ftz64(sim_fout64(in, ldexp(vf64(&s0, l, v.ftz_in), (int32_t)vs32(&s1, l))),
-		              v.ftz_out);
+		uint64_t r = ftz64(
+		        sim_fout64(w, in, ldexp(vf64(&s0, l, v.ftz_in), (int32_t)vs32(&s1, l))),
+		        v.ftz_out);
 		d[l] = (uint32_t)r;
 		dh[l] = (uint32_t)(r >> 32);
 	}
@@ -766,7 +766,7 @@ static void v_fmac_f64(struct sim_wave *w, const struct sim_insn *in)
 	{
 		double c = sim_as_f64((uint64_t)dh[l] << 32 | d[l]);
 		uint64_t r = ftz64(
-		        sim_fout64(in, fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), c)),
+		        sim_fout64(w, in, fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), c)),
 		        v.ftz_out);
 		d[l] = (uint32_t)r;
 		dh[l] = (uint32_t)(r >> 32);

@@ -35,11 +35,12 @@ void sim_vsrc(struct sim_wave *w, const struct sim_insn *in, int i, unsigned bit
 /* Starts a VALU instruction: EXEC (with DPP write mask), destination, denorm flags. */
 void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, unsigned dbits,
                 bool f64);
-/* Output modifiers (clamp, omod) on a float result. */
-float sim_fout32(const struct sim_insn *in, float r);
+/* Output modifiers (omod, then clamp to [0, 1]; NaN clamps to 0 when MODE.DX10_CLAMP is set or
+ * on gfx12, which has no such bit) on a float result. */
+float sim_fout32(const struct sim_wave *w, const struct sim_insn *in, float r);
 /* Sets the host rounding direction to MODE rounding mode rm (restored after the instruction). */
 void sim_set_host_round(struct sim_wave *w, unsigned rm);
-double sim_fout64(const struct sim_insn *in, double r);
+double sim_fout64(const struct sim_wave *w, const struct sim_insn *in, double r);
 void sim_sdwa_dst(struct sim_wave *w, const struct sim_insn *in, const uint32_t *old);
 void sim_vwrite_lanemask(struct sim_wave *w, const struct sim_insn *in, uint16_t sdst,
                          uint64_t bits);
@@ -175,7 +176,7 @@ static inline double quiet64(double a, double b)
 			float c = nsrc > 2 ? vf32(&s2, l, v.ftz_in) : 0.0f;                        \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			d[l] = ftz32(sim_fout32(in, (expr)), v.ftz_out);                           \
+			d[l] = ftz32(sim_fout32(w, in, (expr)), v.ftz_out);                        \
 		}                                                                                  \
 	}
 
@@ -190,7 +191,7 @@ static inline double quiet64(double a, double b)
 			double c = nsrc > 2 ? vf64(&s2, l, v.ftz_in) : 0.0;                        \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			uint64_t r = ftz64(sim_fout64(in, (expr)), v.ftz_out);                     \
+			uint64_t r = ftz64(sim_fout64(w, in, (expr)), v.ftz_out);                  \
 			d[l] = (uint32_t)r;                                                        \
 			dh[l] = (uint32_t)(r >> 32);                                               \
 		}                                                                                  \

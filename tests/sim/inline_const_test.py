@@ -471,7 +471,7 @@ def out_bytes(case):
     return 256 if case.out in ("b64", "b32x2") else 128
 
 
-def kernel_src(t, groups, round32=0):
+def kernel_src(t, groups, round32=0, extra=""):
     wave = 32 if t in WAVE32 else 64
     g12 = t == "gfx1200"
     vmwait = "s_wait_loadcnt 0x0" if g12 else "s_waitcnt vmcnt(0)"
@@ -513,7 +513,7 @@ ic:
   .amdhsa_float_denorm_mode_32 3
   .amdhsa_float_denorm_mode_16_64 3
   .amdhsa_float_round_mode_32 {round32}
-{desc}.end_amdhsa_kernel
+{extra}{desc}.end_amdhsa_kernel
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -533,7 +533,8 @@ amdhsa.kernels:
       - {{ .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }}
 ...
 .end_amdgpu_metadata
-""".format(t=t, body="\n".join("  " + ln for ln in body), desc=desc, wave=wave, round32=round32)
+""".format(t=t, body="\n".join("  " + ln for ln in body), desc=desc, wave=wave, round32=round32,
+           extra=extra)
 
 
 def literal_free(hsaco):
@@ -747,6 +748,25 @@ def test_outmod(amdsim, tmp, t):
     run_kernel(amdsim, tmp, t, "f16r", f16_round_group(), 1)
     if t in ("gfx90a", "gfx942"):
         test_pk_f32_constant(amdsim, tmp, t)
+    if t != "gfx1200":  # gfx12 has no DX10_CLAMP bit
+        run_kernel(amdsim, tmp, t, "dx10", dx10_off_group(), 0, "  .amdhsa_dx10_clamp 0\n")
+
+
+def dx10_off_group():
+    """Clamp with MODE.DX10_CLAMP clear (descriptor ENABLE_DX10_CLAMP = 0): a NaN result passes
+    through the clamp instead of becoming 0 (MODE register description in the ISA manuals)."""
+    x32 = [to_bits(v, "f32") for v in (math.nan, 2.0, -1.0, 0.25)] * (LANES // 4)
+    x64 = [to_bits(from_bits(b, "f32"), "f64") for b in x32]
+    inp = {"f32": (x32, x32), "f64": (x64, x64), "f16": ([0] * LANES, [0] * LANES)}
+    f32 = [from_bits(b, "f32") for b in x32]
+    ref = lambda v: math.nan if math.isnan(v) else min(max(v, 0.0), 1.0)
+    return [("dx10-off", inp, [
+        Case(["v_add_f32_e64 v20, v10, 0.5 clamp"], "b32",
+             [rnd(ref(v + 0.5), "f32") for v in f32], "add_f32 clamp dx10 off"),
+        Case(["v_mul_f64 v[20:21], v[12:13], 2.0 clamp"], "b64",
+             [rnd(ref(v * 2.0), "f64") for v in f32], "mul_f64 clamp dx10 off"),
+        Case(["v_cvt_f64_f32_e64 v[20:21], v10 clamp"], "b64",
+             [rnd(ref(v), "f64") for v in f32], "cvt_f64_f32 clamp dx10 off")])]
 
 
 def test_pk_f32_constant(amdsim, tmp, t):
@@ -772,10 +792,10 @@ def test_pk_f32_constant(amdsim, tmp, t):
           % (t, r.returncode, r.stderr[:300]))
 
 
-def run_kernel(amdsim, tmp, t, tag, groups, round32):
+def run_kernel(amdsim, tmp, t, tag, groups, round32, extra=""):
     s = os.path.join(tmp, "%s-%s.s" % (tag, t))
     o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t, groups, round32))
+    open(s, "w").write(kernel_src(t, groups, round32, extra))
     r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
     if not check(r.returncode == 0, "%s outmod: llvm-mc: %s" % (t, r.stderr[:1500])):
         return
