@@ -2,15 +2,16 @@
 """amdsim inline constants (suite 'sim'): every inline constant in every source position.
 
   inline_const_test.py AMDSIM [inline] [TARGET...]
-  inline_const_test.py AMDSIM outmod [TARGET...]   VOP3 clamp and omod on conversions (f32<->f64,
-                                                  f16<->f32, int->float) and arithmetic
+  inline_const_test.py AMDSIM outmod [TARGET...]   VOP3 clamp (with and without DX10_CLAMP)
+      and omod on conversions and arithmetic; signaling NaN in min/max/min3/med3 (IEEE mode);
+      f16 rounding under a non-nearest f32 mode; v_pk_*_f32 with a constant refused by name
 
 For each of the five targets one kernel, written in AMDGPU assembly and assembled by llvm-mc-19,
 runs the inline constants 0, 1..64, -1..-16, +-0.5, +-1.0, +-2.0, +-4.0 and 1/(2pi) through
 f16/f32/f64 add, sub, mul, min, max, fma and compares (all 14 predicates with the constant in
 src1 of the VOP3 form; four with the constant in src0 of VOPC e32 and of VOP3), neg/abs input
-modifiers, VOP3P packed f16 (gfx9+), SDWA (gfx9/gfx10), VOPD and VOP3 DPP (gfx11+).  The constant's value
-for an operand type follows the ISA manuals: a float constant is the value in the operand's own
+modifiers, VOP3P packed f16 (gfx9+), SDWA (gfx9/gfx10), VOPD and VOP3 DPP (gfx11+), VOP1
+conversions and 32/64-bit moves (VALU and SALU).  The constant's value for an operand type follows the ISA manuals: a float constant is the value in the operand's own
 format (f16, f32, or the full f64), an integer constant is its two's complement bit pattern
 (32-bit sign-extended; 64-bit for f64 operands), so 1 read as f32 is the denormal 2^-149.
 The expected results are computed here from IEEE-754 semantics (exact rationals, rounded to
