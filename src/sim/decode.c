@@ -326,6 +326,23 @@ static void decode_vop_short(struct sim_ctx *c, struct sim_insn *in, int fmt, ui
 	}
 }
 
+/* gfx11+ VOP3/VOP3P with DPP: src0 = 0xFA (DPP16) or 0xE9/0xEA (DPP8, FI) and a third dword
+ * laid out as in the VOP1/VOP2 DPP forms (src0 VGPR in bits 7:0); the neg/abs bits stay those of
+ * the VOP3 word. */
+static void vop3_dpp(struct sim_ctx *c, struct sim_insn *in)
+{
+	if (c->gen < AMD_GFX11)
+		return;
+	uint16_t s0 = in->src[0];
+	if (s0 != 0xFA && s0 != 0xE9 && s0 != 0xEA)
+		return;
+	uint32_t d = dword(c, in->pc, 2);
+	in->dpp = s0 == 0xFA ? 1 : 2;
+	in->imm2 = d;
+	in->src[0] = (uint16_t)(256 + (d & 0xff));
+	in->size = 12;
+}
+
 static void decode_vop3(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uint32_t w1,
                         const char *name)
 {
@@ -336,6 +353,7 @@ static void decode_vop3(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uin
 	in->omod = (uint8_t)((w1 >> 27) & 3);
 	in->neg = (uint8_t)((w1 >> 29) & 7);
 	in->clamp = (uint8_t)((w0 >> 15) & 1);
+	vop3_dpp(c, in);
 	if (in->fmt == SIM_FMT_VOP3 && in->op < 256) { /* VOPC: scalar destination */
 		in->sdst = scalar_code(c, w0 & 0xff);
 		in->abs = (uint8_t)((w0 >> 8) & 7);

@@ -6,6 +6,15 @@
  * complexity: O(lanes) per instruction. */
 #include "valu.h"
 
+/* f16 arithmetic rounds to nearest even whatever the MODE register's f32 rounding (which
+ * sim_vbegin gave the host): the f32 intermediate and its f16 rounding (nearbyintf) then round
+ * once correctly, and fma16's exact-error sum needs nearest rounding. */
+static inline void f16_nearest(struct sim_wave *w)
+{
+	if (w->host_round != 0)
+		sim_set_host_round(w, 0);
+}
+
 /* 16-bit sources: op_sel bit i picks the high half of source i (VOP3); the result goes to the
  * low half with the high half zeroed, or to the high half (op_sel bit 3) keeping the low. */
 static inline uint32_t half_of(const struct vsrc *s, unsigned l, const struct sim_insn *in, int i)
@@ -44,6 +53,7 @@ static inline float hf(const struct vsrc *s, unsigned l, const struct sim_insn *
 	static void fn(struct sim_wave *w, const struct sim_insn *in)                              \
 	{                                                                                          \
 		V_BEGIN(nsrc, 16, true, 32, false)                                                 \
+		f16_nearest(w);                                                                    \
 		FOR_LANES(v)                                                                       \
 		{                                                                                  \
 			float a = hf(&s0, l, in, 0);                                               \
@@ -51,13 +61,33 @@ static inline float hf(const struct vsrc *s, unsigned l, const struct sim_insn *
 			float c = nsrc > 2 ? hf(&s2, l, in, 2) : 0.0f;                             \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			d[l] = put_half(in, d[l], sim_f32_to_f16(sim_fout32(in, (expr))));         \
+			d[l] = put_half(in, d[l], sim_f32_to_f16(sim_fout32(w, in, (expr))));      \
 		}                                                                                  \
 	}
 
+/* f16 fma, rounded once: the product of two f16 values is exact in double, the sum is made
+ * exact-or-odd (round to odd, from the exact TwoSum error) first in double and then in float,
+ * so that the final float -> f16 rounding to nearest even rounds the exact result (round to
+ * odd at p >= 11 + 2 bits keeps enough to round correctly later).  Rounding the double sum to
+ * nearest twice before the f16 rounding gave a wrong last bit on near-midpoint sums. */
+static double round_odd_sum(double p, double c)
+{
+	double s = p + c, bp = s - p, err = (p - (s - bp)) + (c - bp);
+	if (err == 0 || isinf(s))
+		return s;
+	double t = signbit(err) == signbit(s) ? s : nextafter(s, 0.0);
+	return sim_as_f64(sim_f64_bits(t) | 1);
+}
 static float fma16(float a, float b, float c)
 {
-	return (float)((double)a * b + c); /* exact product, one rounding to f16 after */
+	double t = round_odd_sum((double)a * b, c);
+	float f = (float)t;
+	if ((double)f != t && !isinf(f)) {
+		if (fabs((double)f) > fabs(t))
+			f = nextafterf(f, 0.0f);
+		f = sim_as_f32(sim_f32_bits(f) | 1);
+	}
+	return f;
 }
 
 static uint32_t usat16(int32_t v, bool clamp)
@@ -87,15 +117,48 @@ VU16(v_max_i16, 2, (int16_t)a > (int16_t)b ? a : b)
 VU16(v_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
 VU16(v_mad_u16, 3, a *b + c)
 VU16(v_mad_i16, 3, (uint32_t)((int16_t)a *(int16_t)b + (int16_t)c))
-VU16(v_cvt_f16_u16, 1, sim_f32_to_f16((float)a))
-VU16(v_cvt_f16_i16, 1, sim_f32_to_f16((float)(int16_t)a))
+VU16(v_cvt_f16_u16, 1, sim_f32_to_f16(sim_fout32(w, in, (float)a)))
+VU16(v_cvt_f16_i16, 1, sim_f32_to_f16(sim_fout32(w, in, (float)(int16_t)a)))
 VU16(v_not_b16, 1, ~a)
 VF16(v_add_f16, 2, a + b)
 VF16(v_sub_f16, 2, a - b)
 VF16(v_subrev_f16, 2, b - a)
 VF16(v_mul_f16, 2, a *b)
-VF16(v_max_f16, 2, fmaxf_hw(a, b))
-VF16(v_min_f16, 2, fminf_hw(a, b))
+
+/* f16 min/max as the f32 ones (valu.h): in IEEE mode a signaling NaN half (S0 first) gives
+ * that NaN quieted, tested on the raw bits since the f32 widening would quiet it. */
+static inline bool snan16(uint32_t h)
+{
+	return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) && !(h & 0x200);
+}
+static uint32_t minmax16(uint32_t x, uint32_t y, bool is_max, bool ieee)
+{
+	if (ieee && (snan16(x) || snan16(y)))
+		return (snan16(x) ? x : y) | 0x200;
+	float a = sim_f16_to_f32((uint16_t)x), b = sim_f16_to_f32((uint16_t)y);
+	return sim_f32_to_f16(is_max ? fmaxf_hw(a, b) : fminf_hw(a, b));
+}
+static void v_minmax16(struct sim_wave *w, const struct sim_insn *in, bool is_max)
+{
+	V_BEGIN(2, 16, true, 32, false)
+	FOR_LANES(v)
+	{
+		uint32_t x = (half_of(&s0, l, in, 0) & ~s0.absm) ^ s0.negm;
+		uint32_t y = (half_of(&s1, l, in, 1) & ~s1.absm) ^ s1.negm;
+		uint32_t r = minmax16(x & 0xffff, y & 0xffff, is_max, v.ieee);
+		if (in->clamp || in->omod) /* output modifiers on the value (NaN clamps to 0) */
+			r = sim_f32_to_f16(sim_fout32(w, in, sim_f16_to_f32((uint16_t)r)));
+		d[l] = put_half(in, d[l], r);
+	}
+}
+static void v_max_f16(struct sim_wave *w, const struct sim_insn *in)
+{
+	v_minmax16(w, in, true);
+}
+static void v_min_f16(struct sim_wave *w, const struct sim_insn *in)
+{
+	v_minmax16(w, in, false);
+}
 VF16(v_fma_f16, 3, fma16(a, b, c))
 VF16(v_mad_f16, 3, fma16(a, b, c))
 VF16(v_sqrt_f16, 1, sqrtf(a))
@@ -131,18 +194,23 @@ static void v_cvt_i16_f16(struct sim_wave *w, const struct sim_insn *in)
 static void v_fmac_f16(struct sim_wave *w, const struct sim_insn *in)
 {
 	V_BEGIN(2, 16, true, 32, false)
+	f16_nearest(w);
 	sim_chk_read_v(w, in, v.dreg, 1);
 	FOR_LANES(v)
 	{
 		float c = sim_f16_to_f32((uint16_t)d[l]);
-		d[l] = sim_f32_to_f16(fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c));
+		d[l] = sim_f32_to_f16(
+		        sim_fout32(w, in, fma16(hf(&s0, l, in, 0), hf(&s1, l, in, 1), c)));
 	}
 }
 static void v_ldexp_f16(struct sim_wave *w, const struct sim_insn *in)
 {
 	V_BEGIN(2, 16, true, 32, false)
+	f16_nearest(w);
 	FOR_LANES(v)
-	d[l] = put_half(in, d[l], sim_f32_to_f16(ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l))));
+	d[l] = put_half(in, d[l],
+	                sim_f32_to_f16(sim_fout32(
+	                        w, in, ldexpf(hf(&s0, l, in, 0), (int16_t)vs32(&s1, l)))));
 }
 
 /* v_mbcnt: count of set mask bits below this lane (lo: lanes 0-31, hi: 32-63) plus S1 */
@@ -206,10 +274,14 @@ enum pk_op {
 	PK_MAD_I16
 };
 
-static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, uint32_t b,
-                        uint32_t c)
+static uint32_t pk_half(const struct sim_wave *w, const struct sim_insn *in, enum pk_op op,
+                        uint32_t a, uint32_t b, uint32_t c, bool ieee)
 {
 	bool cl = in->clamp;
+	if (op == PK_MAX_F16 || op == PK_MIN_F16) {
+		uint32_t r = minmax16(a & 0xffff, b & 0xffff, op == PK_MAX_F16, ieee);
+		return cl ? sim_f32_to_f16(sim_fout32(w, in, sim_f16_to_f32((uint16_t)r))) : r;
+	}
 	if (op <= PK_MIN_F16) {
 		float x = sim_f16_to_f32((uint16_t)a), y = sim_f16_to_f32((uint16_t)b);
 		float z = sim_f16_to_f32((uint16_t)c), r;
@@ -220,19 +292,11 @@ static uint32_t pk_half(const struct sim_insn *in, enum pk_op op, uint32_t a, ui
 		case PK_MUL_F16:
 			r = x * y;
 			break;
-		case PK_FMA_F16:
+		default: /* PK_FMA_F16 (min/max are above) */
 			r = fma16(x, y, z);
 			break;
-		case PK_MAX_F16:
-			r = fmaxf_hw(x, y);
-			break;
-		default:
-			r = fminf_hw(x, y);
-			break;
 		}
-		if (cl)
-			r = isnan(r) ? 0.0f : r < 0 ? 0.0f : r > 1 ? 1.0f : r;
-		return sim_f32_to_f16(r);
+		return sim_f32_to_f16(sim_fout32(w, in, r)); /* VOP3P: clamp only, no omod */
 	}
 	int32_t sa = (int16_t)a, sb = (int16_t)b, sc = (int16_t)c;
 	switch (op) {
@@ -281,6 +345,7 @@ static void v_pk16(struct sim_wave *w, const struct sim_insn *in)
 			sim_vsrc(w, in, (int)i, 16, true, &src[i]), src[i].negm = src[i].absm = 0;
 	}
 	sim_vbegin(w, in, &v, 32, false);
+	f16_nearest(w);
 	uint32_t *d = VROW(w, v.dreg);
 	FOR_LANES(v)
 	{
@@ -294,8 +359,8 @@ static void v_pk16(struct sim_wave *w, const struct sim_insn *in)
 				y[i] ^= ((in->neg_hi >> i) & 1) << 15;
 			}
 		}
-		d[l] = pk_half(in, op, x[0], x[1], x[2]) |
-		       (pk_half(in, op, y[0], y[1], y[2]) << 16);
+		d[l] = pk_half(w, in, op, x[0], x[1], x[2], v.ieee) |
+		       (pk_half(w, in, op, y[0], y[1], y[2], v.ieee) << 16);
 	}
 }
 
@@ -370,6 +435,8 @@ static const struct sim_sem v16_sems[] = {
         PK(v_pk_fma_f16, PK_FMA_F16),
         PK(v_pk_max_f16, PK_MAX_F16),
         PK(v_pk_min_f16, PK_MIN_F16),
+        PK(v_pk_max_num_f16, PK_MAX_F16), /* gfx12 names of the same IEEE maxNum/minNum */
+        PK(v_pk_min_num_f16, PK_MIN_F16),
         PK(v_pk_add_u16, PK_ADD_U16),
         PK(v_pk_add_i16, PK_ADD_I16),
         PK(v_pk_sub_u16, PK_SUB_U16),

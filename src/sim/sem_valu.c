@@ -37,6 +37,16 @@ static uint32_t sat_f2i(double x)
 	return x >= 2147483647.0 ? 0x7fffffffu : (uint32_t)(int32_t)x;
 }
 
+/* float results of conversions: the VOP3 output modifiers (omod, clamp) apply as for arithmetic */
+static uint32_t fo32(const struct sim_wave *w, const struct sim_insn *in, float r)
+{
+	return sim_f32_bits(sim_fout32(w, in, r));
+}
+static uint64_t fo64(const struct sim_wave *w, const struct sim_insn *in, double r)
+{
+	return sim_f64_bits(sim_fout64(w, in, r));
+}
+
 static uint32_t u24(uint32_t x)
 {
 	return x & 0xffffff;
@@ -54,9 +64,19 @@ static double fmax_hw(double a, double b)
 {
 	return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
 }
-static float med3f(float a, float b, float c)
+/* V_MED3_F32 as the ISA pseudo-code (GCN and RDNA alike): with any NaN operand the minimum of
+ * the three (min(min(a, b), c), a quiet NaN yielding the other operand); otherwise the larger
+ * of the two operands that are not the maximum. */
+static float med3f(float a, float b, float c, bool ieee)
 {
-	return fmaxf_hw(fminf_hw(a, b), fminf_hw(fmaxf_hw(a, b), c));
+	if (isnan(a) || isnan(b) || isnan(c))
+		return fminf_mode(fminf_mode(a, b, ieee), c, ieee);
+	float m = fmaxf_hw(fmaxf_hw(a, b), c);
+	if (m == a)
+		return fmaxf_hw(b, c);
+	if (m == b)
+		return fmaxf_hw(a, c);
+	return fmaxf_hw(a, b);
 }
 static uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t width)
 {
@@ -329,7 +349,7 @@ static void v_div_fmas_f32(struct sim_wave *w, const struct sim_insn *in)
 		float r = fmaf(a, b, c);
 		if ((vcc >> l) & 1)
 			r = fmas_scaled32(a, b, c, r);
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 
@@ -344,7 +364,7 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 		double r = fma(x, y, z);
 		if ((vcc >> l) & 1)
 			r = fmas_scaled64(x, y, z, r);
-		uint64_t b = ftz64(sim_fout64(in, r), v.ftz_out);
+		uint64_t b = ftz64(sim_fout64(w, in, r), v.ftz_out);
 		d[l] = (uint32_t)b;
 		dh[l] = (uint32_t)(b >> 32);
 	}
@@ -456,12 +476,12 @@ VU32(v_med3_i32, 3,
                         : ((int32_t)a > (int32_t)c ? a : ((int32_t)b > (int32_t)c ? c : b))))
 VU32(v_med3_u32, 3, a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)))
 VU32(v_sad_u32, 3, (a > b ? a - b : b - a) + c)
-VU32(v_cvt_f32_ubyte0, 1, sim_f32_bits((float)(a & 0xff)))
-VU32(v_cvt_f32_ubyte1, 1, sim_f32_bits((float)((a >> 8) & 0xff)))
-VU32(v_cvt_f32_ubyte2, 1, sim_f32_bits((float)((a >> 16) & 0xff)))
-VU32(v_cvt_f32_ubyte3, 1, sim_f32_bits((float)(a >> 24)))
-VU32(v_cvt_f32_i32, 1, sim_f32_bits((float)(int32_t)a))
-VU32(v_cvt_f32_u32, 1, sim_f32_bits((float)a))
+VU32(v_cvt_f32_ubyte0, 1, fo32(w, in, (float)(a & 0xff)))
+VU32(v_cvt_f32_ubyte1, 1, fo32(w, in, (float)((a >> 8) & 0xff)))
+VU32(v_cvt_f32_ubyte2, 1, fo32(w, in, (float)((a >> 16) & 0xff)))
+VU32(v_cvt_f32_ubyte3, 1, fo32(w, in, (float)(a >> 24)))
+VU32(v_cvt_f32_i32, 1, fo32(w, in, (float)(int32_t)a))
+VU32(v_cvt_f32_u32, 1, fo32(w, in, (float)a))
 VU32(v_cvt_pkrtz_f16_f32, 2,
      (uint32_t)sim_f32_to_f16(sim_as_f32(a)) | ((uint32_t)sim_f32_to_f16(sim_as_f32(b)) << 16))
 VU32(v_pack_b32_f16, 2, (a & 0xffff) | (b << 16))
@@ -572,6 +592,17 @@ static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 	unsigned op = in->sem->arg, nsrc = op == PKF_FMA ? 3 : 2;
 	struct vctx v;
 	struct vsrc src[3];
+	/* What a 32-bit inline constant or literal gives the 64-bit packed operand (the f32 value
+	 * in both halves, or in the low half only) is not settled by the manuals or by llvm-mc:
+	 * stop rather than guess. */
+	for (unsigned i = 0; i < nsrc; i++)
+		if ((in->src[i] >= 128 && in->src[i] <= 208) ||
+		    (in->src[i] >= 240 && in->src[i] <= 248) || in->src[i] == SIM_LIT) {
+			sim_fault(w,
+			          "%s with a constant source %d: its packed value is not modeled",
+			          in->sem->name, i);
+			return;
+		}
 	for (unsigned i = 0; i < nsrc; i++)
 		sim_vsrc(w, in, (int)i, 64, false, &src[i]);
 	sim_vbegin(w, in, &v, 64, false);
@@ -592,8 +623,8 @@ static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 		float r1 = op == PKF_ADD   ? y[0] + y[1]
 		           : op == PKF_MUL ? y[0] * y[1]
 		                           : fmaf(y[0], y[1], y[2]);
-		d[l] = ftz32(sim_fout32(in, r0), v.ftz_out);
-		dh[l] = ftz32(sim_fout32(in, r1), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r0), v.ftz_out);
+		dh[l] = ftz32(sim_fout32(w, in, r1), v.ftz_out);
 	}
 }
 VU64(v_mov_b64, 1, 64, a)
@@ -603,14 +634,14 @@ VF32(v_add_f32, 2, a + b)
 VF32(v_sub_f32, 2, a - b)
 VF32(v_subrev_f32, 2, b - a)
 VF32(v_mul_f32, 2, a *b)
-VF32(v_min_f32, 2, fminf_hw(a, b))
-VF32(v_max_f32, 2, fmaxf_hw(a, b))
+VF32(v_min_f32, 2, fminf_mode(a, b, v.ieee))
+VF32(v_max_f32, 2, fmaxf_mode(a, b, v.ieee))
 VF32(v_mul_legacy_f32, 2, (a == 0 || b == 0) ? 0.0f : a *b)
 VF32(v_fma_f32, 3, fmaf(a, b, c))
 VF32(v_mad_f32, 3, a *b + c)
-VF32(v_min3_f32, 3, fminf_hw(fminf_hw(a, b), c))
-VF32(v_max3_f32, 3, fmaxf_hw(fmaxf_hw(a, b), c))
-VF32(v_med3_f32, 3, med3f(a, b, c))
+VF32(v_min3_f32, 3, fminf_mode(fminf_mode(a, b, v.ieee), c, v.ieee))
+VF32(v_max3_f32, 3, fmaxf_mode(fmaxf_mode(a, b, v.ieee), c, v.ieee))
+VF32(v_med3_f32, 3, med3f(a, b, c, v.ieee))
 VF32(v_trunc_f32, 1, truncf(a))
 VF32(v_ceil_f32, 1, ceilf(a))
 VF32(v_rndne_f32, 1, nearbyintf(a))
@@ -635,7 +666,7 @@ static void v_fmac_f32(struct sim_wave *w, const struct sim_insn *in)
 	FOR_LANES(v)
 	{
 		float r = fmaf(vf32(&s0, l, v.ftz_in), vf32(&s1, l, v.ftz_in), sim_as_f32(d[l]));
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 static void v_fmamk_f32(struct sim_wave *w, const struct sim_insn *in)
@@ -673,7 +704,7 @@ static void v_mac_f32(struct sim_wave *w, const struct sim_insn *in)
 	FOR_LANES(v)
 	{
 		float r = vf32(&s0, l, v.ftz_in) * vf32(&s1, l, v.ftz_in) + sim_as_f32(d[l]);
-		d[l] = ftz32(sim_fout32(in, r), v.ftz_out);
+		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
 
@@ -681,12 +712,13 @@ VCVT(v_cvt_u32_f32, 32, true, 32, false, sat_f2u(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f32, 32, true, 32, false, sat_f2i(vf32(&s0, l, v.ftz_in)))
 VCVT(v_cvt_i32_f64, 64, true, 32, true, sat_f2i(vf64(&s0, l, v.ftz_in)))
 VCVT(v_cvt_u32_f64, 64, true, 32, true, sat_f2u(vf64(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f64_i32, 32, false, 64, true, sim_f64_bits((double)(int32_t)vs32(&s0, l)))
-VCVT(v_cvt_f64_u32, 32, false, 64, true, sim_f64_bits((double)vs32(&s0, l)))
-VCVT(v_cvt_f32_f64, 64, true, 32, false, ftz32((float)vf64(&s0, l, v.ftz_in), v.ftz_out))
-VCVT(v_cvt_f64_f32, 32, true, 64, true, sim_f64_bits((double)vf32(&s0, l, v.ftz_in)))
-VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(vf32(&s0, l, false)))
-VCVT(v_cvt_f32_f16, 16, true, 32, false, sim_f32_bits(vf16(&s0, l)))
+VCVT(v_cvt_f64_i32, 32, false, 64, true, fo64(w, in, (double)(int32_t)vs32(&s0, l)))
+VCVT(v_cvt_f64_u32, 32, false, 64, true, fo64(w, in, (double)vs32(&s0, l)))
+VCVT(v_cvt_f32_f64, 64, true, 32, false,
+     ftz32(sim_fout32(w, in, (float)vf64(&s0, l, v.ftz_in)), v.ftz_out))
+VCVT(v_cvt_f64_f32, 32, true, 64, true, fo64(w, in, (double)vf32(&s0, l, v.ftz_in)))
+VCVT(v_cvt_f16_f32, 32, true, 32, false, sim_f32_to_f16(sim_fout32(w, in, vf32(&s0, l, false))))
+VCVT(v_cvt_f32_f16, 16, true, 32, false, fo32(w, in, vf16(&s0, l)))
 VCVT(v_frexp_exp_i32_f32, 32, true, 32, false, frexp_exp32(vf32(&s0, l, false)))
 VCVT(v_frexp_exp_i32_f64, 64, true, 32, true, frexp_exp64(vf64(&s0, l, false)))
 VCVT(v_cvt_rpi_i32_f32, 32, true, 32, false, sat_f2i(floorf(vf32(&s0, l, v.ftz_in) + 0.5f)))
@@ -695,8 +727,8 @@ VCVT(v_cvt_flr_i32_f32, 32, true, 32, false, sat_f2i(floorf(vf32(&s0, l, v.ftz_i
 /* ---- f64 ---- */
 VF64(v_add_f64, 2, a + b)
 VF64(v_mul_f64, 2, a *b)
-VF64(v_min_f64, 2, fmin_hw(a, b))
-VF64(v_max_f64, 2, fmax_hw(a, b))
+VF64(v_min_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmin_hw(a, b))
+VF64(v_max_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmax_hw(a, b))
 VF64(v_fma_f64, 3, fma(a, b, c))
 VF64(v_trunc_f64, 1, trunc(a))
 VF64(v_ceil_f64, 1, ceil(a))
@@ -718,9 +750,9 @@ static void v_ldexp_f64(struct sim_wave *w, const struct sim_insn *in)
 	uint32_t *d = VROW(w, v.dreg), *dh = VROW(w, v.dreg + 1);
 	FOR_LANES(v)
 	{
-		uint64_t r =
-		        ftz64(sim_fout64(in, ldexp(vf64(&s0, l, v.ftz_in), (int32_t)vs32(&s1, l))),
-		              v.ftz_out);
+		uint64_t r = ftz64(
+		        sim_fout64(w, in, ldexp(vf64(&s0, l, v.ftz_in), (int32_t)vs32(&s1, l))),
+		        v.ftz_out);
 		d[l] = (uint32_t)r;
 		dh[l] = (uint32_t)(r >> 32);
 	}
@@ -734,7 +766,7 @@ static void v_fmac_f64(struct sim_wave *w, const struct sim_insn *in)
 	{
 		double c = sim_as_f64((uint64_t)dh[l] << 32 | d[l]);
 		uint64_t r = ftz64(
-		        sim_fout64(in, fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), c)),
+		        sim_fout64(w, in, fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), c)),
 		        v.ftz_out);
 		d[l] = (uint32_t)r;
 		dh[l] = (uint32_t)(r >> 32);
@@ -872,6 +904,9 @@ static const struct sim_sem valu_sems[] = {
         V(v_min3_f32),
         V(v_max3_f32),
         V(v_med3_f32),
+        VA(v_min3_num_f32, v_min3_f32), /* gfx12 names (no IEEE mode there) */
+        VA(v_max3_num_f32, v_max3_f32),
+        VA(v_med3_num_f32, v_med3_f32),
         V(v_trunc_f32),
         V(v_ceil_f32),
         V(v_rndne_f32),

@@ -87,9 +87,11 @@ static void write_cmp(struct sim_wave *w, const struct sim_insn *in, uint64_t re
 static void vcmp(struct sim_wave *w, const struct sim_insn *in)
 {
 	unsigned t = in->sem->bytes, c = in->sem->arg;
-	unsigned bits = (t == T_F64 || t == T_I64 || t == T_U64) ? 64 : (t <= T_U16 ? 16 : 32);
-	if (t == T_I16 || t == T_U16)
-		bits = 16;
+	/* The operand width picks the inline constants' bit patterns (f16, f32 or f64) and the
+	 * sign bit that neg/abs act on; the enum is not ordered by width. */
+	unsigned bits = (t == T_F64 || t == T_I64 || t == T_U64)   ? 64
+	                : (t == T_F16 || t == T_I16 || t == T_U16) ? 16
+	                                                           : 32;
 	bool fl = t <= T_F64;
 	struct vsrc s0, s1;
 	sim_vsrc(w, in, 0, bits, fl, &s0);

@@ -130,7 +130,9 @@ void sim_vsrc(struct sim_wave *w, const struct sim_insn *in, int i, unsigned bit
               struct vsrc *s)
 {
 	vsrc_raw(w, in, i, bits, fl, s);
-	if (in->dpp != 3 || i > 1 || bits != 32)
+	/* SDWA selects from 32-bit and 16-bit operands alike (an f16 source with src_sel WORD_1
+	 * reads the high half); neg/abs then act on the selected value. */
+	if (in->dpp != 3 || i > 1 || bits == 64)
 		return;
 	unsigned sel = (in->imm2 >> (i ? 24 : 16)) & 7;
 	bool sx = (in->imm2 >> (i ? 27 : 19)) & 1;
@@ -206,6 +208,7 @@ void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, u
 		sim_set_host_round(w, rm);
 	v->ftz_in = dn == 0 || dn == 2;
 	v->ftz_out = dn == 0 || dn == 1;
+	v->ieee = w->ctx->gen < AMD_GFX12 && ((w->mode >> 9) & 1);
 	v->dreg = 0;
 	if (in->dst >= SIM_VGPR0) {
 		v->dreg = in->dst - SIM_VGPR0;
@@ -220,23 +223,35 @@ void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, u
 	}
 }
 
-float sim_fout32(const struct sim_insn *in, float r)
+/* MODE.DX10_CLAMP (bit 8, gfx6-11): clamp turns NaN into 0; clear, NaN passes through. */
+static bool nan_clamps_to_zero(const struct sim_wave *w)
+{
+	return w->ctx->gen >= AMD_GFX12 || ((w->mode >> 8) & 1);
+}
+
+float sim_fout32(const struct sim_wave *w, const struct sim_insn *in, float r)
 {
 	static const float om[4] = {1.0f, 2.0f, 4.0f, 0.5f};
 	if (in->omod)
 		r *= om[in->omod];
 	if (in->clamp)
-		r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+		r = isnan(r)   ? (nan_clamps_to_zero(w) ? 0.0f : r)
+		    : r < 0.0f ? 0.0f
+		    : r > 1.0f ? 1.0f
+		               : r;
 	return r;
 }
 
-double sim_fout64(const struct sim_insn *in, double r)
+double sim_fout64(const struct sim_wave *w, const struct sim_insn *in, double r)
 {
 	static const double om[4] = {1.0, 2.0, 4.0, 0.5};
 	if (in->omod)
 		r *= om[in->omod];
 	if (in->clamp)
-		r = isnan(r) ? 0.0 : r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+		r = isnan(r)  ? (nan_clamps_to_zero(w) ? 0.0 : r)
+		    : r < 0.0 ? 0.0
+		    : r > 1.0 ? 1.0
+		              : r;
 	return r;
 }
 

@@ -25,6 +25,8 @@ struct vctx {
 	uint64_t exec;
 	unsigned dreg; /* destination VGPR index */
 	bool ftz_in, ftz_out;
+	bool ieee; /* MODE.IEEE (gfx6-11): min/max turn a signaling NaN operand into its quiet NaN
+	            */
 };
 
 /* Prepares source i (bits = 16, 32 or 64; fl = float operand for inline constants/modifiers). */
@@ -33,11 +35,12 @@ void sim_vsrc(struct sim_wave *w, const struct sim_insn *in, int i, unsigned bit
 /* Starts a VALU instruction: EXEC (with DPP write mask), destination, denorm flags. */
 void sim_vbegin(struct sim_wave *w, const struct sim_insn *in, struct vctx *v, unsigned dbits,
                 bool f64);
-/* Output modifiers (clamp, omod) on a float result. */
-float sim_fout32(const struct sim_insn *in, float r);
+/* Output modifiers (omod, then clamp to [0, 1]; NaN clamps to 0 when MODE.DX10_CLAMP is set or
+ * on gfx12, which has no such bit) on a float result. */
+float sim_fout32(const struct sim_wave *w, const struct sim_insn *in, float r);
 /* Sets the host rounding direction to MODE rounding mode rm (restored after the instruction). */
 void sim_set_host_round(struct sim_wave *w, unsigned rm);
-double sim_fout64(const struct sim_insn *in, double r);
+double sim_fout64(const struct sim_wave *w, const struct sim_insn *in, double r);
 void sim_sdwa_dst(struct sim_wave *w, const struct sim_insn *in, const uint32_t *old);
 void sim_vwrite_lanemask(struct sim_wave *w, const struct sim_insn *in, uint16_t sdst,
                          uint64_t bits);
@@ -99,6 +102,37 @@ static inline float fmaxf_hw(float a, float b)
 	return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
 }
 
+/* min/max with the MODE register's IEEE bit (ISA pseudo-code of V_MIN_F32/V_MAX_F32 and
+ * f64): a signaling NaN operand (S0 first) gives that NaN quieted; otherwise as above.  gfx12's
+ * v_min_num/v_max_num have no IEEE mode (v.ieee is false there). */
+static inline bool snan32(float x)
+{
+	uint32_t b = sim_f32_bits(x);
+	return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) && !(b & 0x400000u);
+}
+static inline bool snan64(double x)
+{
+	uint64_t b = sim_f64_bits(x);
+	return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
+	       !(b & 0x8000000000000ull);
+}
+static inline float fminf_mode(float a, float b, bool ieee)
+{
+	if (ieee && (snan32(a) || snan32(b)))
+		return sim_as_f32(sim_f32_bits(snan32(a) ? a : b) | 0x400000u);
+	return fminf_hw(a, b);
+}
+static inline float fmaxf_mode(float a, float b, bool ieee)
+{
+	if (ieee && (snan32(a) || snan32(b)))
+		return sim_as_f32(sim_f32_bits(snan32(a) ? a : b) | 0x400000u);
+	return fmaxf_hw(a, b);
+}
+static inline double quiet64(double a, double b)
+{
+	return sim_as_f64(sim_f64_bits(snan64(a) ? a : b) | 0x8000000000000ull);
+}
+
 /* ---- operation generators: one function per operation, lane loop inlined ---- */
 
 #define V_BEGIN(nsrc, sbits, fl, dbits, f64)                                                       \
@@ -142,7 +176,7 @@ static inline float fmaxf_hw(float a, float b)
 			float c = nsrc > 2 ? vf32(&s2, l, v.ftz_in) : 0.0f;                        \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			d[l] = ftz32(sim_fout32(in, (expr)), v.ftz_out);                           \
+			d[l] = ftz32(sim_fout32(w, in, (expr)), v.ftz_out);                        \
 		}                                                                                  \
 	}
 
@@ -157,7 +191,7 @@ static inline float fmaxf_hw(float a, float b)
 			double c = nsrc > 2 ? vf64(&s2, l, v.ftz_in) : 0.0;                        \
 			(void)b;                                                                   \
 			(void)c;                                                                   \
-			uint64_t r = ftz64(sim_fout64(in, (expr)), v.ftz_out);                     \
+			uint64_t r = ftz64(sim_fout64(w, in, (expr)), v.ftz_out);                  \
 			d[l] = (uint32_t)r;                                                        \
 			dh[l] = (uint32_t)(r >> 32);                                               \
 		}                                                                                  \
