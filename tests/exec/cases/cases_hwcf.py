@@ -31,7 +31,9 @@ def pjoin_expected(u, wave):
                     int((((n - 1) * v) & M32 & 4) != 0),
                     ((n - 1) * v) & M32,
                     h,
-                    int((v != 0) ^ ((n - 1) & 1))]
+                    int((v != 0) ^ ((n - 1) & 1)),
+                    (3 * v) & M32 if t < 5 else (v + 100) & M32,
+                    ((n - 1) * v) & M32]
     return out
 
 
@@ -39,13 +41,15 @@ def pjoin_case(u):
     def check(outs, wave):
         got, exp = unpack('I', outs[0]), pjoin_expected(u, wave)
         what = ('pred after join', 'vote.all after join', 'pred after loop',
-                'header value after loop', 'uniform loop header value', 'header pred after loop')
+                'header value after loop', 'uniform loop header value', 'header pred after loop',
+                'uniform value after join', 'uniform value after loop')
         return ['hwcf_pjoin u=%d thread %d %s: got %d, expected %d' % (
-            u, i // 6, what[i % 6], got[i], exp[i])
+            u, i // 8, what[i % 8], got[i], exp[i])
             for i in range(len(exp)) if got[i] != exp[i]][:12]
     c = Case('hwcf_pjoin_%d' % u, 'hwcf_pjoin', (GRID,), (BLOCK,),
-             [Out(4 * 6 * GRID * BLOCK), ('u32', u)], check)
+             [Out(4 * 8 * GRID * BLOCK), ('u32', u)], check)
     c.ptxas_flags = ['-Wno-lanemask']  # 0xffff: lanes 0-15 of each warp, on wave64 too
+    c.warp_level = True  # also RDNA in wave64 and 32-lane warps on wave64
     return c
 
 
@@ -77,6 +81,27 @@ def localgen_case():
                 [Out(16 * GRID * BLOCK)], check)
 
 
+def swap_case(u):
+    def check(outs, wave):
+        got, exp = unpack('I', outs[0]), []
+        for g in range(GRID * BLOCK):
+            t = g % BLOCK
+            a, b = t, u
+            for _ in range(t % 5 + 1):
+                olda = a
+                a, b = b, (a + 1) & M32
+            p = t & 1
+            for _ in range(3):
+                for _ in range((t & 3) + 1):
+                    q = p
+                    p ^= 1
+            exp += [olda, a, b, q]
+        return ['hwcf_swap word %d: got %#x, expected %#x' % (i, got[i], exp[i])
+                for i in range(len(exp)) if got[i] != exp[i]][:8]
+    return Case('hwcf_swap', 'hwcf_swap', (GRID,), (BLOCK,),
+                [Out(16 * GRID * BLOCK), ('u32', u)], check)
+
+
 def cases():
     return [pjoin_case(7), pjoin_case(200), barphi_case(100, 5, 64), barphi_case(3, 40, 128),
-            localgen_case()]
+            localgen_case(), swap_case(0x1234)]
