@@ -23,7 +23,7 @@
  * instructions reachable from its other side) for the isolation plan. */
 #include "isel/isel_int.h"
 
-#define NONE 0xffffffffu
+#define NONE     0xffffffffu
 #define ISOLATED 0xfffffffeu /* phi_tgt: its own register, not allocated yet */
 
 /* Whether the use of a value defined in block db, made in block ub, lies outside a loop
@@ -78,8 +78,8 @@ static void isolate_if_phi_of(struct isel *s, ir_ref r, uint32_t j)
 
 /* The phis of j live on the edge from b to x: read in a block reachable from x without
  * passing j (where they are defined anew), or by b's branch, after the copies. */
-static void isolate_live_on(struct isel *s, uint32_t j, uint32_t b, uint32_t x,
-                            uint32_t *stamp, uint32_t *queue)
+static void isolate_live_on(struct isel *s, uint32_t j, uint32_t b, uint32_t x, uint32_t *stamp,
+                            uint32_t *queue)
 {
 	const struct ir_function *ir = s->ir;
 	uint32_t nq = 0, mark = b * 2 + (ir->blocks[b].succs[0] == x) + 1;
@@ -101,7 +101,8 @@ static void isolate_live_on(struct isel *s, uint32_t j, uint32_t b, uint32_t x,
 			const struct ir_block *yb = &ir->blocks[y];
 			for (uint32_t p = 0; p < yb->npreds; p++) /* phi uses at this block's end */
 				if (yb->preds[p] == queue[q])
-					for (uint32_t i = 0; i < yb->ninsns && yb->insns[i].op == IR_PHI; i++)
+					for (uint32_t i = 0;
+					     i < yb->ninsns && yb->insns[i].op == IR_PHI; i++)
 						isolate_if_phi_of(s, yb->insns[i].phi_args[p], j);
 			if (y != j && stamp[y] != mark) {
 				stamp[y] = mark;
@@ -152,8 +153,8 @@ static uint32_t copy_target(struct isel *s, ir_ref r)
 	if (s->phi_tgt[r] == NONE)
 		return v;
 	if (s->phi_tgt[r] == ISOLATED)
-		s->phi_tgt[r] = sv->loc == LOC_VGPR ? sel_new_vgpr(s, sv->size)
-		                                    : sel_new_sgpr(s, sv->size);
+		s->phi_tgt[r] =
+		        sv->loc == LOC_VGPR ? sel_new_vgpr(s, sv->size) : sel_new_sgpr(s, sv->size);
 	return s->phi_tgt[r];
 }
 
