@@ -19,8 +19,8 @@
  *    after the loop (temporal divergence) must likewise keep the bits of the lanes that
  *    left: its definition merges too (plan_mask_merge, sel_phi_merge_def).
  * requires: the IR's CFG analyses and uniformity.  Complexity: O(instructions x loop
- * depth) for the merge plan; per retreating edge from a branching block, O(blocks and
- * instructions reachable from its other side) for the isolation plan. */
+ * depth) for the merge plan; for the isolation plan, O(instructions) plus, per phi of a
+ * loop header whose latch also leaves, the blocks where it is live. */
 #include "isel/isel_int.h"
 
 #define NONE     0xffffffffu
@@ -69,69 +69,153 @@ static void plan_mask_merge(struct isel *s)
 	}
 }
 
-static void isolate_if_phi_of(struct isel *s, ir_ref r, uint32_t j)
+/* The branching predecessors of j that come after it (latches): the copies at their end
+ * run before their branch, also for the lanes going to their other successor. */
+static bool is_branching_latch(const struct ir_function *ir, uint32_t b, uint32_t j)
 {
-	if (r != IR_NO_REF && s->ir->vals[r].kind == IR_VAL_INSN && s->ir->vals[r].block == j &&
-	    s->def[r] && s->def[r]->op == IR_PHI)
-		s->phi_tgt[r] = ISOLATED;
+	const struct ir_block *bl = &ir->blocks[b];
+	return bl->linear_pos >= ir->blocks[j].linear_pos && bl->nsuccs == 2 &&
+	       bl->succs[0] != bl->succs[1];
 }
 
-/* The phis of j live on the edge from b to x: read in a block reachable from x without
- * passing j (where they are defined anew), or by b's branch, after the copies. */
-static void isolate_live_on(struct isel *s, uint32_t j, uint32_t b, uint32_t x, uint32_t *stamp,
-                            uint32_t *queue)
+struct live_walk {
+	uint32_t *stamp; /* per block: phi + 1 when the phi is live-in there */
+	uint32_t *queue;
+	uint32_t nq;
+};
+
+/* Phi r is live-in at block u (a use there, or the end of u for a phi use): walk back to
+ * its definition in j, stamping the blocks where it is live-in. */
+static void live_back_from(const struct ir_function *ir, struct live_walk *w, ir_ref r, uint32_t j,
+                           uint32_t u)
 {
-	const struct ir_function *ir = s->ir;
-	uint32_t nq = 0, mark = b * 2 + (ir->blocks[b].succs[0] == x) + 1;
-	const struct ir_insn *t = &ir->blocks[b].insns[ir->blocks[b].ninsns - 1];
-	for (uint32_t k = 0; k < t->nargs; k++)
-		isolate_if_phi_of(s, t->args[k], j);
-	if (x != j) {
-		stamp[x] = mark;
-		queue[nq++] = x;
-	}
-	for (uint32_t q = 0; q < nq; q++) {
-		const struct ir_block *bl = &ir->blocks[queue[q]];
-		for (uint32_t i = 0; i < bl->ninsns; i++)
-			if (bl->insns[i].op != IR_PHI)
-				for (uint32_t k = 0; k < bl->insns[i].nargs; k++)
-					isolate_if_phi_of(s, bl->insns[i].args[k], j);
-		for (uint32_t e = 0; e < bl->nsuccs; e++) {
-			uint32_t y = bl->succs[e];
-			const struct ir_block *yb = &ir->blocks[y];
-			for (uint32_t p = 0; p < yb->npreds; p++) /* phi uses at this block's end */
-				if (yb->preds[p] == queue[q])
-					for (uint32_t i = 0;
-					     i < yb->ninsns && yb->insns[i].op == IR_PHI; i++)
-						isolate_if_phi_of(s, yb->insns[i].phi_args[p], j);
-			if (y != j && stamp[y] != mark) {
-				stamp[y] = mark;
-				queue[nq++] = y;
+	if (u == j || w->stamp[u] == r + 1)
+		return;
+	w->stamp[u] = r + 1;
+	w->queue[w->nq++] = u;
+	while (w->nq) {
+		const struct ir_block *bl = &ir->blocks[w->queue[--w->nq]];
+		for (uint32_t p = 0; p < bl->npreds; p++) {
+			uint32_t q = bl->preds[p];
+			if (q != j && w->stamp[q] != r + 1) {
+				w->stamp[q] = r + 1;
+				w->queue[w->nq++] = q;
 			}
 		}
 	}
 }
 
+/* Where the candidate phis are read: use_start[r] .. use_start[r + 1] index use_block,
+ * the blocks reading them (a phi argument reads at the end of its predecessor). */
+struct phi_uses {
+	uint32_t *use_start, *use_block;
+};
+
+static void note_phi_use(const bool *cand, struct phi_uses *u, bool fill, ir_ref r, uint32_t b)
+{
+	if (r == IR_NO_REF || !cand[r])
+		return;
+	if (fill)
+		u->use_block[--u->use_start[r]] = b;
+	else
+		u->use_start[r]++;
+}
+
+static void collect_uses(struct isel *s, const bool *cand, struct phi_uses *u)
+{
+	const struct ir_function *ir = s->ir;
+	u->use_start = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nvals + 2);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t b = 0; b < ir->nblocks; b++) {
+			const struct ir_block *bl = &ir->blocks[b];
+			for (uint32_t i = 0; bl->reachable && i < bl->ninsns; i++) {
+				const struct ir_insn *in = &bl->insns[i];
+				if (in->op == IR_PHI)
+					for (uint32_t p = 0; p < bl->npreds; p++)
+						note_phi_use(cand, u, pass, in->phi_args[p],
+						             bl->preds[p]);
+				else
+					for (uint32_t k = 0; k < in->nargs; k++)
+						note_phi_use(cand, u, pass, in->args[k], b);
+			}
+		}
+		if (pass == 0) {
+			uint32_t total = 0;
+			for (uint32_t v = 0; v <= ir->nvals; v++) {
+				total += u->use_start[v];
+				u->use_start[v] = total; /* end; decremented while filling */
+			}
+			u->use_start[ir->nvals + 1] = total;
+			u->use_block = PA_NEW_ARRAY(s->mf->arena, uint32_t, total + 1);
+		}
+	}
+}
+
+/* The blocks where phi r of block j is live-in, stamped r + 1 (SSA liveness by paths from
+ * its uses back to j). */
+static void live_blocks(const struct ir_function *ir, const struct phi_uses *u, struct live_walk *w,
+                        ir_ref r, uint32_t j)
+{
+	for (uint32_t k = u->use_start[r]; k < u->use_start[r + 1]; k++)
+		live_back_from(ir, w, r, j, u->use_block[k]);
+}
+
+/* Whether phi r of block j is read after a latch's copies overwrite it: live-in at the
+ * latch's other successor, or read by the latch's branch. */
+static bool lost_copy(const struct ir_function *ir, const struct phi_uses *u, struct live_walk *w,
+                      ir_ref r, uint32_t j)
+{
+	const struct ir_block *jb = &ir->blocks[j];
+	bool walked = false;
+	for (uint32_t p = 0; p < jb->npreds; p++) {
+		uint32_t b = jb->preds[p];
+		if (!is_branching_latch(ir, b, j))
+			continue;
+		const struct ir_block *bl = &ir->blocks[b];
+		const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+		for (uint32_t k = 0; k < t->nargs; k++)
+			if (t->args[k] == r)
+				return true;
+		if (!walked)
+			live_blocks(ir, u, w, r, j);
+		walked = true;
+		if (w->stamp[bl->succs[bl->succs[0] == j]] == r + 1)
+			return true;
+	}
+	return false;
+}
+
+static bool has_branching_latch(const struct ir_function *ir, uint32_t j)
+{
+	const struct ir_block *jb = &ir->blocks[j];
+	for (uint32_t p = 0; jb->reachable && p < jb->npreds; p++)
+		if (is_branching_latch(ir, jb->preds[p], j))
+			return true;
+	return false;
+}
+
 /* phi_tgt: NONE for a phi copied into its own register, else its copies' register
- * (ISOLATED until allocated) -- for the phis live past a retreating edge into their block. */
+ * (ISOLATED until allocated) -- for the phis live past a latch that also leaves. */
 static void plan_isolation(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
-	uint32_t *stamp = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nblocks + 1);
-	uint32_t *queue = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nblocks + 1);
-	for (uint32_t j = 0; j < ir->nblocks; j++) {
-		const struct ir_block *jb = &ir->blocks[j];
-		if (!jb->reachable || !jb->ninsns || jb->insns[0].op != IR_PHI)
-			continue;
-		for (uint32_t p = 0; p < jb->npreds; p++) {
-			uint32_t b = jb->preds[p];
-			const struct ir_block *bl = &ir->blocks[b];
-			if (bl->linear_pos < jb->linear_pos || bl->nsuccs != 2 ||
-			    bl->succs[0] == bl->succs[1])
-				continue;
-			isolate_live_on(s, j, b, bl->succs[bl->succs[0] == j], stamp, queue);
+	struct live_walk w = {.stamp = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nblocks + 1),
+	                      .queue = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nblocks + 1)};
+	bool *cand = PA_NEW_ARRAY(s->mf->arena, bool, ir->nvals + 1);
+	for (uint32_t j = 0; j < ir->nblocks; j++)
+		for (uint32_t i = 0; has_branching_latch(ir, j) && i < ir->blocks[j].ninsns &&
+		                     ir->blocks[j].insns[i].op == IR_PHI;
+		     i++)
+			cand[ir->blocks[j].insns[i].res] = true;
+	struct phi_uses u = {0};
+	collect_uses(s, cand, &u);
+	for (uint32_t j = 0; j < ir->nblocks; j++)
+		for (uint32_t i = 0;
+		     i < ir->blocks[j].ninsns && ir->blocks[j].insns[i].op == IR_PHI; i++) {
+			ir_ref r = ir->blocks[j].insns[i].res;
+			if (cand[r] && lost_copy(ir, &u, &w, r, j))
+				s->phi_tgt[r] = ISOLATED;
 		}
-	}
 }
 
 void sel_phi_plan(struct isel *s)
