@@ -256,13 +256,15 @@ static struct mir_opnd merged(struct isel *s, struct mir_opnd dst, struct mir_op
 	return mir_vreg(m, w);
 }
 
-/* b is the first predecessor of j in the linear order, coming before j: the copies of the
- * walk's other predecessors come after its own. */
+/* b is the first predecessor of j in the linear order, coming before j, and runs once per
+ * walk to j (every loop around b is around j: not a loop exit, whose later iterations
+ * would overwrite the lanes that left earlier): the copies of the walk's other
+ * predecessors come after its own. */
 static bool first_forward_pred(const struct ir_function *ir, uint32_t b, uint32_t j)
 {
 	const struct ir_block *jb = &ir->blocks[j];
-	uint32_t pos = ir->blocks[b].linear_pos;
-	if (pos >= jb->linear_pos)
+	uint32_t pos = ir->blocks[b].linear_pos, l = ir->blocks[b].loop;
+	if (pos >= jb->linear_pos || (l != IR_NO_LOOP && !ir_in_loop(ir, j, l)))
 		return false;
 	for (uint32_t p = 0; p < jb->npreds; p++)
 		if (ir->blocks[jb->preds[p]].linear_pos < pos)

@@ -1,9 +1,10 @@
 """Cases for tests/exec/ptx/hwcf_*.ptx: control-flow shapes where ptxas-amd once differed
 from NVIDIA hardware (issue 17): a predicate set from uniform operands under a divergent
-branch (and vote.sync.all under a partial membermask) read after the join, predicates and
-loop-header values read after a loop whose exit is divergent or is its latch (the lost
-copy), scalar code of a barrier block a wave walks with an empty EXEC, and generic ld/st
-naming a .local variable.  References from the PTX ISA's per-thread semantics."""
+branch (and vote.sync.all under a partial membermask) read after the join, or carried out
+of a loop by a divergent exit into a join; predicates and loop-header values read after a
+loop whose exit is divergent or is its latch (the lost copy); scalar code of a barrier
+block a wave walks with an empty EXEC; generic ld/st naming a .local variable.
+References from the PTX ISA's per-thread semantics."""
 
 import os
 import sys
@@ -102,6 +103,18 @@ def swap_case(u):
                 [Out(16 * GRID * BLOCK), ('u32', u)], check)
 
 
+def pexit_case(u):
+    def check(outs, wave):
+        got, exp = unpack('I', outs[0]), []
+        for g in range(GRID * BLOCK):
+            t = g % BLOCK
+            exp.append(int(u < 3) if t < 2 else (t % 5 + 1) & 1)
+        return ['hwcf_pexit u=%d thread %d: got %d, expected %d' % (u, i, got[i], exp[i])
+                for i in range(len(exp)) if got[i] != exp[i]][:8]
+    return Case('hwcf_pexit_%d' % u, 'hwcf_pexit', (GRID,), (BLOCK,),
+                [Out(4 * GRID * BLOCK), ('u32', u)], check)
+
+
 def cases():
     return [pjoin_case(7), pjoin_case(200), barphi_case(100, 5, 64), barphi_case(3, 40, 128),
-            localgen_case(), swap_case(0x1234)]
+            localgen_case(), swap_case(0x1234), pexit_case(1), pexit_case(7)]
