@@ -672,11 +672,13 @@ static bool address(struct irb *b, const struct ptx_operand *o, int space, ir_re
 		                : v;
 		return true;
 	}
+	/* [sh] or [buf] in a generic access: the variable's generic address (NVIDIA's ptxas
+	 * accepts it; the window's address, not the offset in its space) */
 	if (space == IR_SPACE_GENERIC && o->sym->kind == PTX_SYM_VAR &&
-	    o->sym->space ==
-	            PTX_SPACE_SHARED) { /* [sh] in a generic access: sh's generic address */
-		ir_ref lds = sym_address(b, o->sym, IR_T_I32);
-		*base = emit1(b, IR_CVTA_FROM, IR_T_I64, lds, IR_SPACE_SHARED);
+	    (o->sym->space == PTX_SPACE_SHARED || o->sym->space == PTX_SPACE_LOCAL)) {
+		bool sh = o->sym->space == PTX_SPACE_SHARED;
+		ir_ref a = sym_address(b, o->sym, sh ? IR_T_I32 : IR_T_I64);
+		*base = emit1(b, IR_CVTA_FROM, IR_T_I64, a, sh ? IR_SPACE_SHARED : IR_SPACE_LOCAL);
 		return !b->failed;
 	}
 	*base = sym_address(b, o->sym, space == IR_SPACE_SHARED ? IR_T_I32 : IR_T_I64);

@@ -209,7 +209,8 @@ static void sync_dependence(struct uni *u, uint32_t a)
 	}
 }
 
-/* Values defined in loop l and used outside it are divergent. */
+/* Values defined in loop l and used outside it are divergent: the users of each value
+ * defined in the loop's blocks (a phi's use is in its block: the exit's phis). */
 static void temporal_divergence(struct uni *u, uint32_t l)
 {
 	struct ir_function *fn = u->fn;
@@ -219,17 +220,17 @@ static void temporal_divergence(struct uni *u, uint32_t l)
 	fn->loops[l].divergent = true;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct ir_block *bl = &fn->blocks[b];
-		if (!bl->reachable || ir_in_loop(fn, b, l))
+		if (!bl->reachable || !ir_in_loop(fn, b, l))
 			continue;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
-			const struct ir_insn *in = &bl->insns[i];
-			uint32_t n = in->op == IR_PHI ? bl->npreds : in->nargs;
-			const ir_ref *args = in->op == IR_PHI ? in->phi_args : in->args;
-			for (uint32_t k = 0; k < n; k++) {
-				const struct ir_value *v = &fn->vals[args[k]];
-				if (v->kind == IR_VAL_INSN && ir_in_loop(fn, v->block, l))
-					mark(u, args[k]);
-			}
+			ir_ref v = bl->insns[i].res;
+			if (v == IR_NO_REF || fn->vals[v].divergent)
+				continue;
+			for (uint32_t k = u->user_start[v]; k < u->user_start[v + 1]; k++)
+				if (!ir_in_loop(fn, (uint32_t)(u->users[k] >> 32), l)) {
+					mark(u, v);
+					break;
+				}
 		}
 	}
 }

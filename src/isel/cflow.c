@@ -24,8 +24,9 @@
  * loop); the colours past s63 are lanes of VGPR vregs (one dword per lane, W per VGPR),
  * read into a scratch SGPR by v_readlane_b32 and stored by v_writelane_b32 (both ignore
  * EXEC; the allocator keeps a VGPR that v_writelane writes live from the entry).
- * Blocks containing a barrier are never skipped on an empty EXEC.
- * Phis become parallel copies at the end of each predecessor, under its EXEC.
+ * A wave with an empty EXEC at a block containing a barrier runs only its barriers, in a
+ * block placed after the exit (barriers_only), not the block's scalar code.
+ * Phis become parallel copies at the end of each predecessor, under its EXEC (sel_phi.c).
  * Uniform control flow runs as scalar code: a loop without divergent branches, and the
  * blocks only a uniform branch leads to before its post-dominator, form *scalar regions*
  * (see find_regions) with s_cmp/s_cbranch_scc1/s_branch inside, no masks and EXEC
@@ -451,6 +452,7 @@ bool sel_cflow_plan(struct isel *s)
 	 * the private segment wave offset (select.c entry_inputs, sel_local.c) */
 	find_regions(s);
 	find_scc_preds(s);
+	sel_phi_plan(s);
 	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
 	for (uint32_t l = 0; l < ir->nloops; l++)
 		s->scalar_back[l] = has_scalar_back(s, l);
@@ -481,6 +483,13 @@ bool sel_cflow_plan(struct isel *s)
 		}
 	}
 	s->exit_block = mir_new_block(s->mf);
+	/* after the exit: what a wave with an empty EXEC runs of a block with a barrier */
+	s->bar_only = PA_NEW_ARRAY(a, uint32_t, nb);
+	for (uint32_t b = 0; b < nb; b++)
+		s->bar_only[b] =
+		        s->no_skip[b] && ir->blocks[b].reachable && ir->blocks[b].linear_pos != 0
+		                ? mir_new_block(s->mf)
+		                : NONE;
 	return true;
 }
 
@@ -504,6 +513,8 @@ static uint32_t skip_target(const struct isel *s, uint32_t b)
 		uint32_t next = ir->linear_order[pos + 1];
 		if (s->mask_slot[next] >= 0)
 			return s->mir_head[next];
+		if (s->bar_only[next] != NONE)
+			return s->bar_only[next]; /* its barriers, not its code */
 		b = next;
 	}
 }
@@ -571,18 +582,15 @@ void sel_block_begin(struct isel *s, uint32_t b)
 			mask_put(s, b, mir_imm(0));
 		else
 			sel_emit(s, mov, 2, clr);
-		if (!s->no_skip[b]) {
-			uint32_t skip = skip_target(s, b);
-			struct mir_opnd tgt = mir_block_ref(skip);
-			sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
-			set_succ(s, h, s->mir_body[b], skip);
-			s->mf->blocks[h].skip_succ = 2;
-		} else {
-			set_succ(s, h, s->mir_body[b], NONE);
-		}
+		uint32_t skip = s->no_skip[b] ? s->bar_only[b] : skip_target(s, b);
+		struct mir_opnd tgt = mir_block_ref(skip);
+		sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
+		set_succ(s, h, s->mir_body[b], skip);
+		s->mf->blocks[h].skip_succ = 2;
 		s->mf->blocks[h].comment = "rejoin: EXEC = lanes waiting here";
 	}
 	s->cur = s->mir_body[b];
+	sel_phi_entry(s, b);
 	if (s->ir->blocks[b].linear_pos == 0) { /* all rejoin masks start empty */
 		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
 		for (unsigned r = s->mf->reserved_sgprs_begin; r < s->mf->reserved_sgprs_end;
@@ -592,53 +600,6 @@ void sel_block_begin(struct isel *s, uint32_t b)
 		}
 		for (uint32_t dw = 0; dw < s->mask_lane_dw; dw++)
 			lane_op(s, AMD_OP_V_WRITELANE_B32, mir_imm(0), dw, 0);
-	}
-}
-
-/* Parallel copies for the phis of successor `succ` on the edge from `b`. */
-static void phi_copies(struct isel *s, uint32_t b, uint32_t succ)
-{
-	const struct ir_block *sb = &s->ir->blocks[succ];
-	uint32_t edge = NONE;
-	for (uint32_t p = 0; p < sb->npreds && edge == NONE; p++)
-		if (sb->preds[p] == b)
-			edge = p;
-	if (edge == NONE)
-		return;
-	uint32_t nphi = 0;
-	while (nphi < sb->ninsns && sb->insns[nphi].op == IR_PHI)
-		nphi++;
-	if (!nphi)
-		return;
-	/* sources first (they may need instructions), then the copies as one group */
-	struct mir_opnd *src = PA_NEW_ARRAY(s->mf->arena, struct mir_opnd, 2 * nphi);
-	struct mir_opnd *dst = PA_NEW_ARRAY(s->mf->arena, struct mir_opnd, 2 * nphi);
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < nphi; i++) {
-		const struct ir_insn *phi = &sb->insns[i];
-		ir_ref a = phi->phi_args[edge];
-		uint32_t v = sel_def(s, phi->res);
-		const struct sel_val *sv = &s->vals[phi->res];
-		if (a == phi->res)
-			continue;
-		if (sv->loc == LOC_BOOL) {
-			dst[n] = mir_vreg(v, 1);
-			src[n++] = sel_bool_opnd(s, a);
-		} else if (sv->loc == LOC_MASK) {
-			dst[n] = mir_vreg(v, s->mask_dw);
-			src[n++] = sel_mask_opnd(s, a);
-		} else {
-			for (unsigned k = 0; k < sv->size; k++) {
-				dst[n] = sel_sub(v, k, 1);
-				src[n++] = sv->loc == LOC_SGPR ? sel_sreg_opnd(s, a, k)
-				                               : sel_vsrc_opnd(s, a, k);
-			}
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		struct mir_opnd ops[2] = {dst[i], src[i]};
-		struct mir_insn *in = sel_emit(s, MIR_COPY, 2, ops);
-		in->flags |= MIR_IF_PARALLEL;
 	}
 }
 
@@ -667,9 +628,7 @@ static uint32_t enter_fallthrough(struct isel *s, uint32_t succ, struct mir_opnd
 	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
 	struct mir_opnd set[2] = {sel_exec(s), lanes};
 	sel_emit(s, mov, 2, set);
-	if (s->no_skip[succ])
-		return NONE;
-	uint32_t skip = skip_target(s, succ);
+	uint32_t skip = s->no_skip[succ] ? s->bar_only[succ] : skip_target(s, succ);
 	struct mir_opnd tgt = mir_block_ref(skip);
 	sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
 	return skip;
@@ -861,13 +820,39 @@ static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
 	set_succ(s, s->cur, next, back);
 }
 
+/* The block an empty-EXEC wave runs instead of block b, which has barriers: those
+ * barriers, so that the other waves waiting there are released, and none of b's scalar
+ * code, which would overwrite SGPRs live on the path the wave's lanes took (a uniform
+ * value computed after the barrier, copied into a phi the other path also writes). */
+static void barriers_only(struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	uint32_t keep = s->cur, line = s->line, col = s->col;
+	s->cur = s->bar_only[b];
+	s->mf->blocks[s->cur].comment = "empty EXEC: the block's barriers only";
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].op == IR_BARRIER || sel_bar_is_hw(s, &bl->insns[i])) {
+			s->line = bl->insns[i].line;
+			s->col = bl->insns[i].col;
+			sel_barrier(s);
+		}
+	uint32_t next = skip_target(s, b);
+	branch_to(s, next);
+	set_succ(s, s->cur, next, NONE);
+	s->cur = keep;
+	s->line = line;
+	s->col = col;
+}
+
 void sel_block_end(struct isel *s, uint32_t b)
 {
+	if (s->bar_only[b] != NONE)
+		barriers_only(s, b);
 	const struct ir_function *ir = s->ir;
 	const struct ir_block *bl = &ir->blocks[b];
 	for (uint32_t k = 0; k < bl->nsuccs; k++)
 		if (k == 0 || bl->succs[k] != bl->succs[0])
-			phi_copies(s, b, bl->succs[k]);
+			sel_phi_copies(s, b, bl->succs[k]);
 	/* what follows the body in code order */
 	uint32_t pos = bl->linear_pos;
 	uint32_t after =

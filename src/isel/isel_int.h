@@ -41,7 +41,8 @@ struct isel {
 	uint32_t *mir_body; /* MIR block holding its code */
 	uint32_t *mir_tail; /* first loop-check MIR block after it, or ~0 */
 	int32_t *mask_slot; /* first SGPR of its rejoin mask, or -1 (or past s63, cflow.c) */
-	bool *no_skip;      /* contains a barrier: never skipped on an empty EXEC */
+	bool *no_skip;      /* contains a barrier: an empty EXEC runs its barriers ... */
+	uint32_t *bar_only; /* ... in this MIR block (after the exit), or ~0 */
 	/* cflow.c scalar regions (uniform control flow run with scalar branches) */
 	int32_t *region;       /* per IR block: the region it is in, or -1 */
 	int32_t *scalar_root;  /* per IR block: the region its scalar branch enters, or -1 */
@@ -54,6 +55,9 @@ struct isel {
 	uint32_t mask_lane_dw; /* dwords of masks there */
 	bool *scc_pred;        /* per IR value: a scalar compare only its block's branch reads,
 	                        * selected there into SCC (cflow.c) */
+	/* sel_phi.c, per IR value */
+	uint32_t *phi_tgt; /* phi: the register its copies write, ~0u: its own */
+	bool *mask_merge;  /* lane mask whose writes keep the bits of lanes not in EXEC */
 	/* kernel inputs (select.c) */
 	uint32_t kernarg;     /* vreg: kernarg segment pointer (2 SGPRs) */
 	uint32_t wg_id[3];    /* vregs: workgroup ids, ~0 when unused */
@@ -156,5 +160,13 @@ bool sel_cflow_plan(struct isel *s);
 void sel_block_begin(struct isel *s, uint32_t irb);
 void sel_block_end(struct isel *s, uint32_t irb);
 void sel_finish(struct isel *s);
+/* sel_phi.c: phi copies and lane masks merged by EXEC */
+void sel_phi_plan(struct isel *s);
+void sel_phi_copies(struct isel *s, uint32_t b, uint32_t succ); /* at the end of b */
+void sel_phi_entry(struct isel *s, uint32_t b);                 /* isolated phis, at b's start */
+/* Around the selection of r's definition: a mask merged by EXEC is selected into a new
+ * register, then merged into its own (begin returns what end needs). */
+uint32_t sel_phi_merge_begin(struct isel *s, ir_ref r);
+void sel_phi_merge_end(struct isel *s, ir_ref r, uint32_t saved);
 
 #endif

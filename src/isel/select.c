@@ -443,7 +443,7 @@ static void layout_lds(struct isel *s)
 	s->mf->lds_size = (uint32_t)off;
 }
 
-static bool select_insn(struct isel *s, const struct ir_insn *in)
+static bool select_one(struct isel *s, const struct ir_insn *in)
 {
 	if (in->op == IR_PHI || (ir_ops[in->op].flags & IR_OPF_TERM))
 		return true; /* cflow.c */
@@ -457,6 +457,16 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
 	          s->t->info->name);
 	return false;
+}
+
+static bool select_insn(struct isel *s, const struct ir_insn *in)
+{
+	if (in->op == IR_PHI || (ir_ops[in->op].flags & IR_OPF_TERM))
+		return true; /* cflow.c */
+	uint32_t saved = sel_phi_merge_begin(s, in->res);
+	bool ok = select_one(s, in);
+	sel_phi_merge_end(s, in->res, saved);
+	return ok;
 }
 
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
