@@ -558,9 +558,10 @@ static bool tr_cvt_half(struct ax *x)
 
 /* ---- float -> 64-bit integer (cvt.rXi.{s,u}64.{f32,f64}) ---- */
 
-/* t, rounded to an integral value (or truncated here), as a saturated 64-bit integer (NaN -> 0):
- * the halves floor(t * 2^-32) and t - hi * 2^-32 (exact in an fma) converted by the 32-bit
- * conversions, then the out-of-range inputs clamped. */
+/* t, rounded to an integral value (or truncated here), as a saturated 64-bit integer: the
+ * halves floor(t * 2^-32) and t - hi * 2^-32 (exact in an fma) converted by the 32-bit
+ * conversions, then the out-of-range inputs clamped.  NaN gives 0x8000000000000000 for .s64
+ * and .u64 alike, from f32 and f64: what an sm_90 GPU returns (../shared/ptx-hw). */
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
 {
 	struct ax xs = {.b = b}, *x = &xs;
@@ -579,11 +580,13 @@ ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
 		ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43e0000000000000ull)); /* 2^63 */
 		r = sel(x, IR_T_I64, big, k(x, IR_T_I64, INT64_MAX), r);
 		ir_ref low = cmp(x, IR_CMP_LT, t, f64c(x, 0xc3e0000000000000ull)); /* -2^63 */
-		return sel(x, IR_T_I64, low, k(x, IR_T_I64, (uint64_t)INT64_MIN), r);
+		ir_ref low_or_nan = op2(x, IR_OR, IR_T_PRED, low, cmp(x, IR_CMP_NAN, t, t));
+		return sel(x, IR_T_I64, low_or_nan, k(x, IR_T_I64, (uint64_t)INT64_MIN), r);
 	}
 	ir_ref big = cmp(x, IR_CMP_GE, t, f64c(x, 0x43f0000000000000ull)); /* 2^64 */
 	r = sel(x, IR_T_I64, big, k(x, IR_T_I64, ~0ull), r);
-	return sel(x, IR_T_I64, cmp(x, IR_CMP_LT, t, f64c(x, 0)), k(x, IR_T_I64, 0), r);
+	r = sel(x, IR_T_I64, cmp(x, IR_CMP_LT, t, f64c(x, 0)), k(x, IR_T_I64, 0), r);
+	return sel(x, IR_T_I64, cmp(x, IR_CMP_NAN, t, t), k(x, IR_T_I64, 1ull << 63), r);
 }
 
 /* ---- 64-bit integer -> float, round to nearest even (cvt.rn.f{32,64}.{s,u}64) ---- */

@@ -543,6 +543,59 @@ static ir_ref narrow_int(struct irb *b, ir_ref v, unsigned bits, bool sign)
 	return emit2(b, IR_SHR_S, t, emit2(b, IR_SHL, t, v, sh, 0), sh, 0);
 }
 
+/* .sat on a float result: clamp to [0.0, 1.0] with NaN -> +0.0, as the hardware does (and
+ * -0.0 -> +0.0: x + +0.0 is x for every other x, and the clamp maps NaN to +0.0). */
+static ir_ref sat_unit(struct irb *b, ir_ref r, enum ir_type t)
+{
+	return emit2(b, IR_FADD, t, r, ir_const(b->fn, t, 0), IR_FM_SAT);
+}
+
+/* float -> float: rounded to an integral value (.rni/.rzi/.rmi/.rpi), widened, narrowed
+ * (.rn/.rz/.rm/.rp) or, same type, x * 1.0 (which applies .ftz and quiets NaN, as cvt does). */
+static ir_ref cvt_float_float(struct irb *b, ir_ref v, enum ir_type sty, enum ir_type dty,
+                              uint32_t iround, uint32_t aux)
+{
+	ir_ref r = v;
+	if (iround != 4)
+		r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+	if (sty != dty)
+		return emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
+	if (iround != 4)
+		return r;
+	return emit2(b, IR_FMUL, dty, v,
+	             ir_const(b->fn, dty, dty == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull),
+	             aux);
+}
+
+/* float -> integer, always saturating to the destination's range.  NaN: what an sm_90 GPU
+ * returns (../shared/ptx-hw): 0 from f32 to 8-, 16- and 32-bit integers, the most negative
+ * signed value's bit pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike)
+ * from f64 and to 64-bit integers.  (f64 to 8 bits has no hardware sample: 0, as from f32.) */
+static ir_ref cvt_float_int(struct irb *b, ir_ref v, enum ir_type sty, enum ptx_type dt,
+                            uint32_t iround, uint32_t aux)
+{
+	ir_ref rounded =
+	        iround == IR_FM_RZ ? v : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+	enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
+	unsigned dbits = ptx_types[dt].bits;
+	bool sign = is_signed(dt);
+	if (dbits == 64) /* NaN handled there */
+		return irb_ftoi64(b, rounded, sign, aux & IR_FM_FTZ);
+	ir_ref r = emit1(b, sign ? IR_FTOI_S : IR_FTOI_U, it, rounded,
+	                 (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
+	if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
+		r = sign ? emit2(b, IR_MAX_S, it,
+		                 emit2(b, IR_MIN_S, it, r,
+		                       ir_const(b->fn, it, (1u << (dbits - 1)) - 1), 0),
+		                 ir_const(b->fn, it, (uint64_t) - (1ll << (dbits - 1))), 0)
+		         : emit2(b, IR_MIN_U, it, r, ir_const(b->fn, it, (1u << dbits) - 1), 0);
+	if (sty != IR_T_F64 || dbits < 16)
+		return r;
+	uint64_t nan_bits = dbits == 16 && sign ? (uint64_t)-0x8000 : 1ull << (dbits - 1);
+	ir_ref is_nan = emit2(b, IR_FCMP, IR_T_PRED, v, v, IR_CMP_NAN);
+	return emit3(b, IR_SELECT, it, is_nan, ir_const(b->fn, it, nan_bits & 0xffffffffu), r, 0);
+}
+
 static void tr_cvt(struct irb *b, struct tr *x)
 {
 	const struct ptx_insn *in = x->in;
@@ -558,6 +611,8 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	enum ir_type dty = hold_type(dt), sty = hold_type(st);
 	bool ok;
 	uint32_t aux = float_mods(b, in, &ok);
+	bool sat = (aux & IR_FM_SAT) != 0;
+	aux &= ~(uint32_t)IR_FM_SAT; /* float results: sat_unit; integer results always saturate */
 	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
 	if (!sfloat && ptx_types[st].bits < 32)
 		v = narrow_int(b, v, ptx_types[st].bits, is_signed(st));
@@ -568,42 +623,13 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	                  : has(in, PTX_DW_RPI) ? IR_FM_RP
 	                                        : 4;
 	if (sfloat && dfloat) {
-		if (iround != 4) {
-			r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
-			r = sty == dty
-			            ? r
-			            : emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
-		} else if (sty == dty) {
-			r = emit2(b, IR_FMUL, dty, v,
-			          ir_const(b->fn, dty,
-			                   dty == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull),
-			          aux); /* x * 1.0 applies .ftz/.sat and quiets NaN, as cvt does */
-		} else {
-			r = emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, v, aux);
-		}
-	} else if (sfloat) { /* float -> integer: round as asked, then convert (saturating) */
+		r = cvt_float_float(b, v, sty, dty, iround, aux);
+	} else if (sfloat) {
 		if (iround == 4) {
 			unsupported(b, in, "float-to-integer conversion needs .rni/.rzi/.rmi/.rpi");
 			return;
 		}
-		ir_ref rounded = iround == IR_FM_RZ
-		                         ? v
-		                         : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
-		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
-		unsigned dbits = ptx_types[dt].bits;
-		r = dbits == 64 ? irb_ftoi64(b, rounded, is_signed(dt), aux & IR_FM_FTZ)
-		                : emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
-		                        (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
-		if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
-			r = is_signed(dt)
-			            ? emit2(b, IR_MAX_S, it,
-			                    emit2(b, IR_MIN_S, it, r,
-			                          ir_const(b->fn, it, (1u << (dbits - 1)) - 1), 0),
-			                    ir_const(b->fn, it, (uint64_t) - (1ll << (dbits - 1))),
-			                    0)
-			            : emit2(b, IR_MIN_U, it, r,
-			                    ir_const(b->fn, it, (1u << dbits) - 1), 0);
-		(void)dty;
+		r = cvt_float_int(b, v, sty, dt, iround, aux);
 	} else if (dfloat && ptx_types[st].bits == 64) {
 		if ((aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
 			unsupported(b, in, "directed rounding from 64-bit integers");
@@ -626,6 +652,8 @@ static void tr_cvt(struct irb *b, struct tr *x)
 			v = narrow_int(b, v, dbits, is_signed(dt));
 		r = v;
 	}
+	if (dfloat && sat)
+		r = sat_unit(b, r, dty);
 	write_dest(b, &in->opnds[0], r, is_signed(dt), x->guard);
 }
 

@@ -1,0 +1,197 @@
+"""Cases for tests/exec/ptx/fconv.ptx: cvt between floats and integers on edge operands (NaNs,
+infinities, zeros, subnormals, halfway cases of each rounding, the saturation bounds of every
+width) and random ones.  The reference follows the PTX ISA's cvt definition (round as the
+modifier says, integer results clamped to the destination's range, .sat on a float result
+clamps to [0.0, 1.0] with NaN -> +0.0), in exact fractions.  Where the ISA leaves a result
+open the reference is what an sm_90 GPU computes (../shared/ptx-hw, checked against all of its
+186,478 float -> integer and 401,219 integer/f32/f64 -> f32/f64 conversion results): a NaN
+becomes 0 from f32 to an integer of up to 32 bits, and the most negative signed value's bit
+pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike) from f64 or to 64 bits;
+.sat maps -0.0 to +0.0."""
+
+import math
+import random
+from fractions import Fraction
+
+from ref import Case, In, Out
+from cases_arith2 import checker, round_bits, fval, is_nan, FMT
+
+M32 = 0xffffffff
+M64 = (1 << 64) - 1
+ONE = {32: 0x3f800000, 64: 0x3ff0000000000000}
+
+# (name in the PTX, source type, destination type, stored width in bits), in slot order
+SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', 'f32', 32),
+         ('cvt.rzi.sat.f32.f32', 'f32', 'f32', 32), ('cvt.rmi.sat.f32.f32', 'f32', 'f32', 32),
+         ('cvt.rpi.sat.f32.f32', 'f32', 'f32', 32), ('cvt.sat.f32.f32', 'f32', 'f32', 32),
+         ('cvt.rni.s32.f32', 'f32', 's32', 32), ('cvt.rzi.u32.f32', 'f32', 'u32', 32),
+         ('cvt.rmi.s16.f32', 'f32', 's16', 16), ('cvt.rpi.u16.f32', 'f32', 'u16', 16),
+         ('cvt.rni.s64.f32', 'f32', 's64', 64), ('cvt.rzi.sat.u64.f32', 'f32', 'u64', 64),
+         ('cvt.rzi.ftz.s32.f32', 'f32', 's32', 32),
+         ('cvt.rn.sat.f32.f64', 'f64', 'f32', 32), ('cvt.rni.sat.f64.f64', 'f64', 'f64', 64),
+         ('cvt.rzi.sat.f64.f64', 'f64', 'f64', 64), ('cvt.rmi.sat.f64.f64', 'f64', 'f64', 64),
+         ('cvt.rpi.sat.f64.f64', 'f64', 'f64', 64),
+         ('cvt.rni.s32.f64', 'f64', 's32', 32), ('cvt.rzi.u32.f64', 'f64', 'u32', 32),
+         ('cvt.rmi.s16.f64', 'f64', 's16', 16), ('cvt.rpi.sat.u16.f64', 'f64', 'u16', 16),
+         ('cvt.rni.s64.f64', 'f64', 's64', 64), ('cvt.rzi.u64.f64', 'f64', 'u64', 64),
+         ('cvt.rmi.sat.s64.f64', 'f64', 's64', 64),
+         ('cvt.rn.sat.f32.s16', 's16', 'f32', 32), ('cvt.rn.sat.f32.u16', 'u16', 'f32', 32),
+         ('cvt.rn.sat.f32.s32', 's32', 'f32', 32), ('cvt.rn.sat.f32.u32', 'u32', 'f32', 32),
+         ('cvt.rn.sat.f64.s32', 's32', 'f64', 64), ('cvt.rn.sat.f32.s64', 's64', 'f32', 32),
+         ('cvt.rn.sat.f64.u64', 'u64', 'f64', 64)]
+NOUT = 32
+
+
+def round_int(v, mode):
+    """Fraction v rounded to an integer: .rni nearest even, .rzi/.rmi/.rpi toward 0/-inf/+inf."""
+    if mode == 'rzi':
+        return math.trunc(v)
+    if mode == 'rmi':
+        return math.floor(v)
+    if mode == 'rpi':
+        return math.ceil(v)
+    f = math.floor(v)
+    d = v - f
+    return f + 1 if d > Fraction(1, 2) or (d == Fraction(1, 2) and f % 2) else f
+
+
+def float_to_int(mods, sbits, dt, x):
+    """cvt.rXi[.ftz][.sat].{s,u}N.fM: the rounded value clamped to the destination's range."""
+    db, sign = int(dt[1:]), dt[0] == 's'
+    fv = fval(x, sbits)
+    if fv[0] == 'nan':
+        return 0 if sbits == 32 and db < 64 else 1 << (db - 1)
+    v = (Fraction(-1) if fv[1] else Fraction(1)) * 2 ** 1100 if fv[0] == 'inf' else fv[1]
+    if 'ftz' in mods and sbits == 32 and abs(v) < Fraction(2) ** -126:
+        v = Fraction(0)
+    r = round_int(v, mods[0])
+    lo, hi = (-(1 << (db - 1)), (1 << (db - 1)) - 1) if sign else (0, (1 << db) - 1)
+    return min(max(r, lo), hi) & ((1 << db) - 1)
+
+
+def saturate(bits, w):
+    """.sat: [0.0, 1.0], NaN and -0.0 -> +0.0."""
+    if is_nan(bits, w) or bits >> (w - 1):
+        return 0
+    return min(bits, ONE[w])
+
+
+def to_float(mods, st, dw, x):
+    """cvt[.rXi|.rn][.sat].fN.type; None: any NaN."""
+    if st[0] == 'f':
+        sw = int(st[1:])
+        fv = fval(x, sw)
+        if fv[0] == 'nan':
+            r = None
+        elif fv[0] == 'inf':
+            r = fv[1] << (dw - 1) | ((1 << FMT[dw][1]) - 1) << FMT[dw][0]
+        else:
+            v = Fraction(round_int(fv[1], mods[0])) if mods and mods[0][-1] == 'i' else fv[1]
+            r = round_bits(v, *FMT[dw]) | fv[2] << (dw - 1)  # the sign of a zero too
+    else:
+        sw = int(st[1:])
+        x &= (1 << sw) - 1
+        r = round_bits(Fraction(x - (x >> (sw - 1) << sw) if st[0] == 's' else x), *FMT[dw])
+    if 'sat' in mods:
+        return saturate(r, dw) if r is not None else 0
+    return r
+
+
+def expect_one(name, st, dt, x):
+    mods = name.split('.')[1:-2]
+    if st[0] == 'f' and dt[0] != 'f':
+        return float_to_int(mods, int(st[1:]), dt, x)
+    return to_float(mods, st, int(dt[1:]), x)
+
+
+def f32(s, e, m):
+    return s << 31 | e << 23 | m
+
+
+def f64(s, e, m):
+    return s << 63 | e << 52 | m
+
+
+def exact32(v):
+    return round_bits(Fraction(v), 23, 8)
+
+
+def exact64(v):
+    return round_bits(Fraction(v), 52, 11)
+
+
+def edges():
+    """(f32 bits, f64 bits) pairs: specials, subnormals, halfway cases, saturation bounds."""
+    vals = [0, -0.0, 0.25, 0.5, 1, 1.5, 2.5, 3.5, 0.999999, 1.0000001, 32767.5, 32768, 65535.5,
+            65536, 2 ** 31 - 0.5, 2 ** 31, 2 ** 32, 2 ** 32 - 0.5, 2 ** 63, 2 ** 64, 1e30, 128.5,
+            255.5, 546]
+    out = []
+    for v in vals:
+        for s in (1, -1):
+            out.append((exact32(s * Fraction(v)) if v else (0x80000000 if s < 0 else 0),
+                        exact64(s * Fraction(v)) if v else ((1 << 63) if s < 0 else 0)))
+    specials32 = [f32(0, 255, 0), f32(1, 255, 0), f32(0, 255, 1), f32(1, 255, 0x400000),
+                  0x7fffffff, 0xffffffff, f32(0, 0, 1), f32(1, 0, 0x7fffff), f32(0, 1, 0),
+                  f32(0, 126, 0x7fffff), f32(1, 126, 0x7fffff), f32(0, 157, 0x7fffff),
+                  f32(0, 158, 0), f32(1, 158, 0), f32(1, 158, 1), f32(0, 189, 0x7fffff),
+                  f32(0, 190, 0), f32(1, 190, 0), f32(0, 191, 0), f32(1, 142, 0),
+                  f32(1, 142, 1), f32(0, 254, 0x7fffff)]
+    specials64 = [f64(0, 2047, 0), f64(1, 2047, 0), f64(0, 2047, 1), f64(1, 2047, 1 << 51),
+                  (1 << 63) - 1, M64, f64(0, 0, 1), f64(1, 0, (1 << 52) - 1), f64(0, 1, 0),
+                  f64(0, 1022, (1 << 52) - 1), f64(1, 1022, (1 << 52) - 1),
+                  exact64(Fraction(2 ** 31) - Fraction(1, 2 ** 20)), exact64(2 ** 31 - 1),
+                  exact64(-2 ** 31 - 1), exact64(Fraction(-2 ** 31) - Fraction(1, 2)),
+                  f64(0, 1086, (1 << 52) - 1), f64(0, 1086, 0), f64(1, 1086, 0),
+                  f64(1, 1086, 1), f64(0, 1087, 0), exact64(-32768.5), exact64(-32769),
+                  f64(0, 1023, 1), f64(0, 1022, 1), exact64(0.5) | 1 << 63]
+    for k in range(max(len(specials32), len(specials64))):
+        out.append((specials32[k % len(specials32)], specials64[k % len(specials64)]))
+    return [x64 & ~M32 | x32 for x32, x64 in out]
+
+
+def operand(rng):
+    """A random 64-bit pattern whose f64 (and low-half f32) exponent is often near the
+    interesting range: small integers, the integer widths' bounds, subnormals."""
+    def f32r():
+        e = rng.choice([0, 1, 120, 125, 126, 127, 128, 129, 134, 141, 142, 143, 157, 158, 159,
+                        189, 190, 191, 255, rng.randrange(256)])
+        return f32(rng.getrandbits(1), e, rng.getrandbits(23))
+    e = rng.choice([0, 1, 1020, 1022, 1023, 1024, 1025, 1030, 1037, 1038, 1039, 1053, 1054,
+                    1055, 1085, 1086, 1087, 2047, rng.randrange(2048)])
+    hi = f64(rng.getrandbits(1), e, rng.getrandbits(52)) & ~M32
+    r = rng.random()
+    lo = f32r() if r < 0.6 else rng.getrandbits(32) if r < 0.8 else rng.randrange(-600, 600) & M32
+    return hi | lo
+
+
+def fconv_case():
+    rng = random.Random('fconv')
+    n, block = 512, 128
+    a = edges()
+    while len(a) < n:
+        a.append(operand(rng))
+
+    def one(x, k):
+        name, st, dt, width = SLOTS[k]
+        sw = int(st[1:])
+        e = expect_one(name, st, dt, x & ((1 << sw) - 1) if st[0] == 'f' and sw == 32 else
+                       x if st[0] == 'f' or sw == 64 else x & M32)
+        mask = (1 << width) - 1
+        if e is None:
+            f = (lambda g: bool(is_nan(g & mask, int(dt[1:]))))
+            f.text = 'a NaN (%s)' % name
+        else:
+            f = (lambda g: g & mask == e & mask)
+            f.text = '%#x (%s)' % (e & mask, name)
+        return f
+
+    def expect():
+        return [one(x, k) for x in a for k in range(NOUT)]
+
+    return Case('fconv', 'fconv', (n // block,), (block,),
+                [Out(8 * NOUT * n), In('Q', a), ('u32', n)],
+                checker('fconv', NOUT, 'Q', expect, [a]))
+
+
+def cases():
+    return [fconv_case()]
