@@ -925,6 +925,12 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		tr_mul(b, x, true);
 		return true;
 	case PTX_OP_DIV:
+		if (x->t == IR_T_F32 && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL))) {
+			dst(b, x, 0,
+			    irb_fdiv_approx(b, src(b, x, 1), src(b, x, 2), has(in, PTX_DW_FULL),
+			                    has(in, PTX_DW_FTZ)));
+			return true;
+		}
 		if (ir_type_is_float(x->t) && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL)))
 			return tr_int_or_float(b, x, IR_NUM_OPS, IR_FDIV_APPROX);
 		if (ir_type_is_float(x->t) &&
