@@ -10,11 +10,17 @@ pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike) from f64 o
 .sat maps -0.0 to +0.0."""
 
 import math
+import os
 import random
+import sys
 from fractions import Fraction
 
 from ref import Case, In, Out
 from cases_arith2 import checker, round_bits, fval, is_nan, FMT
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'hw'))
+import isa_bounds  # noqa: E402
 
 M32 = 0xffffffff
 M64 = (1 << 64) - 1
@@ -193,5 +199,68 @@ def fconv_case():
                 checker('fconv', NOUT, 'Q', expect, [a]))
 
 
+# ---------------------------------------------------------------- fapprox.ptx
+
+# (instruction, operands: 'a'/'b' = the f32 low halves, 'B' = b as f64), in slot order
+APPROX = [('div.approx.f32', 'ab'), ('div.approx.ftz.f32', 'ab'), ('div.full.f32', 'ab'),
+          ('div.full.ftz.f32', 'ab'), ('rcp.approx.f32', 'b'), ('rcp.approx.ftz.f32', 'b'),
+          ('sqrt.approx.f32', 'b'), ('rsqrt.approx.f32', 'b'), ('lg2.approx.f32', 'b'),
+          ('ex2.approx.f32', 'a'), ('sin.approx.f32', 'a'), ('cos.approx.f32', 'a'),
+          ('rcp.approx.ftz.f64', 'B'), ('rsqrt.approx.ftz.f64', 'B'), ('rsqrt.approx.f64', 'B'),
+          ('sqrt.approx.ftz.f32', 'b')]
+
+
+def approx_operands(rng, n):
+    """(a, b) pairs: numerators and divisors at the edges of the ranges the ISA names
+    (subnormal divisors, |b| around 2^126 and above, zeros, infinities, NaN), then random."""
+    nums32 = [f32(0, 126, 0), f32(0, 127, 0), f32(1, 127, 0x123456), f32(0, 255, 0),
+              f32(1, 0, 7), 0, 0x80000000, f32(0, 254, 0x7fffff), f32(0, 1, 0), 0x7fc00000]
+    dens32 = [f32(0, 0, 0x100000), f32(0, 0, 1), f32(1, 0, 0x7fffff), f32(0, 1, 0),
+              f32(0, 253, 0), f32(0, 253, 1), f32(1, 253, 0x400000), f32(0, 254, 0x7fffff),
+              f32(0, 255, 0), 0, 0x80000000, 0x7fffffff, f32(0, 127, 0), f32(0, 100, 0x2aaaaa),
+              f32(0, 127, 0x7fffff), f32(0, 128, 0)]
+    dens64 = [f64(0, 0, 1), f64(1, 0, 1 << 51), f64(0, 1, 0), f64(0, 1023, 0),
+              f64(0, 1023, 0xfffff << 32 | 0xffffffff), f64(0, 2046, (1 << 52) - 1),
+              f64(0, 2047, 0), f64(0, 2047, 1), f64(0, 2047, 1 << 32), 0, 1 << 63,
+              f64(1, 1000, 5), f64(0, 1, 1 << 40), f64(0, 2045, 123)]
+    a, b = [], []
+    for x in nums32:
+        for y in dens32:
+            a.append(rng.getrandbits(32) << 32 | x)
+            b.append(dens64[len(b) % len(dens64)] & ~M32 | y)
+    while len(a) < n:
+        e = rng.choice([0, 1, 2, 100, 126, 127, 128, 130, 150, 200, 252, 253, 254])
+        a.append(rng.getrandbits(32) << 32 | f32(rng.getrandbits(1), rng.choice(
+            [rng.randrange(120, 134), rng.randrange(255)]), rng.getrandbits(23)))
+        b.append(f64(rng.getrandbits(1), rng.choice([0, 1, 1023, 2046, rng.randrange(2048)]),
+                     rng.getrandbits(52)) & ~M32 | f32(rng.getrandbits(1), e,
+                                                      rng.getrandbits(23)))
+    return a[:n], b[:n]
+
+
+def fapprox_case():
+    rng = random.Random('fapprox')
+    n, block = 512, 128
+    a, b = approx_operands(rng, n)
+
+    def one(x, y, k):
+        op, srcs = APPROX[k]
+        vals = {'a': x & M32, 'b': y & M32, 'B': y}
+        ops = [vals[c] for c in srcs]
+        mask = M64 if op.endswith('f64') else M32
+
+        def f(g):
+            return isa_bounds.check(op, ops, g & mask)[0]
+        f.text = 'within the ISA bound (%s on %s)' % (op, ' '.join('%#x' % v for v in ops))
+        return f
+
+    def expect():
+        return [one(x, y, k) for x, y in zip(a, b) for k in range(len(APPROX))]
+
+    return Case('fapprox', 'fapprox', (n // block,), (block,),
+                [Out(8 * len(APPROX) * n), In('Q', a), In('Q', b), ('u32', n)],
+                checker('fapprox', len(APPROX), 'Q', expect, [a, b]))
+
+
 def cases():
-    return [fconv_case()]
+    return [fconv_case(), fapprox_case()]
