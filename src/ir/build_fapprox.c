@@ -12,13 +12,15 @@
  * rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64: computed from the operand's high word only
  * (a 1.11.20 value; subnormal -> sign-preserving zero), the result's low word zeroed, NaN
  * results 0x7fffffff00000000, subnormal results flushed.
+ *
+ * irb_flush_subnormal: the .ftz flush (a subnormal f32/f64 to the zero of its sign), for
+ * build_insn.c's cvt.
  * O(1) per instruction. */
 #include <stdint.h>
 
 #include "ir/build_int.h"
 
-static ir_ref emit(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c,
-                   uint32_t aux)
+static ir_ref emit(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
 {
 	ir_ref args[2] = {a, c};
 	return irb_emit(b, op, t, args, c == IR_NO_REF ? 1 : 2, aux, 0);
@@ -44,7 +46,7 @@ static ir_ref magnitude(struct irb *b, ir_ref v, bool wide)
 }
 
 /* .ftz: a subnormal value becomes the zero of its sign */
-static ir_ref flush(struct irb *b, ir_ref v, bool wide)
+ir_ref irb_flush_subnormal(struct irb *b, ir_ref v, bool wide)
 {
 	enum ir_type it = wide ? IR_T_I64 : IR_T_I32, ft = wide ? IR_T_F64 : IR_T_F32;
 	uint64_t sbit = wide ? 1ull << 63 : 1ull << 31;
@@ -53,6 +55,11 @@ static ir_ref flush(struct irb *b, ir_ref v, bool wide)
 	                   konst(b, it, wide ? 0x0010000000000000ull : 0x00800000u), IR_CMP_LTU);
 	ir_ref r = select3(b, it, tiny, emit(b, IR_AND, it, bits, konst(b, it, sbit), 0), bits);
 	return emit(b, IR_BITCAST, ft, r, IR_NO_REF, 0);
+}
+
+static ir_ref flush(struct irb *b, ir_ref v, bool wide)
+{
+	return irb_flush_subnormal(b, v, wide);
 }
 
 ir_ref irb_fdiv_approx(struct irb *b, ir_ref a, ir_ref d, bool full, bool ftz)
@@ -64,8 +71,8 @@ ir_ref irb_fdiv_approx(struct irb *b, ir_ref a, ir_ref d, bool full, bool ftz)
 	}
 	ir_ref mag = magnitude(b, d, false);
 	ir_ref small = emit(b, IR_ICMP, IR_T_PRED, mag, konst(b, i, 0x00800000u), IR_CMP_LTU);
-	ir_ref scale = select3(b, f, small, konst(b, f, 0x4f800000u) /* 2^32 */,
-	                       konst(b, f, 0x3f800000u));
+	ir_ref scale =
+	        select3(b, f, small, konst(b, f, 0x4f800000u) /* 2^32 */, konst(b, f, 0x3f800000u));
 	if (full) {
 		ir_ref big = emit(b, IR_ICMP, IR_T_PRED, mag, konst(b, i, 0x7e800000u) /* 2^126 */,
 		                  IR_CMP_GTU);

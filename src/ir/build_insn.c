@@ -611,9 +611,13 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	enum ir_type dty = hold_type(dt), sty = hold_type(st);
 	bool ok;
 	uint32_t aux = float_mods(b, in, &ok);
-	bool sat = (aux & IR_FM_SAT) != 0;
-	aux &= ~(uint32_t)IR_FM_SAT; /* float results: sat_unit; integer results always saturate */
+	bool sat = (aux & IR_FM_SAT) != 0, ftz = (aux & IR_FM_FTZ) != 0;
+	/* .sat on float results: sat_unit; integer results always saturate.  .ftz: f32 operands
+	 * and results flushed here, so the selected conversions see neither. */
+	aux &= ~(uint32_t)(IR_FM_SAT | IR_FM_FTZ);
 	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
+	if (ftz && sty == IR_T_F32)
+		v = irb_flush_subnormal(b, v, false);
 	if (!sfloat && ptx_types[st].bits < 32)
 		v = narrow_int(b, v, ptx_types[st].bits, is_signed(st));
 	ir_ref r;
@@ -652,6 +656,8 @@ static void tr_cvt(struct irb *b, struct tr *x)
 			v = narrow_int(b, v, dbits, is_signed(dt));
 		r = v;
 	}
+	if (dfloat && ftz && dty == IR_T_F32)
+		r = irb_flush_subnormal(b, r, false);
 	if (dfloat && sat)
 		r = sat_unit(b, r, dty);
 	write_dest(b, &in->opnds[0], r, is_signed(dt), x->guard);

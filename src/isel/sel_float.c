@@ -159,7 +159,7 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	switch (in->op) {
 	case IR_ITOF_S:
 	case IR_ITOF_U:
-		if (st != IR_T_I32 || (round != IR_FM_RN && in->type == IR_T_F32))
+		if (st != IR_T_I32)
 			return false;
 		op = in->type == IR_T_F64
 		             ? (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F64_I32 : AMD_OP_V_CVT_F64_U32)
@@ -177,8 +177,6 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 		op = AMD_OP_V_CVT_F64_F32;
 		break;
 	case IR_FTRUNC:
-		if (round != IR_FM_RN)
-			return false;
 		op = AMD_OP_V_CVT_F32_F64;
 		break;
 	case IR_FROUND: {
@@ -228,7 +226,16 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	if (to_sgpr)
 		d = mir_vreg(sel_new_vgpr(s, d.width), d.width);
 	struct mir_opnd ops[2] = {d, src(s, in->args[0], sw)};
+	/* cvt.r{z,m,p}.f32.{f64,s32,u32}: the conversion rounds in the MODE register's mode */
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
+	bool directed = round != IR_FM_RN &&
+	                (in->op == IR_FTRUNC || in->op == IR_ITOF_S || in->op == IR_ITOF_U);
+	if (directed)
+		set_round_mode(s, hw_round[round]);
 	struct mir_insn *mi = valu(s, op, 2, ops);
+	if (directed)
+		set_round_mode(s, 0);
 	mi->clamp = (in->aux & IR_FM_SAT) && (in->op == IR_FEXT || in->op == IR_FTRUNC);
 	for (unsigned w = 0; to_sgpr && w < d.width; w++) {
 		struct mir_opnd rf[2] = {rd(s, in->res, w), sel_sub(d.v, w, 1)};

@@ -44,8 +44,12 @@ SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', '
          ('cvt.rn.sat.f32.s16', 's16', 'f32', 32), ('cvt.rn.sat.f32.u16', 'u16', 'f32', 32),
          ('cvt.rn.sat.f32.s32', 's32', 'f32', 32), ('cvt.rn.sat.f32.u32', 'u32', 'f32', 32),
          ('cvt.rn.sat.f64.s32', 's32', 'f64', 64), ('cvt.rn.sat.f32.s64', 's64', 'f32', 32),
-         ('cvt.rn.sat.f64.u64', 'u64', 'f64', 64)]
-NOUT = 32
+         ('cvt.rn.sat.f64.u64', 'u64', 'f64', 64),
+         ('cvt.rmi.ftz.s32.f32', 'f32', 's32', 32), ('cvt.ftz.f64.f32', 'f32', 'f64', 64),
+         ('cvt.rm.ftz.f32.f64', 'f64', 'f32', 32), ('cvt.rni.ftz.sat.f32.f32', 'f32', 'f32', 32),
+         ('cvt.rpi.ftz.u64.f32', 'f32', 'u64', 64), ('cvt.rz.f32.s32', 's32', 'f32', 32),
+         ('cvt.rp.f32.f64', 'f64', 'f32', 32), ('cvt.rm.f32.u32', 'u32', 'f32', 32)]
+NOUT = 40
 
 
 def round_int(v, mode):
@@ -82,22 +86,64 @@ def saturate(bits, w):
     return min(bits, ONE[w])
 
 
+def round_to(v, w, mode):
+    """Fraction v rounded into the w-bit format: .rn nearest even, .rz/.rm/.rp toward zero/
+    -inf/+inf (IEEE 754: overflow to infinity or the largest finite value as the direction
+    says; subnormals kept)."""
+    if mode == 'rn':
+        return round_bits(v, *FMT[w])
+    mb, eb = FMT[w]
+    bias = (1 << (eb - 1)) - 1
+    s = 1 if v < 0 else 0
+    v = abs(v)
+    if v == 0:
+        return s << (w - 1)
+    e = v.numerator.bit_length() - v.denominator.bit_length()
+    if Fraction(2) ** e > v:
+        e -= 1
+    e = max(e, 1 - bias)
+    q = v / Fraction(2) ** (e - mb)
+    f = math.floor(q)
+    if q != f and (mode == 'rp' and not s or mode == 'rm' and s):
+        f += 1
+    if f >> (mb + 1):
+        f >>= 1
+        e += 1
+    if e > bias:
+        up = mode == 'rp' and not s or mode == 'rm' and s
+        return s << (w - 1) | (((1 << eb) - 1) << mb if up else
+                               ((1 << eb) - 2) << mb | ((1 << mb) - 1))
+    if not f >> mb:
+        return s << (w - 1) | f
+    return s << (w - 1) | (e + bias) << mb | (f & ((1 << mb) - 1))
+
+
+def flush32(bits):
+    """.ftz on an f32: a subnormal becomes the zero of its sign."""
+    return bits & 0x80000000 if bits & 0x7f800000 == 0 else bits
+
+
 def to_float(mods, st, dw, x):
-    """cvt[.rXi|.rn][.sat].fN.type; None: any NaN."""
+    """cvt[.rXi|.rn|.rz|.rm|.rp][.ftz][.sat].fN.type; None: any NaN.  .ftz flushes an f32
+    operand and an f32 result."""
+    mode = next((m for m in mods if m in ('rn', 'rz', 'rm', 'rp')), 'rn')
+    ftz = 'ftz' in mods
     if st[0] == 'f':
         sw = int(st[1:])
-        fv = fval(x, sw)
+        fv = fval(flush32(x) if ftz and sw == 32 else x, sw)
         if fv[0] == 'nan':
             r = None
         elif fv[0] == 'inf':
             r = fv[1] << (dw - 1) | ((1 << FMT[dw][1]) - 1) << FMT[dw][0]
         else:
             v = Fraction(round_int(fv[1], mods[0])) if mods and mods[0][-1] == 'i' else fv[1]
-            r = round_bits(v, *FMT[dw]) | fv[2] << (dw - 1)  # the sign of a zero too
+            r = round_to(v, dw, mode) | fv[2] << (dw - 1)  # the sign of a zero too
     else:
         sw = int(st[1:])
         x &= (1 << sw) - 1
-        r = round_bits(Fraction(x - (x >> (sw - 1) << sw) if st[0] == 's' else x), *FMT[dw])
+        r = round_to(Fraction(x - (x >> (sw - 1) << sw) if st[0] == 's' else x), dw, mode)
+    if r is not None and ftz and dw == 32:
+        r = flush32(r)
     if 'sat' in mods:
         return saturate(r, dw) if r is not None else 0
     return r
