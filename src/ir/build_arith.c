@@ -534,9 +534,8 @@ static bool tr_cvt_half(struct ax *x)
 	if (dt != PTX_TYPE_F16 && st != PTX_TYPE_F16)
 		return false;
 	const char *why = NULL;
-	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
-	    has(x, PTX_DW_SATFINITE))
-		why = ".ftz/.sat/.relu/.satfinite on f16 conversions";
+	if (has(x, PTX_DW_RELU) || has(x, PTX_DW_SATFINITE))
+		why = ".relu/.satfinite on f16 conversions";
 	else if (dt == PTX_TYPE_F16 && st == PTX_TYPE_F32 && !has(x, PTX_DW_RN))
 		why = "rounding other than .rn to f16";
 	else if (!((dt == PTX_TYPE_F16 && st == PTX_TYPE_F32) ||
@@ -547,12 +546,26 @@ static bool tr_cvt_half(struct ax *x)
 		irb_unsupported(x->b, x->in, why);
 		return true;
 	}
+	/* .sat: [0.0, 1.0], NaN and -0.0 -> +0.0 (x + 0.0 with the clamp, as build_insn.c's
+	 * cvt): on the f32 operand before rounding to f16 (rounding keeps [0, 1]).  .ftz concerns
+	 * f32 operands only: an f16 subnormal converts to a normal f32, as on the hardware. */
+	bool sat = has(x, PTX_DW_SAT);
 	if (dt == PTX_TYPE_F16) {
-		dst(x, op1(x, IR_F2H, IR_T_I16, src(x, 1, IR_T_F32, false), 0), false);
+		ir_ref v = src(x, 1, IR_T_F32, false);
+		if (has(x, PTX_DW_FTZ))
+			v = irb_flush_subnormal(x->b, v, false);
+		if (sat)
+			v = op2a(x, IR_FADD, IR_T_F32, v, f32c(x, 0), IR_FM_SAT);
+		dst(x, op1(x, IR_F2H, IR_T_I16, v, 0), false);
 		return true;
 	}
+	enum ir_type ft = dt == PTX_TYPE_F64 ? IR_T_F64 : IR_T_F32;
 	ir_ref f = op1(x, IR_H2F, IR_T_F32, src(x, 1, IR_T_I16, false), 0);
-	dst(x, dt == PTX_TYPE_F64 ? op1(x, IR_FEXT, IR_T_F64, f, 0) : f, false);
+	if (ft == IR_T_F64)
+		f = op1(x, IR_FEXT, IR_T_F64, f, 0);
+	if (sat)
+		f = op2a(x, IR_FADD, ft, f, k(x, ft, 0), IR_FM_SAT);
+	dst(x, f, false);
 	return true;
 }
 

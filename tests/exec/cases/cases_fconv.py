@@ -24,7 +24,7 @@ import isa_bounds  # noqa: E402
 
 M32 = 0xffffffff
 M64 = (1 << 64) - 1
-ONE = {32: 0x3f800000, 64: 0x3ff0000000000000}
+ONE = {16: 0x3c00, 32: 0x3f800000, 64: 0x3ff0000000000000}
 
 # (name in the PTX, source type, destination type, stored width in bits), in slot order
 SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', 'f32', 32),
@@ -48,8 +48,10 @@ SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', '
          ('cvt.rmi.ftz.s32.f32', 'f32', 's32', 32), ('cvt.ftz.f64.f32', 'f32', 'f64', 64),
          ('cvt.rm.ftz.f32.f64', 'f64', 'f32', 32), ('cvt.rni.ftz.sat.f32.f32', 'f32', 'f32', 32),
          ('cvt.rpi.ftz.u64.f32', 'f32', 'u64', 64), ('cvt.rz.f32.s32', 's32', 'f32', 32),
-         ('cvt.rp.f32.f64', 'f64', 'f32', 32), ('cvt.rm.f32.u32', 'u32', 'f32', 32)]
-NOUT = 40
+         ('cvt.rp.f32.f64', 'f64', 'f32', 32), ('cvt.rm.f32.u32', 'u32', 'f32', 32),
+         ('cvt.rn.ftz.sat.f16.f32', 'f32', 'f16', 16), ('cvt.sat.f32.f16', 'f16', 'f32', 32),
+         ('cvt.ftz.f32.f16', 'f16', 'f32', 32), ('cvt.sat.f64.f16', 'f16', 'f64', 64)]
+NOUT = 44
 
 
 def round_int(v, mode):
@@ -226,7 +228,7 @@ def fconv_case():
     def one(x, k):
         name, st, dt, width = SLOTS[k]
         sw = int(st[1:])
-        e = expect_one(name, st, dt, x & ((1 << sw) - 1) if st[0] == 'f' and sw == 32 else
+        e = expect_one(name, st, dt, x & ((1 << sw) - 1) if st[0] == 'f' and sw < 64 else
                        x if st[0] == 'f' or sw == 64 else x & M32)
         mask = (1 << width) - 1
         if e is None:
