@@ -244,10 +244,18 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* div.rn: correctly rounded division (f32 and f64). */
+/* div.rn/rz/rm/rp: correctly rounded division (f32 and f64).  A directed rounding applies to
+ * the final correction alone (v_div_fmas: q + r * (a - b * q) with an exact remainder), the
+ * MODE register set around it: the final correction rounds the exact quotient in any
+ * rounding mode (Markstein), the refinements before it stay round-to-nearest. */
 static bool fdiv(struct isel *s, const struct ir_insn *in)
 {
-	if (!check_mods(s, in))
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
+	unsigned round = in->aux & IR_FM_ROUND_MASK;
+	struct ir_insn rn = *in;
+	rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
+	if (!check_mods(s, &rn))
 		return true;
 	bool w = is_f64(in);
 	unsigned sz = w ? 2 : 1;
@@ -295,6 +303,8 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 	if (w) {
 		struct mir_opnd f[5] = {mir_vreg(q3, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
 		                        mir_vreg(q, sz)};
+		if (round != IR_FM_RN)
+			set_round_mode(s, hw_round[round]);
 		valu(s, AMD_OP_V_DIV_FMAS_F64, 4, f);
 	} else {
 		struct mir_opnd o8[4] = {mir_vreg(q2, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
@@ -305,8 +315,12 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 		valu(s, fma, 4, o9)->neg = 1;
 		struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(e3, sz), mir_vreg(rr, sz),
 		                        mir_vreg(q2, sz)};
+		if (round != IR_FM_RN)
+			set_round_mode(s, hw_round[round]);
 		valu(s, AMD_OP_V_DIV_FMAS_F32, 4, f);
 	}
+	if (round != IR_FM_RN)
+		set_round_mode(s, 0);
 	struct mir_opnd fx[4] = {whole(s, in->res), mir_vreg(q3, sz), b, a};
 	valu(s, w ? AMD_OP_V_DIV_FIXUP_F64 : AMD_OP_V_DIV_FIXUP_F32, 4, fx);
 	return true;

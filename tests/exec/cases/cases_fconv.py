@@ -255,7 +255,37 @@ APPROX = [('div.approx.f32', 'ab'), ('div.approx.ftz.f32', 'ab'), ('div.full.f32
           ('sqrt.approx.f32', 'b'), ('rsqrt.approx.f32', 'b'), ('lg2.approx.f32', 'b'),
           ('ex2.approx.f32', 'a'), ('sin.approx.f32', 'a'), ('cos.approx.f32', 'a'),
           ('rcp.approx.ftz.f64', 'B'), ('rsqrt.approx.ftz.f64', 'B'), ('rsqrt.approx.f64', 'B'),
-          ('sqrt.approx.ftz.f32', 'b')]
+          ('sqrt.approx.ftz.f32', 'b'),
+          ('div.rz.f32', 'ab'), ('div.rm.f32', 'ab'), ('div.rp.f32', 'ab'),
+          ('div.rp.ftz.f32', 'ab'), ('div.rn.ftz.f32', 'ab'), ('rcp.rm.f32', '1b'),
+          ('div.rz.f64', 'AB'), ('div.rm.f64', 'AB'), ('div.rp.f64', 'AB'), ('rcp.rp.f64', '1B')]
+
+
+def div_rounded(op, x, y):
+    """div.{rn,rz,rm,rp}[.ftz] (and rcp with x = 1.0): IEEE 754 division in that rounding
+    (exact fractions); .ftz flushes the f32 operands and the rounded result.  None: any NaN."""
+    mods = op.split('.')
+    w = int(mods[-1][1:])
+    mode, ftz = mods[1], 'ftz' in mods
+    if ftz:
+        x, y = flush32(x), flush32(y)
+    fx, fy = fval(x, w), fval(y, w)
+    if fx[0] == 'nan' or fy[0] == 'nan':
+        return None
+    sx = fx[1] if fx[0] == 'inf' else fx[2]
+    sy = fy[1] if fy[0] == 'inf' else fy[2]
+    sign = (sx ^ sy) << (w - 1)
+    inf = ((1 << FMT[w][1]) - 1) << FMT[w][0]
+    x0 = fx[0] == 'num' and fx[1] == 0
+    y0 = fy[0] == 'num' and fy[1] == 0
+    if (fx[0] == 'inf' and fy[0] == 'inf') or (x0 and y0):
+        return None
+    if fx[0] == 'inf' or y0:
+        return sign | inf
+    if fy[0] == 'inf' or x0:
+        return sign
+    r = round_to(fx[1] / fy[1], w, mode)
+    return flush32(r) if ftz else r
 
 
 def approx_operands(rng, n):
@@ -293,9 +323,18 @@ def fapprox_case():
 
     def one(x, y, k):
         op, srcs = APPROX[k]
-        vals = {'a': x & M32, 'b': y & M32, 'B': y}
+        one = 0x3ff0000000000000 if op.endswith('f64') else 0x3f800000
+        vals = {'a': x & M32, 'b': y & M32, 'A': x, 'B': y, '1': one}
         ops = [vals[c] for c in srcs]
         mask = M64 if op.endswith('f64') else M32
+        w = 64 if op.endswith('f64') else 32
+        if '.approx' not in op and '.full' not in op:
+            e = div_rounded(op, *ops)
+            f = ((lambda g: bool(is_nan(g & mask, w))) if e is None else
+                 (lambda g: g & mask == e))
+            f.text = '%s (%s on %s)' % ('a NaN' if e is None else '%#x' % e, op,
+                                        ' '.join('%#x' % v for v in ops))
+            return f
 
         def f(g):
             return isa_bounds.check(op, ops, g & mask)[0]
