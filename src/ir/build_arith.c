@@ -441,7 +441,7 @@ static void tr_divrem64(struct ax *x)
 	    true);
 }
 
-/* ---- sqrt.rn: correctly rounded square roots ---- */
+/* ---- sqrt.rn/rz/rm/rp: correctly rounded square roots ---- */
 
 static ir_ref fma3(struct ax *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref c)
 {
@@ -459,7 +459,22 @@ static ir_ref fneg(struct ax *x, enum ir_type t, ir_ref a)
  * x - s_below * s <= 0 and the one above when x - s_above * s > 0 (no float lies between
  * those products and the squared midpoints, so the tests decide the rounding exactly);
  * 0, -0 and +inf are their own roots, negative inputs give NaN. */
-static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a)
+/* .rz/.rm/.rp on a correctly rounded (to nearest) square root s of xs > 0: the residual
+ * xs - s*s is exact in an fma, and its sign says on which side of the root s lies; the root
+ * is positive, so .rz is .rm.  The neighbours are the bit patterns one apart. */
+static ir_ref sqrt_direct(struct ax *x, enum ir_type t, ir_ref s, ir_ref xs, uint32_t round)
+{
+	if (round == IR_FM_RN)
+		return s;
+	enum ir_type it = t == IR_T_F64 ? IR_T_I64 : IR_T_I32;
+	ir_ref d = fma3(x, t, fneg(x, t, s), s, xs);
+	ir_ref zero = k(x, t, 0), bits = op1(x, IR_BITCAST, it, s, 0);
+	bool up = round == IR_FM_RP;
+	ir_ref next = op1(x, IR_BITCAST, t, op2(x, IR_ADD, it, bits, k(x, it, up ? 1 : ~0ull)), 0);
+	return sel(x, t, cmp(x, up ? IR_CMP_GT : IR_CMP_LT, d, zero), next, s);
+}
+
+static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a, uint32_t round)
 {
 	enum ir_type t = IR_T_F32;
 	ir_ref small = cmp(x, IR_CMP_LT, a, f32c(x, 0x0f800000u)); /* 2^-96 */
@@ -473,6 +488,7 @@ static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a)
 	ir_ref ra = fma3(x, t, fneg(x, t, above), s, xs);
 	s = sel(x, t, cmp(x, IR_CMP_LE, rb, f32c(x, 0)), below, s);
 	s = sel(x, t, cmp(x, IR_CMP_GT, ra, f32c(x, 0)), above, s);
+	s = sqrt_direct(x, t, s, xs, round);
 	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f32c(x, 0x37800000u)), s); /* 2^-16 */
 	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f32c(x, 0)),
 	                 cmp(x, IR_CMP_EQ, xs, f32c(x, 0x7f800000u)));
@@ -488,7 +504,7 @@ static ir_ref f64c(struct ax *x, uint64_t bits)
  * Goldschmidt's iteration refines s ~ sqrt(x) and h ~ 1/(2 sqrt(x)) together
  * (r = 1/2 - h s; s += s r; h += h r), then two corrections s += h (x - s*s) with the
  * residual exact in an fma; the last one rounds correctly.  0, -0, +inf are their own. */
-static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
+static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a, uint32_t round)
 {
 	enum ir_type t = IR_T_F64;
 	ir_ref half = f64c(x, 0x3fe0000000000000ull);
@@ -504,6 +520,7 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
 		ir_ref d = fma3(x, t, fneg(x, t, s), s, xs);
 		s = fma3(x, t, d, h, s);
 	}
+	s = sqrt_direct(x, t, s, xs, round);
 	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f64c(x, 0x37f0000000000000ull)), s); /* 2^-128 */
 	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f64c(x, 0)),
 	                 cmp(x, IR_CMP_EQ, xs, f64c(x, 0x7ff0000000000000ull)));
@@ -513,16 +530,17 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
 static bool tr_sqrt(struct ax *x)
 {
 	enum ptx_type ty = (enum ptx_type)x->in->types[0];
-	if (!has(x, PTX_DW_RN) || (ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64))
+	if (has(x, PTX_DW_APPROX) || (ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64))
 		return false; /* sqrt.approx: build_insn.c */
-	if (has(x, PTX_DW_FTZ)) {
-		irb_unsupported(x->b, x->in,
-		                "flushing denormals per instruction (.ftz) is not supported yet");
-		return true;
-	}
+	uint32_t round = has(x, PTX_DW_RZ)   ? IR_FM_RZ
+	                 : has(x, PTX_DW_RM) ? IR_FM_RM
+	                 : has(x, PTX_DW_RP) ? IR_FM_RP
+	                                     : IR_FM_RN;
 	enum ir_type t = ty == PTX_TYPE_F32 ? IR_T_F32 : IR_T_F64;
 	ir_ref a = src(x, 1, t, false);
-	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a) : sqrt_rn_f64(x, a), false);
+	if (has(x, PTX_DW_FTZ) && t == IR_T_F32) /* a root is never subnormal: the operand only */
+		a = irb_flush_subnormal(x->b, a, false);
+	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a, round) : sqrt_rn_f64(x, a, round), false);
 	return true;
 }
 

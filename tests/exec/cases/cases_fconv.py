@@ -258,7 +258,29 @@ APPROX = [('div.approx.f32', 'ab'), ('div.approx.ftz.f32', 'ab'), ('div.full.f32
           ('sqrt.approx.ftz.f32', 'b'),
           ('div.rz.f32', 'ab'), ('div.rm.f32', 'ab'), ('div.rp.f32', 'ab'),
           ('div.rp.ftz.f32', 'ab'), ('div.rn.ftz.f32', 'ab'), ('rcp.rm.f32', '1b'),
-          ('div.rz.f64', 'AB'), ('div.rm.f64', 'AB'), ('div.rp.f64', 'AB'), ('rcp.rp.f64', '1B')]
+          ('div.rz.f64', 'AB'), ('div.rm.f64', 'AB'), ('div.rp.f64', 'AB'), ('rcp.rp.f64', '1B'),
+          ('sqrt.rz.f32', 'b'), ('sqrt.rp.f32', 'b'), ('sqrt.rn.ftz.f32', 'b'),
+          ('sqrt.rm.f64', 'B'), ('sqrt.rp.f64', 'B')]
+
+
+def sqrt_rounded(op, x):
+    """sqrt.{rn,rz,rm,rp}[.ftz]: IEEE 754 square root in that rounding (-0 -> -0, negative ->
+    NaN, None: any NaN), from an integer square root far finer than the format's ulp."""
+    mods = op.split('.')
+    w = int(mods[-1][1:])
+    if 'ftz' in mods:
+        x = flush32(x)
+    fx = fval(x, w)
+    if fx[0] == 'nan' or (fx[0] == 'inf' and fx[1]) or (fx[0] == 'num' and fx[1] < 0):
+        return None
+    if fx[0] == 'inf' or fx[1] == 0:
+        return x
+    k = 1200
+    n = fx[1] * 4 ** k
+    q = math.isqrt(n.numerator // n.denominator)
+    exact = Fraction(q * q) == n
+    root = Fraction(q, 2 ** k) + (0 if exact else Fraction(1, 2 ** (k + 1)))
+    return round_to(root, w, mods[1])
 
 
 def div_rounded(op, x, y):
@@ -329,7 +351,7 @@ def fapprox_case():
         mask = M64 if op.endswith('f64') else M32
         w = 64 if op.endswith('f64') else 32
         if '.approx' not in op and '.full' not in op:
-            e = div_rounded(op, *ops)
+            e = sqrt_rounded(op, *ops) if op.startswith('sqrt') else div_rounded(op, *ops)
             f = ((lambda g: bool(is_nan(g & mask, w))) if e is None else
                  (lambda g: g & mask == e))
             f.text = '%s (%s on %s)' % ('a NaN' if e is None else '%#x' % e, op,
