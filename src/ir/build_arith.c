@@ -620,19 +620,21 @@ ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
 	return sel(x, IR_T_I64, cmp(x, IR_CMP_NAN, t, t), k(x, IR_T_I64, 1ull << 63), r);
 }
 
-/* ---- 64-bit integer -> float, round to nearest even (cvt.rn.f{32,64}.{s,u}64) ---- */
+/* ---- 64-bit integer -> float (cvt.r{n,z,m,p}.f{32,64}.{s,u}64) ---- */
 
-/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding in the add.  f32: the
- * magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
- * nonzero low word converted (the sticky bit lies below the rounding bit, so the one
- * rounding is the right one), then scaled by 2^(32 - shift) exactly. */
-ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
+/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding (as asked) in the add.  f32:
+ * the magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
+ * nonzero low word converted (the sticky bit lies below the rounding position, so the one
+ * rounding is the right one in every mode), then scaled by 2^(32 - shift) exactly; a negative
+ * value's magnitude rounds the other way for .rm/.rp (both conversions, one selected per lane:
+ * the rounding mode is the wave's). */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round)
 {
 	struct ax xs = {.b = b}, *x = &xs;
 	if (ft == IR_T_F64) {
 		ir_ref hi = op1(x, sign ? IR_ITOF_S : IR_ITOF_U, ft, hi32(x, v), IR_FM_RN);
 		hi = op2(x, IR_FMUL, ft, hi, f64c(x, 0x41f0000000000000ull)); /* 2^32 */
-		return op2(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN));
+		return op2a(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN), round);
 	}
 	ir_ref neg = sign ? cmp(x, IR_CMP_LT, v, k(x, IR_T_I64, 0)) : IR_NO_REF;
 	ir_ref m = sign ? sel(x, IR_T_I64, neg, op1(x, IR_NEG, IR_T_I64, v, 0), v) : v;
@@ -640,7 +642,12 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
 	ir_ref y = op2(x, IR_SHL, IR_T_I64, m, n);
 	ir_ref sticky = sel(x, IR_T_I32, cmp(x, IR_CMP_NE, lo32(x, y), k(x, IR_T_I32, 0)),
 	                    k(x, IR_T_I32, 1), k(x, IR_T_I32, 0));
-	ir_ref f = op1(x, IR_ITOF_U, ft, op2(x, IR_OR, IR_T_I32, hi32(x, y), sticky), IR_FM_RN);
+	ir_ref top = op2(x, IR_OR, IR_T_I32, hi32(x, y), sticky);
+	ir_ref f = op1(x, IR_ITOF_U, ft, top, round);
+	if (sign && (round == IR_FM_RM || round == IR_FM_RP)) {
+		uint32_t other = round == IR_FM_RM ? IR_FM_RP : IR_FM_RM;
+		f = sel(x, ft, neg, op1(x, IR_ITOF_U, ft, top, other), f);
+	}
 	ir_ref e = op2(x, IR_SHL, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, 127 + 32), n),
 	               k(x, IR_T_I32, 23));
 	ir_ref r = op2(x, IR_FMUL, ft, f, op1(x, IR_BITCAST, ft, e, 0));

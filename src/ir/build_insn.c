@@ -693,11 +693,7 @@ static void tr_cvt(struct irb *b, struct tr *x)
 		}
 		r = cvt_float_int(b, v, sty, dt, iround, aux);
 	} else if (dfloat && ptx_types[st].bits == 64) {
-		if ((aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
-			unsupported(b, in, "directed rounding from 64-bit integers");
-			return;
-		}
-		r = irb_itof64(b, v, is_signed(st), dty);
+		r = irb_itof64(b, v, is_signed(st), dty, aux & IR_FM_ROUND_MASK);
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
 	} else { /* integer -> integer */

@@ -171,8 +171,9 @@ bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, u
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
-/* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest even (cvt.rn.f*.[su]64) */
-ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
+/* build_arith.c: a 64-bit integer as f32/f64, rounded as `round` (IR_FM_RN...) says
+ * (cvt.r{n,z,m,p}.f*.[su]64) */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round);
 
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */

@@ -244,10 +244,13 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* div.rn/rz/rm/rp: correctly rounded division (f32 and f64).  A directed rounding applies to
- * the final correction alone (v_div_fmas: q + r * (a - b * q) with an exact remainder), the
- * MODE register set around it: the final correction rounds the exact quotient in any
- * rounding mode (Markstein), the refinements before it stay round-to-nearest. */
+/* div.rn/rz/rm/rp: correctly rounded division (f32 and f64).  A directed rounding takes one
+ * more correction: the round-to-nearest quotient qn (a plain fma of the last correction, in
+ * v_div_scale's scaled domain), its exact remainder en = num - den * qn, then v_div_fmas
+ * qn + en * r in the MODE register's rounding: qn + en * r lies strictly on the same side of
+ * qn as the exact quotient and less than half an ulp away (or is qn when the quotient is
+ * exact), so the directed rounding of both is the same; the scaling of a subnormal quotient
+ * after it rounds in the same direction, which composes. */
 static bool fdiv(struct isel *s, const struct ir_insn *in)
 {
 	static const unsigned hw_round[4] = {
@@ -300,25 +303,32 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd o7[4] = {mir_vreg(e2, sz), mir_vreg(den, sz), mir_vreg(q, sz),
 	                         mir_vreg(num, sz)};
 	valu(s, fma, 4, o7)->neg = 1;
-	if (w) {
-		struct mir_opnd f[5] = {mir_vreg(q3, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
-		                        mir_vreg(q, sz)};
-		if (round != IR_FM_RN)
-			set_round_mode(s, hw_round[round]);
-		valu(s, AMD_OP_V_DIV_FMAS_F64, 4, f);
-	} else {
+	uint32_t qq = q, ee = e2;
+	if (!w) {
 		struct mir_opnd o8[4] = {mir_vreg(q2, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
 		                         mir_vreg(q, sz)};
 		valu(s, fma, 4, o8);
 		struct mir_opnd o9[4] = {mir_vreg(e3, sz), mir_vreg(den, sz), mir_vreg(q2, sz),
 		                         mir_vreg(num, sz)};
 		valu(s, fma, 4, o9)->neg = 1;
-		struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(e3, sz), mir_vreg(rr, sz),
-		                        mir_vreg(q2, sz)};
-		if (round != IR_FM_RN)
-			set_round_mode(s, hw_round[round]);
-		valu(s, AMD_OP_V_DIV_FMAS_F32, 4, f);
+		qq = q2;
+		ee = e3;
 	}
+	if (round != IR_FM_RN) { /* the nearest quotient first, its exact remainder after */
+		uint32_t qn = sel_new_vgpr(s, sz), en = sel_new_vgpr(s, sz);
+		struct mir_opnd n1[4] = {mir_vreg(qn, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
+		                         mir_vreg(qq, sz)};
+		valu(s, fma, 4, n1);
+		struct mir_opnd n2[4] = {mir_vreg(en, sz), mir_vreg(den, sz), mir_vreg(qn, sz),
+		                         mir_vreg(num, sz)};
+		valu(s, fma, 4, n2)->neg = 1;
+		qq = qn;
+		ee = en;
+		set_round_mode(s, hw_round[round]);
+	}
+	struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
+	                        mir_vreg(qq, sz)};
+	valu(s, w ? AMD_OP_V_DIV_FMAS_F64 : AMD_OP_V_DIV_FMAS_F32, 4, f);
 	if (round != IR_FM_RN)
 		set_round_mode(s, 0);
 	struct mir_opnd fx[4] = {whole(s, in->res), mir_vreg(q3, sz), b, a};

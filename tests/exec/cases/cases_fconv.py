@@ -328,6 +328,9 @@ def approx_operands(rng, n):
         for y in dens32:
             a.append(rng.getrandbits(32) << 32 | x)
             b.append(dens64[len(b) % len(dens64)] & ~M32 | y)
+    for v in (0x3f4237f632b145c0, 0x4018000000000000, 0x3ff5555555555555, 0x0000000000000003):
+        a.append(v)  # exact quotients (x / x, 6 / 3, ...): nothing to round in any mode
+        b.append(v if v != 0x4018000000000000 else 0x4008000000000000)
     while len(a) < n:
         e = rng.choice([0, 1, 2, 100, 126, 127, 128, 130, 150, 200, 252, 253, 254])
         a.append(rng.getrandbits(32) << 32 | f32(rng.getrandbits(1), rng.choice(
