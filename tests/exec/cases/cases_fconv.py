@@ -50,8 +50,10 @@ SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', '
          ('cvt.rpi.ftz.u64.f32', 'f32', 'u64', 64), ('cvt.rz.f32.s32', 's32', 'f32', 32),
          ('cvt.rp.f32.f64', 'f64', 'f32', 32), ('cvt.rm.f32.u32', 'u32', 'f32', 32),
          ('cvt.rn.ftz.sat.f16.f32', 'f32', 'f16', 16), ('cvt.sat.f32.f16', 'f16', 'f32', 32),
-         ('cvt.ftz.f32.f16', 'f16', 'f32', 32), ('cvt.sat.f64.f16', 'f16', 'f64', 64)]
-NOUT = 44
+         ('cvt.ftz.f32.f16', 'f16', 'f32', 32), ('cvt.sat.f64.f16', 'f16', 'f64', 64),
+         ('cvt.rm.f32.s64', 's64', 'f32', 32), ('cvt.rp.f32.s64', 's64', 'f32', 32),
+         ('cvt.rz.f32.u64', 'u64', 'f32', 32), ('cvt.rp.f64.s64', 's64', 'f64', 64)]
+NOUT = 48
 
 
 def round_int(v, mode):
