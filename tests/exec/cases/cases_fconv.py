@@ -262,7 +262,7 @@ APPROX = [('div.approx.f32', 'ab'), ('div.approx.ftz.f32', 'ab'), ('div.full.f32
           ('div.rp.ftz.f32', 'ab'), ('div.rn.ftz.f32', 'ab'), ('rcp.rm.f32', '1b'),
           ('div.rz.f64', 'AB'), ('div.rm.f64', 'AB'), ('div.rp.f64', 'AB'), ('rcp.rp.f64', '1B'),
           ('sqrt.rz.f32', 'b'), ('sqrt.rp.f32', 'b'), ('sqrt.rn.ftz.f32', 'b'),
-          ('sqrt.rm.f64', 'B'), ('sqrt.rp.f64', 'B')]
+          ('sqrt.rm.f64', 'B'), ('sqrt.rp.f64', 'B'), ('tanh.approx.f32', 'a')]
 
 
 def sqrt_rounded(op, x):
