@@ -551,6 +551,10 @@ static bool tr_cvt_half(struct ax *x)
 	enum ptx_type dt = (enum ptx_type)x->in->types[0], st = (enum ptx_type)x->in->types[1];
 	if (dt != PTX_TYPE_F16 && st != PTX_TYPE_F16)
 		return false;
+	bool to_int = ptx_types[dt].cls != PTX_TC_FLOAT;
+	if (st == PTX_TYPE_F16 &&
+	    (to_int || (dt == PTX_TYPE_F16 && !has(x, PTX_DW_RELU) && !has(x, PTX_DW_SATFINITE))))
+		return false; /* exact as f32: build_insn.c's cvt converts the f16 operand first */
 	const char *why = NULL;
 	if (has(x, PTX_DW_RELU) || has(x, PTX_DW_SATFINITE))
 		why = ".relu/.satfinite on f16 conversions";

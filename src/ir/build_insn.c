@@ -660,21 +660,30 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	enum ptx_type dt = (enum ptx_type)in->types[0], st = (enum ptx_type)in->types[1];
 	enum ptx_type_class dc = tclass(dt), sc = tclass(st);
 	bool dfloat = dc == PTX_TC_FLOAT, sfloat = sc == PTX_TC_FLOAT;
-	if ((dfloat && dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64) ||
-	    (sfloat && st != PTX_TYPE_F32 && st != PTX_TYPE_F64) || in->nopnds != 2 ||
+	/* an f16 operand (build_arith.c leaves f16 -> integer and cvt.rXi.f16.f16 here) converts
+	 * to f32 exactly, and the rounding to an integer is then exact in f16 again */
+	bool half = st == PTX_TYPE_F16;
+	bool half_out = half && dt == PTX_TYPE_F16 && !has(in, PTX_DW_RN) &&
+	                (has(in, PTX_DW_RNI) || has(in, PTX_DW_RZI) || has(in, PTX_DW_RMI) ||
+	                 has(in, PTX_DW_RPI));
+	if ((dfloat && dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64 && !half_out) ||
+	    (sfloat && st != PTX_TYPE_F32 && st != PTX_TYPE_F64 && !half) || in->nopnds != 2 ||
 	    has(in, PTX_DW_RELU) || has(in, PTX_DW_SATFINITE) || has(in, PTX_DW_RNA)) {
 		unsupported(b, in, NULL);
 		return;
 	}
-	enum ir_type dty = hold_type(dt), sty = hold_type(st);
+	enum ir_type dty = half_out ? IR_T_F32 : hold_type(dt);
+	enum ir_type sty = half ? IR_T_F32 : hold_type(st);
 	bool ok;
 	uint32_t aux = float_mods(b, in, &ok);
 	bool sat = (aux & IR_FM_SAT) != 0, ftz = (aux & IR_FM_FTZ) != 0;
 	/* .sat on float results: sat_unit; integer results always saturate.  .ftz: f32 operands
 	 * and results flushed here, so the selected conversions see neither. */
 	aux &= ~(uint32_t)(IR_FM_SAT | IR_FM_FTZ);
-	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
-	if (ftz && sty == IR_T_F32)
+	ir_ref v =
+	        half ? emit1(b, IR_H2F, IR_T_F32, read_opnd(b, &in->opnds[1], IR_T_I16, false), 0)
+	             : read_opnd(b, &in->opnds[1], sty, is_signed(st));
+	if (ftz && sty == IR_T_F32 && !half) /* an f16 subnormal is a normal f32 */
 		v = irb_flush_subnormal(b, v, false);
 	if (!sfloat && ptx_types[st].bits < 32)
 		v = narrow_int(b, v, ptx_types[st].bits, is_signed(st));
@@ -714,6 +723,8 @@ static void tr_cvt(struct irb *b, struct tr *x)
 		r = irb_flush_subnormal(b, r, false);
 	if (dfloat && sat)
 		r = sat_unit(b, r, dty);
+	if (half_out)
+		r = emit1(b, IR_F2H, IR_T_I16, r, 0);
 	write_dest(b, &in->opnds[0], r, is_signed(dt), x->guard);
 }
 

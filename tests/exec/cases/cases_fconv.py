@@ -6,8 +6,8 @@ clamps to [0.0, 1.0] with NaN -> +0.0), in exact fractions.  Where the ISA leave
 open the reference is what an sm_90 GPU computes (../shared/ptx-hw, checked against all of its
 186,478 float -> integer and 401,219 integer/f32/f64 -> f32/f64 conversion results): a NaN
 becomes 0 from f32 to an integer of up to 32 bits, and the most negative signed value's bit
-pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike) from f64 or to 64 bits;
-.sat maps -0.0 to +0.0."""
+pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike) from f64 or to 64 bits
+(f16 sources as f32 ones); .sat maps -0.0 to +0.0."""
 
 import math
 import os
@@ -52,8 +52,10 @@ SLOTS = [('cvt.sat.f64.f32', 'f32', 'f64', 64), ('cvt.rni.sat.f32.f32', 'f32', '
          ('cvt.rn.ftz.sat.f16.f32', 'f32', 'f16', 16), ('cvt.sat.f32.f16', 'f16', 'f32', 32),
          ('cvt.ftz.f32.f16', 'f16', 'f32', 32), ('cvt.sat.f64.f16', 'f16', 'f64', 64),
          ('cvt.rm.f32.s64', 's64', 'f32', 32), ('cvt.rp.f32.s64', 's64', 'f32', 32),
-         ('cvt.rz.f32.u64', 'u64', 'f32', 32), ('cvt.rp.f64.s64', 's64', 'f64', 64)]
-NOUT = 48
+         ('cvt.rz.f32.u64', 'u64', 'f32', 32), ('cvt.rp.f64.s64', 's64', 'f64', 64),
+         ('cvt.rni.f16.f16', 'f16', 'f16', 16), ('cvt.rzi.sat.f16.f16', 'f16', 'f16', 16),
+         ('cvt.rmi.u32.f16', 'f16', 'u32', 32), ('cvt.rpi.s64.f16', 'f16', 's64', 64)]
+NOUT = 52
 
 
 def round_int(v, mode):
@@ -74,7 +76,7 @@ def float_to_int(mods, sbits, dt, x):
     db, sign = int(dt[1:]), dt[0] == 's'
     fv = fval(x, sbits)
     if fv[0] == 'nan':
-        return 0 if sbits == 32 and db < 64 else 1 << (db - 1)
+        return 0 if sbits <= 32 and db < 64 else 1 << (db - 1)
     v = (Fraction(-1) if fv[1] else Fraction(1)) * 2 ** 1100 if fv[0] == 'inf' else fv[1]
     if 'ftz' in mods and sbits == 32 and abs(v) < Fraction(2) ** -126:
         v = Fraction(0)
