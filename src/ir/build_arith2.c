@@ -330,6 +330,10 @@ static void tr_approx_ftz(struct ax2 *x, enum ir_op op)
 {
 	bool wide = type0(x) == PTX_TYPE_F64;
 	enum ir_type ft = wide ? IR_T_F64 : IR_T_F32;
+	if (wide) { /* from the high word only (build_fapprox.c) */
+		dst(x, irb_approx_ftz_f64(x->b, op, src(x, 1, ft, false)), false);
+		return;
+	}
 	ir_ref a = flush_subnormal(x, src(x, 1, ft, false), wide);
 	ir_ref r = irb_emit(x->b, op, ft, &a, 1, IR_FM_APPROX, 0);
 	dst(x, flush_subnormal(x, r, wide), false);

@@ -543,22 +543,148 @@ static ir_ref narrow_int(struct irb *b, ir_ref v, unsigned bits, bool sign)
 	return emit2(b, IR_SHR_S, t, emit2(b, IR_SHL, t, v, sh, 0), sh, 0);
 }
 
+/* .sat on a float result: clamp to [0.0, 1.0] with NaN -> +0.0, as the hardware does (and
+ * -0.0 -> +0.0: x + +0.0 is x for every other x, and the clamp maps NaN to +0.0). */
+static ir_ref sat_unit(struct irb *b, ir_ref r, enum ir_type t)
+{
+	return emit2(b, IR_FADD, t, r, ir_const(b->fn, t, 0), IR_FM_SAT);
+}
+
+/* float -> float: rounded to an integral value (.rni/.rzi/.rmi/.rpi), widened, narrowed
+ * (.rn/.rz/.rm/.rp) or, same type, x * 1.0 (which applies .ftz and quiets NaN, as cvt does). */
+static ir_ref cvt_float_float(struct irb *b, ir_ref v, enum ir_type sty, enum ir_type dty,
+                              uint32_t iround, uint32_t aux)
+{
+	ir_ref r = v;
+	if (iround != 4)
+		r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+	if (sty != dty)
+		return emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
+	if (iround != 4)
+		return r;
+	return emit2(b, IR_FMUL, dty, v,
+	             ir_const(b->fn, dty, dty == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull),
+	             aux);
+}
+
+/* float -> integer, always saturating to the destination's range.  NaN: what an sm_90 GPU
+ * returns (../shared/ptx-hw): 0 from f32 to 8-, 16- and 32-bit integers, the most negative
+ * signed value's bit pattern (0x8000, 0x80000000, 0x8000000000000000, for .s and .u alike)
+ * from f64 and to 64-bit integers.  (f64 to 8 bits has no hardware sample: 0, as from f32.) */
+static ir_ref cvt_float_int(struct irb *b, ir_ref v, enum ir_type sty, enum ptx_type dt,
+                            uint32_t iround, uint32_t aux)
+{
+	ir_ref rounded =
+	        iround == IR_FM_RZ ? v : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
+	enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
+	unsigned dbits = ptx_types[dt].bits;
+	bool sign = is_signed(dt);
+	if (dbits == 64) /* NaN handled there */
+		return irb_ftoi64(b, rounded, sign, aux & IR_FM_FTZ);
+	ir_ref r = emit1(b, sign ? IR_FTOI_S : IR_FTOI_U, it, rounded,
+	                 (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
+	if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
+		r = sign ? emit2(b, IR_MAX_S, it,
+		                 emit2(b, IR_MIN_S, it, r,
+		                       ir_const(b->fn, it, (1u << (dbits - 1)) - 1), 0),
+		                 ir_const(b->fn, it, (uint64_t) - (1ll << (dbits - 1))), 0)
+		         : emit2(b, IR_MIN_U, it, r, ir_const(b->fn, it, (1u << dbits) - 1), 0);
+	if (sty != IR_T_F64 || dbits < 16)
+		return r;
+	uint64_t nan_bits = dbits == 16 && sign ? (uint64_t)-0x8000 : 1ull << (dbits - 1);
+	ir_ref is_nan = emit2(b, IR_FCMP, IR_T_PRED, v, v, IR_CMP_NAN);
+	return emit3(b, IR_SELECT, it, is_nan, ir_const(b->fn, it, nan_bits & 0xffffffffu), r, 0);
+}
+
+/* Directed division's special results where v_div_fixup rounds as to nearest: a quotient
+ * below half the least subnormal comes out a signed zero (its exponent test), an overflowing
+ * one infinite.  A nonzero finite a over a nonzero finite d is a nonzero finite quotient:
+ * .rp rounds a positive one up to the least subnormal, .rm a negative one down to its
+ * negative; .rz, .rm (positive) and .rp (negative) round an overflow to the largest finite. */
+static ir_ref directed_fixup(struct irb *b, ir_ref r, ir_ref a, ir_ref d, uint32_t round)
+{
+	enum ir_type ft = (enum ir_type)b->fn->vals[r].type;
+	bool w = ft == IR_T_F64;
+	enum ir_type it = w ? IR_T_I64 : IR_T_I32, p = IR_T_PRED;
+	uint64_t mag = w ? ~0ull >> 1 : 0x7fffffffu, inf = w ? 0x7ffull << 52 : 0x7f800000u;
+	ir_ref zero = ir_const(b->fn, it, 0), magc = ir_const(b->fn, it, mag);
+	ir_ref infc = ir_const(b->fn, it, inf);
+	ir_ref rb = emit1(b, IR_BITCAST, it, r, 0);
+	ir_ref rm = emit2(b, IR_AND, it, rb, magc, 0);
+	ir_ref am = emit2(b, IR_AND, it, emit1(b, IR_BITCAST, it, a, 0), magc, 0);
+	ir_ref dm = emit2(b, IR_AND, it, emit1(b, IR_BITCAST, it, d, 0), magc, 0);
+	ir_ref finite = emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, am, zero, IR_CMP_NE),
+	                      emit2(b, IR_ICMP, p, am, infc, IR_CMP_LTU), 0);
+	finite = emit2(b, IR_AND, p, finite, emit2(b, IR_ICMP, p, dm, zero, IR_CMP_NE), 0);
+	finite = emit2(b, IR_AND, p, finite, emit2(b, IR_ICMP, p, dm, infc, IR_CMP_LTU), 0);
+	ir_ref neg = emit2(b, IR_ICMP, p, rb, zero, IR_CMP_LT);
+	ir_ref pos = emit1(b, IR_NOT, p, neg, 0);
+	if (round != IR_FM_RZ) { /* the zero case */
+		ir_ref z =
+		        emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, rm, zero, IR_CMP_EQ), finite, 0);
+		z = emit2(b, IR_AND, p, z, round == IR_FM_RP ? pos : neg, 0);
+		rb = emit3(b, IR_SELECT, it, z, emit2(b, IR_OR, it, rb, ir_const(b->fn, it, 1), 0),
+		           rb, 0);
+	}
+	ir_ref o = emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, rm, infc, IR_CMP_EQ), finite, 0);
+	if (round != IR_FM_RZ)
+		o = emit2(b, IR_AND, p, o, round == IR_FM_RP ? neg : pos, 0);
+	rb = emit3(b, IR_SELECT, it, o, emit2(b, IR_SUB, it, rb, ir_const(b->fn, it, 1), 0), rb, 0);
+	return emit1(b, IR_BITCAST, ft, rb, 0);
+}
+
+/* div.{rn,rz,rm,rp}[.ftz] and rcp.{rn,rz,rm,rp}[.ftz] (a = 1): the correctly rounded
+ * division in the rounding asked (sel_float.c); .ftz (f32) flushes the operands and the
+ * rounded result to sign-preserving zero. */
+static ir_ref fdiv_rounded(struct irb *b, struct tr *x, ir_ref a, ir_ref d)
+{
+	const struct ptx_insn *in = x->in;
+	bool ftz = has(in, PTX_DW_FTZ) && x->t == IR_T_F32;
+	uint32_t round = has(in, PTX_DW_RZ)   ? IR_FM_RZ
+	                 : has(in, PTX_DW_RM) ? IR_FM_RM
+	                 : has(in, PTX_DW_RP) ? IR_FM_RP
+	                                      : IR_FM_RN;
+	if (ftz) {
+		a = irb_flush_subnormal(b, a, false);
+		d = irb_flush_subnormal(b, d, false);
+	}
+	ir_ref r = emit2(b, IR_FDIV, x->t, a, d, round);
+	if (round != IR_FM_RN)
+		r = directed_fixup(b, r, a, d, round);
+	return ftz ? irb_flush_subnormal(b, r, false) : r;
+}
+
 static void tr_cvt(struct irb *b, struct tr *x)
 {
 	const struct ptx_insn *in = x->in;
 	enum ptx_type dt = (enum ptx_type)in->types[0], st = (enum ptx_type)in->types[1];
 	enum ptx_type_class dc = tclass(dt), sc = tclass(st);
 	bool dfloat = dc == PTX_TC_FLOAT, sfloat = sc == PTX_TC_FLOAT;
-	if ((dfloat && dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64) ||
-	    (sfloat && st != PTX_TYPE_F32 && st != PTX_TYPE_F64) || in->nopnds != 2 ||
+	/* an f16 operand (build_arith.c leaves f16 -> integer and cvt.rXi.f16.f16 here) converts
+	 * to f32 exactly, and the rounding to an integer is then exact in f16 again */
+	bool half = st == PTX_TYPE_F16;
+	bool half_out = half && dt == PTX_TYPE_F16 && !has(in, PTX_DW_RN) &&
+	                (has(in, PTX_DW_RNI) || has(in, PTX_DW_RZI) || has(in, PTX_DW_RMI) ||
+	                 has(in, PTX_DW_RPI));
+	if ((dfloat && dt != PTX_TYPE_F32 && dt != PTX_TYPE_F64 && !half_out) ||
+	    (sfloat && st != PTX_TYPE_F32 && st != PTX_TYPE_F64 && !half) || in->nopnds != 2 ||
 	    has(in, PTX_DW_RELU) || has(in, PTX_DW_SATFINITE) || has(in, PTX_DW_RNA)) {
 		unsupported(b, in, NULL);
 		return;
 	}
-	enum ir_type dty = hold_type(dt), sty = hold_type(st);
+	enum ir_type dty = half_out ? IR_T_F32 : hold_type(dt);
+	enum ir_type sty = half ? IR_T_F32 : hold_type(st);
 	bool ok;
 	uint32_t aux = float_mods(b, in, &ok);
-	ir_ref v = read_opnd(b, &in->opnds[1], sty, is_signed(st));
+	bool sat = (aux & IR_FM_SAT) != 0, ftz = (aux & IR_FM_FTZ) != 0;
+	/* .sat on float results: sat_unit; integer results always saturate.  .ftz: f32 operands
+	 * and results flushed here, so the selected conversions see neither. */
+	aux &= ~(uint32_t)(IR_FM_SAT | IR_FM_FTZ);
+	ir_ref v =
+	        half ? emit1(b, IR_H2F, IR_T_F32, read_opnd(b, &in->opnds[1], IR_T_I16, false), 0)
+	             : read_opnd(b, &in->opnds[1], sty, is_signed(st));
+	if (ftz && sty == IR_T_F32 && !half) /* an f16 subnormal is a normal f32 */
+		v = irb_flush_subnormal(b, v, false);
 	if (!sfloat && ptx_types[st].bits < 32)
 		v = narrow_int(b, v, ptx_types[st].bits, is_signed(st));
 	ir_ref r;
@@ -568,48 +694,15 @@ static void tr_cvt(struct irb *b, struct tr *x)
 	                  : has(in, PTX_DW_RPI) ? IR_FM_RP
 	                                        : 4;
 	if (sfloat && dfloat) {
-		if (iround != 4) {
-			r = emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
-			r = sty == dty
-			            ? r
-			            : emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, r, aux);
-		} else if (sty == dty) {
-			r = emit2(b, IR_FMUL, dty, v,
-			          ir_const(b->fn, dty,
-			                   dty == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull),
-			          aux); /* x * 1.0 applies .ftz/.sat and quiets NaN, as cvt does */
-		} else {
-			r = emit1(b, sty == IR_T_F32 ? IR_FEXT : IR_FTRUNC, dty, v, aux);
-		}
-	} else if (sfloat) { /* float -> integer: round as asked, then convert (saturating) */
+		r = cvt_float_float(b, v, sty, dty, iround, aux);
+	} else if (sfloat) {
 		if (iround == 4) {
 			unsupported(b, in, "float-to-integer conversion needs .rni/.rzi/.rmi/.rpi");
 			return;
 		}
-		ir_ref rounded = iround == IR_FM_RZ
-		                         ? v
-		                         : emit1(b, IR_FROUND, sty, v, iround | (aux & IR_FM_FTZ));
-		enum ir_type it = ptx_types[dt].bits == 64 ? IR_T_I64 : IR_T_I32;
-		unsigned dbits = ptx_types[dt].bits;
-		r = dbits == 64 ? irb_ftoi64(b, rounded, is_signed(dt), aux & IR_FM_FTZ)
-		                : emit1(b, is_signed(dt) ? IR_FTOI_S : IR_FTOI_U, it, rounded,
-		                        (aux & IR_FM_FTZ) | ((dbits < 32 ? 32 : dbits) << 8));
-		if (dbits < 32) /* saturate to the narrow range (after the monotone 32-bit one) */
-			r = is_signed(dt)
-			            ? emit2(b, IR_MAX_S, it,
-			                    emit2(b, IR_MIN_S, it, r,
-			                          ir_const(b->fn, it, (1u << (dbits - 1)) - 1), 0),
-			                    ir_const(b->fn, it, (uint64_t) - (1ll << (dbits - 1))),
-			                    0)
-			            : emit2(b, IR_MIN_U, it, r,
-			                    ir_const(b->fn, it, (1u << dbits) - 1), 0);
-		(void)dty;
+		r = cvt_float_int(b, v, sty, dt, iround, aux);
 	} else if (dfloat && ptx_types[st].bits == 64) {
-		if ((aux & IR_FM_ROUND_MASK) != IR_FM_RN) {
-			unsupported(b, in, "directed rounding from 64-bit integers");
-			return;
-		}
-		r = irb_itof64(b, v, is_signed(st), dty);
+		r = irb_itof64(b, v, is_signed(st), dty, aux & IR_FM_ROUND_MASK);
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
 	} else { /* integer -> integer */
@@ -626,6 +719,12 @@ static void tr_cvt(struct irb *b, struct tr *x)
 			v = narrow_int(b, v, dbits, is_signed(dt));
 		r = v;
 	}
+	if (dfloat && ftz && dty == IR_T_F32)
+		r = irb_flush_subnormal(b, r, false);
+	if (dfloat && sat)
+		r = sat_unit(b, r, dty);
+	if (half_out)
+		r = emit1(b, IR_F2H, IR_T_I16, r, 0);
 	write_dest(b, &in->opnds[0], r, is_signed(dt), x->guard);
 }
 
@@ -899,11 +998,16 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		tr_mul(b, x, true);
 		return true;
 	case PTX_OP_DIV:
+		if (x->t == IR_T_F32 && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL))) {
+			dst(b, x, 0,
+			    irb_fdiv_approx(b, src(b, x, 1), src(b, x, 2), has(in, PTX_DW_FULL),
+			                    has(in, PTX_DW_FTZ)));
+			return true;
+		}
 		if (ir_type_is_float(x->t) && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL)))
 			return tr_int_or_float(b, x, IR_NUM_OPS, IR_FDIV_APPROX);
-		if (ir_type_is_float(x->t) &&
-		    (has(in, PTX_DW_RZ) || has(in, PTX_DW_RM) || has(in, PTX_DW_RP))) {
-			unsupported(b, in, "directed rounding");
+		if (ir_type_is_float(x->t)) {
+			dst(b, x, 0, fdiv_rounded(b, x, src(b, x, 1), src(b, x, 2)));
 			return true;
 		}
 		return tr_int_or_float(b, x, x->sign ? IR_DIV_S : IR_DIV_U, IR_FDIV);
@@ -989,15 +1093,11 @@ static bool tr_pure(struct irb *b, struct tr *x)
 			dst(b, x, 0,
 			    emit1(b, IR_FRCP, x->t, src(b, x, 1),
 			          IR_FM_APPROX | (has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0)));
-		} else if (has(in, PTX_DW_RN)) {
+		} else {
 			ir_ref one =
 			        ir_const(b->fn, x->t,
 			                 x->t == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
-			dst(b, x, 0,
-			    emit2(b, IR_FDIV, x->t, one, src(b, x, 1),
-			          has(in, PTX_DW_FTZ) ? IR_FM_FTZ : 0));
-		} else {
-			unsupported(b, in, "directed rounding");
+			dst(b, x, 0, fdiv_rounded(b, x, one, src(b, x, 1)));
 		}
 		return true;
 	case PTX_OP_SQRT:
@@ -1018,6 +1118,11 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FSIN);
 	case PTX_OP_COS:
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FCOS);
+	case PTX_OP_TANH:
+		if (x->t != IR_T_F32 || !has(in, PTX_DW_APPROX))
+			break;
+		dst(b, x, 0, irb_tanh_approx(b, src(b, x, 1)));
+		return true;
 	case PTX_OP_POPC:
 	case PTX_OP_CLZ: {
 		enum ptx_type ty = x->type;

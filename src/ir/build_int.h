@@ -171,12 +171,21 @@ bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, u
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
-/* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest even (cvt.rn.f*.[su]64) */
-ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
+/* build_arith.c: a 64-bit integer as f32/f64, rounded as `round` (IR_FM_RN...) says
+ * (cvt.r{n,z,m,p}.f*.[su]64) */
+ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round);
 
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_fapprox.c: div.approx.f32 / div.full.f32 (full) with or without .ftz, a / d */
+ir_ref irb_fdiv_approx(struct irb *b, ir_ref a, ir_ref d, bool full, bool ftz);
+/* build_fapprox.c: .ftz: v (f32, or f64 if wide) with a subnormal value as the zero of its sign */
+ir_ref irb_flush_subnormal(struct irb *b, ir_ref v, bool wide);
+/* build_fapprox.c: tanh.approx.f32 */
+ir_ref irb_tanh_approx(struct irb *b, ir_ref a);
+/* build_fapprox.c: rcp/rsqrt.approx.ftz.f64 (op IR_FRCP or IR_FRSQ) from a's high word */
+ir_ref irb_approx_ftz_f64(struct irb *b, enum ir_op op, ir_ref a);
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 

@@ -159,7 +159,7 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	switch (in->op) {
 	case IR_ITOF_S:
 	case IR_ITOF_U:
-		if (st != IR_T_I32 || (round != IR_FM_RN && in->type == IR_T_F32))
+		if (st != IR_T_I32)
 			return false;
 		op = in->type == IR_T_F64
 		             ? (in->op == IR_ITOF_S ? AMD_OP_V_CVT_F64_I32 : AMD_OP_V_CVT_F64_U32)
@@ -177,8 +177,6 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 		op = AMD_OP_V_CVT_F64_F32;
 		break;
 	case IR_FTRUNC:
-		if (round != IR_FM_RN)
-			return false;
 		op = AMD_OP_V_CVT_F32_F64;
 		break;
 	case IR_FROUND: {
@@ -228,7 +226,16 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	if (to_sgpr)
 		d = mir_vreg(sel_new_vgpr(s, d.width), d.width);
 	struct mir_opnd ops[2] = {d, src(s, in->args[0], sw)};
+	/* cvt.r{z,m,p}.f32.{f64,s32,u32}: the conversion rounds in the MODE register's mode */
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
+	bool directed = round != IR_FM_RN &&
+	                (in->op == IR_FTRUNC || in->op == IR_ITOF_S || in->op == IR_ITOF_U);
+	if (directed)
+		set_round_mode(s, hw_round[round]);
 	struct mir_insn *mi = valu(s, op, 2, ops);
+	if (directed)
+		set_round_mode(s, 0);
 	mi->clamp = (in->aux & IR_FM_SAT) && (in->op == IR_FEXT || in->op == IR_FTRUNC);
 	for (unsigned w = 0; to_sgpr && w < d.width; w++) {
 		struct mir_opnd rf[2] = {rd(s, in->res, w), sel_sub(d.v, w, 1)};
@@ -237,10 +244,21 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* div.rn: correctly rounded division (f32 and f64). */
+/* div.rn/rz/rm/rp: correctly rounded division (f32 and f64).  A directed rounding takes one
+ * more correction: the round-to-nearest quotient qn (a plain fma of the last correction, in
+ * v_div_scale's scaled domain), its exact remainder en = num - den * qn, then v_div_fmas
+ * qn + en * r in the MODE register's rounding: qn + en * r lies strictly on the same side of
+ * qn as the exact quotient and less than half an ulp away (or is qn when the quotient is
+ * exact), so the directed rounding of both is the same; the scaling of a subnormal quotient
+ * after it rounds in the same direction, which composes. */
 static bool fdiv(struct isel *s, const struct ir_insn *in)
 {
-	if (!check_mods(s, in))
+	static const unsigned hw_round[4] = {
+	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
+	unsigned round = in->aux & IR_FM_ROUND_MASK;
+	struct ir_insn rn = *in;
+	rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
+	if (!check_mods(s, &rn))
 		return true;
 	bool w = is_f64(in);
 	unsigned sz = w ? 2 : 1;
@@ -285,21 +303,34 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd o7[4] = {mir_vreg(e2, sz), mir_vreg(den, sz), mir_vreg(q, sz),
 	                         mir_vreg(num, sz)};
 	valu(s, fma, 4, o7)->neg = 1;
-	if (w) {
-		struct mir_opnd f[5] = {mir_vreg(q3, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
-		                        mir_vreg(q, sz)};
-		valu(s, AMD_OP_V_DIV_FMAS_F64, 4, f);
-	} else {
+	uint32_t qq = q, ee = e2;
+	if (!w) {
 		struct mir_opnd o8[4] = {mir_vreg(q2, sz), mir_vreg(e2, sz), mir_vreg(rr, sz),
 		                         mir_vreg(q, sz)};
 		valu(s, fma, 4, o8);
 		struct mir_opnd o9[4] = {mir_vreg(e3, sz), mir_vreg(den, sz), mir_vreg(q2, sz),
 		                         mir_vreg(num, sz)};
 		valu(s, fma, 4, o9)->neg = 1;
-		struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(e3, sz), mir_vreg(rr, sz),
-		                        mir_vreg(q2, sz)};
-		valu(s, AMD_OP_V_DIV_FMAS_F32, 4, f);
+		qq = q2;
+		ee = e3;
 	}
+	if (round != IR_FM_RN) { /* the nearest quotient first, its exact remainder after */
+		uint32_t qn = sel_new_vgpr(s, sz), en = sel_new_vgpr(s, sz);
+		struct mir_opnd n1[4] = {mir_vreg(qn, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
+		                         mir_vreg(qq, sz)};
+		valu(s, fma, 4, n1);
+		struct mir_opnd n2[4] = {mir_vreg(en, sz), mir_vreg(den, sz), mir_vreg(qn, sz),
+		                         mir_vreg(num, sz)};
+		valu(s, fma, 4, n2)->neg = 1;
+		qq = qn;
+		ee = en;
+		set_round_mode(s, hw_round[round]);
+	}
+	struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
+	                        mir_vreg(qq, sz)};
+	valu(s, w ? AMD_OP_V_DIV_FMAS_F64 : AMD_OP_V_DIV_FMAS_F32, 4, f);
+	if (round != IR_FM_RN)
+		set_round_mode(s, 0);
 	struct mir_opnd fx[4] = {whole(s, in->res), mir_vreg(q3, sz), b, a};
 	valu(s, w ? AMD_OP_V_DIV_FIXUP_F64 : AMD_OP_V_DIV_FIXUP_F32, 4, fx);
 	return true;

@@ -501,9 +501,11 @@ def sh16(x, amt, kind):
 
 
 def cvt_f2i(v, rnd, bits, signed):
-    """cvt.rni/rzi.{s,u}BITS.f32: round, saturate to the type's range, NaN -> 0."""
+    """cvt.rni/rzi.{s,u}BITS.f32: round, saturate to the type's range.  NaN: 0 below 64 bits
+    (only the f32 sources reach here with those), 0x8000000000000000 for 64 bits (.s and .u,
+    from f32 and f64): what an sm_90 GPU computes (../shared/ptx-hw/exec replay)."""
     if math.isnan(v):
-        return 0
+        return 1 << 63 if bits == 64 else 0
     if math.isinf(v):
         r = v
     else:
