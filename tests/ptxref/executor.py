@@ -99,11 +99,11 @@ class StepLimit(Exception):
 def run_cta(ck, ntid, params_bytes, gmem, max_steps=2000000):
     """Runs one CTA of ntid threads.  params_bytes: the kernel's .param block (bytes, laid out by
     ck.param_layout).  Global memory gmem is updated in place."""
-    shared = bytearray(max(ck.shared_layout.size, 16))
+    shared = bytearray(ck.shared_layout.size)
     cta = Cta(gmem, shared, ntid)
     threads = []
     for t in range(ntid):
-        local = bytearray(max(ck.local_layout.size, 16))
+        local = bytearray(ck.local_layout.size)
         param = bytearray(max(ck.param_layout.size, 16))
         param[:len(params_bytes)] = params_bytes
         threads.append(Thread(t, ck.regs, local, param, cta))

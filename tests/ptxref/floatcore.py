@@ -75,16 +75,19 @@ def zero(fmt, sign):
     return sign << (FORMATS[fmt][2] - 1)
 
 
-def round_to(sign, q, fmt, mode='rn', ftz=False):
-    """Bits of the value (-1)^sign * q (q >= 0 Fraction) rounded to fmt under mode."""
+def round_to(sign, q, fmt, mode='rn', ftz=False, tiny_after=False):
+    """Bits of the value (-1)^sign * q (q >= 0 Fraction) rounded to fmt under mode.  ftz:
+    a subnormal result flushes to zero, judged before rounding (arithmetic, as the hardware
+    does) or after it (tiny_after: cvt.ftz.f32.f64 keeps a value that rounds up to the
+    smallest normal)."""
     eb, mb, tb = FORMATS[fmt]
     if q == 0:
         return zero(fmt, sign)
     bias = (1 << (eb - 1)) - 1
     emin, emax, p = 1 - bias, bias, mb + 1
     e = _floor_log2(q)
-    if ftz and e < emin:
-        return zero(fmt, sign)  # .ftz: tininess is judged before rounding
+    if ftz and e < emin and not tiny_after:
+        return zero(fmt, sign)
     e = max(e, emin)
     scaled = q * (Fraction(1 << (p - 1 - e)) if p - 1 - e >= 0 else Fraction(1, 1 << (e - p + 1)))
     m = scaled.numerator // scaled.denominator

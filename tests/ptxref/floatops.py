@@ -382,7 +382,8 @@ def _float_to_float(sty, dty, mode, ftz, sat, relu):
         if d.kind == 'inf':
             r = fc.inf(dty, d.sign)
         else:
-            r = fc.round_to(d.sign, d.q, dty, mode, ftz_out) if d.q else fc.zero(dty, d.sign)
+            r = fc.round_to(d.sign, d.q, dty, mode, ftz_out, tiny_after=True) if d.q else \
+                fc.zero(dty, d.sign)
         if relu:
             r = _relu(dty, r)
         return fa.finish(r, dty, sat)

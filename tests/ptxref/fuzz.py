@@ -71,7 +71,7 @@ def run_target(args, seed, target, ref, work):
     with open(src, 'w') as f:
         f.write(text)
     cmd = [args.ptxas_amd, '--gpu-name', target]
-    if target in WAVE64 and info['warp']:
+    if target in WAVE64:  # the interpreter models 32-lane warps (%laneid, warp ops)
         cmd += ['--warp-size', '32']
     if info['maxrregcount']:
         cmd += ['--maxrregcount', str(info['maxrregcount'])]
@@ -143,6 +143,28 @@ def check_seed(args, seed, targets, work):
     return fails
 
 
+def classify(seed, reason):
+    """The compiler bug a failure most likely shows, from its kind and the seed's features
+    (each confirmed on reduced programs: see docs/PTXREF.md)."""
+    feats = gen_fuzz.generate(seed)[1]['features']
+    if 'out-of-bounds' in reason and 'local_generic' in feats:
+        return 'generic ld/st naming a .local variable faults (address 0)'
+    if 'interpreter 0x' in reason and 'pred_phi' in feats:
+        return 'predicate assigned in a divergent branch read after the join'
+    return 'unclassified: ' + reason[:80]
+
+
+def write_known(path, results):
+    with open(path, 'w') as f:
+        f.write('# Seeds of fuzz.py that fail for known compiler bugs: SEED TARGETS # cause.\n'
+                '# Regenerate after fixes: fuzz.py --seeds 0..99 --write-known FILE\n')
+        for seed, fails in results:
+            if not fails:
+                continue
+            causes = sorted({classify(seed, r) for _, r in fails})
+            f.write('%d %s # %s\n' % (seed, ','.join(t for t, _ in fails), '; '.join(causes)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--seeds', required=True)
@@ -151,6 +173,8 @@ def main():
     ap.add_argument('--amdsim', default='build/src/sim/amdsim')
     ap.add_argument('--out', help='write failing programs here')
     ap.add_argument('--known-fail', default=os.path.join(HERE, 'known_fail.txt'))
+    ap.add_argument('--write-known', metavar='FILE',
+                    help='write every failure of this run to FILE as known, with its cause')
     ap.add_argument('-j', type=int, default=1)
     ap.add_argument('-v', action='store_true')
     args = ap.parse_args()
@@ -161,6 +185,8 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         with concurrent.futures.ThreadPoolExecutor(args.j) as ex:
             results = list(ex.map(lambda s: (s, check_seed(args, s, targets, work)), seeds))
+    if args.write_known:
+        write_known(args.write_known, results)
     for seed, fails in results:
         k = known.get(seed)
         for t, reason in fails:

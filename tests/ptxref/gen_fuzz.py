@@ -35,8 +35,8 @@ INT_BINOPS = ['add.u32', 'sub.u32', 'mul.lo.u32', 'xor.b32', 'and.b32', 'or.b32'
 
 # Feature classes, each enabled per seed with probability 0.6 (so that one compiler bug does
 # not make every seed fail, and a failing seed's features point at the cause).
-FEATURES = ('uniform_setp', 'uniform_mov', 'local_generic', 'bar', 'warp', 'warp_partial',
-            'call', 'loop', 'loop_exit', 'local')
+FEATURES = ('pred_phi', 'uniform_setp', 'uniform_mov', 'local_generic', 'bar', 'warp',
+            'warp_partial', 'call', 'loop', 'loop_exit', 'local')
 
 
 class Gen:
@@ -202,6 +202,8 @@ class Gen:
             self.emit('add.u32 %s, %%u0, %d;' % (x, self.rng.randrange(100)))
         else:
             self.binop(inner, dst=x)
+        if not self.feat['pred_phi']:
+            return
         if self.feat['uniform_setp'] and self.rng.random() < 0.7:
             self.emit('setp.%s.u32 %s, %%u0, %%u1;' % (self.rng.choice(['lt', 'ge', 'ne', 'eq']),
                                                       qv))
@@ -363,8 +365,8 @@ class Gen:
     # -------------------------------------------------------------- functions
     def make_func(self, idx):
         name = 'fz_f%d' % idx
-        saved = (self.body, self.nr, self.np, self.nrd, self.slots)
-        self.body = []
+        saved = (self.body, self.nr, self.np, self.nrd, self.slots, self.funcs)
+        self.body, self.funcs = [], []  # no calls from functions
         self.nr = self.np = self.nrd = 0
         self.slots = MAX_SLOTS  # no stores from functions
         a, b = self.r(), self.r()
@@ -390,7 +392,7 @@ class Gen:
                 '\t.reg .b64 %%rd<%d>;' % (self.nrd + 1), '\t.reg .b32 %u0, %u1, %laneid_r;',
                 '\tmov.u32 %u0, 3;',
                 '\tmov.u32 %u1, 5;'] + self.body + ['}', '']
-        self.body, self.nr, self.np, self.nrd, self.slots = saved
+        self.body, self.nr, self.np, self.nrd, self.slots, self.funcs = saved
         self.funcs.append(name)
         self.func_text += text
 

@@ -41,7 +41,7 @@ def main():
     ap.add_argument('--block', type=int, required=True)
     ap.add_argument('--kernel')
     ap.add_argument('args', nargs='*')
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     ck = compile_ptx(open(a.ptx).read(), a.kernel)
     bufs, outs, scalars = [], [], []
     for arg in a.args:

@@ -29,9 +29,9 @@ def access(space, t, addr, nbytes):
     """(buffer, offset) for an access of nbytes at addr in space (generic: resolved)."""
     if space is None:
         if mem.SHARED_WINDOW <= addr < mem.SHARED_WINDOW + mem.WINDOW_SIZE:
-            return t.cta.shared, addr - mem.SHARED_WINDOW
+            return access('shared', t, addr - mem.SHARED_WINDOW, nbytes)
         if mem.LOCAL_WINDOW <= addr < mem.LOCAL_WINDOW + mem.WINDOW_SIZE:
-            return t.local, addr - mem.LOCAL_WINDOW
+            return access('local', t, addr - mem.LOCAL_WINDOW, nbytes)
         space = 'global'
     if space == 'global':
         if addr % nbytes:
@@ -39,7 +39,11 @@ def access(space, t, addr, nbytes):
         return t.cta.gmem.find(addr, nbytes)
     if addr % nbytes:
         raise mem.MemoryFault('misaligned %s access of %d bytes at 0x%x' % (space, nbytes, addr))
-    return _space_buf(space, t), addr
+    buf = _space_buf(space, t)
+    if addr < mem.VAR_BASE or addr + nbytes > len(buf):
+        raise mem.MemoryFault('.%s access of %d bytes at 0x%x outside every variable' %
+                              (space, nbytes, addr))
+    return buf, addr
 
 
 def _address(ctx, a, space):
