@@ -3,7 +3,7 @@
 compared word for word with the reference interpreter (tests/ptxref).
 
 usage: fuzz.py --seeds A..B [--targets gfx1100,gfx90a,...] [--ptxas-amd PATH] [--amdsim PATH]
-               [--out DIR] [--known-fail FILE] [-j N] [-v]
+               [--out DIR] [--known-fail FILE] [--write-known FILE] [--disable F,F] [-j N] [-v]
 On a mismatch the program, its inputs and both outputs are written to DIR/seedN_TARGET/
 (with a README naming the first differing word and the PTX line that stored it).  Seeds in
 --known-fail (lines 'SEED [TARGET,...] # cause') are expected to fail and reported apart;
@@ -51,9 +51,9 @@ def load_known(path):
     return known
 
 
-def reference(seed):
+def reference(seed, disable=()):
     """(ptx, info, input words, scalars, expected output words) for a seed."""
-    text, info = gen_fuzz.generate(seed)
+    text, info = gen_fuzz.generate(seed, disable)
     words, scalars = gen_fuzz.inputs(seed)
     ck = interp.compile_ptx(text, 'fuzz', strict=True)
     inp = bytearray(struct.pack('<%dI' % len(words), *words))
@@ -125,7 +125,7 @@ def save_failure(outdir, seed, target, ref, reason, got):
 def check_seed(args, seed, targets, work):
     """-> list of (target, reason)."""
     try:
-        ref = reference(seed)
+        ref = reference(seed, args.disable)
     except Exception as e:  # noqa: BLE001 -- a generator/interpreter bug is a failure too
         return [('*', 'interpreter: %s: %s' % (type(e).__name__, e))]
     fails = []
@@ -143,10 +143,10 @@ def check_seed(args, seed, targets, work):
     return fails
 
 
-def classify(seed, reason):
+def classify(seed, reason, disable=()):
     """The compiler bug a failure most likely shows, from its kind and the seed's features
     (each confirmed on reduced programs: see docs/PTXREF.md)."""
-    feats = gen_fuzz.generate(seed)[1]['features']
+    feats = gen_fuzz.generate(seed, disable)[1]['features']
     if 'out-of-bounds' in reason and 'local_generic' in feats:
         return 'generic ld/st naming a .local variable faults (address 0)'
     if 'interpreter 0x' in reason and 'pred_phi' in feats:
@@ -154,14 +154,14 @@ def classify(seed, reason):
     return 'unclassified: ' + reason[:80]
 
 
-def write_known(path, results):
+def write_known(path, results, disable=()):
     with open(path, 'w') as f:
         f.write('# Seeds of fuzz.py that fail for known compiler bugs: SEED TARGETS # cause.\n'
                 '# Regenerate after fixes: fuzz.py --seeds 0..99 --write-known FILE\n')
         for seed, fails in results:
             if not fails:
                 continue
-            causes = sorted({classify(seed, r) for _, r in fails})
+            causes = sorted({classify(seed, r, disable) for _, r in fails})
             f.write('%d %s # %s\n' % (seed, ','.join(t for t, _ in fails), '; '.join(causes)))
 
 
@@ -175,9 +175,12 @@ def main():
     ap.add_argument('--known-fail', default=os.path.join(HERE, 'known_fail.txt'))
     ap.add_argument('--write-known', metavar='FILE',
                     help='write every failure of this run to FILE as known, with its cause')
+    ap.add_argument('--disable', default='',
+                    help='feature classes to turn off (comma list, see gen_fuzz.FEATURES)')
     ap.add_argument('-j', type=int, default=1)
     ap.add_argument('-v', action='store_true')
     args = ap.parse_args()
+    args.disable = [f for f in args.disable.split(',') if f]
     seeds = parse_range(args.seeds)
     targets = args.targets.split(',')
     known = load_known(args.known_fail)
@@ -186,7 +189,7 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(args.j) as ex:
             results = list(ex.map(lambda s: (s, check_seed(args, s, targets, work)), seeds))
     if args.write_known:
-        write_known(args.write_known, results)
+        write_known(args.write_known, results, args.disable)
     for seed, fails in results:
         k = known.get(seed)
         for t, reason in fails:

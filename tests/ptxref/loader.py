@@ -108,7 +108,6 @@ class _Inliner:
         """Argument/return transfer between the caller's .param variable (or register) and
         the callee's .param variable."""
         if actual.startswith('%') or actual[0].isdigit() or actual[0] == '-':
-            bits = 8 * size
             ty = {1: 'b8', 2: 'b16', 4: 'b32', 8: 'b64'}[size]
             operand = ('reg', regmap.get(actual, actual)) if actual.startswith('%') \
                 else ('imm', actual)
@@ -116,7 +115,6 @@ class _Inliner:
                 self.flat.code.append(_mk('st', ['param', ty], [('addr', pvar, 0), operand], line))
             else:
                 self.flat.code.append(_mk('ld', ['param', ty], [operand, ('addr', pvar, 0)], line))
-            del bits
             return
         mine = symmap.get(actual, actual)
         src, dst = (mine, pvar) if into_callee else (pvar, mine)
