@@ -4,8 +4,8 @@ undefined behaviour:
 - warp operations only where every lane of the membermask executes them convergently (the
   full mask at the top level, which every thread reaches; or a mask computed by a ballot of
   the branch condition just before the branch, used inside that branch);
-- bar.sync only at the top level (reached by the whole CTA), including right after the join
-  of divergent branches;
+- bar.sync only at the top level or in branches on kernel parameters taken by the whole CTA,
+  including right after the join of divergent branches;
 - loops bounded (trip counts below 8, counters never reset);
 - memory accesses in bounds and aligned.
 
@@ -172,7 +172,10 @@ class Gen:
             if x < w:
                 break
             x -= w
-        getattr(self, 's_' + k)(pool, depth)
+        if k == 'if':
+            self.s_if(pool, depth, top)
+        else:
+            getattr(self, 's_' + k)(pool, depth)
 
     def s_arith(self, pool, depth):
         d = self.binop(pool)
@@ -180,8 +183,12 @@ class Gen:
             self.store(d)
         pool.append(d)
 
-    def s_if(self, pool, depth):
+    def s_if(self, pool, depth, top=False):
+        """if or if/else with phis; under a uniform condition (kernel parameters) reached by
+        every thread, the branches are still 'top level' for barriers and full-mask warp
+        operations (every thread of the CTA takes the same path)."""
         uniform = self.rng.random() < 0.25
+        inner_top = top and uniform
         # phi candidates: a value and a predicate defined before, reassigned in the branch
         x = self.r()
         self.emit('mov.b32 %s, %s;' % (x, self.pick(pool)))
@@ -193,13 +200,13 @@ class Gen:
         has_else = self.rng.random() < 0.6
         self.emit('@!%s bra %s;' % (c, els if has_else else end))
         inner = list(pool)
-        self.block(inner, depth + 1, self.rng.randrange(1, 4), False)
+        self.block(inner, depth + 1, self.rng.randrange(1, 4), inner_top)
         self.assign_in_branch(x, qv, inner)
         if has_else:
             self.emit('bra %s;' % end)
             self.emit('%s:' % els)
             inner = list(pool)
-            self.block(inner, depth + 1, self.rng.randrange(0, 3), False)
+            self.block(inner, depth + 1, self.rng.randrange(0, 3), inner_top)
             if self.rng.random() < 0.5:
                 self.assign_in_branch(x, qv, inner)
         self.emit('%s:' % end)
