@@ -30,13 +30,13 @@ class Thread:
     __slots__ = ('r', 'pc', 'cc', 'tid', 'lane', 'warp', 'local', 'param', 'done', 'at_bar',
                  'cta')
 
-    def __init__(self, tid, regs, local, param, cta):
+    def __init__(self, tid, regs, local, param, cta, warp_size=WARP):
         self.r = dict(regs)
         self.pc = 0
         self.cc = 0
         self.tid = tid
-        self.lane = tid % WARP
-        self.warp = tid // WARP
+        self.lane = tid % warp_size
+        self.warp = tid // warp_size
         self.local = local
         self.param = param
         self.done = False
@@ -96,9 +96,13 @@ class StepLimit(Exception):
     pass
 
 
-def run_cta(ck, ntid, params_bytes, gmem, max_steps=2000000):
+def run_cta(ck, ntid, params_bytes, gmem, max_steps=2000000, warp_size=WARP):
     """Runs one CTA of ntid threads.  params_bytes: the kernel's .param block (bytes, laid out by
-    ck.param_layout).  Global memory gmem is updated in place."""
+    ck.param_layout).  Global memory gmem is updated in place.  warp_size 64 models ptxas-amd's
+    64-lane warps on wave64 (%laneid up to 63) for programs without warp instructions, whose
+    32-bit masks cannot name 64 lanes (they are rejected then)."""
+    if warp_size != WARP and any(e[0] == 'warp' for e in ck.code):
+        raise UB('warp instructions are modelled with 32-lane warps only')
     shared = bytearray(ck.shared_layout.size)
     cta = Cta(gmem, shared, ntid)
     threads = []
@@ -106,8 +110,8 @@ def run_cta(ck, ntid, params_bytes, gmem, max_steps=2000000):
         local = bytearray(ck.local_layout.size)
         param = bytearray(max(ck.param_layout.size, 16))
         param[:len(params_bytes)] = params_bytes
-        threads.append(Thread(t, ck.regs, local, param, cta))
-    warps = [threads[w:w + WARP] for w in range(0, ntid, WARP)]
+        threads.append(Thread(t, ck.regs, local, param, cta, warp_size))
+    warps = [threads[w:w + warp_size] for w in range(0, ntid, warp_size)]
     steps = 0
     code = ck.code
     while True:

@@ -51,7 +51,7 @@ def load_known(path):
     return known
 
 
-def reference(seed, disable=()):
+def reference(seed, disable=(), warp_size=32):
     """(ptx, info, input words, scalars, expected output words) for a seed."""
     text, info = gen_fuzz.generate(seed, disable)
     words, scalars = gen_fuzz.inputs(seed)
@@ -59,19 +59,20 @@ def reference(seed, disable=()):
     inp = bytearray(struct.pack('<%dI' % len(words), *words))
     n = info['threads'] * info['nout']
     out = bytearray(struct.pack('<I', SENTINEL) * n)
-    interp.run(ck, info['threads'], [inp, out], list(scalars))
+    interp.run(ck, info['threads'], [inp, out], list(scalars), warp_size=warp_size)
     return text, info, words, scalars, list(struct.unpack('<%dI' % n, bytes(out)))
 
 
 def run_target(args, seed, target, ref, work):
     """-> None when amdsim's output equals the reference, else a short reason."""
     text, info, words, scalars, expect = ref
-    base = os.path.join(work, 'f%d_%s' % (seed, target))
+    base = os.path.join(work, 'f%d_%s' % (seed, target.replace('/', '_')))
     src, hs = base + '.ptx', base + '.hsaco'
     with open(src, 'w') as f:
         f.write(text)
-    cmd = [args.ptxas_amd, '--gpu-name', target]
-    if target in WAVE64:  # the interpreter models 32-lane warps (%laneid, warp ops)
+    gpu, _, mode = target.partition('/')
+    cmd = [args.ptxas_amd, '--gpu-name', gpu]
+    if gpu in WAVE64 and mode != 'w64':  # 32-lane warps, as PTX defines them
         cmd += ['--warp-size', '32']
     if info['maxrregcount']:
         cmd += ['--maxrregcount', str(info['maxrregcount'])]
@@ -104,7 +105,7 @@ def run_target(args, seed, target, ref, work):
 
 def save_failure(outdir, seed, target, ref, reason, got):
     text, info, words, scalars, expect = ref
-    d = os.path.join(outdir, 'seed%d_%s' % (seed, target))
+    d = os.path.join(outdir, 'seed%d_%s' % (seed, target.replace('/', '_')))
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'prog.ptx'), 'w') as f:
         f.write(text)
@@ -129,9 +130,18 @@ def check_seed(args, seed, targets, work):
     except Exception as e:  # noqa: BLE001 -- a generator/interpreter bug is a failure too
         return [('*', 'interpreter: %s: %s' % (type(e).__name__, e))]
     fails = []
-    for t in targets:
+    runs = [(t, ref) for t in targets]
+    if not ref[1]['warp'] and any(t in WAVE64 for t in targets):
+        # no warp instructions: also ptxas-amd's native 64-lane warps on wave64 targets
+        # (GPU/w64), against the interpreter with 64-lane warps (%laneid up to 63)
         try:
-            res = run_target(args, seed, t, ref, work)
+            ref64 = reference(seed, args.disable, warp_size=64)
+        except Exception as e:  # noqa: BLE001
+            return [('*', 'interpreter (64-lane warps): %s: %s' % (type(e).__name__, e))]
+        runs += [(t + '/w64', ref64) for t in targets if t in WAVE64]
+    for t, r in runs:
+        try:
+            res = run_target(args, seed, t, r, work)
         except subprocess.TimeoutExpired:
             res = 'timeout'
         if res is None:
@@ -139,7 +149,7 @@ def check_seed(args, seed, targets, work):
         reason, got = (res if isinstance(res, tuple) else (res, None))
         fails.append((t, reason))
         if args.out:
-            save_failure(args.out, seed, t, ref, reason, got)
+            save_failure(args.out, seed, t, r, reason, got)
     return fails
 
 
@@ -199,7 +209,8 @@ def main():
                 unexpected.append((seed, t, reason))
         if k:
             failed_targets = {t for t, _ in fails}
-            for t in (k[0] or set(targets)) & set(targets):
+            ran = set(targets) | {t + '/w64' for t in targets if t in WAVE64}
+            for t in (k[0] or set(targets)) & ran:
                 if t not in failed_targets and not failed_targets & {'*'}:
                     stale.append((seed, t, k[1]))
         if args.v:

@@ -20,7 +20,7 @@ def compile_ptx(text, entry=None, strict=True):
     return executor.CompiledKernel(loader.flatten(ptxparse.parse(text), entry), strict)
 
 
-def run(ck, ntid, buffers, scalars=None, max_steps=2000000):
+def run(ck, ntid, buffers, scalars=None, max_steps=2000000, warp_size=32):
     """Runs one CTA.  buffers: list of bytearrays, passed as the kernel's first pointer
     parameters in order; scalars: ints for the parameters after them.  The buffers are
     updated in place."""
@@ -30,7 +30,7 @@ def run(ck, ntid, buffers, scalars=None, max_steps=2000000):
     pb = bytearray(max(ck.param_layout.size, 16))
     for v, a in zip(ck.flat.entry.params, args):
         mem.store(pb, ck.param_layout.addr[v.name], v.size, a)
-    executor.run_cta(ck, ntid, bytes(pb), gmem, max_steps)
+    executor.run_cta(ck, ntid, bytes(pb), gmem, max_steps, warp_size)
     for b, (base, buf) in zip(buffers, gmem.allocs):
         b[:] = buf
 
