@@ -1,0 +1,416 @@
+"""Floating-point instructions of the reference interpreter (f64, f32, f16, bf16 and the packed
+x2 forms): compiles each instruction to a per-lane function over bit patterns, using
+floatarith.py for the arithmetic.  Integer forms of the shared mnemonics go to intops.py.
+
+Approximate instructions (sin/cos/ex2/lg2/rsqrt/tanh/*.approx, div.full) are computed with
+Python's math library and rounded to nearest: they are not bit-exact models of the hardware
+and the hardware comparison judges them with a tolerance (APPROX below names them)."""
+
+from fractions import Fraction
+import math
+
+import floatarith as fa
+import floatcore as fc
+import intops
+from intops import setp_tail
+from ops_common import UB, mask, sext, types_of
+from ptxparse import TYPE_BITS
+
+FLOAT_TYPES = ('f16', 'bf16', 'f32', 'f64', 'f16x2', 'bf16x2')
+MODES = ('rn', 'rz', 'rm', 'rp', 'rna')
+IMODES = ('rni', 'rzi', 'rmi', 'rpi')
+
+
+def _fty(ins):
+    tys = types_of(ins.mods)
+    return tys[-1] if tys else None
+
+
+def _mode(ins, default='rn'):
+    ms = [m for m in ins.mods if m in MODES]
+    return ms[0] if ms else default
+
+
+def _packed(ty):
+    return ty in ('f16x2', 'bf16x2')
+
+
+def _elem(ty):
+    return {'f16x2': 'f16', 'bf16x2': 'bf16'}.get(ty, ty)
+
+
+def _lanewise(ins, ctx, ty, n, fn):
+    """d = fn(a, b, ...) per element (twice for packed x2 types)."""
+    gs = [ctx.get(a, ty) for a in ins.args[1:1 + n]]
+    s = ctx.set(ins.args[0], ty)
+    if _packed(ty):
+        def f(t):
+            vs = [g(t) for g in gs]
+            lo = fn(*[v & 0xffff for v in vs])
+            hi = fn(*[v >> 16 for v in vs])
+            s(t, lo | hi << 16)
+        return 'lane', f
+    if n == 1:
+        g0 = gs[0]
+        return 'lane', lambda t: s(t, fn(g0(t)))
+    if n == 2:
+        g0, g1 = gs
+        return 'lane', lambda t: s(t, fn(g0(t), g1(t)))
+    g0, g1, g2 = gs
+    return 'lane', lambda t: s(t, fn(g0(t), g1(t), g2(t)))
+
+
+def _relu(fmt, v):
+    if fc.is_nan(v, fmt):
+        return fc.CANON_NAN[fmt]
+    return 0 if v >> (fc.FORMATS[fmt][2] - 1) else v
+
+
+def _dispatch(int_comp, float_comp):
+    def comp(ins, ctx):
+        ty = _fty(ins)
+        if ty in FLOAT_TYPES:
+            return float_comp(ins, ctx, ty)
+        return int_comp(ins, ctx)
+    return comp
+
+
+def f_addsubmul(ins, ctx, ty):
+    fmt, mode, ftz, sat = _elem(ty), _mode(ins), 'ftz' in ins.mods, 'sat' in ins.mods
+    relu = 'relu' in ins.mods
+    if ins.op == 'mul':
+        fn = lambda a, b: fa.mul(fmt, a, b, mode, ftz, sat)  # noqa: E731
+    else:
+        neg = ins.op == 'sub'
+        fn = lambda a, b: fa.add(fmt, a, b, mode, ftz, sat, neg)  # noqa: E731
+    if relu:
+        base = fn
+        fn = lambda a, b: _relu(fmt, base(a, b))  # noqa: E731
+    return _lanewise(ins, ctx, ty, 2, fn)
+
+
+def f_fma(ins, ctx, ty):
+    fmt, mode, ftz, sat = _elem(ty), _mode(ins), 'ftz' in ins.mods, 'sat' in ins.mods
+    relu = 'relu' in ins.mods
+
+    def fn(a, b, c):
+        r = fa.fma(fmt, a, b, c, mode, ftz, sat)
+        return _relu(fmt, r) if relu else r
+    return _lanewise(ins, ctx, ty, 3, fn)
+
+
+def f_div(ins, ctx, ty):
+    fmt, mode, ftz = _elem(ty), _mode(ins), 'ftz' in ins.mods
+    return _lanewise(ins, ctx, ty, 2, lambda a, b: fa.div(fmt, a, b, mode, ftz))
+
+
+def f_minmax(ins, ctx, ty):
+    fmt, ftz, nan = _elem(ty), 'ftz' in ins.mods, 'NaN' in ins.mods
+    is_max = ins.op == 'max'
+    return _lanewise(ins, ctx, ty, 2, lambda a, b: fa.minmax(fmt, a, b, is_max, ftz, nan))
+
+
+def f_absneg(ins, ctx, ty):
+    fmt, ftz = _elem(ty), 'ftz' in ins.mods
+    tb = fc.FORMATS[fmt][2]
+    sb = 1 << (tb - 1)
+
+    def fn(a):
+        if ftz and fc.is_subnormal(a, fmt):
+            a &= sb
+        if fc.is_nan(a, fmt):  # hardware: f64 NaNs pass unchanged, others canonical
+            return a if fmt == 'f64' else fc.CANON_NAN[fmt]
+        return (a & (sb - 1)) if ins.op == 'abs' else a ^ sb
+    return _lanewise(ins, ctx, ty, 1, fn)
+
+
+def f_copysign(ins, ctx, ty):
+    fmt = _elem(ty)
+    sb = 1 << (fc.FORMATS[fmt][2] - 1)
+    return _lanewise(ins, ctx, ty, 2, lambda a, b: (b & (sb - 1)) | (a & sb))
+
+
+def f_sqrt_rcp(ins, ctx, ty):
+    fmt, ftz = _elem(ty), 'ftz' in ins.mods
+    if 'approx' in ins.mods:
+        return f_approx(ins, ctx, ty)
+    mode = _mode(ins)
+    if ins.op == 'sqrt':
+        return _lanewise(ins, ctx, ty, 1, lambda a: fa.sqrt(fmt, a, mode, ftz))
+    return _lanewise(ins, ctx, ty, 1, lambda a: fa.rcp(fmt, a, mode, ftz))
+
+
+def _approx_fn(op, x):
+    if op == 'sin':
+        return math.sin(x)
+    if op == 'cos':
+        return math.cos(x)
+    if op == 'ex2':
+        return 2.0 ** x
+    if op == 'lg2':
+        return math.log2(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+    if op == 'rsqrt':
+        return 1 / math.sqrt(x) if x > 0 else (math.inf if x == 0 else math.nan)
+    if op == 'rcp':
+        return 1 / x if x else math.inf
+    if op == 'sqrt':
+        return math.sqrt(x) if x >= 0 else math.nan
+    if op == 'tanh':
+        return math.tanh(x)
+    raise UB(op)
+
+
+def f_approx(ins, ctx, ty):
+    """Approximate forms: the exact function rounded to nearest (not a hardware model)."""
+    fmt, ftz = _elem(ty), 'ftz' in ins.mods
+    op = ins.op
+
+    def fn(a):
+        d = fc.decode(a, fmt, ftz)
+        if d.kind == 'nan':
+            return fc.CANON_NAN[fmt]
+        x = math.inf if d.kind == 'inf' else float(d.q)
+        if d.sign:
+            x = -x
+        if d.kind == 'num' and d.q == 0:
+            x = -0.0 if d.sign else 0.0
+            if op in ('rcp', 'rsqrt'):
+                return fc.inf(fmt, d.sign)
+        try:
+            if op in ('sin', 'cos') and math.isinf(x):
+                return fc.CANON_NAN[fmt]
+            r = _approx_fn(op, x)
+        except OverflowError:
+            r = math.inf
+        if math.isnan(r):
+            return fc.CANON_NAN[fmt]
+        if math.isinf(r):
+            return fc.inf(fmt, 1 if r < 0 else 0)
+        zs = 1 if math.copysign(1.0, r) < 0 else 0
+        return fc.round_value(Fraction(r), fmt, 'rn', ftz, zs)
+    return _lanewise(ins, ctx, ty, 1, fn)
+
+
+def f_div_approx(ins, ctx, ty):
+    if 'approx' in ins.mods or 'full' in ins.mods:
+        fmt, ftz = _elem(ty), 'ftz' in ins.mods
+        return _lanewise(ins, ctx, ty, 2, lambda a, b: fa.div(fmt, a, b, 'rn', ftz))
+    return f_div(ins, ctx, ty)
+
+
+def f_testp(ins, ctx):
+    ty = _fty(ins)
+    fmt = ty
+    kind = [m for m in ins.mods if m in ('finite', 'infinite', 'number', 'notanumber', 'normal',
+                                         'subnormal')][0]
+    g = ctx.get(ins.args[1], ty)
+    s = ctx.set(ins.args[0], 'pred')
+    eb, mb, tb = fc.FORMATS[fmt]
+
+    def fn(a):
+        e = a >> mb & ((1 << eb) - 1)
+        m = a & ((1 << mb) - 1)
+        nan = e == (1 << eb) - 1 and m
+        infv = e == (1 << eb) - 1 and not m
+        return {'finite': not nan and not infv, 'infinite': infv, 'number': not nan,
+                'notanumber': nan,
+                # hardware: zero counts as normal
+                'normal': 0 < e < (1 << eb) - 1 or (e == 0 and m == 0),
+                'subnormal': e == 0 and m != 0}[kind]
+    return 'lane', lambda t: s(t, 1 if fn(g(t)) else 0)
+
+
+def _fcmp(cmp, x, y):
+    """Float comparison of decoded values; unordered forms are true when either is NaN."""
+    unordered = x.kind == 'nan' or y.kind == 'nan'
+    if cmp == 'num':
+        return not unordered
+    if cmp == 'nan':
+        return unordered
+    if unordered:
+        return cmp.endswith('u')
+    base = cmp[:-1] if cmp.endswith('u') and cmp != 'u' else cmp
+
+    def val(d):
+        if d.kind == 'inf':
+            return Fraction(-1 if d.sign else 1) * Fraction(10) ** 400
+        return d.value()
+    a, b = val(x), val(y)
+    return {'eq': a == b, 'ne': a != b, 'lt': a < b, 'le': a <= b, 'gt': a > b,
+            'ge': a >= b}[base]
+
+
+FCMPS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
+         'nan')
+
+
+def c_setp_float(ins, ctx):
+    ty = _fty(ins)
+    fmt, ftz = _elem(ty), 'ftz' in ins.mods
+    cmp = [m for m in ins.mods if m in FCMPS][0]
+    ga, gb = ctx.get(ins.args[1], ty), ctx.get(ins.args[2], ty)
+    if _packed(ty):
+        d = ins.args[0]
+        if d[0] != 'pipe':
+            raise UB('%s: setp.f16x2 needs p|q' % ins.line)
+        combine = [m for m in ins.mods if m in intops.BOOL]
+        sp, sq = ctx.set(d[1], 'pred'), ctx.set(d[2], 'pred')
+        gc = ctx.get(ins.args[3], 'pred') if combine else None
+        op = intops.BOOL[combine[0]] if combine else None
+
+        def f(t):
+            a, b = ga(t), gb(t)
+            lo = 1 if _fcmp(cmp, fc.decode(a & 0xffff, fmt, ftz), fc.decode(b & 0xffff, fmt, ftz)) else 0
+            hi = 1 if _fcmp(cmp, fc.decode(a >> 16, fmt, ftz), fc.decode(b >> 16, fmt, ftz)) else 0
+            if op:
+                c = gc(t)
+                lo, hi = op(lo, c), op(hi, c)
+            sp(t, lo)
+            sq(t, hi)
+        return 'lane', f
+    return setp_tail(ins, ctx, lambda t: 1 if _fcmp(cmp, fc.decode(ga(t), fmt, ftz),
+                                                     fc.decode(gb(t), fmt, ftz)) else 0)
+
+
+def _to_int(v, dty, mode, sat_always=True):
+    """Exact value -> integer of dty, rounded by mode, saturated (PTX: float-to-int cvt always
+    saturates; NaN -> 0)."""
+    w = TYPE_BITS[dty]
+    r = fa.round_int(v, mode)
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if dty[0] == 's' else (0, mask(w))
+    return min(max(r, lo), hi) & mask(w)
+
+
+def c_cvt(ins, ctx):
+    tys = types_of(ins.mods)
+    dty, sty = tys[0], tys[1]
+    if dty not in FLOAT_TYPES + ('tf32',) and sty not in FLOAT_TYPES:
+        return intops.cvt_int(ins, ctx, dty, sty)
+    ftz, sat, relu = 'ftz' in ins.mods, 'sat' in ins.mods, 'relu' in ins.mods
+    fmode = [m for m in ins.mods if m in MODES]
+    imode = [m for m in ins.mods if m in IMODES]
+    s = ctx.set(ins.args[0], dty, signed=dty[0] == 's')
+    if _packed(dty):  # cvt.rn.f16x2.f32 d, a, b: a -> upper half, b -> lower half
+        fmt = _elem(dty)
+        ga, gb = ctx.get(ins.args[1], sty), ctx.get(ins.args[2], sty)
+        one = _float_to_float(sty, fmt, fmode[0] if fmode else 'rn', ftz, sat, relu)
+        return 'lane', lambda t: s(t, one(gb(t)) | one(ga(t)) << 16)
+    g = ctx.get(ins.args[1], sty)
+    if sty in FLOAT_TYPES and dty in FLOAT_TYPES + ('tf32',):
+        if imode:
+            if dty != sty:
+                raise UB('%s: integer rounding between different float types' % ins.line)
+            m = imode[0]
+            return 'lane', lambda t: s(t, fa.finish(fa.round_to_integral(sty, g(t), m, ftz),
+                                                    sty, sat))
+        fn = _float_to_float(sty, dty, fmode[0] if fmode else 'rn', ftz, sat, relu)
+        return 'lane', lambda t: s(t, fn(g(t)))
+    if sty in FLOAT_TYPES:  # float -> int
+        m = imode[0] if imode else 'rzi'
+
+        def f(t):
+            d = fc.decode(g(t), sty, ftz)
+            if d.kind == 'nan':
+                # hardware: the top bit of the result for a 64-bit result or an f64 source,
+                # else 0
+                w = TYPE_BITS[dty]
+                return s(t, 1 << (w - 1) if w == 64 or sty == 'f64' else 0)
+            if d.kind == 'inf':
+                w = TYPE_BITS[dty]
+                if dty[0] == 's':
+                    return s(t, ((1 << (w - 1)) if d.sign else (1 << (w - 1)) - 1) & mask(w))
+                return s(t, 0 if d.sign else mask(w))
+            s(t, _to_int(d.value(), dty, m))
+        return 'lane', f
+    # int -> float
+    sw = TYPE_BITS[sty]
+    mode = fmode[0] if fmode else 'rn'
+
+    def g2(t):
+        v = g(t)
+        if sty[0] == 's':
+            v = sext(v, sw)
+        r = fc.round_value(Fraction(v), dty, mode, ftz)
+        s(t, fa.finish(r, dty, sat))
+    return 'lane', g2
+
+
+def _nan_convert(a, sty, dty, ftz):
+    """NaN through a float-to-float cvt, as the hardware does: sign and the top payload bits
+    kept, made quiet; but f32 to f16/bf16 gives the canonical NaN, and .ftz widening converts
+    the canonical NaN."""
+    seb, smb, stb = fc.FORMATS[sty]
+    deb, dmb, dtb = fc.FORMATS[dty]
+    if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32'):
+        return fc.CANON_NAN[dty]
+    if ftz and sty in ('f32', 'f16') and dty in ('f64', 'f32'):
+        a = fc.CANON_NAN[sty]
+    sign = a >> (stb - 1) & 1
+    pay = a & ((1 << smb) - 1)
+    pay = pay << (dmb - smb) if dmb >= smb else pay >> (smb - dmb)
+    return (sign << (dtb - 1)) | (((1 << deb) - 1) << dmb) | pay | (1 << (dmb - 1))
+
+
+def _to_tf32(a, mode):
+    """cvt.rna.tf32.f32: an f32 rounded to 10 fraction bits, kept in the f32 layout."""
+    d = fc.decode(a, 'f32')
+    if d.kind == 'nan':
+        return a & 0xffffe000  # the payload's low 13 bits dropped
+    if d.kind == 'inf':
+        return a
+    if d.q == 0:
+        return a
+    r = fc.round_to(d.sign, d.q, 'tf32', mode)
+    sign, e, m = d.sign, (r >> 10) & 0xff, r & 0x3ff
+    if e == 0xff:
+        return (sign << 31) | 0x7f800000
+    return (sign << 31) | (e << 23) | (m << 13)
+
+
+def _float_to_float(sty, dty, mode, ftz, sat, relu):
+    """ftz: applies to f32 sources and results only; the hardware ignores it for cvt to f16
+    (a subnormal f32 rounds to an f16 subnormal under cvt.rp.ftz.f16.f32)."""
+    ftz_in = ftz and sty == 'f32' and dty != 'f16'
+    ftz_out = ftz and dty == 'f32'
+    if dty == 'tf32':
+        return lambda a: _to_tf32(a, mode)
+
+    def fn(a):
+        d = fc.decode(a, sty, ftz_in)
+        if d.kind == 'nan':
+            return 0 if sat else _nan_convert(a, sty, dty, ftz)
+        if d.kind == 'inf':
+            r = fc.inf(dty, d.sign)
+        else:
+            r = fc.round_to(d.sign, d.q, dty, mode, ftz_out, tiny_after=True) if d.q else \
+                fc.zero(dty, d.sign)
+        if relu:
+            r = _relu(dty, r)
+        return fa.finish(r, dty, sat)
+    return fn
+
+
+def f_sin_etc(ins, ctx):
+    return f_approx(ins, ctx, _fty(ins))
+
+
+OPS = {
+    'add': _dispatch(intops.c_add_sub, f_addsubmul),
+    'sub': _dispatch(intops.c_add_sub, f_addsubmul),
+    'mul': _dispatch(intops.c_mul, f_addsubmul),
+    'mad': _dispatch(intops.c_mul, f_fma),
+    'fma': _dispatch(None, f_fma),
+    'div': _dispatch(intops.c_divrem, f_div_approx),
+    'min': _dispatch(intops.c_minmax, f_minmax),
+    'max': _dispatch(intops.c_minmax, f_minmax),
+    'abs': _dispatch(intops.c_abs_neg, f_absneg),
+    'neg': _dispatch(intops.c_abs_neg, f_absneg),
+    'copysign': _dispatch(None, f_copysign),
+    'sqrt': _dispatch(None, f_sqrt_rcp),
+    'rcp': _dispatch(None, f_sqrt_rcp),
+    'rsqrt': f_sin_etc, 'sin': f_sin_etc, 'cos': f_sin_etc, 'ex2': f_sin_etc, 'lg2': f_sin_etc,
+    'tanh': f_sin_etc,
+    'testp': f_testp,
+    'cvt': c_cvt,
+}
+APPROX = ('rsqrt', 'sin', 'cos', 'ex2', 'lg2', 'tanh')

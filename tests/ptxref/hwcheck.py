@@ -1,0 +1,207 @@
+"""Reproduces the NVIDIA hardware's results in ../shared/ptx-hw/random with the reference
+interpreter, kernel by kernel, bit for bit, and reports per category how many kernels match.
+
+usage: hwcheck.py DIR [--cat C]... [--kernels K,K..] [--kernels-file F] [--every N] [--limit N]
+                  [--list-fails] [--expect-all] (exit 1 unless every selected kernel matches)
+                  [--skip-missing] (exit 77 when DIR has no hardware set)
+Slots that the hardware set marks approximate (slots.json.gz: class 'approx') are compared
+with their tolerance relative to the hardware value; a kernel whose only differences are NaN
+payloads (both NaN) is counted as 'nan-payload', not as a failure."""
+
+import argparse
+import gzip
+import json
+import os
+import struct
+import sys
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import interp  # noqa: E402
+import npyio  # noqa: E402
+import floatcore as fc  # noqa: E402
+
+SENTINEL = 0xDEADBEEF
+
+
+def load_set(d):
+    man = json.load(open(os.path.join(d, 'manifest.json')))['kernels']
+    inputs, shape = npyio.load_npy(os.path.join(d, 'inputs.npy'))
+    nv = npyio.load_npz(os.path.join(d, 'nv.part0.npz'))
+    idx, off, data = nv['idx'][0], nv['off'][0], nv['data'][0]
+    results = {int(i): (off[j], off[j + 1]) for j, i in enumerate(idx)}
+    with gzip.open(os.path.join(d, 'slots.json.gz'), 'rt') as f:
+        slots = json.load(f)
+    return man, inputs, shape[1], data, results, slots
+
+
+def _result_fmt(op):
+    """Float format of an instruction's result (None: not a float)."""
+    parts = op.split('.')
+    tys = [x for x in parts if x in ('f16', 'bf16', 'f32', 'f64', 'f16x2', 'bf16x2', 'u8', 's8',
+                                    'u16', 's16', 'u32', 's32', 'u64', 's64', 'b16', 'b32',
+                                    'b64', 'pred', 'tf32')]
+    if not tys or parts[0] in ('setp', 'testp'):
+        return None
+    t = tys[0] if parts[0] == 'cvt' else tys[-1]
+    return t if t in ('f16', 'bf16', 'f32', 'f64', 'f16x2', 'bf16x2') else None
+
+
+def _both_nan(a, b, fmt):
+    if fmt in ('f16x2', 'bf16x2'):
+        e = fmt[:-2]
+        return all(fc.is_nan(x, e) == fc.is_nan(y, e) and (x == y or fc.is_nan(x, e))
+                   for x, y in ((a & 0xffff, b & 0xffff), (a >> 16, b >> 16)))
+    if fmt in ('f16', 'bf16'):
+        return fc.is_nan(a & 0xffff, fmt) and fc.is_nan(b & 0xffff, fmt) and a >> 16 == b >> 16
+    return fc.is_nan(a, fmt) and fc.is_nan(b, fmt)
+
+
+def compare(ours, nv, k, slots, M):
+    """-> ('ok' | 'nan-payload' | 'mismatch', first differing word index).  Approximate slots
+    pass within a tolerance (see _close)."""
+    by_word = {}
+    for s in slots[k]:
+        for j in range(s['n']):
+            by_word[s['w'] + j] = (s, j)
+    nanp = False
+    for i, (a, b) in enumerate(zip(ours, nv)):
+        if a == b:
+            continue
+        w = i % M
+        s, j = by_word.get(w, (None, 0))
+        fmt = _result_fmt(s['op']) if s else None
+        if fmt == 'f64':
+            base = i - j
+            x, y = ours[base] | ours[base + 1] << 32, nv[base] | nv[base + 1] << 32
+        else:
+            base, x, y = i, a, b
+        if fmt and _both_nan(x, y, fmt):
+            nanp = True
+            continue
+        if s and s['cls'] == 'approx' and fmt in ('f32', 'f64', 'f16', 'f16x2'):
+            tol = s.get('tol')
+            if isinstance(tol, dict) and 'range' in tol:
+                continue  # sin/cos: the hardware's error is bounded only inside 'range'
+            if fmt == 'f16x2':
+                if _close(x & 0xffff, y & 0xffff, 'f16', tol) and \
+                        _close(x >> 16, y >> 16, 'f16', tol):
+                    continue
+            elif _close(x, y, fmt, tol):
+                continue
+        return 'mismatch', i
+    return ('nan-payload' if nanp else 'ok'), None
+
+
+def _val(x, fmt):
+    if fmt == 'f32':
+        return struct.unpack('<f', struct.pack('<I', x))[0]
+    if fmt == 'f64':
+        return struct.unpack('<d', struct.pack('<Q', x))[0]
+    d = fc.decode(x & 0xffff, fmt)
+    if d.kind == 'nan':
+        return float('nan')
+    if d.kind == 'inf':
+        return float('-inf') if d.sign else float('inf')
+    return float(d.value())
+
+
+def _close(x, y, fmt, tol):
+    """The interpreter computes approximate forms exactly rounded; the hardware's error bound is
+    the PTX ISA's (a few ulp, or an absolute error for sin/cos/lg2): accept 4x the recorded
+    tolerance, at least 2^-20 relative."""
+    a, b = _val(x, fmt), _val(y, fmt)
+    if a != a or b != b:
+        return a != a and b != b
+    if a == b:
+        return True
+    tol = tol if isinstance(tol, dict) else {}
+    rel = max(4 * tol.get('rel', 0), 2.0 ** -20, 4 * tol.get('ulp', 0) * 2.0 ** -23)
+    ab = 4 * tol.get('abs', 0)
+    if fmt == 'f16':
+        rel = max(rel, 2.0 ** -9)
+    d = abs(a - b)
+    return d <= ab or d <= rel * abs(b)
+
+
+def run_kernel(d, k, inputs, W):
+    T, K, M = k['threads'], k['in_words'], k['out_words']
+    i = k['index']
+    inp = bytearray(struct.pack('<%dI' % (T * K), *inputs[i * W:i * W + T * K]))
+    out = bytearray(struct.pack('<I', SENTINEL) * (T * M))
+    ck = interp.compile_ptx(open(os.path.join(d, k['file'])).read(), strict=False)
+    interp.run(ck, T, [inp, out])
+    return list(struct.unpack('<%dI' % (T * M), bytes(out)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('dir')
+    ap.add_argument('--cat', action='append')
+    ap.add_argument('--kernels')
+    ap.add_argument('--every', type=int, default=1)
+    ap.add_argument('--limit', type=int)
+    ap.add_argument('--list-fails', action='store_true')
+    ap.add_argument('--kernels-file', help='kernel numbers, one a line (# comments)')
+    ap.add_argument('--expect-all', action='store_true')
+    ap.add_argument('--skip-missing', action='store_true',
+                    help='exit 77 (skipped) when the hardware set is not there')
+    a = ap.parse_args()
+    if a.skip_missing and not os.path.exists(os.path.join(a.dir, 'manifest.json')):
+        print('no hardware set at %s: skipped' % a.dir)
+        return 77
+    if a.kernels_file:
+        a.kernels = ','.join(ln.split('#')[0].strip() for ln in open(a.kernels_file)
+                             if ln.split('#')[0].strip())
+    man, inputs, W, data, results, slots = load_set(a.dir)
+    ks = man[::a.every]
+    if a.cat:
+        ks = [k for k in ks if k['cat'] in a.cat]
+    if a.kernels:
+        want = {int(x) for x in a.kernels.split(',')}
+        ks = [k for k in man if k['index'] in want]
+    if a.limit:
+        ks = ks[:a.limit]
+    stats, fails = {}, []
+    t0 = time.time()
+    for k in ks:
+        st = stats.setdefault(k['cat'], {'ok': 0, 'nan-payload': 0, 'mismatch': 0, 'error': 0})
+        lo, hi = results[k['index']]
+        nv = data[lo:hi]
+        try:
+            ours = run_kernel(a.dir, k, inputs, W)
+            res, where = compare(ours, nv, k['index'], slots, k['out_words'])
+        except Exception as e:  # noqa: BLE001 -- report and go on
+            res, where = 'error', '%s: %s' % (type(e).__name__, str(e)[:200])
+        st[res] += 1
+        if res in ('mismatch', 'error'):
+            if res == 'mismatch':
+                M = k['out_words']
+                where = 'thread %d word %d: ours 0x%08x hw 0x%08x' % (
+                    where // M, where % M, ours[where], nv[where])
+            fails.append((k['file'], k['cat'], res, where))
+    print('category   kernels  exact  nan-payload  mismatch  error')
+    tot = [0, 0, 0, 0, 0]
+    for c in sorted(stats):
+        s = stats[c]
+        n = sum(s.values())
+        print('%-9s %8d %6d %12d %9d %6d' % (c, n, s['ok'], s['nan-payload'], s['mismatch'],
+                                            s['error']))
+        for j, v in enumerate((n, s['ok'], s['nan-payload'], s['mismatch'], s['error'])):
+            tot[j] += v
+    print('%-9s %8d %6d %12d %9d %6d' % ('total', *tot))
+    print('%.1f s' % (time.time() - t0))
+    if a.list_fails:
+        for f in fails:
+            print('FAIL %s [%s] %s: %s' % f)
+    if a.expect_all and fails:
+        for f in fails[:20]:
+            print('FAIL %s [%s] %s: %s' % f)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
