@@ -340,8 +340,26 @@ static void tr_abs64(struct ax2 *x)
 	    true);
 }
 
-/* add/sub/mul/fma/mad .ftz.f32: subnormal operands and (rounded) results flushed to
- * sign-preserving zero around the operation, whatever the target's denormal mode */
+/* .ftz mul/fma: NVIDIA's hardware detects tininess before rounding: a result whose exact
+ * value is below 2^-126 in magnitude is flushed even where it rounds up to +-2^-126
+ * (0x3f7fffff * 2^-126 gives 0).  The exact value is that small iff the same operation
+ * rounded toward zero is (2^-126 is representable and rounding toward zero never grows a
+ * magnitude), so the .rz twin decides; the flushed zero takes the sign of the rounded
+ * result r, which is the exact value's sign (or, for an exact zero, r's own). */
+static ir_ref flush_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)
+{
+	ir_ref rz = irb_emit(x->b, op, IR_T_F32, args, n, IR_FM_RZ, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, rz),
+	                 k(x, IR_T_I32, 0x7fffffffu));
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x00800000u));
+	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, r);
+	ir_ref z = op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u));
+	return op1(x, IR_BITCAST, IR_T_F32, op3(x, IR_SELECT, IR_T_I32, tiny, z, bits));
+}
+
+/* add/sub/mul/fma/mad .ftz.f32: subnormal operands and results flushed to sign-preserving
+ * zero around the operation, whatever the target's denormal mode (add/sub: an exact sum of
+ * two floats below 2^-126 is representable, so flushing the rounded result is exact) */
 static bool tr_ftz_arith(struct ax2 *x)
 {
 	static const enum ir_op ops[] = {[PTX_OP_ADD] = IR_FADD,
@@ -363,7 +381,31 @@ static bool tr_ftz_arith(struct ax2 *x)
 	for (unsigned i = 0; i < n; i++)
 		args[i] = flush_subnormal(x, src(x, 1 + i, IR_T_F32, false), false);
 	ir_ref r = irb_emit(x->b, op, IR_T_F32, args, n, aux, 0);
-	dst(x, flush_subnormal(x, r, false), false);
+	dst(x,
+	    op == IR_FMUL || op == IR_FMA ? flush_tiny_exact(x, op, args, n, r)
+	                                  : flush_subnormal(x, r, false),
+	    false);
+	return true;
+}
+
+/* min/max/abs/neg .ftz.f32: subnormal operands flushed to sign-preserving zero first (the
+ * results are then never subnormal: min/max pick an operand, abs/neg change the sign) */
+static bool tr_ftz_minmax_sign(struct ax2 *x)
+{
+	const struct ptx_insn *in = x->in;
+	bool two = in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
+	if (in->nopnds != (two ? 3u : 2u) || has(x, PTX_DW_NAN) || has(x, PTX_DW_XORSIGN) ||
+	    has(x, PTX_DW_ABS) || has(x, PTX_DW_RELU))
+		return false;
+	ir_ref a = flush_subnormal(x, src(x, 1, IR_T_F32, false), false);
+	enum ir_op op = in->op == PTX_OP_MIN   ? IR_FMIN
+	                : in->op == PTX_OP_MAX ? IR_FMAX
+	                : in->op == PTX_OP_NEG ? IR_FNEG
+	                                       : IR_FABS;
+	dst(x,
+	    two ? op2(x, op, IR_T_F32, a, flush_subnormal(x, src(x, 2, IR_T_F32, false), false))
+	        : op1(x, op, IR_T_F32, a),
+	    false);
 	return true;
 }
 
@@ -419,6 +461,31 @@ static ir_ref pack_halves(struct ax2 *x, ir_ref lo, ir_ref hi)
 	return op2(x, IR_OR, IR_T_I32, l, op2(x, IR_SHL, IR_T_I32, h, k(x, IR_T_I32, 16)));
 }
 
+/* .relu on an f16 result (i16 bits): a negative result (-0 included) becomes +0, a NaN the
+ * canonical NaN 0x7fff, as the PTX ISA defines fma.relu (NVIDIA's hardware agrees) */
+static ir_ref relu16(struct ax2 *x, ir_ref h)
+{
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref nan = icmp(x, IR_CMP_GTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                  k(x, IR_T_I32, 0x7c00));
+	ir_ref neg = icmp(x, IR_CMP_GEU, w, k(x, IR_T_I32, 0x8000));
+	w = op3(x, IR_SELECT, IR_T_I32, neg, k(x, IR_T_I32, 0), w);
+	w = op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fff), w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* fma.rn.relu.f16 */
+static bool tr_fma_relu16(struct ax2 *x)
+{
+	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
+	    has(x, PTX_DW_RP) || x->in->nopnds != 4)
+		return false;
+	ir_ref r = op3(x, IR_HFMA, IR_T_I16, src(x, 1, IR_T_I16, false), src(x, 2, IR_T_I16, false),
+	               src(x, 3, IR_T_I16, false));
+	dst(x, relu16(x, r), false);
+	return true;
+}
+
 static bool tr_f16x2(struct ax2 *x)
 {
 	static const struct {
@@ -441,7 +508,7 @@ static bool tr_f16x2(struct ax2 *x)
 		return true;
 	}
 	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
-	    has(x, PTX_DW_RP) || has(x, PTX_DW_RELU))
+	    has(x, PTX_DW_RP) || (has(x, PTX_DW_RELU) && in->op != PTX_OP_FMA))
 		return false;
 	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		if (ops[i].op != in->op)
@@ -455,6 +522,8 @@ static bool tr_f16x2(struct ax2 *x)
 			for (unsigned j = 0; j < n; j++)
 				args[j] = half_of(x, w[j], half);
 			h[half] = irb_emit(x->b, ops[i].ir, IR_T_I16, args, n, 0, 0);
+			if (has(x, PTX_DW_RELU))
+				h[half] = relu16(x, h[half]);
 		}
 		dst(x, pack_halves(x, h[0], h[1]), false);
 		return true;
@@ -493,7 +562,16 @@ static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
 	return irb_emit(x->b, IR_H2F, IR_T_F32, &h, 1, 0, 0);
 }
 
-static void tr_setp_f16(struct ax2 *x)
+/* operand i of a setp.f16 or setp.ftz.f32 as the f32 the comparison sees */
+static ir_ref setp_opnd(struct ax2 *x, unsigned i)
+{
+	if (type0(x) == PTX_TYPE_F16)
+		return h2f_ftz(x, i);
+	return flush_subnormal(x, src(x, i, IR_T_F32, false), false);
+}
+
+/* setp.CMP[.BOOL].f16 and setp.CMP[.BOOL].ftz.f32 */
+static void tr_setp_flushed(struct ax2 *x)
 {
 	const struct ptx_insn *in = x->in;
 	enum ir_cmp c;
@@ -501,7 +579,7 @@ static void tr_setp_f16(struct ax2 *x)
 		irb_unsupported(x->b, in, NULL);
 		return;
 	}
-	ir_ref args[2] = {h2f_ftz(x, 1), h2f_ftz(x, 2)};
+	ir_ref args[2] = {setp_opnd(x, 1), setp_opnd(x, 2)};
 	ir_ref r = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, c, 0), nr = IR_NO_REF;
 	const struct ptx_operand *d = &in->opnds[0];
 	if (in->nopnds > 3) {
@@ -534,13 +612,17 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			return true;
 		}
 		if (!(in->op == PTX_OP_CVT ? tr_cvt_f16x2(&x) : tr_f16x2(&x)))
-			irb_unsupported(b, in,
-			                "f16x2 operations other than add/sub/mul/fma (.rn), neg, "
-			                "abs, moves and cvt.rn.f16x2.f32");
+			irb_unsupported(
+			        b, in,
+			        "f16x2 operations other than add/sub/mul/fma (.rn; fma also "
+			        ".relu), neg, abs, moves and cvt.rn.f16x2.f32");
 		return true;
 	}
-	if (t == PTX_TYPE_F16 && in->op == PTX_OP_SETP) {
-		tr_setp_f16(&x);
+	if (t == PTX_TYPE_F16 && in->op == PTX_OP_FMA && has(&x, PTX_DW_RELU) && tr_fma_relu16(&x))
+		return true;
+	if (in->op == PTX_OP_SETP &&
+	    (t == PTX_TYPE_F16 || (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ)))) {
+		tr_setp_flushed(&x);
 		return true;
 	}
 	switch (in->op) {
@@ -587,7 +669,13 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		tr_approx_ftz(&x, irop[in->op]);
 		return true;
 	}
+	case PTX_OP_MIN:
+	case PTX_OP_MAX:
+	case PTX_OP_NEG:
+		return t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ) && tr_ftz_minmax_sign(&x);
 	case PTX_OP_ABS: /* abs.s64: a < 0 ? -a : a (INT64_MIN stays) */
+		if (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ))
+			return tr_ftz_minmax_sign(&x);
 		if (t != PTX_TYPE_S64)
 			return false;
 		tr_abs64(&x);

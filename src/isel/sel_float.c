@@ -6,9 +6,10 @@
  * denominator, a Newton-Raphson refinement of v_rcp with fma, v_div_fmas applying the
  * scale the numerator's v_div_scale left in VCC, v_div_fixup for the special cases),
  * which needs denormals enabled -- the kernel's default float mode.  .sat is the clamp
- * bit (the descriptor enables DX10 clamp: NaN -> 0, as PTX wants); neg and abs are bit
- * operations, so NaN payloads survive as PTX says.  Directed rounding (.rz/.rm/.rp) on
- * arithmetic is not selected yet and is reported by name.
+ * bit (the descriptor enables DX10 clamp: NaN -> 0, as PTX wants) followed by + 0.0,
+ * which turns the clamp's -0.0 into PTX's +0.0; neg and abs are bit operations.
+ * Directed rounding (.rz/.rm/.rp) on add/sub/mul/fma sets MODE.FP_ROUND around the
+ * instruction.  .ftz is expanded before selection (build_arith2.c).  docs/FLOAT.md.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -81,30 +82,35 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
 	unsigned k = in->op == IR_FADD ? 0 : in->op == IR_FSUB ? 1 : 2;
 	unsigned round = in->aux & IR_FM_ROUND_MASK;
-	if (round != IR_FM_RN) { /* directed rounding: the MODE register around the instruction */
-		struct ir_insn rn = *in;
-		rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
-		if (rn.aux & IR_FM_FTZ)
-			return check_mods(s, &rn), true;
-		set_round_mode(s, hw_round[round]);
-		arith(s, &rn);
-		set_round_mode(s, 0);
+	struct ir_insn rn = *in;
+	rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
+	if (!check_mods(s, &rn))
 		return true;
-	}
-	if (!check_mods(s, in))
-		return true;
-	bool w = is_f64(in);
-	struct mir_opnd ops[4] = {whole(s, in->res), src(s, in->args[0], w),
-	                          src(s, in->args[1], w)};
+	bool w = is_f64(in), sat = (in->aux & IR_FM_SAT) != 0;
+	/* .sat is the clamp bit, which keeps a -0.0 result (and a negative result that
+	 * rounds to -0.0) negative; PTX's saturation gives +0.0 there, as NVIDIA's hardware
+	 * does: the clamped value goes through + 0.0 (round to nearest: -0 + +0 = +0, exact
+	 * for everything else in [0, 1]) */
+	struct mir_opnd d =
+	        sat ? mir_vreg(sel_new_vgpr(s, w ? 2 : 1), w ? 2 : 1) : whole(s, in->res);
+	struct mir_opnd ops[4] = {d, src(s, in->args[0], w), src(s, in->args[1], w)};
 	unsigned op = w ? f64[k] : f32[k];
 	if (in->op == IR_FMA) {
 		ops[3] = src(s, in->args[2], w);
 		op = w ? AMD_OP_V_FMA_F64 : AMD_OP_V_FMA_F32;
 	}
+	if (round != IR_FM_RN) /* directed rounding: the MODE register around the instruction */
+		set_round_mode(s, hw_round[round]);
 	struct mir_insn *mi = valu(s, op, in->op == IR_FMA ? 4 : 3, ops);
 	if (w && in->op == IR_FSUB)
 		mi->neg = 2; /* a + (-b) */
-	mi->clamp = (in->aux & IR_FM_SAT) != 0;
+	mi->clamp = sat;
+	if (round != IR_FM_RN)
+		set_round_mode(s, 0);
+	if (sat) {
+		struct mir_opnd z[3] = {whole(s, in->res), mir_imm(0), d};
+		valu(s, w ? AMD_OP_V_ADD_F64 : AMD_OP_V_ADD_F32, 3, z);
+	}
 	return true;
 }
 
