@@ -1,0 +1,165 @@
+"""Cases for tests/exec/ptx/fmod.ptx: the float arithmetic modifiers on edge operands
+(subnormals, +-0, NaN, infinities, values straddling 0 and 1 and the smallest normal):
+.sat on add/sub/mul/fma, .ftz on min/max/abs/neg, every setp.*.ftz.f32 comparison, .ftz
+mul/fma whose exact result is tiny, fma.rn.relu.f16/.f16x2.  The references follow the PTX
+ISA's definitions in exact fractions; where the ISA leaves a detail open they follow what
+NVIDIA's hardware computes (../shared/ptx-hw, docs/FLOAT.md): .sat gives +0.0 for every
+result that clamps to zero, and .ftz mul/fma detect tininess before rounding."""
+
+import random
+from fractions import Fraction
+
+from ref import Case, In, Out
+from cases_arith2 import checker, directed, fval, half_op, is_nan, nan_check, to_float
+
+M16 = 0xffff
+M32 = 0xffffffff
+SIGN = 0x80000000
+TINY = Fraction(2) ** -126  # the smallest normal f32
+
+EDGE32 = [0, SIGN, 0x3f800000, 0xbf800000, 0x3f7fffff, 0x3f800001, 0x00800000, 0x80800000,
+          0x007fffff, 0x807fffff, 0x00000001, 0x80000001, 0x00ffffff, 0x3f000000, 0x3effffff,
+          0x01000000, 0x7fc00000, 0xffc12345, 0x7f800000, 0xff800000, 0x40000000, 0x00400000,
+          0x3f7ffffe, 0xbf7fffff]
+# fma operands whose exact result is just below 2^-126 in magnitude (rounds up to it)
+TINY_FMA = [(0x3f7fffff, 0x00800000, 0), (0xbf7fffff, 0x00800000, SIGN),
+            (0x00ffffff, 0x3f000000, 0x80000001), (0x3effffff, 0x01000000, 0),
+            (0x3fc00000, 0x00800001, 0x80800001), (0x3f800001, 0x00ffffff, 0x80800000),
+            (0x3f800000, 0x00800000, 0x80000001)]
+EDGE16 = [0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x03ff,
+          0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555]
+CMPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
+        'nan']
+NOUT = 17
+
+
+def ftz(bits):
+    """A subnormal f32 becomes the zero of its sign."""
+    return bits & SIGN if (bits & 0x7f800000) == 0 else bits
+
+
+def sat(v):
+    """.sat: NaN -> +0.0, clamped to [0.0, 1.0]; a zero (either sign) or negative result is
+    +0.0 (the hardware; the ISA does not say which zero)."""
+    if callable(v) or v & SIGN:
+        return 0
+    return min(v, 0x3f800000)  # positive floats order as their bit patterns
+
+
+def exact(op, xs):
+    v = [fval(x, 32)[1] for x in xs]
+    return {'add': lambda: v[0] + v[1], 'sub': lambda: v[0] - v[1],
+            'mul': lambda: v[0] * v[1], 'fma': lambda: v[0] * v[1] + v[2]}[op]()
+
+
+def arith(op, xs, mode, flush=False, saturate=False):
+    """add/sub/mul/fma rounded as `mode` says; .ftz flushes subnormal operands and any result
+    whose exact value is nonzero and below 2^-126 in magnitude (before rounding)."""
+    if flush:
+        xs = [ftz(x) for x in xs]
+    r = directed(op, xs, 32, mode)
+    if flush and not callable(r):
+        if all(fval(x, 32)[0] == 'num' for x in xs):
+            e = exact(op, xs)
+            if e != 0 and abs(e) < TINY:
+                r = SIGN if e < 0 else 0
+        r = ftz(r)
+    return sat(r) if saturate else r
+
+
+def minmax(x, y, is_min):
+    """min/max.ftz: a NaN operand gives the other one; +0 and -0 compare equal (either)."""
+    x, y = ftz(x), ftz(y)
+    if is_nan(x, 32) and is_nan(y, 32):
+        return nan_check(32)
+    if is_nan(x, 32) or is_nan(y, 32):
+        return y if is_nan(x, 32) else x
+    fx, fy = to_float(x, 32), to_float(y, 32)
+    if fx == fy and x != y:
+        f = (lambda g, x=x, y=y: g in (x, y))
+        f.text = '+-0'
+        return f
+    return x if (fx <= fy) == is_min else y
+
+
+def sign_op(x, neg):
+    x = ftz(x)
+    if is_nan(x, 32):
+        return nan_check(32)
+    return x ^ SIGN if neg else x & ~SIGN & M32
+
+
+def setp_mask(x, y):
+    fx, fy = to_float(ftz(x), 32), to_float(ftz(y), 32)
+    u = fx != fx or fy != fy
+    res = {'eq': fx == fy, 'ne': not u and fx != fy, 'lt': fx < fy, 'le': fx <= fy,
+           'gt': fx > fy, 'ge': fx >= fy, 'equ': u or fx == fy, 'neu': fx != fy,
+           'ltu': u or fx < fy, 'leu': u or fx <= fy, 'gtu': u or fx > fy,
+           'geu': u or fx >= fy, 'num': not u, 'nan': u}
+    return sum(1 << j for j, c in enumerate(CMPS) if res[c])
+
+
+def relu16(v):
+    """fma.relu: a negative result (-0 too) is +0, a NaN result the canonical NaN 0x7fff."""
+    if callable(v):
+        return 0x7fff
+    return 0 if v & 0x8000 else v
+
+
+def results(a, b, c, h):
+    r = [arith('add', [a, b], 'rn', saturate=True), arith('sub', [a, b], 'rm', saturate=True),
+         arith('mul', [a, b], 'rn', saturate=True), arith('mul', [a, b], 'rz', saturate=True),
+         arith('fma', [a, b, c], 'rn', saturate=True),
+         arith('fma', [a, b, c], 'rm', flush=True, saturate=True),
+         minmax(a, b, True), minmax(a, b, False), sign_op(a, False), sign_op(a, True),
+         setp_mask(a, b),
+         arith('mul', [a, b], 'rn', flush=True), arith('mul', [a, b], 'rp', flush=True),
+         arith('fma', [a, b, c], 'rn', flush=True), arith('add', [a, b], 'rn', flush=True)]
+    r.append(relu16(half_op('fma', [w & M16 for w in h])))
+    lo, hi = (relu16(half_op('fma', [w >> s & M16 for w in h])) for s in (0, 16))
+    r.append(lo | hi << 16)
+    return r
+
+
+def operands(rng):
+    a, b, c = [], [], []
+    for i, x in enumerate(EDGE32):
+        for j, y in enumerate(EDGE32):
+            a.append(x)
+            b.append(y)
+            c.append(EDGE32[(3 * i + 5 * j) % len(EDGE32)] if (i + j) % 3 else 0)
+    for x, y, z in TINY_FMA:
+        a += [x, y]
+        b += [y, x]
+        c += [z, z]
+    while len(a) % 64 or len(a) < 1024:
+        a.append(0x3f000000 | rng.getrandbits(24))  # [0.5, 2)
+        b.append(rng.getrandbits(1) << 31 | rng.randrange(0, 3) << 23 | rng.getrandbits(23))
+        c.append(rng.getrandbits(1) << 31 | rng.randrange(0, 3) << 23 | rng.getrandbits(23))
+    h = []
+    for _ in range(3 * len(a)):
+        halves = [rng.choice(EDGE16) if rng.random() < 0.6 else rng.getrandbits(16)
+                  for _ in range(2)]
+        h.append(halves[0] | halves[1] << 16)
+    return a, b, c, h
+
+
+def fmod_case():
+    rng = random.Random('fmod')
+    a, b, c, h = operands(rng)
+    n, block = len(a), 64
+
+    def expect():
+        out = []
+        for i in range(n):
+            out += results(a[i], b[i], c[i], h[3 * i:3 * i + 3])
+        return out
+
+    return Case('fmod', 'fmod', (n // block,), (block,),
+                [Out(4 * NOUT * n), In('I', a), In('I', b), In('I', c), In('I', h),
+                 ('u32', n)],
+                checker('fmod', NOUT, 'I', expect, [a, b, c]))
+
+
+def cases():
+    return [fmod_case()]
