@@ -98,12 +98,18 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_FMA) {
 		ops[3] = src(s, in->args[2], w);
 		op = w ? AMD_OP_V_FMA_F64 : AMD_OP_V_FMA_F32;
+	} else if (w && in->op == IR_FSUB) {
+		/* a - b as fma(b, -1.0, a): one rounding as a + (-b), but a NaN b comes out
+		 * with its own sign, as NVIDIA's sub.f64 gives it (the neg modifier flips it) */
+		ops[3] = ops[1];
+		ops[1] = ops[2];
+		ops[2] = mir_imm(0xbff00000u); /* inline -1.0 (f64: high half) */
+		op = AMD_OP_V_FMA_F64;
 	}
 	if (round != IR_FM_RN) /* directed rounding: the MODE register around the instruction */
 		set_round_mode(s, hw_round[round]);
-	struct mir_insn *mi = valu(s, op, in->op == IR_FMA ? 4 : 3, ops);
-	if (w && in->op == IR_FSUB)
-		mi->neg = 2; /* a + (-b) */
+	struct mir_insn *mi =
+	        valu(s, op, op == AMD_OP_V_FMA_F64 || op == AMD_OP_V_FMA_F32 ? 4 : 3, ops);
 	mi->clamp = sat;
 	if (round != IR_FM_RN)
 		set_round_mode(s, 0);
@@ -125,17 +131,32 @@ static bool minmax(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* neg/abs flip or clear the sign bit of the high dword. */
+/* f32 neg/abs flip or clear the sign bit.  f64: NVIDIA's hardware returns neg.f64/abs.f64 of a
+ * NaN unchanged (a signalling one quieted), so they are multiplications: -1.0 * a, and
+ * a * copysign(1.0, a) for abs (exact for every number, -0.0 included; a NaN operand comes
+ * out quieted with its sign). */
 static bool sign_op(struct isel *s, const struct ir_insn *in)
 {
-	bool w = is_f64(in);
-	unsigned hi = w ? 1 : 0;
-	if (w)
-		sel_copy(s, rd(s, in->res, 0), sel_vsrc_opnd(s, in->args[0], 0));
-	struct mir_opnd ops[3] = {rd(s, in->res, hi),
-	                          mir_imm(in->op == IR_FNEG ? 0x80000000u : 0x7fffffffu),
-	                          sel_vsrc_opnd(s, in->args[0], hi)};
-	valu(s, in->op == IR_FNEG ? AMD_OP_V_XOR_B32 : AMD_OP_V_AND_B32, 3, ops);
+	bool neg = in->op == IR_FNEG;
+	if (!is_f64(in)) {
+		struct mir_opnd ops[3] = {rd(s, in->res, 0),
+		                          mir_imm(neg ? 0x80000000u : 0x7fffffffu),
+		                          sel_vsrc_opnd(s, in->args[0], 0)};
+		valu(s, neg ? AMD_OP_V_XOR_B32 : AMD_OP_V_AND_B32, 3, ops);
+		return true;
+	}
+	struct mir_opnd f = mir_imm(0xbff00000u); /* inline -1.0 (f64: high half) */
+	if (!neg) {
+		uint32_t one = sel_new_vgpr(s, 2);
+		struct mir_opnd lo[2] = {sel_sub(one, 0, 1), mir_imm(0)};
+		valu(s, AMD_OP_V_MOV_B32, 2, lo);
+		struct mir_opnd hi[4] = {sel_sub(one, 1, 1), mir_imm(0x80000000u),
+		                         sel_vsrc_opnd(s, in->args[0], 1), mir_imm(0x3ff00000u)};
+		valu(s, AMD_OP_V_BFI_B32, 4, hi);
+		f = mir_vreg(one, 2);
+	}
+	struct mir_opnd ops[3] = {whole(s, in->res), src(s, in->args[0], true), f};
+	valu(s, AMD_OP_V_MUL_F64, 3, ops);
 	return true;
 }
 

@@ -20,7 +20,7 @@ TINY = Fraction(2) ** -126  # the smallest normal f32
 EDGE32 = [0, SIGN, 0x3f800000, 0xbf800000, 0x3f7fffff, 0x3f800001, 0x00800000, 0x80800000,
           0x007fffff, 0x807fffff, 0x00000001, 0x80000001, 0x00ffffff, 0x3f000000, 0x3effffff,
           0x01000000, 0x7fc00000, 0xffc12345, 0x7f800000, 0xff800000, 0x40000000, 0x00400000,
-          0x3f7ffffe, 0xbf7fffff]
+          0x3f7ffffe, 0xbf7fffff, 0x7ff00000, 0x7ff40000, 0xfff80000]
 # fma operands whose exact result is just below 2^-126 in magnitude (rounds up to it)
 TINY_FMA = [(0x3f7fffff, 0x00800000, 0), (0xbf7fffff, 0x00800000, SIGN),
             (0x00ffffff, 0x3f000000, 0x80000001), (0x3effffff, 0x01000000, 0),
@@ -30,7 +30,8 @@ EDGE16 = [0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00, 0xfc00, 0x7e00, 0xf
           0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555]
 CMPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
         'nan']
-NOUT = 17
+NOUT = 23
+Q64 = 1 << 51  # the quiet bit of an f64 NaN
 
 
 def ftz(bits):
@@ -106,6 +107,28 @@ def relu16(v):
     return 0 if v & 0x8000 else v
 
 
+def f64_nan_ops(x, y):
+    """neg.f64/abs.f64 x and sub.f64 x, y.  The ISA leaves the NaN open; NVIDIA's hardware
+    returns a NaN operand of neg/abs unchanged (a signalling one quieted) and x - NaN as that
+    NaN, quieted, with its own sign (docs/FLOAT.md); two NaN operands: any NaN."""
+    xn, yn = is_nan(x, 64), is_nan(y, 64)
+    neg = x | Q64 if xn else x ^ 1 << 63
+    ab = x | Q64 if xn else x & ~(1 << 63)
+    if xn and yn:
+        d = nan_check(64)
+    elif xn or yn:
+        d = (y if yn else x) | Q64
+    else:
+        d = directed('sub', [x, y], 64, 'rn')
+    r = []
+    for v in (neg, ab, d):
+        if callable(v):
+            r += [None, (lambda g: (g & 0x7ff00000) == 0x7ff00000)]  # NaN: the high word
+        else:
+            r += [v & M32, v >> 32]
+    return r
+
+
 def results(a, b, c, h):
     r = [arith('add', [a, b], 'rn', saturate=True), arith('sub', [a, b], 'rm', saturate=True),
          arith('mul', [a, b], 'rn', saturate=True), arith('mul', [a, b], 'rz', saturate=True),
@@ -118,7 +141,7 @@ def results(a, b, c, h):
     r.append(relu16(half_op('fma', [w & M16 for w in h])))
     lo, hi = (relu16(half_op('fma', [w >> s & M16 for w in h])) for s in (0, 16))
     r.append(lo | hi << 16)
-    return r
+    return r + f64_nan_ops(a | b << 32, c | a << 32)
 
 
 def operands(rng):
