@@ -1,5 +1,7 @@
-/* ir_build, part 5: lop3, carry chains, sad, copysign, vector moves, packed f16x2 and the
- * approximate reciprocal with .ftz, expanded into the IR's general operations.
+/* ir_build, part 5: lop3, carry chains, sad, copysign, vector moves, packed f16x2, the float
+ * modifiers .ftz (f32 and f16 arithmetic, min/max/abs/neg, setp, the .approx unary
+ * operations), .sat and .relu on f16 (docs/FLOAT.md), expanded into the IR's general
+ * operations.
  *
  * lop3: the 8-entry truth table (a = 0xf0, b = 0xcc, c = 0xaa) is decomposed by Shannon
  * expansion on the variable that gives the fewest operations (a cost search over the at
@@ -474,61 +476,130 @@ static ir_ref relu16(struct ax2 *x, ir_ref h)
 	return op1(x, IR_TRUNC, IR_T_I16, w);
 }
 
-/* fma.rn.relu.f16 */
-static bool tr_fma_relu16(struct ax2 *x)
+/* a subnormal f16 (i16 bits) becomes the zero of its sign */
+static ir_ref flush16(struct ax2 *x, ir_ref h)
 {
-	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
-	    has(x, PTX_DW_RP) || x->in->nopnds != 4)
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref tiny = icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                   k(x, IR_T_I32, 0x400));
+	w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
+	        w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* .ftz on an f16 mul/fma result r: tininess before rounding, as for f32 (flush_tiny_exact):
+ * the operation in f32 (the product of two f16 is exact there) rounded toward zero is below
+ * 2^-14 in magnitude iff the exact result is */
+static ir_ref flush16_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)
+{
+	ir_ref f[3];
+	for (unsigned i = 0; i < n; i++)
+		f[i] = op1(x, IR_H2F, IR_T_F32, args[i]);
+	ir_ref rz = irb_emit(x->b, op == IR_HMUL ? IR_FMUL : IR_FMA, IR_T_F32, f, n, IR_FM_RZ, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, rz),
+	                 k(x, IR_T_I32, 0x7fffffffu));
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x38800000u)); /* 2^-14 */
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, r);
+	w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
+	        w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* .sat on an f16 result: NaN and every negative or zero result -> +0.0, above 1.0 -> 1.0
+ * (as .sat on f32, docs/FLOAT.md) */
+static ir_ref sat16(struct ax2 *x, ir_ref h)
+{
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref nan = icmp(x, IR_CMP_GTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                  k(x, IR_T_I32, 0x7c00));
+	ir_ref neg = icmp(x, IR_CMP_GEU, w, k(x, IR_T_I32, 0x8000));
+	ir_ref big = icmp(x, IR_CMP_GTU, w, k(x, IR_T_I32, 0x3c00));
+	w = op3(x, IR_SELECT, IR_T_I32, big, k(x, IR_T_I32, 0x3c00), w);
+	w = op3(x, IR_SELECT, IR_T_I32, op2(x, IR_OR, IR_T_PRED, nan, neg), k(x, IR_T_I32, 0), w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* one f16 add/sub/mul/fma (.rn) with its .ftz/.sat/.relu (i16 bit patterns) */
+static ir_ref half_op_mods(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n)
+{
+	bool ftz = has(x, PTX_DW_FTZ);
+	for (unsigned i = 0; ftz && i < n; i++)
+		args[i] = flush16(x, args[i]);
+	ir_ref r = irb_emit(x->b, op, IR_T_I16, args, n, 0, 0);
+	if (ftz)
+		r = op == IR_HMUL || op == IR_HFMA ? flush16_tiny_exact(x, op, args, n, r)
+		                                   : flush16(x, r);
+	if (has(x, PTX_DW_SAT))
+		r = sat16(x, r);
+	if (has(x, PTX_DW_RELU))
+		r = relu16(x, r);
+	return r;
+}
+
+static enum ir_op half_ir_op(enum ptx_opcode op)
+{
+	return op == PTX_OP_ADD   ? IR_HADD
+	       : op == PTX_OP_SUB ? IR_HSUB
+	       : op == PTX_OP_MUL ? IR_HMUL
+	       : op == PTX_OP_FMA ? IR_HFMA
+	                          : IR_NUM_OPS;
+}
+
+/* add/sub/mul/fma.f16 with .ftz, .sat or .relu (fma only), .rn only; neg/abs.ftz.f16 */
+static bool tr_half_mods(struct ax2 *x)
+{
+	if (x->in->op == PTX_OP_NEG || x->in->op == PTX_OP_ABS) {
+		if (!has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU))
+			return false;
+		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, flush16(x, src(x, 1, IR_T_I16, false)));
+		w = x->in->op == PTX_OP_NEG ? op2(x, IR_XOR, IR_T_I32, w, k(x, IR_T_I32, 0x8000))
+		                            : op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff));
+		dst(x, op1(x, IR_TRUNC, IR_T_I16, w), false);
+		return true;
+	}
+	enum ir_op op = half_ir_op(x->in->op);
+	if (op == IR_NUM_OPS || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP) ||
+	    (has(x, PTX_DW_RELU) && op != IR_HFMA) || x->in->nopnds != 1 + ir_ops[op].nargs)
 		return false;
-	ir_ref r = op3(x, IR_HFMA, IR_T_I16, src(x, 1, IR_T_I16, false), src(x, 2, IR_T_I16, false),
-	               src(x, 3, IR_T_I16, false));
-	dst(x, relu16(x, r), false);
+	unsigned n = ir_ops[op].nargs;
+	ir_ref args[3];
+	for (unsigned i = 0; i < n; i++)
+		args[i] = src(x, 1 + i, IR_T_I16, false);
+	dst(x, half_op_mods(x, op, args, n), false);
 	return true;
 }
 
 static bool tr_f16x2(struct ax2 *x)
 {
-	static const struct {
-		enum ptx_opcode op;
-		enum ir_op ir;
-	} ops[] = {{PTX_OP_ADD, IR_HADD},
-	           {PTX_OP_SUB, IR_HSUB},
-	           {PTX_OP_MUL, IR_HMUL},
-	           {PTX_OP_FMA, IR_HFMA}};
 	const struct ptx_insn *in = x->in;
 	if (in->op == PTX_OP_NEG || in->op == PTX_OP_ABS) { /* the sign bits */
 		bool neg = in->op == PTX_OP_NEG;
-		if (has(x, PTX_DW_FTZ))
-			return false;
 		ir_ref a = src(x, 1, IR_T_I32, false);
+		if (has(x, PTX_DW_FTZ)) /* subnormal halves flushed first */
+			a = pack_halves(x, flush16(x, half_of(x, a, 0)),
+			                flush16(x, half_of(x, a, 1)));
 		dst(x,
 		    op2(x, neg ? IR_XOR : IR_AND, IR_T_I32, a,
 		        k(x, IR_T_I32, neg ? 0x80008000u : 0x7fff7fffu)),
 		    false);
 		return true;
 	}
-	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
-	    has(x, PTX_DW_RP) || (has(x, PTX_DW_RELU) && in->op != PTX_OP_FMA))
+	enum ir_op op = half_ir_op(in->op);
+	if (op == IR_NUM_OPS || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP) ||
+	    (has(x, PTX_DW_RELU) && op != IR_HFMA) || in->nopnds != 1 + ir_ops[op].nargs)
 		return false;
-	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		if (ops[i].op != in->op)
-			continue;
-		unsigned n = ir_ops[ops[i].ir].nargs;
-		ir_ref w[3], h[2];
+	unsigned n = ir_ops[op].nargs;
+	ir_ref w[3], h[2];
+	for (unsigned j = 0; j < n; j++)
+		w[j] = src(x, 1 + j, IR_T_I32, false);
+	for (unsigned half = 0; half < 2; half++) {
+		ir_ref args[3];
 		for (unsigned j = 0; j < n; j++)
-			w[j] = src(x, 1 + j, IR_T_I32, false);
-		for (unsigned half = 0; half < 2; half++) {
-			ir_ref args[3];
-			for (unsigned j = 0; j < n; j++)
-				args[j] = half_of(x, w[j], half);
-			h[half] = irb_emit(x->b, ops[i].ir, IR_T_I16, args, n, 0, 0);
-			if (has(x, PTX_DW_RELU))
-				h[half] = relu16(x, h[half]);
-		}
-		dst(x, pack_halves(x, h[0], h[1]), false);
-		return true;
+			args[j] = half_of(x, w[j], half);
+		h[half] = half_op_mods(x, op, args, n);
 	}
-	return false;
+	dst(x, pack_halves(x, h[0], h[1]), false);
+	return true;
 }
 
 /* cvt.rn.f16x2.f32 d, a, b: d = {f16(a) in the upper half, f16(b) in the lower} */
@@ -614,11 +685,13 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		if (!(in->op == PTX_OP_CVT ? tr_cvt_f16x2(&x) : tr_f16x2(&x)))
 			irb_unsupported(
 			        b, in,
-			        "f16x2 operations other than add/sub/mul/fma (.rn; fma also "
-			        ".relu), neg, abs, moves and cvt.rn.f16x2.f32");
+			        "f16x2 operations other than add/sub/mul/fma (.rn, .ftz, .sat; fma "
+			        "also .relu), neg, abs, moves and cvt.rn.f16x2.f32");
 		return true;
 	}
-	if (t == PTX_TYPE_F16 && in->op == PTX_OP_FMA && has(&x, PTX_DW_RELU) && tr_fma_relu16(&x))
+	if (t == PTX_TYPE_F16 &&
+	    (has(&x, PTX_DW_FTZ) || has(&x, PTX_DW_SAT) || has(&x, PTX_DW_RELU)) &&
+	    tr_half_mods(&x))
 		return true;
 	if (in->op == PTX_OP_SETP &&
 	    (t == PTX_TYPE_F16 || (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ)))) {

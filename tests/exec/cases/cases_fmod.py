@@ -27,10 +27,13 @@ TINY_FMA = [(0x3f7fffff, 0x00800000, 0), (0xbf7fffff, 0x00800000, SIGN),
             (0x3fc00000, 0x00800001, 0x80800001), (0x3f800001, 0x00ffffff, 0x80800000),
             (0x3f800000, 0x00800000, 0x80000001)]
 EDGE16 = [0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x03ff,
-          0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555]
+          0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555, 0x3bff, 0x07ff, 0x3800, 0x3c01]
+# f16 (a, b, c) whose a * b (+ c) is just below 2^-14 (rounds up to it), or near 1.0
+TINY16 = [(0x3bff, 0x0400, 0), (0x0400, 0xbbff, 0x8000), (0x07ff, 0x3800, 0x8001),
+          (0x3c01, 0x03ff, 0x8001), (0x3c00, 0x0400, 0x8001), (0x3c01, 0x3bff, 0x8001)]
 CMPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
         'nan']
-NOUT = 23
+NOUT = 30
 Q64 = 1 << 51  # the quiet bit of an f64 NaN
 
 
@@ -129,6 +132,32 @@ def f64_nan_ops(x, y):
     return r
 
 
+def ftz16(h):
+    return h & 0x8000 if (h & 0x7c00) == 0 else h
+
+
+def half_mods(op, xs, flush=False, saturate=False, relu=False):
+    """f16 add/sub/mul/fma .rn with .ftz (operands; results whose exact value is below 2^-14
+    before rounding, as for f32), .sat (NaN, zeros and negatives -> +0, above 1 -> 1.0) and
+    .relu, on i16 bit patterns."""
+    if flush:
+        xs = [ftz16(x) for x in xs]
+    r = half_op(op, xs)
+    if flush and not callable(r):
+        if all(fval(x, 16)[0] == 'num' for x in xs):
+            v = [fval(x, 16)[1] for x in xs]
+            e = {'add': lambda: v[0] + v[1], 'sub': lambda: v[0] - v[1],
+                 'mul': lambda: v[0] * v[1], 'fma': lambda: v[0] * v[1] + v[2]}[op]()
+            if e != 0 and abs(e) < Fraction(2) ** -14:
+                r = 0x8000 if e < 0 else 0
+        r = ftz16(r)
+    if saturate:
+        r = 0 if callable(r) or r & 0x8000 else min(r, 0x3c00)
+    if relu:
+        r = relu16(r)
+    return r
+
+
 def results(a, b, c, h):
     r = [arith('add', [a, b], 'rn', saturate=True), arith('sub', [a, b], 'rm', saturate=True),
          arith('mul', [a, b], 'rn', saturate=True), arith('mul', [a, b], 'rz', saturate=True),
@@ -141,7 +170,37 @@ def results(a, b, c, h):
     r.append(relu16(half_op('fma', [w & M16 for w in h])))
     lo, hi = (relu16(half_op('fma', [w >> s & M16 for w in h])) for s in (0, 16))
     r.append(lo | hi << 16)
-    return r + f64_nan_ops(a | b << 32, c | a << 32)
+    r += f64_nan_ops(a | b << 32, c | a << 32)
+
+    def halves(op, n, **mods):
+        lo, hi = (half_mods(op, [w >> s & M16 for w in h[:n]], **mods) for s in (0, 16))
+        return halves_check(lo, hi)
+
+    r += [halves('add', 2, flush=True, saturate=True), halves('mul', 2, flush=True),
+          halves('fma', 3, flush=True, saturate=True),
+          halves_check(*(sign16(h[0] >> s & M16, True) for s in (0, 16))),
+          half_mods('sub', [w & M16 for w in h[:2]], saturate=True),
+          half_mods('fma', [w & M16 for w in h], flush=True, relu=True),
+          sign16(h[0] & M16, False)]
+    return r
+
+
+def sign16(x, neg):
+    """neg/abs.ftz.f16: subnormal flushed first; a NaN: any NaN."""
+    x = ftz16(x)
+    if is_nan(x, 16):
+        return nan_check(16)
+    return x ^ 0x8000 if neg else x & 0x7fff
+
+
+def halves_check(lo, hi):
+    if not callable(lo) and not callable(hi):
+        return lo | hi << 16
+
+    def f(g):
+        return all((e(p) if callable(e) else p == e) for e, p in ((lo, g & M16), (hi, g >> 16)))
+    f.text = 'halves %s %s' % tuple('NaN' if callable(e) else '%#x' % e for e in (lo, hi))
+    return f
 
 
 def operands(rng):
@@ -160,7 +219,9 @@ def operands(rng):
         b.append(rng.getrandbits(1) << 31 | rng.randrange(0, 3) << 23 | rng.getrandbits(23))
         c.append(rng.getrandbits(1) << 31 | rng.randrange(0, 3) << 23 | rng.getrandbits(23))
     h = []
-    for _ in range(3 * len(a)):
+    for x, y, z in TINY16:  # both halves
+        h += [x | y << 16, y | x << 16, z | z << 16]
+    while len(h) < 3 * len(a):
         halves = [rng.choice(EDGE16) if rng.random() < 0.6 else rng.getrandbits(16)
                   for _ in range(2)]
         h.append(halves[0] | halves[1] << 16)
