@@ -390,24 +390,13 @@ static bool tr_ftz_arith(struct ax2 *x)
 	return true;
 }
 
-/* min/max/abs/neg .ftz.f32: subnormal operands flushed to sign-preserving zero first (the
- * results are then never subnormal: min/max pick an operand, abs/neg change the sign) */
-static bool tr_ftz_minmax_sign(struct ax2 *x)
+/* abs/neg .ftz.f32: a subnormal operand flushed to sign-preserving zero first */
+static bool tr_ftz_sign(struct ax2 *x)
 {
-	const struct ptx_insn *in = x->in;
-	bool two = in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
-	if (in->nopnds != (two ? 3u : 2u) || has(x, PTX_DW_NAN) || has(x, PTX_DW_XORSIGN) ||
-	    has(x, PTX_DW_ABS) || has(x, PTX_DW_RELU))
+	if (x->in->nopnds != 2 || has(x, PTX_DW_RELU))
 		return false;
 	ir_ref a = flush_subnormal(x, src(x, 1, IR_T_F32, false), false);
-	enum ir_op op = in->op == PTX_OP_MIN   ? IR_FMIN
-	                : in->op == PTX_OP_MAX ? IR_FMAX
-	                : in->op == PTX_OP_NEG ? IR_FNEG
-	                                       : IR_FABS;
-	dst(x,
-	    two ? op2(x, op, IR_T_F32, a, flush_subnormal(x, src(x, 2, IR_T_F32, false), false))
-	        : op1(x, op, IR_T_F32, a),
-	    false);
+	dst(x, op1(x, x->in->op == PTX_OP_NEG ? IR_FNEG : IR_FABS, IR_T_F32, a), false);
 	return true;
 }
 
@@ -569,6 +558,70 @@ static bool tr_half_mods(struct ax2 *x)
 	return true;
 }
 
+/* min/max{.NaN} of two f32 values: with .NaN a NaN operand gives the canonical NaN
+ * 0x7fffffff (PTX ISA), without it the other operand (v_min/v_max; NVIDIA's hardware gives
+ * the number for a signalling NaN too) */
+static ir_ref fminmax32(struct ax2 *x, ir_ref a, ir_ref b)
+{
+	ir_ref r = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, a, b);
+	if (!has(x, PTX_DW_NAN_MOD))
+		return r;
+	ir_ref args[2] = {a, b};
+	ir_ref nan = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, IR_CMP_NAN, 0);
+	return op1(x, IR_BITCAST, IR_T_F32,
+	           op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffffu),
+	               op1(x, IR_BITCAST, IR_T_I32, r)));
+}
+
+/* min/max{.ftz}{.NaN} of two f16 (i16 bits): widened to f32 (exact) and the result narrowed
+ * back (exact: it is one of the operands); .NaN gives the canonical NaN 0x7fff */
+static ir_ref hminmax(struct ax2 *x, ir_ref a, ir_ref b)
+{
+	if (has(x, PTX_DW_FTZ)) {
+		a = flush16(x, a);
+		b = flush16(x, b);
+	}
+	ir_ref fa = op1(x, IR_H2F, IR_T_F32, a), fb = op1(x, IR_H2F, IR_T_F32, b);
+	ir_ref r = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, fa, fb);
+	ir_ref h = op1(x, IR_F2H, IR_T_I16, r);
+	if (!has(x, PTX_DW_NAN_MOD))
+		return h;
+	ir_ref args[2] = {fa, fb};
+	ir_ref nan = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, IR_CMP_NAN, 0);
+	return op1(x, IR_TRUNC, IR_T_I16,
+	           op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fff),
+	               op1(x, IR_ZEXT, IR_T_I32, h)));
+}
+
+/* min/max{.ftz}{.NaN} .f32 (only with a modifier: plain ones are build_insn.c's), .f16, .f16x2 */
+static bool tr_fminmax(struct ax2 *x)
+{
+	if (x->in->nopnds != 3 || has(x, PTX_DW_XORSIGN) || has(x, PTX_DW_ABS) ||
+	    has(x, PTX_DW_RELU))
+		return false;
+	enum ptx_type t = type0(x);
+	if (t == PTX_TYPE_F32) {
+		bool ftz = has(x, PTX_DW_FTZ);
+		ir_ref a = src(x, 1, IR_T_F32, false), b = src(x, 2, IR_T_F32, false);
+		if (ftz) {
+			a = flush_subnormal(x, a, false);
+			b = flush_subnormal(x, b, false);
+		}
+		dst(x, fminmax32(x, a, b), false);
+		return true;
+	}
+	if (t == PTX_TYPE_F16) {
+		dst(x, hminmax(x, src(x, 1, IR_T_I16, false), src(x, 2, IR_T_I16, false)), false);
+		return true;
+	}
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	dst(x,
+	    pack_halves(x, hminmax(x, half_of(x, a, 0), half_of(x, b, 0)),
+	                hminmax(x, half_of(x, a, 1), half_of(x, b, 1))),
+	    false);
+	return true;
+}
+
 static bool tr_f16x2(struct ax2 *x)
 {
 	const struct ptx_insn *in = x->in;
@@ -682,11 +735,14 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			    false);
 			return true;
 		}
-		if (!(in->op == PTX_OP_CVT ? tr_cvt_f16x2(&x) : tr_f16x2(&x)))
+		if (!(in->op == PTX_OP_CVT                           ? tr_cvt_f16x2(&x)
+		      : in->op == PTX_OP_MIN || in->op == PTX_OP_MAX ? tr_fminmax(&x)
+		                                                     : tr_f16x2(&x)))
 			irb_unsupported(
 			        b, in,
 			        "f16x2 operations other than add/sub/mul/fma (.rn, .ftz, .sat; fma "
-			        "also .relu), neg, abs, moves and cvt.rn.f16x2.f32");
+			        "also .relu), min/max (.ftz, .NaN), neg, abs, moves and "
+			        "cvt.rn.f16x2.f32");
 		return true;
 	}
 	if (t == PTX_TYPE_F16 &&
@@ -744,11 +800,15 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	}
 	case PTX_OP_MIN:
 	case PTX_OP_MAX:
+		if (t == PTX_TYPE_F16 ||
+		    (t == PTX_TYPE_F32 && (has(&x, PTX_DW_FTZ) || has(&x, PTX_DW_NAN_MOD))))
+			return tr_fminmax(&x);
+		return false;
 	case PTX_OP_NEG:
-		return t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ) && tr_ftz_minmax_sign(&x);
+		return t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ) && tr_ftz_sign(&x);
 	case PTX_OP_ABS: /* abs.s64: a < 0 ? -a : a (INT64_MIN stays) */
 		if (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ))
-			return tr_ftz_minmax_sign(&x);
+			return tr_ftz_sign(&x);
 		if (t != PTX_TYPE_S64)
 			return false;
 		tr_abs64(&x);

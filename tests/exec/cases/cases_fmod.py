@@ -1,7 +1,8 @@
 """Cases for tests/exec/ptx/fmod.ptx: the float arithmetic modifiers on edge operands
 (subnormals, +-0, NaN, infinities, values straddling 0 and 1 and the smallest normal):
 .sat on add/sub/mul/fma, .ftz on min/max/abs/neg, every setp.*.ftz.f32 comparison, .ftz
-mul/fma whose exact result is tiny, fma.rn.relu.f16/.f16x2.  The references follow the PTX
+mul/fma whose exact result is tiny, .ftz/.sat/.relu on f16 and f16x2, min/max .NaN and on
+f16, neg/abs/sub.f64 of NaNs.  The references follow the PTX
 ISA's definitions in exact fractions; where the ISA leaves a detail open they follow what
 NVIDIA's hardware computes (../shared/ptx-hw, docs/FLOAT.md): .sat gives +0.0 for every
 result that clamps to zero, and .ftz mul/fma detect tininess before rounding."""
@@ -33,7 +34,7 @@ TINY16 = [(0x3bff, 0x0400, 0), (0x0400, 0xbbff, 0x8000), (0x07ff, 0x3800, 0x8001
           (0x3c01, 0x03ff, 0x8001), (0x3c00, 0x0400, 0x8001), (0x3c01, 0x3bff, 0x8001)]
 CMPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
         'nan']
-NOUT = 30
+NOUT = 35
 Q64 = 1 << 51  # the quiet bit of an f64 NaN
 
 
@@ -71,19 +72,24 @@ def arith(op, xs, mode, flush=False, saturate=False):
     return sat(r) if saturate else r
 
 
-def minmax(x, y, is_min):
-    """min/max.ftz: a NaN operand gives the other one; +0 and -0 compare equal (either)."""
-    x, y = ftz(x), ftz(y)
-    if is_nan(x, 32) and is_nan(y, 32):
-        return nan_check(32)
-    if is_nan(x, 32) or is_nan(y, 32):
-        return y if is_nan(x, 32) else x
-    fx, fy = to_float(x, 32), to_float(y, 32)
-    if fx == fy and x != y:
-        f = (lambda g, x=x, y=y: g in (x, y))
-        f.text = '+-0'
-        return f
-    return x if (fx <= fy) == is_min else y
+def minmax(x, y, is_min, w=32, flush=True, nanmod=False):
+    """min/max{.ftz}{.NaN}: a NaN operand gives the other one (.NaN: the canonical NaN); -0.0
+    is below +0.0 (the hardware)."""
+    fl = ftz if w == 32 else ftz16
+    canonical = 0x7fffffff if w == 32 else 0x7fff
+    if flush:
+        x, y = fl(x), fl(y)
+    if is_nan(x, w) or is_nan(y, w):
+        if nanmod:
+            return canonical
+        if is_nan(x, w) and is_nan(y, w):
+            return nan_check(w)
+        return y if is_nan(x, w) else x
+    fx, fy = to_float(x, w), to_float(y, w)
+    if fx == fy:
+        sx = x >> (w - 1)
+        return (x if sx else y) if is_min else (y if sx else x)
+    return x if (fx < fy) == is_min else y
 
 
 def sign_op(x, neg):
@@ -182,6 +188,14 @@ def results(a, b, c, h):
           half_mods('sub', [w & M16 for w in h[:2]], saturate=True),
           half_mods('fma', [w & M16 for w in h], flush=True, relu=True),
           sign16(h[0] & M16, False)]
+
+    def mm16(is_min, **mods):
+        return halves_check(*(minmax(h[0] >> s & M16, h[1] >> s & M16, is_min, 16, **mods)
+                              for s in (0, 16)))
+
+    r += [minmax(a, b, True, flush=False, nanmod=True), minmax(a, b, False, nanmod=True),
+          mm16(True, flush=False), mm16(False, nanmod=True),
+          minmax(h[0] & M16, h[1] & M16, True, 16)]
     return r
 
 
