@@ -671,18 +671,10 @@ static bool tr_cvt_f16x2(struct ax2 *x)
 
 /* setp.CMP[.BOOL].f16 p[|q], a, b[, c]: both halves widened to f32 (exact), compared
  * there; .ftz flushes subnormal f16 operands to signed zero first */
-static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
+static ir_ref h2f_ftz(struct ax2 *x, ir_ref h)
 {
-	ir_ref h = src(x, i, IR_T_I16, false);
-	if (has(x, PTX_DW_FTZ)) {
-		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
-		ir_ref tiny =
-		        icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
-		             k(x, IR_T_I32, 0x400));
-		w = op3(x, IR_SELECT, IR_T_I32, tiny,
-		        op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)), w);
-		h = op1(x, IR_TRUNC, IR_T_I16, w);
-	}
+	if (has(x, PTX_DW_FTZ))
+		h = flush16(x, h);
 	return irb_emit(x->b, IR_H2F, IR_T_F32, &h, 1, 0, 0);
 }
 
@@ -690,7 +682,7 @@ static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
 static ir_ref setp_opnd(struct ax2 *x, unsigned i)
 {
 	if (type0(x) == PTX_TYPE_F16)
-		return h2f_ftz(x, i);
+		return h2f_ftz(x, src(x, i, IR_T_I16, false));
 	return flush_subnormal(x, src(x, i, IR_T_F32, false), false);
 }
 
@@ -720,6 +712,31 @@ static void tr_setp_flushed(struct ax2 *x)
 		irb_write_dest(x->b, d->pair, nr, false, x->guard);
 }
 
+/* setp.CMP[.BOOL]{.ftz}.f16x2 p|q, a, b[, c]: p compares the low halves, q the high ones
+ * (each combined with c), as the PTX ISA says */
+static void tr_setp_f16x2(struct ax2 *x)
+{
+	const struct ptx_insn *in = x->in;
+	const struct ptx_operand *d = &in->opnds[0];
+	enum ir_cmp c;
+	if (!irb_cmp_of(in, true, false, &c) || !d->pair) {
+		irb_unsupported(x->b, in, NULL);
+		return;
+	}
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref q = in->nopnds > 3 ? src(x, 3, IR_T_PRED, false) : IR_NO_REF;
+	enum ir_op bop = has(x, PTX_DW_AND) ? IR_AND : has(x, PTX_DW_OR) ? IR_OR : IR_XOR;
+	ir_ref r[2];
+	for (unsigned half = 0; half < 2; half++) {
+		ir_ref args[2] = {h2f_ftz(x, half_of(x, a, half)), h2f_ftz(x, half_of(x, b, half))};
+		r[half] = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, c, 0);
+		if (q != IR_NO_REF)
+			r[half] = op2(x, bop, IR_T_PRED, r[half], q);
+	}
+	irb_write_dest(x->b, d, r[0], false, x->guard);
+	irb_write_dest(x->b, d->pair, r[1], false, x->guard);
+}
+
 /* ---- entry ---- */
 
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
@@ -735,13 +752,17 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			    false);
 			return true;
 		}
+		if (in->op == PTX_OP_SETP) {
+			tr_setp_f16x2(&x);
+			return true;
+		}
 		if (!(in->op == PTX_OP_CVT                           ? tr_cvt_f16x2(&x)
 		      : in->op == PTX_OP_MIN || in->op == PTX_OP_MAX ? tr_fminmax(&x)
 		                                                     : tr_f16x2(&x)))
 			irb_unsupported(
 			        b, in,
 			        "f16x2 operations other than add/sub/mul/fma (.rn, .ftz, .sat; fma "
-			        "also .relu), min/max (.ftz, .NaN), neg, abs, moves and "
+			        "also .relu), min/max (.ftz, .NaN), setp, neg, abs, moves and "
 			        "cvt.rn.f16x2.f32");
 		return true;
 	}

@@ -2,7 +2,7 @@
 (subnormals, +-0, NaN, infinities, values straddling 0 and 1 and the smallest normal):
 .sat on add/sub/mul/fma, .ftz on min/max/abs/neg, every setp.*.ftz.f32 comparison, .ftz
 mul/fma whose exact result is tiny, .ftz/.sat/.relu on f16 and f16x2, min/max .NaN and on
-f16, neg/abs/sub.f64 of NaNs.  The references follow the PTX
+f16, setp.f16x2, neg/abs/sub.f64 of NaNs.  The references follow the PTX
 ISA's definitions in exact fractions; where the ISA leaves a detail open they follow what
 NVIDIA's hardware computes (../shared/ptx-hw, docs/FLOAT.md): .sat gives +0.0 for every
 result that clamps to zero, and .ftz mul/fma detect tininess before rounding."""
@@ -34,7 +34,7 @@ TINY16 = [(0x3bff, 0x0400, 0), (0x0400, 0xbbff, 0x8000), (0x07ff, 0x3800, 0x8001
           (0x3c01, 0x03ff, 0x8001), (0x3c00, 0x0400, 0x8001), (0x3c01, 0x3bff, 0x8001)]
 CMPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu', 'geu', 'num',
         'nan']
-NOUT = 35
+NOUT = 36
 Q64 = 1 << 51  # the quiet bit of an f64 NaN
 
 
@@ -100,13 +100,24 @@ def sign_op(x, neg):
 
 
 def setp_mask(x, y):
-    fx, fy = to_float(ftz(x), 32), to_float(ftz(y), 32)
+    return cmp_bits(to_float(ftz(x), 32), to_float(ftz(y), 32), CMPS)
+
+
+def cmp_bits(fx, fy, names):
+    """bit j = comparison names[j] of two Python floats (unordered ones true with a NaN)"""
     u = fx != fx or fy != fy
     res = {'eq': fx == fy, 'ne': not u and fx != fy, 'lt': fx < fy, 'le': fx <= fy,
            'gt': fx > fy, 'ge': fx >= fy, 'equ': u or fx == fy, 'neu': fx != fy,
            'ltu': u or fx < fy, 'leu': u or fx <= fy, 'gtu': u or fx > fy,
            'geu': u or fx >= fy, 'num': not u, 'nan': u}
-    return sum(1 << j for j, c in enumerate(CMPS) if res[c])
+    return sum(1 << j for j, c in enumerate(names) if res[c])
+
+
+def setp16x2(x, y, cmp, flush):
+    """setp.CMP{.ftz}.f16x2 p|q, x, y: (p, q) = the low halves' and the high halves' result"""
+    fl = ftz16 if flush else (lambda v: v)
+    return tuple(cmp_bits(to_float(fl(x >> s & M16), 16), to_float(fl(y >> s & M16), 16), [cmp])
+                 for s in (0, 16))
 
 
 def relu16(v):
@@ -164,7 +175,15 @@ def half_mods(op, xs, flush=False, saturate=False, relu=False):
     return r
 
 
-def results(a, b, c, h):
+def setp16x2_bits(x, y, first):
+    """slot 35: setp.ltu.f16x2, setp.ge.ftz.f16x2, setp.eq.or.ftz.f16x2 with `first`"""
+    p0, q0 = setp16x2(x, y, 'ltu', False)
+    p1, q1 = setp16x2(x, y, 'ge', True)
+    p2, q2 = (v | first for v in setp16x2(x, y, 'eq', True))
+    return p0 | q0 << 1 | p1 << 2 | q1 << 3 | p2 << 4 | q2 << 5
+
+
+def results(a, b, c, h, i):
     r = [arith('add', [a, b], 'rn', saturate=True), arith('sub', [a, b], 'rm', saturate=True),
          arith('mul', [a, b], 'rn', saturate=True), arith('mul', [a, b], 'rz', saturate=True),
          arith('fma', [a, b, c], 'rn', saturate=True),
@@ -195,7 +214,7 @@ def results(a, b, c, h):
 
     r += [minmax(a, b, True, flush=False, nanmod=True), minmax(a, b, False, nanmod=True),
           mm16(True, flush=False), mm16(False, nanmod=True),
-          minmax(h[0] & M16, h[1] & M16, True, 16)]
+          minmax(h[0] & M16, h[1] & M16, True, 16), setp16x2_bits(h[0], h[1], int(i < 512))]
     return r
 
 
@@ -250,7 +269,7 @@ def fmod_case():
     def expect():
         out = []
         for i in range(n):
-            out += results(a[i], b[i], c[i], h[3 * i:3 * i + 3])
+            out += results(a[i], b[i], c[i], h[3 * i:3 * i + 3], i)
         return out
 
     return Case('fmod', 'fmod', (n // block,), (block,),
