@@ -708,7 +708,8 @@ static bool tr_half_arith(struct ax *x)
 		return false;
 	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
 		if (ops[i].op != x->in->op || has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) ||
-		    has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP))
+		    has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP) ||
+		    has(x, PTX_DW_RELU)) /* fma.rn.relu.f16: build_arith2.c */
 			continue;
 		ir_ref a = src(x, 1, IR_T_I16, false), r;
 		if (ops[i].ir == IR_XOR || ops[i].ir == IR_AND) { /* the sign bit, in 32 bits */

@@ -1,5 +1,7 @@
-/* ir_build, part 5: lop3, carry chains, sad, copysign, vector moves, packed f16x2 and the
- * approximate reciprocal with .ftz, expanded into the IR's general operations.
+/* ir_build, part 5: lop3, carry chains, sad, copysign, vector moves, packed f16x2, the float
+ * modifiers .ftz (f32 and f16 arithmetic, min/max/abs/neg, setp, the .approx unary
+ * operations), .sat and .relu on f16 (docs/FLOAT.md), expanded into the IR's general
+ * operations.
  *
  * lop3: the 8-entry truth table (a = 0xf0, b = 0xcc, c = 0xaa) is decomposed by Shannon
  * expansion on the variable that gives the fewest operations (a cost search over the at
@@ -347,8 +349,26 @@ static void tr_abs64(struct ax2 *x)
 	    true);
 }
 
-/* add/sub/mul/fma/mad .ftz.f32: subnormal operands and (rounded) results flushed to
- * sign-preserving zero around the operation, whatever the target's denormal mode */
+/* .ftz mul/fma: NVIDIA's hardware detects tininess before rounding: a result whose exact
+ * value is below 2^-126 in magnitude is flushed even where it rounds up to +-2^-126
+ * (0x3f7fffff * 2^-126 gives 0).  The exact value is that small iff the same operation
+ * rounded toward zero is (2^-126 is representable and rounding toward zero never grows a
+ * magnitude), so the .rz twin decides; the flushed zero takes the sign of the rounded
+ * result r, which is the exact value's sign (or, for an exact zero, r's own). */
+static ir_ref flush_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)
+{
+	ir_ref rz = irb_emit(x->b, op, IR_T_F32, args, n, IR_FM_RZ, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, rz),
+	                 k(x, IR_T_I32, 0x7fffffffu));
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x00800000u));
+	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, r);
+	ir_ref z = op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u));
+	return op1(x, IR_BITCAST, IR_T_F32, op3(x, IR_SELECT, IR_T_I32, tiny, z, bits));
+}
+
+/* add/sub/mul/fma/mad .ftz.f32: subnormal operands and results flushed to sign-preserving
+ * zero around the operation, whatever the target's denormal mode (add/sub: an exact sum of
+ * two floats below 2^-126 is representable, so flushing the rounded result is exact) */
 static bool tr_ftz_arith(struct ax2 *x)
 {
 	static const enum ir_op ops[] = {[PTX_OP_ADD] = IR_FADD,
@@ -370,7 +390,20 @@ static bool tr_ftz_arith(struct ax2 *x)
 	for (unsigned i = 0; i < n; i++)
 		args[i] = flush_subnormal(x, src(x, 1 + i, IR_T_F32, false), false);
 	ir_ref r = irb_emit(x->b, op, IR_T_F32, args, n, aux, 0);
-	dst(x, flush_subnormal(x, r, false), false);
+	dst(x,
+	    op == IR_FMUL || op == IR_FMA ? flush_tiny_exact(x, op, args, n, r)
+	                                  : flush_subnormal(x, r, false),
+	    false);
+	return true;
+}
+
+/* abs/neg .ftz.f32: a subnormal operand flushed to sign-preserving zero first */
+static bool tr_ftz_sign(struct ax2 *x)
+{
+	if (x->in->nopnds != 2 || has(x, PTX_DW_RELU))
+		return false;
+	ir_ref a = flush_subnormal(x, src(x, 1, IR_T_F32, false), false);
+	dst(x, op1(x, x->in->op == PTX_OP_NEG ? IR_FNEG : IR_FABS, IR_T_F32, a), false);
 	return true;
 }
 
@@ -426,47 +459,207 @@ static ir_ref pack_halves(struct ax2 *x, ir_ref lo, ir_ref hi)
 	return op2(x, IR_OR, IR_T_I32, l, op2(x, IR_SHL, IR_T_I32, h, k(x, IR_T_I32, 16)));
 }
 
+/* .relu on an f16 result (i16 bits): a negative result (-0 included) becomes +0, a NaN the
+ * canonical NaN 0x7fff, as the PTX ISA defines fma.relu (NVIDIA's hardware agrees) */
+static ir_ref relu16(struct ax2 *x, ir_ref h)
+{
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref nan = icmp(x, IR_CMP_GTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                  k(x, IR_T_I32, 0x7c00));
+	ir_ref neg = icmp(x, IR_CMP_GEU, w, k(x, IR_T_I32, 0x8000));
+	w = op3(x, IR_SELECT, IR_T_I32, neg, k(x, IR_T_I32, 0), w);
+	w = op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fff), w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* a subnormal f16 (i16 bits) becomes the zero of its sign */
+static ir_ref flush16(struct ax2 *x, ir_ref h)
+{
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref tiny = icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                   k(x, IR_T_I32, 0x400));
+	w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
+	        w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* .ftz on an f16 mul/fma result r: tininess before rounding, as for f32 (flush_tiny_exact):
+ * the operation in f32 (the product of two f16 is exact there) rounded toward zero is below
+ * 2^-14 in magnitude iff the exact result is */
+static ir_ref flush16_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)
+{
+	ir_ref f[3];
+	for (unsigned i = 0; i < n; i++)
+		f[i] = op1(x, IR_H2F, IR_T_F32, args[i]);
+	ir_ref rz = irb_emit(x->b, op == IR_HMUL ? IR_FMUL : IR_FMA, IR_T_F32, f, n, IR_FM_RZ, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, rz),
+	                 k(x, IR_T_I32, 0x7fffffffu));
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x38800000u)); /* 2^-14 */
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, r);
+	w = op3(x, IR_SELECT, IR_T_I32, tiny, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)),
+	        w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* .sat on an f16 result: NaN and every negative or zero result -> +0.0, above 1.0 -> 1.0
+ * (as .sat on f32, docs/FLOAT.md) */
+static ir_ref sat16(struct ax2 *x, ir_ref h)
+{
+	ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
+	ir_ref nan = icmp(x, IR_CMP_GTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
+	                  k(x, IR_T_I32, 0x7c00));
+	ir_ref neg = icmp(x, IR_CMP_GEU, w, k(x, IR_T_I32, 0x8000));
+	ir_ref big = icmp(x, IR_CMP_GTU, w, k(x, IR_T_I32, 0x3c00));
+	w = op3(x, IR_SELECT, IR_T_I32, big, k(x, IR_T_I32, 0x3c00), w);
+	w = op3(x, IR_SELECT, IR_T_I32, op2(x, IR_OR, IR_T_PRED, nan, neg), k(x, IR_T_I32, 0), w);
+	return op1(x, IR_TRUNC, IR_T_I16, w);
+}
+
+/* one f16 add/sub/mul/fma (.rn) with its .ftz/.sat/.relu (i16 bit patterns) */
+static ir_ref half_op_mods(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n)
+{
+	bool ftz = has(x, PTX_DW_FTZ);
+	for (unsigned i = 0; ftz && i < n; i++)
+		args[i] = flush16(x, args[i]);
+	ir_ref r = irb_emit(x->b, op, IR_T_I16, args, n, 0, 0);
+	if (ftz)
+		r = op == IR_HMUL || op == IR_HFMA ? flush16_tiny_exact(x, op, args, n, r)
+		                                   : flush16(x, r);
+	if (has(x, PTX_DW_SAT))
+		r = sat16(x, r);
+	if (has(x, PTX_DW_RELU))
+		r = relu16(x, r);
+	return r;
+}
+
+static enum ir_op half_ir_op(enum ptx_opcode op)
+{
+	return op == PTX_OP_ADD   ? IR_HADD
+	       : op == PTX_OP_SUB ? IR_HSUB
+	       : op == PTX_OP_MUL ? IR_HMUL
+	       : op == PTX_OP_FMA ? IR_HFMA
+	                          : IR_NUM_OPS;
+}
+
+/* add/sub/mul/fma.f16 with .ftz, .sat or .relu (fma only), .rn only; neg/abs.ftz.f16 */
+static bool tr_half_mods(struct ax2 *x)
+{
+	if (x->in->op == PTX_OP_NEG || x->in->op == PTX_OP_ABS) {
+		if (!has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU))
+			return false;
+		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, flush16(x, src(x, 1, IR_T_I16, false)));
+		w = x->in->op == PTX_OP_NEG ? op2(x, IR_XOR, IR_T_I32, w, k(x, IR_T_I32, 0x8000))
+		                            : op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff));
+		dst(x, op1(x, IR_TRUNC, IR_T_I16, w), false);
+		return true;
+	}
+	enum ir_op op = half_ir_op(x->in->op);
+	if (op == IR_NUM_OPS || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP) ||
+	    (has(x, PTX_DW_RELU) && op != IR_HFMA) || x->in->nopnds != 1 + ir_ops[op].nargs)
+		return false;
+	unsigned n = ir_ops[op].nargs;
+	ir_ref args[3];
+	for (unsigned i = 0; i < n; i++)
+		args[i] = src(x, 1 + i, IR_T_I16, false);
+	dst(x, half_op_mods(x, op, args, n), false);
+	return true;
+}
+
+/* min/max{.NaN} of two f32 values: with .NaN a NaN operand gives the canonical NaN
+ * 0x7fffffff (PTX ISA), without it the other operand (v_min/v_max; NVIDIA's hardware gives
+ * the number for a signalling NaN too) */
+static ir_ref fminmax32(struct ax2 *x, ir_ref a, ir_ref b)
+{
+	ir_ref r = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, a, b);
+	if (!has(x, PTX_DW_NAN_MOD))
+		return r;
+	ir_ref args[2] = {a, b};
+	ir_ref nan = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, IR_CMP_NAN, 0);
+	return op1(x, IR_BITCAST, IR_T_F32,
+	           op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffffu),
+	               op1(x, IR_BITCAST, IR_T_I32, r)));
+}
+
+/* min/max{.ftz}{.NaN} of two f16 (i16 bits): widened to f32 (exact) and the result narrowed
+ * back (exact: it is one of the operands); .NaN gives the canonical NaN 0x7fff */
+static ir_ref hminmax(struct ax2 *x, ir_ref a, ir_ref b)
+{
+	if (has(x, PTX_DW_FTZ)) {
+		a = flush16(x, a);
+		b = flush16(x, b);
+	}
+	ir_ref fa = op1(x, IR_H2F, IR_T_F32, a), fb = op1(x, IR_H2F, IR_T_F32, b);
+	ir_ref r = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, fa, fb);
+	ir_ref h = op1(x, IR_F2H, IR_T_I16, r);
+	if (!has(x, PTX_DW_NAN_MOD))
+		return h;
+	ir_ref args[2] = {fa, fb};
+	ir_ref nan = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, IR_CMP_NAN, 0);
+	return op1(x, IR_TRUNC, IR_T_I16,
+	           op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fff),
+	               op1(x, IR_ZEXT, IR_T_I32, h)));
+}
+
+/* min/max{.ftz}{.NaN} .f32 (only with a modifier: plain ones are build_insn.c's), .f16, .f16x2 */
+static bool tr_fminmax(struct ax2 *x)
+{
+	if (x->in->nopnds != 3 || has(x, PTX_DW_XORSIGN) || has(x, PTX_DW_ABS) ||
+	    has(x, PTX_DW_RELU))
+		return false;
+	enum ptx_type t = type0(x);
+	if (t == PTX_TYPE_F32) {
+		bool ftz = has(x, PTX_DW_FTZ);
+		ir_ref a = src(x, 1, IR_T_F32, false), b = src(x, 2, IR_T_F32, false);
+		if (ftz) {
+			a = flush_subnormal(x, a, false);
+			b = flush_subnormal(x, b, false);
+		}
+		dst(x, fminmax32(x, a, b), false);
+		return true;
+	}
+	if (t == PTX_TYPE_F16) {
+		dst(x, hminmax(x, src(x, 1, IR_T_I16, false), src(x, 2, IR_T_I16, false)), false);
+		return true;
+	}
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	dst(x,
+	    pack_halves(x, hminmax(x, half_of(x, a, 0), half_of(x, b, 0)),
+	                hminmax(x, half_of(x, a, 1), half_of(x, b, 1))),
+	    false);
+	return true;
+}
+
 static bool tr_f16x2(struct ax2 *x)
 {
-	static const struct {
-		enum ptx_opcode op;
-		enum ir_op ir;
-	} ops[] = {{PTX_OP_ADD, IR_HADD},
-	           {PTX_OP_SUB, IR_HSUB},
-	           {PTX_OP_MUL, IR_HMUL},
-	           {PTX_OP_FMA, IR_HFMA}};
 	const struct ptx_insn *in = x->in;
 	if (in->op == PTX_OP_NEG || in->op == PTX_OP_ABS) { /* the sign bits */
 		bool neg = in->op == PTX_OP_NEG;
-		if (has(x, PTX_DW_FTZ))
-			return false;
 		ir_ref a = src(x, 1, IR_T_I32, false);
+		if (has(x, PTX_DW_FTZ)) /* subnormal halves flushed first */
+			a = pack_halves(x, flush16(x, half_of(x, a, 0)),
+			                flush16(x, half_of(x, a, 1)));
 		dst(x,
 		    op2(x, neg ? IR_XOR : IR_AND, IR_T_I32, a,
 		        k(x, IR_T_I32, neg ? 0x80008000u : 0x7fff7fffu)),
 		    false);
 		return true;
 	}
-	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
-	    has(x, PTX_DW_RP) || has(x, PTX_DW_RELU))
+	enum ir_op op = half_ir_op(in->op);
+	if (op == IR_NUM_OPS || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP) ||
+	    (has(x, PTX_DW_RELU) && op != IR_HFMA) || in->nopnds != 1 + ir_ops[op].nargs)
 		return false;
-	for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		if (ops[i].op != in->op)
-			continue;
-		unsigned n = ir_ops[ops[i].ir].nargs;
-		ir_ref w[3], h[2];
+	unsigned n = ir_ops[op].nargs;
+	ir_ref w[3], h[2];
+	for (unsigned j = 0; j < n; j++)
+		w[j] = src(x, 1 + j, IR_T_I32, false);
+	for (unsigned half = 0; half < 2; half++) {
+		ir_ref args[3];
 		for (unsigned j = 0; j < n; j++)
-			w[j] = src(x, 1 + j, IR_T_I32, false);
-		for (unsigned half = 0; half < 2; half++) {
-			ir_ref args[3];
-			for (unsigned j = 0; j < n; j++)
-				args[j] = half_of(x, w[j], half);
-			h[half] = irb_emit(x->b, ops[i].ir, IR_T_I16, args, n, 0, 0);
-		}
-		dst(x, pack_halves(x, h[0], h[1]), false);
-		return true;
+			args[j] = half_of(x, w[j], half);
+		h[half] = half_op_mods(x, op, args, n);
 	}
-	return false;
+	dst(x, pack_halves(x, h[0], h[1]), false);
+	return true;
 }
 
 /* cvt.rn.f16x2.f32 d, a, b: d = {f16(a) in the upper half, f16(b) in the lower} */
@@ -485,22 +678,23 @@ static bool tr_cvt_f16x2(struct ax2 *x)
 
 /* setp.CMP[.BOOL].f16 p[|q], a, b[, c]: both halves widened to f32 (exact), compared
  * there; .ftz flushes subnormal f16 operands to signed zero first */
-static ir_ref h2f_ftz(struct ax2 *x, unsigned i)
+static ir_ref h2f_ftz(struct ax2 *x, ir_ref h)
 {
-	ir_ref h = src(x, i, IR_T_I16, false);
-	if (has(x, PTX_DW_FTZ)) {
-		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h);
-		ir_ref tiny =
-		        icmp(x, IR_CMP_LTU, op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff)),
-		             k(x, IR_T_I32, 0x400));
-		w = op3(x, IR_SELECT, IR_T_I32, tiny,
-		        op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000)), w);
-		h = op1(x, IR_TRUNC, IR_T_I16, w);
-	}
+	if (has(x, PTX_DW_FTZ))
+		h = flush16(x, h);
 	return irb_emit(x->b, IR_H2F, IR_T_F32, &h, 1, 0, 0);
 }
 
-static void tr_setp_f16(struct ax2 *x)
+/* operand i of a setp.f16 or setp.ftz.f32 as the f32 the comparison sees */
+static ir_ref setp_opnd(struct ax2 *x, unsigned i)
+{
+	if (type0(x) == PTX_TYPE_F16)
+		return h2f_ftz(x, src(x, i, IR_T_I16, false));
+	return flush_subnormal(x, src(x, i, IR_T_F32, false), false);
+}
+
+/* setp.CMP[.BOOL].f16 and setp.CMP[.BOOL].ftz.f32 */
+static void tr_setp_flushed(struct ax2 *x)
 {
 	const struct ptx_insn *in = x->in;
 	enum ir_cmp c;
@@ -508,7 +702,7 @@ static void tr_setp_f16(struct ax2 *x)
 		irb_unsupported(x->b, in, NULL);
 		return;
 	}
-	ir_ref args[2] = {h2f_ftz(x, 1), h2f_ftz(x, 2)};
+	ir_ref args[2] = {setp_opnd(x, 1), setp_opnd(x, 2)};
 	ir_ref r = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, c, 0), nr = IR_NO_REF;
 	const struct ptx_operand *d = &in->opnds[0];
 	if (in->nopnds > 3) {
@@ -523,6 +717,31 @@ static void tr_setp_f16(struct ax2 *x)
 	irb_write_dest(x->b, d, r, false, x->guard);
 	if (d->pair)
 		irb_write_dest(x->b, d->pair, nr, false, x->guard);
+}
+
+/* setp.CMP[.BOOL]{.ftz}.f16x2 p|q, a, b[, c]: p compares the low halves, q the high ones
+ * (each combined with c), as the PTX ISA says */
+static void tr_setp_f16x2(struct ax2 *x)
+{
+	const struct ptx_insn *in = x->in;
+	const struct ptx_operand *d = &in->opnds[0];
+	enum ir_cmp c;
+	if (!irb_cmp_of(in, true, false, &c) || !d->pair) {
+		irb_unsupported(x->b, in, NULL);
+		return;
+	}
+	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false);
+	ir_ref q = in->nopnds > 3 ? src(x, 3, IR_T_PRED, false) : IR_NO_REF;
+	enum ir_op bop = has(x, PTX_DW_AND) ? IR_AND : has(x, PTX_DW_OR) ? IR_OR : IR_XOR;
+	ir_ref r[2];
+	for (unsigned half = 0; half < 2; half++) {
+		ir_ref args[2] = {h2f_ftz(x, half_of(x, a, half)), h2f_ftz(x, half_of(x, b, half))};
+		r[half] = irb_emit(x->b, IR_FCMP, IR_T_PRED, args, 2, c, 0);
+		if (q != IR_NO_REF)
+			r[half] = op2(x, bop, IR_T_PRED, r[half], q);
+	}
+	irb_write_dest(x->b, d, r[0], false, x->guard);
+	irb_write_dest(x->b, d->pair, r[1], false, x->guard);
 }
 
 /* ---- entry ---- */
@@ -540,14 +759,27 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			    false);
 			return true;
 		}
-		if (!(in->op == PTX_OP_CVT ? tr_cvt_f16x2(&x) : tr_f16x2(&x)))
-			irb_unsupported(b, in,
-			                "f16x2 operations other than add/sub/mul/fma (.rn), neg, "
-			                "abs, moves and cvt.rn.f16x2.f32");
+		if (in->op == PTX_OP_SETP) {
+			tr_setp_f16x2(&x);
+			return true;
+		}
+		if (!(in->op == PTX_OP_CVT                           ? tr_cvt_f16x2(&x)
+		      : in->op == PTX_OP_MIN || in->op == PTX_OP_MAX ? tr_fminmax(&x)
+		                                                     : tr_f16x2(&x)))
+			irb_unsupported(
+			        b, in,
+			        "f16x2 operations other than add/sub/mul/fma (.rn, .ftz, .sat; fma "
+			        "also .relu), min/max (.ftz, .NaN), setp, neg, abs, moves and "
+			        "cvt.rn.f16x2.f32");
 		return true;
 	}
-	if (t == PTX_TYPE_F16 && in->op == PTX_OP_SETP) {
-		tr_setp_f16(&x);
+	if (t == PTX_TYPE_F16 &&
+	    (has(&x, PTX_DW_FTZ) || has(&x, PTX_DW_SAT) || has(&x, PTX_DW_RELU)) &&
+	    tr_half_mods(&x))
+		return true;
+	if (in->op == PTX_OP_SETP &&
+	    (t == PTX_TYPE_F16 || (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ)))) {
+		tr_setp_flushed(&x);
 		return true;
 	}
 	switch (in->op) {
@@ -594,7 +826,17 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		tr_approx_ftz(&x, irop[in->op]);
 		return true;
 	}
+	case PTX_OP_MIN:
+	case PTX_OP_MAX:
+		if (t == PTX_TYPE_F16 ||
+		    (t == PTX_TYPE_F32 && (has(&x, PTX_DW_FTZ) || has(&x, PTX_DW_NAN_MOD))))
+			return tr_fminmax(&x);
+		return false;
+	case PTX_OP_NEG:
+		return t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ) && tr_ftz_sign(&x);
 	case PTX_OP_ABS: /* abs.s64: a < 0 ? -a : a (INT64_MIN stays) */
+		if (t == PTX_TYPE_F32 && has(&x, PTX_DW_FTZ))
+			return tr_ftz_sign(&x);
 		if (t != PTX_TYPE_S64)
 			return false;
 		tr_abs64(&x);

@@ -6,9 +6,10 @@
  * denominator, a Newton-Raphson refinement of v_rcp with fma, v_div_fmas applying the
  * scale the numerator's v_div_scale left in VCC, v_div_fixup for the special cases),
  * which needs denormals enabled -- the kernel's default float mode.  .sat is the clamp
- * bit (the descriptor enables DX10 clamp: NaN -> 0, as PTX wants); neg and abs are bit
- * operations, so NaN payloads survive as PTX says.  Directed rounding (.rz/.rm/.rp) on
- * arithmetic is not selected yet and is reported by name.
+ * bit (the descriptor enables DX10 clamp: NaN -> 0, as PTX wants) followed by + 0.0,
+ * which turns the clamp's -0.0 into PTX's +0.0; neg and abs are bit operations.
+ * Directed rounding (.rz/.rm/.rp) on add/sub/mul/fma sets MODE.FP_ROUND around the
+ * instruction.  .ftz is expanded before selection (build_arith2.c).  docs/FLOAT.md.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -81,30 +82,41 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
 	unsigned k = in->op == IR_FADD ? 0 : in->op == IR_FSUB ? 1 : 2;
 	unsigned round = in->aux & IR_FM_ROUND_MASK;
-	if (round != IR_FM_RN) { /* directed rounding: the MODE register around the instruction */
-		struct ir_insn rn = *in;
-		rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
-		if (rn.aux & IR_FM_FTZ)
-			return check_mods(s, &rn), true;
-		set_round_mode(s, hw_round[round]);
-		arith(s, &rn);
-		set_round_mode(s, 0);
+	struct ir_insn rn = *in;
+	rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
+	if (!check_mods(s, &rn))
 		return true;
-	}
-	if (!check_mods(s, in))
-		return true;
-	bool w = is_f64(in);
-	struct mir_opnd ops[4] = {whole(s, in->res), src(s, in->args[0], w),
-	                          src(s, in->args[1], w)};
+	bool w = is_f64(in), sat = (in->aux & IR_FM_SAT) != 0;
+	/* .sat is the clamp bit, which keeps a -0.0 result (and a negative result that
+	 * rounds to -0.0) negative; PTX's saturation gives +0.0 there, as NVIDIA's hardware
+	 * does: the clamped value goes through + 0.0 (round to nearest: -0 + +0 = +0, exact
+	 * for everything else in [0, 1]) */
+	struct mir_opnd d =
+	        sat ? mir_vreg(sel_new_vgpr(s, w ? 2 : 1), w ? 2 : 1) : whole(s, in->res);
+	struct mir_opnd ops[4] = {d, src(s, in->args[0], w), src(s, in->args[1], w)};
 	unsigned op = w ? f64[k] : f32[k];
 	if (in->op == IR_FMA) {
 		ops[3] = src(s, in->args[2], w);
 		op = w ? AMD_OP_V_FMA_F64 : AMD_OP_V_FMA_F32;
+	} else if (w && in->op == IR_FSUB) {
+		/* a - b as fma(b, -1.0, a): one rounding as a + (-b), but a NaN b comes out
+		 * with its own sign, as NVIDIA's sub.f64 gives it (the neg modifier flips it) */
+		ops[3] = ops[1];
+		ops[1] = ops[2];
+		ops[2] = mir_imm(0xbff00000u); /* inline -1.0 (f64: high half) */
+		op = AMD_OP_V_FMA_F64;
 	}
-	struct mir_insn *mi = valu(s, op, in->op == IR_FMA ? 4 : 3, ops);
-	if (w && in->op == IR_FSUB)
-		mi->neg = 2; /* a + (-b) */
-	mi->clamp = (in->aux & IR_FM_SAT) != 0;
+	if (round != IR_FM_RN) /* directed rounding: the MODE register around the instruction */
+		set_round_mode(s, hw_round[round]);
+	struct mir_insn *mi =
+	        valu(s, op, op == AMD_OP_V_FMA_F64 || op == AMD_OP_V_FMA_F32 ? 4 : 3, ops);
+	mi->clamp = sat;
+	if (round != IR_FM_RN)
+		set_round_mode(s, 0);
+	if (sat) {
+		struct mir_opnd z[3] = {whole(s, in->res), mir_imm(0), d};
+		valu(s, w ? AMD_OP_V_ADD_F64 : AMD_OP_V_ADD_F32, 3, z);
+	}
 	return true;
 }
 
@@ -119,17 +131,32 @@ static bool minmax(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* neg/abs flip or clear the sign bit of the high dword. */
+/* f32 neg/abs flip or clear the sign bit.  f64: NVIDIA's hardware returns neg.f64/abs.f64 of a
+ * NaN unchanged (a signalling one quieted), so they are multiplications: -1.0 * a, and
+ * a * copysign(1.0, a) for abs (exact for every number, -0.0 included; a NaN operand comes
+ * out quieted with its sign). */
 static bool sign_op(struct isel *s, const struct ir_insn *in)
 {
-	bool w = is_f64(in);
-	unsigned hi = w ? 1 : 0;
-	if (w)
-		sel_copy(s, rd(s, in->res, 0), sel_vsrc_opnd(s, in->args[0], 0));
-	struct mir_opnd ops[3] = {rd(s, in->res, hi),
-	                          mir_imm(in->op == IR_FNEG ? 0x80000000u : 0x7fffffffu),
-	                          sel_vsrc_opnd(s, in->args[0], hi)};
-	valu(s, in->op == IR_FNEG ? AMD_OP_V_XOR_B32 : AMD_OP_V_AND_B32, 3, ops);
+	bool neg = in->op == IR_FNEG;
+	if (!is_f64(in)) {
+		struct mir_opnd ops[3] = {rd(s, in->res, 0),
+		                          mir_imm(neg ? 0x80000000u : 0x7fffffffu),
+		                          sel_vsrc_opnd(s, in->args[0], 0)};
+		valu(s, neg ? AMD_OP_V_XOR_B32 : AMD_OP_V_AND_B32, 3, ops);
+		return true;
+	}
+	struct mir_opnd f = mir_imm(0xbff00000u); /* inline -1.0 (f64: high half) */
+	if (!neg) {
+		uint32_t one = sel_new_vgpr(s, 2);
+		struct mir_opnd lo[2] = {sel_sub(one, 0, 1), mir_imm(0)};
+		valu(s, AMD_OP_V_MOV_B32, 2, lo);
+		struct mir_opnd hi[4] = {sel_sub(one, 1, 1), mir_imm(0x80000000u),
+		                         sel_vsrc_opnd(s, in->args[0], 1), mir_imm(0x3ff00000u)};
+		valu(s, AMD_OP_V_BFI_B32, 4, hi);
+		f = mir_vreg(one, 2);
+	}
+	struct mir_opnd ops[3] = {whole(s, in->res), src(s, in->args[0], true), f};
+	valu(s, AMD_OP_V_MUL_F64, 3, ops);
 	return true;
 }
 
