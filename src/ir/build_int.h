@@ -177,6 +177,9 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx.f32,
+ * cvt.rna.tf32.f32; false if the instruction is not one of these */
+bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 

@@ -1,0 +1,338 @@
+/* ir_build, part 6: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx.f32 and
+ * cvt.rna.tf32.f32, expanded into the IR's general operations as the PTX ISA defines them
+ * (and as an NVIDIA H100 computes them: ../shared/ptx-hw, docs/SEMANTICS.md "Forms").
+ *
+ * testp classifies the operand's bit pattern (exponent and mantissa compares on the integer
+ * bits, so no float mode can change the answer).  mul24/mad24 multiply the low 24 bits of the
+ * operands, sign- or zero-extended, in 64 bits: .lo is bits 31..0, .hi bits 47..16 of the
+ * 48-bit product; mad24.hi.sat.s32 adds c in 64 bits and clamps.  slct tests c >= 0 on c's
+ * bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative subnormal c to -0.0 so
+ * it selects a).  dp4a/dp2a extract the bytes and halves with bfe (signed or unsigned per
+ * operand type) and sum the products modulo 2^32.  min/max.NaN return the canonical NaN
+ * 0x7fffffff when either operand is NaN, else the ordinary min/max.  tanh.approx.f32 is
+ * x + x^3 (2x^2/15 - 1/3) below |x| = 1/8 and 1 - 2 / (2^(2|x| log2 e) + 1) with x's sign
+ * above, within the PTX ISA's bound (relative error 2^-10.987).  cvt.rna.tf32.f32 rounds to
+ * 10 mantissa bits, ties away from zero, on the bit pattern (carry into the exponent gives
+ * the next binade or infinity); NaN is truncated as the hardware does.  testp.normal is also
+ * true for zeros, as on the hardware (the PTX ISA's text says normal numbers only).
+ * Called by irb_insn before the other expansions; false for instructions it does not own.
+ * O(1) per instruction. */
+#include <stdint.h>
+
+#include "ir/build_int.h"
+
+struct fx { /* the instruction being expanded */
+	struct irb *b;
+	const struct ptx_insn *in;
+	ir_ref guard;
+};
+
+static bool has(const struct fx *x, enum ptx_dotword w)
+{
+	return ptx_insn_has_mod(x->in, w);
+}
+
+static ir_ref op1(struct fx *x, enum ir_op op, enum ir_type t, ir_ref a, uint32_t aux)
+{
+	return irb_emit(x->b, op, t, &a, 1, aux, 0);
+}
+
+static ir_ref op2(struct fx *x, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(x->b, op, t, args, 2, aux, 0);
+}
+
+static ir_ref op3(struct fx *x, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, ir_ref e)
+{
+	ir_ref args[3] = {a, c, e};
+	return irb_emit(x->b, op, t, args, 3, 0, 0);
+}
+
+static ir_ref k(struct fx *x, enum ir_type t, uint64_t v)
+{
+	return ir_const(x->b->fn, t, v);
+}
+
+static ir_ref icmp(struct fx *x, enum ir_cmp c, ir_ref a, ir_ref b)
+{
+	return op2(x, IR_ICMP, IR_T_PRED, a, b, c);
+}
+
+static ir_ref src(struct fx *x, unsigned i, enum ir_type t)
+{
+	return irb_read_opnd(x->b, &x->in->opnds[i], t, false);
+}
+
+static void dst(struct fx *x, ir_ref v)
+{
+	irb_write_dest(x->b, &x->in->opnds[0], v, false, x->guard);
+}
+
+static enum ptx_type type_at(const struct fx *x, unsigned i)
+{
+	return i < x->in->ntypes ? (enum ptx_type)x->in->types[i] : PTX_TYPE_NONE;
+}
+
+static bool type_signed(enum ptx_type t)
+{
+	return ptx_types[t].cls == PTX_TC_SINT;
+}
+
+/* ---- testp ---- */
+
+static bool tr_testp(struct fx *x)
+{
+	enum ptx_type t = type_at(x, 0);
+	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F64)
+		return false;
+	bool wide = t == PTX_TYPE_F64;
+	enum ir_type it = wide ? IR_T_I64 : IR_T_I32;
+	uint64_t inf = wide ? 0x7ff0000000000000ull : 0x7f800000u;
+	uint64_t min_normal = wide ? 0x0010000000000000ull : 0x00800000u;
+	ir_ref mag = op2(x, IR_AND, it, src(x, 1, it), k(x, it, inf | (min_normal - 1)), 0);
+	ir_ref r;
+	if (has(x, PTX_DW_FINITE))
+		r = icmp(x, IR_CMP_LTU, mag, k(x, it, inf));
+	else if (has(x, PTX_DW_INFINITE))
+		r = icmp(x, IR_CMP_EQ, mag, k(x, it, inf));
+	else if (has(x, PTX_DW_NUMBER))
+		r = icmp(x, IR_CMP_LEU, mag, k(x, it, inf));
+	else if (has(x, PTX_DW_NOTANUMBER))
+		r = icmp(x, IR_CMP_GTU, mag, k(x, it, inf));
+	else if (has(x, PTX_DW_NORMAL)) /* min_normal <= mag < inf, or a zero (the H100) */
+		r = op2(x, IR_OR, IR_T_PRED,
+		        icmp(x, IR_CMP_LTU, op2(x, IR_SUB, it, mag, k(x, it, min_normal), 0),
+		             k(x, it, inf - min_normal)),
+		        icmp(x, IR_CMP_EQ, mag, k(x, it, 0)), 0);
+	else if (has(x, PTX_DW_SUBNORMAL)) /* 0 < mag < min_normal */
+		r = icmp(x, IR_CMP_LTU, op2(x, IR_SUB, it, mag, k(x, it, 1), 0),
+		         k(x, it, min_normal - 1));
+	else
+		return false;
+	dst(x, r);
+	return true;
+}
+
+/* ---- mul24, mad24 ---- */
+
+/* The low 24 bits of operand i, extended to 64 bits. */
+static ir_ref low24(struct fx *x, unsigned i, bool sign)
+{
+	ir_ref a = src(x, i, IR_T_I32);
+	if (sign)
+		a = op2(x, IR_SHR_S, IR_T_I32, op2(x, IR_SHL, IR_T_I32, a, k(x, IR_T_I32, 8), 0),
+		        k(x, IR_T_I32, 8), 0);
+	else
+		a = op2(x, IR_AND, IR_T_I32, a, k(x, IR_T_I32, 0xffffff), 0);
+	return op1(x, sign ? IR_SEXT : IR_ZEXT, IR_T_I64, a, 0);
+}
+
+static bool tr_mul24(struct fx *x, bool is_mad)
+{
+	enum ptx_type t = type_at(x, 0);
+	bool hi = has(x, PTX_DW_HI), sat = has(x, PTX_DW_SAT);
+	if ((t != PTX_TYPE_S32 && t != PTX_TYPE_U32) || has(x, PTX_DW_WIDE) ||
+	    (sat && !(is_mad && hi && t == PTX_TYPE_S32))) {
+		irb_unsupported(x->b, x->in,
+		                sat ? ".sat other than on mad24.hi.s32"
+		                    : "types other than .u32/.s32");
+		return true;
+	}
+	bool sign = t == PTX_TYPE_S32;
+	ir_ref p = op2(x, IR_MUL, IR_T_I64, low24(x, 1, sign), low24(x, 2, sign), 0);
+	if (hi) /* bits 47..16 of the 48-bit product */
+		p = op2(x, IR_SHR_S, IR_T_I64, p, k(x, IR_T_I32, 16), 0);
+	if (!is_mad) {
+		dst(x, op1(x, IR_TRUNC, IR_T_I32, p, 0));
+		return true;
+	}
+	if (!sat) {
+		ir_ref r = op1(x, IR_TRUNC, IR_T_I32, p, 0);
+		dst(x, op2(x, IR_ADD, IR_T_I32, r, src(x, 3, IR_T_I32), 0));
+		return true;
+	}
+	/* .sat: the sum of the two signed 32-bit values in 64 bits, clamped to INT32 */
+	ir_ref s =
+	        op2(x, IR_ADD, IR_T_I64, p, op1(x, IR_SEXT, IR_T_I64, src(x, 3, IR_T_I32), 0), 0);
+	ir_ref lo = k(x, IR_T_I64, (uint64_t)(int64_t)INT32_MIN), hi64 = k(x, IR_T_I64, INT32_MAX);
+	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_LT, s, lo), lo, s);
+	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_GT, s, hi64), hi64, s);
+	dst(x, op1(x, IR_TRUNC, IR_T_I32, s, 0));
+	return true;
+}
+
+/* ---- slct ---- */
+
+static bool tr_slct(struct fx *x)
+{
+	enum ptx_type dt = type_at(x, 0), ct = type_at(x, 1);
+	unsigned bits = ptx_types[dt].bits;
+	if ((ct != PTX_TYPE_S32 && ct != PTX_TYPE_F32) || (bits != 16 && bits != 32 && bits != 64))
+		return false;
+	if (has(x, PTX_DW_FTZ) && ct != PTX_TYPE_F32) {
+		irb_unsupported(x->b, x->in, ".ftz with an integer comparison operand");
+		return true;
+	}
+	ir_ref c = src(x, 3, IR_T_I32), take_a;
+	if (ct == PTX_TYPE_S32) {
+		take_a = icmp(x, IR_CMP_GE, c, k(x, IR_T_I32, 0));
+	} else {
+		/* c >= 0: sign clear and not NaN, or a zero of either sign (with .ftz also a
+		 * subnormal of either sign, flushed to zero) */
+		ir_ref mag = op2(x, IR_AND, IR_T_I32, c, k(x, IR_T_I32, 0x7fffffff), 0);
+		ir_ref pos = icmp(x, IR_CMP_LEU, c, k(x, IR_T_I32, 0x7f800000));
+		ir_ref zero = icmp(x, IR_CMP_LTU, mag,
+		                   k(x, IR_T_I32, has(x, PTX_DW_FTZ) ? 0x00800000 : 1));
+		take_a = op2(x, IR_OR, IR_T_PRED, pos, zero, 0);
+	}
+	enum ir_type t = bits == 64 ? IR_T_I64 : bits == 16 ? IR_T_I16 : IR_T_I32;
+	dst(x, op3(x, IR_SELECT, t, take_a, src(x, 1, t), src(x, 2, t)));
+	return true;
+}
+
+/* ---- dp4a, dp2a ---- */
+
+/* Field `pos`/`len` of v, extended as `sign` says. */
+static ir_ref field(struct fx *x, ir_ref v, unsigned pos, unsigned len, bool sign)
+{
+	return op3(x, sign ? IR_BFE_S : IR_BFE_U, IR_T_I32, v, k(x, IR_T_I32, pos),
+	           k(x, IR_T_I32, len));
+}
+
+static bool tr_dot(struct fx *x, bool four)
+{
+	enum ptx_type at = type_at(x, 0), bt = type_at(x, 1);
+	bool ok = (at == PTX_TYPE_S32 || at == PTX_TYPE_U32) &&
+	          (bt == PTX_TYPE_S32 || bt == PTX_TYPE_U32) && x->in->ntypes == 2;
+	if (!ok || (!four && !has(x, PTX_DW_LO) && !has(x, PTX_DW_HI))) {
+		irb_unsupported(x->b, x->in, "operand types other than .u32/.s32");
+		return true;
+	}
+	bool as = type_signed(at), bs = type_signed(bt);
+	ir_ref a = src(x, 1, IR_T_I32), bv = src(x, 2, IR_T_I32);
+	ir_ref sum = src(x, 3, IR_T_I32);
+	unsigned first = !four && has(x, PTX_DW_HI) ? 2 : 0; /* dp2a.hi: bytes 2, 3 of b */
+	for (unsigned i = 0; i < (four ? 4u : 2u); i++) {
+		ir_ref ae = four ? field(x, a, 8 * i, 8, as) : field(x, a, 16 * i, 16, as);
+		ir_ref be = field(x, bv, 8 * (first + i), 8, bs);
+		sum = op2(x, IR_ADD, IR_T_I32, sum, op2(x, IR_MUL, IR_T_I32, ae, be, 0), 0);
+	}
+	dst(x, sum);
+	return true;
+}
+
+/* ---- min/max .NaN ---- */
+
+static bool tr_minmax_nan(struct fx *x)
+{
+	enum ptx_type t = type_at(x, 0);
+	if (t != PTX_TYPE_F32) {
+		irb_unsupported(x->b, x->in, ".NaN on types other than .f32");
+		return true;
+	}
+	if (has(x, PTX_DW_XORSIGN) || has(x, PTX_DW_ABS) || has(x, PTX_DW_RELU) ||
+	    x->in->nopnds != 3) {
+		irb_unsupported(x->b, x->in, ".NaN with .xorsign.abs, .relu or three sources");
+		return true;
+	}
+	ir_ref a = src(x, 1, IR_T_F32), b = src(x, 2, IR_T_F32);
+	ir_ref m = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, a, b,
+	               has(x, PTX_DW_FTZ) ? IR_FM_FTZ : 0);
+	ir_ref nan = op2(x, IR_FCMP, IR_T_PRED, a, b, IR_CMP_NAN);
+	ir_ref r = op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffff),
+	               op1(x, IR_BITCAST, IR_T_I32, m, 0));
+	dst(x, op1(x, IR_BITCAST, IR_T_F32, r, 0));
+	return true;
+}
+
+/* ---- tanh.approx.f32 ---- */
+
+static ir_ref fk(struct fx *x, float v)
+{
+	union {
+		float f;
+		uint32_t u;
+	} u = {.f = v};
+	return k(x, IR_T_F32, u.u);
+}
+
+static bool tr_tanh(struct fx *x)
+{
+	if (type_at(x, 0) != PTX_TYPE_F32 || !has(x, PTX_DW_APPROX) || has(x, PTX_DW_FTZ)) {
+		irb_unsupported(x->b, x->in, "tanh other than tanh.approx.f32");
+		return true;
+	}
+	ir_ref v = src(x, 1, IR_T_F32);
+	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, v, 0);
+	ir_ref ax = op1(x, IR_FABS, IR_T_F32, v, 0);
+	/* small |x|: the odd series to x^5, relative error below (17/315) x^6 */
+	ir_ref x2 = op2(x, IR_FMUL, IR_T_F32, v, v, 0);
+	ir_ref p = op3(x, IR_FMA, IR_T_F32, x2, fk(x, 2.0f / 15.0f), fk(x, -1.0f / 3.0f));
+	ir_ref small = op3(x, IR_FMA, IR_T_F32, op2(x, IR_FMUL, IR_T_F32, v, x2, 0), p, v);
+	/* the rest: 1 - 2 / (e^(2|x|) + 1), |x|'s sign put back (infinity gives 1, NaN NaN) */
+	ir_ref e = op1(x, IR_FEX2, IR_T_F32,
+	               op2(x, IR_FMUL, IR_T_F32, ax, fk(x, 2.8853900817779268f), 0), IR_FM_APPROX);
+	ir_ref r = op1(x, IR_FRCP, IR_T_F32, op2(x, IR_FADD, IR_T_F32, e, fk(x, 1.0f), 0),
+	               IR_FM_APPROX);
+	ir_ref big = op3(x, IR_FMA, IR_T_F32, r, fk(x, -2.0f), fk(x, 1.0f));
+	ir_ref sbits = op2(x, IR_OR, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, big, 0),
+	                   op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u), 0), 0);
+	ir_ref is_small = op2(x, IR_FCMP, IR_T_PRED, ax, fk(x, 0.125f), IR_CMP_LT);
+	dst(x,
+	    op3(x, IR_SELECT, IR_T_F32, is_small, small, op1(x, IR_BITCAST, IR_T_F32, sbits, 0)));
+	return true;
+}
+
+/* ---- cvt.rna.tf32.f32 ---- */
+
+static bool tr_cvt_tf32(struct fx *x)
+{
+	if (type_at(x, 1) != PTX_TYPE_F32 || !has(x, PTX_DW_RNA) || has(x, PTX_DW_SATFINITE) ||
+	    has(x, PTX_DW_RELU) || has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || x->in->nopnds != 2) {
+		irb_unsupported(x->b, x->in, "tf32 conversions other than cvt.rna.tf32.f32");
+		return true;
+	}
+	ir_ref v = src(x, 1, IR_T_I32);
+	ir_ref keep = k(x, IR_T_I32, 0xffffe000u);
+	/* finite and infinite: add half of the dropped place, truncate (ties away from zero) */
+	ir_ref rounded = op2(x, IR_AND, IR_T_I32,
+	                     op2(x, IR_ADD, IR_T_I32, v, k(x, IR_T_I32, 0x1000), 0), keep, 0);
+	/* NaN: truncated, as the H100 does (0x7fffffff -> 0x7fffe000; a payload only in the
+	 * dropped bits gives infinity: 0x7f800001 -> 0x7f800000) */
+	ir_ref nan_r = op2(x, IR_AND, IR_T_I32, v, keep, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, v, k(x, IR_T_I32, 0x7fffffff), 0);
+	ir_ref nan = icmp(x, IR_CMP_GTU, mag, k(x, IR_T_I32, 0x7f800000));
+	dst(x, op3(x, IR_SELECT, IR_T_I32, nan, nan_r, rounded));
+	return true;
+}
+
+/* ---- entry ---- */
+
+bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	struct fx x = {.b = b, .in = in, .guard = guard};
+	switch (in->op) {
+	case PTX_OP_TESTP:
+		return tr_testp(&x);
+	case PTX_OP_MUL24:
+		return tr_mul24(&x, false);
+	case PTX_OP_MAD24:
+		return tr_mul24(&x, true);
+	case PTX_OP_SLCT:
+		return tr_slct(&x);
+	case PTX_OP_DP4A:
+		return tr_dot(&x, true);
+	case PTX_OP_DP2A:
+		return tr_dot(&x, false);
+	case PTX_OP_MIN:
+	case PTX_OP_MAX:
+		return has(&x, PTX_DW_NAN_MOD) && tr_minmax_nan(&x);
+	case PTX_OP_TANH:
+		return tr_tanh(&x);
+	case PTX_OP_CVT:
+		return type_at(&x, 0) == PTX_TYPE_TF32 && tr_cvt_tf32(&x);
+	default:
+		return false;
+	}
+}
