@@ -224,6 +224,17 @@ static bool tr_dot(struct fx *x, bool four)
 
 /* ---- min/max .NaN ---- */
 
+/* .ftz: a subnormal f32 as the zero of its sign (bit operations, whatever the float mode) */
+static ir_ref flush(struct fx *x, ir_ref v)
+{
+	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, v, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x7fffffff), 0);
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x00800000));
+	ir_ref r = op3(x, IR_SELECT, IR_T_I32, tiny,
+	               op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u), 0), bits);
+	return op1(x, IR_BITCAST, IR_T_F32, r, 0);
+}
+
 static bool tr_minmax_nan(struct fx *x)
 {
 	enum ptx_type t = type_at(x, 0);
@@ -237,8 +248,9 @@ static bool tr_minmax_nan(struct fx *x)
 		return true;
 	}
 	ir_ref a = src(x, 1, IR_T_F32), b = src(x, 2, IR_T_F32);
-	ir_ref m = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, a, b,
-	               has(x, PTX_DW_FTZ) ? IR_FM_FTZ : 0);
+	bool ftz = has(x, PTX_DW_FTZ);
+	ir_ref m = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32,
+	               ftz ? flush(x, a) : a, ftz ? flush(x, b) : b, 0);
 	ir_ref nan = op2(x, IR_FCMP, IR_T_PRED, a, b, IR_CMP_NAN);
 	ir_ref r = op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffff),
 	               op1(x, IR_BITCAST, IR_T_I32, m, 0));
