@@ -1,6 +1,6 @@
-/* ir_build, part 6: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx.f32 and
+/* ir_build, part 6: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx and
  * cvt.rna.tf32.f32, expanded into the IR's general operations as the PTX ISA defines them
- * (and as an NVIDIA H100 computes them: ../shared/ptx-hw, docs/SEMANTICS.md "Forms").
+ * (and as an NVIDIA H100 computes them: ../shared/ptx-hw, docs/SEMANTICS.md "Instruction forms").
  *
  * testp classifies the operand's bit pattern (exponent and mantissa compares on the integer
  * bits, so no float mode can change the answer).  mul24/mad24 multiply the low 24 bits of the
@@ -9,7 +9,8 @@
  * bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative subnormal c to -0.0 so
  * it selects a).  dp4a/dp2a extract the bytes and halves with bfe (signed or unsigned per
  * operand type) and sum the products modulo 2^32.  min/max.NaN return the canonical NaN
- * 0x7fffffff when either operand is NaN, else the ordinary min/max.  tanh.approx.f32 is
+ * 0x7fffffff (0x7fff on f16/bf16, computed in f32) when either operand is NaN, else the
+ * ordinary min/max; tanh.approx.f16/.f16x2 go through f32.  tanh.approx.f32 is
  * x + x^3 (2x^2/15 - 1/3) below |x| = 1/8 and 1 - 2 / (2^(2|x| log2 e) + 1) with x's sign
  * above, within the PTX ISA's bound (relative error 2^-10.987).  cvt.rna.tf32.f32 rounds to
  * 10 mantissa bits, ties away from zero, on the bit pattern (carry into the exponent gives
@@ -222,6 +223,27 @@ static bool tr_dot(struct fx *x, bool four)
 	return true;
 }
 
+/* ---- 16-bit floats ---- */
+
+static ir_ref half_of(struct fx *x, ir_ref w, unsigned h)
+{
+	return op1(x, IR_TRUNC, IR_T_I16,
+	           h ? op2(x, IR_SHR_U, IR_T_I32, w, k(x, IR_T_I32, 16), 0) : w, 0);
+}
+
+static ir_ref pack_halves(struct fx *x, ir_ref lo, ir_ref hi)
+{
+	ir_ref l = op1(x, IR_ZEXT, IR_T_I32, lo, 0), h = op1(x, IR_ZEXT, IR_T_I32, hi, 0);
+	return op2(x, IR_OR, IR_T_I32, l, op2(x, IR_SHL, IR_T_I32, h, k(x, IR_T_I32, 16), 0), 0);
+}
+
+/* f applied to each 16-bit half of w */
+static ir_ref map_halves(struct fx *x, ir_ref w, ir_ref (*f)(struct fx *, ir_ref))
+{
+	ir_ref lo = f(x, half_of(x, w, 0));
+	return pack_halves(x, lo, f(x, half_of(x, w, 1)));
+}
+
 /* ---- min/max .NaN ---- */
 
 /* .ftz: a subnormal f32 as the zero of its sign (bit operations, whatever the float mode) */
@@ -235,30 +257,86 @@ static ir_ref flush(struct fx *x, ir_ref v)
 	return op1(x, IR_BITCAST, IR_T_F32, r, 0);
 }
 
+/* A 16-bit float (i16 bits) as f32, exactly: bfloat16 is the f32's high half; .ftz flushes a
+ * subnormal f16 to the zero of its sign first */
+static ir_ref widen16(struct fx *x, ir_ref h, bool bf, bool ftz)
+{
+	if (bf)
+		return op1(x, IR_BITCAST, IR_T_F32,
+		           op2(x, IR_SHL, IR_T_I32, op1(x, IR_ZEXT, IR_T_I32, h, 0),
+		               k(x, IR_T_I32, 16), 0),
+		           0);
+	if (ftz) { /* (16-bit values are computed on in 32 bits) */
+		ir_ref w = op1(x, IR_ZEXT, IR_T_I32, h, 0);
+		ir_ref mag = op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x7fff), 0);
+		ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x0400));
+		w = op3(x, IR_SELECT, IR_T_I32, tiny,
+		        op2(x, IR_AND, IR_T_I32, w, k(x, IR_T_I32, 0x8000), 0), w);
+		h = op1(x, IR_TRUNC, IR_T_I16, w, 0);
+	}
+	return op1(x, IR_H2F, IR_T_F32, h, 0);
+}
+
+/* min/max.NaN of two f32 values: the canonical NaN `nan` (as f32 bits) if either is NaN */
+static ir_ref minmax_nan(struct fx *x, ir_ref a, ir_ref b)
+{
+	ir_ref m = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32, a, b, 0);
+	ir_ref nan = op2(x, IR_FCMP, IR_T_PRED, a, b, IR_CMP_NAN);
+	return op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffff),
+	           op1(x, IR_BITCAST, IR_T_I32, m, 0));
+}
+
+/* The same on 16-bit floats: computed in f32 (the result is one of the operands, so it
+ * narrows exactly); NaN gives 0x7fff, the canonical NaN of f16 and bf16 on the H100 */
+static ir_ref minmax_nan16(struct fx *x, ir_ref a, ir_ref b, bool bf)
+{
+	bool ftz = has(x, PTX_DW_FTZ);
+	ir_ref r = minmax_nan(x, widen16(x, a, bf, ftz), widen16(x, b, bf, ftz));
+	if (bf)
+		return op1(x, IR_TRUNC, IR_T_I16,
+		           op2(x, IR_SHR_U, IR_T_I32, r, k(x, IR_T_I32, 16), 0), 0);
+	ir_ref nan = icmp(x, IR_CMP_EQ, r, k(x, IR_T_I32, 0x7fffffff));
+	ir_ref h = op1(x, IR_F2H, IR_T_I16, op1(x, IR_BITCAST, IR_T_F32, r, 0), 0);
+	return op1(x, IR_TRUNC, IR_T_I16,
+	           op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fff),
+	               op1(x, IR_ZEXT, IR_T_I32, h, 0)),
+	           0);
+}
+
 static bool tr_minmax_nan(struct fx *x)
 {
 	enum ptx_type t = type_at(x, 0);
-	if (t != PTX_TYPE_F32) {
-		irb_unsupported(x->b, x->in, ".NaN on types other than .f32");
-		return true;
-	}
+	bool bf = t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2;
+	bool pair = t == PTX_TYPE_F16X2 || t == PTX_TYPE_BF16X2;
 	if (has(x, PTX_DW_XORSIGN) || has(x, PTX_DW_ABS) || has(x, PTX_DW_RELU) ||
-	    x->in->nopnds != 3) {
-		irb_unsupported(x->b, x->in, ".NaN with .xorsign.abs, .relu or three sources");
+	    x->in->nopnds != 3 || (bf && has(x, PTX_DW_FTZ)) ||
+	    !(t == PTX_TYPE_F32 || t == PTX_TYPE_F16 || bf || pair)) {
+		irb_unsupported(x->b, x->in,
+		                ".NaN with .xorsign.abs, .relu, three sources or "
+		                "this type");
 		return true;
 	}
-	ir_ref a = src(x, 1, IR_T_F32), b = src(x, 2, IR_T_F32);
-	bool ftz = has(x, PTX_DW_FTZ);
-	ir_ref m = op2(x, x->in->op == PTX_OP_MIN ? IR_FMIN : IR_FMAX, IR_T_F32,
-	               ftz ? flush(x, a) : a, ftz ? flush(x, b) : b, 0);
-	ir_ref nan = op2(x, IR_FCMP, IR_T_PRED, a, b, IR_CMP_NAN);
-	ir_ref r = op3(x, IR_SELECT, IR_T_I32, nan, k(x, IR_T_I32, 0x7fffffff),
-	               op1(x, IR_BITCAST, IR_T_I32, m, 0));
-	dst(x, op1(x, IR_BITCAST, IR_T_F32, r, 0));
+	if (t == PTX_TYPE_F32) {
+		ir_ref a = src(x, 1, IR_T_F32), b = src(x, 2, IR_T_F32);
+		if (has(x, PTX_DW_FTZ)) {
+			a = flush(x, a);
+			b = flush(x, b);
+		}
+		dst(x, op1(x, IR_BITCAST, IR_T_F32, minmax_nan(x, a, b), 0));
+		return true;
+	}
+	if (!pair) {
+		dst(x, minmax_nan16(x, src(x, 1, IR_T_I16), src(x, 2, IR_T_I16), bf));
+		return true;
+	}
+	ir_ref a = src(x, 1, IR_T_I32), b = src(x, 2, IR_T_I32), h[2];
+	for (unsigned i = 0; i < 2; i++)
+		h[i] = minmax_nan16(x, half_of(x, a, i), half_of(x, b, i), bf);
+	dst(x, pack_halves(x, h[0], h[1]));
 	return true;
 }
 
-/* ---- tanh.approx.f32 ---- */
+/* ---- tanh.approx ---- */
 
 static ir_ref fk(struct fx *x, float v)
 {
@@ -269,13 +347,9 @@ static ir_ref fk(struct fx *x, float v)
 	return k(x, IR_T_F32, u.u);
 }
 
-static bool tr_tanh(struct fx *x)
+/* tanh of an f32 value (the expansion in the header comment) */
+static ir_ref tanh_f32(struct fx *x, ir_ref v)
 {
-	if (type_at(x, 0) != PTX_TYPE_F32 || !has(x, PTX_DW_APPROX) || has(x, PTX_DW_FTZ)) {
-		irb_unsupported(x->b, x->in, "tanh other than tanh.approx.f32");
-		return true;
-	}
-	ir_ref v = src(x, 1, IR_T_F32);
 	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, v, 0);
 	ir_ref ax = op1(x, IR_FABS, IR_T_F32, v, 0);
 	/* small |x|: the odd series to x^5, relative error below (17/315) x^6 */
@@ -291,8 +365,29 @@ static bool tr_tanh(struct fx *x)
 	ir_ref sbits = op2(x, IR_OR, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, big, 0),
 	                   op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u), 0), 0);
 	ir_ref is_small = op2(x, IR_FCMP, IR_T_PRED, ax, fk(x, 0.125f), IR_CMP_LT);
-	dst(x,
-	    op3(x, IR_SELECT, IR_T_F32, is_small, small, op1(x, IR_BITCAST, IR_T_F32, sbits, 0)));
+	return op3(x, IR_SELECT, IR_T_F32, is_small, small, op1(x, IR_BITCAST, IR_T_F32, sbits, 0));
+}
+
+/* tanh of an f16 value (i16 bits): in f32, rounded back to nearest even */
+static ir_ref tanh_f16(struct fx *x, ir_ref h)
+{
+	return op1(x, IR_F2H, IR_T_I16, tanh_f32(x, op1(x, IR_H2F, IR_T_F32, h, 0)), 0);
+}
+
+static bool tr_tanh(struct fx *x)
+{
+	enum ptx_type t = type_at(x, 0);
+	if (!has(x, PTX_DW_APPROX) || has(x, PTX_DW_FTZ) ||
+	    (t != PTX_TYPE_F32 && t != PTX_TYPE_F16 && t != PTX_TYPE_F16X2)) {
+		irb_unsupported(x->b, x->in, "tanh other than tanh.approx.f32/.f16/.f16x2");
+		return true;
+	}
+	if (t == PTX_TYPE_F32)
+		dst(x, tanh_f32(x, src(x, 1, IR_T_F32)));
+	else if (t == PTX_TYPE_F16)
+		dst(x, tanh_f16(x, src(x, 1, IR_T_I16)));
+	else
+		dst(x, map_halves(x, src(x, 1, IR_T_I32), tanh_f16));
 	return true;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks the references of tests/exec/cases/cases_forms.py (testp, mul24/mad24, slct,
-dp4a/dp2a, min/max.NaN.f32, cvt.rna.tf32.f32; tanh.approx.f32 against the exact tanh with the
-PTX ISA's bound) against every result an H100 computed for the random kernels of ptx-hw
+dp4a/dp2a, min/max.NaN on f32/f16/bf16 and their pairs, cvt.rna.tf32.f32; tanh.approx.f32/.f16/
+.f16x2 against the exact tanh with the PTX ISA's bound) against every result an H100 computed for the random kernels of ptx-hw
 (../shared/ptx-hw/random: slots.json.gz names each output slot's instruction and where its
 operands came from, inputs.npy and nv.part0.npz hold the values).
 
@@ -41,11 +41,26 @@ def reference(op, v):
         return F.dot(v[0], v[1], v[2], w[0] == 'dp4a', w[-2] == 's32', w[-1] == 's32', 'hi' in w)
     if w[0] in ('min', 'max') and 'NaN' in w and w[-1] == 'f32':
         return F.minmax_nan(v[0], v[1], w[0] == 'min', 'ftz' in w)
+    if w[0] in ('min', 'max') and 'NaN' in w and w[-1] in ('f16', 'bf16', 'f16x2', 'bf16x2'):
+        bf, ftz, mn = w[-1].startswith('bf'), 'ftz' in w, w[0] == 'min'
+        if w[-1].endswith('x2'):
+            return F.pairs(v[0], v[1], lambda a, b: F.minmax_nan16(a, b, mn, bf, ftz))
+        return F.minmax_nan16(v[0] & 0xffff, v[1] & 0xffff, mn, bf, ftz)
+    if op in ('tanh.approx.f16', 'tanh.approx.f16x2'):
+        return None
     if op == 'cvt.rna.tf32.f32':
         return F.tf32_rna(v[0])
     if op == 'tanh.approx.f32':
         return None
     return False
+
+
+def approx_ok(op, a, hw):
+    if op == 'tanh.approx.f32':
+        return F.tanh_ok(a, hw)
+    if op == 'tanh.approx.f16':
+        return F.tanh16_ok(a & 0xffff, hw)
+    return F.tanh16_ok(a & 0xffff, hw & 0xffff) and F.tanh16_ok(a >> 16, hw >> 16)
 
 
 def operand(src, row, out, t, iw, ow, byw):
@@ -89,7 +104,9 @@ def main():
                 if None in v or hw == SENTINEL:
                     continue
                 e = reference(s['op'], v)
-                ok = F.tanh_ok(v[0], hw) if e is None else e == hw
+                if s['op'].endswith(('.f16', '.bf16')):  # st.b16: the low half
+                    hw &= 0xffff
+                ok = approx_ok(s['op'], v[0], hw) if e is None else e == hw
                 st = stat[s['op']]
                 st[0] += 1
                 if not ok:

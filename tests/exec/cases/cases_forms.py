@@ -4,7 +4,7 @@ smallest normal, the largest finite, infinities, NaNs with payloads in the high 
 bits, tf32 rounding ties, 24-bit and byte boundaries).  The references are the PTX ISA's
 definitions, with the two places where the H100 differs from its text (testp.normal is true for
 zeros; cvt.rna.tf32.f32 truncates a NaN, so a payload only in the dropped bits gives infinity:
-docs/SEMANTICS.md "Forms"); every slot of these forms in ../shared/ptx-hw/random agrees with
+docs/SEMANTICS.md "Instruction forms"); every slot of these forms in ../shared/ptx-hw/random agrees with
 them.  tanh.approx.f32 is judged against the exact tanh with the PTX ISA's bound (maximum relative
 error 2^-10.987); never against the compiler's output."""
 
@@ -14,7 +14,7 @@ import struct
 
 from ref import Case, In, Out, unpack, M32
 
-NOUT = 28
+NOUT = 34
 
 F32_EDGE = [0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
             0x3f800000, 0xbf800000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
@@ -22,7 +22,9 @@ F32_EDGE = [0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x
             0x3f801000, 0xbf801000, 0x3f800fff, 0x3f803000, 0x7f7ff000, 0x7f7fefff,
             0x00001000, 0x00000fff, 0x3e000000, 0xbdffffff, 0x41200000, 0xc1200000]
 INT_EDGE = [0, 1, M32, 0x7fffff, 0x800000, 0xffffff, 0x1000000, 0xff800000, 0x7fffffff,
-            0x80000000, 0x80808080, 0x7f7f7f7f, 0xff00ff00, 0x00ff00ff, 0x8000ffff, 0x7fff8000]
+            0x80000000, 0x80808080, 0x7f7f7f7f, 0xff00ff00, 0x00ff00ff, 0x8000ffff, 0x7fff8000,
+            0x7c00fc00, 0x00010400, 0x83ff8001, 0x7e007c01, 0x3c00bc00, 0x80000400, 0x7bff03ff,
+            0x4f804780, 0xc5804b00]  # (also f16 and bf16 pairs)
 F64_EDGE = [0, 1 << 63, 1, (1 << 63) | 1, 0x000fffffffffffff, 0x0010000000000000,
             0x8010000000000000, 0x3ff0000000000000, 0x7fefffffffffffff, 0x7ff0000000000000,
             0xfff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001, 0xfff0000000000001,
@@ -100,6 +102,44 @@ def minmax_nan(a, b, is_min, ftz):
     return a if (fa < fb) == is_min else b
 
 
+def f16(h):
+    return struct.unpack('<e', struct.pack('<H', h & 0xffff))[0]
+
+
+def minmax_nan16(a, b, is_min, bf, ftz=False):
+    """min/max.NaN on f16 or bf16 bits: 0x7fff (the H100's canonical NaN) if either is NaN."""
+    def val(h):
+        if bf:
+            return f32(h << 16)
+        if ftz and h & 0x7fff < 0x0400:
+            h &= 0x8000
+        return f16(h)
+    fa, fb = val(a), val(b)
+    if math.isnan(fa) or math.isnan(fb):
+        return 0x7fff
+    if ftz and not bf:  # the flushed bit patterns
+        a = a & 0x8000 if a & 0x7fff < 0x0400 else a
+        b = b & 0x8000 if b & 0x7fff < 0x0400 else b
+    if fa == fb:
+        return (a | b) if is_min else (a & b)
+    return a if (fa < fb) == is_min else b
+
+
+def pairs(a, b, f):
+    return f(a & 0xffff, b & 0xffff) | f(a >> 16, b >> 16) << 16
+
+
+TANH16_REL = 2.0 ** -10.987 + 2.0 ** -11  # the f32 bound plus rounding to f16
+
+
+def tanh16_ok(h, got):
+    x = f16(h)
+    if math.isnan(x):
+        return math.isnan(f16(got))
+    t = math.tanh(x)
+    return abs(f16(got) - t) <= TANH16_REL * abs(t)
+
+
 def tf32_rna(v):
     """Round to 10 mantissa bits, ties away from zero, low 13 bits zero; NaN truncated."""
     if v & 0x7fffffff > 0x7f800000:
@@ -119,8 +159,17 @@ def tanh_ok(a, got):
     return abs(g - t) <= TANH_REL * abs(t)
 
 
+def approx_ok(w, a, got):
+    """Words 26 (tanh.approx.f32), 28 (.f16 of a's low half) and 29 (.f16x2 of a)."""
+    if w == 26:
+        return tanh_ok(a, got)
+    if w == 28:
+        return got >> 16 == 0 and tanh16_ok(a & 0xffff, got)
+    return tanh16_ok(a & 0xffff, got & 0xffff) and tanh16_ok(a >> 16, got >> 16)
+
+
 def results(a, b, c, d):
-    """The words forms.ptx writes (word 26, tanh, is None: judged by tanh_ok)."""
+    """The words forms.ptx writes (None: tanh, judged by approx_ok)."""
     r = [testp_bits(a, False) | testp_bits(d, True) << 8]
     for hi, signed in ((False, False), (True, False), (False, True), (True, True)):
         r.append(mul24(a, b, c, hi, signed, False))
@@ -136,6 +185,11 @@ def results(a, b, c, d):
           minmax_nan(a, b, True, True), minmax_nan(a, b, False, True)]
     r += [tf32_rna(a), None]
     r.append(mul24(a, b, c, True, True, True, sat=True) if a & 1 else c)
+    r += [None, None,
+          pairs(a, b, lambda x, y: minmax_nan16(x, y, True, False)),
+          minmax_nan16(a >> 16, b >> 16, False, False, ftz=True),
+          pairs(a, b, lambda x, y: minmax_nan16(x, y, True, True)),
+          minmax_nan16(a & 0xffff, b & 0xffff, False, True)]
     assert len(r) == NOUT
     return r
 
@@ -167,10 +221,10 @@ def forms_case():
             exp = results(a[i], b[i], c[i], d[i])
             for w, e in enumerate(exp):
                 g = got[i * NOUT + w]
-                ok = tanh_ok(a[i], g) if e is None else g == e
+                ok = approx_ok(w, a[i], g) if e is None else g == e
                 if not ok:
                     errs.append('forms thread %d word %d: got %#x, expected %s (a=%#x b=%#x c=%#x '
-                                'd=%#x)' % (i, w, g, 'tanh within 2^-10.987' if e is None
+                                'd=%#x)' % (i, w, g, 'tanh within its bound' if e is None
                                             else '%#x' % e, a[i], b[i], c[i], d[i]))
                 if len(errs) > 12:
                     return errs
