@@ -2,8 +2,8 @@
  * cvt.rna.tf32.f32, expanded into the IR's general operations as the PTX ISA defines them
  * (and as an NVIDIA H100 computes them: ../shared/ptx-hw, docs/SEMANTICS.md "Instruction forms").
  *
- * testp classifies the operand's bit pattern (exponent and mantissa compares on the integer
- * bits, so no float mode can change the answer).  mul24/mad24 multiply the low 24 bits of the
+ * testp is FCLASS (v_cmp_class: the class of the operand's bit pattern, so no float mode can
+ * change the answer).  mul24/mad24 multiply the low 24 bits of the
  * operands, sign- or zero-extended, in 64 bits: .lo is bits 31..0, .hi bits 47..16 of the
  * 48-bit product; mad24.hi.sat.s32 adds c in 64 bits and clamps.  slct tests c >= 0 on c's
  * bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative subnormal c to -0.0 so
@@ -82,37 +82,32 @@ static bool type_signed(enum ptx_type t)
 
 /* ---- testp ---- */
 
+/* testp.op: the v_cmp_class mask bits of the classes it accepts (ir_ops.def FCLASS) */
 static bool tr_testp(struct fx *x)
 {
 	enum ptx_type t = type_at(x, 0);
 	if (t != PTX_TYPE_F32 && t != PTX_TYPE_F64)
 		return false;
-	bool wide = t == PTX_TYPE_F64;
-	enum ir_type it = wide ? IR_T_I64 : IR_T_I32;
-	uint64_t inf = wide ? 0x7ff0000000000000ull : 0x7f800000u;
-	uint64_t min_normal = wide ? 0x0010000000000000ull : 0x00800000u;
-	ir_ref mag = op2(x, IR_AND, it, src(x, 1, it), k(x, it, inf | (min_normal - 1)), 0);
-	ir_ref r;
-	if (has(x, PTX_DW_FINITE))
-		r = icmp(x, IR_CMP_LTU, mag, k(x, it, inf));
-	else if (has(x, PTX_DW_INFINITE))
-		r = icmp(x, IR_CMP_EQ, mag, k(x, it, inf));
-	else if (has(x, PTX_DW_NUMBER))
-		r = icmp(x, IR_CMP_LEU, mag, k(x, it, inf));
-	else if (has(x, PTX_DW_NOTANUMBER))
-		r = icmp(x, IR_CMP_GTU, mag, k(x, it, inf));
-	else if (has(x, PTX_DW_NORMAL)) /* min_normal <= mag < inf, or a zero (the H100) */
-		r = op2(x, IR_OR, IR_T_PRED,
-		        icmp(x, IR_CMP_LTU, op2(x, IR_SUB, it, mag, k(x, it, min_normal), 0),
-		             k(x, it, inf - min_normal)),
-		        icmp(x, IR_CMP_EQ, mag, k(x, it, 0)), 0);
-	else if (has(x, PTX_DW_SUBNORMAL)) /* 0 < mag < min_normal */
-		r = icmp(x, IR_CMP_LTU, op2(x, IR_SUB, it, mag, k(x, it, 1), 0),
-		         k(x, it, min_normal - 1));
-	else
-		return false;
-	dst(x, r);
-	return true;
+	static const struct {
+		enum ptx_dotword w;
+		uint32_t mask;
+	} classes[] = {
+	        {PTX_DW_FINITE, 0x1f8},     /* -normal .. +normal, zeros and subnormals */
+	        {PTX_DW_INFINITE, 0x204},   /* -inf, +inf */
+	        {PTX_DW_NUMBER, 0x3fc},     /* everything but the NaNs */
+	        {PTX_DW_NOTANUMBER, 0x003}, /* signalling and quiet NaNs */
+	        {PTX_DW_NORMAL, 0x168},     /* normals, and zeros as on the H100 */
+	        {PTX_DW_SUBNORMAL, 0x090},  /* -subnormal, +subnormal */
+	};
+	for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+		if (!has(x, classes[i].w))
+			continue;
+		enum ir_type ft = t == PTX_TYPE_F64 ? IR_T_F64 : IR_T_F32;
+		dst(x, op2(x, IR_FCLASS, IR_T_PRED, src(x, 1, ft), k(x, IR_T_I32, classes[i].mask),
+		           0));
+		return true;
+	}
+	return false;
 }
 
 /* ---- mul24, mad24 ---- */

@@ -168,9 +168,9 @@ def approx_ok(w, a, got):
     return tanh16_ok(a & 0xffff, got & 0xffff) and tanh16_ok(a >> 16, got >> 16)
 
 
-def results(a, b, c, d):
+def results(a, b, c, d, n):
     """The words forms.ptx writes (None: tanh, judged by approx_ok)."""
-    r = [testp_bits(a, False) | testp_bits(d, True) << 8]
+    r = [testp_bits(a, False) | testp_bits(d, True) << 8 | (testp_bits(n, False) >> 4 & 3) << 14]
     for hi, signed in ((False, False), (True, False), (False, True), (True, True)):
         r.append(mul24(a, b, c, hi, signed, False))
     for hi, signed in ((False, False), (True, False), (False, True), (True, True)):
@@ -218,7 +218,7 @@ def forms_case():
     def check(outs, wave):
         got, errs = unpack('I', outs[0]), []
         for i in range(n):
-            exp = results(a[i], b[i], c[i], d[i])
+            exp = results(a[i], b[i], c[i], d[i], n)
             for w, e in enumerate(exp):
                 g = got[i * NOUT + w]
                 ok = approx_ok(w, a[i], g) if e is None else g == e
