@@ -145,6 +145,9 @@ uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn
 ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
 void irb_printf_finish(struct irb *b); /* after every block is sealed */
 void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermasks */
+/* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx,
+ * cvt.rna.tf32.f32; false if the instruction is not one of these */
+bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
@@ -177,9 +180,6 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
-/* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx.f32,
- * cvt.rna.tf32.f32; false if the instruction is not one of these */
-bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 
