@@ -3,13 +3,13 @@
  * (and as an NVIDIA H100 computes them: ../shared/ptx-hw, docs/SEMANTICS.md "Instruction forms").
  *
  * testp is FCLASS (v_cmp_class: the class of the operand's bit pattern, so no float mode can
- * change the answer).  mul24/mad24 multiply the low 24 bits of the
- * operands, sign- or zero-extended, in 64 bits: .lo is bits 31..0, .hi bits 47..16 of the
- * 48-bit product; mad24.hi.sat.s32 adds c in 64 bits and clamps.  slct tests c >= 0 on c's
- * bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative subnormal c to -0.0 so
- * it selects a).  dp4a/dp2a extract the bytes and halves with bfe (signed or unsigned per
- * operand type) and sum the products modulo 2^32.  min/max.NaN return the canonical NaN
- * 0x7fffffff (0x7fff on f16/bf16, computed in f32) when either operand is NaN, else the
+ * change the answer).  mul24/mad24 multiply the low 24 bits of the operands, sign- or
+ * zero-extended: .lo is bits 31..0 (mul), .hi bits 47..16 of the 48-bit product (mul.hi and
+ * mul funnel-shifted by 16); mad24.hi.sat.s32 adds c in 64 bits and clamps.
+ * slct tests c >= 0 on c's bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative
+ * subnormal c to -0.0 so it selects a).  dp4a/dp2a extract the bytes and halves with bfe (signed or
+ * unsigned per operand type) and sum the products modulo 2^32.  min/max.NaN return the canonical
+ * NaN 0x7fffffff (0x7fff on f16/bf16, computed in f32) when either operand is NaN, else the
  * ordinary min/max; tanh.approx.f16/.f16x2 go through f32.  tanh.approx.f32 is
  * x + x^3 (2x^2/15 - 1/3) below |x| = 1/8 and 1 - 2 / (2^(2|x| log2 e) + 1) with x's sign
  * above, within the PTX ISA's bound (relative error 2^-10.987).  cvt.rna.tf32.f32 rounds to
@@ -112,16 +112,14 @@ static bool tr_testp(struct fx *x)
 
 /* ---- mul24, mad24 ---- */
 
-/* The low 24 bits of operand i, extended to 64 bits. */
+/* The low 24 bits of operand i, sign- or zero-extended to 32 bits. */
 static ir_ref low24(struct fx *x, unsigned i, bool sign)
 {
 	ir_ref a = src(x, i, IR_T_I32);
 	if (sign)
-		a = op2(x, IR_SHR_S, IR_T_I32, op2(x, IR_SHL, IR_T_I32, a, k(x, IR_T_I32, 8), 0),
-		        k(x, IR_T_I32, 8), 0);
-	else
-		a = op2(x, IR_AND, IR_T_I32, a, k(x, IR_T_I32, 0xffffff), 0);
-	return op1(x, sign ? IR_SEXT : IR_ZEXT, IR_T_I64, a, 0);
+		return op2(x, IR_SHR_S, IR_T_I32, op2(x, IR_SHL, IR_T_I32, a, k(x, IR_T_I32, 8), 0),
+		           k(x, IR_T_I32, 8), 0);
+	return op2(x, IR_AND, IR_T_I32, a, k(x, IR_T_I32, 0xffffff), 0);
 }
 
 static bool tr_mul24(struct fx *x, bool is_mad)
@@ -136,21 +134,25 @@ static bool tr_mul24(struct fx *x, bool is_mad)
 		return true;
 	}
 	bool sign = t == PTX_TYPE_S32;
-	ir_ref p = op2(x, IR_MUL, IR_T_I64, low24(x, 1, sign), low24(x, 2, sign), 0);
-	if (hi) /* bits 47..16 of the 48-bit product */
-		p = op2(x, IR_SHR_S, IR_T_I64, p, k(x, IR_T_I32, 16), 0);
+	ir_ref a = low24(x, 1, sign), b = low24(x, 2, sign);
+	/* the 48-bit product is the 64-bit product of the extended operands: .lo its low word,
+	 * .hi bits 47..16 = (high word : low word) >> 16 */
+	ir_ref p = op2(x, IR_MUL, IR_T_I32, a, b, 0);
+	if (hi)
+		p = op3(x, IR_FSHR, IR_T_I32,
+		        op2(x, sign ? IR_MULHI_S : IR_MULHI_U, IR_T_I32, a, b, 0), p,
+		        k(x, IR_T_I32, 16));
 	if (!is_mad) {
-		dst(x, op1(x, IR_TRUNC, IR_T_I32, p, 0));
+		dst(x, p);
 		return true;
 	}
 	if (!sat) {
-		ir_ref r = op1(x, IR_TRUNC, IR_T_I32, p, 0);
-		dst(x, op2(x, IR_ADD, IR_T_I32, r, src(x, 3, IR_T_I32), 0));
+		dst(x, op2(x, IR_ADD, IR_T_I32, p, src(x, 3, IR_T_I32), 0));
 		return true;
 	}
 	/* .sat: the sum of the two signed 32-bit values in 64 bits, clamped to INT32 */
-	ir_ref s =
-	        op2(x, IR_ADD, IR_T_I64, p, op1(x, IR_SEXT, IR_T_I64, src(x, 3, IR_T_I32), 0), 0);
+	ir_ref s = op2(x, IR_ADD, IR_T_I64, op1(x, IR_SEXT, IR_T_I64, p, 0),
+	               op1(x, IR_SEXT, IR_T_I64, src(x, 3, IR_T_I32), 0), 0);
 	ir_ref lo = k(x, IR_T_I64, (uint64_t)(int64_t)INT32_MIN), hi64 = k(x, IR_T_I64, INT32_MAX);
 	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_LT, s, lo), lo, s);
 	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_GT, s, hi64), hi64, s);
