@@ -170,7 +170,9 @@ def approx_ok(w, a, got):
 
 def results(a, b, c, d, n):
     """The words forms.ptx writes (None: tanh, judged by approx_ok)."""
-    r = [testp_bits(a, False) | testp_bits(d, True) << 8 | (testp_bits(n, False) >> 4 & 3) << 14]
+    guarded = (testp_bits(a, False) >> 3 & 1) if b & 1 else c & 1  # @p testp.notanumber
+    r = [testp_bits(a, False) | testp_bits(d, True) << 8 | (testp_bits(n, False) >> 4 & 3) << 14 |
+         guarded << 16]
     for hi, signed in ((False, False), (True, False), (False, True), (True, True)):
         r.append(mul24(a, b, c, hi, signed, False))
     for hi, signed in ((False, False), (True, False), (False, True), (True, True)):
