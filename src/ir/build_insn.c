@@ -1310,6 +1310,8 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		                "tensor-core matrix operations (wmma, mma, ldmatrix, stmatrix)");
 		return;
 	}
+	if (is_pure(in) && irb_forms(b, in, guard)) /* build_forms.c, before the others */
+		return;
 	if (is_pure(in)) {
 		x.guard = guard;
 		if (irb_arith2(b, in, guard) || irb_arith(b, in, guard))

@@ -145,6 +145,9 @@ uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn
 ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
 void irb_printf_finish(struct irb *b); /* after every block is sealed */
 void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermasks */
+/* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx,
+ * cvt.rna.tf32.f32; false if the instruction is not one of these */
+bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);

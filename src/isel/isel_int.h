@@ -111,6 +111,7 @@ void sel_waitcnt_all(struct isel *s);
 /* sel_alu.c / sel_float.c / sel_mem.c: one IR instruction each; false = not handled */
 bool sel_alu(struct isel *s, const struct ir_insn *in);
 bool sel_float(struct isel *s, const struct ir_insn *in);
+bool sel_forms(struct isel *s, const struct ir_insn *in); /* sel_forms.c: FCLASS */
 bool sel_mem(struct isel *s, const struct ir_insn *in);
 bool sel_atomic(struct isel *s, const struct ir_insn *in);
 

@@ -452,7 +452,7 @@ static bool select_one(struct isel *s, const struct ir_insn *in)
 	if (sel_call(s, in) || sel_bits(s, in) || sel_alu(s, in) || sel_float(s, in) ||
 	    sel_mem(s, in) || sel_atomic(s, in))
 		return true;
-	if (sel_warp(s, in) || sel_bar(s, in))
+	if (sel_warp(s, in) || sel_bar(s, in) || sel_forms(s, in))
 		return true;
 	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
 	          s->t->info->name);
