@@ -13,10 +13,6 @@
  * (a 1.11.20 value; subnormal -> sign-preserving zero), the result's low word zeroed, NaN
  * results 0x7fffffff00000000, subnormal results flushed.
  *
- * tanh.approx.f32: sign(a) (1 - 2 / (2^(2|a| log2 e) + 1)) from v_exp_f32 and v_rcp_f32, and a
- * itself below 2^-5 (where tanh a = a (1 - a^2/3 ...) is within the ISA's relative 2^-11 and
- * the difference would cancel); subnormals pass through, as the ISA notes.
- *
  * irb_flush_subnormal: the .ftz flush (a subnormal f32/f64 to the zero of its sign), for
  * build_insn.c's cvt.
  * O(1) per instruction. */
@@ -101,21 +97,4 @@ ir_ref irb_approx_ftz_f64(struct irb *b, enum ir_op op, ir_ref a)
 	                 konst(b, l, 0xffffffff00000000ull), 0);
 	rb = select3(b, l, is_nan, konst(b, l, 0x7fffffff00000000ull), rb);
 	return emit(b, IR_BITCAST, IR_T_F64, rb, IR_NO_REF, 0);
-}
-
-ir_ref irb_tanh_approx(struct irb *b, ir_ref a)
-{
-	enum ir_type f = IR_T_F32, i = IR_T_I32;
-	ir_ref one = konst(b, f, 0x3f800000u);
-	ir_ref mag = emit(b, IR_FABS, f, a, IR_NO_REF, 0);
-	ir_ref e = emit(b, IR_FEX2, f, emit(b, IR_FMUL, f, mag, konst(b, f, 0x4038aa3bu), 0),
-	                IR_NO_REF, IR_FM_APPROX); /* 2 log2(e) */
-	ir_ref q = emit(b, IR_FRCP, f, emit(b, IR_FADD, f, e, one, 0), IR_NO_REF, IR_FM_APPROX);
-	ir_ref t = emit(b, IR_FSUB, f, one, emit(b, IR_FMUL, f, q, konst(b, f, 0x40000000u), 0), 0);
-	ir_ref small = emit(b, IR_ICMP, IR_T_PRED, magnitude(b, a, false),
-	                    konst(b, i, 0x3d000000u) /* 2^-5 */, IR_CMP_LTU);
-	t = emit(b, IR_BITCAST, i, select3(b, f, small, mag, t), IR_NO_REF, 0);
-	ir_ref sign = emit(b, IR_AND, i, emit(b, IR_BITCAST, i, a, IR_NO_REF, 0),
-	                   konst(b, i, 0x80000000u), 0);
-	return emit(b, IR_BITCAST, f, emit(b, IR_OR, i, t, sign, 0), IR_NO_REF, 0);
 }

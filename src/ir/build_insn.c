@@ -1118,11 +1118,6 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FSIN);
 	case PTX_OP_COS:
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FCOS);
-	case PTX_OP_TANH:
-		if (x->t != IR_T_F32 || !has(in, PTX_DW_APPROX))
-			break;
-		dst(b, x, 0, irb_tanh_approx(b, src(b, x, 1)));
-		return true;
 	case PTX_OP_POPC:
 	case PTX_OP_CLZ: {
 		enum ptx_type ty = x->type;

@@ -186,7 +186,6 @@ ir_ref irb_fdiv_approx(struct irb *b, ir_ref a, ir_ref d, bool full, bool ftz);
 /* build_fapprox.c: .ftz: v (f32, or f64 if wide) with a subnormal value as the zero of its sign */
 ir_ref irb_flush_subnormal(struct irb *b, ir_ref v, bool wide);
 /* build_fapprox.c: tanh.approx.f32 */
-ir_ref irb_tanh_approx(struct irb *b, ir_ref a);
 /* build_fapprox.c: rcp/rsqrt.approx.ftz.f64 (op IR_FRCP or IR_FRSQ) from a's high word */
 ir_ref irb_approx_ftz_f64(struct irb *b, enum ir_op op, ir_ref a);
 /* build.c: whether variable `var` has a definition in `block` itself */
