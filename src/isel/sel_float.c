@@ -120,13 +120,67 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* Whether value r may hold a signalling NaN: not when it is a constant (a signalling NaN
+ * constant is quieted by minmax_src itself) or the result of an arithmetic operation (IEEE
+ * mode quiets every NaN those produce). */
+static bool may_be_snan(struct isel *s, ir_ref r)
+{
+	if (ir_is_const(s->ir, r))
+		return false;
+	const struct ir_insn *d = s->def[r];
+	if (!d)
+		return true;
+	switch (d->op) {
+	case IR_FADD:
+	case IR_FSUB:
+	case IR_FMUL:
+	case IR_FMA:
+	case IR_FDIV:
+	case IR_FMIN:
+	case IR_FMAX:
+	case IR_FSQRT:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* PTX min/max return the other operand when one is NaN, a signalling one too.  v_min/v_max of
+ * gfx9-gfx11 in IEEE mode (the kernel's mode) return a signalling NaN operand quieted instead
+ * (the ISA's pseudo-code), so such an operand is quieted first with v_max(a, a), as LLVM
+ * canonicalizes fminnum's operands; gfx12's v_min_num/v_max_num already return the number. */
+static struct mir_opnd minmax_src(struct isel *s, ir_ref r, bool w)
+{
+	if (s->gen < AMD_GFX12 && ir_is_const(s->ir, r)) {
+		uint64_t k = s->ir->vals[r].bits, quiet = w ? 1ull << 51 : 1u << 22;
+		uint64_t exp = w ? 0x7ffull << 52 : 0xffull << 23;
+		uint64_t man = w ? (1ull << 52) - 1 : (1u << 23) - 1;
+		if ((k & exp) == exp && (k & man) && !(k & quiet)) { /* a signalling NaN constant */
+			k |= quiet;
+			uint32_t q = sel_new_vgpr(s, w ? 2 : 1);
+			for (unsigned i = 0; i < (w ? 2u : 1u); i++) {
+				struct mir_opnd mv[2] = {sel_sub(q, i, 1), mir_imm((uint32_t)(k >> 32 * i))};
+				valu(s, AMD_OP_V_MOV_B32, 2, mv);
+			}
+			return mir_vreg(q, w ? 2 : 1);
+		}
+	}
+	struct mir_opnd a = src(s, r, w);
+	if (s->gen >= AMD_GFX12 || !may_be_snan(s, r))
+		return a;
+	struct mir_opnd q = mir_vreg(sel_new_vgpr(s, w ? 2 : 1), w ? 2 : 1);
+	struct mir_opnd ops[3] = {q, a, a};
+	valu(s, w ? AMD_OP_V_MAX_F64 : AMD_OP_V_MAX_F32, 3, ops);
+	return q;
+}
+
 static bool minmax(struct isel *s, const struct ir_insn *in)
 {
 	bool w = is_f64(in), mn = in->op == IR_FMIN;
 	unsigned op = w ? (mn ? AMD_OP_V_MIN_F64 : AMD_OP_V_MAX_F64)
 	                : (mn ? AMD_OP_V_MIN_F32 : AMD_OP_V_MAX_F32);
-	struct mir_opnd ops[3] = {whole(s, in->res), src(s, in->args[0], w),
-	                          src(s, in->args[1], w)};
+	struct mir_opnd ops[3] = {whole(s, in->res), minmax_src(s, in->args[0], w),
+	                          minmax_src(s, in->args[1], w)};
 	valu(s, op, 3, ops);
 	return true;
 }
