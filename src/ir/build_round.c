@@ -2,7 +2,8 @@
  * have no directed-rounding hardware path, expanded into IR operations.
  *
  *   div/rcp/sqrt .{rz,rm,rp}.{f32,f64} (.ftz on f32), cvt.{rz,rm,rp}.{f32,f64}.{s64,u64},
- *   cvt.{rz,rm,rp}.f16.f32 and cvt.{rn,rz,rm,rp}.f16.f64.
+ *   cvt.{rz,rm,rp}{.ftz}.f32.f64, cvt.{rz,rm,rp}{.ftz}.f16.f32 and
+ *   cvt.{rn,rz,rm,rp}.f16.{f64,s64,u64}.
  *
  * Method: the round-to-nearest result q (the exact div.rn/sqrt.rn IR sequences), then the
  * sign of the exact error (true value - q) from a residual, then q stepped one ulp (an integer
@@ -34,11 +35,13 @@
  *     63, the significand's top bits kept and incremented when the dropped bits are nonzero
  *     and the direction rounds the magnitude up (RP for positive, RM for negative values);
  *     the carry out of the significand lands in the exponent field.
- *   to f16: h = the round-to-nearest f16, compared exactly with the f32 source (f16 values
- *     are f32 values); f64 sources are first rounded to f32 toward zero and made odd when
- *     inexact (round to odd: the f32 has 13 bits more than an f16, so the second rounding is
- *     the one correct rounding in every direction, .rn included).
- * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign.
+ *   f64 -> f32, and to f16: the round-to-nearest result compared exactly with the source
+ *     (in f64; f16 values are f32 values); f64 and 64-bit integer sources of an f16 are first
+ *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
+ *     more than an f16, so the second rounding is the one correct rounding in every
+ *     direction, .rn included).
+ * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
+ * on cvt.f32.f64 the result, on cvt.f16.f32 the f32 source is flushed.
  * O(1) per instruction. */
 #include <stdint.h>
 
@@ -284,9 +287,12 @@ static void tr_sqrt(struct rx *x, enum ir_type t)
 
 /* ---- 64-bit integer -> f32/f64 ---- */
 
+enum { ROUND_ODD = 4 }; /* beside IR_FM_RN..RP: truncate, and set the last bit if inexact */
+
 /* p bits of significand (24 or 53), e0 the exponent bias: the magnitude m = |v| shifted so
  * that its msb is bit 63, the top p bits kept, plus one where bits were dropped and the
- * direction rounds the magnitude up; the exponent field is (bias + 62 - clz) and the
+ * direction rounds the magnitude up (ROUND_ODD: the last bit set instead, for a second
+ * rounding to f16); the exponent field is (bias + 62 - clz) and the
  * significand's leading one (or its carry to 2^p) adds one to it. */
 static ir_ref itof_directed(struct rx *x, ir_ref v, bool sign, enum ir_type ft, unsigned round)
 {
@@ -304,6 +310,8 @@ static ir_ref itof_directed(struct rx *x, ir_ref v, bool sign, enum ir_type ft, 
 	ir_ref inc = and_p(x, inexact, up_mag);
 	enum ir_type it = bits_type(ft);
 	ir_ref sig = op2(x, IR_SHR_U, L, y, k(x, IR_T_I32, 64 - p));
+	if (round == ROUND_ODD)
+		sig = op2(x, IR_OR, L, sig, sel(x, L, inexact, k(x, L, 1), k(x, L, 0)));
 	ir_ref e = op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, bias + 62), n);
 	if (it == IR_T_I32) {
 		sig = op1(x, IR_TRUNC, it, sig, 0);
@@ -342,6 +350,16 @@ static ir_ref round_odd_f32(struct rx *x, ir_ref v)
 	bits = sel(x, IR_T_I32, beyond, op2(x, IR_SUB, IR_T_I32, bits, k(x, IR_T_I32, 1)), bits);
 	bits = sel(x, IR_T_I32, inexact, op2(x, IR_OR, IR_T_I32, bits, k(x, IR_T_I32, 1)), bits);
 	return op1(x, IR_BITCAST, IR_T_F32, bits, 0);
+}
+
+/* f64 -> f32 in a direction: the nearest f32, stepped when it lies on the wrong side of the
+ * source (the comparison in f64 is exact; an overflow to inf steps back to MAX, MAX steps
+ * to inf, NaN and infinities compare equal or unordered and stay). */
+static ir_ref f32_of_f64(struct rx *x, ir_ref v, unsigned round)
+{
+	ir_ref t0 = op1(x, IR_FTRUNC, IR_T_F32, v, IR_FM_RN);
+	ir_ref back = widen(x, t0);
+	return step(x, IR_T_F32, t0, cmp(x, IR_CMP_GT, v, back), cmp(x, IR_CMP_LT, v, back), round);
 }
 
 /* f32 -> f16 in the direction: the nearest f16, stepped when it lies on the wrong side of
@@ -383,15 +401,33 @@ static bool tr_cvt(struct rx *x)
 		dst(x, has(x, PTX_DW_SAT) ? saturate(x, ft, r) : r);
 		return true;
 	}
-	if (dt != PTX_TYPE_F16 || (st != PTX_TYPE_F32 && st != PTX_TYPE_F64))
-		return false;
-	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
+	if (dt == PTX_TYPE_F32 && st == PTX_TYPE_F64) {
+		if (!is_directed(x) || has(x, PTX_DW_SAT))
+			return false;
+		ir_ref r = f32_of_f64(x, src(x, 1, IR_T_F64, false), round_of(x));
+		dst(x, has(x, PTX_DW_FTZ) ? flush32(x, r) : r);
+		return true;
+	}
+	if (dt != PTX_TYPE_F16 || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
 	    has(x, PTX_DW_SATFINITE))
 		return false; /* build_arith.c names them */
-	if (st == PTX_TYPE_F32 && !is_directed(x))
+	ir_ref v;
+	if (st == PTX_TYPE_S64 || st == PTX_TYPE_U64) { /* through a round-to-odd f32 */
+		if (has(x, PTX_DW_FTZ))
+			return false;
+		bool sg = st == PTX_TYPE_S64;
+		v = itof_directed(x, src(x, 1, IR_T_I64, sg), sg, IR_T_F32, ROUND_ODD);
+	} else if (st == PTX_TYPE_F64) {
+		if (has(x, PTX_DW_FTZ))
+			return false;
+		v = round_odd_f32(x, src(x, 1, IR_T_F64, false));
+	} else if (st == PTX_TYPE_F32 && is_directed(x)) {
+		v = src(x, 1, IR_T_F32, false);
+		if (has(x, PTX_DW_FTZ)) /* .ftz: a subnormal f32 source is a zero */
+			v = flush32(x, v);
+	} else {
 		return false;
-	ir_ref v = st == PTX_TYPE_F64 ? round_odd_f32(x, src(x, 1, IR_T_F64, false))
-	                              : src(x, 1, IR_T_F32, false);
+	}
 	dst(x, to_half(x, v, round_of(x)));
 	return true;
 }

@@ -127,8 +127,26 @@ def half_of(xb, w, mode):
     return round_dir(fx[1], 16, mode, fx[2])
 
 
+def f32_of(xb, mode, ftz=False):
+    """cvt.{mode}{.ftz}.f32.f64"""
+    fx = fval(xb, 64)
+    if fx[0] == 'nan':
+        return nan_check(32)
+    if fx[0] == 'inf':
+        return 0xff800000 if fx[1] else 0x7f800000
+    r = round_dir(fx[1], 32, mode, fx[2])
+    return flush(r, 32) if ftz else r
+
+
+def half_of_int(v, mode):
+    """cvt.{mode}.f16.{s64,u64} (v already signed or not)"""
+    if mode == 'rn':
+        return round_bits(Fraction(v), 10, 5)
+    return round_dir(Fraction(v), 16, mode)
+
+
 def results(a, b):
-    """The 32 results of one thread, in round_dir.ptx's order."""
+    """The 40 results of one thread, in round_dir.ptx's order."""
     x0, y0 = a & M32, b & M32
     one32, one64 = 0x3f800000, 0x3ff0000000000000
     return [div_dir(x0, y0, 32, 'rz'), div_dir(x0, y0, 32, 'rm'), div_dir(x0, y0, 32, 'rp'),
@@ -143,11 +161,14 @@ def results(a, b):
             half_of(x0, 32, 'rz'), half_of(x0, 32, 'rm'), half_of(x0, 32, 'rp'),
             half_of(a, 64, 'rn'), half_of(a, 64, 'rz'), half_of(a, 64, 'rm'),
             half_of(a, 64, 'rp'), div_dir(x0, y0, 32, 'rm', True),
-            sqrt_dir(x0, 32, 'rp', True), div_dir(one64, b, 64, 'rz')]
+            sqrt_dir(x0, 32, 'rp', True), div_dir(one64, b, 64, 'rz'),
+            f32_of(a, 'rz'), f32_of(a, 'rm', True), f32_of(a, 'rp'),
+            half_of_int(s64(a), 'rn'), half_of_int(a, 'rz'), half_of_int(s64(a), 'rp'),
+            half_of(flush(x0, 32), 32, 'rm'), half_of(flush(x0, 32), 32, 'rp')]
 
 
 # the width of each result's stored bits (the rest of its 64-bit slot is not written)
-WIDTH = [32] * 9 + [64] * 7 + [32] * 3 + [64] * 3 + [16] * 7 + [32, 32, 64]
+WIDTH = [32] * 9 + [64] * 7 + [32] * 3 + [64] * 3 + [16] * 7 + [32, 32, 64] + [32] * 3 + [16] * 5
 NOUT = len(WIDTH)
 
 
@@ -167,7 +188,12 @@ CVT64 = [_f64(v) for v in [1 + 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -40, -(1 + 2.
                            1 + 3 * 2.0 ** -11, 65504.0, 65519.99, 65520.0, -65520.0, 1e6, -1e6,
                            2.0 ** -25, 2.0 ** -25 + 2.0 ** -60, -2.0 ** -25, 3 * 2.0 ** -26,
                            2.0 ** -24, 2.0 ** -14 - 2.0 ** -30, 1e-300, -1e-300, 5e-324, 4.0,
-                           2.0 ** -1074 * 9, 2.0 ** 1023 * 1.5, 1.0000000000000002]]
+                           2.0 ** -1074 * 9, 2.0 ** 1023 * 1.5, 1.0000000000000002,
+                           (2 - 2.0 ** -23) * 2.0 ** 127 + 2.0 ** 103,
+                           (2 - 2.0 ** -23) * 2.0 ** 127 + 2.0 ** 102,
+                           -(2 - 2.0 ** -23) * 2.0 ** 127 - 2.0 ** 102, 1 + 2.0 ** -24,
+                           1 + 2.0 ** -24 + 2.0 ** -50, -(1 + 2.0 ** -24), 2.0 ** -150,
+                           3 * 2.0 ** -150, -2.0 ** -150 - 2.0 ** -170]]
 CVT32 = [_f32(v) for v in [1 + 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -23, -(1 + 2.0 ** -11),
                            -(1 + 2.0 ** -11 + 2.0 ** -23), 65504.0, 65519.0, 65520.0, -65520.0,
                            1e6, -1e6, 2.0 ** -25, -2.0 ** -25, 2.0 ** -25 + 2.0 ** -40,
