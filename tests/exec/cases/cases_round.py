@@ -243,22 +243,24 @@ def operands(rng, n):
     return a[:n], b[:n]
 
 
+def masked(e, w):
+    """e checked on the low w bits of a 64-bit slot"""
+    if w == 64:
+        return e
+    m = (1 << w) - 1
+    if callable(e):
+        f = (lambda g: e(g & m))
+        f.text = e.text
+        return f
+    f = (lambda g: g & m == e)
+    f.text = '%#x' % e
+    return f
+
+
 def round_case():
     rng = random.Random('round_dir')
     n, block = 384, 128
     a, b = operands(rng, n)
-
-    def masked(e, w):
-        if w == 64:
-            return e
-        m = (1 << w) - 1
-        if callable(e):
-            f = (lambda g: e(g & m))
-            f.text = e.text
-            return f
-        f = (lambda g: g & m == e)
-        f.text = '%#x' % e
-        return f
 
     def expect_slots():
         out = []
@@ -271,5 +273,25 @@ def round_case():
                 checker('round_dir', NOUT, 'Q', expect_slots, [a, b]))
 
 
+def round_uni_case():
+    """The same operations on block-uniform operands (scalar registers)."""
+    rng = random.Random('round_dir')
+    a, b = operands(rng, 384)
+    a, b = a[::6], b[::6]
+    blocks, block = len(a), 32
+
+    def expect_slots():
+        out = []
+        for x, y in zip(a, b):
+            one = [masked(e, WIDTH[k]) for k, e in enumerate(results(x, y))]
+            out += one * block
+        return out
+
+    return Case('round_dir_uni', 'round_dir_uni', (blocks,), (block,),
+                [Out(8 * NOUT * blocks * block), In('Q', a), In('Q', b), ('u32', blocks * block)],
+                checker('round_dir_uni', NOUT, 'Q', expect_slots,
+                        [[v for v in a for _ in range(block)], [v for v in b for _ in range(block)]]))
+
+
 def cases():
-    return [round_case()]
+    return [round_case(), round_uni_case()]
