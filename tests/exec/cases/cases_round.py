@@ -184,7 +184,8 @@ def _f64(v):
 # values, the f16 overflow threshold, f16 subnormals, f64 values that round twice through f32
 # (1 + 2^-11 + 2^-40), perfect squares and roots of subnormals, integers at the f32/f64
 # rounding boundaries
-CVT64 = [_f64(v) for v in [1 + 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -40, -(1 + 2.0 ** -11 + 2.0 ** -40),
+CVT64 = [_f64(v) for v in [1 + 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -40,
+                           -(1 + 2.0 ** -11 + 2.0 ** -40),
                            1 + 3 * 2.0 ** -11, 65504.0, 65519.99, 65520.0, -65520.0, 1e6, -1e6,
                            2.0 ** -25, 2.0 ** -25 + 2.0 ** -60, -2.0 ** -25, 3 * 2.0 ** -26,
                            2.0 ** -24, 2.0 ** -14 - 2.0 ** -30, 1e-300, -1e-300, 5e-324, 4.0,
@@ -290,7 +291,8 @@ def round_uni_case():
     return Case('round_dir_uni', 'round_dir_uni', (blocks,), (block,),
                 [Out(8 * NOUT * blocks * block), In('Q', a), In('Q', b), ('u32', blocks * block)],
                 checker('round_dir_uni', NOUT, 'Q', expect_slots,
-                        [[v for v in a for _ in range(block)], [v for v in b for _ in range(block)]]))
+                        [[v for v in a for _ in range(block)],
+                         [v for v in b for _ in range(block)]]))
 
 
 def cases():
