@@ -41,7 +41,8 @@
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
  * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
- * on cvt.f32.f64 the result, on cvt.f16.f32 the f32 source is flushed.
+ * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
+ * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
  * O(1) per instruction. */
 #include <stdint.h>
 
@@ -422,9 +423,7 @@ static bool tr_cvt(struct rx *x)
 			return false;
 		v = round_odd_f32(x, src(x, 1, IR_T_F64, false));
 	} else if (st == PTX_TYPE_F32 && is_directed(x)) {
-		v = src(x, 1, IR_T_F32, false);
-		if (has(x, PTX_DW_FTZ)) /* .ftz: a subnormal f32 source is a zero */
-			v = flush32(x, v);
+		v = src(x, 1, IR_T_F32, false); /* .ftz flushes nothing here: docs/SEMANTICS.md */
 	} else {
 		return false;
 	}
