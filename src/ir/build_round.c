@@ -3,7 +3,7 @@
  *
  *   div/rcp/sqrt .{rz,rm,rp}.{f32,f64} (.ftz on f32), cvt.{rz,rm,rp}.{f32,f64}.{s64,u64},
  *   cvt.{rz,rm,rp}{.ftz}.f32.f64, cvt.{rz,rm,rp}{.ftz}.f16.f32 and
- *   cvt.{rn,rz,rm,rp}.f16.{f64,s64,u64}.
+ *   cvt.{rn,rz,rm,rp}.f16.{f64,s16,u16,s32,u32,s64,u64}.
  *
  * Method: the round-to-nearest result q (the exact div.rn/sqrt.rn IR sequences), then the
  * sign of the exact error (true value - q) from a residual, then q stepped one ulp (an integer
@@ -36,7 +36,7 @@
  *     and the direction rounds the magnitude up (RP for positive, RM for negative values);
  *     the carry out of the significand lands in the exponent field.
  *   f64 -> f32, and to f16: the round-to-nearest result compared exactly with the source
- *     (in f64; f16 values are f32 values); f64 and 64-bit integer sources of an f16 are first
+ *     (in f64; f16 values are f32 values); f64 and integer sources of an f16 are first
  *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
@@ -386,6 +386,13 @@ static bool is_directed(const struct rx *x)
 	return has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP);
 }
 
+/* the integer sources of cvt.f16 handled here (8-bit ones live in wider registers) */
+static bool is_int16_to_64(enum ptx_type t)
+{
+	return t == PTX_TYPE_S16 || t == PTX_TYPE_U16 || t == PTX_TYPE_S32 || t == PTX_TYPE_U32 ||
+	       t == PTX_TYPE_S64 || t == PTX_TYPE_U64;
+}
+
 static bool tr_cvt(struct rx *x)
 {
 	if (x->in->ntypes != 2)
@@ -413,10 +420,10 @@ static bool tr_cvt(struct rx *x)
 	    has(x, PTX_DW_SATFINITE))
 		return false; /* build_arith.c names them */
 	ir_ref v;
-	if (st == PTX_TYPE_S64 || st == PTX_TYPE_U64) { /* through a round-to-odd f32 */
+	if (is_int16_to_64(st)) { /* through a round-to-odd f32 */
 		if (has(x, PTX_DW_FTZ))
 			return false;
-		bool sg = st == PTX_TYPE_S64;
+		bool sg = ptx_types[st].cls == PTX_TC_SINT;
 		v = itof_directed(x, src(x, 1, IR_T_I64, sg), sg, IR_T_F32, ROUND_ODD);
 	} else if (st == PTX_TYPE_F64) {
 		if (has(x, PTX_DW_FTZ))

@@ -1,7 +1,7 @@
 """Cases for tests/exec/ptx/round_dir.ptx and round_dir_uni.ptx: directed rounding (.rz/.rm/.rp)
 of div, rcp and sqrt (f32 with and without .ftz, f64), of cvt from 64-bit integers to f32/f64,
-from f64 to f32 and from f32 to f16, and cvt from f64 and 64-bit integers to f16 in every
-rounding (no double rounding).  The reference is
+from f64 to f32 and from f32 to f16, and cvt from f64 and 16/32/64-bit integers to f16 in
+every rounding (no double rounding).  The reference is
 the PTX ISA's definition: the exact value (Python fractions; an inexact square root replaced
 by a value strictly between the same two neighbours on the result's grid) rounded in the
 given direction into IEEE 754 binary16/32/64, subnormals included, overflow to the largest
@@ -148,7 +148,7 @@ def half_of_int(v, mode):
 
 
 def results(a, b):
-    """The 40 results of one thread, in round_dir.ptx's order."""
+    """The 43 results of one thread, in round_dir.ptx's order."""
     x0, y0 = a & M32, b & M32
     one32, one64 = 0x3f800000, 0x3ff0000000000000
     return [div_dir(x0, y0, 32, 'rz'), div_dir(x0, y0, 32, 'rm'), div_dir(x0, y0, 32, 'rp'),
@@ -166,11 +166,14 @@ def results(a, b):
             sqrt_dir(x0, 32, 'rp', True), div_dir(one64, b, 64, 'rz'),
             f32_of(a, 'rz'), f32_of(a, 'rm', True), f32_of(a, 'rp'),
             half_of_int(s64(a), 'rn'), half_of_int(a, 'rz'), half_of_int(s64(a), 'rp'),
-            half_of(x0, 32, 'rm'), half_of(x0, 32, 'rp')]  # .ftz: no flush (hardware)
+            half_of(x0, 32, 'rm'), half_of(x0, 32, 'rp'),  # .ftz: no flush (hardware)
+            half_of_int(x0, 'rn'), half_of_int(x0 - (x0 >> 31 << 32), 'rm'),
+            half_of_int((x0 & 0xffff) - ((x0 >> 15 & 1) << 16), 'rp')]
 
 
 # the width of each result's stored bits (the rest of its 64-bit slot is not written)
-WIDTH = [32] * 9 + [64] * 7 + [32] * 3 + [64] * 3 + [16] * 7 + [32, 32, 64] + [32] * 3 + [16] * 5
+WIDTH = ([32] * 9 + [64] * 7 + [32] * 3 + [64] * 3 + [16] * 7 + [32, 32, 64] + [32] * 3
+         + [16] * 8)
 NOUT = len(WIDTH)
 
 
