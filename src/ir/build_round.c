@@ -40,6 +40,7 @@
  *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
+ * NaN results: f32 0x7fffffff and f16 (directed) 0x7fff, what NVIDIA hardware returns.
  * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
  * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
  * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
@@ -175,6 +176,12 @@ static ir_ref flush32(struct rx *x, ir_ref v)
 	return sel(x, IR_T_F32, tiny, op1(x, IR_BITCAST, IR_T_F32, sign, 0), v);
 }
 
+/* NaN results as NVIDIA hardware gives them: f32 0x7fffffff (f16: 0x7fff below) */
+static ir_ref canonical_nan32(struct rx *x, ir_ref v)
+{
+	return sel(x, IR_T_F32, cmp(x, IR_CMP_NAN, v, v), k(x, IR_T_F32, 0x7fffffffu), v);
+}
+
 static ir_ref widen(struct rx *x, ir_ref v)
 {
 	return op1(x, IR_FEXT, IR_T_F64, v, 0);
@@ -246,7 +253,7 @@ static void tr_div(struct rx *x, enum ir_type t, bool rcp)
 		a = flush32(x, a);
 		b = flush32(x, b);
 	}
-	ir_ref q = div_f32(x, a, b, round);
+	ir_ref q = canonical_nan32(x, div_f32(x, a, b, round));
 	dst(x, ftz ? flush32(x, q) : q);
 }
 
@@ -283,7 +290,7 @@ static void tr_sqrt(struct rx *x, enum ir_type t)
 	}
 	if (has(x, PTX_DW_FTZ)) /* the root of a normal float is normal */
 		a = flush32(x, a);
-	dst(x, sqrt_f32(x, a, round_of(x)));
+	dst(x, canonical_nan32(x, sqrt_f32(x, a, round_of(x))));
 }
 
 /* ---- 64-bit integer -> f32/f64 ---- */
@@ -376,6 +383,7 @@ static ir_ref to_half(struct rx *x, ir_ref v, unsigned round)
 	                 k(x, IR_T_I32, 0));
 	ir_ref r = step_bits(x, IR_T_I32, h32, neg, cmp(x, IR_CMP_GT, v, hf),
 	                     cmp(x, IR_CMP_LT, v, hf), round);
+	r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, v, v), k(x, IR_T_I32, 0x7fff), r);
 	return op1(x, IR_TRUNC, IR_T_I16, r, 0);
 }
 
