@@ -40,7 +40,7 @@
  *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
- * NaN results: f32 0x7fffffff and f16 (directed) 0x7fff, what NVIDIA hardware returns.
+ * NaN results: f32 0x7fffffff and f16 0x7fff, what NVIDIA hardware returns.
  * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
  * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
  * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
@@ -375,14 +375,14 @@ static ir_ref f32_of_f64(struct rx *x, ir_ref v, unsigned round)
 static ir_ref to_half(struct rx *x, ir_ref v, unsigned round)
 {
 	ir_ref h = op1(x, IR_F2H, IR_T_I16, v, 0);
-	if (round == IR_FM_RN)
-		return h;
-	ir_ref hf = op1(x, IR_H2F, IR_T_F32, h, 0);
-	ir_ref h32 = op1(x, IR_ZEXT, IR_T_I32, h, 0);
-	ir_ref neg = cmp(x, IR_CMP_NE, op2(x, IR_AND, IR_T_I32, h32, k(x, IR_T_I32, 0x8000)),
-	                 k(x, IR_T_I32, 0));
-	ir_ref r = step_bits(x, IR_T_I32, h32, neg, cmp(x, IR_CMP_GT, v, hf),
-	                     cmp(x, IR_CMP_LT, v, hf), round);
+	ir_ref r = op1(x, IR_ZEXT, IR_T_I32, h, 0);
+	if (round != IR_FM_RN) {
+		ir_ref hf = op1(x, IR_H2F, IR_T_F32, h, 0);
+		ir_ref neg = cmp(x, IR_CMP_NE, op2(x, IR_AND, IR_T_I32, r, k(x, IR_T_I32, 0x8000)),
+		                 k(x, IR_T_I32, 0));
+		r = step_bits(x, IR_T_I32, r, neg, cmp(x, IR_CMP_GT, v, hf),
+		              cmp(x, IR_CMP_LT, v, hf), round);
+	}
 	r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, v, v), k(x, IR_T_I32, 0x7fff), r);
 	return op1(x, IR_TRUNC, IR_T_I16, r, 0);
 }
