@@ -40,7 +40,8 @@
  *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
- * NaN results: f32 0x7fffffff and f16 0x7fff, what NVIDIA hardware returns.
+ * NaN results: f32 0x7fffffff and f16 0x7fff (from f64: with the source's sign), what
+ * NVIDIA hardware returns.
  * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
  * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
  * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
@@ -372,7 +373,7 @@ static ir_ref f32_of_f64(struct rx *x, ir_ref v, unsigned round)
 
 /* f32 -> f16 in the direction: the nearest f16, stepped when it lies on the wrong side of
  * the source (the comparison is exact: every f16 is an f32). */
-static ir_ref to_half(struct rx *x, ir_ref v, unsigned round)
+static ir_ref to_half(struct rx *x, ir_ref v, unsigned round, bool nan_sign)
 {
 	ir_ref h = op1(x, IR_F2H, IR_T_I16, v, 0);
 	ir_ref r = op1(x, IR_ZEXT, IR_T_I32, h, 0);
@@ -383,7 +384,14 @@ static ir_ref to_half(struct rx *x, ir_ref v, unsigned round)
 		r = step_bits(x, IR_T_I32, r, neg, cmp(x, IR_CMP_GT, v, hf),
 		              cmp(x, IR_CMP_LT, v, hf), round);
 	}
-	r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, v, v), k(x, IR_T_I32, 0x7fff), r);
+	ir_ref nan = k(x, IR_T_I32, 0x7fff);
+	if (nan_sign) /* the source's sign kept */
+		nan = op2(x, IR_OR, IR_T_I32, nan,
+		          op2(x, IR_AND, IR_T_I32,
+		              op2(x, IR_SHR_U, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, v, 0),
+		                  k(x, IR_T_I32, 16)),
+		              k(x, IR_T_I32, 0x8000)));
+	r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, v, v), nan, r);
 	return op1(x, IR_TRUNC, IR_T_I16, r, 0);
 }
 
@@ -442,7 +450,7 @@ static bool tr_cvt(struct rx *x)
 	} else {
 		return false;
 	}
-	dst(x, to_half(x, v, round_of(x)));
+	dst(x, to_half(x, v, round_of(x), st == PTX_TYPE_F64));
 	return true;
 }
 
