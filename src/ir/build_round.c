@@ -40,8 +40,8 @@
  *     rounded to f32 toward zero and made odd when inexact (round to odd: the f32 has 13 bits
  *     more than an f16, so the second rounding is the one correct rounding in every
  *     direction, .rn included).
- * NaN results: f32 0x7fffffff and f16 0x7fff (from f64: with the source's sign), what
- * NVIDIA hardware returns.
+ * NaN results: f32 0x7fffffff and f16 0x7fff (from f64: the source's sign and top payload
+ * bits, quieted), what NVIDIA hardware returns.
  * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
  * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
  * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
@@ -373,7 +373,7 @@ static ir_ref f32_of_f64(struct rx *x, ir_ref v, unsigned round)
 
 /* f32 -> f16 in the direction: the nearest f16, stepped when it lies on the wrong side of
  * the source (the comparison is exact: every f16 is an f32). */
-static ir_ref to_half(struct rx *x, ir_ref v, unsigned round, bool nan_sign)
+static ir_ref to_half(struct rx *x, ir_ref v, unsigned round, ir_ref f64_src)
 {
 	ir_ref h = op1(x, IR_F2H, IR_T_I16, v, 0);
 	ir_ref r = op1(x, IR_ZEXT, IR_T_I32, h, 0);
@@ -385,12 +385,20 @@ static ir_ref to_half(struct rx *x, ir_ref v, unsigned round, bool nan_sign)
 		              cmp(x, IR_CMP_LT, v, hf), round);
 	}
 	ir_ref nan = k(x, IR_T_I32, 0x7fff);
-	if (nan_sign) /* the source's sign kept */
-		nan = op2(x, IR_OR, IR_T_I32, nan,
-		          op2(x, IR_AND, IR_T_I32,
-		              op2(x, IR_SHR_U, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, v, 0),
-		                  k(x, IR_T_I32, 16)),
-		              k(x, IR_T_I32, 0x8000)));
+	if (f64_src != IR_NO_REF) { /* sign, quiet bit, the payload's top 9 bits */
+		ir_ref hi = op1(x, IR_TRUNC, IR_T_I32,
+		                op2(x, IR_SHR_U, IR_T_I64, op1(x, IR_BITCAST, IR_T_I64, f64_src, 0),
+		                    k(x, IR_T_I32, 32)),
+		                0);
+		ir_ref sign =
+		        op2(x, IR_AND, IR_T_I32, op2(x, IR_SHR_U, IR_T_I32, hi, k(x, IR_T_I32, 16)),
+		            k(x, IR_T_I32, 0x8000));
+		ir_ref top =
+		        op2(x, IR_AND, IR_T_I32, op2(x, IR_SHR_U, IR_T_I32, hi, k(x, IR_T_I32, 10)),
+		            k(x, IR_T_I32, 0x1ff));
+		nan = op2(x, IR_OR, IR_T_I32, op2(x, IR_OR, IR_T_I32, sign, top),
+		          k(x, IR_T_I32, 0x7e00));
+	}
 	r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, v, v), nan, r);
 	return op1(x, IR_TRUNC, IR_T_I16, r, 0);
 }
@@ -435,7 +443,7 @@ static bool tr_cvt(struct rx *x)
 	if (dt != PTX_TYPE_F16 || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
 	    has(x, PTX_DW_SATFINITE))
 		return false; /* build_arith.c names them */
-	ir_ref v;
+	ir_ref v, f64_src = IR_NO_REF;
 	if (is_int16_to_64(st)) { /* through a round-to-odd f32 */
 		if (has(x, PTX_DW_FTZ))
 			return false;
@@ -444,13 +452,14 @@ static bool tr_cvt(struct rx *x)
 	} else if (st == PTX_TYPE_F64) {
 		if (has(x, PTX_DW_FTZ))
 			return false;
-		v = round_odd_f32(x, src(x, 1, IR_T_F64, false));
+		f64_src = src(x, 1, IR_T_F64, false);
+		v = round_odd_f32(x, f64_src);
 	} else if (st == PTX_TYPE_F32 && is_directed(x)) {
 		v = src(x, 1, IR_T_F32, false); /* .ftz flushes nothing here: docs/SEMANTICS.md */
 	} else {
 		return false;
 	}
-	dst(x, to_half(x, v, round_of(x), st == PTX_TYPE_F64));
+	dst(x, to_half(x, v, round_of(x), f64_src));
 	return true;
 }
 
