@@ -564,6 +564,13 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a, uint32_t round)
 	return sel(x, t, own, xs, s);
 }
 
+/* sqrt.rn of a (f32 or f64) for other expansions (build_round.c) */
+ir_ref irb_sqrt_rn(struct irb *b, ir_ref a, enum ir_type t)
+{
+	struct ax xs = {.b = b}, *x = &xs;
+	return t == IR_T_F32 ? sqrt_rn_f32(x, a, IR_FM_RN) : sqrt_rn_f64(x, a, IR_FM_RN);
+}
+
 static bool tr_sqrt(struct ax *x)
 {
 	enum ptx_type ty = (enum ptx_type)x->in->types[0];

@@ -178,6 +178,12 @@ ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
  * (cvt.r{n,z,m,p}.f*.[su]64) */
 ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round);
 
+/* build_arith.c: a correctly rounded (round to nearest even) square root of an f32/f64 */
+ir_ref irb_sqrt_rn(struct irb *b, ir_ref a, enum ir_type t);
+/* build_round.c: div/rcp/sqrt .rz/.rm/.rp, cvt.{rz,rm,rp}.f*.[su]64, cvt to f16 with
+ * directed rounding or from f64; false if the instruction is not one of these */
+bool irb_round(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
