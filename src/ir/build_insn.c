@@ -1205,7 +1205,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	}
 	if (is_pure(in)) {
 		x.guard = guard;
-		if (irb_arith2(b, in, guard) || irb_arith(b, in, guard))
+		if (irb_bf16(b, in, guard) || irb_arith2(b, in, guard) || irb_arith(b, in, guard))
 			return;
 		if (!tr_pure(b, &x))
 			unsupported(b, in, NULL);

@@ -177,6 +177,8 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
 /* build_arith2.c: lop3, carry chains (.cc, addc/subc/madc), sad, copysign, vector moves of
  * pieces, packed f16x2, rcp.approx.ftz; false if the instruction is not one of these */
 bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_bf16.c: bf16/bf16x2 conversions and arithmetic; false if not one of these */
+bool irb_bf16(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 
