@@ -1309,7 +1309,8 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		return;
 	if (is_pure(in)) {
 		x.guard = guard;
-		if (irb_round(b, in, guard) || irb_arith2(b, in, guard) || irb_arith(b, in, guard))
+		if (irb_round(b, in, guard) || irb_bf16(b, in, guard) || irb_arith2(b, in, guard) ||
+		    irb_arith(b, in, guard))
 			return;
 		if (!tr_pure(b, &x))
 			unsupported(b, in, NULL);

@@ -191,9 +191,10 @@ bool irb_arith2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 ir_ref irb_fdiv_approx(struct irb *b, ir_ref a, ir_ref d, bool full, bool ftz);
 /* build_fapprox.c: .ftz: v (f32, or f64 if wide) with a subnormal value as the zero of its sign */
 ir_ref irb_flush_subnormal(struct irb *b, ir_ref v, bool wide);
-/* build_fapprox.c: tanh.approx.f32 */
 /* build_fapprox.c: rcp/rsqrt.approx.ftz.f64 (op IR_FRCP or IR_FRSQ) from a's high word */
 ir_ref irb_approx_ftz_f64(struct irb *b, enum ir_op op, ir_ref a);
+/* build_bf16.c: bf16/bf16x2 conversions and arithmetic; false if not one of these */
+bool irb_bf16(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 
