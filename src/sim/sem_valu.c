@@ -158,7 +158,7 @@ static uint32_t alignbit(uint32_t a, uint32_t b, uint32_t c)
 static float frexp_mant32(float a)
 {
 	int e;
-	return isinf(a) || isnan(a) ? a : frexpf(a, &e);
+	return isinf(a) || isnan(a) ? quiet32(a) : frexpf(a, &e);
 }
 static uint32_t frexp_exp32(float a)
 {
@@ -171,7 +171,7 @@ static uint32_t frexp_exp32(float a)
 static double frexp_mant64(double a)
 {
 	int e;
-	return isinf(a) || isnan(a) ? a : frexp(a, &e);
+	return isinf(a) || isnan(a) ? quiet_nan64(a) : frexp(a, &e);
 }
 static uint32_t frexp_exp64(double a)
 {
@@ -184,12 +184,12 @@ static uint32_t frexp_exp64(double a)
 static float fract32(float a)
 {
 	float f = a - floorf(a);
-	return isinf(a) ? NAN : fminf(f, 0x1.fffffep-1f);
+	return isnan(a) ? quiet32(a) : isinf(a) ? NAN : fminf(f, 0x1.fffffep-1f);
 }
 static double fract64(double a)
 {
 	double f = a - floor(a);
-	return isinf(a) ? NAN : fmin(f, 0x1.fffffffffffffp-1);
+	return isnan(a) ? quiet_nan64(a) : isinf(a) ? NAN : fmin(f, 0x1.fffffffffffffp-1);
 }
 static float rcp32(float a)
 {
@@ -405,7 +405,7 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 static double div_fixup(double q, double den, double num, int umin)
 {
 	if (isnan(den) || isnan(num))
-		return isnan(den) ? den : num;
+		return quiet_nan64(isnan(den) ? den : num);
 	if (den == 0 && num == 0)
 		return NAN;
 	if (isinf(den) && isinf(num))
@@ -671,10 +671,10 @@ VF32(v_mad_f32, 3, a *b + c)
 VF32(v_min3_f32, 3, fminf_mode(fminf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_max3_f32, 3, fmaxf_mode(fmaxf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_med3_f32, 3, med3f(a, b, c, v.ieee))
-VF32(v_trunc_f32, 1, truncf(a))
-VF32(v_ceil_f32, 1, ceilf(a))
-VF32(v_rndne_f32, 1, nearbyintf(a))
-VF32(v_floor_f32, 1, floorf(a))
+VF32(v_trunc_f32, 1, quiet32(truncf(a)))
+VF32(v_ceil_f32, 1, quiet32(ceilf(a)))
+VF32(v_rndne_f32, 1, quiet32(nearbyintf(a)))
+VF32(v_floor_f32, 1, quiet32(floorf(a)))
 VF32(v_fract_f32, 1, fract32(a))
 VF32(v_frexp_mant_f32, 1, frexp_mant32(a))
 VF32(v_ldexp_f32, 2, ldexpf(a, (int32_t)sim_f32_bits(b)))
@@ -759,10 +759,10 @@ VF64(v_mul_f64, 2, a *b)
 VF64(v_min_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmin_hw(a, b))
 VF64(v_max_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmax_hw(a, b))
 VF64(v_fma_f64, 3, fma(a, b, c))
-VF64(v_trunc_f64, 1, trunc(a))
-VF64(v_ceil_f64, 1, ceil(a))
-VF64(v_rndne_f64, 1, nearbyint(a))
-VF64(v_floor_f64, 1, floor(a))
+VF64(v_trunc_f64, 1, quiet_nan64(trunc(a)))
+VF64(v_ceil_f64, 1, quiet_nan64(ceil(a)))
+VF64(v_rndne_f64, 1, quiet_nan64(nearbyint(a)))
+VF64(v_floor_f64, 1, quiet_nan64(floor(a)))
 VF64(v_fract_f64, 1, fract64(a))
 VF64(v_frexp_mant_f64, 1, frexp_mant64(a))
 VF64(v_rcp_f64, 1, 1.0 / a)

@@ -892,9 +892,8 @@ def snan_group(t):
         cases.append(Case(["v_div_fixup_%s %s, 1.0, 2.0, %s" % (f, d, x)], out, q[f],
                           "div_fixup_%s num" % f, True))
     # conversions keep the payload's leading bits (quieted)
-    cvt64 = [(v << 29 | QUIET["f64"]) & 0xffffffffffffffff if v is not None else None
-             for v in [n & 0x7fffffff | (n & 0x80000000) << 32 for n in nan["f32"]]]
-    cvt64 = [None if v is None else v for v in cvt64] + [None] * (LANES - 3)
+    cvt64 = [(n >> 31) << 63 | 0x7ff0000000000000 | QUIET["f64"] | (n & 0x7fffff) << 29
+             for n in nan["f32"]] + [None] * (LANES - 3)
     cases.append(Case(["v_cvt_f64_f32 v[20:21], v10"], "b64", cvt64, "cvt_f64_f32", True))
     cvt32 = [(n >> 63) << 31 | 0x7f800000 | QUIET["f32"] | (n >> 29) & 0x7fffff
              for n in nan["f64"]] + [None] * (LANES - 3)
@@ -907,7 +906,7 @@ def snan_group(t):
 
 def test_divnan(amdsim, tmp, t):
     run_kernel(amdsim, tmp, t, "fmas", fmas_groups(t), 0)
-    # SNAN run_kernel(amdsim, tmp, t, "snan", snan_group(t), 0)
+    run_kernel(amdsim, tmp, t, "snan", snan_group(t), 0)
 
 
 def run_kernel(amdsim, tmp, t, tag, groups, round32, extra=""):
