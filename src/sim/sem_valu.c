@@ -8,6 +8,9 @@
  * complexity: O(lanes) per instruction. */
 #include "valu.h"
 
+#include <fenv.h>
+#include <float.h>
+
 /* carry-in source (VCC for e32, SGPR operand src2 for VOP3) */
 static uint64_t carry_in(struct sim_wave *w, const struct sim_insn *in)
 {
@@ -155,7 +158,7 @@ static uint32_t alignbit(uint32_t a, uint32_t b, uint32_t c)
 static float frexp_mant32(float a)
 {
 	int e;
-	return isinf(a) || isnan(a) ? a : frexpf(a, &e);
+	return isinf(a) || isnan(a) ? quiet32(a) : frexpf(a, &e);
 }
 static uint32_t frexp_exp32(float a)
 {
@@ -168,7 +171,7 @@ static uint32_t frexp_exp32(float a)
 static double frexp_mant64(double a)
 {
 	int e;
-	return isinf(a) || isnan(a) ? a : frexp(a, &e);
+	return isinf(a) || isnan(a) ? quiet_nan64(a) : frexp(a, &e);
 }
 static uint32_t frexp_exp64(double a)
 {
@@ -181,12 +184,12 @@ static uint32_t frexp_exp64(double a)
 static float fract32(float a)
 {
 	float f = a - floorf(a);
-	return isinf(a) ? NAN : fminf(f, 0x1.fffffep-1f);
+	return isnan(a) ? quiet32(a) : isinf(a) ? NAN : fminf(f, 0x1.fffffep-1f);
 }
 static double fract64(double a)
 {
 	double f = a - floor(a);
-	return isinf(a) ? NAN : fmin(f, 0x1.fffffffffffffp-1);
+	return isnan(a) ? quiet_nan64(a) : isinf(a) ? NAN : fmin(f, 0x1.fffffffffffffp-1);
 }
 static float rcp32(float a)
 {
@@ -320,22 +323,52 @@ static int fmas_scale(double s2, int bias)
 	return fabs(s2) >= 2.0 ? bias : -bias;
 }
 
-/* The scaled fma rounds once: a normal result is the rounded fma scaled exactly; a subnormal
- * one is rounded from the wider fma (double for f32, where a*b is exact; long double for f64). */
-static float fmas_scaled32(float a, float b, float c, float r)
+/* The scaled fma rounds once (the ISA's V_DIV_FMAS is fma(S0, S1, S2) * 2^k as one operation):
+ * the exact a * b + c is rounded to odd at a precision at least two bits wider than the
+ * destination's (53 bits for f32, long double's 64 for f64), scaled exactly in that wider
+ * range, then rounded once (in the MODE rounding mode) by the narrowing conversion, which rounds a
+ * subnormal result to the subnormal grid.  Rounding to odd (truncate, then set the last bit
+ * when inexact) makes the second rounding equal to one rounding of the exact value. */
+_Static_assert(LDBL_MANT_DIG >= 55 && LDBL_MAX_EXP > 1024 + 128, "long double too narrow");
+
+static double fma_odd(double a, double b, double c)
 {
-	float scaled = ldexpf(r, fmas_scale(c, 64));
-	if (fpclassify(scaled) == FP_NORMAL || !isfinite(scaled))
-		return scaled;
-	return (float)ldexp(fma(a, b, c), fmas_scale(c, 64));
+	int mode = fegetround();
+	fesetround(FE_TOWARDZERO);
+	feclearexcept(FE_INEXACT);
+	volatile double rz = fma(a, b, c);
+	bool inexact = fetestexcept(FE_INEXACT) != 0;
+	fesetround(FE_TONEAREST); /* the tie below rounds to the even one of rz, up */
+	double up = nextafter(rz, copysign(INFINITY, rz));
+	double odd = !inexact || !isfinite(rz) || isinf(up) || rz + (up - rz) / 2 != rz ? rz : up;
+	fesetround(mode);
+	return odd;
 }
 
-static double fmas_scaled64(double a, double b, double c, double r)
+static long double fma_odd_l(long double a, long double b, long double c)
 {
-	double scaled = ldexp(r, fmas_scale(c, 128));
-	if (fpclassify(scaled) == FP_NORMAL || !isfinite(scaled))
-		return scaled;
-	return (double)ldexpl(fmal(a, b, c), fmas_scale(c, 128));
+	int mode = fegetround();
+	fesetround(FE_TOWARDZERO);
+	feclearexcept(FE_INEXACT);
+	volatile long double rz = fmal(a, b, c);
+	bool inexact = fetestexcept(FE_INEXACT) != 0;
+	fesetround(FE_TONEAREST);
+	long double up = nextafterl(rz, copysignl(INFINITY, rz));
+	long double odd =
+	        !inexact || !isfinite(rz) || isinf(up) || rz + (up - rz) / 2 != rz ? rz : up;
+	fesetround(mode);
+	return odd;
+}
+
+/* f32 operands: a * b is exact in double, so only the sum rounds (to odd) */
+static float fmas_scaled32(float a, float b, float c)
+{
+	return (float)ldexp(fma_odd(a, b, c), fmas_scale(c, 64));
+}
+
+static double fmas_scaled64(double a, double b, double c)
+{
+	return (double)ldexpl(fma_odd_l(a, b, c), fmas_scale(c, 128));
 }
 
 static void v_div_fmas_f32(struct sim_wave *w, const struct sim_insn *in)
@@ -346,9 +379,7 @@ static void v_div_fmas_f32(struct sim_wave *w, const struct sim_insn *in)
 	{
 		float a = vf32(&s0, l, v.ftz_in), b = vf32(&s1, l, v.ftz_in);
 		float c = vf32(&s2, l, v.ftz_in);
-		float r = fmaf(a, b, c);
-		if ((vcc >> l) & 1)
-			r = fmas_scaled32(a, b, c, r);
+		float r = (vcc >> l) & 1 ? fmas_scaled32(a, b, c) : fmaf(a, b, c);
 		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
@@ -361,9 +392,7 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 	{
 		double x = vf64(&s0, l, v.ftz_in), y = vf64(&s1, l, v.ftz_in);
 		double z = vf64(&s2, l, v.ftz_in);
-		double r = fma(x, y, z);
-		if ((vcc >> l) & 1)
-			r = fmas_scaled64(x, y, z, r);
+		double r = (vcc >> l) & 1 ? fmas_scaled64(x, y, z) : fma(x, y, z);
 		uint64_t b = ftz64(sim_fout64(w, in, r), v.ftz_out);
 		d[l] = (uint32_t)b;
 		dh[l] = (uint32_t)(b >> 32);
@@ -376,7 +405,7 @@ static void v_div_fmas_f64(struct sim_wave *w, const struct sim_insn *in)
 static double div_fixup(double q, double den, double num, int umin)
 {
 	if (isnan(den) || isnan(num))
-		return isnan(den) ? den : num;
+		return quiet_nan64(isnan(den) ? den : num);
 	if (den == 0 && num == 0)
 		return NAN;
 	if (isinf(den) && isinf(num))
@@ -642,10 +671,10 @@ VF32(v_mad_f32, 3, a *b + c)
 VF32(v_min3_f32, 3, fminf_mode(fminf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_max3_f32, 3, fmaxf_mode(fmaxf_mode(a, b, v.ieee), c, v.ieee))
 VF32(v_med3_f32, 3, med3f(a, b, c, v.ieee))
-VF32(v_trunc_f32, 1, truncf(a))
-VF32(v_ceil_f32, 1, ceilf(a))
-VF32(v_rndne_f32, 1, nearbyintf(a))
-VF32(v_floor_f32, 1, floorf(a))
+VF32(v_trunc_f32, 1, quiet32(truncf(a)))
+VF32(v_ceil_f32, 1, quiet32(ceilf(a)))
+VF32(v_rndne_f32, 1, quiet32(nearbyintf(a)))
+VF32(v_floor_f32, 1, quiet32(floorf(a)))
 VF32(v_fract_f32, 1, fract32(a))
 VF32(v_frexp_mant_f32, 1, frexp_mant32(a))
 VF32(v_ldexp_f32, 2, ldexpf(a, (int32_t)sim_f32_bits(b)))
@@ -730,10 +759,10 @@ VF64(v_mul_f64, 2, a *b)
 VF64(v_min_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmin_hw(a, b))
 VF64(v_max_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmax_hw(a, b))
 VF64(v_fma_f64, 3, fma(a, b, c))
-VF64(v_trunc_f64, 1, trunc(a))
-VF64(v_ceil_f64, 1, ceil(a))
-VF64(v_rndne_f64, 1, nearbyint(a))
-VF64(v_floor_f64, 1, floor(a))
+VF64(v_trunc_f64, 1, quiet_nan64(trunc(a)))
+VF64(v_ceil_f64, 1, quiet_nan64(ceil(a)))
+VF64(v_rndne_f64, 1, quiet_nan64(nearbyint(a)))
+VF64(v_floor_f64, 1, quiet_nan64(floor(a)))
 VF64(v_fract_f64, 1, fract64(a))
 VF64(v_frexp_mant_f64, 1, frexp_mant64(a))
 VF64(v_rcp_f64, 1, 1.0 / a)

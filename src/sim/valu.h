@@ -116,6 +116,15 @@ static inline bool snan64(double x)
 	return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
 	       !(b & 0x8000000000000ull);
 }
+/* cvtToQuietNAN of the ISA pseudo-code: a signaling NaN gets its quiet bit, payload kept */
+static inline float quiet32(float x)
+{
+	return snan32(x) ? sim_as_f32(sim_f32_bits(x) | 0x400000u) : x;
+}
+static inline double quiet_nan64(double x)
+{
+	return snan64(x) ? sim_as_f64(sim_f64_bits(x) | 0x8000000000000ull) : x;
+}
 static inline float fminf_mode(float a, float b, bool ieee)
 {
 	if (ieee && (snan32(a) || snan32(b)))

@@ -2,6 +2,8 @@
 """amdsim inline constants (suite 'sim'): every inline constant in every source position.
 
   inline_const_test.py AMDSIM [inline] [TARGET...]
+  inline_const_test.py AMDSIM divnan [TARGET...]   v_div_fmas_f32/f64 rounded once at the least
+      normal (exact rationals); a signaling NaN operand of VALU float ops gives it quieted
   inline_const_test.py AMDSIM outmod [TARGET...]   VOP3 clamp (with and without DX10_CLAMP)
       and omod on conversions and arithmetic; signaling NaN in min/max/min3/med3 (IEEE mode);
       f16 rounding under a non-nearest f32 mode; v_pk_*_f32 with a constant refused by name
@@ -190,8 +192,9 @@ def partner(vals):
 # ---- cases ----
 
 class Case:
-    def __init__(self, lines, out, ref, key):
+    def __init__(self, lines, out, ref, key, exact=False):
         self.lines, self.out, self.ref, self.key = lines, out, ref, key  # out: 'b32'|'b64'
+        self.exact = exact  # compare NaNs bit for bit (quiet bit and payload)
 
 
 def vreg(f, which, half_hi=False):
@@ -592,7 +595,8 @@ def compare(t, groups, data):
                 pairs = [(g[i], cs.ref[i], kind) for i in range(LANES)]
                 if "v_cndmask" in cs.lines[-1]:
                     pairs = [(g[i], cs.ref[i], "b32") for i in range(LANES)]
-            wrong = [i for i, (gv, wv, kd) in enumerate(pairs) if not same(gv, wv, kd)]
+            wrong = [i for i, (gv, wv, kd) in enumerate(pairs)
+                     if not (gv == wv if cs.exact and wv is not None else same(gv, wv, kd))]
             if wrong:
                 bad += 1
                 if bad <= 12:
@@ -793,6 +797,118 @@ def test_pk_f32_constant(amdsim, tmp, t):
           % (t, r.returncode, r.stderr[:300]))
 
 
+# ---- v_div_fmas rounding, signaling NaN quieting (mode 'divnan') ----
+
+def fmas_lanes(f, rng):
+    """32 (a, b, c) triples for v_div_fmas_f32/f64 (VCC set): quotients at the least normal
+    after the scaling (2^-64 / 2^-128 for |c| < 2, 2^+64 / 2^+128 otherwise), deep subnormals,
+    overflow, and the case of PTX div.rn.f32 0x807fffff / 0x3f7fffff (one rounding of the
+    exact fma scaled: 0x807fffff, where rounding the fma first gives 0x80800000)."""
+    eb, mb = FMT[f]
+    k = 64 if f == "f32" else 128
+    emin = 2 - (1 << (eb - 1))
+    edge = emin + k  # exponent of the least normal before the scaling down
+    r = lambda v: round_exact(Fraction(v), f)
+    below = r(Fraction(2) ** edge - Fraction(2) ** (edge - mb - 1))  # just below, one ulp
+    tiny = 2.0 ** (edge - mb - 16)  # far below one ulp of `below`: the fma rounds to it
+    lanes = [(-tiny, 1.0, below), (tiny, 1.0, -below), (tiny, -1.0, below),
+             (tiny * 2.0 ** -20, 1.0, below)]
+    while len(lanes) < 24:  # near the least normal and deep into the subnormals
+        e = edge - rng.choice([0, 0, 1, 3, 10, mb - 2, mb])
+        c = r(Fraction(rng.randrange(1 << mb, 2 << mb), 1 << mb) * Fraction(2) ** (e - 1))
+        a = r(Fraction(rng.randrange(1 << mb, 2 << mb), 1 << mb)
+              * Fraction(2) ** (e - rng.randrange(mb - 4, mb + 8)))
+        b = r(Fraction(rng.randrange(1 << mb, 2 << mb), 1 << mb) * rng.choice([1, -1]))
+        lanes.append((a, b, rng.choice([c, -c])))
+    big = 2.0 ** ((1 << (eb - 1)) - k)  # scaled up: near and past the largest finite
+    for m in (1.0, 1.5, 1.999, 0.75):
+        lanes.append((r(Fraction(rng.randrange(1, 1 << 20), 1 << 22)), 1.0, r(Fraction(big * m))))
+    lanes += [(1.0, 1.0, 2.0), (3.0, 0.5, -0.75), (1.0, 2.0 ** (edge - 30), 0.0), (0.0, 0.0, 0.0)]
+    return lanes
+
+
+def fmas_ref(a, b, c, f):
+    k = 64 if f == "f32" else 128
+    exact = (Fraction(a) * Fraction(b) + Fraction(c)) * Fraction(2) ** (k if abs(c) >= 2 else -k)
+    if exact == 0:
+        return None  # the sign of an exact zero is left open
+    return to_bits(round_exact(exact, f), f)
+
+
+def fmas_groups(t):
+    import random
+    rng = random.Random(7)
+    vcc = "s_mov_b32 vcc_lo, -1" if t in WAVE32 else "s_mov_b64 vcc, -1"
+    zero = [0] * LANES
+    l32 = fmas_lanes("f32", rng)
+    x32 = [to_bits(a, "f32") for a, _, _ in l32]
+    y32 = [to_bits(b, "f32") for _, b, _ in l32]
+    c32 = [to_bits(c, "f32") for _, _, c in l32]
+    g32 = ("fmas32", {"f32": (x32, y32), "f64": (c32, zero), "f16": (zero, zero)},
+           [Case([vcc, "v_div_fmas_f32 v20, v10, v11, v12"], "b32",
+                 [fmas_ref(a, b, c, "f32") for a, b, c in l32], "div_fmas_f32")])
+    l64 = fmas_lanes("f64", rng)
+    c64 = [to_bits(c, "f64") for _, _, c in l64]
+    g64 = ("fmas64", {"f32": ([v & 0xffffffff for v in c64], [v >> 32 for v in c64]),
+                      "f64": ([to_bits(a, "f64") for a, _, _ in l64],
+                              [to_bits(b, "f64") for _, b, _ in l64]),
+                      "f16": (zero, zero)},
+           [Case([vcc, "v_div_fmas_f64 v[20:21], v[12:13], v[14:15], v[10:11]"], "b64",
+                 [fmas_ref(a, b, c, "f64") for a, b, c in l64], "div_fmas_f64")])
+    return [g32, g64]
+
+
+QUIET = {"f16": 0x200, "f32": 0x400000, "f64": 0x8000000000000}
+
+
+def snan_group(t):
+    """A signaling NaN operand of these VALU float operations gives that NaN quieted (the ISA
+    pseudo-code's cvtToQuietNAN, payload kept): lanes 0-1 signaling, 2 quiet; other lanes are
+    not checked here."""
+    nan = {"f16": [0x7d01, 0xfd55, 0x7e01], "f32": [0x7fa00001, 0xffb12345, 0x7fc00003],
+           "f64": [0x7ff4000000000001, 0xfff5123456789abc, 0x7ff8000000000003]}
+    one = {"f16": 0x3c00, "f32": 0x3f800000, "f64": 0x3ff0000000000000}
+    inp = {}
+    for f in ("f32", "f64", "f16"):
+        x = nan[f] + [one[f]] * (LANES - 3)
+        inp[f] = (x, x)
+    q = {f: [v | QUIET[f] for v in nan[f]] + [None] * (LANES - 3) for f in nan}
+    cases = []
+    for op in ("trunc", "ceil", "rndne", "floor", "fract", "frexp_mant", "sqrt", "rcp", "rsq"):
+        cases.append(Case(["v_%s_f32 v20, v10" % op], "b32", q["f32"], op + "_f32", True))
+        cases.append(Case(["v_%s_f64 v[20:21], v[12:13]" % op], "b64", q["f64"], op + "_f64",
+                          True))
+    for op in ("trunc", "ceil", "rndne", "floor", "sqrt", "rcp"):  # the f16 ops amdsim models
+        cases.append(Case(["v_%s_f16 v20, v16" % op], "b16", q["f16"], op + "_f16", True))
+    for op in ("exp", "log"):
+        cases.append(Case(["v_%s_f32 v20, v10" % op], "b32", q["f32"], op + "_f32", True))
+    cases += [Case(["v_ldexp_f32 v20, v10, 1"], "b32", q["f32"], "ldexp_f32", True),
+              Case(["v_ldexp_f64 v[20:21], v[12:13], 1"], "b64", q["f64"], "ldexp_f64", True),
+              Case(["v_ldexp_f16 v20, v16, 1"], "b16", q["f16"], "ldexp_f16", True)]
+    for f, d, x in (("f32", "v20", "v10"), ("f64", "v[20:21]", "v[12:13]")):
+        out = {"f32": "b32", "f64": "b64", "f16": "b16"}[f]
+        cases.append(Case(["v_div_fixup_%s %s, 1.0, %s, 1.0" % (f, d, x)], out, q[f],
+                          "div_fixup_%s den" % f, True))
+        cases.append(Case(["v_div_fixup_%s %s, 1.0, 2.0, %s" % (f, d, x)], out, q[f],
+                          "div_fixup_%s num" % f, True))
+    # conversions keep the payload's leading bits (quieted)
+    cvt64 = [(n >> 31) << 63 | 0x7ff0000000000000 | QUIET["f64"] | (n & 0x7fffff) << 29
+             for n in nan["f32"]] + [None] * (LANES - 3)
+    cases.append(Case(["v_cvt_f64_f32 v[20:21], v10"], "b64", cvt64, "cvt_f64_f32", True))
+    cvt32 = [(n >> 63) << 31 | 0x7f800000 | QUIET["f32"] | (n >> 29) & 0x7fffff
+             for n in nan["f64"]] + [None] * (LANES - 3)
+    cases.append(Case(["v_cvt_f32_f64 v20, v[12:13]"], "b32", cvt32, "cvt_f32_f64", True))
+    cvt32h = [(n >> 15) << 31 | 0x7f800000 | QUIET["f32"] | (n & 0x3ff) << 13
+              for n in nan["f16"]] + [None] * (LANES - 3)
+    cases.append(Case(["v_cvt_f32_f16 v20, v16"], "b32", cvt32h, "cvt_f32_f16", True))
+    return [("snan", inp, cases)]
+
+
+def test_divnan(amdsim, tmp, t):
+    run_kernel(amdsim, tmp, t, "fmas", fmas_groups(t), 0)
+    run_kernel(amdsim, tmp, t, "snan", snan_group(t), 0)
+
+
 def run_kernel(amdsim, tmp, t, tag, groups, round32, extra=""):
     s = os.path.join(tmp, "%s-%s.s" % (tag, t))
     o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
@@ -815,12 +931,13 @@ def run_kernel(amdsim, tmp, t, tag, groups, round32, extra=""):
 def main():
     amdsim = sys.argv[1]
     what = "inline"
-    if len(sys.argv) > 2 and sys.argv[2] in ("inline", "outmod"):
+    if len(sys.argv) > 2 and sys.argv[2] in ("inline", "outmod", "divnan"):
         what = sys.argv.pop(2)
     targets = sys.argv[2:] or TARGETS
+    test = {"inline": test_target, "outmod": test_outmod, "divnan": test_divnan}[what]
     with tempfile.TemporaryDirectory() as tmp:
         for t in targets:
-            (test_target if what == "inline" else test_outmod)(amdsim, tmp, t)
+            test(amdsim, tmp, t)
     if FAILURES:
         print("%d failure(s)" % len(FAILURES))
         sys.exit(1)
