@@ -9,7 +9,7 @@ Rules (docs/HARDWARE.md):
   (IEEE 754 arithmetic must quiet a signalling NaN) -> kind 'f64-snan';
 - approximate instructions (slot class 'approx' of the random set): our result against the exact
   value of the operation on our operands, with the error bound the PTX ISA states for the form
-  (isa_bounds.bound) -> kind 'approx-bound' when outside it.  Tensor-core results with general
+  (isa_bounds.check) -> kind 'approx-bound' when outside it.  Tensor-core results with general
   data (class 'approx' of tensor/tensor2) have no such bound here yet: any difference is kind
   'tensor-approx';
 - integer division by zero is not special: the hardware's all-ones results are to be matched.
@@ -21,22 +21,15 @@ Uses ../shared/ptx-hw/tools/compare.py's numpy-free helpers (result types, slot 
 values, NaN tests, decoding); the caller puts that directory on sys.path.
 """
 
-import math
-import struct
 
 import compare  # ../shared/ptx-hw/tools/compare.py (its numpy-free parts)
 
-try:
-    import isa_bounds  # helper fconv's table of the PTX ISA's error bounds
-except ImportError:  # until it lands: the provisional copy (same interface)
-    import isa_bounds_stub as isa_bounds
+import isa_bounds  # the PTX ISA's error bounds (tests/hw/isa_bounds.py)
 
 SENTINEL = compare.SENTINEL
 SENTINEL64 = SENTINEL | (SENTINEL << 32)
 NAN_FREE_TYPES = ('f32', 'f16', 'bf16', 'tf32')
 DATA_MOVES = ('mov', 'selp', 'ld', 'shfl', 'prmt', 'cvta')
-MIN_NORMAL = {'f32': 2.0 ** -126, 'f64': 2.0 ** -1022, 'f16': 2.0 ** -14}
-PACK = {'f32': '<f', 'f16': '<e'}
 
 
 def opcode(op):
@@ -80,111 +73,20 @@ def exact_kind(slot, nv, us, nbits):
 
 # ------------------------------------------------------------------ approximate instructions
 
-def to_float(bits, ty):
-    if ty == 'f64':
-        return compare.f64(bits)
-    if ty in ('f16', 'f16x2'):
-        return compare.f16(bits)
-    return compare.f32(bits)
-
-
-def flush(x, ty, ftz):
-    if ftz and x and abs(x) < MIN_NORMAL[ty]:
-        return math.copysign(0.0, x)
-    return x
-
-
-def ieee_div(a, b):
-    if math.isnan(a) or math.isnan(b) or (a == 0 and b == 0) or (math.isinf(a) and math.isinf(b)):
-        return math.nan
-    sign = math.copysign(1.0, a) * math.copysign(1.0, b)
-    if b == 0 or math.isinf(a):
-        return sign * math.inf
-    if math.isinf(b):
-        return sign * 0.0
-    try:
-        return a / b
-    except OverflowError:
-        return sign * math.inf
-
-
-def ieee_sqrt(x):
-    if math.isnan(x) or x < 0:
-        return math.nan
-    return x if x == 0 or math.isinf(x) else math.sqrt(x)
-
-
-def exact_value(base, x):
-    """The exact (double precision) value of an approximate PTX operation on operands x."""
-    a = x[0]
-    if base == 'div':
-        return ieee_div(a, x[1])
-    if base == 'rcp':
-        return ieee_div(1.0, a)
-    if base == 'sqrt':
-        return ieee_sqrt(a)
-    if base == 'rsqrt':
-        return ieee_div(1.0, ieee_sqrt(a))
-    if base in ('sin', 'cos'):
-        if math.isnan(a) or math.isinf(a):
-            return math.nan
-        return math.sin(a) if base == 'sin' else math.cos(a)
-    if base == 'ex2':
-        if math.isnan(a):
-            return math.nan
-        try:
-            return 2.0 ** a
-        except OverflowError:
-            return math.inf
-    if base == 'lg2':
-        if math.isnan(a) or a < 0:
-            return math.nan
-        if a == 0:
-            return -math.inf
-        return a if math.isinf(a) else math.log2(a)
-    if base == 'tanh':
-        return math.tanh(a)
-    raise KeyError('no exact value for %s' % base)
-
-
-def in_format(e, ty):
-    """e rounded to format ty (an overflow becomes the infinity)."""
-    if ty not in PACK or math.isnan(e) or math.isinf(e):
-        return e
-    try:
-        return struct.unpack(PACK[ty], struct.pack(PACK[ty], e))[0]
-    except OverflowError:
-        return math.copysign(math.inf, e)
-
-
-def approx_element_ok(op, base, ty, result_bits, operand_bits, ftz):
-    """Whether one element of an approximate result is within the ISA's bound of the exact value."""
-    x = [flush(to_float(b, ty), ty, ftz) for b in operand_bits]
-    r = to_float(result_bits, ty)
-    e = exact_value(base, x)
-    allowed = isa_bounds.bound(op, e, x)
-    if allowed is None:
-        return True  # the ISA states no bound (nor any value) for these operands
-    if math.isnan(e) or math.isinf(e):
-        return r == e or (math.isnan(e) and math.isnan(r))
-    if math.isnan(r):
-        return False
-    if abs(r - e) <= allowed or r == in_format(e, ty):
-        return True  # within the bound, or the exact value rounded (an overflow, an underflow)
-    return ftz and r == 0 and abs(e) < MIN_NORMAL[ty]
-
-
 def approx_ok(op, result, operands):
-    """Our approximate result against the exact value of the operation on our operands."""
+    """Our approximate result against the exact value of the operation on our operands, with
+    the bound the PTX ISA states for the form (isa_bounds.check); packed f16x2 half by half.
+    A form without a stated bound is never accepted as approximate."""
     ty = compare.res_type(op)
-    base = opcode(op)
-    ftz = '.ftz' in op
-    if ty in ('f16x2',):
-        return all(approx_element_ok(op, base, 'f16', result >> s & 0xffff,
-                                     [v >> s & 0xffff for v in operands], ftz) for s in (0, 16))
-    if ty == 'f16':
-        return approx_element_ok(op, base, ty, result & 0xffff, [v & 0xffff for v in operands], ftz)
-    return approx_element_ok(op, base, ty, result, operands, ftz)
+    try:
+        if ty == 'f16x2':
+            return all(isa_bounds.check(op, [v >> s & 0xffff for v in operands],
+                                        result >> s & 0xffff)[0] for s in (0, 16))
+        if ty in ('f16', 'bf16'):
+            return isa_bounds.check(op, [v & 0xffff for v in operands], result & 0xffff)[0]
+        return isa_bounds.check(op, operands, result)[0]
+    except ValueError:
+        return False
 
 
 # ------------------------------------------------------------------ one kernel
