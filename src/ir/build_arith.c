@@ -478,7 +478,7 @@ static void tr_divrem64(struct ax *x)
 	dst(x, sel(x, IR_T_I64, by_zero, k(x, IR_T_I64, ~0ull), res), sg);
 }
 
-/* ---- sqrt.rn/rz/rm/rp: correctly rounded square roots ---- */
+/* ---- sqrt.rn: correctly rounded square roots (.rz/.rm/.rp: build_round.c, from these) ---- */
 
 static ir_ref fma3(struct ax *x, enum ir_type t, ir_ref a, ir_ref b, ir_ref c)
 {
@@ -496,22 +496,7 @@ static ir_ref fneg(struct ax *x, enum ir_type t, ir_ref a)
  * x - s_below * s <= 0 and the one above when x - s_above * s > 0 (no float lies between
  * those products and the squared midpoints, so the tests decide the rounding exactly);
  * 0, -0 and +inf are their own roots, negative inputs give NaN. */
-/* .rz/.rm/.rp on a correctly rounded (to nearest) square root s of xs > 0: the residual
- * xs - s*s is exact in an fma, and its sign says on which side of the root s lies; the root
- * is positive, so .rz is .rm.  The neighbours are the bit patterns one apart. */
-static ir_ref sqrt_direct(struct ax *x, enum ir_type t, ir_ref s, ir_ref xs, uint32_t round)
-{
-	if (round == IR_FM_RN)
-		return s;
-	enum ir_type it = t == IR_T_F64 ? IR_T_I64 : IR_T_I32;
-	ir_ref d = fma3(x, t, fneg(x, t, s), s, xs);
-	ir_ref zero = k(x, t, 0), bits = op1(x, IR_BITCAST, it, s, 0);
-	bool up = round == IR_FM_RP;
-	ir_ref next = op1(x, IR_BITCAST, t, op2(x, IR_ADD, it, bits, k(x, it, up ? 1 : ~0ull)), 0);
-	return sel(x, t, cmp(x, up ? IR_CMP_GT : IR_CMP_LT, d, zero), next, s);
-}
-
-static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a, uint32_t round)
+static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a)
 {
 	enum ir_type t = IR_T_F32;
 	ir_ref small = cmp(x, IR_CMP_LT, a, f32c(x, 0x0f800000u)); /* 2^-96 */
@@ -525,7 +510,6 @@ static ir_ref sqrt_rn_f32(struct ax *x, ir_ref a, uint32_t round)
 	ir_ref ra = fma3(x, t, fneg(x, t, above), s, xs);
 	s = sel(x, t, cmp(x, IR_CMP_LE, rb, f32c(x, 0)), below, s);
 	s = sel(x, t, cmp(x, IR_CMP_GT, ra, f32c(x, 0)), above, s);
-	s = sqrt_direct(x, t, s, xs, round);
 	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f32c(x, 0x37800000u)), s); /* 2^-16 */
 	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f32c(x, 0)),
 	                 cmp(x, IR_CMP_EQ, xs, f32c(x, 0x7f800000u)));
@@ -541,7 +525,7 @@ static ir_ref f64c(struct ax *x, uint64_t bits)
  * Goldschmidt's iteration refines s ~ sqrt(x) and h ~ 1/(2 sqrt(x)) together
  * (r = 1/2 - h s; s += s r; h += h r), then two corrections s += h (x - s*s) with the
  * residual exact in an fma; the last one rounds correctly.  0, -0, +inf are their own. */
-static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a, uint32_t round)
+static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a)
 {
 	enum ir_type t = IR_T_F64;
 	ir_ref half = f64c(x, 0x3fe0000000000000ull);
@@ -557,7 +541,6 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a, uint32_t round)
 		ir_ref d = fma3(x, t, fneg(x, t, s), s, xs);
 		s = fma3(x, t, d, h, s);
 	}
-	s = sqrt_direct(x, t, s, xs, round);
 	s = sel(x, t, small, op2(x, IR_FMUL, t, s, f64c(x, 0x37f0000000000000ull)), s); /* 2^-128 */
 	ir_ref own = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_EQ, xs, f64c(x, 0)),
 	                 cmp(x, IR_CMP_EQ, xs, f64c(x, 0x7ff0000000000000ull)));
@@ -568,23 +551,20 @@ static ir_ref sqrt_rn_f64(struct ax *x, ir_ref a, uint32_t round)
 ir_ref irb_sqrt_rn(struct irb *b, ir_ref a, enum ir_type t)
 {
 	struct ax xs = {.b = b}, *x = &xs;
-	return t == IR_T_F32 ? sqrt_rn_f32(x, a, IR_FM_RN) : sqrt_rn_f64(x, a, IR_FM_RN);
+	return t == IR_T_F32 ? sqrt_rn_f32(x, a) : sqrt_rn_f64(x, a);
 }
 
+/* sqrt.rn[.ftz]: build_round.c, which runs first, takes sqrt.{rz,rm,rp} */
 static bool tr_sqrt(struct ax *x)
 {
 	enum ptx_type ty = (enum ptx_type)x->in->types[0];
 	if (has(x, PTX_DW_APPROX) || (ty != PTX_TYPE_F32 && ty != PTX_TYPE_F64))
 		return false; /* sqrt.approx: build_insn.c */
-	uint32_t round = has(x, PTX_DW_RZ)   ? IR_FM_RZ
-	                 : has(x, PTX_DW_RM) ? IR_FM_RM
-	                 : has(x, PTX_DW_RP) ? IR_FM_RP
-	                                     : IR_FM_RN;
 	enum ir_type t = ty == PTX_TYPE_F32 ? IR_T_F32 : IR_T_F64;
 	ir_ref a = src(x, 1, t, false);
 	if (has(x, PTX_DW_FTZ) && t == IR_T_F32) /* a root is never subnormal: the operand only */
 		a = irb_flush_subnormal(x->b, a, false);
-	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a, round) : sqrt_rn_f64(x, a, round), false);
+	dst(x, t == IR_T_F32 ? sqrt_rn_f32(x, a) : sqrt_rn_f64(x, a), false);
 	return true;
 }
 
@@ -668,21 +648,20 @@ ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz)
 	return sel(x, IR_T_I64, cmp(x, IR_CMP_NAN, t, t), k(x, IR_T_I64, 1ull << 63), r);
 }
 
-/* ---- 64-bit integer -> float (cvt.r{n,z,m,p}.f{32,64}.{s,u}64) ---- */
+/* ---- 64-bit integer -> float (cvt.rn.f{32,64}.{s,u}64; .rz/.rm/.rp: build_round.c) ---- */
 
-/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding (as asked) in the add.  f32:
- * the magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
+/* f64: hi * 2^32 + lo, both halves converted exactly, one rounding in the add.  f32: the
+ * magnitude shifted left until its msb is bit 63, its high word with a sticky bit for a
  * nonzero low word converted (the sticky bit lies below the rounding position, so the one
- * rounding is the right one in every mode), then scaled by 2^(32 - shift) exactly; a negative
- * value's magnitude rounds the other way for .rm/.rp (both conversions, one selected per lane:
- * the rounding mode is the wave's). */
-ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round)
+ * rounding is the right one), then scaled by 2^(32 - shift) exactly. */
+ir_ref irb_itof64_rn(struct irb *b, ir_ref v, bool sign, enum ir_type ft)
 {
 	struct ax xs = {.b = b}, *x = &xs;
 	if (ft == IR_T_F64) {
 		ir_ref hi = op1(x, sign ? IR_ITOF_S : IR_ITOF_U, ft, hi32(x, v), IR_FM_RN);
 		hi = op2(x, IR_FMUL, ft, hi, f64c(x, 0x41f0000000000000ull)); /* 2^32 */
-		return op2a(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN), round);
+		return op2a(x, IR_FADD, ft, hi, op1(x, IR_ITOF_U, ft, lo32(x, v), IR_FM_RN),
+		            IR_FM_RN);
 	}
 	ir_ref neg = sign ? cmp(x, IR_CMP_LT, v, k(x, IR_T_I64, 0)) : IR_NO_REF;
 	ir_ref m = sign ? sel(x, IR_T_I64, neg, op1(x, IR_NEG, IR_T_I64, v, 0), v) : v;
@@ -691,11 +670,7 @@ ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t 
 	ir_ref sticky = sel(x, IR_T_I32, cmp(x, IR_CMP_NE, lo32(x, y), k(x, IR_T_I32, 0)),
 	                    k(x, IR_T_I32, 1), k(x, IR_T_I32, 0));
 	ir_ref top = op2(x, IR_OR, IR_T_I32, hi32(x, y), sticky);
-	ir_ref f = op1(x, IR_ITOF_U, ft, top, round);
-	if (sign && (round == IR_FM_RM || round == IR_FM_RP)) {
-		uint32_t other = round == IR_FM_RM ? IR_FM_RP : IR_FM_RM;
-		f = sel(x, ft, neg, op1(x, IR_ITOF_U, ft, top, other), f);
-	}
+	ir_ref f = op1(x, IR_ITOF_U, ft, top, IR_FM_RN);
 	ir_ref e = op2(x, IR_SHL, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k(x, IR_T_I32, 127 + 32), n),
 	               k(x, IR_T_I32, 23));
 	ir_ref r = op2(x, IR_FMUL, ft, f, op1(x, IR_BITCAST, ft, e, 0));

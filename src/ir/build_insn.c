@@ -596,61 +596,17 @@ static ir_ref cvt_float_int(struct irb *b, ir_ref v, enum ir_type sty, enum ptx_
 	return emit3(b, IR_SELECT, it, is_nan, ir_const(b->fn, it, nan_bits & 0xffffffffu), r, 0);
 }
 
-/* Directed division's special results where v_div_fixup rounds as to nearest: a quotient
- * below half the least subnormal comes out a signed zero (its exponent test), an overflowing
- * one infinite.  A nonzero finite a over a nonzero finite d is a nonzero finite quotient:
- * .rp rounds a positive one up to the least subnormal, .rm a negative one down to its
- * negative; .rz, .rm (positive) and .rp (negative) round an overflow to the largest finite. */
-static ir_ref directed_fixup(struct irb *b, ir_ref r, ir_ref a, ir_ref d, uint32_t round)
+/* div.rn[.ftz] and rcp.rn[.ftz] (a = 1): the correctly rounded division (sel_float.c); .ftz
+ * (f32) flushes the operands and the rounded result to sign-preserving zero.  build_round.c,
+ * which runs first, takes .rz/.rm/.rp. */
+static ir_ref fdiv_rn(struct irb *b, struct tr *x, ir_ref a, ir_ref d)
 {
-	enum ir_type ft = (enum ir_type)b->fn->vals[r].type;
-	bool w = ft == IR_T_F64;
-	enum ir_type it = w ? IR_T_I64 : IR_T_I32, p = IR_T_PRED;
-	uint64_t mag = w ? ~0ull >> 1 : 0x7fffffffu, inf = w ? 0x7ffull << 52 : 0x7f800000u;
-	ir_ref zero = ir_const(b->fn, it, 0), magc = ir_const(b->fn, it, mag);
-	ir_ref infc = ir_const(b->fn, it, inf);
-	ir_ref rb = emit1(b, IR_BITCAST, it, r, 0);
-	ir_ref rm = emit2(b, IR_AND, it, rb, magc, 0);
-	ir_ref am = emit2(b, IR_AND, it, emit1(b, IR_BITCAST, it, a, 0), magc, 0);
-	ir_ref dm = emit2(b, IR_AND, it, emit1(b, IR_BITCAST, it, d, 0), magc, 0);
-	ir_ref finite = emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, am, zero, IR_CMP_NE),
-	                      emit2(b, IR_ICMP, p, am, infc, IR_CMP_LTU), 0);
-	finite = emit2(b, IR_AND, p, finite, emit2(b, IR_ICMP, p, dm, zero, IR_CMP_NE), 0);
-	finite = emit2(b, IR_AND, p, finite, emit2(b, IR_ICMP, p, dm, infc, IR_CMP_LTU), 0);
-	ir_ref neg = emit2(b, IR_ICMP, p, rb, zero, IR_CMP_LT);
-	ir_ref pos = emit1(b, IR_NOT, p, neg, 0);
-	if (round != IR_FM_RZ) { /* the zero case */
-		ir_ref z =
-		        emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, rm, zero, IR_CMP_EQ), finite, 0);
-		z = emit2(b, IR_AND, p, z, round == IR_FM_RP ? pos : neg, 0);
-		rb = emit3(b, IR_SELECT, it, z, emit2(b, IR_OR, it, rb, ir_const(b->fn, it, 1), 0),
-		           rb, 0);
-	}
-	ir_ref o = emit2(b, IR_AND, p, emit2(b, IR_ICMP, p, rm, infc, IR_CMP_EQ), finite, 0);
-	if (round != IR_FM_RZ)
-		o = emit2(b, IR_AND, p, o, round == IR_FM_RP ? neg : pos, 0);
-	rb = emit3(b, IR_SELECT, it, o, emit2(b, IR_SUB, it, rb, ir_const(b->fn, it, 1), 0), rb, 0);
-	return emit1(b, IR_BITCAST, ft, rb, 0);
-}
-
-/* div.{rn,rz,rm,rp}[.ftz] and rcp.{rn,rz,rm,rp}[.ftz] (a = 1): the correctly rounded
- * division in the rounding asked (sel_float.c); .ftz (f32) flushes the operands and the
- * rounded result to sign-preserving zero. */
-static ir_ref fdiv_rounded(struct irb *b, struct tr *x, ir_ref a, ir_ref d)
-{
-	const struct ptx_insn *in = x->in;
-	bool ftz = has(in, PTX_DW_FTZ) && x->t == IR_T_F32;
-	uint32_t round = has(in, PTX_DW_RZ)   ? IR_FM_RZ
-	                 : has(in, PTX_DW_RM) ? IR_FM_RM
-	                 : has(in, PTX_DW_RP) ? IR_FM_RP
-	                                      : IR_FM_RN;
+	bool ftz = has(x->in, PTX_DW_FTZ) && x->t == IR_T_F32;
 	if (ftz) {
 		a = irb_flush_subnormal(b, a, false);
 		d = irb_flush_subnormal(b, d, false);
 	}
-	ir_ref r = emit2(b, IR_FDIV, x->t, a, d, round);
-	if (round != IR_FM_RN)
-		r = directed_fixup(b, r, a, d, round);
+	ir_ref r = emit2(b, IR_FDIV, x->t, a, d, IR_FM_RN);
 	return ftz ? irb_flush_subnormal(b, r, false) : r;
 }
 
@@ -702,7 +658,7 @@ static void tr_cvt(struct irb *b, struct tr *x)
 		}
 		r = cvt_float_int(b, v, sty, dt, iround, aux);
 	} else if (dfloat && ptx_types[st].bits == 64) {
-		r = irb_itof64(b, v, is_signed(st), dty, aux & IR_FM_ROUND_MASK);
+		r = irb_itof64_rn(b, v, is_signed(st), dty); /* .rz/.rm/.rp: build_round.c */
 	} else if (dfloat) {
 		r = emit1(b, is_signed(st) ? IR_ITOF_S : IR_ITOF_U, dty, v, aux & IR_FM_ROUND_MASK);
 	} else { /* integer -> integer */
@@ -1007,7 +963,7 @@ static bool tr_pure(struct irb *b, struct tr *x)
 		if (ir_type_is_float(x->t) && (has(in, PTX_DW_APPROX) || has(in, PTX_DW_FULL)))
 			return tr_int_or_float(b, x, IR_NUM_OPS, IR_FDIV_APPROX);
 		if (ir_type_is_float(x->t)) {
-			dst(b, x, 0, fdiv_rounded(b, x, src(b, x, 1), src(b, x, 2)));
+			dst(b, x, 0, fdiv_rn(b, x, src(b, x, 1), src(b, x, 2)));
 			return true;
 		}
 		return tr_int_or_float(b, x, x->sign ? IR_DIV_S : IR_DIV_U, IR_FDIV);
@@ -1097,16 +1053,12 @@ static bool tr_pure(struct irb *b, struct tr *x)
 			ir_ref one =
 			        ir_const(b->fn, x->t,
 			                 x->t == IR_T_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
-			dst(b, x, 0, fdiv_rounded(b, x, one, src(b, x, 1)));
+			dst(b, x, 0, fdiv_rn(b, x, one, src(b, x, 1)));
 		}
 		return true;
-	case PTX_OP_SQRT:
+	case PTX_OP_SQRT: /* .approx (.rn: build_arith.c; .rz/.rm/.rp: build_round.c) */
 		if (!ir_type_is_float(x->t))
 			break;
-		if (!has(in, PTX_DW_APPROX) && !has(in, PTX_DW_RN)) {
-			unsupported(b, in, "directed rounding");
-			return true;
-		}
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FSQRT);
 	case PTX_OP_RSQRT:
 		return tr_int_or_float(b, x, IR_NUM_OPS, IR_FRSQ);

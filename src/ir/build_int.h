@@ -174,9 +174,8 @@ bool irb_param_store(struct irb *b, const struct ptx_symbol *sym, int64_t off, u
 bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_arith.c: an integral f32/f64 value as a saturated 64-bit integer (cvt.rXi.[su]64) */
 ir_ref irb_ftoi64(struct irb *b, ir_ref t, bool sign, uint32_t ftz);
-/* build_arith.c: a 64-bit integer as f32/f64, rounded as `round` (IR_FM_RN...) says
- * (cvt.r{n,z,m,p}.f*.[su]64) */
-ir_ref irb_itof64(struct irb *b, ir_ref v, bool sign, enum ir_type ft, uint32_t round);
+/* build_arith.c: a 64-bit integer as f32/f64, rounded to nearest (cvt.rn.f*.[su]64) */
+ir_ref irb_itof64_rn(struct irb *b, ir_ref v, bool sign, enum ir_type ft);
 
 /* build_arith.c: a correctly rounded (round to nearest even) square root of an f32/f64 */
 ir_ref irb_sqrt_rn(struct irb *b, ir_ref a, enum ir_type t);

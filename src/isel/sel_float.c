@@ -8,7 +8,8 @@
  * which needs denormals enabled -- the kernel's default float mode.  .sat is the clamp
  * bit (the descriptor enables DX10 clamp: NaN -> 0, as PTX wants) followed by + 0.0,
  * which turns the clamp's -0.0 into PTX's +0.0; neg and abs are bit operations.
- * Directed rounding (.rz/.rm/.rp) on add/sub/mul/fma sets MODE.FP_ROUND around the
+ * Directed rounding (.rz/.rm/.rp) on add/sub/mul/fma and on the conversions to f32 from
+ * integers of up to 32 bits and (with .sat) from f64 sets MODE.FP_ROUND around the
  * instruction.  .ftz is expanded before selection (build_arith2.c).  docs/FLOAT.md.
  * Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
@@ -159,7 +160,8 @@ static struct mir_opnd minmax_src(struct isel *s, ir_ref r, bool w)
 			k |= quiet;
 			uint32_t q = sel_new_vgpr(s, w ? 2 : 1);
 			for (unsigned i = 0; i < (w ? 2u : 1u); i++) {
-				struct mir_opnd mv[2] = {sel_sub(q, i, 1), mir_imm((uint32_t)(k >> 32 * i))};
+				struct mir_opnd mv[2] = {sel_sub(q, i, 1),
+				                         mir_imm((uint32_t)(k >> 32 * i))};
 				valu(s, AMD_OP_V_MOV_B32, 2, mv);
 			}
 			return mir_vreg(q, w ? 2 : 1);
@@ -325,21 +327,11 @@ static bool unary(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-/* div.rn/rz/rm/rp: correctly rounded division (f32 and f64).  A directed rounding takes one
- * more correction: the round-to-nearest quotient qn (a plain fma of the last correction, in
- * v_div_scale's scaled domain), its exact remainder en = num - den * qn, then v_div_fmas
- * qn + en * r in the MODE register's rounding: qn + en * r lies strictly on the same side of
- * qn as the exact quotient and less than half an ulp away (or is qn when the quotient is
- * exact), so the directed rounding of both is the same; the scaling of a subnormal quotient
- * after it rounds in the same direction, which composes. */
+/* div.rn: correctly rounded division (f32 and f64); the directed roundings are built from it
+ * in IR (build_round.c). */
 static bool fdiv(struct isel *s, const struct ir_insn *in)
 {
-	static const unsigned hw_round[4] = {
-	        [IR_FM_RN] = 0, [IR_FM_RP] = 1, [IR_FM_RM] = 2, [IR_FM_RZ] = 3};
-	unsigned round = in->aux & IR_FM_ROUND_MASK;
-	struct ir_insn rn = *in;
-	rn.aux &= ~(uint32_t)IR_FM_ROUND_MASK;
-	if (!check_mods(s, &rn))
+	if (!check_mods(s, in))
 		return true;
 	bool w = is_f64(in);
 	unsigned sz = w ? 2 : 1;
@@ -395,23 +387,9 @@ static bool fdiv(struct isel *s, const struct ir_insn *in)
 		qq = q2;
 		ee = e3;
 	}
-	if (round != IR_FM_RN) { /* the nearest quotient first, its exact remainder after */
-		uint32_t qn = sel_new_vgpr(s, sz), en = sel_new_vgpr(s, sz);
-		struct mir_opnd n1[4] = {mir_vreg(qn, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
-		                         mir_vreg(qq, sz)};
-		valu(s, fma, 4, n1);
-		struct mir_opnd n2[4] = {mir_vreg(en, sz), mir_vreg(den, sz), mir_vreg(qn, sz),
-		                         mir_vreg(num, sz)};
-		valu(s, fma, 4, n2)->neg = 1;
-		qq = qn;
-		ee = en;
-		set_round_mode(s, hw_round[round]);
-	}
 	struct mir_opnd f[4] = {mir_vreg(q3, sz), mir_vreg(ee, sz), mir_vreg(rr, sz),
 	                        mir_vreg(qq, sz)};
 	valu(s, w ? AMD_OP_V_DIV_FMAS_F64 : AMD_OP_V_DIV_FMAS_F32, 4, f);
-	if (round != IR_FM_RN)
-		set_round_mode(s, 0);
 	struct mir_opnd fx[4] = {whole(s, in->res), mir_vreg(q3, sz), b, a};
 	valu(s, w ? AMD_OP_V_DIV_FIXUP_F64 : AMD_OP_V_DIV_FIXUP_F32, 4, fx);
 	return true;
