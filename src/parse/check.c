@@ -197,6 +197,23 @@ static bool is_floatish(enum ptx_type t)
 	return ptx_types[t].cls == PTX_TC_FLOAT || ptx_types[t].cls == PTX_TC_PACKED;
 }
 
+/* The column of the first modifier of class `cls` (the instruction's when there is none). */
+static uint32_t mod_col(const struct check *k, uint64_t cls)
+{
+	for (unsigned i = 0; i < k->in->nmods; i++)
+		if (ptx_dotwords[k->in->mods[i]].classes & cls & ~PTX_MC_TYPE)
+			return k->locs->mod_cols[i];
+	return k->locs->col;
+}
+
+static bool has_word(const struct ptx_insn *in, uint16_t w)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] == w)
+			return true;
+	return false;
+}
+
 /* cvt: which rounding a conversion needs (PTX ISA cvt: "rounding modifier is
  * mandatory" for float-to-int, int-to-float and narrowing float conversions). */
 static void check_cvt(struct check *k)
@@ -233,6 +250,9 @@ static void check_cvt(struct check *k)
 	if ((widen || int_int) && (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt%s%s' takes no rounding modifier",
 		        ptx_types[d].name, ptx_types[s].name);
+	if (has_word(in, PTX_DW_RNA) && d != PTX_TYPE_TF32) /* ties away: only to tf32 */
+		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
+		        "'.rna' rounds only to .tf32 ('cvt.rna.tf32.f32')");
 	bool need_round =
 	        is_floatish(d) && (!is_floatish(s) || ptx_types[d].bits < ptx_types[s].bits);
 	if (need_round && !has_class(in, PTX_MC_ROUND))
@@ -245,6 +265,26 @@ static void check_cvt(struct check *k)
 		        ptx_types[d].name, ptx_types[s].name);
 }
 
+/* div/rcp/sqrt take one of .approx, .full (div.f32) or a rounding of .rn/.rz/.rm/.rp, never
+ * two of them, and .approx only where the ISA defines it (NVIDIA's ptxas refuses the rest). */
+static void check_div_modes(struct check *k, enum ptx_type t, bool round, bool approx)
+{
+	const struct ptx_insn *in = k->in;
+	const char *name = k->op->name;
+	if (has_word(in, PTX_DW_RNA))
+		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
+		        "'.rna' is not a rounding of '%s' (.rn, .rz, .rm, .rp)", name);
+	else if (round && approx)
+		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
+		        "'%s.approx' takes no rounding modifier", name);
+	else if (round && has_class(in, PTX_MC_FULL))
+		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
+		        "'div.full' takes no rounding modifier");
+	if (approx && t == PTX_TYPE_F64 && in->op != PTX_OP_RCP)
+		fail_at(k, k->locs->line, mod_col(k, PTX_MC_APPROX),
+		        "'%s.approx' is not defined for .f64", name);
+}
+
 /* Float instructions whose rounding or .approx is mandatory. */
 static void check_float_modes(struct check *k)
 {
@@ -252,6 +292,9 @@ static void check_float_modes(struct check *k)
 	enum ptx_type t = in->types[in->ntypes - 1];
 	bool round = has_class(in, PTX_MC_ROUND), approx = has_class(in, PTX_MC_APPROX);
 	const char *need = NULL;
+	if ((in->op == PTX_OP_DIV || in->op == PTX_OP_RCP || in->op == PTX_OP_SQRT) &&
+	    ptx_types[t].cls == PTX_TC_FLOAT)
+		check_div_modes(k, t, round, approx);
 	switch (in->op) {
 	case PTX_OP_FMA:
 	case PTX_OP_MAD:
@@ -261,7 +304,7 @@ static void check_float_modes(struct check *k)
 	case PTX_OP_DIV:
 		if (t == PTX_TYPE_F32 && !round && !approx && !has_class(in, PTX_MC_FULL))
 			need = "'.approx', '.full' or a rounding modifier";
-		else if (t == PTX_TYPE_F64 && !round)
+		else if (t == PTX_TYPE_F64 && !round && !approx) /* .approx: check_div_modes */
 			need = "a rounding modifier";
 		break;
 	case PTX_OP_RCP:
