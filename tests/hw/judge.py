@@ -30,6 +30,12 @@ SENTINEL = compare.SENTINEL
 SENTINEL64 = SENTINEL | (SENTINEL << 32)
 NAN_FREE_TYPES = ('f32', 'f16', 'bf16', 'tf32')
 DATA_MOVES = ('mov', 'selp', 'ld', 'shfl', 'prmt', 'cvta')
+# Results that depend on other lanes of the warp or on the path taken, which the slots do not
+# record as operands: such a difference (and a slot one side did not write: another path) is a
+# root cause only when no earlier word of any thread of its warp differs (else it follows from
+# that difference: docs/HARDWARE.md).
+WARP_WIDE = ('vote', 'shfl', 'redux', 'match', 'activemask', 'phi', 'loop-result',
+             'loop-count', 'loop-carried')
 
 
 def opcode(op):
@@ -101,7 +107,7 @@ def slot_index(slots):
     return at
 
 
-def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set):
+def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_first_diff=None):
     """(kind, root, nv value, our value, nbits, our operands, NVIDIA's operands) or None."""
     M, K = kernel['out_words'], kernel['in_words']
     a, nbits = compare.slot_value(nv, t, M, slot)
@@ -111,6 +117,9 @@ def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set):
     ops_nv = compare.operand_values(nv, t, M, K, inp, by_w, slot['srcs'])
     ops_us = compare.operand_values(us, t, M, K, inp, by_w, slot['srcs'])
     root = ops_nv == ops_us
+    path = SENTINEL in (a, b) or SENTINEL64 in (a, b)  # unwritten: another path was taken
+    if root and (path or opcode(slot['op']) in WARP_WIDE) and warp_first_diff is not None:
+        root = warp_first_diff(t) >= slot['w']
     if SENTINEL in (a, b) or SENTINEL64 in (a, b):
         kind = 'unwritten'
     elif slot.get('cls') == 'approx' and tensor_set:
@@ -133,6 +142,16 @@ def compare_kernel(kernel, slots, by_off, inp, nv, us, tensor_set):
     by_w = {s['w']: s for s in slots}
     found = []
     seen = set()
+    first = {}  # warp -> the lowest word offset that differs in any of its threads
+
+    def warp_first_diff(t):
+        w = t // 32
+        if w not in first:
+            lo, hi = w * 32, min(w * 32 + 32, kernel['threads'])
+            first[w] = min((off for u in range(lo, hi) for off in range(M)
+                            if nv[u * M + off] != us[u * M + off]), default=M)
+        return first[w]
+
     for t in range(kernel['threads']):
         lo = t * M
         if nv[lo:lo + M] == us[lo:lo + M]:
@@ -148,7 +167,7 @@ def compare_kernel(kernel, slots, by_off, inp, nv, us, tensor_set):
             if (t, slot['w']) in seen:
                 continue
             seen.add((t, slot['w']))
-            j = judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set)
+            j = judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_first_diff)
             if j is None:
                 continue
             kind, root, a, b, nbits, ops_us, ops_nv = j
