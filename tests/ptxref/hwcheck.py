@@ -15,12 +15,14 @@ import os
 import struct
 import sys
 import time
+import zipfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import interp  # noqa: E402
-import npyio  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, '..', 'hw'))
+import hwdata  # noqa: E402  (tests/hw: the standard-library .npy/.npz reader)
 import floatcore as fc  # noqa: E402
 
 SENTINEL = 0xDEADBEEF
@@ -28,9 +30,10 @@ SENTINEL = 0xDEADBEEF
 
 def load_set(d):
     man = json.load(open(os.path.join(d, 'manifest.json')))['kernels']
-    inputs, shape = npyio.load_npy(os.path.join(d, 'inputs.npy'))
-    nv = npyio.load_npz(os.path.join(d, 'nv.part0.npz'))
-    idx, off, data = nv['idx'][0], nv['off'][0], nv['data'][0]
+    with open(os.path.join(d, 'inputs.npy'), 'rb') as f:
+        inputs, shape = hwdata.npy_array(f.read())
+    with zipfile.ZipFile(os.path.join(d, 'nv.part0.npz')) as z:
+        idx, off, data = (hwdata.npy_array(z.read(n + '.npy'))[0] for n in ('idx', 'off', 'data'))
     results = {int(i): (off[j], off[j + 1]) for j, i in enumerate(idx)}
     with gzip.open(os.path.join(d, 'slots.json.gz'), 'rt') as f:
         slots = json.load(f)
