@@ -34,8 +34,11 @@ DATA_MOVES = ('mov', 'selp', 'ld', 'shfl', 'prmt', 'cvta')
 # record as operands: such a difference (and a slot one side did not write: another path) is a
 # root cause only when no earlier word of any thread of its warp differs (else it follows from
 # that difference: docs/HARDWARE.md).
-WARP_WIDE = ('vote', 'shfl', 'redux', 'match', 'activemask', 'phi', 'loop-result',
-             'loop-count', 'loop-carried')
+# The carry chains read CC, which the slots do not record either.  A loop slot (and a phi) holds
+# a value that later instructions of the loop body computed in the previous iteration, so it is
+# a root only when nothing else in its warp differs.
+WARP_WIDE = ('vote', 'shfl', 'redux', 'match', 'activemask', 'addc', 'subc', 'madc')
+LOOP_SLOTS = ('phi', 'loop-result', 'loop-count', 'loop-carried')
 
 
 def opcode(op):
@@ -107,7 +110,7 @@ def slot_index(slots):
     return at
 
 
-def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_first_diff=None):
+def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_diffs=None):
     """(kind, root, nv value, our value, nbits, our operands, NVIDIA's operands) or None."""
     M, K = kernel['out_words'], kernel['in_words']
     a, nbits = compare.slot_value(nv, t, M, slot)
@@ -118,8 +121,11 @@ def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_first_diff=N
     ops_us = compare.operand_values(us, t, M, K, inp, by_w, slot['srcs'])
     root = ops_nv == ops_us
     path = SENTINEL in (a, b) or SENTINEL64 in (a, b)  # unwritten: another path was taken
-    if root and (path or opcode(slot['op']) in WARP_WIDE) and warp_first_diff is not None:
-        root = warp_first_diff(t) >= slot['w']
+    op = opcode(slot['op'])
+    if root and warp_diffs is not None and op in LOOP_SLOTS:
+        root = all(w in (slot['w'], slot['w'] + slot['n'] - 1) for w in warp_diffs(t))
+    elif root and warp_diffs is not None and (path or op in WARP_WIDE):
+        root = warp_diffs(t)[0] >= slot['w']
     if SENTINEL in (a, b) or SENTINEL64 in (a, b):
         kind = 'unwritten'
     elif slot.get('cls') == 'approx' and tensor_set:
@@ -142,15 +148,15 @@ def compare_kernel(kernel, slots, by_off, inp, nv, us, tensor_set):
     by_w = {s['w']: s for s in slots}
     found = []
     seen = set()
-    first = {}  # warp -> the lowest word offset that differs in any of its threads
+    diffs = {}  # warp -> the word offsets that differ in any of its threads, in order
 
-    def warp_first_diff(t):
+    def warp_diffs(t):
         w = t // 32
-        if w not in first:
+        if w not in diffs:
             lo, hi = w * 32, min(w * 32 + 32, kernel['threads'])
-            first[w] = min((off for u in range(lo, hi) for off in range(M)
-                            if nv[u * M + off] != us[u * M + off]), default=M)
-        return first[w]
+            diffs[w] = sorted({off for u in range(lo, hi) for off in range(M)
+                               if nv[u * M + off] != us[u * M + off]}) or [M]
+        return diffs[w]
 
     for t in range(kernel['threads']):
         lo = t * M
@@ -167,7 +173,7 @@ def compare_kernel(kernel, slots, by_off, inp, nv, us, tensor_set):
             if (t, slot['w']) in seen:
                 continue
             seen.add((t, slot['w']))
-            j = judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_first_diff)
+            j = judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_diffs)
             if j is None:
                 continue
             kind, root, a, b, nbits, ops_us, ops_nv = j

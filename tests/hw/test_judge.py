@@ -50,13 +50,14 @@ def main():
         slot(8, 'mov.b32', [['slot', 2]]),
         slot(9, 'mov.f32', [['in', 0, 1]]),
         slot(10, 'vote.sync.ballot.b32', [['imm', '0xffffffff']]),
+        slot(11, 'loop-carried', [['none']]),
     ]
-    kernel = {'threads': 2, 'in_words': 8, 'out_words': 11, 'file': 'k.ptx'}
+    kernel = {'threads': 2, 'in_words': 8, 'out_words': 12, 'file': 'k.ptx'}
     inp = array.array('I', [0] * 16)
     inp[3] = f32_bits(0.5)
     inp[8 + 3] = f32_bits(0.5)
     hw_row = [5, 6, 0x7fffffff, 0xffffffff, 0, 0x7ff80000, f32_bits(2 ** 0.5), 0xdead7e00,
-              0x7fffffff, 0x7fffffff, 3]
+              0x7fffffff, 0x7fffffff, 3, 4]
     hw = array.array('I', hw_row * 2)
     by_off = judge.slot_index(slots)
 
@@ -75,7 +76,12 @@ def main():
     check(len(d) == 1 and not d[0]['root'], 'a mov of an accepted NaN differs only as propagated')
     d = run({10: 1})
     check(len(d) == 1 and d[0]['root'], 'a ballot that differs with nothing before it: a root')
-    d = run({11 + 2: 0x7fc00000, 10: 1})
+    d = run({11: 5})
+    check(len(d) == 1 and d[0]['root'], 'a loop slot that alone differs: a root')
+    d = run({11: 5, 12 + 10: 1})
+    check(len(d) == 2 and not any(x['root'] for x in d if x['slot']['w'] == 11),
+          'a loop slot is propagated when anything else in its warp differs, later words too')
+    d = run({12 + 2: 0x7fc00000, 10: 1})
     check(len(d) == 1 and not d[0]['root'], 'a ballot after a difference in another lane of its '
           'warp (an accepted NaN here) is propagated')
     d = run({9: 0x7fc00000})
@@ -95,7 +101,7 @@ def main():
     d = run({7: 0x00007e00})
     check(len(d) == 1 and d[0]['kind'] == 'store-b16-high-half', 'b16 store clobbered the high half')
     check(run({7: 0xdead7c01}) == [], 'f16 arithmetic: another NaN is a match')
-    d = run({11 + 0: 1})
+    d = run({12 + 0: 1})
     check(len(d) == 1 and d[0]['thread'] == 1, 'thread 1 is judged on its own words')
 
     # .npy / .npz reading without numpy
