@@ -12,8 +12,9 @@ from cases_arith2 import checker, fval, nan_check, round_bits, FMT
 M32 = 0xffffffff
 
 
-def div_rn(xb, yb, w):
-    """IEEE 754 x / y rounded to nearest even, operands and result as w-bit patterns."""
+def div_special(xb, yb, w, round_quotient):
+    """IEEE 754 x / y for w-bit patterns: the special operands as IEEE 754 says, a finite
+    quotient as round_quotient(exact Fraction) gives it (bits)."""
     mb, eb = FMT[w]
     fx, fy = fval(xb, w), fval(yb, w)
     if fx[0] == 'nan' or fy[0] == 'nan':
@@ -30,7 +31,13 @@ def div_rn(xb, yb, w):
         return sign | inf
     if fy[0] == 'inf' or x_zero:
         return sign
-    return round_bits(fx[1] / fy[1], mb, eb)
+    return round_quotient(fx[1] / fy[1])
+
+
+def div_rn(xb, yb, w):
+    """IEEE 754 x / y rounded to nearest even, operands and result as w-bit patterns."""
+    mb, eb = FMT[w]
+    return div_special(xb, yb, w, lambda q: round_bits(q, mb, eb))
 
 
 def bits32(sign, e, m):

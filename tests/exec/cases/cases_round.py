@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ref import Case, In, Out
 from cases_arith2 import checker, fval, nan_check, round_bits, FMT
-from cases_fdiv import EDGE32, EDGE64, SPECIAL32, SPECIAL64, bits32, bits64, operand32, \
+from cases_fdiv import div_special, EDGE32, EDGE64, SPECIAL32, SPECIAL64, bits32, bits64, operand32, \
     operand64
 
 M32 = 0xffffffff
@@ -63,26 +63,10 @@ def flush(bits, w):
 
 
 def div_dir(xb, yb, w, mode, ftz=False):
-    mb, eb = FMT[w]
     if ftz:
         xb, yb = flush(xb, w), flush(yb, w)
-    fx, fy = fval(xb, w), fval(yb, w)
-    if fx[0] == 'nan' or fy[0] == 'nan':
-        return nan_check(w)
-    sx = fx[1] if fx[0] == 'inf' else fx[2]
-    sy = fy[1] if fy[0] == 'inf' else fy[2]
-    sign = (sx ^ sy) << (w - 1)
-    inf = ((1 << eb) - 1) << mb
-    x_zero = fx[0] == 'num' and fx[1] == 0
-    y_zero = fy[0] == 'num' and fy[1] == 0
-    if (fx[0] == 'inf' and fy[0] == 'inf') or (x_zero and y_zero):
-        return nan_check(w)
-    if fx[0] == 'inf' or y_zero:
-        return sign | inf
-    if fy[0] == 'inf' or x_zero:
-        return sign
-    r = round_dir(fx[1] / fy[1], w, mode)
-    return flush(r, w) if ftz else r
+    r = div_special(xb, yb, w, lambda q: round_dir(q, w, mode))
+    return flush(r, w) if ftz and not callable(r) else r
 
 
 def sqrt_frac(v, w):
