@@ -1250,13 +1250,25 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		tr_brx(b, in, guard);
 		return;
 	}
+	/* matrix instructions, before the f16 arithmetic that would claim them */
 	if (in->op == PTX_OP_WMMA_LOAD || in->op == PTX_OP_WMMA_STORE ||
-	    in->op == PTX_OP_WMMA_MMA || in->op == PTX_OP_MMA || in->op == PTX_OP_LDMATRIX ||
-	    in->op == PTX_OP_STMATRIX) { /* (before the f16 arithmetic that would claim them) */
-		irb_unsupported(b, in,
-		                "tensor-core matrix operations (wmma, mma, ldmatrix, stmatrix)");
+	    in->op == PTX_OP_WMMA_MMA || in->op == PTX_OP_MMA) {
+		irb_mma(b, in, guard); /* build_mma.c */
 		return;
 	}
+	if (in->op == PTX_OP_LDMATRIX || in->op == PTX_OP_STMATRIX || in->op == PTX_OP_MOVMATRIX) {
+		irb_matrix_move(b, in, guard); /* build_ldmatrix.c */
+		return;
+	}
+	/* families with their own builders; each returns false for what is not its own */
+	if (irb_intsat(b, in, guard)) /* build_intsat.c */
+		return;
+	if (irb_conv2(b, in, guard)) /* build_conv2.c */
+		return;
+	if (irb_async(b, in, guard)) /* build_async.c */
+		return;
+	if (irb_sysmisc(b, in, guard)) /* build_sys.c */
+		return;
 	if (is_pure(in) && irb_forms(b, in, guard)) /* build_forms.c, before the others */
 		return;
 	if (is_pure(in)) {

@@ -149,6 +149,20 @@ void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermask
  * cvt.rna.tf32.f32; false if the instruction is not one of these */
 bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 
+/* build_mma.c: mma.sync and wmma.load/mma/store (docs/TENSOR.md) */
+void irb_mma(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_ldmatrix.c: ldmatrix, stmatrix, movmatrix (docs/TENSOR.md) */
+void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_intsat.c: integer saturation, SIMD16x2 integer forms, set, video instructions,
+ * min/max .relu/.xorsign; false if the instruction is not one of these */
+bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_conv2.c: fp8/tf32 conversions, .relu/.satfinite f16 conversions, f16 ex2 */
+bool irb_conv2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_async.c: cp.async and its groups, mbarrier, cluster-of-one forms */
+bool irb_async(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_sys.c: hints (prefetch, createpolicy, ...), nanosleep, trap, stack forms, ... */
+bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);
 ir_ref irb_context_sreg(struct irb *b, uint32_t sreg);

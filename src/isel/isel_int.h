@@ -112,6 +112,15 @@ void sel_waitcnt_all(struct isel *s);
 bool sel_alu(struct isel *s, const struct ir_insn *in);
 bool sel_float(struct isel *s, const struct ir_insn *in);
 bool sel_forms(struct isel *s, const struct ir_insn *in); /* sel_forms.c: FCLASS */
+bool sel_mma(struct isel *s, const struct ir_insn *in);   /* sel_mma.c: the ops of matrix operations
+                                                             (build_mma.c, build_ldmatrix.c) */
+bool sel_intsat(struct isel *s,
+                const struct ir_insn *in); /* sel_intsat.c: the ops of build_intsat.c */
+bool sel_conv2(struct isel *s,
+               const struct ir_insn *in); /* sel_conv2.c: the ops of build_conv2.c */
+bool sel_async(struct isel *s,
+               const struct ir_insn *in);               /* sel_async.c: the ops of build_async.c */
+bool sel_sys(struct isel *s, const struct ir_insn *in); /* sel_sys.c: the ops of build_sys.c */
 bool sel_mem(struct isel *s, const struct ir_insn *in);
 bool sel_atomic(struct isel *s, const struct ir_insn *in);
 

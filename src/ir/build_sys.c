@@ -1,0 +1,10 @@
+/* Hints, nanosleep, trap, stack forms: placeholder. */
+#include "build_int.h"
+
+bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	(void)b;
+	(void)in;
+	(void)guard;
+	return false;
+}
