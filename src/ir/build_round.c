@@ -42,10 +42,11 @@
  *     direction, .rn included).
  * NaN results: f32 0x7fffffff and f16 0x7fff (from f64: the source's sign and top payload
  * bits, quieted), what NVIDIA hardware returns.
- * .ftz (f32 division, rcp and sqrt): subnormal inputs and results become zeros of their sign;
- * on cvt.f32.f64 the result is flushed; on cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on
- * NVIDIA hardware (an f32 subnormal source rounds up to the smallest f16 under .rp.ftz).
- * O(1) per instruction. */
+ * .ftz (f32 division, rcp and sqrt): subnormal inputs become zeros of their sign, and so do
+ * quotients whose exact value is below 2^-126 (tininess before rounding, as the H100 flushes
+ * them; the root of a normal float is normal); on cvt.f32.f64 the result is flushed; on
+ * cvt.{rz,rm,rp}.ftz.f16.f32 nothing is, as on NVIDIA hardware (an f32 subnormal source rounds up
+ * to the smallest f16 under .rp.ftz). O(1) per instruction. */
 #include <stdint.h>
 
 #include "ir/build_int.h"
@@ -255,7 +256,19 @@ static void tr_div(struct rx *x, enum ir_type t, bool rcp)
 		b = flush32(x, b);
 	}
 	ir_ref q = canonical_nan32(x, div_f32(x, a, b, round));
-	dst(x, ftz ? flush32(x, q) : q);
+	if (!ftz) {
+		dst(x, q);
+		return;
+	}
+	/* .ftz flushes by the exact quotient, before rounding (NVIDIA hardware: div.rp.ftz of
+	 * 1 / 0x7e800001 is +0, not the 2^-126 the rounding reaches); the quotient rounded toward
+	 * zero is below 2^-126 exactly when the exact one is */
+	ir_ref qz = div_f32(x, a, b, IR_FM_RZ);
+	ir_ref tiny =
+	        cmp(x, IR_CMP_LT, op1(x, IR_FABS, IR_T_F32, qz, 0), k(x, IR_T_F32, 0x00800000u));
+	ir_ref sign = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, q, 0),
+	                  k(x, IR_T_I32, 0x80000000u));
+	dst(x, sel(x, IR_T_F32, tiny, op1(x, IR_BITCAST, IR_T_F32, sign, 0), q));
 }
 
 /* ---- square root ---- */

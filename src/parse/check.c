@@ -237,6 +237,11 @@ static void check_cvt(struct check *k)
 	if (pack && in->ntypes == 2 && in->nopnds > 3)
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'cvt.pack' with two types takes two sources");
+	/* .satfinite on f32 -> f16/bf16 (and the x2 forms): PTX ISA 8.1 (NVIDIA's ptxas) */
+	bool half_dst = d == PTX_TYPE_F16 || d == PTX_TYPE_BF16 || d == PTX_TYPE_F16X2 ||
+	                d == PTX_TYPE_BF16X2;
+	if (half_dst && s == PTX_TYPE_F32 && has_word(in, PTX_DW_SATFINITE))
+		check_feature(k, mod_col(k, PTX_MC_SATF), "modifier ", ".satfinite", 81, 0);
 	/* two f32 sources packed into f16x2/bf16x2: PTX ISA 7.0, sm_80 */
 	if ((d == PTX_TYPE_F16X2 || d == PTX_TYPE_BF16X2) && s == PTX_TYPE_F32) {
 		char name[32];
@@ -525,6 +530,21 @@ static void check_shape_counts(struct check *k)
 
 /* Rules of single instructions: integer saturation only on .s32, three-input min/max
  * only on floats from sm_100, float redux from sm_100, setmaxnreg on sm_90a only. */
+/* bfe/bfi: an immediate position or length is an 8-bit field (NVIDIA's ptxas: "value '256'
+ * out of range, expected to be in range [0..255]"); register operands take any value. */
+static void check_field_immediates(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	unsigned first = in->op == PTX_OP_BFE ? 2 : in->op == PTX_OP_BFI ? 3 : 0;
+	for (unsigned i = first; first && i < first + 2 && i < in->nopnds; i++)
+		if (in->opnds[i].kind == PTX_OPND_INT && in->opnds[i].value > 255)
+			fail_at(k, k->locs->opnd_lines[i], k->locs->opnd_cols[i],
+			        "the %s operand of '%s' is an 8-bit field: %lld is out of range "
+			        "[0..255] (use a register for other values)",
+			        i == first ? "position" : "length", k->op->name,
+			        (long long)in->opnds[i].value);
+}
+
 static void check_special_cases(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
@@ -554,6 +574,7 @@ static void check_special_cases(struct check *k)
 		fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
 		        "'%s' cannot discard its result into '_'", k->op->name);
 	check_shape_counts(k);
+	check_field_immediates(k);
 	if (in->op == PTX_OP_REDUX && is_float)
 		check_feature(k, k->locs->col, "floating-point ", k->op->name, 0, 100);
 	if (in->op == PTX_OP_SETMAXNREG && k->c->mod.sm && !k->c->mod.sm_arch_specific)

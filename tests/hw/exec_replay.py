@@ -6,8 +6,9 @@ usage: exec_replay.py --ptxas-amd P --amdsim S --hw DIR --source-root DIR
                       [--expected FILE] [--update]
 
 Runs ../shared/ptx-hw/tools/nvexec/replay.py (imported, no numpy or GPU needed) on
-../shared/ptx-hw/exec: each case's own CPU reference judges what the hardware wrote for its
-launch.  Every case that does not PASS must be listed in replay_expected.txt with the same status
+../shared/ptx-hw/exec and then on tests/hw/nvexec (the cases added or changed since that
+recording, recorded and run on an H100 the same way; its status wins for the cases it
+holds): each case's own CPU reference judges what the hardware wrote for its launch.  Every case that does not PASS must be listed in replay_expected.txt with the same status
 (FAIL, XFAIL, NVERR, SKIP) and a one-line reason; the test fails on an unlisted one and on a
 listed one whose status changed (a case that now passes: drop its line).  --update rewrites the
 list, keeping the reasons of the lines that still hold (new lines get a placeholder to replace).
@@ -22,6 +23,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+NEWER = os.path.join(HERE, 'nvexec')  # launches recorded after ../shared/ptx-hw/exec
 LINE = re.compile(r'^(PASS|FAIL|XFAIL|NVERR|SKIP)\s+(\S+)\s+(\S+)')
 NO_REASON = '(reason to be written)'
 HEADER = """\
@@ -53,20 +55,27 @@ def run_replay(args):
     import common
     import replay
     common.PY = sys.executable  # the fake amdsim needs no numpy: any python 3 runs it
-    exec_dir = os.path.join(args.hw, 'exec')
-    argv, sys.argv = sys.argv, ['replay.py', os.path.join(exec_dir, 'nv'), '--bundle', exec_dir]
-    text = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(text):
-            replay.main()
-    finally:
-        sys.argv = argv
-    status = {}
-    for line in text.getvalue().splitlines():
-        m = LINE.match(line)
-        if m:
-            status['%s/%s' % (m.group(2), m.group(3))] = m.group(1)
-    return text.getvalue(), status
+    # the shared recording, then this repository's newer one (tests/hw/nvexec: cases added or
+    # changed since, recorded with the same tools): a case the newer one holds takes its status
+    status, texts = {}, []
+    for exec_dir in (os.path.join(args.hw, 'exec'), NEWER):
+        if not os.path.isdir(os.path.join(exec_dir, 'nv')):
+            continue
+        argv, sys.argv = sys.argv, ['replay.py', os.path.join(exec_dir, 'nv'), '--bundle',
+                                    exec_dir]
+        text = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(text):
+                replay.main()
+        finally:
+            sys.argv = argv
+        for line in text.getvalue().splitlines():
+            m = LINE.match(line)
+            if m and not (m.group(1) == 'SKIP' and line.rstrip().endswith('not in the bundle')
+                          and exec_dir == NEWER):
+                status['%s/%s' % (m.group(2), m.group(3))] = m.group(1)
+        texts.append(text.getvalue())
+    return '\n'.join(texts), status
 
 
 def read_expected(path):

@@ -310,7 +310,10 @@ def div_rounded(op, x, y):
         return sign | inf
     if fy[0] == 'inf' or x0:
         return sign
-    r = round_to(fx[1] / fy[1], w, mode)
+    q = fx[1] / fy[1]
+    if ftz and mode != 'rn' and abs(q) < Fraction(1, 2 ** 126):
+        return sign  # directed .ftz: flushed by the exact quotient (cases_round.div_dir)
+    r = round_to(q, w, mode)
     return flush32(r) if ftz else r
 
 

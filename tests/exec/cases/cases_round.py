@@ -63,9 +63,19 @@ def flush(bits, w):
 
 
 def div_dir(xb, yb, w, mode, ftz=False):
+    """.ftz: subnormal operands flush, and so does a quotient whose exact value is below the
+    smallest normal (tininess before rounding: the H100 gives div.rp.ftz.f32 of 1 / 0x7e800001
+    as +0, not the 2^-126 that rounding up reaches)."""
     if ftz:
         xb, yb = flush(xb, w), flush(yb, w)
-    r = div_special(xb, yb, w, lambda q: round_dir(q, w, mode))
+    mb, eb = FMT[w]
+    tiny = Fraction(1, 2 ** ((1 << (eb - 1)) - 2))
+
+    def rounded(q):
+        if ftz and abs(q) < tiny:
+            return (1 << (w - 1)) if q < 0 else 0
+        return round_dir(q, w, mode)
+    r = div_special(xb, yb, w, rounded)
     return flush(r, w) if ftz and not callable(r) else r
 
 
