@@ -1,7 +1,7 @@
 /* ir_build, part 3: PTX bit-manipulation and wide arithmetic expanded into IR operations.
  *
  * shf (funnel shifts), bfe/bfi with any position and length, prmt in every mode, bfind, fns,
- * bmsk, szext, mul.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each
+ * bmsk, szext, mul.hi, mad.hi and div/rem on 64-bit integers, sqrt.rn, and f16 conversions: each
  * becomes a short sequence of the IR's general operations whose composition has exactly the
  * PTX ISA's semantics, or NVIDIA hardware's where the two differ (docs/SEMANTICS.md: bfe/bfi
  * operands beyond the width, fns with offset INT_MIN, division by zero); the IR's shifts
@@ -762,16 +762,18 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		tr_divrem64(&x);
 		return true;
 	case PTX_OP_MUL:
+	case PTX_OP_MAD: { /* mul.hi / mad.hi on 64 bits (mad.hi.cc: build_arith2.c) */
 		if (t != IR_T_I64 || !has(&x, PTX_DW_HI) ||
-		    ptx_types[in->types[0]].cls == PTX_TC_FLOAT)
+		    ptx_types[in->types[0]].cls == PTX_TC_FLOAT || has(&x, PTX_DW_CC))
 			return false;
-		dst(&x,
-		    is_signed_type(&x)
-		            ? mulhi_s64(&x, src(&x, 1, IR_T_I64, true), src(&x, 2, IR_T_I64, true))
-		            : mulhi_u64(&x, src(&x, 1, IR_T_I64, false),
-		                        src(&x, 2, IR_T_I64, false)),
-		    false);
+		bool sg = is_signed_type(&x);
+		ir_ref a = src(&x, 1, IR_T_I64, sg), b = src(&x, 2, IR_T_I64, sg);
+		ir_ref r = sg ? mulhi_s64(&x, a, b) : mulhi_u64(&x, a, b);
+		if (in->op == PTX_OP_MAD)
+			r = op2(&x, IR_ADD, IR_T_I64, r, src(&x, 3, IR_T_I64, sg));
+		dst(&x, r, false);
 		return true;
+	}
 	case PTX_OP_SQRT:
 		return tr_sqrt(&x);
 	case PTX_OP_CVT:
