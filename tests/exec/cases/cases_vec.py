@@ -151,6 +151,7 @@ def regs_case():
         o[27] = w[0]
         o[28:32] = [w[6], w[7], w[4], w[5]]
         o[32] = gv[i % 4]
+        o[34:38] = [(w[1] + 5) & M32, w[0], (w[3] + 5) & M32, w[2]]
         return o
 
     def check(outs, wave):
@@ -186,7 +187,7 @@ def atomics_case():
     rng = random.Random('vec_atomics')
     nblk, bs = 2, 256
     n = nblk * bs
-    sc0 = [0] * 16
+    sc0 = [0] * 20
     sc0[4] = 0xBEEF << 16
     w0, ops = [], []
     for i in range(n):
@@ -252,6 +253,8 @@ def atomics_case():
                   [h16(k) for k in range(n)], errs)
         _multiset('atom.v2.f16 y old values', [old(i, 15) >> 16 for i in range(n)],
                   [h16(Fraction(k, 2)) for k in range(n)], errs)
+        for j in range(4):
+            _eq('red.v4.bf16x2 [%d]' % j, sc[16 + j], h16(100, BF16) | h16(50, BF16) << 16, errs)
         for blk in range(nblk):
             ids = range(blk * bs, (blk + 1) * bs)
             _eq('block %d shared f16' % blk, sc[12 + blk], h16(bs) | h16(bs) << 16, errs)
@@ -288,5 +291,14 @@ def atomics_case():
                 check)
 
 
+def regs_real_call_case():
+    """vec_regs with vswap compiled as a real call (its vector register in its own frame)"""
+    c = regs_case()
+    c.name = 'vec_regs_call'
+    c.ptxas_flags = ['--no-inline']
+    c.must_real_call = True
+    return c
+
+
 def cases():
-    return [regs_case(), atomics_case()]
+    return [regs_case(), regs_real_call_case(), atomics_case()]
