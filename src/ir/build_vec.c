@@ -72,8 +72,9 @@ int32_t irb_opnd_var(struct irb *b, const struct ptx_operand *o)
 	}
 	enum ir_type t = irb_ptx_type(elem_type(o->sym));
 	if (t == IR_T_NONE) {
-		irb_error(b, "vector registers of type '%s' ('%s') are not supported by the code "
-		             "generator yet",
+		irb_error(b,
+		          "vector registers of type '%s' ('%s') are not supported by the code "
+		          "generator yet",
 		          ptx_types[o->sym->type].name, o->sym->name);
 		return -1;
 	}
@@ -155,7 +156,10 @@ static bool tr_mov_lists(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		et = irb_ptx_type(t);
 	} else {
 		unsigned bits = ptx_types[t].bits / n;
-		et = bits == 16 ? IR_T_I16 : bits == 32 ? IR_T_I32 : bits == 64 ? IR_T_I64 : IR_T_NONE;
+		et = bits == 16   ? IR_T_I16
+		     : bits == 32 ? IR_T_I32
+		     : bits == 64 ? IR_T_I64
+		                  : IR_T_NONE;
 	}
 	if (et == IR_T_NONE) {
 		irb_unsupported(b, in, "element type of a vector move");
@@ -214,14 +218,16 @@ static ir_ref cas_update(struct irb *b, const struct cas_op *c, ir_ref cur)
 		ir_ref lo = half_add(b, c, low16(b, cur), low16(b, c->val));
 		ir_ref hi = half_add(b, c, op2(b, IR_SHR_U, IR_T_I32, cur, k(b, IR_T_I32, 16)),
 		                     op2(b, IR_SHR_U, IR_T_I32, c->val, k(b, IR_T_I32, 16)));
-		return op2(b, IR_OR, IR_T_I32, lo, op2(b, IR_SHL, IR_T_I32, hi, k(b, IR_T_I32, 16)));
+		return op2(b, IR_OR, IR_T_I32, lo,
+		           op2(b, IR_SHL, IR_T_I32, hi, k(b, IR_T_I32, 16)));
 	}
 	ir_ref old = low16(b, op2(b, IR_SHR_U, IR_T_I32, cur, c->shift));
 	ir_ref nv;
 	if (c->t == PTX_TYPE_B16) { /* cas: the new value only where the old one matched */
 		ir_ref eq = irb_emit(b, IR_ICMP, IR_T_PRED, (ir_ref[]){old, low16(b, c->cmp)}, 2,
 		                     IR_CMP_EQ, 0);
-		nv = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){eq, low16(b, c->val), old}, 3, 0, 0);
+		nv = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){eq, low16(b, c->val), old}, 3, 0,
+		              0);
 	} else {
 		nv = half_add(b, c, old, c->val);
 	}
@@ -316,7 +322,8 @@ static struct ptx_insn scalar_of(struct irb *b, const struct ptx_insn *in)
 	s.mods = PA_NEW_ARRAY(b->arena, uint16_t, in->nmods ? in->nmods : 1);
 	s.nmods = 0;
 	for (unsigned i = 0; i < in->nmods; i++)
-		if (in->mods[i] != PTX_DW_V2 && in->mods[i] != PTX_DW_V4 && in->mods[i] != PTX_DW_V8)
+		if (in->mods[i] != PTX_DW_V2 && in->mods[i] != PTX_DW_V4 &&
+		    in->mods[i] != PTX_DW_V8)
 			s.mods[s.nmods++] = in->mods[i];
 	s.opnds = PA_NEW_ARRAY(b->arena, struct ptx_operand, in->nopnds);
 	memcpy(s.opnds, in->opnds, in->nopnds * sizeof *in->opnds);
