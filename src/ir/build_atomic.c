@@ -6,9 +6,10 @@
  * of the qualifiers travel in aux (ir.h: IR_ORD_*, IR_SCOPE_*); instruction selection turns
  * them into each target's cache bits, write-backs, invalidates and waits.  .sc orders like
  * .acq_rel here (the AMDGPU sequences for seq_cst fences and acq_rel ones are the same);
- * .cluster is GPU scope (AMD GPUs have no clusters).  Anything outside what the code
- * generator implements (f16/bf16 and vector atomics, .mmio, proxy fences, cache hints) is
- * an error naming the instruction.  O(1) per instruction. */
+ * .cluster is GPU scope (AMD GPUs have no clusters).  f16/bf16 (and x2), cas.b16, vector
+ * and .b128 atomics go to build_vec.c first.  Anything outside what the code generator
+ * implements (.mmio, proxy fences, cache hints) is an error naming the instruction.  O(1)
+ * per instruction. */
 #include "ir/build_int.h"
 
 static bool has(const struct ptx_insn *in, enum ptx_dotword w)
@@ -79,7 +80,7 @@ static enum ir_atomic_op atomic_op(const struct ptx_insn *in, enum ptx_type t)
 	enum ptx_type_class cls = (enum ptx_type_class)ptx_types[t].cls;
 	unsigned bits = ptx_types[t].bits;
 	bool is_float = cls == PTX_TC_FLOAT, is_int = !is_float && cls != PTX_TC_PACKED;
-	if (bits != 32 && bits != 64)
+	if ((bits != 32 && bits != 64) || cls == PTX_TC_PACKED) /* f16x2 add: build_vec.c */
 		return IR_NUM_ATOMIC_OPS;
 	if (has(in, PTX_DW_ADD))
 		return is_float ? IR_ATOM_FADD : IR_ATOM_ADD;
@@ -108,6 +109,8 @@ static enum ir_atomic_op atomic_op(const struct ptx_insn *in, enum ptx_type t)
 
 void irb_atomic(struct irb *b, const struct ptx_insn *in)
 {
+	if (irb_vec_atomic(b, in)) /* build_vec.c: 16-bit, packed, vector and 128-bit forms */
+		return;
 	bool is_red = in->op == PTX_OP_RED;
 	enum ptx_type t = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
 	enum ir_atomic_op op = atomic_op(in, t);

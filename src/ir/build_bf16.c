@@ -232,6 +232,13 @@ static ir_ref fma_bf16(struct bx *x, ir_ref a, ir_ref b, ir_ref c)
 	return to_bf16(x, s, e, false);
 }
 
+ir_ref irb_bf16_add(struct irb *b, const struct ptx_insn *in, ir_ref x, ir_ref y)
+{
+	struct bx bx = {.b = b, .in = in, .guard = IR_NO_REF};
+	return fma_bf16(&bx, bf_to_f64(&bx, x), k(&bx, IR_T_F64, 0x3ff0000000000000ull),
+	                bf_to_f64(&bx, y));
+}
+
 static ir_ref minmax(struct bx *x, ir_ref a, ir_ref b, bool is_max, bool nan_wins)
 {
 	ir_ref fa = bf_to_f32(x, a), fb = bf_to_f32(x, b);

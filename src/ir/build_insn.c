@@ -212,7 +212,7 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 {
 	switch (o->kind) {
 	case PTX_OPND_REG: {
-		int32_t var = irb_var(b, o->sym, o->index);
+		int32_t var = irb_opnd_var(b, o);
 		if (var < 0)
 			return ir_undef(b->fn, want);
 		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
@@ -330,7 +330,7 @@ static void write_dest(struct irb *b, const struct ptx_operand *o, ir_ref v, boo
 		irb_error(b, "destination form not supported by the code generator yet");
 		return;
 	}
-	int32_t var = irb_var(b, o->sym, o->index);
+	int32_t var = irb_opnd_var(b, o);
 	if (var < 0)
 		return;
 	enum ir_type vt = (enum ir_type)b->var_type[var];
@@ -717,7 +717,7 @@ static bool address(struct irb *b, const struct ptx_operand *o, int space, ir_re
 		return true;
 	}
 	if (o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
-		int32_t var = irb_var(b, o->sym, o->index);
+		int32_t var = irb_opnd_var(b, o);
 		if (var < 0)
 			return false;
 		ir_ref v = irb_read_var(b, (uint32_t)var, b->cur);
@@ -1228,6 +1228,7 @@ static void tr_brx(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 
 void irb_insn(struct irb *b, const struct ptx_insn *in)
 {
+	in = irb_vec_expand(b, in); /* build_vec.c: whole vector registers as brace lists */
 	struct tr x = {.in = in, .guard = IR_NO_REF};
 	x.type = in->ntypes ? (enum ptx_type)in->types[0] : PTX_TYPE_NONE;
 	x.t = hold_type(x.type);
@@ -1250,6 +1251,8 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		tr_brx(b, in, guard);
 		return;
 	}
+	if (irb_vec(b, in, guard)) /* build_vec.c: moves between brace lists */
+		return;
 	/* matrix instructions, before the f16 arithmetic that would claim them */
 	if (in->op == PTX_OP_WMMA_LOAD || in->op == PTX_OP_WMMA_STORE ||
 	    in->op == PTX_OP_WMMA_MMA || in->op == PTX_OP_MMA) {

@@ -208,6 +208,13 @@ ir_ref irb_flush_subnormal(struct irb *b, ir_ref v, bool wide);
 ir_ref irb_approx_ftz_f64(struct irb *b, enum ir_op op, ir_ref a);
 /* build_bf16.c: bf16/bf16x2 conversions and arithmetic; false if not one of these */
 bool irb_bf16(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_bf16.c: x + y of two bf16 patterns (i32, low half) as add.rn.bf16 rounds it */
+ir_ref irb_bf16_add(struct irb *b, const struct ptx_insn *in, ir_ref x, ir_ref y);
+/* build_vec.c: vector and .b128 registers (docs/VECTORS.md) */
+int32_t irb_opnd_var(struct irb *b, const struct ptx_operand *o); /* REG operand's variable */
+const struct ptx_insn *irb_vec_expand(struct irb *b, const struct ptx_insn *in);
+bool irb_vec(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+bool irb_vec_atomic(struct irb *b, const struct ptx_insn *in); /* from irb_atomic */
 /* build.c: whether variable `var` has a definition in `block` itself */
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block);
 
