@@ -767,8 +767,8 @@ bool irb_arith(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		    ptx_types[in->types[0]].cls == PTX_TC_FLOAT || has(&x, PTX_DW_CC))
 			return false;
 		bool sg = is_signed_type(&x);
-		ir_ref a = src(&x, 1, IR_T_I64, sg), b = src(&x, 2, IR_T_I64, sg);
-		ir_ref r = sg ? mulhi_s64(&x, a, b) : mulhi_u64(&x, a, b);
+		ir_ref lhs = src(&x, 1, IR_T_I64, sg), rhs = src(&x, 2, IR_T_I64, sg);
+		ir_ref r = sg ? mulhi_s64(&x, lhs, rhs) : mulhi_u64(&x, lhs, rhs);
 		if (in->op == PTX_OP_MAD)
 			r = op2(&x, IR_ADD, IR_T_I64, r, src(&x, 3, IR_T_I64, sg));
 		dst(&x, r, false);
