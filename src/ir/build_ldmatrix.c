@@ -45,40 +45,44 @@ static ir_ref op2(struct irb *b, enum ir_op op, ir_ref x, ir_ref y)
 	return irb_emit(b, op, IR_T_I32, args, 2, 0, 0);
 }
 
-/* The executing lane's place: l within its 32-lane group, and the group's first wave lane. */
+/* The executing lane's place, computed once per instruction: l is its lane within its
+ * 32-lane group (the PTX thread), q = l/4 and r = l%4 (its row and column pair in a
+ * fragment), and the group's first wave lane, already ORed into the source-lane bases (the
+ * terms below stay under 32, so OR is addition). */
 struct group_lane {
-	ir_ref l, first;
-	bool wave64;
+	ir_ref l, q, r;
+	ir_ref first;     /* IR_NO_REF on wave32 */
+	ir_ref row_src;   /* q | first: the lane that gave row l/4 of matrix 0 */
+	ir_ref col_src;   /* 2r | first: the lane that gave row 2(l%4) of matrix 0 */
+	ir_ref row_bytes; /* 4r: the byte offset of its column pair in a row */
+	ir_ref col_bytes; /* 2q: the byte offset of column l/4 in a row */
 };
 
 static struct group_lane group_lane(struct irb *b)
 {
 	ir_ref wl = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
-	struct group_lane g = {wl, IR_NO_REF, b->fn->wave_size == 64};
-	if (g.wave64) {
+	struct group_lane g = {.l = wl, .first = IR_NO_REF};
+	if (b->fn->wave_size == 64) {
 		g.l = op2(b, IR_AND, wl, konst(b, 31));
 		g.first = op2(b, IR_AND, wl, konst(b, 32));
 	}
+	g.q = op2(b, IR_SHR_U, g.l, konst(b, 2));
+	g.r = op2(b, IR_AND, g.l, konst(b, 3));
+	g.row_src = g.q;
+	g.col_src = op2(b, IR_SHL, g.r, konst(b, 1));
+	if (g.first != IR_NO_REF) {
+		g.row_src = op2(b, IR_OR, g.row_src, g.first);
+		g.col_src = op2(b, IR_OR, g.col_src, g.first);
+	}
+	g.row_bytes = op2(b, IR_SHL, g.r, konst(b, 2));
+	g.col_bytes = op2(b, IR_SHL, g.q, konst(b, 1));
 	return g;
 }
 
-/* The value v of lane `src` (0..31) of the executing lane's group. */
-static ir_ref group_read(struct irb *b, const struct group_lane *g, ir_ref v, ir_ref src)
+/* The value v of the lane base | k (a base of struct group_lane, k a constant). */
+static ir_ref group_read(struct irb *b, ir_ref v, ir_ref base, uint32_t k)
 {
-	if (g->wave64)
-		src = op2(b, IR_OR, src, g->first);
-	return op2(b, IR_LANE_READ, v, src);
-}
-
-/* l/4, l%4 and the like: (l >> sh) & mask, scaled by mul, plus add. */
-static ir_ref lane_term(struct irb *b, ir_ref l, unsigned sh, uint32_t mask, uint32_t mul,
-                        uint32_t add)
-{
-	ir_ref x = sh ? op2(b, IR_SHR_U, l, konst(b, sh)) : l;
-	x = op2(b, IR_AND, x, konst(b, mask));
-	if (mul != 1)
-		x = op2(b, IR_MUL, x, konst(b, mul));
-	return add ? op2(b, IR_ADD, x, konst(b, add)) : x;
+	return op2(b, IR_LANE_READ, v, k ? op2(b, IR_OR, base, konst(b, k)) : base);
 }
 
 static bool allowed_mod(const struct ptx_insn *in, enum ptx_dotword w)
@@ -198,11 +202,9 @@ static ir_ref element_address(struct irb *b, const struct group_lane *g, ir_ref 
                               int j)
 {
 	if (j < 0) /* row l/4, columns 2(l%4) and 2(l%4)+1: bytes 4(l%4) of row 8i + l/4 */
-		return op2(b, IR_ADD, group_read(b, g, addr, lane_term(b, g->l, 2, 7, 1, 8 * i)),
-		           lane_term(b, g->l, 0, 3, 4, 0));
+		return op2(b, IR_ADD, group_read(b, addr, g->row_src, 8 * i), g->row_bytes);
 	/* .trans: row 2(l%4) + j of the stored matrix, column l/4: bytes 2(l/4) */
-	ir_ref src = lane_term(b, g->l, 0, 3, 2, 8 * i + (unsigned)j);
-	return op2(b, IR_ADD, group_read(b, g, addr, src), lane_term(b, g->l, 2, 7, 2, 0));
+	return op2(b, IR_ADD, group_read(b, addr, g->col_src, 8 * i + (unsigned)j), g->col_bytes);
 }
 
 static void tr_ldmatrix(struct irb *b, const struct ptx_insn *in)
@@ -250,18 +252,20 @@ static void tr_stmatrix(struct irb *b, const struct ptx_insn *in)
 	}
 }
 
-/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the register-held matrix transposed. */
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the register-held matrix transposed.  Element j
+ * of lane l is half (l/4)%2 of lane 8(l%4) + 4j + l/8 of its group. */
 static void tr_movmatrix(struct irb *b, const struct ptx_insn *in)
 {
 	ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, false);
 	struct group_lane g = group_lane(b);
-	/* half (l/4)%2 of the source: a shift of 16 * ((l >> 2) & 1) */
-	ir_ref shift = lane_term(b, g.l, 2, 1, 16, 0);
+	ir_ref shift = op2(b, IR_SHL, op2(b, IR_AND, g.q, konst(b, 1)), konst(b, 4));
+	ir_ref base =
+	        op2(b, IR_OR, op2(b, IR_SHL, g.r, konst(b, 3)), op2(b, IR_SHR_U, g.l, konst(b, 3)));
+	if (g.first != IR_NO_REF)
+		base = op2(b, IR_OR, base, g.first);
 	ir_ref half[2];
 	for (unsigned j = 0; j < 2; j++) {
-		ir_ref src = op2(b, IR_ADD, lane_term(b, g.l, 0, 3, 8, 4 * j),
-		                 lane_term(b, g.l, 3, 3, 1, 0));
-		ir_ref x = op2(b, IR_SHR_U, group_read(b, &g, a, src), shift);
+		ir_ref x = op2(b, IR_SHR_U, group_read(b, a, base, 4 * j), shift);
 		half[j] = op2(b, IR_AND, x, konst(b, 0xffff));
 	}
 	ir_ref v = op2(b, IR_OR, half[0], op2(b, IR_SHL, half[1], konst(b, 16)));
