@@ -23,9 +23,9 @@
  *
  * Addresses: .shared/.shared::cta addresses are LDS offsets; generic ones (no state space:
  * the ISA says they must point into .shared) are converted with cvta.to.shared, so every
- * access is an LDS access.  Out-of-range LDS addresses are what the hardware makes of
- * them (reads give 0, writes are dropped); nothing here checks alignment, which the ISA
- * makes the program's duty (a misaligned row is undefined on NVIDIA too).
+ * access is an LDS access.  An out-of-range or misaligned row address is undefined in PTX
+ * and nothing here checks it: it becomes an LDS access at that address (the hardware reads
+ * 0 and drops writes out of range; amdsim reports such an access as an error).
  * Guards: `@p ldmatrix` runs in `if (p)`: lanes whose guard is false take no part, and a
  * lane.read of one gives 0 (the .aligned rule makes a guard that differs within a warp
  * undefined).  The .b8 forms (.m16n16, .m8n16, stmatrix .m16n8; sm_100a+) and any other
