@@ -509,13 +509,15 @@ static void check_shape_counts(struct check *k)
 	if ((in->op == PTX_OP_LDMATRIX || in->op == PTX_OP_STMATRIX) && in->nopnds == 2) {
 		unsigned data = in->op == PTX_OP_STMATRIX;
 		const struct ptx_operand *o = &in->opnds[data];
-		unsigned want = ptx_insn_has_mod(in, PTX_DW_X4)   ? 4
-		                : ptx_insn_has_mod(in, PTX_DW_X2) ? 2
-		                                                  : 1;
+		unsigned num = ptx_insn_has_mod(in, PTX_DW_X4)   ? 4
+		               : ptx_insn_has_mod(in, PTX_DW_X2) ? 2
+		                                                 : 1;
+		/* a 16x16 matrix of bytes is two registers a thread */
+		unsigned want = ptx_insn_has_mod(in, PTX_DW_M16N16) ? 2 * num : num;
 		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
 		if (have != want)
 			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
-			        "'%s' with .x%u moves %u register%s, found %u", k->op->name, want,
+			        "'%s' with .x%u moves %u register%s, found %u", k->op->name, num,
 			        want, want == 1 ? "" : "s", have);
 	}
 	if (in->op == PTX_OP_CP_ASYNC && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT) {
