@@ -16,7 +16,8 @@
  * no arrival can fall between a completion and the next phase's reset.  The state token
  * arrive returns is the word its step replaced: its phase is the phase the thread arrived
  * in, its pending count (pending_count) the arrivals that phase still missed before this
- * one, as an H100 returns it (tests/exec/cases/cases_async.py, docs/BARRIERS.md).
+ * one, as an H100 returns it (tests/exec/cases/cases_async.py, docs/BARRIERS.md).  Lanes
+ * of a wave that arrive at one object with a constant count step once for all of them.
  * test_wait/try_wait compare the phase of the word with the token's (or its parity with
  * .parity's operand): the phase completed when they differ.  test_wait tests once (and
  * sleeps with s_sleep 1 when it fails, so that a spinning caller lets other waves run);
@@ -102,7 +103,8 @@ static ir_ref mb_load(struct irb *b, const struct mb_addr *a)
 /* One lane's atomic step of the object (see the header): `count` arrivals (i64), `drop`
  * of them also leave the expected count, `tx` (i64) added to the tx-count.  Returns the
  * state token. */
-static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bool drop, ir_ref tx)
+static ir_ref mb_update_lane(struct irb *b, const struct mb_addr *a, ir_ref count, bool drop,
+                             ir_ref tx)
 {
 	uint32_t head = irb_new_block(b), exit = irb_open_sealed(b);
 	irb_terminate(b, IR_JMP, IR_NO_REF, head, 0);
@@ -138,6 +140,84 @@ static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bo
 	irb_seal(b, head);
 	irb_switch_to(b, exit);
 	return old;
+}
+
+static ir_ref op1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x)
+{
+	return irb_emit(b, op, t, &x, 1, 0, 0);
+}
+
+/* Whether r is a variable's address (copied, plus a constant): the same in every lane. */
+static bool is_symbol_address(struct irb *b, ir_ref r)
+{
+	for (unsigned depth = 0; depth < 3 && b->fn->vals[r].kind == IR_VAL_INSN; depth++) {
+		const struct ir_block *bl = &b->fn->blocks[b->fn->vals[r].block];
+		const struct ir_insn *d = NULL;
+		for (uint32_t i = bl->ninsns; i-- > 0 && !d;)
+			if (bl->insns[i].res == r)
+				d = &bl->insns[i];
+		if (!d)
+			return false;
+		if (d->op == IR_SYMADDR)
+			return true;
+		if (d->op != IR_COPY && (d->op != IR_ADD || !ir_is_const(b->fn, d->args[1])))
+			return false;
+		r = d->args[0];
+	}
+	return false;
+}
+
+/* The step of every active lane of the wave.  When they all name one object and the
+ * count and tx delta are constants (every form but a register count or tx-count), the
+ * lowest active lane steps once for all of them (count and tx times the active lanes) and
+ * every lane gets its token: one compare-and-swap instead of one per lane, and the
+ * tokens an H100 gives the threads of a warp that arrive together.  Otherwise each lane
+ * steps on its own. */
+static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bool drop, ir_ref tx)
+{
+	if (!ir_is_const(b->fn, count) || !ir_is_const(b->fn, tx))
+		return mb_update_lane(b, a, count, drop, tx);
+	enum ir_type mt = b->fn->wave_size == 64 ? IR_T_I64 : IR_T_I32;
+	enum ir_type at = (enum ir_type)b->fn->vals[a->base].type;
+	ir_ref act = irb_emit(b, IR_ACTIVEMASK, mt, NULL, 0, 0, 0);
+	bool sym = is_symbol_address(b, a->base); /* the same in every lane */
+	ir_ref first = sym ? a->base : op1(b, IR_READFIRST, at, a->base);
+	/* a variable of this instruction (key: an unused symbol instance and the block) */
+	uint32_t var = irb_var_of_key(
+	        b, (uint64_t)(0xfffd0000u | (b->cur & 0xffffu)) << 32 | b->inst, IR_T_I64);
+	uint32_t join = irb_new_block(b);
+	if (!sym) {
+		ir_ref bal = op1(b, IR_BALLOT, mt,
+		                 op2(b, IR_ICMP, IR_T_PRED, a->base, first, IR_CMP_EQ));
+		ir_ref one = op2(b, IR_ICMP, IR_T_PRED, bal, act, IR_CMP_EQ);
+		uint32_t wave = irb_open_sealed(b), lanes = irb_open_sealed(b);
+		irb_terminate(b, IR_BR, one, wave, lanes);
+		irb_switch_to(b, lanes);
+		irb_write_var(b, var, b->cur, mb_update_lane(b, a, count, drop, tx));
+		irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+		irb_switch_to(b, wave);
+	}
+	ir_ref n = op1(b, IR_ZEXT, IR_T_I64, op1(b, IR_POPC, IR_T_I32, act));
+	ir_ref lane = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	ir_ref lead =
+	        op2(b, IR_ICMP, IR_T_PRED, lane, op1(b, IR_READFIRST, IR_T_I32, lane), IR_CMP_EQ);
+	uint32_t leader = irb_open_sealed(b), back = irb_new_block(b);
+	irb_terminate(b, IR_BR, lead, leader, back);
+	irb_switch_to(b, leader);
+	struct mb_addr u = *a;
+	u.base = first;
+	irb_write_var(b, var, b->cur,
+	              mb_update_lane(b, &u, op2(b, IR_MUL, IR_T_I64, count, n, 0), drop,
+	                             op2(b, IR_MUL, IR_T_I64, tx, n, 0)));
+	irb_terminate(b, IR_JMP, IR_NO_REF, back, 0);
+	irb_seal(b, back);
+	irb_switch_to(b, back);
+	ir_ref token = op1(b, IR_READFIRST, IR_T_I64, irb_read_var(b, var, b->cur));
+	irb_write_var(b, var, b->cur, token);
+	irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+	return irb_read_var(b, var, b->cur);
 }
 
 /* Whether word w's phase differs from the token's (or, with parity, its parity from p's). */

@@ -8,7 +8,8 @@ test_wait/try_wait.parity say whether the phase of a state token / of a parity c
 a CTA launched without cluster dimensions is a cluster of one CTA (rank 0, one CTA,
 %clusterid = %ctaid, %is_explicit_cluster false).  Every check is on data: a copy that
 lands late or a wait that returns early reads LDS before it is written (amdsim runs waves
-in turn)."""
+in turn).  An NVIDIA H100 and an H200 agree with every reference here (the kernels run as
+CUDA with the same inputs, 2026-11-27)."""
 
 import os
 import sys
@@ -55,12 +56,27 @@ def tiles_case(name, grid, ntiles, nvalid):
                  ('i32', nvalid)], check)
 
 
+def pending_errors(label, pend):
+    """pending_count of the tokens of the arrivals at one phase: the pending arrivals before
+    each.  An H100 arrives once for the threads of a warp that arrive together (they all see
+    the same count), so only this holds whatever the order: the counts seen, highest first,
+    start at the expected count and each is the previous one less the threads that saw it."""
+    left = len(pend)
+    for v in sorted(set(pend), reverse=True):
+        if v != left:
+            return ['%s: pending count %d, expected %d' % (label, v, left)]
+        left -= pend.count(v)
+    return ['%s: %d arrivals not seen' % (label, left)] if left else []
+
+
 def mbar_case(name, grid, rounds):
     """mbar_pc: consumer c folds acc = acc * 7 + buf[c] + buf[(c + 37) & 63] over the rounds
     (buf = in * 3 + round); then per thread: res[(t + 41) & 127] after an mbarrier of the whole
     CTA (res[u] = in[u & 63] ^ u * 0x9e3779b9), the pending count of its state token, and
     for t < 64 res[(t + 7) & 63] = that thread's 3t + 1 after the second phase of a
-    barrier that threads 64-127 left with arrive_drop."""
+    barrier that threads 64-127 left with arrive_drop, res2[(t + 2) & 127] = 5u + 2 of that
+    thread after an arrival at mbarrier pair[t & 1] (the lanes of a wave at two objects) and
+    the pending count of that token."""
     rng = rng_for(name)
     vals = [rng.getrandbits(32) for _ in range(grid * rounds * 64)]
     exp1, exp2 = [], []
@@ -75,28 +91,17 @@ def mbar_case(name, grid, rounds):
         res = [(src[u & 63] ^ (u * 0x9e3779b9)) & M32 for u in range(128)]
         for t in range(128):
             exp2 += [res[(t + 41) & 127], None,
-                     ((t + 7) & 63) * 3 + 1 if t < 64 else 0]
+                     ((t + 7) & 63) * 3 + 1 if t < 64 else 0, ((t + 2) & 127) * 5 + 2, None]
 
     def check(outs, wave):
         got = unpack('I', outs[1])
         errs = compare(name, unpack('I', outs[0]), exp1)
         errs += ['%s out2 word %d: got %#x, expected %#x' % (name, k, got[k], e)
                  for k, e in enumerate(exp2) if e is not None and got[k] != e][:12]
-        # pending_count of a token: the pending arrivals before that arrival.  An H100
-        # arrives once for the threads of a warp that arrive together (they all see the
-        # same count), so only this holds whatever the order: the counts seen, highest
-        # first, start at 128 and each is the previous one less the threads that saw it.
         for b in range(grid):
-            pend = [got[(b * 128 + t) * 3 + 1] for t in range(128)]
-            left = 128
-            for v in sorted(set(pend), reverse=True):
-                if v != left:
-                    errs.append('%s block %d: pending count %d, expected %d' %
-                                (name, b, v, left))
-                    break
-                left -= pend.count(v)
-            if not errs and left:
-                errs.append('%s block %d: %d arrivals not seen' % (name, b, left))
+            for word, group in ((1, range(128)), (4, range(0, 128, 2)), (4, range(1, 128, 2))):
+                errs += pending_errors('%s block %d word %d' % (name, b, word),
+                                       [got[(b * 128 + t) * 5 + word] for t in group])
         return errs
 
     c = Case(name, 'mbar_pc', (grid,), (128,),
