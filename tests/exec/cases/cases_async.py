@@ -56,6 +56,26 @@ def tiles_case(name, grid, ntiles, nvalid):
                  ('i32', nvalid)], check)
 
 
+def zfill_case(name, threads):
+    """async_zfill: per thread 80 bytes: [0,16) with src-size 5, [16,24) src-size 3,
+    [24,28) src-size 2, [28,32) ignore-src = t & 1, [32,48) src-size 0, [48,64) src-size
+    t % 17, [64,80) src-size 0."""
+    rng = rng_for(name)
+    data = bytes(rng.getrandbits(8) for _ in range(threads * 80))
+    exp = bytearray()
+    for t in range(threads):
+        src = data[t * 80:(t + 1) * 80]
+        for lo, hi, n in ((0, 16, 5), (16, 24, 3), (24, 28, 2), (28, 32, 0 if t & 1 else 4),
+                          (32, 48, 0), (48, 64, t % 17), (64, 80, 0)):
+            exp += src[lo:lo + n] + bytes(hi - lo - n)
+
+    def check(outs, wave):
+        return compare(name, unpack('I', outs[0]), unpack('I', bytes(exp)))
+
+    return Case(name, 'async_zfill', (1,), (threads,),
+                [In('B', list(data)), Out(len(exp))], check)
+
+
 def pending_errors(label, pend):
     """pending_count of the tokens of the arrivals at one phase: the pending arrivals before
     each.  An H100 arrives once for the threads of a warp that arrive together (they all see
@@ -134,6 +154,7 @@ def cases():
             tiles_case('async_tiles_zfill', 1, 3, 256 + 137),
             tiles_case('async_tiles_zfill2', 2, 3, 2 * 256 + 138),
             tiles_case('async_tiles_zfill3', 1, 2, 139),
+            zfill_case('async_zfill', 64),
             mbar_case('mbar_pc_6', 2, 6),
             mbar_case('mbar_pc_1', 1, 1),
             cluster_case('cluster_one', 3)]
