@@ -151,7 +151,10 @@ static ir_ref read_sreg(struct irb *b, const struct ptx_operand *o)
 		return irb_warpid(b);
 	if (!strcmp(name, "%reserved_smem_offset_1"))
 		return irb_reserved_smem(b); /* build_bar.c */
-	ir_ref t = read_misc_sreg(b, name);
+	ir_ref t = irb_cluster_sreg(b, o);   /* build_async.c */
+	if (t != IR_NO_REF)
+		return t;
+	t = read_misc_sreg(b, name);
 	if (t != IR_NO_REF)
 		return t;
 	irb_error(b, "special register '%s' is not supported by the code generator yet", name);
@@ -702,8 +705,8 @@ static int mem_space(const struct ptx_insn *in)
 		return IR_SPACE_CONST;
 	if (has(in, PTX_DW_LOCAL))
 		return IR_SPACE_LOCAL;
-	if (has(in, PTX_DW_SHARED_CLUSTER))
-		return -1;
+	if (has(in, PTX_DW_SHARED_CLUSTER)) /* a cluster is one CTA here (build_async.c) */
+		return IR_SPACE_SHARED;
 	return IR_SPACE_GENERIC;
 }
 

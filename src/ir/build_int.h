@@ -160,6 +160,12 @@ bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 bool irb_conv2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_async.c: cp.async and its groups, mbarrier, cluster-of-one forms */
 bool irb_async(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_async.c: a cluster special register (%clusterid, %cluster_ctarank, ...) of a
+ * cluster of one CTA; IR_NO_REF if o is not one of them */
+ir_ref irb_cluster_sreg(struct irb *b, const struct ptx_operand *o);
+/* build_mbar.c: mbarrier.* (false if not a form built there), cp.async.mbarrier.arrive */
+bool irb_mbarrier(struct irb *b, const struct ptx_insn *in);
+void irb_cp_async_arrive(struct irb *b, const struct ptx_insn *in);
 /* build_sys.c: hints (prefetch, createpolicy, ...), nanosleep, trap, stack forms, ... */
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 
