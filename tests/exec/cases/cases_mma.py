@@ -4,8 +4,8 @@ tests/exec/src/wmma_gemm.cu).
 
 Each thread of two 32-lane warps loads its A, B and C fragment registers from in[] and stores
 its D registers to out[].  The reference assembles each warp's matrices from the registers with
-the PTX ISA's fragment layouts ("Matrix Fragments for mma.mMnNkK", written out below per form,
-independently of the compiler), multiplies, and scatters D back.  The data are small integers,
+the PTX ISA's fragment layouts ("Matrix Fragments for mma.mMnNkK", written out per form in
+tests/kernels/mma_frag.py, independently of the compiler), multiplies, and scatters D back.  The data are small integers,
 so every product and partial sum is exact in every type and the comparison is bit for bit."""
 
 import os
@@ -16,114 +16,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'kernels'))
 from ref import Case, In, Out, unpack  # noqa: E402
+from mma_frag import ENC, decode, f16_bits, generic, quad  # noqa: E402
 
 M32 = (1 << 32) - 1
 BLOCK = 64
-
-
-# ---------------------------------------------------------------- the PTX ISA's layouts
-# Each layout: (lane, i) -> (row, col) of element a_i / b_i / c_i; g = groupID = lane >> 2,
-# t = threadID_in_group = lane % 4.
-
-def a_m16(kper):
-    """A of m16n8k{2*kper*4}: the ISA's m16n8k16 .f16 (kper 2), m16n8k32 .s8 (4), m16n8k64
-    .s4 (8), m16n8k256 .b1 (32) and m16n8k8 .tf32 (1) formulas, which share this shape:
-    row g for the first kper elements of each 2*kper, col kper*t + i % kper (+ 4*kper for
-    the second half)."""
-    def f(lane, i):
-        g, t = lane >> 2, lane % 4
-        row = g + (8 if (i // kper) % 2 else 0)
-        col = kper * t + i % kper + (4 * kper if i >= 2 * kper else 0)
-        return row, col
-    return f
-
-
-def b_n8(kper):
-    def f(lane, i):
-        g, t = lane >> 2, lane % 4
-        return kper * t + i % kper + (4 * kper if i >= kper else 0), g
-    return f
-
-
-def a_m8(kper):
-    def f(lane, i):
-        return lane >> 2, kper * (lane % 4) + i
-    return f
-
-
-def c_m16(lane, i):
-    g, t = lane >> 2, lane % 4
-    return g + (8 if i >= 2 else 0), 2 * t + (i & 1)
-
-
-def c_m8(lane, i):
-    return lane >> 2, 2 * (lane % 4) + i
-
-
-def q_rowcol(lane):
-    """m8n8k4 .f16: quad pair p = (lane >> 2) % 4 computes its own product; (lane % 4, hi)."""
-    return lane % 4, 1 if lane >= 16 else 0
-
-
-def qa_row(lane, i):
-    q, hi = q_rowcol(lane)
-    return q + 4 * hi, i
-
-
-def qa_col(lane, i):
-    q, hi = q_rowcol(lane)
-    return i + 4 * hi, q
-
-
-def qb_row(lane, i):
-    q, hi = q_rowcol(lane)
-    return q, i + 4 * hi
-
-
-def qb_col(lane, i):
-    q, hi = q_rowcol(lane)
-    return i, q + 4 * hi
-
-
-def qc_f16(lane, i):
-    q, hi = q_rowcol(lane)
-    return q + 4 * hi, i
-
-
-def qc_f32(lane, i):
-    hi = 1 if lane >= 16 else 0
-    return (lane & 1) + (i & 2) + 4 * hi, (i & 4) + (lane & 2) + (i & 1)
-
-
-# ---------------------------------------------------------------- element encodings
-
-def f16_bits(x):
-    return struct.unpack('<H', struct.pack('<e', x))[0]
-
-
-def f32_bits(x):
-    return struct.unpack('<I', struct.pack('<f', x))[0]
-
-
-def e4m3_bits(x):
-    """Small integers 0..15 are exact in e4m3 (bias 7, 3 mantissa bits)."""
-    if x == 0:
-        return 0
-    s, m = (0x80 if x < 0 else 0), abs(x)
-    e = m.bit_length() - 1
-    return s | (e + 7) << 3 | ((m << 3 >> e) & 7)
-
-
-def e5m2_bits(x):
-    return f16_bits(x) >> 8
-
-
-ENC = {  # type: (bits per element, encode value -> bits, value range)
-    'f16': (16, f16_bits, 4), 'bf16': (16, lambda x: f32_bits(x) >> 16, 4),
-    'tf32': (32, f32_bits, 4), 'f32': (32, f32_bits, 64), 's32': (32, lambda x: x & M32, 1 << 20),
-    's8': (8, lambda x: x & 0xff, 127), 'u8': (8, lambda x: x & 0xff, 255),
-    's4': (4, lambda x: x & 15, 7), 'u4': (4, lambda x: x & 15, 15), 'b1': (1, lambda x: x, 1),
-    'e4m3': (8, e4m3_bits, 4), 'e5m2': (8, e5m2_bits, 4), 'f64': (64, None, 8)}
 
 
 def draw(rng, ty):
@@ -136,47 +32,6 @@ def draw(rng, ty):
 
 
 # ---------------------------------------------------------------- forms
-
-class Form:
-    def __init__(self, name, insn, shape, types, lay, ngrp=1, target='sm_80', sat=False,
-                 b1op=None, warp_level=False):
-        self.name, self.insn, self.target, self.sat, self.b1op = name, insn, target, sat, b1op
-        self.m, self.n, self.k = shape
-        self.td, self.ta, self.tb, self.tc = types
-        self.la, self.lb, self.lc, self.ld = lay
-        self.ngrp, self.warp_level = ngrp, warp_level
-
-    def per(self, ty):
-        return 1 if ty == 'f64' else 32 // ENC[ty][0]
-
-    def nelem(self, which):
-        m, n, k = self.m, self.n, self.k
-        return {'a': m * k, 'b': k * n, 'c': m * n, 'd': m * n}[which] * self.ngrp // 32
-
-    def nregs(self, which):
-        ty = {'a': self.ta, 'b': self.tb, 'c': self.tc, 'd': self.td}[which]
-        return self.nelem(which) // self.per(ty)
-
-
-def generic(name, shape, ta, tb, tc, td, kper_a, kper_b, **kw):
-    m, n, k = shape
-    la = a_m16(kper_a) if m == 16 else a_m8(kper_a)
-    lc = c_m16 if m == 16 else c_m8
-    sat = '.satfinite' if kw.get('sat') else ''
-    op = kw.get('b1op')
-    insn = 'mma.sync.aligned.m%dn%dk%d.row.col%s.%s.%s.%s.%s%s' % (
-        m, n, k, sat, td, ta, tb, tc, '.%s.popc' % op if op else '')
-    return Form(name, insn, shape, (td, ta, tb, tc), (la, b_n8(kper_b), lc, lc), **kw)
-
-
-def quad(name, al, bl, td, tc, **kw):
-    insn = 'mma.sync.aligned.m8n8k4.%s.%s.%s.f16.f16.%s' % (al, bl, td, tc)
-    la = qa_row if al == 'row' else qa_col
-    lb = qb_row if bl == 'row' else qb_col
-    lc = qc_f32 if tc == 'f32' else qc_f16
-    ld = qc_f32 if td == 'f32' else qc_f16
-    return Form(name, insn, (8, 8, 4), (td, 'f16', 'f16', tc), (la, lb, lc, ld), ngrp=4, **kw)
-
 
 FORMS = [
     generic('mma_f16_f32', (16, 8, 16), 'f16', 'f16', 'f32', 'f32', 2, 2, warp_level=True),
@@ -252,19 +107,6 @@ def regs_of(f, ty, vals):
     return out
 
 
-def decode_d(f, words):
-    """A lane's D register words as element values."""
-    if f.td == 'f64':
-        return [struct.unpack('<d', struct.pack('<Q', words[2 * i] | words[2 * i + 1] << 32))[0]
-                for i in range(len(words) // 2)]
-    if f.td == 'f16':
-        return [struct.unpack('<e', struct.pack('<H', (w >> s) & 0xffff))[0]
-                for w in words for s in (0, 16)]
-    if f.td == 'f32':
-        return [struct.unpack('<f', struct.pack('<I', w))[0] for w in words]
-    return [w - (1 << 32) if w >> 31 else w for w in words]
-
-
 def warp_matrices(f, rng):
     """Per lane the element values of A, B, C (indexed like the fragments), and the matrices."""
     A = {}
@@ -320,7 +162,7 @@ def form_case(f):
         words = unpack('I', outs[0])
         errs = []
         for t in range(BLOCK):
-            got = decode_d(f, words[t * nd:(t + 1) * nd])
+            got = decode(f.td, words[t * nd:(t + 1) * nd])
             for i, (g, e) in enumerate(zip(got, want[t])):
                 if g != e:
                     errs.append('%s thread %d d%d = %r, expected %r' % (f.name, t, i, g, e))
