@@ -349,9 +349,9 @@ static ir_ref unpack(struct irb *b, ir_ref reg, unsigned s, enum mma_ek k)
 	ir_ref pos = konst(b, IR_T_I32, s * bits), len = konst(b, IR_T_I32, bits);
 	switch (k) {
 	case EK_F16:
-		return op1(b, IR_H2F, IR_T_F32,
-		           op1(b, IR_TRUNC, IR_T_I16, op2(b, IR_SHR_U, IR_T_I32, reg, pos, 0), 0),
-		           0);
+		if (s)
+			reg = op2(b, IR_SHR_U, IR_T_I32, reg, pos, 0);
+		return op1(b, IR_H2F, IR_T_F32, op1(b, IR_TRUNC, IR_T_I16, reg, 0), 0);
 	case EK_BF16:
 		reg = s ? op2(b, IR_AND, IR_T_I32, reg, konst(b, IR_T_I32, 0xffff0000u), 0)
 		        : op2(b, IR_SHL, IR_T_I32, reg, konst(b, IR_T_I32, 16), 0);
