@@ -1,6 +1,6 @@
-"""Cases for tests/exec/ptx/mma_*.ptx (one mma.sync form each, written by this module: run it
-as a script to regenerate them) and tests/exec/ptx/wmma_gemm.ptx (nvcc's PTX of
-tests/exec/src/wmma_gemm.cu).
+"""Cases for tests/exec/ptx/mma_*.ptx and wmma_*.ptx (one form each, written by this module: run
+it as a script to regenerate them), tests/exec/ptx/wmma_gemm.ptx and mmq_i8.ptx (nvcc's PTX of
+tests/exec/src/wmma_gemm.cu and mmq_i8.cu).
 
 Each thread of two 32-lane warps loads its A, B and C fragment registers from in[] and stores
 its D registers to out[].  The reference assembles each warp's matrices from the registers with
@@ -377,8 +377,41 @@ def gemm_case():
     return c
 
 
+def mmq_case():
+    """mmq_i8.ptx: nvcc's PTX of an int8 quantized product (inline mma.sync m16n8k32 .s8 with
+    fragments loaded from global memory, __dp4a row sums, __shfl_sync).  Small values and
+    power-of-two scales keep every float operation exact, whatever nvcc contracts."""
+    rng = random.Random('mmq_i8')
+    A = [[rng.randint(-8, 8) for _ in range(64)] for _ in range(16)]
+    B = [[rng.randint(-8, 8) for _ in range(64)] for _ in range(8)]
+    da = [rng.choice((0.25, 0.5, 1.0, 2.0)) for _ in range(16)]
+    db = [rng.choice((0.25, 0.5, 1.0, 2.0)) for _ in range(8)]
+    mb = -0.5
+
+    def words(rows):
+        return [sum((r[4 * w + i] & 0xff) << (8 * i) for i in range(4)) for r in rows
+                for w in range(16)]
+
+    def check(outs, wave):
+        got = unpack('f', outs[0])
+        errs = []
+        for i in range(16):
+            for j in range(8):
+                e = da[i] * db[j] * sum(x * y for x, y in zip(A[i], B[j])) + mb * sum(B[j])
+                if got[i * 8 + j] != e:
+                    errs.append('mmq_i8 out[%d][%d] = %r, expected %r' % (i, j, got[i * 8 + j], e))
+        return errs[:8]
+
+    c = Case('mmq_i8', 'mmq_i8', (1,), (32,),
+             [In('I', words(A)), In('I', words(B)), In('f', da), In('f', db), ('f32', mb),
+              Out(4 * 16 * 8)], check)
+    c.warp_level = True
+    return c
+
+
 def cases():
-    return [form_case(f) for f in FORMS] + [wmma_case(f) for f in WMMA_FORMS] + [gemm_case()]
+    return [form_case(f) for f in FORMS] + [wmma_case(f) for f in WMMA_FORMS] + [gemm_case(),
+                                                                             mmq_case()]
 
 
 if __name__ == '__main__':  # regenerate the PTX files
