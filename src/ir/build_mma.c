@@ -9,15 +9,18 @@
  *   2. for each element x of this lane's D (coordinates (grp, i, j), functions of the
  *      lane) and each k, the owner lane of A[i][k] is a function of the lane whose bits
  *      are constants or lane bits (every ISA layout is of this form; mma_fit checks it
- *      for all 32 lanes and fails the instruction otherwise), and the element index is
- *      the same in every lane: the register is read from that lane with one IR_LANE_READ
- *      (ds_bpermute or DPP after selection), cached per (lane function, register) so each
- *      register of each source lane is read once, and the element unpacked;
+ *      for all 32 lanes and fails the instruction otherwise): the register is read from
+ *      that lane with one IR_LANE_READ (ds_bpermute, DPP or v_readlane after selection),
+ *      cached per (lane function, register) so each register of each source lane is read
+ *      once, and the element unpacked.  An element index that differs between lanes
+ *      (m8n8k4's A and C against its .f32 D) selects among the candidates by the index,
+ *      itself a lane function; C is gathered the same way (the identity elsewhere);
  *   3. D = C + sum_k A[i][k] * B[k][j]: an fma chain in f32 for f16/bf16/tf32/fp8 inputs
  *      (every product is exact in f32; an f16 D is rounded once at the end), in f64 for
  *      f64 (with wmma's rounding modifier), an i32 sum of i32 products for the integer
- *      types (exact: at most 2^21), added to C with wrap-around or, with .satfinite, in
- *      64 bits and clamped to the s32 range; b1: popc of the AND/XOR of 32-bit words.
+ *      types (exact: at most 2^21), added to C with wrap-around or, with .satfinite,
+ *      saturated to the s32 range where that one addition overflows; b1: popc of the
+ *      AND/XOR of 32-bit words.
  * Warps are 32 lanes: on wave64 each half of the wave computes its own product (lane reads
  * stay in the half), whatever --warp-size says, as a 64-thread NVIDIA CTA is two warps.
  * .aligned: every lane of the warp executes the instruction; a guard (@p mma) selects the
