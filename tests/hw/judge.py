@@ -10,8 +10,10 @@ Rules (docs/HARDWARE.md):
 - approximate instructions (slot class 'approx' of the random set): our result against the exact
   value of the operation on our operands, with the error bound the PTX ISA states for the form
   (isa_bounds.check) -> kind 'approx-bound' when outside it.  Tensor-core results with general
-  data (class 'approx' of tensor/tensor2) have no such bound here yet: any difference is kind
-  'tensor-approx';
+  data (class 'approx' of tensor/tensor2): our result against the exact value on our operands
+  within K x 2^-22 x (sum|a*b| + |c|) (tensor_bound.py, after ../shared/ptx-hw/README.md's
+  caveat that the hardware's accumulation is not one IEEE rounding) -> kind 'tensor-approx'
+  when outside it;
 - integer division by zero is not special: the hardware's all-ones results are to be matched.
 A difference is a root cause when every recorded operand of that instruction has the same value
 on both sides in that thread (so an accepted difference upstream -- a NaN payload, an approximate
@@ -25,6 +27,8 @@ values, NaN tests, decoding); the caller puts that directory on sys.path.
 import compare  # ../shared/ptx-hw/tools/compare.py (its numpy-free parts)
 
 import isa_bounds  # the PTX ISA's error bounds (tests/hw/isa_bounds.py)
+
+import tensor_bound  # general-data tensor-core results (tests/hw/tensor_bound.py)
 
 SENTINEL = compare.SENTINEL
 SENTINEL64 = SENTINEL | (SENTINEL << 32)
@@ -129,7 +133,7 @@ def judge_slot(kernel, slot, t, inp, nv, us, by_w, tensor_set, warp_diffs=None):
     if SENTINEL in (a, b) or SENTINEL64 in (a, b):
         kind = 'unwritten'
     elif slot.get('cls') == 'approx' and tensor_set:
-        kind = 'tensor-approx'
+        kind = None if tensor_bound.ok(kernel, slot, t, inp, us, by_w) else 'tensor-approx'
     elif slot.get('cls') == 'approx':
         usable = all(isinstance(v, int) for v in ops_us)
         kind = None if usable and approx_ok(slot['op'], b, ops_us) else 'approx-bound'

@@ -104,6 +104,8 @@ def main():
     d = run({12 + 0: 1})
     check(len(d) == 1 and d[0]['thread'] == 1, 'thread 1 is judged on its own words')
 
+    tensor_bound_checks(judge)
+
     # .npy / .npz reading without numpy
     def npy(descr, shape, payload):
         head = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
@@ -134,6 +136,48 @@ def main():
     check(list(got[0][1]) == [7, 8] and got[1] == ('no', None), '.npz results by kernel')
     print('%d checks failed' % len(FAILED) if FAILED else 'all checks passed')
     return 1 if FAILED else 0
+
+
+def tensor_bound_checks(judge):
+    """A general-data mma.m16n8k4 .tf32 of one warp: our D against the exact products of our
+    operands (tensor_bound.py); the H100's side differs by one ulp so every slot is judged."""
+    import math
+    import random
+    import mma_frag
+    op = 'mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32'
+    f = mma_frag.form_of(op)
+    rng = random.Random(18)
+    kernel = {'threads': 32, 'in_words': 7, 'out_words': 4, 'file': 'k.ptx'}
+    srcs = [['in', i, 1] for i in range(7)]
+    slots = [dict(slot(r, op, srcs, cls='approx'), cat='mma', note='inst 0 step 0 d%d' % r)
+             for r in range(4)]
+    inp = array.array('I', [f32_bits(rng.uniform(-2, 2)) & (0xffffe000 if i % 7 < 3 else
+                                                              0xffffffff) for i in range(224)])
+    mats = ({}, {}, {})
+    for lane in range(32):
+        words = list(inp[lane * 7:lane * 7 + 7])
+        for mat, lay, w in zip(mats, (f.la, f.lb, f.lc), (words[:2], words[2:3], words[3:])):
+            for i, x in enumerate(mma_frag.decode('f32', w)):
+                mat[(0,) + lay(lane, i)] = x
+    A, B, C = mats
+    us = array.array('I', [0] * 128)
+    for lane in range(32):
+        for i in range(4):
+            r, c = f.ld(lane, i)
+            exact = math.fsum([A[(0, r, k)] * B[(0, k, c)] for k in range(4)] + [C[(0, r, c)]])
+            us[lane * 4 + i] = f32_bits(exact)
+    hw = array.array('I', [x ^ 1 for x in us])
+    by_off = judge.slot_index(slots)
+    check(judge.compare_kernel(kernel, slots, by_off, inp, hw, us, True) == [],
+          'mma .tf32, general data: the exact sum rounded once is within the bound')
+    us2 = array.array('I', us)
+    us2[5] += 2
+    check(judge.compare_kernel(kernel, slots, by_off, inp, hw, us2, True) == [],
+          'mma .tf32: two ulp off is within K x 2^-22 x sum|a*b|')
+    us2[5] += 1 << 12
+    d = judge.compare_kernel(kernel, slots, by_off, inp, hw, us2, True)
+    check(len(d) == 1 and d[0]['kind'] == 'tensor-approx' and d[0]['thread'] == 1,
+          'mma .tf32: 4096 ulp off is outside the bound')
 
 
 if __name__ == '__main__':

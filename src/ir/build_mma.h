@@ -1,0 +1,79 @@
+/* Internal to build_mma.c and build_wmma.c: the fragment layouts and the lane-function
+ * machinery they share (docs/TENSOR.md). */
+#ifndef IR_BUILD_MMA_H
+#define IR_BUILD_MMA_H
+#include "ir/build_int.h"
+
+/* The element types of matrix operands. */
+enum mma_ek {
+	EK_NONE,
+	EK_F16,
+	EK_BF16,
+	EK_TF32,
+	EK_F32,
+	EK_F64,
+	EK_S32,
+	EK_S8,
+	EK_U8,
+	EK_S4,
+	EK_U4,
+	EK_B1,
+	EK_E4M3,
+	EK_E5M2,
+};
+
+/* How a lane's elements of one fragment map to matrix coordinates (PTX ISA, "Matrix
+ * Fragments for mma.mMnNkK"): one formula per kind, repeated over tiles. */
+enum mma_lk {
+	LK_A,      /* A of m16n8kK (m0 16) or m8n8kK (m0 8) */
+	LK_B,      /* B of mMn8kK */
+	LK_C,      /* C/D of m16n8 (4 elements) or m8n8 (2) */
+	LK_QA_ROW, /* m8n8k4 .f16 (quad pairs): A row-major */
+	LK_QA_COL,
+	LK_QB_ROW,
+	LK_QB_COL,
+	LK_QC_F16, /* C/D .f16 */
+	LK_QC_F32, /* C/D .f32 */
+};
+
+enum { MMA_MAX_TILES = 8 };
+
+struct mma_layout {
+	enum mma_lk kind;
+	unsigned m0, k;  /* tile rows (A, C) and depth (A, B) */
+	unsigned per;    /* elements per register (A, B: 32 / bits; f64: 1) */
+	unsigned nelem;  /* elements of one tile per lane */
+	unsigned ntiles; /* tiles; tile t adds (trow[t], tcol[t]) */
+	uint16_t trow[MMA_MAX_TILES], tcol[MMA_MAX_TILES];
+};
+
+struct mma_coord {
+	unsigned grp, row, col; /* grp: which of m8n8k4's four products (0 elsewhere) */
+};
+
+/* A value of the lane index (0..31 within the warp) as bits: bit i of the value is a
+ * constant (src[i] = MMA_BIT0 / MMA_BIT1) or bit src[i] of the lane. */
+enum { MMA_FN_BITS = 16, MMA_BIT0 = 0xfe, MMA_BIT1 = 0xff };
+struct mma_lanefn {
+	uint8_t src[MMA_FN_BITS];
+};
+
+struct mma_coord mma_elem(const struct mma_layout *l, unsigned lane, unsigned e);
+unsigned mma_layout_elems(const struct mma_layout *l);
+/* fits v[0..31] as a lane function; false if it is none */
+bool mma_fit(const unsigned *v, struct mma_lanefn *f);
+/* the lane-function's value in this lane (i32) */
+ir_ref mma_lanefn_value(struct irb *b, const struct mma_lanefn *f);
+enum mma_ek mma_ek_of(unsigned ptx_type);
+unsigned mma_ek_bits(enum mma_ek k);
+/* wmma.load / wmma.store (build_wmma.c) */
+void irb_wmma_mem(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* the layouts of a wmma shape's fragments (build_wmma.c); false if not a wmma shape */
+bool mma_wmma_layout(unsigned m, unsigned n, unsigned k, char which, enum mma_ek ek,
+                     struct mma_layout *l);
+/* the register count of a wmma fragment (PTX ISA) */
+unsigned mma_wmma_regs(unsigned m, unsigned k, char which, enum mma_ek ek,
+                       const struct mma_layout *l);
+/* the shape in a matrix instruction's words; false if none */
+bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
+#endif
