@@ -56,12 +56,12 @@ extern "C" {
 /* Result of every call.  The numbers are part of the ABI and never change. */
 typedef enum {
 	PTXAS_AMD_SUCCESS = 0,
-	PTXAS_AMD_ERROR_INVALID_HANDLE = 1,        /* a NULL handle (or not one of ours) */
-	PTXAS_AMD_ERROR_INVALID_INPUT = 2,         /* NULL pointer or negative count */
-	PTXAS_AMD_ERROR_COMPILATION_FAILURE = 3,   /* errors in the PTX: see the error log */
-	PTXAS_AMD_ERROR_UNSUPPORTED_OPTION = 4,    /* unknown, command-line-only or bad option */
-	PTXAS_AMD_ERROR_OUT_OF_MEMORY = 5,         /* the library's own allocations failed */
-	PTXAS_AMD_ERROR_INVOCATION_INCOMPLETE = 6, /* no successful ptxas_amd_compile yet */
+	PTXAS_AMD_ERROR_INVALID_HANDLE = 1,       /* a NULL handle (or not one of ours) */
+	PTXAS_AMD_ERROR_INVALID_INPUT = 2,        /* NULL pointer or negative count */
+	PTXAS_AMD_ERROR_COMPILATION_FAILURE = 3,  /* errors in the PTX: see the error log */
+	PTXAS_AMD_ERROR_UNSUPPORTED_OPTION = 4,   /* unknown, command-line-only or bad option */
+	PTXAS_AMD_ERROR_OUT_OF_MEMORY = 5,        /* the library's own allocations failed */
+	PTXAS_AMD_ERROR_INVOCATION_INCOMPLETE = 6 /* no successful ptxas_amd_compile yet */
 } ptxas_amd_result;
 
 typedef struct ptxas_amd_compiler *ptxas_amd_handle;
