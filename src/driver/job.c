@@ -18,8 +18,10 @@
 #include "job.h"
 #include "offload_bundle.h"
 
-/* The compiler's stack: deeper than a thread's default, as the command line's own stack. */
-#define THREAD_STACK ((size_t)64 << 20)
+/* Each target thread's stack: whatever a thread's default is (it varies with the stack
+ * rlimit), a fixed size, generous: every PTX file of tests/corpus and tests/exec compiles
+ * within 512 KiB. */
+#define THREAD_STACK ((size_t)16 << 20)
 
 /* One target's compile and what it produced. */
 struct target_run {
@@ -79,11 +81,12 @@ static void run_all(struct target_run *runs, size_t n)
 	bool have_attr = n > 1 && pthread_attr_init(&attr) == 0;
 	if (have_attr)
 		pthread_attr_setstacksize(&attr, THREAD_STACK);
-	for (size_t i = 0; i < n; i++)
-		if (!have_attr || pthread_create(&threads[i], &attr, run_target, &runs[i]) != 0)
+	for (size_t i = 0; i < n; i++) {
+		started[i] =
+		        have_attr && pthread_create(&threads[i], &attr, run_target, &runs[i]) == 0;
+		if (!started[i])
 			run_target(&runs[i]);
-		else
-			started[i] = true;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (started[i])
 			pthread_join(threads[i], NULL);
