@@ -137,6 +137,12 @@ def check_usage(tmp):
     p = run([exe, "--gpu-name", ",".join(GPUS), bad, "-o", os.path.join(tmp, "bad.hipfb")])
     check("PTX error once", p.returncode == 1 and p.stderr.count("bad.ptx:6:2: error:") == 1,
           p.stderr)
+    # --input-name (shared with the library) names the input in diagnostics, one GPU or more.
+    for gpus in ("gfx1100", "gfx90a,gfx1100"):
+        p = run([exe, "--gpu-name", gpus, "--input-name", "k.cu", bad, "-o",
+                 os.path.join(tmp, "bad.out")])
+        check(f"--input-name {gpus}", p.returncode == 1 and "k.cu:6:2: error:" in p.stderr
+              and "bad.ptx" not in p.stderr, p.stderr)
 
 
 with tempfile.TemporaryDirectory() as tmp:
