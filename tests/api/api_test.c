@@ -202,6 +202,42 @@ static void test_bad_ptx(void)
 	free(info);
 }
 
+/* Warnings go to the error log of a successful compile; -w drops them, -Werror fails the
+ * compile.  The warning: a constant 32-bit lane mask on a wave64 target (docs/WARP.md). */
+static void test_warnings(void)
+{
+	static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n\n"
+	                          ".visible .entry w(.param .u64 p)\n{\n"
+	                          "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+	                          "\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+	                          "\tshfl.sync.idx.b32 %r2, %r1, 0, 31, 0xffffffff;\n"
+	                          "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+	static const struct {
+		const char *flag;
+		ptxas_amd_result want;
+		const char *log_has; /* NULL: an empty log */
+	} cases[] = {
+	        {"-O3", PTXAS_AMD_SUCCESS, "w.ptx:11:2: warning: "},
+	        {"-w", PTXAS_AMD_SUCCESS, NULL},
+	        {"-Wno-lanemask", PTXAS_AMD_SUCCESS, NULL},
+	        {"-Werror", PTXAS_AMD_ERROR_COMPILATION_FAILURE, "w.ptx:11:2: error: "},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *opts[] = {"-arch", "gfx90a", "--input-name=w.ptx", cases[i].flag};
+		unsigned char *code;
+		size_t size;
+		char *errors, *info;
+		ptxas_amd_result r =
+		        compile(ptx, sizeof ptx - 1, 4, opts, &code, &size, &errors, &info);
+		CHECK(r == cases[i].want, "%s: %s", cases[i].flag, ptxas_amd_result_name(r));
+		CHECK(cases[i].log_has ? strstr(errors, cases[i].log_has) != NULL : !errors[0],
+		      "%s: error log %s", cases[i].flag, errors);
+		free(code);
+		free(errors);
+		free(info);
+	}
+}
+
 static int is_elf(const unsigned char *b, size_t n)
 {
 	return n > 64 && !memcmp(b, "\177ELF", 4);
@@ -300,6 +336,7 @@ int main(int argc, char **argv)
 	test_bad_calls(ptx, len);
 	test_options(ptx, len);
 	test_bad_ptx();
+	test_warnings();
 	test_compile(ptx, len);
 	test_relocatable(ptx, len);
 	free(ptx);
