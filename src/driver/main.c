@@ -1,9 +1,12 @@
 /* ptxas-amd: the command line.
  *
- * A thin layer over the stage libraries: it parses options the way NVIDIA's ptxas
- * spells them (so muscle memory works), opens the input, and runs the pipeline.
- * Exit status: 0 success, 1 errors in the input, 2 usage errors.  This is the only
- * file of the compiler that may call exit(). */
+ * A thin layer over the compiler library (libptxas-amd: the same objects the shared
+ * library is built from): options are parsed by the parser the library API uses
+ * (options.c), then this file opens the input and runs the pipeline -- streaming one
+ * GPU's compile from the file, or for a --gpu-name list compiling the text in memory on
+ * threads and writing a clang offload bundle (job.c).  Exit status: 0 success, 1 errors
+ * in the input, 2 usage errors.  This is the only file of the compiler that may call
+ * exit(). */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -17,31 +20,12 @@
 #include "codeobj.h"
 #include "compile.h"
 #include "diag.h"
+#include "job.h"
+#include "options.h"
 #include "ptx.h"
 #include "target.h"
 
-#define PTXAS_AMD_VERSION "0.1.0"
-
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
-
-struct options {
-	const char *input;    /* path, or "-" for stdin */
-	const char **objects; /* with link: the relocatable objects (*.o) to link */
-	int nobjects;
-	const char *output;   /* -o */
-	const char *gpu_name; /* gfx90a unless given */
-	const char *entry;
-	int opt_level;
-	long maxrregcount;    /* 0 = unlimited */
-	long stack_size;      /* --stack-size: per-thread stack bytes for real calls (0: default) */
-	unsigned inline_mode; /* --inline-all, --no-inline (enum ir_inline_mode) */
-	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
-	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
-	bool gpu_name_given;      /* else assembly and objects name their own target */
-	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
-	unsigned wave_size;       /* --wavefront-size; 0: the target's default */
-	unsigned warp_size;       /* --warp-size; 0: the wave size */
-};
 
 static void print_help(FILE *out)
 {
@@ -60,7 +44,9 @@ static void print_help(FILE *out)
 	      "Options:\n"
 	      "  -o, --output-file FILE    write the output to FILE (default: FILE with .hsaco)\n"
 	      "  --gpu-name, -arch GPU     target processor with optional features, e.g.\n"
-	      "                            gfx90a:xnack-:sramecc+ (default gfx90a)\n"
+	      "                            gfx90a:xnack-:sramecc+ (default gfx90a); a list\n"
+	      "                            GPU,GPU,... compiles PTX for each (in parallel)\n"
+	      "                            into one clang offload bundle (default FILE.hipfb)\n"
 	      "  -O0 .. -O3, --opt-level N optimization level (default 3)\n"
 	      "  --maxrregcount N          at most N vector registers per thread\n"
 	      "  --stack-size BYTES        per-thread stack of kernels with recursive calls\n"
@@ -80,6 +66,7 @@ static void print_help(FILE *out)
 	      "  --time-passes             print the wall time of each compiler stage\n"
 	      "  --verify                  check the IR and machine IR between passes\n"
 	      "  -v, --verbose             print resource usage per function\n"
+	      "  --input-name NAME         the file name diagnostics print (default: FILE)\n"
 	      "  -w, --disable-warnings    suppress warnings\n"
 	      "  -Werror, --warning-as-error  treat warnings as errors\n"
 	      "  -Wno-lanemask             no warning for constant 32-bit lane masks on wave64\n"
@@ -105,135 +92,32 @@ static _Noreturn void usage_error(const char *fmt, const char *arg)
 	exit(EXIT_USAGE);
 }
 
-/* Matches "--name VALUE", "--name=VALUE" (and the single-dash spellings ptxas also
- * accepts).  Returns the value or NULL when argv[*i] is not this option. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] != 0)
-		return NULL;
-	if (*i + 1 >= argc)
-		usage_error("option '%s' needs a value", arg);
-	return argv[++*i];
-}
-
-static long parse_count(const char *value, const char *what)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(value, &end, 10);
-	if (errno || end == value || *end || v < 0 || v > INT_MAX)
-		usage_error(what, value);
-	return v;
-}
-
 static bool has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void parse_args(int argc, char **argv, struct options *o)
+/* The shared parser (options.c), with the command line's answers: help, version and
+ * usage errors end the program here. */
+static void parse_args(int argc, char **argv, struct pa_options *o)
 {
-	*o = (struct options){.gpu_name = "gfx90a", .opt_level = 3};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_help(stdout);
-			exit(0);
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("ptxas-amd: PTX to AMDGPU assembler, version " PTXAS_AMD_VERSION
-			       "\n");
-			exit(0);
-		} else if ((v = option_value(argc, argv, &i, "-o")) ||
-		           (v = option_value(argc, argv, &i, "--output-file"))) {
-			o->output = v;
-		} else if ((v = option_value(argc, argv, &i, "--gpu-name")) ||
-		           (v = option_value(argc, argv, &i, "-arch")) ||
-		           (v = option_value(argc, argv, &i, "--arch"))) {
-			o->gpu_name = v;
-			o->gpu_name_given = true;
-		} else if ((v = option_value(argc, argv, &i, "--opt-level"))) {
-			o->opt_level = (int)parse_count(v, "invalid optimization level '%s'");
-			if (o->opt_level > 3)
-				usage_error("invalid optimization level '%s' (0 to 3)", v);
-		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
-			o->opt_level = a[2] - '0';
-		} else if ((v = option_value(argc, argv, &i, "--maxrregcount")) ||
-		           (v = option_value(argc, argv, &i, "-maxrregcount"))) {
-			o->maxrregcount = parse_count(v, "invalid register count '%s'");
-			if (o->maxrregcount == 0)
-				usage_error("invalid register count '%s' (must be at least 1)", v);
-		} else if ((v = option_value(argc, argv, &i, "--stack-size"))) {
-			o->stack_size = parse_count(v, "invalid stack size '%s'");
-			if (o->stack_size < 16 || o->stack_size > (1 << 19))
-				usage_error("invalid stack size '%s' (16 to 524288 bytes)", v);
-		} else if ((v = option_value(argc, argv, &i, "--entry")) ||
-		           (v = option_value(argc, argv, &i, "-e"))) {
-			o->entry = v;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o->verbose = true;
-		} else if (!strcmp(a, "-w") || !strcmp(a, "--disable-warnings")) {
-			o->no_warn = true;
-		} else if (!strcmp(a, "-Werror") || !strcmp(a, "--warning-as-error")) {
-			o->werror = true;
-		} else if (!strcmp(a, "-Wno-lanemask")) {
-			o->no_lanemask_warning = true;
-		} else if ((v = option_value(argc, argv, &i, "--warp-size"))) {
-			if (strcmp(v, "32") && strcmp(v, "64"))
-				usage_error("invalid warp size '%s' (32 or 64)", v);
-			o->warp_size = (unsigned)atoi(v);
-		} else if ((v = option_value(argc, argv, &i, "--wavefront-size"))) {
-			if (strcmp(v, "32") && strcmp(v, "64"))
-				usage_error("invalid wavefront size '%s' (32 or 64)", v);
-			o->wave_size = (unsigned)atoi(v);
-		} else if (!strcmp(a, "--parse-only")) {
-			o->parse_only = true;
-		} else if (!strcmp(a, "--dump-ast")) {
-			o->dump_ast = true;
-		} else if (!strcmp(a, "--dump-ir")) {
-			o->dump_ir = true;
-		} else if (!strcmp(a, "--dump-mir")) {
-			o->dump_mir = true;
-		} else if (!strcmp(a, "--inline-all")) {
-			o->inline_mode = 1; /* IR_INLINE_ALL */
-		} else if (!strcmp(a, "--no-inline")) {
-			o->inline_mode = 2; /* IR_INLINE_NONE */
-		} else if (!strcmp(a, "--dump-sched")) {
-			o->dump_sched = true;
-		} else if (!strcmp(a, "--time-passes")) {
-			o->time_passes = true;
-		} else if (!strcmp(a, "--verify")) {
-			o->verify = true;
-		} else if (!strcmp(a, "-S")) {
-			o->emit_asm = true;
-		} else if (!strcmp(a, "-c") || !strcmp(a, "--compile-only")) {
-			o->relocatable = true;
-		} else if (a[0] == '-' && a[1] != 0) {
-			usage_error("unknown option '%s'", a);
-		} else if (has_suffix(a, ".o")) {
-			if (!o->objects)
-				o->objects = pa_xcalloc((size_t)argc, sizeof *o->objects);
-			o->objects[o->nobjects++] = a;
-			o->input = o->input ? o->input : a;
-		} else if (o->input) {
-			usage_error("more than one input file ('%s'); ptxas-amd compiles one file",
-			            a);
-		} else {
-			o->input = a;
-		}
+	char err[512];
+	switch (pa_options_parse(argc - 1, (const char *const *)argv + 1, o, err, sizeof err)) {
+	case PA_OPTIONS_OK:
+		break;
+	case PA_OPTIONS_HELP:
+		print_help(stdout);
+		exit(0);
+	case PA_OPTIONS_VERSION:
+		printf("ptxas-amd: PTX to AMDGPU assembler, version " PTXAS_AMD_VERSION_STRING
+		       "\n");
+		exit(0);
+	default:
+		usage_error("%s", err);
 	}
-	if (o->nobjects && o->input != o->objects[0])
-		usage_error("cannot mix relocatable objects with source input ('%s')", o->input);
-	if (!o->input)
-		usage_error("%s", "no input file");
-	if (o->parse_only && o->dump_ast)
-		usage_error("%s", "--parse-only and --dump-ast exclude each other");
+	if (!pa_options_check_inputs(o, err, sizeof err))
+		usage_error("%s", err);
 }
 
 /* Opens the input; a directory or unreadable file is an input error. */
@@ -253,34 +137,20 @@ static FILE *open_input(const char *path)
 	return f;
 }
 
-static bool is_nvidia_arch(const char *name)
+/* The input's name in diagnostics: --input-name, the path, or <stdin>. */
+static const char *input_name(const struct pa_options *o)
 {
-	return !strncmp(name, "sm_", 3) || !strncmp(name, "compute_", 8) ||
-	       !strncmp(name, "lto_", 4);
+	return o->input_name ? o->input_name : strcmp(o->input, "-") ? o->input : "<stdin>";
 }
 
-/* Parses a --gpu-name value; on failure says why (for NVIDIA names: which GPUs are
- * ours) and returns false. */
+/* Parses one GPU name (options.c), saying why not on stderr. */
 static bool parse_gpu_name(const char *name, struct amd_target *target)
 {
-	char err[256];
-	if (is_nvidia_arch(name)) {
-		size_t n;
-		const struct amd_target_info *t = amd_target_infos(&n);
-		fprintf(stderr,
-		        "ptxas-amd: error: '%s' is an NVIDIA GPU architecture; ptxas-amd compiles "
-		        "for AMD GPUs: --gpu-name",
-		        name);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", t[i].name);
-		fputs("\n", stderr);
-		return false;
-	}
-	if (!amd_target_parse(name, target, err, sizeof err)) {
-		fprintf(stderr, "ptxas-amd: error: %s\n", err);
-		return false;
-	}
-	return true;
+	char err[512];
+	if (pa_parse_gpu_name(name, target, err, sizeof err))
+		return true;
+	fprintf(stderr, "ptxas-amd: error: %s\n", err);
+	return false;
 }
 
 /* --entry NAME: the entries the module defines, to check NAME against. */
@@ -306,7 +176,7 @@ static void note_entry(void *user, const struct ptx_function *fn, const struct p
 		snprintf(es->seen + used, sizeof es->seen - used, ", ...");
 }
 
-static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
+static int run_ptx(const struct pa_options *o, FILE *in, struct pa_diag *diag)
 {
 	FILE *dump = NULL;
 	if (o->dump_ast) {
@@ -318,7 +188,7 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 		}
 	}
 	struct ptx_parse_options popts = {
-	        .filename = strcmp(o->input, "-") ? o->input : "<stdin>",
+	        .filename = input_name(o),
 	        .diag = diag,
 	        .dump_out = dump,
 	};
@@ -346,32 +216,21 @@ static int run_ptx(const struct options *o, FILE *in, struct pa_diag *diag)
 	return EXIT_INPUT; /* not reached: compile_ptx handles code generation */
 }
 
-static const char *output_path(const struct options *o, char *buf, size_t len);
+static const char *output_path(const struct pa_options *o, char *buf, size_t len);
 static bool write_file(const char *path, const struct co_buffer *b);
 
 /* Code generation: PTX -> code object (or -S assembly, or dumps only). */
-static int compile_ptx(const struct options *o, const struct amd_target *target, FILE *in,
+static int compile_ptx(const struct pa_options *o, const struct amd_target *target, FILE *in,
                        struct pa_diag *diag)
 {
 	bool dumps_only = o->dump_ir || o->dump_mir || o->dump_sched;
-	struct pa_compile_options co = {
-	        .filename = strcmp(o->input, "-") ? o->input : "<stdin>",
-	        .target = *target,
-	        .entry = o->entry,
-	        .maxrregcount = o->maxrregcount,
-	        .stack_size = (uint32_t)o->stack_size,
-	        .inline_mode = o->inline_mode,
-	        .opt_level = o->opt_level,
-	        .dump_ir = o->dump_ir ? stdout : NULL,
-	        .dump_mir = o->dump_mir ? stdout : NULL,
-	        .dump_sched = o->dump_sched ? stdout : NULL,
-	        .info = o->verbose ? stderr : NULL,
-	        .time_passes = o->time_passes ? stderr : NULL,
-	        .verify = o->verify,
-	        .no_lanemask_warning = o->no_lanemask_warning,
-	        .warp_size = o->warp_size,
-	        .relocatable = o->relocatable,
-	};
+	struct pa_compile_options co;
+	pa_options_compile(o, target, input_name(o), &co);
+	co.dump_ir = o->dump_ir ? stdout : NULL;
+	co.dump_mir = o->dump_mir ? stdout : NULL;
+	co.dump_sched = o->dump_sched ? stdout : NULL;
+	co.info = o->verbose ? stderr : NULL;
+	co.time_passes = o->time_passes ? stderr : NULL;
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {
 		asm_file = o->output && strcmp(o->output, "-") ? fopen(o->output, "w") : stdout;
@@ -413,7 +272,7 @@ static char *read_all(FILE *in, size_t *len)
 }
 
 /* Default output name: the input with its extension replaced, as ptxas does. */
-static const char *output_path(const struct options *o, char *buf, size_t len)
+static const char *output_path(const struct pa_options *o, char *buf, size_t len)
 {
 	if (o->output)
 		return o->output;
@@ -421,7 +280,8 @@ static const char *output_path(const struct options *o, char *buf, size_t len)
 	base = base ? base + 1 : strcmp(o->input, "-") ? o->input : "out.s";
 	const char *dot = strrchr(base, '.');
 	int stem = dot ? (int)(dot - base) : (int)strlen(base);
-	snprintf(buf, len, "%.*s.%s", stem, base, o->relocatable ? "o" : "hsaco");
+	const char *ext = o->relocatable ? "o" : strchr(o->gpu_name, ',') ? "hipfb" : "hsaco";
+	snprintf(buf, len, "%.*s.%s", stem, base, ext);
 	if (!strcmp(buf, o->input)) /* never overwrite the input (linking a.o -> a.hsaco) */
 		snprintf(buf, len, "a.hsaco");
 	return buf;
@@ -496,7 +356,7 @@ static bool find_target_directive(const char *text, size_t len, struct target_di
 /* The target of an assembly file: --gpu-name, or its .amdgcn_target, or gfx90a.  A
  * --gpu-name that differs from .amdgcn_target is one error, as llvm-mc reports it
  * (instead of one error per instruction the wrong target lacks). */
-static bool asm_target(const struct options *o, const char *file, const char *text, size_t len,
+static bool asm_target(const struct pa_options *o, const char *file, const char *text, size_t len,
                        struct amd_target *target, struct pa_diag *diag)
 {
 	struct target_directive td;
@@ -541,9 +401,9 @@ static bool check_target_directive(const struct amd_target *target, const char *
 }
 
 /* AMDGPU assembly (LLVM syntax) -> code object. */
-static int run_asm(const struct options *o, FILE *in, struct pa_diag *diag)
+static int run_asm(const struct pa_options *o, FILE *in, struct pa_diag *diag)
 {
-	const char *file = strcmp(o->input, "-") ? o->input : "<stdin>";
+	const char *file = input_name(o);
 	if (o->parse_only || o->dump_ast || o->emit_asm) {
 		fprintf(stderr, "ptxas-amd: error: %s applies to PTX input, not to assembly\n",
 		        o->parse_only ? "--parse-only"
@@ -592,7 +452,7 @@ static int run_asm(const struct options *o, FILE *in, struct pa_diag *diag)
  * comgr, the linker HIP's own toolchain uses. */
 /* The target of a link: all objects must be for one processor, and --gpu-name (when
  * given) must name it; without --gpu-name the first object's target ID is taken. */
-static bool link_target(const struct options *o, const struct co_buffer *objs,
+static bool link_target(const struct pa_options *o, const struct co_buffer *objs,
                         struct amd_target *target)
 {
 	struct amd_target first = {0};
@@ -630,7 +490,7 @@ static bool link_target(const struct options *o, const struct co_buffer *objs,
 	return true;
 }
 
-static int run_link(const struct options *o, struct pa_diag *diag)
+static int run_link(const struct pa_options *o, struct pa_diag *diag)
 {
 	struct co_buffer *objs = pa_xcalloc((size_t)o->nobjects, sizeof *objs);
 	struct co_buffer out = {0};
@@ -659,24 +519,52 @@ static int run_link(const struct options *o, struct pa_diag *diag)
 	return ok ? 0 : EXIT_INPUT;
 }
 
+/* Several GPUs: the whole text compiled per GPU on threads (job.c), one bundle out. */
+static int compile_targets(const struct pa_options *o, const struct amd_target *targets,
+                           size_t ntargets, FILE *in)
+{
+	if (o->relocatable || o->emit_asm || o->dump_ir || o->dump_mir || o->dump_sched ||
+	    o->time_passes)
+		usage_error("%s", "-c, -S, --dump-* and --time-passes take one GPU (--gpu-name "
+		                  "with several GPUs writes one bundle of code objects)");
+	struct pa_job job = {
+	        .filename = input_name(o), .options = o, .targets = targets, .ntargets = ntargets};
+	char *text = read_all(in, &job.ptx_len);
+	job.ptx = text;
+	struct pa_job_result r;
+	pa_job_run(&job, &r);
+	fputs(r.errors, stderr);
+	fputs(r.info, stderr);
+	char name[4096];
+	bool ok = r.ok && write_file(output_path(o, name, sizeof name),
+	                             &(struct co_buffer){r.code, r.code_size});
+	pa_job_result_free(&r);
+	free(text);
+	return ok ? 0 : EXIT_INPUT;
+}
+
+/* The targets of --gpu-name; a list only for compiling PTX. */
+static size_t read_targets(const struct pa_options *o, struct amd_target *targets)
+{
+	char err[512];
+	size_t n;
+	if (!pa_options_targets(o, targets, &n, err, sizeof err)) {
+		fprintf(stderr, "ptxas-amd: error: %s\n", err);
+		exit(EXIT_USAGE);
+	}
+	bool is_asm = has_suffix(o->input, ".s") || has_suffix(o->input, ".S");
+	if (n > 1 && (o->nobjects || is_asm))
+		usage_error("%s", "several GPUs in --gpu-name compile PTX only (assembly and "
+		                  "objects are for one GPU)");
+	return n;
+}
+
 int main(int argc, char **argv)
 {
-	struct options o;
+	struct pa_options o;
 	parse_args(argc, argv, &o);
-
-	struct amd_target target;
-	if (!parse_gpu_name(o.gpu_name, &target))
-		return EXIT_USAGE;
-	if (o.wave_size) {
-		bool ok = o.wave_size == 64 ? target.info->supports_wave64
-		                            : target.info->supports_wave32;
-		if (!ok)
-			usage_error("%s does not run code of that wavefront size",
-			            target.info->name);
-		target.wave_size = o.wave_size;
-	}
-	if (o.warp_size > target.wave_size)
-		usage_error("%s", "--warp-size 64 needs wave64 code (--wavefront-size 64)");
+	struct amd_target targets[PA_MAX_TARGETS];
+	size_t ntargets = read_targets(&o, targets);
 
 	struct pa_diag diag;
 	pa_diag_init(&diag, stderr);
@@ -688,7 +576,7 @@ int main(int argc, char **argv)
 			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "
 			                  "--parse-only or --dump-ast)");
 		int link_status = run_link(&o, &diag);
-		free((void *)o.objects);
+		pa_options_free(&o);
 		return link_status;
 	}
 	FILE *in = open_input(o.input);
@@ -699,8 +587,10 @@ int main(int argc, char **argv)
 		status = run_asm(&o, in, &diag);
 	} else if (o.parse_only || o.dump_ast) {
 		status = run_ptx(&o, in, &diag);
+	} else if (ntargets > 1) {
+		status = compile_targets(&o, targets, ntargets, in);
 	} else {
-		status = compile_ptx(&o, &target, in, &diag);
+		status = compile_ptx(&o, &targets[0], in, &diag);
 	}
 	if (in != stdin)
 		fclose(in);

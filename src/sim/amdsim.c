@@ -26,7 +26,8 @@ static void usage(FILE *out)
 	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
 	             "[--trace] [--printf FILE] [--printf-buffer BYTES]\n"
-	             "              [--max-insns N] ARG...\n"
+	             "              [--max-insns N] [--gpu GPU] ARG...\n"
+	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V\n");
 }
@@ -278,7 +279,7 @@ static void free_cli_args(struct cli_arg *cargs, size_t nargs)
 
 int main(int argc, char **argv)
 {
-	const char *file = NULL, *kernel = NULL;
+	const char *file = NULL, *kernel = NULL, *gpu = NULL;
 	struct sim_dispatch d = {0};
 	struct sim_options opt;
 	bool have_grid = false, have_block = false, stats_on = false;
@@ -295,6 +296,8 @@ int main(int argc, char **argv)
 			usage_rc = 0;
 		} else if (!strcmp(a, "--kernel") && has_next) {
 			kernel = argv[++i];
+		} else if (!strcmp(a, "--gpu") && has_next) {
+			gpu = argv[++i];
 		} else if (!strcmp(a, "--grid") && has_next) {
 			have_grid = parse_dims(argv[++i], d.grid);
 			if (!have_grid) {
@@ -372,7 +375,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "amdsim: error: cannot read '%s': %s\n", file, strerror(errno));
 		usage_rc = 1;
 	} else if (usage_rc < 0) {
-		co = sim_load(bytes, size, err, sizeof err);
+		co = sim_load_for_gpu(bytes, size, gpu, err, sizeof err);
 		free(bytes);
 		if (!co) {
 			fprintf(stderr, "amdsim: error: %s: %s\n", file, err);

@@ -8,7 +8,8 @@
  * relocations (.rela.dyn: R_AMDGPU_RELATIVE64, R_AMDGPU_ABS64 against a defined symbol) are
  * kept for the dispatch to apply at the image's load address, as the ROCm loader does.  Every size
  * and offset read from the file is bounds-checked: bad input is an error, never a crash.
- * complexity: O(file size). */
+ * sim_load_for_gpu also takes a clang offload bundle (.hipfb) and loads its entry for one
+ * GPU.  complexity: O(file size). */
 #include <gelf.h>
 #include <libelf.h>
 #include <msgpack.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "offload_bundle.h"
 #include "sim_int.h"
 
 enum {
@@ -447,4 +449,51 @@ uint32_t sim_kernel_max_flat_workgroup_size(const struct sim_code_object *co, co
 {
 	const struct sim_kernel *k = kernel_named(co, kernel);
 	return k ? k->max_flat_workgroup_size : 0;
+}
+
+/* Whether bundle entry id `id` (id_len bytes) is a HIP code object for `gpu`: the whole
+ * target ID ("gfx90a:xnack-") when gpu has features, else just the processor. */
+static bool bundle_id_is(const char *id, size_t id_len, const char *gpu)
+{
+	static const char prefix[] = "hipv4-amdgcn-amd-amdhsa--";
+	size_t p = sizeof prefix - 1;
+	if (id_len < p || memcmp(id, prefix, p))
+		return false;
+	const char *t = id + p;
+	size_t tlen = id_len - p;
+	const char *colon = strchr(gpu, ':') ? NULL : memchr(t, ':', tlen);
+	size_t want = colon ? (size_t)(colon - t) : tlen;
+	return strlen(gpu) == want && !memcmp(t, gpu, want);
+}
+
+struct sim_code_object *sim_load_for_gpu(const void *bytes, size_t size, const char *gpu, char *err,
+                                         size_t errlen)
+{
+	size_t n;
+	if (!pa_bundle_is(bytes, size)) {
+		struct sim_code_object *co = sim_load(bytes, size, err, errlen);
+		size_t proc = gpu ? strcspn(gpu, ":") : 0;
+		if (co && gpu &&
+		    (proc != strlen(co->target_name) || memcmp(gpu, co->target_name, proc))) {
+			snprintf(err, errlen, "the code object is for %s, not for --gpu %s",
+			         co->target_name, gpu);
+			sim_free(co);
+			return NULL;
+		}
+		return co;
+	}
+	if (!pa_bundle_count(bytes, size, &n, err, errlen))
+		return NULL;
+	if (!gpu) {
+		fail(err, errlen, "an offload bundle: give --gpu to pick its entry");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pa_bundle_entry e;
+		pa_bundle_get(bytes, i, &e);
+		if (bundle_id_is(e.id, e.id_len, gpu))
+			return sim_load(e.data, e.size, err, errlen);
+	}
+	snprintf(err, errlen, "the offload bundle has no entry for --gpu %s", gpu);
+	return NULL;
 }

@@ -107,6 +107,11 @@ void sim_options_init(struct sim_options *opt);
 /* Parses a code object (copied).  Returns NULL and a one-line reason in err on bad input. */
 struct sim_code_object *sim_load(const void *bytes, size_t size, char *err, size_t errlen);
 void sim_free(struct sim_code_object *co);
+/* sim_load, or for a clang offload bundle (.hipfb) its entry for `gpu` ("gfx90a", or with
+ * features "gfx90a:xnack-"); with a plain code object a `gpu` that is not its processor is
+ * an error.  `gpu` may be NULL (then a bundle is an error). */
+struct sim_code_object *sim_load_for_gpu(const void *bytes, size_t size, const char *gpu, char *err,
+                                         size_t errlen);
 
 /* Kernel names in the code object. */
 size_t sim_kernel_count(const struct sim_code_object *co);
