@@ -10,8 +10,9 @@ accumulation; 2^-50 for f64), plus one f16 ulp of the exact value for an f16 D (
 rounding).  A chain of two wmma.mma on the same A and B (D = A B + (A B + C)) counts 2K products.
 
 mma.sync: the warp's A, B and C come from every lane's operands of the slot (the fragment
-layouts of tests/kernels/mma_frag.py, the PTX ISA's); wmma: from the input buffer, with the
-geometry the manifest records (offsets, strides, layouts) -- the fragments do not matter there.
+layouts of tests/kernels/mma_frag.py, the PTX ISA's); wmma and the ldmatrix -> mma pipelines:
+from the input buffer, with the geometry the manifest records (offsets, strides, layouts) -- the
+fragments do not matter there.
 """
 
 import math
@@ -135,6 +136,38 @@ def wmma_ok(kernel, slot, t, inp, us):
     return True
 
 
+def pipe_ok(kernel, slot, t, inp, us):
+    """A D register of an ldmatrix -> mma.m16n8k16 k-loop (kind 'pipe'): A (16 x Kt) and B
+    (Kt x 8 ntile) read from the warp's shared-memory image in the input buffer with the
+    geometry the manifest records (gen_tc.py's gen_pipe), C = 0, Kt = 16 ks products."""
+    tc = kernel['tc']
+    f = mma_frag.form_of(slot['op'])
+    kt = 16 * tc['ks']
+    word0 = (t // 32) * 32 * kernel['in_words']
+    ab = tc['ab']
+
+    def a_elem(i, kk):
+        idx = kk * tc['sa'] + i if tc['a_trans'] else i * tc['sa'] + kk
+        return mem_elem(inp, word0, tc['oa'] + 2 * idx, ab)
+
+    def b_elem(kk, n):
+        idx = kk * tc['sb'] + n if tc['b_kmajor'] else n * tc['sb'] + kk
+        return mem_elem(inp, word0, tc['ob'] + 2 * idx, ab)
+
+    nd = 4 if f.td == 'f32' else 2
+    tile, r = divmod(slot['w'], nd)
+    M = kernel['out_words']
+    ours, _ = compare.slot_value(us, t, M, slot)
+    got = mma_frag.decode(f.td, words_of(ours, slot['n']))
+    first = r * (2 if f.td == 'f16' else 1)
+    for j, x in enumerate(got):
+        row, col = f.ld(t % 32, first + j)
+        prods = [a_elem(row, kk) * b_elem(kk, 8 * tile + col) for kk in range(kt)]
+        if not within(x, math.fsum(prods), kt, math.fsum(abs(p) for p in prods), f.td):
+            return False
+    return True
+
+
 def ok(kernel, slot, t, inp, us, by_w):
     """Whether our result of a general-data tensor slot is within the bound."""
     try:
@@ -142,6 +175,8 @@ def ok(kernel, slot, t, inp, us, by_w):
             return wmma_ok(kernel, slot, t, inp, us)
         if slot.get('cat') == 'mma':
             return mma_ok(kernel, slot, t, inp, us, by_w)
+        if slot.get('cat') == 'pipe' and 'tc' in kernel:
+            return pipe_ok(kernel, slot, t, inp, us)
     except (KeyError, ValueError, IndexError, TypeError):
         return False
     return False
