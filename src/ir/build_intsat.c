@@ -469,8 +469,14 @@ bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		    t == PTX_TYPE_S32)
 			return tr_relu_s32(&x);
 		if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && has(&x, PTX_DW_SAT) &&
-		    t == PTX_TYPE_S32 && !has(&x, PTX_DW_CC) && in->nopnds == 3)
+		    is_int(t)) {
+			if (t != PTX_TYPE_S32 || has(&x, PTX_DW_CC) || in->nopnds != 3) {
+				irb_unsupported(b, in,
+				                "integer .sat other than add/sub.sat.s32 (no .cc)");
+				return true;
+			}
 			return tr_addsub_sat(&x, in->op == PTX_OP_SUB);
+		}
 		return false;
 	case PTX_OP_CVT:
 		if (has(&x, PTX_DW_PACK))

@@ -305,7 +305,8 @@ def results(a, b, c):
           vmad(a, b, c, False, False, asel='b0', bsel='b1'), vmad(a, b, c, True, False, sat=True)]
     # SIMD video
     S = vsimd
-    r += [S('add', 2, a, b, c, False, False, False), S('add', 2, a, b, c, True, True, True, sat=True),
+    r += [S('add', 2, a, b, c, False, False, False),
+          S('add', 2, a, b, c, True, True, True, sat=True),
           S('add', 2, a, b, c, False, False, False, sat=True),
           S('sub', 2, a, b, c, True, True, False, sat=True),
           S('avrg', 2, a, b, c, True, True, True), S('avrg', 2, a, b, c, False, False, False),
@@ -314,7 +315,8 @@ def results(a, b, c):
           S('set', 2, a, b, c, False, True, True, cmp='lt'),
           S('set', 2, a, b, c, False, False, False, add=True, cmp='ne'),
           S('add', 2, a, b, c, True, True, True, add=True),
-          S('add', 4, a, b, c, False, False, False), S('add', 4, a, b, c, True, True, True, sat=True),
+          S('add', 4, a, b, c, False, False, False),
+          S('add', 4, a, b, c, True, True, True, sat=True),
           S('sub', 4, a, b, c, False, False, False, sat=True),
           S('avrg', 4, a, b, c, True, True, True), S('avrg', 4, a, b, c, False, False, False),
           S('absdiff', 4, a, b, c, False, False, False, add=True),
