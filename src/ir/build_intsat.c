@@ -3,9 +3,8 @@
  * is expanded into the IR's general operations as the PTX ISA defines it
  * (docs/SEMANTICS.md "Integer saturation, set and video instructions").
  *
- * add/sub.sat.s32 detect signed overflow on the wrapped sum (the sign of the result differs
- * from both operands' for add, from a's and not b's for sub) and give INT_MAX or INT_MIN by
- * a's sign.  The .s16x2/.u16x2 forms work on each half extended to 32 bits and put the
+ * add/sub.sat.s32 are IR operations of their own (sel_intsat.c: the clamp bit of
+ * v_add_i32/v_sub_i32).  The .s16x2/.u16x2 forms work on each half extended to 32 bits and put the
  * halves together again.  cvt.sat between integer types clamps the source, extended as its
  * type says, to the destination type's range.  cvt.pack.sat clamps a and b to the narrow
  * type and packs them (a above b) below c shifted left.  min/max.xorsign.abs compare
@@ -109,16 +108,7 @@ static ir_ref pack16(struct sx *x, ir_ref lo, ir_ref hi)
 static bool tr_addsub_sat(struct sx *x, bool is_sub)
 {
 	ir_ref a = src(x, 1, IR_T_I32, true), b = src(x, 2, IR_T_I32, true);
-	ir_ref r = op2(x, is_sub ? IR_SUB : IR_ADD, IR_T_I32, a, b, 0);
-	/* overflow: add: a and b have one sign and r the other; sub: a and b differ in sign
-	 * and r's differs from a's */
-	ir_ref ra = op2(x, IR_XOR, IR_T_I32, a, r, 0);
-	ir_ref rb = op2(x, IR_XOR, IR_T_I32, is_sub ? op1(x, IR_NOT, IR_T_I32, b, 0) : b, r, 0);
-	ir_ref ovf = icmp(x, IR_CMP_LT, op2(x, IR_AND, IR_T_I32, ra, rb, 0), k(x, IR_T_I32, 0));
-	/* a >= 0: INT_MAX, a < 0: INT_MIN = (a >> 31) ^ INT_MAX */
-	ir_ref lim = op2(x, IR_XOR, IR_T_I32, op2(x, IR_SHR_S, IR_T_I32, a, k(x, IR_T_I32, 31), 0),
-	                 k(x, IR_T_I32, 0x7fffffff), 0);
-	dst(x, sel(x, IR_T_I32, ovf, lim, r), true);
+	dst(x, op2(x, is_sub ? IR_SUB_SAT_S : IR_ADD_SAT_S, IR_T_I32, a, b, 0), true);
 	return true;
 }
 

@@ -12,7 +12,7 @@ import struct
 
 from ref import Case, In, Out, unpack, M32
 
-NOUT = 128
+NOUT = 130
 M64 = (1 << 64) - 1
 
 INT_EDGE = [0, 1, 2, M32, 0xfffffffe, 0x7fffffff, 0x80000000, 0x80000001, 0x7ffffffe,
@@ -215,8 +215,8 @@ def vsimd(op, lanes, a, b, c, d_s, a_s, b_s, sat=False, add=False, cmp=None):
     return d & M32
 
 
-def results(a, b, c):
-    """The words intsat.ptx writes, in order."""
+def results(a, b, c, n):
+    """The words intsat.ptx writes, in order (n: the thread count)."""
     sa, sb = sx(a, 32), sx(b, 32)
     d1, d2 = c << 32 | a, a << 32 | b
     p = c & 1
@@ -327,6 +327,7 @@ def results(a, b, c):
           S('set', 4, a, b, c, False, True, True, add=True, cmp='ge'),
           S('sub', 2, a, b, c, False, False, False, add=True)]
     r.append(sat_s32(sa + sb) if p else c)
+    r += [sat_s32(n + 2147483000), sat_s32(-2147483000 - n)]
     assert len(r) == NOUT, len(r)
     return r
 
@@ -354,7 +355,7 @@ def intsat_case():
     def check(outs, wave):
         got, errs = unpack('I', outs[0]), []
         for i in range(n):
-            exp = results(a[i], b[i], c[i])
+            exp = results(a[i], b[i], c[i], n)
             for w, e in enumerate(exp):
                 g = got[i * NOUT + w]
                 if g != e:
