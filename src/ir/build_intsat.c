@@ -139,6 +139,11 @@ static bool tr_x2(struct sx *x)
 	bool minmax = in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
 	if (in->op != PTX_OP_ADD && in->op != PTX_OP_SUB && !minmax)
 		return false;
+	if (in->op == PTX_OP_SUB) { /* the ISA defines add/min/max .s16x2/.u16x2 only */
+		irb_unsupported(x->b, in,
+		                "sub has no .s16x2/.u16x2 form (NVIDIA's ptxas rejects it)");
+		return true;
+	}
 	if (has(x, PTX_DW_SAT) || has(x, PTX_DW_CC) || (relu && !(minmax && sign)) ||
 	    in->nopnds != 3) {
 		irb_unsupported(

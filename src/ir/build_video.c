@@ -7,9 +7,12 @@
  * bits wide), .sat clamps it to the destination type's 32-bit range, and the secondary
  * operation .add/.min/.max combines it with c (extended as the destination type) before the
  * low 32 bits are written.  vshl/vshr shift by b, clamped to 32 (.clamp) or modulo 32
- * (.wrap); an unsigned a shifted left by 32 leaves 64 bits, so that result is compared
- * unsigned.  vmad is a * b + c in 64 bits, signed if a or b is, with .sat to that
- * signedness's 32-bit range.  vset's result is 1 or 0.
+ * (.wrap).  vmad is a * b + c in 64 bits; vset's result is 1 or 0.  Where an NVIDIA H100
+ * differs from that reading (tests/exec/intsat_nv.py, docs/SEMANTICS.md), the hardware is
+ * followed: vadd.u32.u32.u32.sat wraps; with a .u32 destination .min/.max compare the low
+ * 32 bits of the result sign-extended, as unsigned values, with c; vshl's intermediate is 34
+ * bits wide; vmad reads whole-word operands and c as signed and .sat clamps to the
+ * destination type's range.
  * SIMD forms (vadd2 ... vset4): halves or bytes of a and b in place (the default selectors;
  * the parser accepts no others and no masks), each result clamped with .sat to the element
  * range of the destination type; without a secondary operation the results are the
@@ -107,21 +110,19 @@ static ir_ref part(struct vx *x, unsigned i, bool sign)
 	return op1(x, sign ? IR_SEXT : IR_ZEXT, IR_T_I64, v);
 }
 
-/* the 64-bit intermediate v clamped to the 32-bit range of a signed or unsigned type;
- * big: v is a non-negative value that may use all 64 bits */
-static ir_ref sat32(struct vx *x, ir_ref v, bool sign, bool big)
+/* the 64-bit intermediate v clamped to the 32-bit range of a signed or unsigned type */
+static ir_ref sat32(struct vx *x, ir_ref v, bool sign)
 {
-	uint64_t hi = sign ? 0x7fffffffu : 0xffffffffu;
-	ir_ref h = k(x, IR_T_I64, hi);
-	if (!big) {
-		ir_ref l = k(x, IR_T_I64, sign ? (uint64_t)(int64_t)INT32_MIN : 0);
-		v = sel(x, IR_T_I64, icmp(x, IR_CMP_LT, v, l), l, v);
-	}
-	return sel(x, IR_T_I64, icmp(x, big ? IR_CMP_GTU : IR_CMP_GT, v, h), h, v);
+	ir_ref h = k(x, IR_T_I64, sign ? 0x7fffffffu : 0xffffffffu);
+	ir_ref l = k(x, IR_T_I64, sign ? (uint64_t)(int64_t)INT32_MIN : 0);
+	v = sel(x, IR_T_I64, icmp(x, IR_CMP_LT, v, l), l, v);
+	return sel(x, IR_T_I64, icmp(x, IR_CMP_GT, v, h), h, v);
 }
 
-/* d = op2(tmp, c) or tmp, low 32 bits; c extended as the destination's sign says */
-static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign, bool big)
+/* d = op2(tmp, c) or tmp, low 32 bits; c extended as the destination's sign says.  With a
+ * .u32 destination, .min/.max compare the low 32 bits of tmp, sign-extended, as an unsigned
+ * value with c: a word with bit 31 set counts as above every c (the H100's behaviour). */
+static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign)
 {
 	enum ptx_dotword w = op2_word(x);
 	if (w) {
@@ -129,13 +130,14 @@ static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign, bool big)
 		if (w == PTX_DW_ADD) {
 			tmp = op2(x, IR_ADD, IR_T_I64, tmp, c, 0);
 		} else {
-			/* a 64-bit unsigned tmp compares as 2^40 (above every c) */
-			ir_ref tc = tmp;
-			if (big) {
-				ir_ref cap = k(x, IR_T_I64, 1ull << 40);
-				tc = sel(x, IR_T_I64, icmp(x, IR_CMP_GTU, tmp, cap), cap, tmp);
+			ir_ref lt;
+			if (dsign) {
+				lt = icmp(x, IR_CMP_LT, tmp, c);
+			} else {
+				ir_ref key =
+				        op1(x, IR_SEXT, IR_T_I64, op1(x, IR_TRUNC, IR_T_I32, tmp));
+				lt = icmp(x, IR_CMP_LTU, key, c);
 			}
-			ir_ref lt = icmp(x, IR_CMP_LT, tc, c);
 			tmp = w == PTX_DW_MIN ? sel(x, IR_T_I64, lt, tmp, c)
 			                      : sel(x, IR_T_I64, lt, c, tmp);
 		}
@@ -166,7 +168,7 @@ static void tr_scalar(struct vx *x)
 	}
 	bool dsign = is_s32((enum ptx_type)in->types[0]),
 	     asign = is_s32((enum ptx_type)in->types[1]);
-	bool bsign = is_s32((enum ptx_type)in->types[2]), big = false;
+	bool bsign = is_s32((enum ptx_type)in->types[2]);
 	ir_ref ta = part(x, 1, asign), tb = part(x, 2, bsign), tmp;
 	switch (op) {
 	case PTX_OP_VADD:
@@ -189,18 +191,23 @@ static void tr_scalar(struct vx *x)
 		tb = clampm ? pick64(x, true, IR_CMP_LTU, tb, k(x, IR_T_I64, 32))
 		            : op2(x, IR_AND, IR_T_I64, tb, k(x, IR_T_I64, 31), 0);
 		if (op == PTX_OP_VSHL) {
+			/* the H100's intermediate is 34 bits wide: 2 << 32 saturates to the
+			 * minimum (it is -2^33 there), 1 << 32 to the maximum */
 			tmp = op2(x, IR_SHL, IR_T_I64, ta, tb, 0);
-			big = !asign; /* up to 2^64 - 2^32: exact as an unsigned value */
+			tmp = op2(x, IR_SHR_S, IR_T_I64,
+			          op2(x, IR_SHL, IR_T_I64, tmp, k(x, IR_T_I64, 30), 0),
+			          k(x, IR_T_I64, 30), 0);
 		} else {
 			tmp = op2(x, asign ? IR_SHR_S : IR_SHR_U, IR_T_I64, ta, tb, 0);
 		}
 		break;
 	}
-	if (has(x, PTX_DW_SAT)) {
-		tmp = sat32(x, tmp, dsign, big);
-		big = false;
+	/* vadd.u32.u32.u32.sat wraps on the H100: the 32-bit sum, not saturated */
+	bool all_u32 = !dsign && !asign && !bsign;
+	if (has(x, PTX_DW_SAT) && !(op == PTX_OP_VADD && all_u32)) {
+		tmp = sat32(x, tmp, dsign);
 	}
-	finish_scalar(x, tmp, dsign, big);
+	finish_scalar(x, tmp, dsign);
 }
 
 /* vset.atype.btype.cmp: 1 or 0, then the secondary operation (unsigned) */
@@ -218,7 +225,7 @@ static void tr_vset(struct vx *x)
 	ir_ref ta = part(x, 1, is_s32((enum ptx_type)in->types[0]));
 	ir_ref tb = part(x, 2, is_s32((enum ptx_type)in->types[1]));
 	ir_ref tmp = sel(x, IR_T_I64, icmp(x, c, ta, tb), k(x, IR_T_I64, 1), k(x, IR_T_I64, 0));
-	finish_scalar(x, tmp, false, false);
+	finish_scalar(x, tmp, false);
 }
 
 /* vmad.dtype.atype.btype{.sat} d, a, b, c: a * b + c, signed if a or b is */
@@ -242,11 +249,15 @@ static void tr_vmad(struct vx *x)
 		}
 	bool asign = is_s32((enum ptx_type)in->types[1]),
 	     bsign = is_s32((enum ptx_type)in->types[2]);
-	bool sign = asign || bsign;
+	/* on the H100 a whole-word operand (no selector) and c are signed whatever their type,
+	 * a selected byte or half is extended as its type says, and .sat clamps to the
+	 * destination type's range */
+	asign |= !in->opnds[1].video_sel;
+	bsign |= !in->opnds[2].video_sel;
 	ir_ref p = op2(x, IR_MUL, IR_T_I64, part(x, 1, asign), part(x, 2, bsign), 0);
-	ir_ref tmp = op2(x, IR_ADD, IR_T_I64, p, part(x, 3, sign), 0);
-	if (has(x, PTX_DW_SAT)) /* unsigned: the exact value below 2^64 */
-		tmp = sat32(x, tmp, sign, !sign);
+	ir_ref tmp = op2(x, IR_ADD, IR_T_I64, p, part(x, 3, true), 0);
+	if (has(x, PTX_DW_SAT))
+		tmp = sat32(x, tmp, is_s32((enum ptx_type)in->types[0]));
 	irb_write_dest(x->b, &x->in->opnds[0], op1(x, IR_TRUNC, IR_T_I32, tmp), false, x->guard);
 }
 
