@@ -4,10 +4,10 @@
  * (docs/SEMANTICS.md "Integer saturation, set and video instructions").
  *
  * add/sub.sat.s32 are IR operations of their own (sel_intsat.c: the clamp bit of
- * v_add_i32/v_sub_i32).  The .s16x2/.u16x2 forms work on each half extended to 32 bits and put the
- * halves together again.  cvt.sat between integer types clamps the source, extended as its
- * type says, to the destination type's range.  cvt.pack.sat clamps a and b to the narrow
- * type and packs them (a above b) below c shifted left.  min/max.xorsign.abs compare
+ * v_add_i32/v_sub_i32).  The .s16x2/.u16x2 forms are packed IR operations
+ * (sel_intsat.c: v_pk_add_u16, v_pk_min/max_i16/u16).  cvt.sat between integer types clamps the
+ * source, extended as its type says, to the destination type's range.  cvt.pack.sat clamps a and b
+ * to the narrow type and packs them (a above b) below c shifted left.  min/max.xorsign.abs compare
  * magnitudes (as f32: f16 and bf16 convert exactly) and give the result the XOR of the
  * operands' signs, a NaN result the canonical NaN.  set is setp's comparison (and boolean
  * operation) as all ones or 1.0f (1.0 in f16/bf16, per half for the x2 forms).
@@ -114,24 +114,6 @@ static bool tr_addsub_sat(struct sx *x, bool is_sub)
 
 /* ---- .s16x2 / .u16x2 ---- */
 
-static ir_ref half_op(struct sx *x, enum ptx_opcode op, ir_ref a, ir_ref b, bool sign, bool relu)
-{
-	ir_ref r;
-	switch (op) {
-	case PTX_OP_ADD:
-		return op2(x, IR_ADD, IR_T_I32, a, b, 0);
-	case PTX_OP_SUB:
-		return op2(x, IR_SUB, IR_T_I32, a, b, 0);
-	case PTX_OP_MIN:
-		r = op2(x, sign ? IR_MIN_S : IR_MIN_U, IR_T_I32, a, b, 0);
-		break;
-	default:
-		r = op2(x, sign ? IR_MAX_S : IR_MAX_U, IR_T_I32, a, b, 0);
-		break;
-	}
-	return relu ? op2(x, IR_MAX_S, IR_T_I32, r, k(x, IR_T_I32, 0), 0) : r;
-}
-
 static bool tr_x2(struct sx *x)
 {
 	const struct ptx_insn *in = x->in;
@@ -152,11 +134,13 @@ static bool tr_x2(struct sx *x)
 		        "on min/max.s16x2)");
 		return true;
 	}
-	ir_ref a = src(x, 1, IR_T_I32, false), b = src(x, 2, IR_T_I32, false), h[2];
-	for (unsigned i = 0; i < 2; i++)
-		h[i] = half_op(x, (enum ptx_opcode)in->op, field(x, a, 16 * i, 16, sign),
-		               field(x, b, 16 * i, 16, sign), sign, relu);
-	dst(x, pack16(x, h[0], h[1]), false);
+	enum ir_op op = in->op == PTX_OP_ADD   ? IR_PK_ADD16
+	                : in->op == PTX_OP_MIN ? (sign ? IR_PK_MIN_S16 : IR_PK_MIN_U16)
+	                                       : (sign ? IR_PK_MAX_S16 : IR_PK_MAX_U16);
+	ir_ref r = op2(x, op, IR_T_I32, src(x, 1, IR_T_I32, false), src(x, 2, IR_T_I32, false), 0);
+	if (relu) /* each half, or 0 when it is negative */
+		r = op2(x, IR_PK_MAX_S16, IR_T_I32, r, k(x, IR_T_I32, 0), 0);
+	dst(x, r, false);
 	return true;
 }
 

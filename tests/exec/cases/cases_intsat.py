@@ -14,7 +14,7 @@ import struct
 
 from ref import Case, In, Out, unpack, M32
 
-NOUT = 130
+NOUT = 132
 # words stored from 16-bit registers (cvt.u32.u16): NVIDIA hardware may leave the register's
 # other half in them (intsat_nv.py compares their low halves)
 H16_WORDS = (21, 22, 23, 24, 47, 70, 72)
@@ -336,6 +336,8 @@ def results(a, b, c, n):
           S('sub', 2, a, b, c, False, False, False, add=True)]
     r.append(sat_s32(sa + sb) if p else c)
     r += [sat_s32(n + 2147483000), sat_s32(-2147483000 - n)]
+    r += [halves_op(a, 0x7fff8001, lambda x, y: x + y, False),
+          halves_op(n, 0xfff00010, lambda x, y: relu(min(x, y)), True)]
     assert len(r) == NOUT, len(r)
     return r
 
