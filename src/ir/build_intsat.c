@@ -251,6 +251,12 @@ static void int_range(enum ptx_type t, unsigned w, uint64_t *lo, uint64_t *hi)
 	}
 }
 
+/* the smallest value of a `bits`-bit integer type */
+static int64_t type_min(bool sign, unsigned bits)
+{
+	return !sign ? 0 : bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
 static bool tr_cvt_sat_int(struct sx *x)
 {
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
@@ -265,9 +271,8 @@ static bool tr_cvt_sat_int(struct sx *x)
 	if (sb < 32) /* the source's own bits, extended as its type says */
 		v = field(x, v, 0, sb, ss);
 	/* source and destination ranges as values: clamp only where the source's exceeds */
-	int64_t smin = ss ? -(int64_t)(1ull << (sb - 1)) : 0;
+	int64_t smin = type_min(ss, sb), dmin = type_min(ds, db);
 	uint64_t smax = ss ? (1ull << (sb - 1)) - 1 : sb == 64 ? ~0ull : (1ull << sb) - 1;
-	int64_t dmin = ds ? -(int64_t)(1ull << (db - 1)) : 0;
 	uint64_t dmax = ds ? (1ull << (db - 1)) - 1 : db == 64 ? ~0ull : (1ull << db) - 1;
 	if (smin < dmin) { /* then dmin is 0 or a negative value above smin: source signed */
 		ir_ref l = k(x, w, (uint64_t)dmin);
