@@ -228,7 +228,7 @@ static void tr_vset(struct vx *x)
 	finish_scalar(x, tmp, false);
 }
 
-/* vmad.dtype.atype.btype{.sat} d, a, b, c: a * b + c, signed if a or b is */
+/* vmad.dtype.atype.btype{.sat} d, a, b, c: a * b + c in 64 bits (operand signedness below) */
 static void tr_vmad(struct vx *x)
 {
 	const struct ptx_insn *in = x->in;
