@@ -9,10 +9,9 @@
  * low 32 bits are written.  vshl/vshr shift by b, clamped to 32 (.clamp) or modulo 32
  * (.wrap).  vmad is a * b + c in 64 bits; vset's result is 1 or 0.  Where an NVIDIA H100
  * differs from that reading (tests/exec/intsat_nv.py, docs/SEMANTICS.md), the hardware is
- * followed: vadd.u32.u32.u32.sat wraps; with a .u32 destination .min/.max compare the low
- * 32 bits of the result sign-extended, as unsigned values, with c; vshl's intermediate is 34
- * bits wide; vmad reads whole-word operands and c as signed and .sat clamps to the
- * destination type's range.
+ * followed: vadd.u32.u32.u32.sat wraps; after vadd/vsub, .min/.max compare the low 32 bits
+ * of the result sign-extended with c (unsigned with a .u32 destination); vshl saturates from
+ * a 34-bit intermediate; vmad reads whole-word operands and c as signed.
  * SIMD forms (vadd2 ... vset4): halves or bytes of a and b in place (the default selectors;
  * the parser accepts no others and no masks), each result clamped with .sat to the element
  * range of the destination type; without a secondary operation the results are the
@@ -119,10 +118,16 @@ static ir_ref sat32(struct vx *x, ir_ref v, bool sign)
 	return sel(x, IR_T_I64, icmp(x, IR_CMP_GT, v, h), h, v);
 }
 
-/* d = op2(tmp, c) or tmp, low 32 bits; c extended as the destination's sign says.  With a
- * .u32 destination, .min/.max compare the low 32 bits of tmp, sign-extended, as an unsigned
- * value with c: a word with bit 31 set counts as above every c (the H100's behaviour). */
-static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign)
+/* How .min/.max compare the intermediate with c, as the H100 does: */
+enum vcmp {
+	VCMP_EXACT,    /* the exact value (signed 64-bit) */
+	VCMP_EXACT_U,  /* the exact value, non-negative and up to 2^64 (vshl of an unsigned a) */
+	VCMP_LOW_SEXT, /* vadd/vsub: the low 32 bits sign-extended, compared signed with a .s32
+	                * destination, unsigned (64-bit) with a .u32 one */
+};
+
+/* d = op2(tmp, c) or tmp, low 32 bits; c extended as the destination's sign says */
+static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign, enum vcmp how)
 {
 	enum ptx_dotword w = op2_word(x);
 	if (w) {
@@ -131,12 +136,17 @@ static void finish_scalar(struct vx *x, ir_ref tmp, bool dsign)
 			tmp = op2(x, IR_ADD, IR_T_I64, tmp, c, 0);
 		} else {
 			ir_ref lt;
-			if (dsign) {
-				lt = icmp(x, IR_CMP_LT, tmp, c);
-			} else {
+			if (how == VCMP_LOW_SEXT) {
 				ir_ref key =
 				        op1(x, IR_SEXT, IR_T_I64, op1(x, IR_TRUNC, IR_T_I32, tmp));
-				lt = icmp(x, IR_CMP_LTU, key, c);
+				lt = icmp(x, dsign ? IR_CMP_LT : IR_CMP_LTU, key, c);
+			} else if (how ==
+			           VCMP_EXACT_U) { /* tmp < c: c not negative, below unsigned */
+				lt = op2(x, IR_AND, IR_T_PRED,
+				         icmp(x, IR_CMP_GE, c, k(x, IR_T_I64, 0)),
+				         icmp(x, IR_CMP_LTU, tmp, c), 0);
+			} else {
+				lt = icmp(x, IR_CMP_LT, tmp, c);
 			}
 			tmp = w == PTX_DW_MIN ? sel(x, IR_T_I64, lt, tmp, c)
 			                      : sel(x, IR_T_I64, lt, c, tmp);
@@ -170,12 +180,15 @@ static void tr_scalar(struct vx *x)
 	     asign = is_s32((enum ptx_type)in->types[1]);
 	bool bsign = is_s32((enum ptx_type)in->types[2]);
 	ir_ref ta = part(x, 1, asign), tb = part(x, 2, bsign), tmp;
+	enum vcmp how = VCMP_EXACT;
 	switch (op) {
 	case PTX_OP_VADD:
 		tmp = op2(x, IR_ADD, IR_T_I64, ta, tb, 0);
+		how = VCMP_LOW_SEXT;
 		break;
 	case PTX_OP_VSUB:
 		tmp = op2(x, IR_SUB, IR_T_I64, ta, tb, 0);
+		how = VCMP_LOW_SEXT;
 		break;
 	case PTX_OP_VABSDIFF:
 		tmp = op2(x, IR_SUB, IR_T_I64, pick64(x, false, IR_CMP_LT, ta, tb),
@@ -191,12 +204,8 @@ static void tr_scalar(struct vx *x)
 		tb = clampm ? pick64(x, true, IR_CMP_LTU, tb, k(x, IR_T_I64, 32))
 		            : op2(x, IR_AND, IR_T_I64, tb, k(x, IR_T_I64, 31), 0);
 		if (op == PTX_OP_VSHL) {
-			/* the H100's intermediate is 34 bits wide: 2 << 32 saturates to the
-			 * minimum (it is -2^33 there), 1 << 32 to the maximum */
 			tmp = op2(x, IR_SHL, IR_T_I64, ta, tb, 0);
-			tmp = op2(x, IR_SHR_S, IR_T_I64,
-			          op2(x, IR_SHL, IR_T_I64, tmp, k(x, IR_T_I64, 30), 0),
-			          k(x, IR_T_I64, 30), 0);
+			how = asign ? VCMP_EXACT : VCMP_EXACT_U;
 		} else {
 			tmp = op2(x, asign ? IR_SHR_S : IR_SHR_U, IR_T_I64, ta, tb, 0);
 		}
@@ -205,9 +214,15 @@ static void tr_scalar(struct vx *x)
 	/* vadd.u32.u32.u32.sat wraps on the H100: the 32-bit sum, not saturated */
 	bool all_u32 = !dsign && !asign && !bsign;
 	if (has(x, PTX_DW_SAT) && !(op == PTX_OP_VADD && all_u32)) {
+		/* vshl saturates from a 34-bit intermediate on the H100: 2 << 32 (-2^33 there)
+		 * gives the minimum, 1 << 32 the maximum */
+		if (op == PTX_OP_VSHL)
+			tmp = op2(x, IR_SHR_S, IR_T_I64,
+			          op2(x, IR_SHL, IR_T_I64, tmp, k(x, IR_T_I64, 30), 0),
+			          k(x, IR_T_I64, 30), 0);
 		tmp = sat32(x, tmp, dsign);
 	}
-	finish_scalar(x, tmp, dsign);
+	finish_scalar(x, tmp, dsign, how);
 }
 
 /* vset.atype.btype.cmp: 1 or 0, then the secondary operation (unsigned) */
@@ -225,7 +240,7 @@ static void tr_vset(struct vx *x)
 	ir_ref ta = part(x, 1, is_s32((enum ptx_type)in->types[0]));
 	ir_ref tb = part(x, 2, is_s32((enum ptx_type)in->types[1]));
 	ir_ref tmp = sel(x, IR_T_I64, icmp(x, c, ta, tb), k(x, IR_T_I64, 1), k(x, IR_T_I64, 0));
-	finish_scalar(x, tmp, false);
+	finish_scalar(x, tmp, false, VCMP_EXACT);
 }
 
 /* vmad.dtype.atype.btype{.sat} d, a, b, c: a * b + c in 64 bits (operand signedness below) */
@@ -249,15 +264,16 @@ static void tr_vmad(struct vx *x)
 		}
 	bool asign = is_s32((enum ptx_type)in->types[1]),
 	     bsign = is_s32((enum ptx_type)in->types[2]);
-	/* on the H100 a whole-word operand (no selector) and c are signed whatever their type,
-	 * a selected byte or half is extended as its type says, and .sat clamps to the
-	 * destination type's range */
+	/* .sat clamps to the signed range when a or b is signed (the ISA's signedFinal), else
+	 * to the unsigned one; on the H100 a whole-word operand (no selector) and c are read
+	 * as signed whatever their type, a selected byte or half as its type says */
+	bool sign = asign || bsign;
 	asign |= !in->opnds[1].video_sel;
 	bsign |= !in->opnds[2].video_sel;
 	ir_ref p = op2(x, IR_MUL, IR_T_I64, part(x, 1, asign), part(x, 2, bsign), 0);
 	ir_ref tmp = op2(x, IR_ADD, IR_T_I64, p, part(x, 3, true), 0);
 	if (has(x, PTX_DW_SAT))
-		tmp = sat32(x, tmp, is_s32((enum ptx_type)in->types[0]));
+		tmp = sat32(x, tmp, sign);
 	irb_write_dest(x->b, &x->in->opnds[0], op1(x, IR_TRUNC, IR_T_I32, tmp), false, x->guard);
 }
 

@@ -3,11 +3,10 @@ instructions of the reference interpreter, as the PTX ISA defines them, and wher
 differs from its pseudo-code the hardware's behaviour (docs/SEMANTICS.md "Integer saturation,
 set and video instructions"; tests/exec/intsat_nv.py ran these forms on an H100):
 - vadd.u32.u32.u32.sat wraps (no saturation);
-- with a .u32 destination the secondary .min/.max compare the low 32 bits of the
-  intermediate, sign-extended, as unsigned values with c;
-- vshl's intermediate is 34 bits wide;
-- vmad reads whole-word operands (no selector) and c as signed, .sat clamps to the
-  destination type's range.
+- after vadd/vsub the secondary .min/.max compare the low 32 bits of the intermediate,
+  sign-extended, with c (unsigned, as 64-bit values, with a .u32 destination);
+- vshl saturates from a 34-bit intermediate;
+- vmad reads whole-word operands (no selector) and c as signed.
 The instructions the other modules own (add, min, max, cvt) are wrapped: only their forms named
 here are handled in this module.
 """
@@ -211,12 +210,14 @@ def _op2(ins):
     return next((m for m in ins.mods if m in ('add', 'min', 'max')), None)
 
 
-def _secondary(t, c, d_s, op2):
+def _secondary(t, c, d_s, op2, low_sext):
     cc = sext(c, 32) if d_s else c
     if op2 == 'add':
         t += cc
     elif op2:
-        key = t if d_s else sext(t, 32) & mask(64)
+        key = t
+        if low_sext:  # after vadd/vsub: the low 32 bits sign-extended
+            key = sext(t, 32) if d_s else sext(t, 32) & mask(64)
         t = t if (key < cc) == (op2 == 'min') else cc
     return t & 0xffffffff
 
@@ -246,18 +247,19 @@ def c_video(ins, ctx):
             r = 1 if _ICMP[cmp](ta, tb) else 0
         elif op in ('shl', 'shr'):
             tb = min(tb, 32) if mode == 'clamp' else tb & 31
-            r = sext(ta << tb, 34) if op == 'shl' else ta >> tb
+            r = ta << tb if op == 'shl' else ta >> tb
         else:
             r = {'add': ta + tb, 'sub': ta - tb, 'absdiff': abs(ta - tb), 'min': min(ta, tb),
                  'max': max(ta, tb)}[op]
         if sat and not no_sat:
-            r = _clamp(r, *_range(d_s, 32))
-        s(t, _secondary(r, gc(t), d_s, op2))
+            r = _clamp(sext(r, 34) if op == 'shl' else r, *_range(d_s, 32))
+        s(t, _secondary(r, gc(t), d_s, op2, op in ('add', 'sub')))
     return 'lane', f
 
 
 def c_vmad(ins, ctx):
     d_s, a_s, b_s = [ty == 's32' for ty in types_of(ins.mods)]
+    signed_final = a_s or b_s
     ga, a_sel = _part_getter(ctx, ins.args[1], a_s)
     gb, b_sel = _part_getter(ctx, ins.args[2], b_s)
     if not a_sel:  # whole words are signed on the H100
@@ -271,7 +273,7 @@ def c_vmad(ins, ctx):
     def f(t):
         r = ga(t) * gb(t) + sext(gc(t), 32)
         if sat:
-            r = _clamp(r, *_range(d_s, 32))
+            r = _clamp(r, *_range(signed_final, 32))
         s(t, r & 0xffffffff)
     return 'lane', f
 

@@ -3,7 +3,7 @@ min/max.xorsign.abs, cvt.sat between integer types, cvt.pack.sat, set and the vi
 instructions, on edge operands (INT_MIN/INT_MAX and their neighbours, half and byte boundaries,
 f32/f16/bf16 zeros of both signs, subnormals, infinities and NaNs).  The references are the PTX
 ISA's definitions (its pseudo-code for the video instructions), written here independently of
-the compiler, with the H100's behaviour where it differs (four video forms): intsat.ptx ran on an
+the compiler, with the H100's behaviour where it differs (video forms): intsat.ptx ran on an
 H100 (intsat_nv.py) and every word but one 16-bit register artifact agrees with them, as do the
 add/sub.sat.s32 and cvt.sat results of ../shared/ptx-hw (intsat_verify.py; docs/SEMANTICS.md
 "Integer saturation, set and video instructions")."""
@@ -14,7 +14,7 @@ import struct
 
 from ref import Case, In, Out, unpack, M32
 
-NOUT = 132
+NOUT = 160
 # words stored from 16-bit registers (cvt.u32.u16): NVIDIA hardware may leave the register's
 # other half in them (intsat_nv.py compares their low halves)
 H16_WORDS = (21, 22, 23, 24, 47, 70, 72)
@@ -161,26 +161,30 @@ def part(v, sel, signed):
 
 
 def vscalar(op, a, b, c, d_s, a_s, b_s, sat=False, op2=None, asel=None, bsel=None, mode=None):
-    """The ISA's pseudo-code, with three differences the H100 shows (intsat_nv.py): vadd with
-    every type .u32 does not saturate (the 32-bit sum), vshl's intermediate is 34 bits wide,
-    and with a .u32 destination .min/.max compare the low 32 bits, sign-extended, unsigned."""
+    """The ISA's pseudo-code, with the differences the H100 shows (intsat_nv.py): vadd with
+    every type .u32 does not saturate (the 32-bit sum), vshl saturates from a 34-bit
+    intermediate, and after vadd/vsub .min/.max compare the low 32 bits sign-extended."""
     ta, tb = part(a, asel, a_s), part(b, bsel, b_s)
     if op in ('shl', 'shr'):
         tb = min(tb, 32) if mode == 'clamp' else tb & 31
     t = {'add': lambda: ta + tb, 'sub': lambda: ta - tb, 'absdiff': lambda: abs(ta - tb),
          'min': lambda: min(ta, tb), 'max': lambda: max(ta, tb),
-         'shl': lambda: sx(ta << tb, 34), 'shr': lambda: ta >> tb}[op]()
+         'shl': lambda: ta << tb, 'shr': lambda: ta >> tb}[op]()
     if sat and not (op == 'add' and not (d_s or a_s or b_s)):
-        t = clamp(t, *rng_of(d_s, 32))
-    return secondary(t, c, d_s, op2)
+        t = clamp(sx(t, 34) if op == 'shl' else t, *rng_of(d_s, 32))
+    return secondary(t, c, d_s, op2, op in ('add', 'sub'))
 
 
-def secondary(t, c, d_s, op2):
+def secondary(t, c, d_s, op2, low_sext=False):
+    """d = op2(t, c); low_sext: .min/.max see t's low 32 bits sign-extended (compared unsigned,
+    as 64-bit values, with a .u32 destination's c), as the H100 does after vadd/vsub."""
     cc = sx(c, 32) if d_s else c
     if op2 == 'add':
         t = t + cc
     elif op2 in ('min', 'max'):
-        key = t if d_s else sx(t, 32) & ((1 << 64) - 1)
+        key = t
+        if low_sext:
+            key = sx(t, 32) if d_s else sx(t, 32) & ((1 << 64) - 1)
         t = t if (key < cc) == (op2 == 'min') else cc
     return t & M32
 
@@ -191,11 +195,12 @@ def vset(a, b, c, a_s, b_s, cmp, op2=None, asel=None, bsel=None):
 
 
 def vmad(a, b, c, d_s, a_s, b_s, sat=False, asel=None, bsel=None):
-    """a * b + c; as on the H100, a whole-word operand (no selector) and c are signed whatever
-    their type, and .sat clamps to the destination type's range."""
+    """a * b + c, .sat to the signed range when a or b is signed (the ISA's signedFinal), else
+    the unsigned one; as on the H100, a whole-word operand (no selector) and c are signed
+    whatever their type."""
     t = part(a, asel, a_s or asel is None) * part(b, bsel, b_s or bsel is None) + sx(c, 32)
     if sat:
-        t = clamp(t, *rng_of(d_s, 32))
+        t = clamp(t, *rng_of(a_s or b_s, 32))
     return t & M32
 
 
@@ -338,6 +343,35 @@ def results(a, b, c, n):
     r += [sat_s32(n + 2147483000), sat_s32(-2147483000 - n)]
     r += [halves_op(a, 0x7fff8001, lambda x, y: x + y, False),
           halves_op(n, 0xfff00010, lambda x, y: relu(min(x, y)), True)]
+    # more video forms
+    r += [V('sub', a, b, c, False, False, False, sat=True),
+          V('absdiff', a, b, c, False, False, False, sat=True),
+          V('min', a, b, c, False, False, False, sat=True),
+          V('add', a, b, c, False, False, False, sat=True, asel='b0', bsel='h1'),
+          V('add', a, b, c, False, True, True, sat=True),
+          V('add', a, b, c, True, False, False, sat=True),
+          V('add', a, b, c, False, False, False, op2='max'),
+          V('sub', a, b, c, False, False, False, op2='min'),
+          V('add', a, b, c, False, True, True, op2='max'),
+          V('add', a, b, c, True, False, False, op2='min'),
+          V('add', a, b, c, False, False, False, sat=True, op2='min'),
+          V('sub', a, b, c, False, True, True, sat=True, op2='max'),
+          V('add', a, b, c, False, False, False, op2='add'),
+          V('shl', a, b, c, False, False, False, sat=True, mode='wrap'),
+          V('shl', a, b, c, True, True, False, sat=True, mode='wrap'),
+          V('shr', a, b, c, False, False, False, sat=True, mode='clamp'),
+          V('shr', a, b, c, True, True, False, sat=True, mode='clamp'),
+          V('shl', a, b, c, False, False, False, op2='max', bsel='b0', mode='clamp'),
+          vmad(a, b, c, False, False, False, sat=True, asel='b0', bsel='b1'),
+          vmad(a, b, c, True, False, False, sat=True),
+          vmad(a, b, c, False, True, True, sat=True, asel='h1', bsel='h0'),
+          vmad(a, b, c, False, False, False, sat=True, asel='h0'),
+          vmad(a, b, c, True, False, False, sat=True, asel='h1', bsel='h1'),
+          vset(a, b, c, False, False, 'lt', op2='min'),
+          vset(a, b, c, True, True, 'gt', op2='add', asel='b1', bsel='b1'),
+          V('min', a, b, c, False, False, False, op2='min'),
+          V('max', a, b, c, True, True, True, sat=True, op2='min'),
+          V('sub', a, b, c, True, False, False, sat=True)]
     assert len(r) == NOUT, len(r)
     return r
 
