@@ -385,6 +385,11 @@ static bool tr_set(struct sx *x)
 		                "comparison for the source type, and .ftz only on f32/f16");
 		return true;
 	}
+	bool boolop = has(x, PTX_DW_AND) || has(x, PTX_DW_OR) || has(x, PTX_DW_XOR);
+	if (boolop != (in->nopnds > 3)) {
+		irb_unsupported(x->b, in, "set takes a predicate c exactly with .and/.or/.xor");
+		return true;
+	}
 	ir_ref q = in->nopnds > 3 ? src(x, 3, IR_T_PRED, false) : IR_NO_REF;
 	enum ir_op bop = has(x, PTX_DW_AND) ? IR_AND : has(x, PTX_DW_OR) ? IR_OR : IR_XOR;
 	ir_ref p[2];
