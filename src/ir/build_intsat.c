@@ -14,6 +14,7 @@
  * Called by irb_insn before the other expansions; false for instructions it does not own.
  * O(1) per instruction. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir/build_int.h"
 
@@ -81,6 +82,31 @@ static bool is_sint(enum ptx_type t)
 	return ptx_types[t].cls == PTX_TC_SINT;
 }
 
+/* false, after an error naming it, when the instruction has a modifier other than its types,
+ * the words of `ok` and (cmp) a comparison */
+static bool mods_ok(struct sx *x, const enum ptx_dotword *ok, unsigned n, bool cmp)
+{
+	for (unsigned i = 0; i < x->in->nmods; i++) {
+		unsigned m = x->in->mods[i];
+		bool fine = ptx_dotwords[m].type != PTX_TYPE_NONE ||
+		            (cmp && (ptx_dotwords[m].classes & PTX_MC_CMP));
+		for (unsigned j = 0; j < n && !fine; j++)
+			fine = m == (unsigned)ok[j];
+		if (!fine) {
+			char why[80];
+			snprintf(why, sizeof why, "modifier '%s' on this form",
+			         ptx_dotwords[m].text);
+			irb_unsupported(x->b, x->in, why);
+			return false;
+		}
+	}
+	return true;
+}
+
+#define MODS_OK(x, cmp, ...)                                                                       \
+	mods_ok(x, (const enum ptx_dotword[]){__VA_ARGS__},                                        \
+	        sizeof((const enum ptx_dotword[]){__VA_ARGS__}) / sizeof(enum ptx_dotword), cmp)
+
 /* v clamped to [lo, hi] with comparisons of the given signedness */
 static ir_ref clamp(struct sx *x, enum ir_type t, ir_ref v, uint64_t lo, uint64_t hi, bool sign)
 {
@@ -107,6 +133,8 @@ static ir_ref pack16(struct sx *x, ir_ref lo, ir_ref hi)
 
 static bool tr_addsub_sat(struct sx *x, bool is_sub)
 {
+	if (!MODS_OK(x, false, PTX_DW_SAT))
+		return true;
 	ir_ref a = src(x, 1, IR_T_I32, true), b = src(x, 2, IR_T_I32, true);
 	dst(x, op2(x, is_sub ? IR_SUB_SAT_S : IR_ADD_SAT_S, IR_T_I32, a, b, 0), true);
 	return true;
@@ -121,6 +149,8 @@ static bool tr_x2(struct sx *x)
 	bool minmax = in->op == PTX_OP_MIN || in->op == PTX_OP_MAX;
 	if (in->op != PTX_OP_ADD && in->op != PTX_OP_SUB && !minmax)
 		return false;
+	if (!MODS_OK(x, false, PTX_DW_RELU))
+		return true;
 	if (in->op == PTX_OP_SUB) { /* the ISA defines add/min/max .s16x2/.u16x2 only */
 		irb_unsupported(x->b, in,
 		                "sub has no .s16x2/.u16x2 form (NVIDIA's ptxas rejects it)");
@@ -147,6 +177,8 @@ static bool tr_x2(struct sx *x)
 /* min/max.relu.s32: the result, or 0 when it is negative */
 static bool tr_relu_s32(struct sx *x)
 {
+	if (!MODS_OK(x, false, PTX_DW_RELU))
+		return true;
 	if (x->in->nopnds != 3 || has(x, PTX_DW_NAN_MOD) || has(x, PTX_DW_XORSIGN)) {
 		irb_unsupported(x->b, x->in, "three-operand or .NaN/.xorsign integer min/max");
 		return true;
@@ -201,6 +233,8 @@ static ir_ref xorsign_one(struct sx *x, ir_ref a, ir_ref b, enum xs_kind kind)
 
 static bool tr_xorsign(struct sx *x)
 {
+	if (!MODS_OK(x, false, PTX_DW_XORSIGN, PTX_DW_ABS, PTX_DW_FTZ, PTX_DW_NAN_MOD))
+		return true;
 	enum ptx_type t = type_at(x, 0);
 	if (!has(x, PTX_DW_ABS) || x->in->nopnds != 3 || has(x, PTX_DW_RELU) ||
 	    (has(x, PTX_DW_FTZ) && (t == PTX_TYPE_BF16 || t == PTX_TYPE_BF16X2)) ||
@@ -259,6 +293,8 @@ static int64_t type_min(bool sign, unsigned bits)
 
 static bool tr_cvt_sat_int(struct sx *x)
 {
+	if (!MODS_OK(x, false, PTX_DW_SAT))
+		return true;
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
 	if (has(x, PTX_DW_RELU) || has(x, PTX_DW_FTZ) || x->in->nopnds != 2) {
 		irb_unsupported(x->b, x->in, "integer conversions with .relu/.ftz");
@@ -293,6 +329,8 @@ static bool tr_cvt_sat_int(struct sx *x)
 
 static bool tr_cvt_pack(struct sx *x)
 {
+	if (!MODS_OK(x, false, PTX_DW_PACK, PTX_DW_SAT))
+		return true;
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1), ct = type_at(x, 2);
 	unsigned n = ptx_types[dt].bits;
 	bool wide = n == 16;
@@ -361,6 +399,8 @@ static ir_ref set_value(struct sx *x, ir_ref p, enum ptx_type dt, bool half)
 
 static bool tr_set(struct sx *x)
 {
+	if (!MODS_OK(x, true, PTX_DW_FTZ, PTX_DW_AND, PTX_DW_OR, PTX_DW_XOR))
+		return true;
 	const struct ptx_insn *in = x->in;
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
 	bool sfloat = ptx_types[st].cls == PTX_TC_FLOAT || ptx_types[st].cls == PTX_TC_PACKED;

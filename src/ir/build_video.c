@@ -21,6 +21,7 @@
  * without a secondary operation, .sat with the SIMD accumulate, a shift without its mode)
  * are errors naming the instruction.  O(1) per instruction. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir/build_int.h"
 
@@ -97,6 +98,31 @@ static enum ptx_dotword op2_word(const struct vx *x)
 	                            : (enum ptx_dotword)0;
 }
 
+/* false, after an error naming it, when the instruction has a modifier other than its types,
+ * the words of `ok` and (cmp) a comparison */
+static bool mods_ok(struct vx *x, const enum ptx_dotword *ok, unsigned n, bool cmp)
+{
+	for (unsigned i = 0; i < x->in->nmods; i++) {
+		unsigned m = x->in->mods[i];
+		bool fine = ptx_dotwords[m].type != PTX_TYPE_NONE ||
+		            (cmp && (ptx_dotwords[m].classes & PTX_MC_CMP));
+		for (unsigned j = 0; j < n && !fine; j++)
+			fine = m == (unsigned)ok[j];
+		if (!fine) {
+			char why[80];
+			snprintf(why, sizeof why, "modifier '%s' on this form",
+			         ptx_dotwords[m].text);
+			irb_unsupported(x->b, x->in, why);
+			return false;
+		}
+	}
+	return true;
+}
+
+#define MODS_OK(x, cmp, ...)                                                                       \
+	mods_ok(x, (const enum ptx_dotword[]){__VA_ARGS__},                                        \
+	        sizeof((const enum ptx_dotword[]){__VA_ARGS__}) / sizeof(enum ptx_dotword), cmp)
+
 /* source i with its selector, extended to 64 bits as `sign` says */
 static ir_ref part(struct vx *x, unsigned i, bool sign)
 {
@@ -163,6 +189,9 @@ static void unsupported(struct vx *x, const char *why)
 /* vadd vsub vabsdiff vmin vmax vshl vshr */
 static void tr_scalar(struct vx *x)
 {
+	if (!MODS_OK(x, false, PTX_DW_SAT, PTX_DW_ADD, PTX_DW_MIN, PTX_DW_MAX, PTX_DW_CLAMP,
+	             PTX_DW_WRAP))
+		return;
 	const struct ptx_insn *in = x->in;
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
 	bool shift = op == PTX_OP_VSHL || op == PTX_OP_VSHR;
@@ -228,6 +257,8 @@ static void tr_scalar(struct vx *x)
 /* vset.atype.btype.cmp: 1 or 0, then the secondary operation (unsigned) */
 static void tr_vset(struct vx *x)
 {
+	if (!MODS_OK(x, true, PTX_DW_ADD, PTX_DW_MIN, PTX_DW_MAX))
+		return;
 	const struct ptx_insn *in = x->in;
 	enum ir_cmp c;
 	if (!types_ok(x) || (in->nopnds == 4) != (op2_word(x) != 0) || has(x, PTX_DW_SAT) ||
@@ -257,11 +288,8 @@ static void tr_vmad(struct vx *x)
 			unsupported(x, "negated vmad operands");
 			return;
 		}
-	for (unsigned i = 0; i < in->nmods; i++)
-		if (ptx_dotwords[in->mods[i]].type == PTX_TYPE_NONE && in->mods[i] != PTX_DW_SAT) {
-			unsupported(x, "vmad modifiers other than .sat");
-			return;
-		}
+	if (!MODS_OK(x, false, PTX_DW_SAT))
+		return;
 	bool asign = is_s32((enum ptx_type)in->types[1]),
 	     bsign = is_s32((enum ptx_type)in->types[2]);
 	/* .sat clamps to the signed range when a or b is signed (the ISA's signedFinal), else
@@ -339,6 +367,8 @@ static ir_ref simd_elem(struct vx *x, const struct simd *s, ir_ref a, ir_ref b, 
 
 static void tr_simd(struct vx *x, const struct simd *s)
 {
+	if (!MODS_OK(x, s->set, PTX_DW_SAT, PTX_DW_ADD))
+		return;
 	const struct ptx_insn *in = x->in;
 	enum ir_cmp c = IR_CMP_EQ;
 	bool add = has(x, PTX_DW_ADD), sat = has(x, PTX_DW_SAT);
