@@ -156,6 +156,8 @@ void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_intsat.c: integer saturation, SIMD16x2 integer forms, set, video instructions,
  * min/max .relu/.xorsign; false if the instruction is not one of these */
 bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_video.c: vadd..vset, vmad and the SIMD vadd2..vset4; false if not one of these */
+bool irb_video(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_conv2.c: fp8/tf32 conversions, .relu/.satfinite f16 conversions, f16 ex2 */
 bool irb_conv2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_async.c: cp.async and its groups, mbarrier, cluster-of-one forms */

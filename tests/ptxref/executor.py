@@ -22,6 +22,7 @@ import intops
 import floatops
 import warpops
 import memops
+import intsatops
 
 WARP = 32
 
@@ -51,7 +52,7 @@ class Cta:
 
 
 OPS = {}
-for _m in (intops, floatops, warpops, memops):
+for _m in (intops, floatops, warpops, memops, intsatops):  # intsatops wraps add/min/max/cvt
     OPS.update(_m.OPS)
 
 
