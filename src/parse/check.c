@@ -577,6 +577,20 @@ static void check_special_cases(struct check *k)
 		        "'%s' cannot discard its result into '_'", k->op->name);
 	check_shape_counts(k);
 	check_field_immediates(k);
+	/* set/setp: a boolean operation exactly when there is a predicate operand c (NVIDIA's
+	 * ptxas: "Boolean operation is required", "Arguments mismatch") */
+	if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && in->nopnds >= 3) {
+		bool with_c = in->nopnds == 4, with_bool = has_class(in, PTX_MC_BOOL);
+		if (with_c && !with_bool)
+			fail_at(k, k->locs->opnd_lines[3], k->locs->opnd_cols[3],
+			        "'%s' with a predicate operand c needs a boolean operation "
+			        "(.and, .or, .xor)",
+			        k->op->name);
+		else if (with_bool && !with_c)
+			fail_at(k, k->locs->line, mod_col(k, PTX_MC_BOOL),
+			        "'%s' with a boolean operation needs a predicate operand c",
+			        k->op->name);
+	}
 	if (in->op == PTX_OP_REDUX && is_float)
 		check_feature(k, k->locs->col, "floating-point ", k->op->name, 0, 100);
 	if (in->op == PTX_OP_SETMAXNREG && k->c->mod.sm && !k->c->mod.sm_arch_specific)
