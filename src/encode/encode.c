@@ -393,6 +393,9 @@ static bool encode_valu(struct enc *e, uint32_t *w, unsigned *nw)
 		                    e->t->info->name);
 	if (!check_modifiers(e, vop3 || vop3p, vop3b))
 		return false;
+	const char *matrix_err = amd_matrix_refusal(e->t, op, in);
+	if (matrix_err)
+		return amd_enc_fail(e, matrix_err, NULL);
 	if (op->flags & AMD_F_READS_VCC)
 		amd_enc_note_const(e, 106);
 	for (int i = 0; i < op->nopnds; i++) {
@@ -455,7 +458,14 @@ static bool encode_valu(struct enc *e, uint32_t *w, unsigned *nw)
 	if (e->nconst > amd_const_bus_limit(e->t, e->op))
 		return amd_enc_fail(e, "too many scalar operands (constant bus limit)", NULL);
 	(void)has_sdst;
-	if (vop3p) {
+	if (op->flags & AMD_F_MAI) {
+		/* VOP3P-MAI: acc_cd 15 (0: VGPR C/D), abid 14:11, cbsz 10:8; acc 28:27 (0: VGPR
+		 * A/B), blgp 31:29 (gfx942 f64: neg) */
+		w[0] = 0xD3800000u | (unsigned)op->opcode[e->gen] << 16 | (in->abid & 15u) << 11 |
+		       (in->cbsz & 7u) << 8 | vdst;
+		w[1] = src[0] | src[1] << 9 | src[2] << 18 | ((in->blgp | in->neg) & 7u) << 29;
+		*nw = 2;
+	} else if (vop3p) {
 		/* op_sel_hi bits of absent sources stay 1, as LLVM encodes them */
 		unsigned all = (1u << (nsrc > 3 ? 3 : nsrc)) - 1;
 		unsigned opsel_hi = in->op_sel_hi_set ? (in->op_sel_hi & all) | (7u & ~all) : 7;

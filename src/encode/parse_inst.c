@@ -676,13 +676,25 @@ static bool parse_modifier(struct pctx *c, const struct amd_isa_op *op, struct s
 				return true;
 			}
 	}
+	uint8_t *mfma_field = !colon                 ? NULL
+	                      : span_eq(key, "cbsz") ? &in->cbsz
+	                      : span_eq(key, "abid") ? &in->abid
+	                      : span_eq(key, "blgp") ? &in->blgp
+	                                             : NULL;
+	int64_t num;
+	if (mfma_field) { /* the encoder checks the ranges (0-7, 0-15, 0-7) */
+		if (!parse_int(arg, &num) || num < 0 || num > 255)
+			return perr(c, m, "bad value in '%.*s'", (int)m.n, m.p);
+		*mfma_field = (uint8_t)num;
+		return true;
+	}
 	uint8_t bits;
 	if (colon && parse_bits(arg, &bits)) {
 		if (span_eq(key, "op_sel"))
 			in->op_sel = bits;
 		else if (span_eq(key, "op_sel_hi"))
 			in->op_sel_hi = bits, in->op_sel_hi_set = true;
-		else if (span_eq(key, "neg_lo"))
+		else if (span_eq(key, "neg_lo") || (span_eq(key, "neg") && (op->flags & AMD_F_MAI)))
 			in->neg = bits;
 		else if (span_eq(key, "neg_hi"))
 			in->neg_hi = bits;

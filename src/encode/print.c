@@ -311,6 +311,16 @@ static void put_dpp(struct out *o, const struct amd_inst *in)
 		put(o, " fi:1");
 }
 
+static void put_mfma_fields(struct out *o, const struct amd_inst *in)
+{
+	if (in->cbsz)
+		put(o, " cbsz:%u", in->cbsz);
+	if (in->abid)
+		put(o, " abid:%u", in->abid);
+	if (in->blgp)
+		put(o, " blgp:%u", in->blgp);
+}
+
 static void print_valu(struct out *o, const struct amd_isa_op *op, const struct amd_inst *in)
 {
 	bool vop3 = amd_uses_vop3(o->gen, op, in), pk = op->format == AMD_FMT_VOP3P;
@@ -356,6 +366,19 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 		if (is_src)
 			srcno++;
 	}
+	if (op->flags & AMD_F_MAI) { /* LLVM's order; zero fields are not printed */
+		put_mfma_fields(o, in);
+		if (in->neg)
+			put_bits(o, "neg", in->neg, 3);
+		/* not MFMA modifiers: printed so that the text says what the encoder refused */
+		if (in->op_sel)
+			put_bits(o, "op_sel", in->op_sel, 3);
+		if (in->neg_hi)
+			put_bits(o, "neg_hi", in->neg_hi, 3);
+		if (in->clamp)
+			put(o, " clamp");
+		return;
+	}
 	if (pk) {
 		unsigned nsrc = srcno > 3 ? 3 : srcno, all = (1u << nsrc) - 1;
 		unsigned hi = in->op_sel_hi_set ? in->op_sel_hi & all : all;
@@ -369,6 +392,7 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 			put_bits(o, "neg_hi", in->neg_hi, nsrc);
 		if (in->clamp)
 			put(o, " clamp");
+		put_mfma_fields(o, in);
 		return;
 	}
 	if (in->clamp)

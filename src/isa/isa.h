@@ -90,4 +90,12 @@ void amd_delay_alu_unpack(uint16_t simm, unsigned *instid0, unsigned *skip, unsi
 bool amd_inst_legal(const struct amd_target *t, const struct amd_inst *in, char *err,
                     size_t errlen);
 
+/* ---- matrix instructions ---- */
+
+/* Why `in` (a matrix row, a packed dot product, or any row given MFMA fields) cannot be
+ * encoded on t because of its modifiers or its srcC, or NULL: the rules amd_encode and
+ * amd_inst_legal share (src/isa/matrix.c). */
+const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_op *op,
+                               const struct amd_inst *in);
+
 #endif

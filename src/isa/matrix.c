@@ -1,0 +1,84 @@
+/* The modifier and operand rules of the matrix rows (MFMA, WMMA) and the packed dot products,
+ * shared by the encoder (amd_encode) and amd_inst_legal so that both refuse the same
+ * instances with the same words.  What LLVM accepts and amdsim does not execute is refused
+ * by name here (docs/ENCODING.md lists them).  Pure; O(1). */
+#include <string.h>
+
+#include "isa.h"
+
+/* srcA/srcB of a matrix row are VGPRs, srcC a VGPR tuple or an inline constant (no SGPR, no
+ * literal). */
+static const char *matrix_src_c(const struct amd_isa_op *op, const struct amd_inst *in)
+{
+	const struct amd_val *c = &in->ops[3];
+	if (in->ops[1].kind != AMD_V_VGPR || in->ops[2].kind != AMD_V_VGPR)
+		return "matrix srcA and srcB must be VGPRs";
+	if (c->kind == AMD_V_VGPR)
+		return NULL;
+	if (c->kind == AMD_V_IMM &&
+	    amd_inline_code((enum amd_dtype)op->opnds[3].dtype, c->imm) >= 0)
+		return NULL;
+	return "matrix srcC must be a VGPR tuple or an inline constant";
+}
+
+static const char *mfma_refusal(enum amd_gen gen, const struct amd_isa_op *op,
+                                const struct amd_inst *in)
+{
+	const struct amd_matrix_info *mi = amd_isa_matrix((enum amd_opcode)(op - amd_isa_rows));
+	bool f64_neg = gen == AMD_GFX940 && mi && mi->ab_type == AMD_MT_F64;
+	if (in->clamp || in->op_sel || in->neg_hi || in->op_sel_hi_set || in->abs || in->omod)
+		return "MFMA takes no clamp, op_sel, op_sel_hi or neg_hi";
+	if (in->cbsz > 7 || in->abid > 15 || in->blgp > 7)
+		return "cbsz (0-7), abid (0-15) or blgp (0-7) out of range";
+	if (f64_neg && in->blgp)
+		return "gfx942 f64 MFMA has neg:[a,b,c] in place of blgp";
+	if (in->neg && !f64_neg)
+		return "neg is only available on gfx942's f64 MFMA";
+	if (in->neg > 7)
+		return "neg on a source the instruction does not have";
+	return matrix_src_c(op, in);
+}
+
+static const char *wmma_refusal(const struct amd_target *t, const struct amd_isa_op *op,
+                                const struct amd_inst *in)
+{
+	const struct amd_matrix_info *mi = amd_isa_matrix((enum amd_opcode)(op - amd_isa_rows));
+	bool integer = mi && mi->cd_type == AMD_MT_I32;
+	bool half_result = mi && (mi->cd_type == AMD_MT_F16 || mi->cd_type == AMD_MT_BF16);
+	if (t->wave_size != 32)
+		return "WMMA is supported in wave32 only";
+	if (in->cbsz || in->abid || in->blgp || in->abs || in->omod || in->op_sel_hi_set)
+		return "WMMA takes no cbsz, abid, blgp, abs, omod or op_sel_hi";
+	if (in->clamp && !integer)
+		return "clamp is only available on the integer WMMA forms";
+	if (integer && (in->neg > 3 || in->neg_hi))
+		return "integer WMMA: neg_lo bits 0/1 (signed A/B) only";
+	if (!integer && (in->neg > 3 || in->neg_hi > 3))
+		return "float WMMA: neg_lo/neg_hi name A/B only (not C)";
+	if (in->op_sel && !(in->op_sel == 4 && half_result && t->info->gen == AMD_GFX11))
+		return "op_sel is only op_sel:[0,0,1] of gfx11's 16-bit-result WMMA";
+	return matrix_src_c(op, in);
+}
+
+static const char *dot_refusal(const struct amd_isa_op *op, const struct amd_inst *in)
+{
+	if (in->op_sel || in->op_sel_hi_set || in->neg_hi || in->abs || in->omod)
+		return "packed dot product: op_sel, op_sel_hi and neg_hi are not supported";
+	if (in->neg && !((op->flags & AMD_F_IU_SIGN) && in->neg <= 3))
+		return "packed dot product: neg_lo only as the signedness bits of _iu8/_iu4";
+	return NULL;
+}
+
+const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_op *op,
+                               const struct amd_inst *in)
+{
+	if (op->flags & AMD_F_MAI)
+		return mfma_refusal(t->info->gen, op, in);
+	if (op->flags & AMD_F_WMMA)
+		return wmma_refusal(t, op, in);
+	if (op->format == AMD_FMT_VOP3P && !strncmp(op->name, "v_dot", 5))
+		return dot_refusal(op, in);
+	if (in->cbsz || in->abid || in->blgp)
+		return "cbsz, abid and blgp are MFMA modifiers";
+	return NULL;
+}
