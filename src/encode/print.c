@@ -333,7 +333,7 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 		/* LLVM spells gfx11+ compare DPP without a suffix */
 		if (!(op->format == AMD_FMT_VOPC && o->gen >= AMD_GFX11))
 			put(o, "_dpp");
-	} else if (e32_row && !(op->flags & AMD_F_NO_E64))
+	} else if (e32_row && !(op->flags & AMD_F_NO_E64) && op->vop3_opcode[o->gen] >= 0)
 		put(o, "%s", vop3 ? (op->opcode[o->gen] >= 0 ? "_e64" : "") : "_e32");
 	const char *sep = " ";
 	unsigned srcno = 0, mask_w = o->t->wave_size == 64 ? 2 : 1;

@@ -186,6 +186,7 @@ enum {
 	                           * amd_isa_matrix() has its shape */
 	AMD_F_IU_SIGN = 1u << 30, /* gfx11+ v_dot4_i32_iu8/v_dot8_i32_iu4 and the iu WMMA forms:
 	                           * neg_lo bits 0/1 say that src0/src1 are signed */
+	AMD_F_NO_SDWA = 1u << 31, /* VOP1/VOP2 row without an SDWA form (v_dot2c, v_dot4c) */
 };
 
 /* Registers an instruction reads or writes besides its explicit operands (implicit_defs,

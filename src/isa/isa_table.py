@@ -232,6 +232,13 @@ R("v_dot4_u32_u8", VOP3P, (41, 41, 23, 23, 23), ops="vd1 vs1 vs1 vs1")
 R("v_dot8_i32_i4", VOP3P, (42, 42, 24, -1, -1), ops="vd1 vs1 vs1 vs1")
 R("v_dot8_i32_iu4", VOP3P, (-1, -1, -1, 24, 24), ops="vd1 vs1 vs1 vs1", flags=["IU_SIGN"])
 R("v_dot8_u32_u4", VOP3P, (43, 43, 25, 25, 25), ops="vd1 vs1 vs1 vs1")
+# v_nop: what LLVM puts between a WMMA and a WMMA reading its result (gfx11/gfx12 hazard)
+R("v_nop", VOP1, (0, 0, 0, 0, 0), flags=["NO_E64"])
+# the accumulating VOP2 forms clang emits for the dot builtins (src2 is the destination)
+R("v_dot2c_f32_f16", VOP2, (55, 55, 2, 2, -1), e64=(311, 311, -1, -1, -1), ops="vd1 vs1 vv1",
+  names={GFX11: "v_dot2acc_f32_f16"}, flags=["TIED_DST", "NO_SDWA"])
+R("v_dot4c_i32_i8", VOP2, (57, 57, 13, -1, -1), e64=(313, 313, -1, -1, -1), ops="vd1 vs1 vv1",
+  flags=["TIED_DST", "NO_SDWA"])
 
 # ---- seeded from llvm-mc-19 (tools/seed_table.py), then curated ----
 R("buffer_atomic_add", MUBUF, (66, 66, 50, 53, 53), ops="vdata1 va1 srsrc soff", names={GFX11: "buffer_atomic_add_u32", GFX12: "buffer_atomic_add_u32"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])

@@ -30,6 +30,10 @@ static const char *mfma_refusal(enum amd_gen gen, const struct amd_isa_op *op,
 		return "MFMA takes no clamp, op_sel, op_sel_hi or neg_hi";
 	if (in->cbsz > 7 || in->abid > 15 || in->blgp > 7)
 		return "cbsz (0-7), abid (0-15) or blgp (0-7) out of range";
+	/* AMD's Matrix Instruction Calculator: cbsz <= log2(blocks), abid < 2^cbsz (LLVM takes
+	 * more; what the hardware does then is not documented) */
+	if (mi && ((1u << in->cbsz) > mi->blocks || in->abid >= (1u << in->cbsz)))
+		return "cbsz must be at most log2(blocks) and abid below 2^cbsz";
 	if (f64_neg && in->blgp)
 		return "gfx942 f64 MFMA has neg:[a,b,c] in place of blgp";
 	if (in->neg && !f64_neg)
@@ -62,6 +66,8 @@ static const char *wmma_refusal(const struct amd_target *t, const struct amd_isa
 
 static const char *dot_refusal(const struct amd_isa_op *op, const struct amd_inst *in)
 {
+	if (op->flags & AMD_F_TIED_DST && (in->neg || in->abs || in->clamp || in->omod))
+		return "v_dot2c/v_dot4c: neg, abs, clamp and omod are not supported";
 	if (in->op_sel || in->op_sel_hi_set || in->neg_hi || in->abs || in->omod)
 		return "packed dot product: op_sel, op_sel_hi and neg_hi are not supported";
 	if (in->neg && !((op->flags & AMD_F_IU_SIGN) && in->neg <= 3))
@@ -76,7 +82,8 @@ const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_
 		return mfma_refusal(t->info->gen, op, in);
 	if (op->flags & AMD_F_WMMA)
 		return wmma_refusal(t, op, in);
-	if (op->format == AMD_FMT_VOP3P && !strncmp(op->name, "v_dot", 5))
+	if ((op->format == AMD_FMT_VOP3P || op->format == AMD_FMT_VOP2) &&
+	    !strncmp(op->name, "v_dot", 5))
 		return dot_refusal(op, in);
 	if (in->cbsz || in->abid || in->blgp)
 		return "cbsz, abid and blgp are MFMA modifiers";

@@ -281,9 +281,12 @@ static void fill_regs(struct gen_ctx *c, struct amd_inst *in, bool high, int src
 	}
 }
 
+/* Rows whose float input modifiers the generator tries (v_dot2c/v_dot4c take none in our
+ * encoder: amdsim does not execute them; refused by name in isa/matrix.c). */
 static bool is_float_row(const struct amd_isa_op *op)
 {
-	return !(op->flags & AMD_F_NO_MODS);
+	return !(op->flags & AMD_F_NO_MODS) &&
+	       !(op->flags & AMD_F_TIED_DST && !strncmp(op->name, "v_dot", 5));
 }
 
 /* DPP forms of a 32-bit VOP1/VOP2/VOPC row. */
@@ -298,7 +301,8 @@ static void gen_dpp(struct gen_ctx *c)
 			return;
 		is16 |= d->dtype == AMD_DT_F16 || d->dtype == AMD_DT_B16;
 		if (d->role == AMD_ROLE_SRC) {
-			if (d->kind != AMD_OPK_VCC && amd_dtype_is_float((enum amd_dtype)d->dtype))
+			if (d->kind != AMD_OPK_VCC &&
+			    amd_dtype_is_float((enum amd_dtype)d->dtype) && is_float_row(op))
 				fp |= 1u << srcs;
 			srcs++;
 		}
@@ -411,8 +415,9 @@ struct matrix_mods {
 	bool clamp;
 };
 static const struct matrix_mods mfma_mods[] = {
-        {1, 2, 3, 0, 0, 0, false},  {4, 15, 7, 0, 0, 0, false}, {8, 0, 0, 0, 0, 0, false},
+        {2, 3, 3, 0, 0, 0, false},  {4, 15, 7, 0, 0, 0, false}, {8, 0, 0, 0, 0, 0, false},
         {0, 16, 0, 0, 0, 0, false}, {0, 0, 0, 5, 0, 0, false},  {0, 0, 1, 1, 0, 0, false},
+        {1, 1, 0, 0, 0, 0, false},  {1, 2, 0, 0, 0, 0, false},  {0, 0, 5, 0, 0, 0, false},
         {0, 0, 0, 0, 1, 0, false},  {0, 0, 0, 0, 0, 4, false},  {0, 0, 0, 0, 0, 0, true}};
 static const struct matrix_mods wmma_mods[] = {
         {0, 0, 0, 1, 0, 0, false}, {0, 0, 0, 2, 0, 0, true},  {0, 0, 0, 3, 3, 0, false},
@@ -431,6 +436,10 @@ static void gen_matrix(struct gen_ctx *c)
 	                     : sizeof wmma_mods / sizeof wmma_mods[0];
 	for (unsigned i = 0; i < nmods; i++) {
 		if ((int_wmma && mods[i].neg_hi) || (half_gfx11 && mods[i].op_sel & 3))
+			continue;
+		/* cbsz/abid that the calculator calls invalid but LLVM takes (we refuse) */
+		if (mai && mods[i].cbsz < 8 && mods[i].abid < 16 &&
+		    ((1u << mods[i].cbsz) > mi->blocks || mods[i].abid >= (1u << mods[i].cbsz)))
 			continue;
 		struct amd_inst in = {.row = c->row};
 		fill_regs(c, &in, i & 1, 0, 0);
@@ -471,9 +480,9 @@ static void gen_valu(struct gen_ctx *c)
 			emit(c, &in);
 		}
 	}
-	if (e32)
+	if (e32 && op->nopnds) /* (v_nop's DPP/SDWA spellings: nothing to select) */
 		gen_dpp(c);
-	if (e32 && c->gen <= AMD_GFX10)
+	if (e32 && op->nopnds && c->gen <= AMD_GFX10)
 		gen_sdwa(c);
 	if (!e64)
 		return;
