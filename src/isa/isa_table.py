@@ -182,6 +182,41 @@ R("v_mfma_f32_16x16x4f32", VOP3P, (69, 69, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
 R("v_mfma_f32_32x32x2f32", VOP3P, (68, 68, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
   names={GFX940: "v_mfma_f32_32x32x2_f32"}, flags=["MAI"], mma=(32, 32, 2, 1, "f32", "f32"),
   passes=(16, 16, 0, 0, 0))
+# the multi-block forms (blocks of 4x4, 16x16 or 32x32 side by side; cbsz/abid/blgp pick
+# which A block / B lanes each block reads); gfx942 spells the block count in the name
+R("v_mfma_f32_32x32x1f32", VOP3P, (64, 64, -1, -1, -1), ops="vd32 vv1 vv1 vs32",
+  names={GFX940: "v_mfma_f32_32x32x1_2b_f32"}, flags=["MAI"], mma=(32, 32, 1, 2, "f32", "f32"),
+  passes=(16, 16, 0, 0, 0))
+R("v_mfma_f32_16x16x1f32", VOP3P, (65, 65, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
+  names={GFX940: "v_mfma_f32_16x16x1_4b_f32"}, flags=["MAI"], mma=(16, 16, 1, 4, "f32", "f32"),
+  passes=(8, 8, 0, 0, 0))
+R("v_mfma_f32_4x4x1f32", VOP3P, (66, 66, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
+  names={GFX940: "v_mfma_f32_4x4x1_16b_f32"}, flags=["MAI"], mma=(4, 4, 1, 16, "f32", "f32"),
+  passes=(2, 2, 0, 0, 0))
+R("v_mfma_f32_32x32x4f16", VOP3P, (72, 72, -1, -1, -1), ops="vd32 vv2 vv2 vs32",
+  names={GFX940: "v_mfma_f32_32x32x4_2b_f16"}, flags=["MAI"], mma=(32, 32, 4, 2, "f16", "f32"),
+  passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x4f16", VOP3P, (73, 73, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_16x16x4_4b_f16"}, flags=["MAI"], mma=(16, 16, 4, 4, "f16", "f32"),
+  passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_i32_32x32x4i8", VOP3P, (80, 80, -1, -1, -1), ops="vd32 vv1 vv1 vs32",
+  names={GFX940: "v_mfma_i32_32x32x4_2b_i8"}, flags=["MAI"], mma=(32, 32, 4, 2, "i8", "i32"),
+  passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_i32_16x16x4i8", VOP3P, (81, 81, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
+  names={GFX940: "v_mfma_i32_16x16x4_4b_i8"}, flags=["MAI"], mma=(16, 16, 4, 4, "i8", "i32"),
+  passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_i32_4x4x4i8", VOP3P, (82, 82, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
+  names={GFX940: "v_mfma_i32_4x4x4_16b_i8"}, flags=["MAI"], mma=(4, 4, 4, 16, "i8", "i32"),
+  passes=(2, 2, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x4bf16_1k", VOP3P, (99, 93, -1, -1, -1), ops="vd32 vv2 vv2 vs32",
+  names={GFX940: "v_mfma_f32_32x32x4_2b_bf16"}, flags=["MAI"],
+  mma=(32, 32, 4, 2, "bf16", "f32"), passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x4bf16_1k", VOP3P, (100, 94, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_16x16x4_4b_bf16"}, flags=["MAI"],
+  mma=(16, 16, 4, 4, "bf16", "f32"), passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_4x4x4bf16_1k", VOP3P, (101, 95, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
+  names={GFX940: "v_mfma_f32_4x4x4_16b_bf16"}, flags=["MAI"],
+  mma=(4, 4, 4, 16, "bf16", "f32"), passes=(2, 2, 0, 0, 0), xdl=True)
 R("v_mfma_f64_16x16x4f64", VOP3P, (110, 110, -1, -1, -1), ops="vd8 vv2 vv2 vs8",
   names={GFX940: "v_mfma_f64_16x16x4_f64"}, flags=["MAI"], mma=(16, 16, 4, 1, "f64", "f64"),
   passes=(8, 8, 0, 0, 0), lat="VALU64")

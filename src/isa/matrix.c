@@ -40,6 +40,12 @@ static const char *mfma_refusal(enum amd_gen gen, const struct amd_isa_op *op,
 		return "neg is only available on gfx942's f64 MFMA";
 	if (in->neg > 7)
 		return "neg on a source the instruction does not have";
+	/* LLVM: a C/D of more than 4 registers is either D itself or apart from it */
+	const struct amd_val *d = &in->ops[0], *c = &in->ops[3];
+	unsigned n = op->opnds[0].width;
+	if (n > 4 && c->kind == AMD_V_VGPR && d->kind == AMD_V_VGPR && c->reg != d->reg &&
+	    c->reg < d->reg + n && d->reg < c->reg + n)
+		return "srcC must not partially overlap the destination";
 	return matrix_src_c(op, in);
 }
 

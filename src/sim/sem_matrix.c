@@ -30,7 +30,7 @@
 #include "amd_isa.h"
 #include "valu.h"
 
-enum { MAX_OUT = 1024 }; /* results per instruction: 32x32, 16 blocks of 4x4, 16x16 */
+enum { MAX_OUT = 2048 }; /* results per instruction: two 32x32 blocks at most */
 
 struct slot {
 	unsigned lane, reg, half; /* reg: VGPR offset in the C/D tuple; half: 16-bit results */
@@ -238,6 +238,10 @@ static void v_mfma(struct sim_wave *w, const struct sim_insn *in)
 	unsigned h = op.cd == AMD_MT_F64 ? 1 : 4, groups = 64 / mi->n;
 	unsigned per_block = mi->m * mi->n / h; /* lanes x rows-in-group a block covers */
 	unsigned bpr = per_block >= 64 ? 1 : 64 / per_block;
+	if (mi->m * mi->n * mi->blocks > MAX_OUT) {
+		sim_fault(w, "MFMA shape larger than amdsim's result buffer");
+		return;
+	}
 	static const unsigned max_out = MAX_OUT;
 	double res[MAX_OUT];
 	struct slot at[MAX_OUT];
@@ -456,6 +460,28 @@ static const struct sim_sem matrix_sems[] = {
         MFMA(v_mfma_f64_16x16x4_f64),
         MFMA(v_mfma_f64_4x4x4f64),
         MFMA(v_mfma_f64_4x4x4_4b_f64),
+        MFMA(v_mfma_f32_32x32x1f32),
+        MFMA(v_mfma_f32_32x32x1_2b_f32),
+        MFMA(v_mfma_f32_16x16x1f32),
+        MFMA(v_mfma_f32_16x16x1_4b_f32),
+        MFMA(v_mfma_f32_4x4x1f32),
+        MFMA(v_mfma_f32_4x4x1_16b_f32),
+        MFMA(v_mfma_f32_32x32x4f16),
+        MFMA(v_mfma_f32_32x32x4_2b_f16),
+        MFMA(v_mfma_f32_16x16x4f16),
+        MFMA(v_mfma_f32_16x16x4_4b_f16),
+        MFMA(v_mfma_i32_32x32x4i8),
+        MFMA(v_mfma_i32_32x32x4_2b_i8),
+        MFMA(v_mfma_i32_16x16x4i8),
+        MFMA(v_mfma_i32_16x16x4_4b_i8),
+        MFMA(v_mfma_i32_4x4x4i8),
+        MFMA(v_mfma_i32_4x4x4_16b_i8),
+        MFMA(v_mfma_f32_32x32x4bf16_1k),
+        MFMA(v_mfma_f32_32x32x4_2b_bf16),
+        MFMA(v_mfma_f32_16x16x4bf16_1k),
+        MFMA(v_mfma_f32_16x16x4_4b_bf16),
+        MFMA(v_mfma_f32_4x4x4bf16_1k),
+        MFMA(v_mfma_f32_4x4x4_16b_bf16),
         WMMA(v_wmma_f32_16x16x16_f16),
         WMMA(v_wmma_f32_16x16x16_bf16),
         WMMA(v_wmma_f16_16x16x16_f16),

@@ -85,7 +85,23 @@ LAYOUT = {
     "v_mfma_f64_4x4x4f64": (4, 4, 4, 4, 64, mfma_ab(4, 4, 1, 64),
                             lambda i, j, b: (16 * i + 4 * b + j, 0, 0)),
 }
+D32 = lambda i, j, b: (j + 32 * ((i // 4) % 2), 16 * b + 4 * (i // 8) + i % 4, 0)  # 32x32 blocks
+D16 = lambda i, j, b: (j + 16 * (i // 4), 4 * b + i % 4, 0)                       # 16x16 blocks
+D4 = lambda i, j, b: (4 * b + j, i, 0)                                            # 4x4 blocks
+LAYOUT.update({  # the multi-block forms: block b's A rows start at lane b*M [calc]
+    "v_mfma_f32_32x32x1f32": (32, 32, 1, 2, 32, lambda i, k, b: (32 * b + i, 0, 0), D32),
+    "v_mfma_f32_16x16x1f32": (16, 16, 1, 4, 32, lambda i, k, b: (16 * b + i, 0, 0), D16),
+    "v_mfma_f32_4x4x1f32": (4, 4, 1, 16, 32, lambda i, k, b: (4 * b + i, 0, 0), D4),
+    "v_mfma_f32_32x32x4f16": (32, 32, 4, 2, 16, lambda i, k, b: (32 * b + i, k // 2, k % 2), D32),
+    "v_mfma_f32_16x16x4f16": (16, 16, 4, 4, 16, lambda i, k, b: (16 * b + i, k // 2, k % 2), D16),
+    "v_mfma_i32_32x32x4i8": (32, 32, 4, 2, 8, lambda i, k, b: (32 * b + i, 0, k), D32),
+    "v_mfma_i32_16x16x4i8": (16, 16, 4, 4, 8, lambda i, k, b: (16 * b + i, 0, k), D16),
+    "v_mfma_i32_4x4x4i8": (4, 4, 4, 16, 8, lambda i, k, b: (4 * b + i, 0, k), D4),
+})
 LAYOUT["v_mfma_f32_16x16x16bf16_1k"] = LAYOUT["v_mfma_f32_16x16x16f16"]
+LAYOUT["v_mfma_f32_32x32x4bf16_1k"] = LAYOUT["v_mfma_f32_32x32x4f16"]
+LAYOUT["v_mfma_f32_16x16x4bf16_1k"] = LAYOUT["v_mfma_f32_16x16x4f16"]
+LAYOUT["v_mfma_f32_4x4x4bf16_1k"] = LAYOUT["v_mfma_f32_4x4x4f16"]
 LAYOUT["v_mfma_f32_32x32x8bf16_1k"] = LAYOUT["v_mfma_f32_32x32x8f16"]
 
 # README data points of the calculator, checked against the tables above (guards the tables)
@@ -201,6 +217,8 @@ typedef int int4_ __attribute__((ext_vector_type(4)));
 typedef int int8_ __attribute__((ext_vector_type(8)));
 typedef double double4_ __attribute__((ext_vector_type(4)));
 typedef int int16_ __attribute__((ext_vector_type(16)));
+typedef int int32_ __attribute__((ext_vector_type(32)));
+typedef float float32_ __attribute__((ext_vector_type(32)));
 """
 
 # (builtin, A type, C type, element kind of A/B, of C/D, extra args) per MFMA row and target
@@ -218,6 +236,17 @@ MFMA_CASES = {
     "v_mfma_f32_16x16x4f32": ("mfma_f32_16x16x4f32", "float", "float4_", "f32", "f32"),
     "v_mfma_f64_16x16x4f64": ("mfma_f64_16x16x4f64", "double", "double4_", "f64", "f64"),
     "v_mfma_f64_4x4x4f64": ("mfma_f64_4x4x4f64", "double", "double", "f64", "f64"),
+    "v_mfma_f32_32x32x1f32": ("mfma_f32_32x32x1f32", "float", "float32_", "f32", "f32"),
+    "v_mfma_f32_16x16x1f32": ("mfma_f32_16x16x1f32", "float", "float16_", "f32", "f32"),
+    "v_mfma_f32_4x4x1f32": ("mfma_f32_4x4x1f32", "float", "float4_", "f32", "f32"),
+    "v_mfma_f32_32x32x4f16": ("mfma_f32_32x32x4f16", "half4_", "float32_", "f16", "f32"),
+    "v_mfma_f32_16x16x4f16": ("mfma_f32_16x16x4f16", "half4_", "float16_", "f16", "f32"),
+    "v_mfma_i32_32x32x4i8": ("mfma_i32_32x32x4i8", "int", "int32_", "i8", "i32"),
+    "v_mfma_i32_16x16x4i8": ("mfma_i32_16x16x4i8", "int", "int16_", "i8", "i32"),
+    "v_mfma_i32_4x4x4i8": ("mfma_i32_4x4x4i8", "int", "int4_", "i8", "i32"),
+    "v_mfma_f32_32x32x4bf16_1k": ("mfma_f32_32x32x4bf16_1k", "short4_", "float32_", "bf16", "f32"),
+    "v_mfma_f32_16x16x4bf16_1k": ("mfma_f32_16x16x4bf16_1k", "short4_", "float16_", "bf16", "f32"),
+    "v_mfma_f32_4x4x4bf16_1k": ("mfma_f32_4x4x4bf16_1k", "short4_", "float4_", "bf16", "f32"),
 }
 ON_GFX90A = {"v_mfma_i32_16x16x16i8"}
 ON_GFX942 = {"v_mfma_i32_16x16x32_i8", "v_mfma_f32_16x16x8_xf32"}
@@ -244,7 +273,12 @@ def run_kernel(amdsim, hsaco, tmp, bufs, out_bytes, block):
     return open(out, "rb").read(), ""
 
 
-def test_mfma(amdsim, tmp, target, name, agpr=False):
+def blgp_lane(l, blgp):
+    """The lane B is read from (the calculator README's BLGP list)."""
+    return [l, l % 32, 32 + l % 32, (l + 16) % 64][blgp] if blgp < 4 else 16 * (blgp - 4) + l % 16
+
+
+def test_mfma(amdsim, tmp, target, name, agpr=False, mods=(0, 0, 0)):
     m, n, kk, blocks, abits, place_ab, place_d = LAYOUT[name]
     builtin, at, ct, akind, ckind = MFMA_CASES[name]
     rnd = random.Random(name + target)
@@ -276,7 +310,8 @@ kernel void k(global const %s *a, global const %s *b, global const %s *c, global
   int l = __builtin_amdgcn_workitem_id_x();
   d[l] = __builtin_amdgcn_%s(a[l], b[l], c[l], 0, 0, 0);
 }""" % ("" if agpr else "__attribute__((amdgpu_waves_per_eu(2)))", at, at, ct, ct, builtin)
-    h = build(src, target, tmp, "m_%s%s" % (name, "_agpr" if agpr else ""))
+    src = src.replace("c[l], 0, 0, 0)", "c[l], %d, %d, %d)" % mods)
+    h = build(src, target, tmp, "m_%s%s%d%d%d" % ((name, "_agpr" if agpr else "") + mods))
     if not h:
         return
     out, err = run_kernel(amdsim, h, tmp, [lane_major(ra, 64), lane_major(rb, 64),
@@ -284,11 +319,22 @@ kernel void k(global const %s *a, global const %s *b, global const %s *c, global
     if not check(out is not None, "%s %s: amdsim failed: %s" % (target, name, err[-300:])):
         return
     rd = from_lane_major(out, nout, 64)
+    cbsz, abid, blgp = mods
+    decode = {"f16": lambda r: struct.unpack("<e", struct.pack("<H", r))[0],
+              "bf16": lambda r: struct.unpack("<f", struct.pack("<I", r << 16))[0],
+              "f32": lambda r: struct.unpack("<f", struct.pack("<I", r))[0],
+              "f64": lambda r: struct.unpack("<d", struct.pack("<Q", r))[0],
+              "i8": lambda r: r - 256 if r >= 128 else r}[akind]
+
+    def b_seen(k, j, b):  # B[k][j] of block b as the lanes blgp picks deliver it
+        lane, reg, sub = place_ab(j, k, b)
+        return decode(get_elem(rb, blgp_lane(lane, blgp), reg, sub, abits))
     bad = 0
     for b in range(blocks):
+        a_block = (b >> cbsz << cbsz) + abid  # the A block cbsz/abid broadcast to block b
         for i in range(m):
             for j in range(n):
-                want = C[i, j, b] + sum(A[i, k, b] * B[k, j, b] for k in range(kk))
+                want = C[i, j, b] + sum(A[i, k, a_block] * b_seen(k, j, b) for k in range(kk))
                 got = get_elem(rd, *place_d(i, j, b), cbits)
                 if ckind == "i32":
                     got = got - (1 << 32) if got >> 31 else got
@@ -434,6 +480,10 @@ def test_layout(amdsim, tmp):
                 continue
             test_mfma(amdsim, tmp, target, name)
         test_mfma(amdsim, tmp, target, "v_mfma_f32_32x32x8f16", agpr=True)
+        test_mfma(amdsim, tmp, target, "v_mfma_f32_16x16x4f16", mods=(2, 3, 3))
+        test_mfma(amdsim, tmp, target, "v_mfma_f32_4x4x4f16", mods=(1, 1, 5))
+        test_mfma(amdsim, tmp, target, "v_mfma_i32_32x32x4i8", mods=(1, 0, 2))
+        test_mfma(amdsim, tmp, target, "v_mfma_f32_16x16x16f16", mods=(0, 0, 1))
     for target, what in WMMA_LAYOUT:
         test_wmma(amdsim, tmp, target, what)
     for target in ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"):
@@ -460,6 +510,10 @@ NOPS = {
     "mfma_f64_4x4x4f64": ((6, 4), (6, 4)), "mfma_f32_16x16x8_xf32": (None, (7, 0)),
     "mfma_f32_32x32x4_xf32": (None, (11, 0)), "mfma_f32_16x16x4f32": ((11, 0), (10, 0)),
     "mfma_f32_32x32x2f32": ((19, 0), (18, 0)),
+    "mfma_f32_32x32x1f32": ((19, 0), (18, 0)), "mfma_f32_16x16x1f32": ((11, 0), (10, 0)),
+    "mfma_f32_4x4x1f32": ((5, 0), (4, 2)), "mfma_f32_32x32x4f16": ((19, 0), (19, 0)),
+    "mfma_f32_16x16x4f16": ((11, 0), (11, 0)), "mfma_i32_4x4x4i8": ((5, 0), (5, 2)),
+    "mfma_f32_4x4x4bf16_1k": ((5, 0), (5, 2)),
 }
 HAZ_TYPES = {  # builtin suffix -> (A type, C type, C element type)
     "mfma_f32_4x4x4f16": ("half4_", "float4_", "float"),
@@ -477,6 +531,13 @@ HAZ_TYPES = {  # builtin suffix -> (A type, C type, C element type)
     "mfma_f32_32x32x4_xf32": ("float2_", "float16_", "float"),
     "mfma_f32_16x16x4f32": ("float", "float4_", "float"),
     "mfma_f32_32x32x2f32": ("float", "float16_", "float"),
+    "mfma_f32_32x32x1f32": ("float", "float32_", "float"),
+    "mfma_f32_16x16x1f32": ("float", "float16_", "float"),
+    "mfma_f32_4x4x1f32": ("float", "float4_", "float"),
+    "mfma_f32_32x32x4f16": ("half4_", "float32_", "float"),
+    "mfma_f32_16x16x4f16": ("half4_", "float16_", "float"),
+    "mfma_i32_4x4x4i8": ("int", "int4_", "int"),
+    "mfma_f32_4x4x4bf16_1k": ("short4_", "float4_", "float"),
 }
 
 
