@@ -133,6 +133,18 @@ WMMA_LAYOUT = {
     ("gfx1200", "f16_f16"): (16, 16, 16, wmma12_ab(16, 16),
                              lambda i, j: (j + 16 * (i // 8), (i % 8) // 2, (i % 8) % 2)),
     ("gfx1200", "i32_iu8"): (16, 8, 32, wmma12_ab(8, 16), lambda i, j: (j + 16 * (i // 8), i % 8, 0)),
+    ("gfx1100", "f32_bf16"): (16, 16, 32, wmma11_ab(16), lambda i, j: (16 * (i % 2) + j, i // 2, 0)),
+    ("gfx1100", "bf16_bf16"): (16, 16, 16, wmma11_ab(16), lambda i, j: (16 * (i % 2) + j, i // 2, 0)),
+    ("gfx1100", "i32_iu4"): (16, 4, 32, wmma11_ab(4), lambda i, j: (16 * (i % 2) + j, i // 2, 0)),
+    ("gfx1100", "f16_f16_hi"): (16, 16, 16, wmma11_ab(16),
+                                lambda i, j: (16 * (i % 2) + j, i // 2, 1)),  # op_sel:[0,0,1]
+    ("gfx1100", "i32_iu8_clamp"): (16, 8, 32, wmma11_ab(8),
+                                   lambda i, j: (16 * (i % 2) + j, i // 2, 0)),
+    ("gfx1200", "f32_bf16"): (16, 16, 32, wmma12_ab(16, 16), lambda i, j: (j + 16 * (i // 8), i % 8, 0)),
+    ("gfx1200", "bf16_bf16"): (16, 16, 16, wmma12_ab(16, 16),
+                               lambda i, j: (j + 16 * (i // 8), (i % 8) // 2, (i % 8) % 2)),
+    ("gfx1200", "i32_iu4"): (16, 4, 32, wmma12_ab(4, 16), lambda i, j: (j + 16 * (i // 8), i % 8, 0)),
+    ("gfx1200", "i32_iu4_k32"): (32, 4, 32, wmma12_ab(4, 32), lambda i, j: (j + 16 * (i // 8), i % 8, 0)),
 }
 
 
@@ -172,7 +184,8 @@ def get_elem(regs, lane, reg, sub, bits):
 def encode(v, kind):
     return {"f16": f16_bits, "bf16": bf16_bits, "f32": f32_bits,
             "f64": lambda x: struct.unpack("<Q", struct.pack("<d", x))[0],
-            "i8": lambda x: x & 0xff, "i32": lambda x: x & 0xffffffff}[kind](v)
+            "i8": lambda x: x & 0xff, "i4": lambda x: x & 0xf,
+            "i32": lambda x: x & 0xffffffff}[kind](v)
 
 
 def lane_major(regs, lanes):
@@ -208,6 +221,8 @@ typedef half half4_ __attribute__((ext_vector_type(4)));
 typedef half half8_ __attribute__((ext_vector_type(8)));
 typedef half half16_ __attribute__((ext_vector_type(16)));
 typedef short short4_ __attribute__((ext_vector_type(4)));
+typedef short short8_ __attribute__((ext_vector_type(8)));
+typedef short short16_ __attribute__((ext_vector_type(16)));
 typedef float float2_ __attribute__((ext_vector_type(2)));
 typedef float float4_ __attribute__((ext_vector_type(4)));
 typedef float float8_ __attribute__((ext_vector_type(8)));
@@ -254,6 +269,8 @@ BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i8": 8, "i32": 32}
 
 
 def small_values(kind, count, rnd):
+    if kind == "i4":
+        return [rnd.randint(-8, 7) for _ in range(count)]
     if kind == "i8":
         return [rnd.randint(-128, 127) for _ in range(count)]
     return [float(rnd.randint(-8, 8)) for _ in range(count)]
@@ -359,16 +376,36 @@ WMMA_BUILTINS = {
                              "half8_", "half8_"),
     ("gfx1200", "i32_iu8"): ("__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32_gfx12(1, a[l], 1, b[l], c[l], 0)",
                              "int2_", "int8_"),
+    ("gfx1100", "f32_bf16"): ("__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a[l], b[l], c[l])",
+                              "short16_", "float8_"),
+    ("gfx1100", "bf16_bf16"): ("__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32(a[l], b[l], c[l], 0)",
+                               "short16_", "short16_"),
+    ("gfx1100", "i32_iu4"): ("__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32(1, a[l], 1, b[l], c[l], 0)",
+                             "int2_", "int8_"),
+    ("gfx1100", "f16_f16_hi"): ("__builtin_amdgcn_wmma_f16_16x16x16_f16_w32(a[l], b[l], c[l], 1)",
+                                "half16_", "half16_"),
+    ("gfx1100", "i32_iu8_clamp"): ("__builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(0, a[l], 0, b[l], c[l], 1)",
+                                   "int4_", "int8_"),
+    ("gfx1200", "f32_bf16"): ("__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a[l], b[l], c[l])",
+                              "short8_", "float8_"),
+    ("gfx1200", "bf16_bf16"): ("__builtin_amdgcn_wmma_bf16_16x16x16_bf16_w32_gfx12(a[l], b[l], c[l])",
+                               "short8_", "short8_"),
+    ("gfx1200", "i32_iu4"): ("__builtin_amdgcn_wmma_i32_16x16x16_iu4_w32_gfx12(1, a[l], 1, b[l], c[l], 0)",
+                             "int", "int8_"),
+    ("gfx1200", "i32_iu4_k32"): ("__builtin_amdgcn_wmma_i32_16x16x32_iu4_w32_gfx12(1, a[l], 1, b[l], c[l], 0)",
+                                 "int2_", "int8_"),
 }
 
 
 def test_wmma(amdsim, tmp, target, what):
     kk, abits, cbits, place_ab, place_d = WMMA_LAYOUT[target, what]
     call, at, ct = WMMA_BUILTINS[target, what]
-    akind = "i8" if abits == 8 else "f16"
-    ckind = {32: "i32" if abits == 8 else "f32", 16: "f16"}[cbits]
+    bf16 = "bf16" in what
+    akind = {8: "i8", 4: "i4", 16: "bf16" if bf16 else "f16"}[abits]
+    ckind = {32: "i32" if abits < 16 else "f32", 16: "bf16" if bf16 else "f16"}[cbits]
+    clamp = what.endswith("_clamp")
     rnd = random.Random(what + target)
-    nin = (kk if target == "gfx1100" else kk // 2) * abits // 32
+    nin = max(1, (kk if target == "gfx1100" else kk // 2) * abits // 32)
     nout = 8 if cbits == 32 or target == "gfx1100" else 4
     A = {(i, k): v for (i, k), v in zip([(i, k) for i in range(16) for k in range(kk)],
                                         small_values(akind, 16 * kk, rnd))}
@@ -377,6 +414,13 @@ def test_wmma(amdsim, tmp, target, what):
     C = {(i, j): float(rnd.randint(-8, 8)) for i in range(16) for j in range(16)}
     if ckind == "i32":
         C = {key: int(v) for key, v in C.items()}
+    if ckind == "bf16":  # |D| <= 16*4 + 8: exact in bf16's 8 significant bits
+        A = {key: float(rnd.randint(-2, 2)) for key in A}
+        B = {key: float(rnd.randint(-2, 2)) for key in B}
+    if clamp:  # unsigned A/B bytes near 255 and C near the top: the sums saturate
+        A = {key: rnd.randint(200, 255) for key in A}
+        B = {key: rnd.randint(200, 255) for key in B}
+        C = {key: 0x7fff0000 + rnd.randint(0, 0xffff) for key in C}
     ra = [[0] * 32 for _ in range(nin)]
     rb = [[0] * 32 for _ in range(nin)]
     rc = [[0] * 32 for _ in range(nout)]
@@ -410,11 +454,15 @@ def test_wmma(amdsim, tmp, target, what):
     for i in range(16):
         for j in range(16):
             want = C[i, j] + sum(A[i, k] * B[k, j] for k in range(kk))
+            if clamp:
+                want = min(want, 0x7fffffff)
             raw = get_elem(rd, *place_d(i, j), cbits)
             if ckind == "i32":
                 got = raw - (1 << 32) if raw >> 31 else raw
             elif ckind == "f16":
                 got = struct.unpack("<e", struct.pack("<H", raw))[0]
+            elif ckind == "bf16":
+                got = struct.unpack("<f", struct.pack("<I", raw << 16))[0]
             else:
                 got = struct.unpack("<f", struct.pack("<I", raw))[0]
             bad += got != want
