@@ -236,6 +236,8 @@ enum amd_mtype {
 	AMD_MT_IU8, /* 8-bit, signed or unsigned per neg_lo bit (WMMA) */
 	AMD_MT_IU4, /* 4-bit, signed or unsigned per neg_lo bit (WMMA) */
 	AMD_MT_I32,
+	AMD_MT_FP8, /* gfx942: E4M3FNUZ (bias 8, no infinity, 0x80 = NaN) */
+	AMD_MT_BF8, /* gfx942: E5M2FNUZ (bias 16, no infinity, 0x80 = NaN) */
 };
 
 /* Shape and timing of a matrix row (MFMA / WMMA): D = A x B + C on `blocks` independent
@@ -245,9 +247,10 @@ enum amd_mtype {
 struct amd_matrix_info {
 	uint16_t row; /* enum amd_opcode */
 	uint8_t m, n, k, blocks;
-	uint8_t ab_type, cd_type; /* enum amd_mtype */
+	uint8_t ab_type, cd_type; /* enum amd_mtype (ab_type: A's, and B's unless b_type says) */
 	uint8_t passes[AMD_NUM_GENS];
 	bool xdl;
+	uint8_t b_type; /* enum amd_mtype of B (differs from A's in the fp8 x bf8 forms) */
 };
 
 /* The matrix facts of row `op`, NULL for a row that is not a matrix instruction. */

@@ -50,7 +50,7 @@ def dtype(name, width, is_pk, srcno):
 # C/D element type of a matrix row -> the data type of an inline-constant srcC
 MMA_CD_DTYPE = {"f32": "F32", "f64": "F64", "i32": "B32", "f16": "F16", "bf16": "BF16"}
 # A/B and C/D element types of the matrix rows (enum amd_mtype in amd_isa.h)
-MMA_TYPES = ("f16", "bf16", "f32", "xf32", "f64", "i8", "iu8", "iu4", "i32")
+MMA_TYPES = ("f16", "bf16", "f32", "xf32", "f64", "i8", "iu8", "iu4", "i32", "fp8", "bf8")
 
 
 def operands(row):
@@ -297,10 +297,12 @@ def main():
     for idx, r in enumerate(rows):
         if not r.get("mma"):
             continue
-        m, n, k, blocks, ab, cd = r["mma"]
-        out.append("\t{%d, %d, %d, %d, %d, AMD_MT_%s, AMD_MT_%s, {%s}, %s}," %
+        m, n, k, blocks, ab, cd = r["mma"][:6]
+        b_type = r["mma"][6] if len(r["mma"]) > 6 else ab
+        out.append("\t{%d, %d, %d, %d, %d, AMD_MT_%s, AMD_MT_%s, {%s}, %s, AMD_MT_%s}," %
                    (idx, m, n, k, blocks, ab.upper(), cd.upper(),
-                    ", ".join(str(x) for x in r["passes"]), "true" if r.get("xdl") else "false"))
+                    ", ".join(str(x) for x in r["passes"]), "true" if r.get("xdl") else "false",
+                    b_type.upper()))
         nmatrix += 1
     out.append("};")
     out.append("const unsigned amd_isa_nmatrix = %d;" % nmatrix)

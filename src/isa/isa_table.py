@@ -217,6 +217,24 @@ R("v_mfma_f32_16x16x4bf16_1k", VOP3P, (100, 94, -1, -1, -1), ops="vd16 vv2 vv2 v
 R("v_mfma_f32_4x4x4bf16_1k", VOP3P, (101, 95, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
   names={GFX940: "v_mfma_f32_4x4x4_16b_bf16"}, flags=["MAI"],
   mma=(4, 4, 4, 16, "bf16", "f32"), passes=(2, 2, 0, 0, 0), xdl=True)
+# gfx942's 8-bit float forms: fp8 = E4M3FNUZ, bf8 = E5M2FNUZ (exponent bias 8 / 16, no
+# infinity, 0x80 the only NaN -- not the OCP E4M3/E5M2 of PTX); the 7th mma entry is B's type
+R("v_mfma_f32_16x16x32_bf8_bf8", VOP3P, (-1, 112, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "bf8", "f32", "bf8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_bf8_bf8", VOP3P, (-1, 116, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "bf8", "f32", "bf8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_bf8_fp8", VOP3P, (-1, 113, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "bf8", "f32", "fp8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_bf8_fp8", VOP3P, (-1, 117, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "bf8", "f32", "fp8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_fp8_bf8", VOP3P, (-1, 114, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "fp8", "f32", "bf8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_fp8_bf8", VOP3P, (-1, 118, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "fp8", "f32", "bf8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_fp8_fp8", VOP3P, (-1, 115, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "fp8", "f32", "fp8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_fp8_fp8", VOP3P, (-1, 119, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "fp8", "f32", "fp8"), passes=(0, 8, 0, 0, 0), xdl=True)
 R("v_mfma_f64_16x16x4f64", VOP3P, (110, 110, -1, -1, -1), ops="vd8 vv2 vv2 vs8",
   names={GFX940: "v_mfma_f64_16x16x4_f64"}, flags=["MAI"], mma=(16, 16, 4, 1, "f64", "f64"),
   passes=(8, 8, 0, 0, 0), lat="VALU64")

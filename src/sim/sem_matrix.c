@@ -52,6 +52,8 @@ static unsigned type_bits(enum amd_mtype t)
 		return 16;
 	case AMD_MT_I8:
 	case AMD_MT_IU8:
+	case AMD_MT_FP8:
+	case AMD_MT_BF8:
 		return 8;
 	case AMD_MT_IU4:
 		return 4;
@@ -74,6 +76,20 @@ static uint64_t elem_bits(const struct sim_wave *w, unsigned reg, unsigned l, un
 	return bits == 32 ? v : v & ((1u << bits) - 1);
 }
 
+/* gfx942's 8-bit floats (FNUZ: bias 2^(exponent bits - 1), no infinity, no negative zero:
+ * 0x80 is the NaN) with `mant` mantissa bits. */
+static double fnuz8(uint64_t raw, unsigned mant)
+{
+	unsigned ebits = 7 - mant, bias = 1u << (ebits - 1);
+	unsigned e = (unsigned)(raw >> mant) & ((1u << ebits) - 1),
+	         m = (unsigned)raw & ((1u << mant) - 1);
+	if ((raw & 0xff) == 0x80)
+		return NAN;
+	double v = e ? ldexp(1.0 + m / (double)(1u << mant), (int)e - (int)bias)
+	             : ldexp(m / (double)(1u << mant), 1 - (int)bias);
+	return (raw & 0x80) ? -v : v;
+}
+
 /* An element as a double: exact for every type here (integers up to 32 bits). */
 static double elem_value(uint64_t raw, enum amd_mtype t, bool is_signed)
 {
@@ -92,6 +108,9 @@ static double elem_value(uint64_t raw, enum amd_mtype t, bool is_signed)
 		return is_signed ? (double)((int32_t)((uint32_t)raw << 28) >> 28) : (double)raw;
 	case AMD_MT_I32:
 		return (double)(int32_t)raw;
+	case AMD_MT_FP8: /* E4M3FNUZ */
+	case AMD_MT_BF8: /* E5M2FNUZ */
+		return fnuz8(raw, t == AMD_MT_FP8 ? 3 : 2);
 	default: /* I8, IU8 */
 		return is_signed ? (double)(int8_t)raw : (double)(uint8_t)raw;
 	}
@@ -269,7 +288,7 @@ static void v_mfma(struct sim_wave *w, const struct sim_insn *in)
 					                   op.ab, true);
 					double y =
 					        elem_value(elem_bits(w, op.sb, lb, k % kpl, bits),
-					                   op.ab, true);
+					                   (enum amd_mtype)mi->b_type, true);
 					x = (neg & 1) ? -x : x, y = (neg & 2) ? -y : y;
 					acc = op.cd == AMD_MT_F64 ? fma(x, y, acc) : acc + x * y;
 					if (op.cd == AMD_MT_I32)
@@ -460,6 +479,14 @@ static const struct sim_sem matrix_sems[] = {
         MFMA(v_mfma_f64_16x16x4_f64),
         MFMA(v_mfma_f64_4x4x4f64),
         MFMA(v_mfma_f64_4x4x4_4b_f64),
+        MFMA(v_mfma_f32_16x16x32_bf8_bf8),
+        MFMA(v_mfma_f32_16x16x32_bf8_fp8),
+        MFMA(v_mfma_f32_16x16x32_fp8_bf8),
+        MFMA(v_mfma_f32_16x16x32_fp8_fp8),
+        MFMA(v_mfma_f32_32x32x16_bf8_bf8),
+        MFMA(v_mfma_f32_32x32x16_bf8_fp8),
+        MFMA(v_mfma_f32_32x32x16_fp8_bf8),
+        MFMA(v_mfma_f32_32x32x16_fp8_fp8),
         MFMA(v_mfma_f32_32x32x1f32),
         MFMA(v_mfma_f32_32x32x1_2b_f32),
         MFMA(v_mfma_f32_16x16x1f32),

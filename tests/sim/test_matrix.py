@@ -98,6 +98,10 @@ LAYOUT.update({  # the multi-block forms: block b's A rows start at lane b*M [ca
     "v_mfma_i32_16x16x4i8": (16, 16, 4, 4, 8, lambda i, k, b: (16 * b + i, 0, k), D16),
     "v_mfma_i32_4x4x4i8": (4, 4, 4, 16, 8, lambda i, k, b: (4 * b + i, 0, k), D4),
 })
+LAYOUT["v_mfma_f32_16x16x32_fp8_bf8"] = LAYOUT["v_mfma_i32_16x16x32_i8"][:5] + (
+    LAYOUT["v_mfma_i32_16x16x32_i8"][5], LAYOUT["v_mfma_f32_16x16x16f16"][6])
+LAYOUT["v_mfma_f32_32x32x16_fp8_fp8"] = (32, 32, 16, 1, 8, mfma_ab(32, 1, 8, 8),
+                                        LAYOUT["v_mfma_f32_32x32x8f16"][6])
 LAYOUT["v_mfma_f32_16x16x16bf16_1k"] = LAYOUT["v_mfma_f32_16x16x16f16"]
 LAYOUT["v_mfma_f32_32x32x4bf16_1k"] = LAYOUT["v_mfma_f32_32x32x4f16"]
 LAYOUT["v_mfma_f32_16x16x4bf16_1k"] = LAYOUT["v_mfma_f32_16x16x4f16"]
@@ -185,6 +189,7 @@ def encode(v, kind):
     return {"f16": f16_bits, "bf16": bf16_bits, "f32": f32_bits,
             "f64": lambda x: struct.unpack("<Q", struct.pack("<d", x))[0],
             "i8": lambda x: x & 0xff, "i4": lambda x: x & 0xf,
+            "fp8": lambda x: FNUZ_BYTE["fp8"][x], "bf8": lambda x: FNUZ_BYTE["bf8"][x],
             "i32": lambda x: x & 0xffffffff}[kind](v)
 
 
@@ -262,10 +267,30 @@ MFMA_CASES = {
     "v_mfma_f32_32x32x4bf16_1k": ("mfma_f32_32x32x4bf16_1k", "short4_", "float32_", "bf16", "f32"),
     "v_mfma_f32_16x16x4bf16_1k": ("mfma_f32_16x16x4bf16_1k", "short4_", "float16_", "bf16", "f32"),
     "v_mfma_f32_4x4x4bf16_1k": ("mfma_f32_4x4x4bf16_1k", "short4_", "float4_", "bf16", "f32"),
+    # gfx942 8-bit floats: A and B types differ in the mixed forms (6th entry: B's)
+    "v_mfma_f32_16x16x32_fp8_bf8": ("mfma_f32_16x16x32_fp8_bf8", "long", "float4_", "fp8", "f32",
+                                    "bf8"),
+    "v_mfma_f32_32x32x16_fp8_fp8": ("mfma_f32_32x32x16_fp8_fp8", "long", "float16_", "fp8", "f32",
+                                    "fp8"),
 }
 ON_GFX90A = {"v_mfma_i32_16x16x16i8"}
-ON_GFX942 = {"v_mfma_i32_16x16x32_i8", "v_mfma_f32_16x16x8_xf32"}
-BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i8": 8, "i32": 32}
+ON_GFX942 = {"v_mfma_i32_16x16x32_i8", "v_mfma_f32_16x16x8_xf32", "v_mfma_f32_16x16x32_fp8_bf8",
+             "v_mfma_f32_32x32x16_fp8_fp8"}
+BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i8": 8, "i32": 32, "fp8": 8, "bf8": 8}
+
+
+def fnuz8_value(byte, mant):
+    """gfx942's FNUZ 8-bit floats as the CDNA3 ISA guide defines them: E4M3FNUZ (mant 3,
+    bias 8) and E5M2FNUZ (mant 2, bias 16); 0x80 is NaN, there is no infinity."""
+    ebits = 7 - mant
+    bias = 1 << (ebits - 1)
+    e, m = (byte >> mant) & ((1 << ebits) - 1), byte & ((1 << mant) - 1)
+    v = (1 + m / (1 << mant)) * 2.0 ** (e - bias) if e else m / (1 << mant) * 2.0 ** (1 - bias)
+    return -v if byte & 0x80 else v
+
+
+FNUZ_BYTE = {kind: {fnuz8_value(b, mant): b for b in range(256) if b != 0x80}
+             for kind, mant in (("fp8", 3), ("bf8", 2))}
 
 
 def small_values(kind, count, rnd):
@@ -297,7 +322,8 @@ def blgp_lane(l, blgp):
 
 def test_mfma(amdsim, tmp, target, name, agpr=False, mods=(0, 0, 0)):
     m, n, kk, blocks, abits, place_ab, place_d = LAYOUT[name]
-    builtin, at, ct, akind, ckind = MFMA_CASES[name]
+    builtin, at, ct, akind, ckind = MFMA_CASES[name][:5]
+    bkind = MFMA_CASES[name][5] if len(MFMA_CASES[name]) > 5 else akind
     rnd = random.Random(name + target)
     cbits = BITS[ckind]
     nin = max(1, kk * m * blocks // 64 * abits // 32)
@@ -307,7 +333,7 @@ def test_mfma(amdsim, tmp, target, name, agpr=False, mods=(0, 0, 0)):
         small_values(akind, m * kk * blocks, rnd))}
     B = {(k, j, b): v for (k, j, b), v in zip(
         [(k, j, b) for b in range(blocks) for k in range(kk) for j in range(n)],
-        small_values(akind, n * kk * blocks, rnd))}
+        small_values(bkind, n * kk * blocks, rnd))}
     C = {(i, j, b): v for (i, j, b), v in zip(
         [(i, j, b) for b in range(blocks) for i in range(m) for j in range(n)],
         small_values("i8" if ckind == "i32" else "f32", m * n * blocks, rnd))}
@@ -317,7 +343,7 @@ def test_mfma(amdsim, tmp, target, name, agpr=False, mods=(0, 0, 0)):
     for (i, k, b), v in A.items():
         put_elem(ra, *place_ab(i, k, b), abits, encode(v, akind))
     for (k, j, b), v in B.items():
-        put_elem(rb, *place_ab(j, k, b), abits, encode(v, akind))
+        put_elem(rb, *place_ab(j, k, b), abits, encode(v, bkind))
     for (i, j, b), v in C.items():
         put_elem(rc, *place_d(i, j, b), cbits, encode(v, ckind))
     # amdgpu_waves_per_eu(2) caps the VGPRs at 256: clang then keeps C/D in VGPRs; without
@@ -341,7 +367,8 @@ kernel void k(global const %s *a, global const %s *b, global const %s *c, global
               "bf16": lambda r: struct.unpack("<f", struct.pack("<I", r << 16))[0],
               "f32": lambda r: struct.unpack("<f", struct.pack("<I", r))[0],
               "f64": lambda r: struct.unpack("<d", struct.pack("<Q", r))[0],
-              "i8": lambda r: r - 256 if r >= 128 else r}[akind]
+              "i8": lambda r: r - 256 if r >= 128 else r,
+              "fp8": lambda r: fnuz8_value(r, 3), "bf8": lambda r: fnuz8_value(r, 2)}[bkind]
 
     def b_seen(k, j, b):  # B[k][j] of block b as the lanes blgp picks deliver it
         lane, reg, sub = place_ab(j, k, b)
@@ -562,6 +589,7 @@ NOPS = {
     "mfma_f32_4x4x1f32": ((5, 0), (4, 2)), "mfma_f32_32x32x4f16": ((19, 0), (19, 0)),
     "mfma_f32_16x16x4f16": ((11, 0), (11, 0)), "mfma_i32_4x4x4i8": ((5, 0), (5, 2)),
     "mfma_f32_4x4x4bf16_1k": ((5, 0), (5, 2)),
+    "mfma_f32_16x16x32_fp8_bf8": (None, (7, 0)), "mfma_f32_32x32x16_bf8_fp8": (None, (11, 0)),
 }
 HAZ_TYPES = {  # builtin suffix -> (A type, C type, C element type)
     "mfma_f32_4x4x4f16": ("half4_", "float4_", "float"),
@@ -586,6 +614,8 @@ HAZ_TYPES = {  # builtin suffix -> (A type, C type, C element type)
     "mfma_f32_16x16x4f16": ("half4_", "float16_", "float"),
     "mfma_i32_4x4x4i8": ("int", "int4_", "int"),
     "mfma_f32_4x4x4bf16_1k": ("short4_", "float4_", "float"),
+    "mfma_f32_16x16x32_fp8_bf8": ("long", "float4_", "float"),
+    "mfma_f32_32x32x16_bf8_fp8": ("long", "float16_", "float"),
 }
 
 
