@@ -186,11 +186,13 @@ static bool parse_register(struct span s, struct amd_val *v)
 		*v = (struct amd_val){.kind = AMD_V_OFF};
 		return true;
 	}
-	if (s.n >= 2 && (s.p[0] == 's' || s.p[0] == 'v')) {
+	if (s.n >= 2 && (s.p[0] == 's' || s.p[0] == 'v' || s.p[0] == 'a')) {
 		unsigned first, width;
 		if (!parse_reg_num((struct span){s.p + 1, s.n - 1}, &first, &width))
 			return false;
-		*v = (struct amd_val){.kind = s.p[0] == 's' ? AMD_V_SGPR : AMD_V_VGPR,
+		*v = (struct amd_val){.kind = s.p[0] == 's'   ? AMD_V_SGPR
+		                              : s.p[0] == 'v' ? AMD_V_VGPR
+		                                              : AMD_V_AGPR,
 		                      .reg = (uint16_t)first,
 		                      .width = (uint8_t)width};
 		return true;

@@ -75,6 +75,9 @@ static void put_val(struct out *o, const struct amd_val *v, unsigned width, enum
 	case AMD_V_SPECIAL:
 		put(o, "%s", amd_special_name(v->reg, width));
 		break;
+	case AMD_V_AGPR:
+		put_range(o, 'a', v->reg, width);
+		break;
 	case AMD_V_TTMP:
 		if (width <= 1)
 			put(o, "ttmp%u", v->reg);

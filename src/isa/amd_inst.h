@@ -21,6 +21,7 @@ enum amd_val_kind {
 	AMD_V_IMM,     /* imm = constant bits (32-bit; for f64 operands the high half) */
 	AMD_V_OFF,     /* "off": no scalar address / no vaddr */
 	AMD_V_TTMP,    /* reg = first trap temporary ttmpN */
+	AMD_V_AGPR,    /* reg = first accumulation VGPR aN (gfx90a/gfx942 MFMA operands) */
 };
 
 enum amd_special {

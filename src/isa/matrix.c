@@ -8,11 +8,24 @@
 
 /* srcA/srcB of a matrix row are VGPRs, srcC a VGPR tuple or an inline constant (no SGPR, no
  * literal). */
+static bool is_vreg(const struct amd_val *v, bool agpr_ok)
+{
+	return v->kind == AMD_V_VGPR || (agpr_ok && v->kind == AMD_V_AGPR);
+}
+
 static const char *matrix_src_c(const struct amd_isa_op *op, const struct amd_inst *in)
 {
 	const struct amd_val *c = &in->ops[3];
-	if (in->ops[1].kind != AMD_V_VGPR || in->ops[2].kind != AMD_V_VGPR)
-		return "matrix srcA and srcB must be VGPRs";
+	bool agpr_ok = op->flags & AMD_F_MAI;
+	if (!is_vreg(&in->ops[1], agpr_ok) || !is_vreg(&in->ops[2], agpr_ok))
+		return agpr_ok ? "MFMA srcA and srcB must be VGPRs or AGPRs"
+		               : "matrix srcA and srcB must be VGPRs";
+	if (c->kind == AMD_V_AGPR && agpr_ok)
+		return in->ops[0].kind == AMD_V_AGPR ? NULL
+		                                     : "MFMA srcC and the destination must both be "
+		                                       "VGPRs or both AGPRs";
+	if (c->kind == AMD_V_VGPR && in->ops[0].kind == AMD_V_AGPR)
+		return "MFMA srcC and the destination must both be VGPRs or both AGPRs";
 	if (c->kind == AMD_V_VGPR)
 		return NULL;
 	if (c->kind == AMD_V_IMM &&
@@ -40,11 +53,21 @@ static const char *mfma_refusal(enum amd_gen gen, const struct amd_isa_op *op,
 		return "neg is only available on gfx942's f64 MFMA";
 	if (in->neg > 7)
 		return "neg on a source the instruction does not have";
+	for (int i = 0; i < 4; i++) { /* register tuples: in range, 64-bit aligned */
+		const struct amd_val *v = &in->ops[i];
+		unsigned w = op->opnds[i].width;
+		if (v->kind != AMD_V_VGPR && v->kind != AMD_V_AGPR)
+			continue;
+		if (v->reg + w > 256)
+			return "MFMA register operand out of range";
+		if (w >= 2 && (v->reg & 1))
+			return "misaligned VGPR/AGPR tuple";
+	}
 	/* LLVM: a C/D of more than 4 registers is either D itself or apart from it */
 	const struct amd_val *d = &in->ops[0], *c = &in->ops[3];
 	unsigned n = op->opnds[0].width;
-	if (n > 4 && c->kind == AMD_V_VGPR && d->kind == AMD_V_VGPR && c->reg != d->reg &&
-	    c->reg < d->reg + n && d->reg < c->reg + n)
+	if (n > 4 && c->kind == d->kind && (c->kind == AMD_V_VGPR || c->kind == AMD_V_AGPR) &&
+	    c->reg != d->reg && c->reg < d->reg + n && d->reg < c->reg + n)
 		return "srcC must not partially overlap the destination";
 	return matrix_src_c(op, in);
 }
@@ -93,5 +116,8 @@ const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_
 		return dot_refusal(op, in);
 	if (in->cbsz || in->abid || in->blgp)
 		return "cbsz, abid and blgp are MFMA modifiers";
+	for (int i = 0; i < op->nopnds; i++)
+		if (in->ops[i].kind == AMD_V_AGPR)
+			return "AGPR operands are supported on MFMA only";
 	return NULL;
 }

@@ -324,6 +324,10 @@ static void check_replicated(struct sim_wave *w, const struct sim_insn *in, unsi
 static void v_wmma(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct matrix_op op;
+	if (w->nlanes != 32) { /* wave64 WMMA splits the operands differently: not modelled */
+		sim_fault(w, "WMMA in wave64 is not implemented");
+		return;
+	}
 	if (!matrix_setup(w, in, &op, 0, false))
 		return;
 	const struct amd_matrix_info *mi = op.mi;

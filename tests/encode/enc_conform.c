@@ -448,6 +448,22 @@ static void gen_matrix(struct gen_ctx *c)
 		in.clamp = mods[i].clamp;
 		emit(c, &in);
 	}
+	if (mai) { /* AGPR operands: C/D (acc_cd), A, B (acc), and the refused mixes */
+		static const uint8_t agpr_sets[][4] = {{1, 0, 0, 1}, {1, 1, 1, 1}, {0, 1, 0, 0},
+		                                       {0, 0, 1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}};
+		for (unsigned i = 0; i < sizeof agpr_sets / sizeof agpr_sets[0]; i++) {
+			struct amd_inst in = {.row = c->row};
+			fill_regs(c, &in, i & 1, 0, 0);
+			for (int k = 0; k < 4; k++)
+				if (agpr_sets[i][k])
+					in.ops[k].kind = AMD_V_AGPR;
+			emit(c, &in);
+		}
+		struct amd_inst in = {.row = c->row}; /* an inline srcC with an AGPR D */
+		fill_regs(c, &in, false, 0, 0);
+		in.ops[0].kind = AMD_V_AGPR, in.ops[3] = imm(0);
+		emit(c, &in);
+	}
 	for (unsigned i = 0; i < 5; i++) {
 		struct amd_inst in = {.row = c->row};
 		fill_regs(c, &in, false, 0, 0);
