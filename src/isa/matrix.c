@@ -104,6 +104,80 @@ static const char *dot_refusal(const struct amd_isa_op *op, const struct amd_ins
 	return NULL;
 }
 
+static unsigned mtype_bits(enum amd_mtype t)
+{
+	switch (t) {
+	case AMD_MT_F16:
+	case AMD_MT_BF16:
+		return 16;
+	case AMD_MT_I8:
+	case AMD_MT_IU8:
+	case AMD_MT_FP8:
+	case AMD_MT_BF8:
+		return 8;
+	case AMD_MT_IU4:
+		return 4;
+	case AMD_MT_F64:
+		return 64;
+	default:
+		return 32;
+	}
+}
+
+/* Element e (of `bits` bits) of a lane's register tuple as (register, index in register). */
+static void split_elem(unsigned e, unsigned bits, struct amd_matrix_place *p)
+{
+	if (bits >= 32) {
+		p->reg = (uint8_t)(e * (bits / 32)), p->elem = 0;
+		return;
+	}
+	p->reg = (uint8_t)(e / (32 / bits)), p->elem = (uint8_t)(e % (32 / bits));
+}
+
+bool amd_matrix_place(const struct amd_target *t, enum amd_opcode op, enum amd_matrix_operand which,
+                      unsigned row, unsigned col, unsigned block, struct amd_matrix_place *out)
+{
+	const struct amd_matrix_info *mi = amd_isa_matrix(op);
+	enum amd_gen gen = t->info->gen;
+	if (!mi || mi->passes[gen] == 0 || block >= mi->blocks)
+		return false;
+	unsigned m = mi->m, n = mi->n, k = mi->k, blocks = mi->blocks;
+	bool input = which != AMD_MATRIX_CD;
+	unsigned outer = which == AMD_MATRIX_A ? row : col, kk = which == AMD_MATRIX_A ? col : row;
+	if (input ? (outer >= (which == AMD_MATRIX_A ? m : n) || kk >= k) : (row >= m || col >= n))
+		return false;
+	unsigned bits = mtype_bits((enum amd_mtype)(input ? mi->ab_type : mi->cd_type));
+	if (gen <= AMD_GFX940) { /* MFMA (AMD Matrix Instruction Calculator, CDNA rules) */
+		if (input) {
+			unsigned kpl = k * m * blocks / 64;
+			out->lane = (uint8_t)(block * m + (kk / kpl) * m * blocks + outer);
+			split_elem(kk % kpl, bits, out);
+			return true;
+		}
+		unsigned h = bits == 64 ? 1 : 4, groups = 64 / n, per_block = m * n / h;
+		unsigned bpr = per_block >= 64 ? 1 : 64 / per_block;
+		unsigned e = block * (m * n / 64) + (row / (h * groups)) * h + row % h;
+		out->lane = (uint8_t)((block % bpr) * n + ((row / h) % groups) * bpr * n + col);
+		split_elem(e, bits, out);
+		return true;
+	}
+	bool gfx11 = gen == AMD_GFX11;
+	if (input) { /* WMMA: gfx11 every k in lanes 0-15 (and 16-31), gfx12 K split */
+		unsigned half = k / 2;
+		out->lane = (uint8_t)(gfx11 ? outer : outer + 16 * (kk / half));
+		split_elem(gfx11 ? kk : kk % half, bits, out);
+		return true;
+	}
+	if (gfx11) { /* one element per register, 16-bit ones in the low half (op_sel 0) */
+		out->lane = (uint8_t)(16 * (row % 2) + col), out->reg = (uint8_t)(row / 2),
+		out->elem = 0;
+		return true;
+	}
+	out->lane = (uint8_t)(col + 16 * (row / 8));
+	split_elem(row % 8, bits, out);
+	return true;
+}
+
 const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_op *op,
                                const struct amd_inst *in)
 {

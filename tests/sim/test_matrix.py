@@ -6,6 +6,8 @@
                                  A/B/C/D element with the tables below, written from AMD's
                                  documents (not from amdsim's code), and compares bit for bit
                                  (small-integer data: every product and sum is exact)
+  test_matrix.py ISA_DUMP place  the compiler-side layout query (amd_matrix_place) against the
+                                 same tables, every element of every covered row
   test_matrix.py AMDSIM hazard   clang-19's s_nop counts after each MFMA (its result read by a
                                  VALU; the same accumulator chained) equal the wait states
                                  amdsim's rules ask for: amdsim accepts clang's code and
@@ -565,10 +567,60 @@ def test_layout(amdsim, tmp):
         test_dot(amdsim, tmp, target)
 
 
+WMMA_ROWS = {"f32_f16": "v_wmma_f32_16x16x16_f16", "f16_f16": "v_wmma_f16_16x16x16_f16",
+             "i32_iu8": "v_wmma_i32_16x16x16_iu8", "f32_bf16": "v_wmma_f32_16x16x16_bf16",
+             "bf16_bf16": "v_wmma_bf16_16x16x16_bf16", "i32_iu4": "v_wmma_i32_16x16x16_iu4"}
+
+
+def test_place(isa_dump, tmp):
+    """The compiler-side layout (src/isa amd_matrix_place, via isa_dump matrix) against the
+    tables above, element by element, for every row the tables cover."""
+    del tmp
+    for target in ("gfx90a", "gfx942", "gfx1100", "gfx1200"):
+        got = {}
+        for ln in run([isa_dump, "matrix", target], check=True).stdout.splitlines():
+            f = ln.split()
+            got[f[0], f[1], int(f[2]), int(f[3]), int(f[4])] = tuple(int(x) for x in f[5:8])
+        expect = {}
+        if target in ("gfx90a", "gfx942"):
+            for name, (m, n, kk, blocks, _, pab, pd) in LAYOUT.items():
+                if (name in ON_GFX90A and target != "gfx90a") or \
+                        (name in ON_GFX942 and target != "gfx942"):
+                    continue
+                for b in range(blocks):
+                    for i in range(m):
+                        for k in range(kk):
+                            expect[name, "A", i, k, b] = pab(i, k, b)
+                    for k in range(kk):
+                        for j in range(n):
+                            expect[name, "B", k, j, b] = pab(j, k, b)
+                    for i in range(m):
+                        for j in range(n):
+                            expect[name, "D", i, j, b] = pd(i, j, b)
+        for (tgt, what), (kk, _, _, pab, pd) in WMMA_LAYOUT.items():
+            if tgt != target or what.endswith(("_hi", "_clamp")):
+                continue
+            name = WMMA_ROWS.get(what, "v_wmma_i32_16x16x32_iu4")
+            if target == "gfx1200" and what != "i32_iu4_k32":
+                name += "_gfx12"
+            for i in range(16):
+                for k in range(kk):
+                    expect[name, "A", i, k, 0] = pab(i, k, 0)
+                    expect[name, "B", k, i, 0] = pab(i, k, 0)
+                for j in range(16):
+                    expect[name, "D", i, j, 0] = pd(i, j)
+        bad = [key for key, v in expect.items() if got.get(key) != v]
+        check(not bad, "%s: amd_matrix_place differs from the published layout at %d of %d "
+              "elements, e.g. %s: %s, the table says %s" %
+              (target, len(bad), len(expect), bad[0] if bad else "", got.get(bad[0]) if bad
+               else "", expect[bad[0]] if bad else ""))
+        check(len(expect) > 1000, "%s: only %d elements compared" % (target, len(expect)))
+
+
 def main():
     amdsim, what = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
-        {"layout": test_layout, "hazard": test_hazard}[what](amdsim, tmp)
+        {"layout": test_layout, "hazard": test_hazard, "place": test_place}[what](amdsim, tmp)
     print("%d failures" % len(FAILURES))
     return 1 if FAILURES else 0
 
