@@ -376,6 +376,30 @@ static bool check_modifiers(struct enc *e, bool vop3, bool vop3b)
 	return true;
 }
 
+/* VOP3P-MAI (operands already checked by amd_matrix_refusal): acc_cd 15 (C/D are AGPRs),
+ * abid 14:11, cbsz 10:8; acc 28:27 (A/B are AGPRs), blgp 31:29 (gfx942 f64: neg). */
+static bool encode_mai(struct enc *e, uint32_t *w, unsigned *nw)
+{
+	const struct amd_isa_op *op = e->op;
+	const struct amd_inst *in = e->in;
+	unsigned src[3];
+	for (int i = 0; i < 3; i++) {
+		const struct amd_val *v = &in->ops[1 + i];
+		if (v->kind == AMD_V_VGPR || v->kind == AMD_V_AGPR)
+			src[i] = 256u + v->reg;
+		else if (!amd_enc_src_code(e, v, &op->opnds[1 + i], false, true, &src[i]))
+			return false;
+	}
+	bool acc_cd = in->ops[0].kind == AMD_V_AGPR;
+	unsigned acc =
+	        (in->ops[1].kind == AMD_V_AGPR ? 1u : 0) | (in->ops[2].kind == AMD_V_AGPR ? 2u : 0);
+	w[0] = 0xD3800000u | (unsigned)op->opcode[e->gen] << 16 | (acc_cd ? 1u : 0) << 15 |
+	       (in->abid & 15u) << 11 | (in->cbsz & 7u) << 8 | in->ops[0].reg;
+	w[1] = src[0] | src[1] << 9 | src[2] << 18 | acc << 27 | ((in->blgp | in->neg) & 7u) << 29;
+	*nw = 2;
+	return true;
+}
+
 static bool encode_valu(struct enc *e, uint32_t *w, unsigned *nw)
 {
 	const struct amd_isa_op *op = e->op;
@@ -393,6 +417,11 @@ static bool encode_valu(struct enc *e, uint32_t *w, unsigned *nw)
 		                    e->t->info->name);
 	if (!check_modifiers(e, vop3 || vop3p, vop3b))
 		return false;
+	const char *matrix_err = amd_matrix_refusal(e->t, op, in);
+	if (matrix_err)
+		return amd_enc_fail(e, matrix_err, NULL);
+	if (op->flags & AMD_F_MAI)
+		return encode_mai(e, w, nw);
 	if (op->flags & AMD_F_READS_VCC)
 		amd_enc_note_const(e, 106);
 	for (int i = 0; i < op->nopnds; i++) {

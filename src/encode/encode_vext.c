@@ -67,6 +67,8 @@ bool amd_enc_sdwa(struct enc *e, unsigned *src, unsigned sdst, uint32_t *w, unsi
 		return amd_enc_fail(e, "no SDWA on", e->t->info->name);
 	if (op->format != AMD_FMT_VOP1 && op->format != AMD_FMT_VOP2 && op->format != AMD_FMT_VOPC)
 		return amd_enc_fail(e, "SDWA needs a VOP1, VOP2 or VOPC instruction", NULL);
+	if (op->flags & AMD_F_NO_SDWA)
+		return amd_enc_fail(e, "no SDWA form of this instruction", NULL);
 	for (int i = 0; i < op->nopnds; i++)
 		if (op->opnds[i].width > 1 || op->opnds[i].kind == AMD_OPK_KIMM)
 			return amd_enc_fail(e, "no SDWA form of this instruction", NULL);

@@ -186,11 +186,13 @@ static bool parse_register(struct span s, struct amd_val *v)
 		*v = (struct amd_val){.kind = AMD_V_OFF};
 		return true;
 	}
-	if (s.n >= 2 && (s.p[0] == 's' || s.p[0] == 'v')) {
+	if (s.n >= 2 && (s.p[0] == 's' || s.p[0] == 'v' || s.p[0] == 'a')) {
 		unsigned first, width;
 		if (!parse_reg_num((struct span){s.p + 1, s.n - 1}, &first, &width))
 			return false;
-		*v = (struct amd_val){.kind = s.p[0] == 's' ? AMD_V_SGPR : AMD_V_VGPR,
+		*v = (struct amd_val){.kind = s.p[0] == 's'   ? AMD_V_SGPR
+		                              : s.p[0] == 'v' ? AMD_V_VGPR
+		                                              : AMD_V_AGPR,
 		                      .reg = (uint16_t)first,
 		                      .width = (uint8_t)width};
 		return true;
@@ -676,13 +678,25 @@ static bool parse_modifier(struct pctx *c, const struct amd_isa_op *op, struct s
 				return true;
 			}
 	}
+	uint8_t *mfma_field = !colon                 ? NULL
+	                      : span_eq(key, "cbsz") ? &in->cbsz
+	                      : span_eq(key, "abid") ? &in->abid
+	                      : span_eq(key, "blgp") ? &in->blgp
+	                                             : NULL;
+	int64_t num;
+	if (mfma_field) { /* the encoder checks the ranges (0-7, 0-15, 0-7) */
+		if (!parse_int(arg, &num) || num < 0 || num > 255)
+			return perr(c, m, "bad value in '%.*s'", (int)m.n, m.p);
+		*mfma_field = (uint8_t)num;
+		return true;
+	}
 	uint8_t bits;
 	if (colon && parse_bits(arg, &bits)) {
 		if (span_eq(key, "op_sel"))
 			in->op_sel = bits;
 		else if (span_eq(key, "op_sel_hi"))
 			in->op_sel_hi = bits, in->op_sel_hi_set = true;
-		else if (span_eq(key, "neg_lo"))
+		else if (span_eq(key, "neg_lo") || (span_eq(key, "neg") && (op->flags & AMD_F_MAI)))
 			in->neg = bits;
 		else if (span_eq(key, "neg_hi"))
 			in->neg_hi = bits;

@@ -75,6 +75,9 @@ static void put_val(struct out *o, const struct amd_val *v, unsigned width, enum
 	case AMD_V_SPECIAL:
 		put(o, "%s", amd_special_name(v->reg, width));
 		break;
+	case AMD_V_AGPR:
+		put_range(o, 'a', v->reg, width);
+		break;
 	case AMD_V_TTMP:
 		if (width <= 1)
 			put(o, "ttmp%u", v->reg);
@@ -311,6 +314,16 @@ static void put_dpp(struct out *o, const struct amd_inst *in)
 		put(o, " fi:1");
 }
 
+static void put_mfma_fields(struct out *o, const struct amd_inst *in)
+{
+	if (in->cbsz)
+		put(o, " cbsz:%u", in->cbsz);
+	if (in->abid)
+		put(o, " abid:%u", in->abid);
+	if (in->blgp)
+		put(o, " blgp:%u", in->blgp);
+}
+
 static void print_valu(struct out *o, const struct amd_isa_op *op, const struct amd_inst *in)
 {
 	bool vop3 = amd_uses_vop3(o->gen, op, in), pk = op->format == AMD_FMT_VOP3P;
@@ -323,7 +336,7 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 		/* LLVM spells gfx11+ compare DPP without a suffix */
 		if (!(op->format == AMD_FMT_VOPC && o->gen >= AMD_GFX11))
 			put(o, "_dpp");
-	} else if (e32_row && !(op->flags & AMD_F_NO_E64))
+	} else if (e32_row && !(op->flags & AMD_F_NO_E64) && op->vop3_opcode[o->gen] >= 0)
 		put(o, "%s", vop3 ? (op->opcode[o->gen] >= 0 ? "_e64" : "") : "_e32");
 	const char *sep = " ";
 	unsigned srcno = 0, mask_w = o->t->wave_size == 64 ? 2 : 1;
@@ -356,6 +369,19 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 		if (is_src)
 			srcno++;
 	}
+	if (op->flags & AMD_F_MAI) { /* LLVM's order; zero fields are not printed */
+		put_mfma_fields(o, in);
+		if (in->neg)
+			put_bits(o, "neg", in->neg, 3);
+		/* not MFMA modifiers: printed so that the text says what the encoder refused */
+		if (in->op_sel)
+			put_bits(o, "op_sel", in->op_sel, 3);
+		if (in->neg_hi)
+			put_bits(o, "neg_hi", in->neg_hi, 3);
+		if (in->clamp)
+			put(o, " clamp");
+		return;
+	}
 	if (pk) {
 		unsigned nsrc = srcno > 3 ? 3 : srcno, all = (1u << nsrc) - 1;
 		unsigned hi = in->op_sel_hi_set ? in->op_sel_hi & all : all;
@@ -369,6 +395,7 @@ static void print_valu(struct out *o, const struct amd_isa_op *op, const struct 
 			put_bits(o, "neg_hi", in->neg_hi, nsrc);
 		if (in->clamp)
 			put(o, " clamp");
+		put_mfma_fields(o, in);
 		return;
 	}
 	if (in->clamp)

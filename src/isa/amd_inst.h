@@ -21,6 +21,7 @@ enum amd_val_kind {
 	AMD_V_IMM,     /* imm = constant bits (32-bit; for f64 operands the high half) */
 	AMD_V_OFF,     /* "off": no scalar address / no vaddr */
 	AMD_V_TTMP,    /* reg = first trap temporary ttmpN */
+	AMD_V_AGPR,    /* reg = first accumulation VGPR aN (gfx90a/gfx942 MFMA operands) */
 };
 
 enum amd_special {
@@ -97,6 +98,10 @@ struct amd_inst {
 	uint8_t dst_sel, dst_unused; /* dst_unused: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 PRESERVE */
 	uint8_t src_sel[2];
 	uint8_t sext; /* bit per source: sext(...) */
+	/* MFMA (AMD_F_MAI rows): cbsz (0-7) broadcasts block `abid` (0-15) of srcA to the
+	 * 2^cbsz blocks of its group; blgp (0-7) swizzles srcB's lane groups.  On gfx942 the
+	 * f64 rows have neg:[a,b,c] (field `neg`) instead of blgp. */
+	uint8_t cbsz, abid, blgp;
 };
 
 /* The 9-bit source code of an inline constant for `bits` read as `dtype` on generation gen,

@@ -180,6 +180,13 @@ enum {
 	AMD_F_BUS1_GFX10 = 1u << 26,  /* gfx10+: at most one constant-bus read (64-bit shifts) */
 	AMD_F_OPSEL_FI_BC = 1u << 27, /* v_permlane16/x16: op_sel bit 0 FI (fetch inactive), bit 1
 	                               * BOUND_CTRL, printed op_sel:[fi,bc] */
+	AMD_F_MAI = 1u << 28,     /* MFMA (VOP3P-MAI encoding): cbsz/abid/blgp fields, srcC a VGPR
+	                           * tuple or inline constant; amd_isa_matrix() has its shape */
+	AMD_F_WMMA = 1u << 29,    /* RDNA WMMA (wave32): srcC a VGPR tuple or inline constant;
+	                           * amd_isa_matrix() has its shape */
+	AMD_F_IU_SIGN = 1u << 30, /* gfx11+ v_dot4_i32_iu8/v_dot8_i32_iu4 and the iu WMMA forms:
+	                           * neg_lo bits 0/1 say that src0/src1 are signed */
+	AMD_F_NO_SDWA = 1u << 31, /* VOP1/VOP2 row without an SDWA form (v_dot2c, v_dot4c) */
 };
 
 /* Registers an instruction reads or writes besides its explicit operands (implicit_defs,
@@ -217,6 +224,37 @@ struct amd_isa_op {
 	struct amd_opnd_desc opnds[AMD_MAX_OPNDS]; /* destinations first, then sources in
 	                                            * assembly order */
 };
+
+/* Element types of the matrix instructions' operands. */
+enum amd_mtype {
+	AMD_MT_F16,
+	AMD_MT_BF16,
+	AMD_MT_F32,
+	AMD_MT_XF32, /* gfx942's xf32: f32 operands read with a 10-bit mantissa (tf32) */
+	AMD_MT_F64,
+	AMD_MT_I8,  /* signed 8-bit */
+	AMD_MT_IU8, /* 8-bit, signed or unsigned per neg_lo bit (WMMA) */
+	AMD_MT_IU4, /* 4-bit, signed or unsigned per neg_lo bit (WMMA) */
+	AMD_MT_I32,
+	AMD_MT_FP8, /* gfx942: E4M3FNUZ (bias 8, no infinity, 0x80 = NaN) */
+	AMD_MT_BF8, /* gfx942: E5M2FNUZ (bias 16, no infinity, 0x80 = NaN) */
+};
+
+/* Shape and timing of a matrix row (MFMA / WMMA): D = A x B + C on `blocks` independent
+ * M x N x K blocks.  passes[gen]: 4-cycle passes the instruction occupies the matrix unit
+ * (0 where the row does not exist); xdl: gfx942 runs it on the XDL pipeline (its dependency
+ * rules differ from the non-XDL forms'). */
+struct amd_matrix_info {
+	uint16_t row; /* enum amd_opcode */
+	uint8_t m, n, k, blocks;
+	uint8_t ab_type, cd_type; /* enum amd_mtype (ab_type: A's, and B's unless b_type says) */
+	uint8_t passes[AMD_NUM_GENS];
+	bool xdl;
+	uint8_t b_type; /* enum amd_mtype of B (differs from A's in the fp8 x bf8 forms) */
+};
+
+/* The matrix facts of row `op`, NULL for a row that is not a matrix instruction. */
+const struct amd_matrix_info *amd_isa_matrix(enum amd_opcode op);
 
 /* The whole table. */
 const struct amd_isa_op *amd_isa_table(unsigned *count);

@@ -47,6 +47,12 @@ def dtype(name, width, is_pk, srcno):
     return "B32"
 
 
+# C/D element type of a matrix row -> the data type of an inline-constant srcC
+MMA_CD_DTYPE = {"f32": "F32", "f64": "F64", "i32": "B32", "f16": "F16", "bf16": "BF16"}
+# A/B and C/D element types of the matrix rows (enum amd_mtype in amd_isa.h)
+MMA_TYPES = ("f16", "bf16", "f32", "xf32", "f64", "i8", "iu8", "iu4", "i32", "fp8", "bf8")
+
+
 def operands(row):
     name, fmt = row["name"], row["fmt"]
     is_pk = name.startswith("v_pk_") and fmt == "VOP3P"
@@ -96,6 +102,10 @@ def operands(row):
             raise SystemExit("%s: bad operand token %s" % (name, t))
         if kind in ("VSRC", "VGPR", "SSRC", "SREG") and role == "SRC":
             dt = dtype(name, w, is_pk, srcno)
+            if row.get("mma"):  # srcA/srcB are VGPRs; srcC may be an inline constant
+                dt = MMA_CD_DTYPE[row["mma"][5]] if srcno == 2 else "B32"
+            elif name.startswith("v_dot") and srcno == 2:  # the accumulator
+                dt = "F32" if "_f32" in name else "B32"
         if kind == "VDST" and fmt in ("VOP1", "VOP2", "VOP3", "VOPC"):
             ts = types_of(name)
             if ts and ts[0] in ("f16", "i16", "u16", "b16"):
@@ -281,6 +291,21 @@ def main():
         seen.add((g, f, op))
         out.append("\t{%d, AMD_FMT_%s, %d, %d}," % (g, f, op, i))
     out.append("};")
+    out.append("")
+    out.append("const struct amd_matrix_info amd_isa_matrix_rows[] = {")
+    nmatrix = 0
+    for idx, r in enumerate(rows):
+        if not r.get("mma"):
+            continue
+        m, n, k, blocks, ab, cd = r["mma"][:6]
+        b_type = r["mma"][6] if len(r["mma"]) > 6 else ab
+        out.append("\t{%d, %d, %d, %d, %d, AMD_MT_%s, AMD_MT_%s, {%s}, %s, AMD_MT_%s}," %
+                   (idx, m, n, k, blocks, ab.upper(), cd.upper(),
+                    ", ".join(str(x) for x in r["passes"]), "true" if r.get("xdl") else "false",
+                    b_type.upper()))
+        nmatrix += 1
+    out.append("};")
+    out.append("const unsigned amd_isa_nmatrix = %d;" % nmatrix)
     out.append("""
 const struct amd_isa_index amd_isa_generated = {
 	.rows = amd_isa_rows, .nrows = sizeof amd_isa_rows / sizeof amd_isa_rows[0],

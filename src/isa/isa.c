@@ -12,6 +12,21 @@ const struct amd_isa_op *amd_isa_table(unsigned *count)
 	return amd_isa_generated.rows;
 }
 
+const struct amd_matrix_info *amd_isa_matrix(enum amd_opcode op)
+{
+	unsigned lo = 0, hi = amd_isa_nmatrix;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (amd_isa_matrix_rows[mid].row == (unsigned)op)
+			return &amd_isa_matrix_rows[mid];
+		if (amd_isa_matrix_rows[mid].row < (unsigned)op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* First name-index entry whose name is >= `name`. */
 static unsigned lower_bound_name(const char *name)
 {

@@ -90,4 +90,28 @@ void amd_delay_alu_unpack(uint16_t simm, unsigned *instid0, unsigned *skip, unsi
 bool amd_inst_legal(const struct amd_target *t, const struct amd_inst *in, char *err,
                     size_t errlen);
 
+/* ---- matrix instructions ---- */
+
+/* Where one matrix element lives: lane, VGPR offset within the operand's register tuple and
+ * element index within that register (16-bit half, byte or nibble; 0 for 32-bit values; a
+ * 64-bit value's `reg` is the low register of its pair).  For gfx11 WMMA A/B, `lane` is the
+ * copy in lanes 0-15; lane + 16 must hold the same value. */
+struct amd_matrix_place {
+	uint8_t lane, reg, elem;
+};
+enum amd_matrix_operand { AMD_MATRIX_A, AMD_MATRIX_B, AMD_MATRIX_CD };
+/* The placement of element (row, col) of block `block` of operand `which` (A: row i, col k;
+ * B: row k, col j; C/D: row i, col j) of matrix row `op` on target t, for MFMA (gfx90a/
+ * gfx942, wave64) and WMMA (gfx11/gfx12, wave32), with no cbsz/abid/blgp/op_sel: the layouts
+ * of docs/MATRIX_UNITS.md (tests/sim/test_matrix.py checks this function against the tables
+ * written from AMD's documents).  False for a row or coordinate outside the shape. */
+bool amd_matrix_place(const struct amd_target *t, enum amd_opcode op, enum amd_matrix_operand which,
+                      unsigned row, unsigned col, unsigned block, struct amd_matrix_place *out);
+
+/* Why `in` (a matrix row, a packed dot product, or any row given MFMA fields) cannot be
+ * encoded on t because of its modifiers or its srcC, or NULL: the rules amd_encode and
+ * amd_inst_legal share (src/isa/matrix.c). */
+const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_op *op,
+                               const struct amd_inst *in);
+
 #endif

@@ -28,5 +28,8 @@ struct amd_isa_index {
 };
 
 extern const struct amd_isa_index amd_isa_generated;
+/* The matrix rows' facts, sorted by row (generated). */
+extern const struct amd_matrix_info amd_isa_matrix_rows[];
+extern const unsigned amd_isa_nmatrix;
 
 #endif

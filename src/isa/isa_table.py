@@ -132,6 +132,167 @@ R("v_dual_add_nc_u32", VOPD, (-1, -1, -1, 16, 16), ops="vd1 vs1 vv1")
 R("v_dual_lshlrev_b32", VOPD, (-1, -1, -1, 17, 17), ops="vd1 vs1 vv1")
 R("v_dual_and_b32", VOPD, (-1, -1, -1, 18, 18), ops="vd1 vs1 vv1")
 
+# ---- matrix units (hand-written; docs/MATRIX_UNITS.md) ----
+# mma=(M, N, K, blocks, A/B element type, C/D element type): D = A x B + C per block, the
+# operand layout of each shape is in docs/MATRIX_UNITS.md and src/sim/sem_matrix.c.
+# passes=(per generation): 4-cycle passes the instruction occupies the matrix unit, which the
+# MFMA dependency rules count (gfx90a: 4x4 2, 16x16 8, 32x32 16, DGEMM 16x16 8 / 4x4 4;
+# gfx942's XDL forms run twice as fast: 4x4 2, 16x16 4, 32x32 8, its non-XDL f32 forms 8/16).
+# Source: LLVM 19's scheduling model as GCNHazardRecognizer uses it (hazards.txt in
+# ../shared/reference); tests/sim/test_matrix.py checks the wait states they
+# imply against clang-19's s_nop counts.  WMMA passes (timing model only; RDNA3/4 interlock a
+# VALU reading a WMMA result; their one hazard, a WMMA reading the previous WMMA's D as A/B
+# without a VALU between, is a rule of src/sched/hazards.c): estimates from the published
+# peak rates per CU (RDNA3 512 f16/bf16/i8 and 1024 i4 ops/clk; RDNA4 twice that for f16/
+# bf16, four times for i8, eight for i4): a 16x16x16 f16 wave32 WMMA on one SIMD of a 2-SIMD
+# CU is 32 cycles (8 passes) on gfx1100, 16 (4) on gfx1200.
+# MAI (MFMA, VOP3P-MAI encoding): srcA/srcB VGPRs, srcC a VGPR tuple or an inline constant,
+# cbsz/abid/blgp fields (gfx942 f64: neg:[a,b,c] in the blgp field).  WMMA: wave32 only here,
+# srcA/srcB VGPRs, srcC a VGPR tuple or an inline constant.
+R("v_mfma_f32_4x4x4f16", VOP3P, (74, 74, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
+  names={GFX940: "v_mfma_f32_4x4x4_16b_f16"}, flags=["MAI"], mma=(4, 4, 4, 16, "f16", "f32"),
+  passes=(2, 2, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x16f16", VOP3P, (77, 77, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
+  names={GFX940: "v_mfma_f32_16x16x16_f16"}, flags=["MAI"], mma=(16, 16, 16, 1, "f16", "f32"),
+  passes=(8, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x8f16", VOP3P, (76, 76, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_32x32x8_f16"}, flags=["MAI"], mma=(32, 32, 8, 1, "f16", "f32"),
+  passes=(16, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x16bf16_1k", VOP3P, (103, 97, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
+  names={GFX940: "v_mfma_f32_16x16x16_bf16"}, flags=["MAI"],
+  mma=(16, 16, 16, 1, "bf16", "f32"), passes=(8, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x8bf16_1k", VOP3P, (102, 96, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_32x32x8_bf16"}, flags=["MAI"],
+  mma=(32, 32, 8, 1, "bf16", "f32"), passes=(16, 8, 0, 0, 0), xdl=True)
+R("v_mfma_i32_16x16x16i8", VOP3P, (85, -1, -1, -1, -1), ops="vd4 vv1 vv1 vs4", flags=["MAI"],
+  mma=(16, 16, 16, 1, "i8", "i32"), passes=(8, 0, 0, 0, 0), xdl=True)
+R("v_mfma_i32_32x32x8i8", VOP3P, (84, -1, -1, -1, -1), ops="vd16 vv1 vv1 vs16", flags=["MAI"],
+  mma=(32, 32, 8, 1, "i8", "i32"), passes=(16, 0, 0, 0, 0), xdl=True)
+R("v_mfma_i32_16x16x32_i8", VOP3P, (-1, 87, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "i8", "i32"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_i32_32x32x16_i8", VOP3P, (-1, 86, -1, -1, -1), ops="vd16 vv2 vv2 vs16", flags=["MAI"],
+  mma=(32, 32, 16, 1, "i8", "i32"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x8_xf32", VOP3P, (-1, 62, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 8, 1, "xf32", "f32"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x4_xf32", VOP3P, (-1, 63, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 4, 1, "xf32", "f32"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x4f32", VOP3P, (69, 69, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
+  names={GFX940: "v_mfma_f32_16x16x4_f32"}, flags=["MAI"], mma=(16, 16, 4, 1, "f32", "f32"),
+  passes=(8, 8, 0, 0, 0))
+R("v_mfma_f32_32x32x2f32", VOP3P, (68, 68, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
+  names={GFX940: "v_mfma_f32_32x32x2_f32"}, flags=["MAI"], mma=(32, 32, 2, 1, "f32", "f32"),
+  passes=(16, 16, 0, 0, 0))
+# the multi-block forms (blocks of 4x4, 16x16 or 32x32 side by side; cbsz/abid/blgp pick
+# which A block / B lanes each block reads); gfx942 spells the block count in the name
+R("v_mfma_f32_32x32x1f32", VOP3P, (64, 64, -1, -1, -1), ops="vd32 vv1 vv1 vs32",
+  names={GFX940: "v_mfma_f32_32x32x1_2b_f32"}, flags=["MAI"], mma=(32, 32, 1, 2, "f32", "f32"),
+  passes=(16, 16, 0, 0, 0))
+R("v_mfma_f32_16x16x1f32", VOP3P, (65, 65, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
+  names={GFX940: "v_mfma_f32_16x16x1_4b_f32"}, flags=["MAI"], mma=(16, 16, 1, 4, "f32", "f32"),
+  passes=(8, 8, 0, 0, 0))
+R("v_mfma_f32_4x4x1f32", VOP3P, (66, 66, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
+  names={GFX940: "v_mfma_f32_4x4x1_16b_f32"}, flags=["MAI"], mma=(4, 4, 1, 16, "f32", "f32"),
+  passes=(2, 2, 0, 0, 0))
+R("v_mfma_f32_32x32x4f16", VOP3P, (72, 72, -1, -1, -1), ops="vd32 vv2 vv2 vs32",
+  names={GFX940: "v_mfma_f32_32x32x4_2b_f16"}, flags=["MAI"], mma=(32, 32, 4, 2, "f16", "f32"),
+  passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x4f16", VOP3P, (73, 73, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_16x16x4_4b_f16"}, flags=["MAI"], mma=(16, 16, 4, 4, "f16", "f32"),
+  passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_i32_32x32x4i8", VOP3P, (80, 80, -1, -1, -1), ops="vd32 vv1 vv1 vs32",
+  names={GFX940: "v_mfma_i32_32x32x4_2b_i8"}, flags=["MAI"], mma=(32, 32, 4, 2, "i8", "i32"),
+  passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_i32_16x16x4i8", VOP3P, (81, 81, -1, -1, -1), ops="vd16 vv1 vv1 vs16",
+  names={GFX940: "v_mfma_i32_16x16x4_4b_i8"}, flags=["MAI"], mma=(16, 16, 4, 4, "i8", "i32"),
+  passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_i32_4x4x4i8", VOP3P, (82, 82, -1, -1, -1), ops="vd4 vv1 vv1 vs4",
+  names={GFX940: "v_mfma_i32_4x4x4_16b_i8"}, flags=["MAI"], mma=(4, 4, 4, 16, "i8", "i32"),
+  passes=(2, 2, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x4bf16_1k", VOP3P, (99, 93, -1, -1, -1), ops="vd32 vv2 vv2 vs32",
+  names={GFX940: "v_mfma_f32_32x32x4_2b_bf16"}, flags=["MAI"],
+  mma=(32, 32, 4, 2, "bf16", "f32"), passes=(16, 16, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x4bf16_1k", VOP3P, (100, 94, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  names={GFX940: "v_mfma_f32_16x16x4_4b_bf16"}, flags=["MAI"],
+  mma=(16, 16, 4, 4, "bf16", "f32"), passes=(8, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_4x4x4bf16_1k", VOP3P, (101, 95, -1, -1, -1), ops="vd4 vv2 vv2 vs4",
+  names={GFX940: "v_mfma_f32_4x4x4_16b_bf16"}, flags=["MAI"],
+  mma=(4, 4, 4, 16, "bf16", "f32"), passes=(2, 2, 0, 0, 0), xdl=True)
+# gfx942's 8-bit float forms: fp8 = E4M3FNUZ, bf8 = E5M2FNUZ (exponent bias 8 / 16, no
+# infinity, 0x80 the only NaN -- not the OCP E4M3/E5M2 of PTX); the 7th mma entry is B's type
+R("v_mfma_f32_16x16x32_bf8_bf8", VOP3P, (-1, 112, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "bf8", "f32", "bf8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_bf8_bf8", VOP3P, (-1, 116, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "bf8", "f32", "bf8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_bf8_fp8", VOP3P, (-1, 113, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "bf8", "f32", "fp8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_bf8_fp8", VOP3P, (-1, 117, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "bf8", "f32", "fp8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_fp8_bf8", VOP3P, (-1, 114, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "fp8", "f32", "bf8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_fp8_bf8", VOP3P, (-1, 118, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "fp8", "f32", "bf8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f32_16x16x32_fp8_fp8", VOP3P, (-1, 115, -1, -1, -1), ops="vd4 vv2 vv2 vs4", flags=["MAI"],
+  mma=(16, 16, 32, 1, "fp8", "f32", "fp8"), passes=(0, 4, 0, 0, 0), xdl=True)
+R("v_mfma_f32_32x32x16_fp8_fp8", VOP3P, (-1, 119, -1, -1, -1), ops="vd16 vv2 vv2 vs16",
+  flags=["MAI"], mma=(32, 32, 16, 1, "fp8", "f32", "fp8"), passes=(0, 8, 0, 0, 0), xdl=True)
+R("v_mfma_f64_16x16x4f64", VOP3P, (110, 110, -1, -1, -1), ops="vd8 vv2 vv2 vs8",
+  names={GFX940: "v_mfma_f64_16x16x4_f64"}, flags=["MAI"], mma=(16, 16, 4, 1, "f64", "f64"),
+  passes=(8, 8, 0, 0, 0), lat="VALU64")
+R("v_mfma_f64_4x4x4f64", VOP3P, (111, 111, -1, -1, -1), ops="vd2 vv2 vv2 vs2",
+  names={GFX940: "v_mfma_f64_4x4x4_4b_f64"}, flags=["MAI"], mma=(4, 4, 4, 4, "f64", "f64"),
+  passes=(4, 4, 0, 0, 0), lat="VALU64")
+# RDNA3 (gfx11) WMMA, wave32: A/B 16 elements per lane (both lane halves hold the same
+# 16x16 operand), C/D 8 rows per lane; the f16/bf16-result forms keep one element per VGPR
+# (op_sel[2] picks the half).  RDNA4 (gfx12) packs them: no replication, half the registers.
+R("v_wmma_f32_16x16x16_f16", VOP3P, (-1, -1, -1, 64, -1), ops="vd8 vv8 vv8 vs8", flags=["WMMA"],
+  mma=(16, 16, 16, 1, "f16", "f32"), passes=(0, 0, 0, 8, 0))
+R("v_wmma_f32_16x16x16_bf16", VOP3P, (-1, -1, -1, 65, -1), ops="vd8 vv8 vv8 vs8",
+  flags=["WMMA"], mma=(16, 16, 16, 1, "bf16", "f32"), passes=(0, 0, 0, 8, 0))
+R("v_wmma_f16_16x16x16_f16", VOP3P, (-1, -1, -1, 66, -1), ops="vd8 vv8 vv8 vs8", flags=["WMMA"],
+  mma=(16, 16, 16, 1, "f16", "f16"), passes=(0, 0, 0, 8, 0))
+R("v_wmma_bf16_16x16x16_bf16", VOP3P, (-1, -1, -1, 67, -1), ops="vd8 vv8 vv8 vs8",
+  flags=["WMMA"], mma=(16, 16, 16, 1, "bf16", "bf16"), passes=(0, 0, 0, 8, 0))
+R("v_wmma_i32_16x16x16_iu8", VOP3P, (-1, -1, -1, 68, -1), ops="vd8 vv4 vv4 vs8", flags=["WMMA"],
+  mma=(16, 16, 16, 1, "iu8", "i32"), passes=(0, 0, 0, 8, 0))
+R("v_wmma_i32_16x16x16_iu4", VOP3P, (-1, -1, -1, 69, -1), ops="vd8 vv2 vv2 vs8", flags=["WMMA"],
+  mma=(16, 16, 16, 1, "iu4", "i32"), passes=(0, 0, 0, 4, 0))
+R("v_wmma_f32_16x16x16_f16_gfx12", VOP3P, (-1, -1, -1, -1, 64), ops="vd8 vv4 vv4 vs8",
+  names={GFX12: "v_wmma_f32_16x16x16_f16"}, flags=["WMMA"], mma=(16, 16, 16, 1, "f16", "f32"),
+  passes=(0, 0, 0, 0, 4))
+R("v_wmma_f32_16x16x16_bf16_gfx12", VOP3P, (-1, -1, -1, -1, 65), ops="vd8 vv4 vv4 vs8",
+  names={GFX12: "v_wmma_f32_16x16x16_bf16"}, flags=["WMMA"],
+  mma=(16, 16, 16, 1, "bf16", "f32"), passes=(0, 0, 0, 0, 4))
+R("v_wmma_f16_16x16x16_f16_gfx12", VOP3P, (-1, -1, -1, -1, 66), ops="vd4 vv4 vv4 vs4",
+  names={GFX12: "v_wmma_f16_16x16x16_f16"}, flags=["WMMA"], mma=(16, 16, 16, 1, "f16", "f16"),
+  passes=(0, 0, 0, 0, 4))
+R("v_wmma_bf16_16x16x16_bf16_gfx12", VOP3P, (-1, -1, -1, -1, 67), ops="vd4 vv4 vv4 vs4",
+  names={GFX12: "v_wmma_bf16_16x16x16_bf16"}, flags=["WMMA"],
+  mma=(16, 16, 16, 1, "bf16", "bf16"), passes=(0, 0, 0, 0, 4))
+R("v_wmma_i32_16x16x16_iu8_gfx12", VOP3P, (-1, -1, -1, -1, 68), ops="vd8 vv2 vv2 vs8",
+  names={GFX12: "v_wmma_i32_16x16x16_iu8"}, flags=["WMMA"], mma=(16, 16, 16, 1, "iu8", "i32"),
+  passes=(0, 0, 0, 0, 2))
+R("v_wmma_i32_16x16x16_iu4_gfx12", VOP3P, (-1, -1, -1, -1, 69), ops="vd8 vv1 vv1 vs8",
+  names={GFX12: "v_wmma_i32_16x16x16_iu4"}, flags=["WMMA"], mma=(16, 16, 16, 1, "iu4", "i32"),
+  passes=(0, 0, 0, 0, 1))
+R("v_wmma_i32_16x16x32_iu4", VOP3P, (-1, -1, -1, -1, 74), ops="vd8 vv2 vv2 vs8", flags=["WMMA"],
+  mma=(16, 16, 32, 1, "iu4", "i32"), passes=(0, 0, 0, 0, 2))
+# packed dot products (every target; gfx11+ spell the signed ones _iu8/_iu4, whose neg_lo
+# bits 0/1 say which of src0/src1 is signed)
+R("v_dot2_f32_f16", VOP3P, (35, 35, 19, 19, 19), ops="vd1 vs1 vs1 vs1")
+R("v_dot4_i32_i8", VOP3P, (40, 40, 22, -1, -1), ops="vd1 vs1 vs1 vs1")
+R("v_dot4_i32_iu8", VOP3P, (-1, -1, -1, 22, 22), ops="vd1 vs1 vs1 vs1", flags=["IU_SIGN"])
+R("v_dot4_u32_u8", VOP3P, (41, 41, 23, 23, 23), ops="vd1 vs1 vs1 vs1")
+R("v_dot8_i32_i4", VOP3P, (42, 42, 24, -1, -1), ops="vd1 vs1 vs1 vs1")
+R("v_dot8_i32_iu4", VOP3P, (-1, -1, -1, 24, 24), ops="vd1 vs1 vs1 vs1", flags=["IU_SIGN"])
+R("v_dot8_u32_u4", VOP3P, (43, 43, 25, 25, 25), ops="vd1 vs1 vs1 vs1")
+# v_nop: what LLVM puts between a WMMA and a WMMA reading its result (gfx11/gfx12 hazard)
+R("v_nop", VOP1, (0, 0, 0, 0, 0), flags=["NO_E64"])
+# the accumulating VOP2 forms clang emits for the dot builtins (src2 is the destination)
+R("v_dot2c_f32_f16", VOP2, (55, 55, 2, 2, -1), e64=(311, 311, -1, -1, -1), ops="vd1 vs1 vv1",
+  names={GFX11: "v_dot2acc_f32_f16"}, flags=["TIED_DST", "NO_SDWA"])
+R("v_dot4c_i32_i8", VOP2, (57, 57, 13, -1, -1), e64=(313, 313, -1, -1, -1), ops="vd1 vs1 vv1",
+  flags=["TIED_DST", "NO_SDWA"])
+
 # ---- seeded from llvm-mc-19 (tools/seed_table.py), then curated ----
 R("buffer_atomic_add", MUBUF, (66, 66, 50, 53, 53), ops="vdata1 va1 srsrc soff", names={GFX11: "buffer_atomic_add_u32", GFX12: "buffer_atomic_add_u32"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 R("buffer_atomic_add_x2", MUBUF, (98, 98, 82, 67, 67), ops="vdata2 va1 srsrc soff", names={GFX11: "buffer_atomic_add_u64", GFX12: "buffer_atomic_add_u64"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])

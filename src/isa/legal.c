@@ -336,6 +336,11 @@ static bool check_valu(struct chk *c)
 		return refuse(c, "no VOP3 (e64) encoding for these operands on this target");
 	if (!check_modifiers(c, vop3 || vop3p, vop3b))
 		return false;
+	const char *matrix_err = amd_matrix_refusal(c->t, op, in);
+	if (matrix_err)
+		return refuse(c, matrix_err);
+	if (op->flags & AMD_F_MAI)
+		return true; /* amd_matrix_refusal checked every operand */
 	if (op->flags & AMD_F_READS_VCC)
 		note_bus(c, 106);
 	unsigned nsrc = 0;

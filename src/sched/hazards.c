@@ -27,7 +27,7 @@
 #include "sched/sched_int.h"
 
 enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
-enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER };
+enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER, FIX_VNOP };
 enum { WALK_LIMIT = 64, WALK_DEPTH = 8, DELAY_WINDOW = 64 };
 
 enum { MAX_FORWARD_SRCS = 4 };
@@ -38,6 +38,10 @@ struct look {
 	/* VALUPartialForwarding: VALUs between the consumer and the write of each VGPR
 	 * source / of exec, plus one (0: not seen yet) */
 	uint8_t def_pos[MAX_FORWARD_SRCS], exec_pos;
+	/* FIX_NOP rules whose need depends on the producer (MFMA): their step never hits but
+	 * records here the most wait states a producer still lacks, and the walk goes on to
+	 * older producers until the rule's `states` (the largest need) have passed */
+	unsigned miss;
 };
 
 struct hz;
@@ -95,7 +99,7 @@ static bool is_salu(const struct mir_insn *in)
 static bool is_fix(const struct mir_insn *in)
 {
 	if (in->op == AMD_OP_S_NOP || in->op == AMD_OP_S_WAITCNT_DEPCTR ||
-	    in->op == AMD_OP_S_DELAY_ALU)
+	    in->op == AMD_OP_S_DELAY_ALU || in->op == AMD_OP_V_NOP)
 		return true;
 	return in->op == AMD_OP_S_MOV_B32 && in->opnds[0].kind == MIR_SPECIAL &&
 	       in->opnds[0].v == AMD_SPEC_NULL;
@@ -478,6 +482,162 @@ static enum step mask_write_step(const struct hz *hz, const struct mir_insn *c,
 	return STEP_CONTINUE;
 }
 
+/* ---- MFMA dependencies (gfx90a, gfx942) ----
+ * The wait states after an MFMA producer P, by its passes NP (the instruction table's
+ * `passes`), as LLVM's GCNHazardRecognizer counts them (checkMAIHazards90A,
+ * checkMAIVALUHazards; ../shared/reference/hazards.txt; the CDNA2/CDNA3 ISA dependency
+ * tables): a VALU, memory or MFMA srcA/srcB read, or a VALU overwrite, of P's D: NP + 3
+ * (gfx942 non-XDL NP + 2; f64 4x4 6 / memory 9, 16x16 11 / memory 18); the next MFMA's srcC
+ * on the same registers: 0 (f64 4x4 4, gfx942 2-pass 2), overlapping: NP (gfx942 XDL NP + 1,
+ * f64 consumer NP + 1 on gfx90a, f64 P 9 / 4); a VALU overwriting P's srcC: NP - 1.  Written
+ * apart from amdsim's (src/sim/check.c); tests/sched (kernel "mfma") and
+ * tests/sim/test_matrix.py (clang-19's s_nop counts) judge them. */
+
+static const struct amd_matrix_info *mfma_of(const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	return row && (row->flags & AMD_F_MAI) ? amd_isa_matrix((enum amd_opcode)in->op) : NULL;
+}
+
+static bool is_dot(const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	return row && !strncmp(row->name, "v_dot", 5);
+}
+
+/* The slots of MFMA operand k (0 D, 1 A, 2 B, 3 C); empty for a constant C. */
+static struct sched_range mfma_opnd(const struct hz *hz, const struct mir_insn *in, unsigned k)
+{
+	unsigned i = sched_row_base(in) + k;
+	struct sched_range none = {0, 0};
+	return i < in->nopnds ? sched_opnd_slots(hz->fn, &in->opnds[i]) : none;
+}
+
+static bool overlaps(struct sched_range a, struct sched_range b)
+{
+	return a.count && b.count && sched_ranges_overlap(&a, 1, &b, 1);
+}
+
+static unsigned mfma_raw_need(const struct hz *hz, const struct amd_matrix_info *p, bool mem)
+{
+	unsigned np = p->passes[hz->gen];
+	if (p->ab_type == AMD_MT_F64)
+		return np <= 4 ? (mem ? 9 : 6) : (mem ? 18 : 11);
+	return hz->gen == AMD_GFX940 && !p->xdl ? np + 2 : np + 3;
+}
+
+static void note_miss(struct look *lk, unsigned need)
+{
+	unsigned miss = need > lk->states ? need - lk->states : 0;
+	lk->miss = miss > lk->miss ? miss : lk->miss;
+}
+
+static bool mfma_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	return mfma_of(in) != NULL;
+}
+
+static bool matrix_reader_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	unsigned u = unit_of(in);
+	return u == AMD_UNIT_VALU || u == AMD_UNIT_TRANS || is_vmem(in) || u == AMD_UNIT_LDS;
+}
+
+/* P = MFMA; the consumer reads (VALU, memory, MFMA srcA/srcB) or a VALU overwrites P's D. */
+static enum step mfma_result_step(const struct hz *hz, const struct mir_insn *c,
+                                  const struct mir_insn *p, struct look *lk)
+{
+	const struct amd_matrix_info *pm = mfma_of(p);
+	if (!pm)
+		return STEP_CONTINUE;
+	struct sched_range d = mfma_opnd(hz, p, 0);
+	bool hit;
+	if (mfma_of(c)) {
+		hit = overlaps(d, mfma_opnd(hz, c, 1)) || overlaps(d, mfma_opnd(hz, c, 2));
+	} else {
+		struct sched_range uses[SCHED_MAX_RANGES], defs[SCHED_MAX_RANGES];
+		unsigned nu = sched_insn_uses(hz->fn, c, uses);
+		unsigned nd = is_valu(c) ? sched_insn_defs(hz->fn, c, defs) : 0;
+		hit = sched_ranges_overlap(&d, 1, uses, nu) ||
+		      sched_ranges_overlap(&d, 1, defs, nd);
+	}
+	if (hit)
+		note_miss(lk, mfma_raw_need(hz, pm, !is_valu(c) && !mfma_of(c)));
+	return STEP_CONTINUE;
+}
+
+/* P = MFMA writing registers the consumer MFMA reads as srcC. */
+static enum step mfma_srcc_step(const struct hz *hz, const struct mir_insn *c,
+                                const struct mir_insn *p, struct look *lk)
+{
+	const struct amd_matrix_info *pm = mfma_of(p), *cm = mfma_of(c);
+	if (!pm)
+		return STEP_CONTINUE;
+	struct sched_range d = mfma_opnd(hz, p, 0), src_c = mfma_opnd(hz, c, 3);
+	if (!overlaps(d, src_c))
+		return STEP_CONTINUE;
+	unsigned np = pm->passes[hz->gen], need;
+	bool f64 = pm->ab_type == AMD_MT_F64, gfx940 = hz->gen == AMD_GFX940;
+	if (d.first == src_c.first && d.count == src_c.count)
+		need = f64 && np <= 4 ? 4 : gfx940 && !f64 && np == 2 ? 2 : 0;
+	else if (f64)
+		need = np <= 4 ? 4 : 9;
+	else if (gfx940)
+		need = pm->xdl ? np + 1 : np;
+	else
+		need = cm && cm->ab_type == AMD_MT_F64 ? np + 1 : np;
+	note_miss(lk, need);
+	return STEP_CONTINUE;
+}
+
+/* P = MFMA (not f64) reading as srcC a register the consumer VALU overwrites. */
+static enum step mfma_war_step(const struct hz *hz, const struct mir_insn *c,
+                               const struct mir_insn *p, struct look *lk)
+{
+	const struct amd_matrix_info *pm = mfma_of(p);
+	if (!pm || pm->ab_type == AMD_MT_F64 || !is_valu(c) || mfma_of(c))
+		return STEP_CONTINUE;
+	struct sched_range defs[SCHED_MAX_RANGES], src_c = mfma_opnd(hz, p, 3);
+	unsigned nd = sched_insn_defs(hz->fn, c, defs);
+	if (src_c.count && sched_ranges_overlap(&src_c, 1, defs, nd))
+		note_miss(lk, pm->passes[hz->gen] - 1);
+	return STEP_CONTINUE;
+}
+
+/* P = a VALU other than MFMA or a dot product writing a VGPR the MFMA reads. */
+static enum step valu_to_mfma_step(const struct hz *hz, const struct mir_insn *c,
+                                   const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (!is_valu(p) || mfma_of(p) || is_dot(p))
+		return STEP_CONTINUE;
+	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT : STEP_CONTINUE;
+}
+
+/* gfx11/gfx12 (LLVM's fixWMMAHazards): a WMMA reading the previous WMMA's D as A or B with
+ * no VALU instruction in between; fixed with a v_nop. */
+static bool wmma_consumer(const struct hz *hz, const struct mir_insn *in)
+{
+	(void)hz;
+	const struct amd_isa_op *row = sched_row(in);
+	return row && (row->flags & AMD_F_WMMA);
+}
+
+static enum step wmma_step(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
+                           struct look *lk)
+{
+	(void)lk;
+	if (!is_valu(p))
+		return STEP_CONTINUE;
+	if (!wmma_consumer(hz, p))
+		return STEP_EXPIRED;
+	struct sched_range d = mfma_opnd(hz, p, 0);
+	return overlaps(d, mfma_opnd(hz, c, 1)) || overlaps(d, mfma_opnd(hz, c, 2)) ? STEP_HIT
+	                                                                            : STEP_EXPIRED;
+}
+
 static const struct rule rules[] = {
         {"VALU writes SGPR, VMEM reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 5, 0, false,
          vmem_consumer, valu_sgpr_step},
@@ -509,6 +669,19 @@ static const struct rule rules[] = {
          FIX_DEPCTR, 0, 0x0fff, false, partial_forward_consumer, partial_forward_step},
         {"VALUMaskWrite: VALU reads SGPR as lane mask, SALU writes it", GEN(AMD_GFX11),
          FIX_DEPCTR_AFTER, 0, 0xfffe, true, mask_write_consumer, mask_write_step},
+        {"MFMA result, then a VALU/memory/MFMA srcA-B read or a VALU write",
+         GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 19, 0, false, matrix_reader_consumer,
+         mfma_result_step},
+        {"MFMA result, then an MFMA reading it as srcC", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP,
+         19, 0, false, mfma_consumer, mfma_srcc_step},
+        {"MFMA reads srcC, then a VALU overwrites it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 15,
+         0, false, matrix_reader_consumer, mfma_war_step},
+        {"VALU writes VGPR, MFMA reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0, false,
+         mfma_consumer, valu_to_mfma_step},
+        {"VALU writes EXEC, MFMA", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 4, 0, false,
+         mfma_consumer, exec_readlane_step},
+        {"WMMA reads the previous WMMA's result as A/B", GEN(AMD_GFX11) | GEN(AMD_GFX12), FIX_VNOP,
+         0, 0, false, wmma_consumer, wmma_step},
 };
 enum { NUM_RULES = sizeof rules / sizeof rules[0] };
 
@@ -528,17 +701,17 @@ static unsigned walk(const struct hz *hz, const struct rule *rule, const struct 
 		if (s == STEP_HIT)
 			return rule->fix == FIX_NOP ? rule->states - lk.states : 1;
 		if (s == STEP_EXPIRED)
-			return 0;
+			return lk.miss;
 		lk.states += wait_states(p);
 		lk.count++;
 		if (rule->fix == FIX_NOP && lk.states >= rule->states)
-			return 0;
+			return lk.miss;
 		if (lk.count >= WALK_LIMIT)
-			return rule->fix == FIX_NOP ? 0 : 1; /* unknown: be safe */
+			return rule->fix == FIX_NOP ? lk.miss : 1; /* unknown: be safe */
 	}
 	if (!depth)
 		return rule->fix == FIX_NOP ? rule->states - lk.states : 1;
-	unsigned need = 0;
+	unsigned need = lk.miss;
 	for (uint32_t k = 0; k < hz->npreds[b]; k++) {
 		uint32_t p = hz->preds[b][k];
 		if (rule->memoryless && hz->visited[p]++)
@@ -642,11 +815,14 @@ static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mi
 	unsigned need[NUM_RULES];
 	rule_needs(hz, in, fresh, *nfresh, need);
 	unsigned nop = 0, depctr = 0xffff, after = 0xffff;
+	bool vnop = false;
 	for (unsigned r = 0; r < NUM_RULES; r++) {
 		if (!need[r])
 			continue;
 		if (rules[r].fix == FIX_NOP)
 			nop = need[r] > nop ? need[r] : nop;
+		else if (rules[r].fix == FIX_VNOP)
+			vnop = true;
 		else if (rules[r].fix == FIX_DEPCTR)
 			depctr &= rules[r].depctr;
 		else
@@ -659,6 +835,11 @@ static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mi
 			stats->nops++;
 	}
 	push_depctr(fresh, nfresh, depctr, in->src_line, stats);
+	if (vnop) { /* a VALU between the two WMMAs */
+		push(fresh, nfresh, mir_make(AMD_OP_V_NOP, 0, NULL), in->src_line);
+		if (stats)
+			stats->nops++;
+	}
 	return after;
 }
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "amd_isa.h"
 #include "sim_int.h"
 
 static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt", "vscnt", "kmcnt"};
@@ -142,6 +143,135 @@ static void need_ws(struct sim_wave *w, const struct sim_insn *in, uint64_t stam
 		              rule, n, elapsed(w, stamp));
 }
 
+/* ---- MFMA dependency rules (gfx90a, gfx942) ----
+ * Wait states after MFMA P, from LLVM's GCNHazardRecognizer (checkMAIHazards90A,
+ * checkMAIVALUHazards; ../shared/reference/hazards.txt) and the CDNA2/CDNA3 ISA guides'
+ * dependency tables, in terms of P's passes NP (the instruction table's `passes`):
+ * - a VALU, memory instruction or MFMA (srcA/srcB) reads or a VALU overwrites P's result:
+ *   NP + 3 (gfx942 non-XDL: NP + 2); f64 MFMA: 4x4 6 (memory 9), 16x16 11 (memory 18);
+ * - an MFMA reads P's result as srcC: same registers 0 (f64 4x4: 4; gfx942 2-pass: 2),
+ *   overlapping: NP (gfx942 XDL P: NP + 1; gfx90a f64 consumer: NP + 1), f64 P: 16x16 9,
+ *   4x4 4;
+ * - a VALU overwrites P's srcC: NP - 1 (not after f64 MFMA).
+ * This file's formulas are written separately from the compiler's (src/sched/hazards.c);
+ * tests/sim/test_matrix.py checks both against clang-19's s_nop counts. */
+
+static const struct amd_matrix_info *mfma_info(unsigned row1)
+{
+	return row1 ? amd_isa_matrix((enum amd_opcode)(row1 - 1)) : NULL;
+}
+
+static bool is_mem_consumer(const struct sim_insn *in)
+{
+	return in->sem->mem != SIM_MEM_NONE;
+}
+
+static unsigned mfma_raw_need(const struct sim_wave *w, unsigned row1, const struct sim_insn *in)
+{
+	const struct amd_matrix_info *p = mfma_info(row1);
+	if (!p)
+		return 0;
+	unsigned np = p->passes[w->ctx->gen];
+	if (p->ab_type == AMD_MT_F64)
+		return np <= 4 ? (is_mem_consumer(in) ? 9 : 6) : (is_mem_consumer(in) ? 18 : 11);
+	return w->ctx->gen == AMD_GFX940 && !p->xdl ? np + 2 : np + 3;
+}
+
+static unsigned mfma_war_need(const struct sim_wave *w, unsigned row1)
+{
+	const struct amd_matrix_info *p = mfma_info(row1);
+	if (!p || p->ab_type == AMD_MT_F64)
+		return 0;
+	return p->passes[w->ctx->gen] - 1;
+}
+
+static unsigned mfma_srcc_need(const struct sim_wave *w, unsigned row1, bool same,
+                               const struct amd_matrix_info *consumer)
+{
+	const struct amd_matrix_info *p = mfma_info(row1);
+	if (!p)
+		return 0;
+	unsigned np = p->passes[w->ctx->gen];
+	bool gfx940 = w->ctx->gen == AMD_GFX940, f64 = p->ab_type == AMD_MT_F64;
+	if (same)
+		return f64 && np <= 4 ? 4 : gfx940 && !f64 && np == 2 ? 2 : 0;
+	if (f64)
+		return np <= 4 ? 4 : 9;
+	if (gfx940)
+		return p->xdl ? np + 1 : np;
+	return consumer && consumer->ab_type == AMD_MT_F64 ? np + 1 : np;
+}
+
+void sim_chk_mfma_reads(struct sim_wave *w, const struct sim_insn *in, unsigned a, unsigned na,
+                        unsigned b, unsigned nb, unsigned c, unsigned nc, unsigned d)
+{
+	(void)d;
+	sim_chk_read_v(w, in, a, na);
+	sim_chk_read_v(w, in, b, nb);
+	if (c != ~0u)
+		sim_chk_read_v(w, in, c, nc);
+	if (!strict(w) || !w->ctx->gfx9_hazards)
+		return;
+	struct sim_chk *k = &w->chk;
+	need_ws(w, in, k->valu_sgpr[SIM_EXEC], 4, "VALU writes EXEC then MFMA");
+	int row = amd_isa_decode(w->ctx->gen, AMD_FMT_VOP3P, in->op);
+	const struct amd_matrix_info *me = row < 0 ? NULL : amd_isa_matrix((enum amd_opcode)row);
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned r = pass ? b : a; r < (pass ? b + nb : a + na); r++) {
+			need_ws(w, in, k->valu_vgpr[r], 2, "VALU writes VGPR then MFMA reads it");
+			if (k->mfma_def[r])
+				need_ws(w, in, k->mfma_def[r],
+				        mfma_raw_need(w, k->mfma_def_row[r], in),
+				        "MFMA writes VGPR then MFMA reads it as srcA/srcB");
+		}
+	for (unsigned r = c; c != ~0u && r < c + nc; r++) {
+		need_ws(w, in, k->valu_vgpr[r], 2, "VALU writes VGPR then MFMA reads it");
+		if (!k->mfma_def[r])
+			continue;
+		bool same = k->mfma_def_first[r] == c && k->mfma_def_count[r] == nc;
+		need_ws(w, in, k->mfma_def[r], mfma_srcc_need(w, k->mfma_def_row[r], same, me),
+		        same ? "MFMA writes VGPR then MFMA reads the same registers as srcC"
+		             : "MFMA writes VGPR then MFMA reads it as overlapping srcC");
+	}
+}
+
+void sim_chk_mfma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d, unsigned nd,
+                       unsigned c)
+{
+	if (!strict(w) || !w->ctx->gfx9_hazards)
+		return;
+	struct sim_chk *k = &w->chk;
+	int row = amd_isa_decode(w->ctx->gen, AMD_FMT_VOP3P, in->op);
+	uint16_t row1 = (uint16_t)(row + 1);
+	for (unsigned r = c; c != ~0u && r < c + nd; r++)
+		k->mfma_srcc[r] = k->ws, k->mfma_srcc_row[r] = row1;
+	for (unsigned r = d; r < d + nd; r++) {
+		k->mfma_def[r] = k->ws, k->mfma_def_row[r] = row1;
+		k->mfma_def_first[r] = (uint16_t)d, k->mfma_def_count[r] = (uint16_t)nd;
+	}
+}
+
+/* gfx11/gfx12 (LLVM's fixWMMAHazards; clang-19 puts a v_nop there): a WMMA reading the
+ * previous WMMA's D as A or B with no other VALU instruction in between. */
+void sim_chk_wmma_reads(struct sim_wave *w, const struct sim_insn *in, unsigned a, unsigned b,
+                        unsigned n)
+{
+	struct sim_chk *k = &w->chk;
+	if (!strict(w) || !k->wmma_d_count)
+		return;
+	unsigned lo = k->wmma_d_first, hi = lo + k->wmma_d_count;
+	if ((a < hi && a + n > lo) || (b < hi && b + n > lo))
+		sim_violation(w, in,
+		              "hazard: WMMA reads the previous WMMA's result as A/B with no VALU "
+		              "instruction in between (needs a v_nop)");
+}
+
+void sim_chk_wmma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d, unsigned nd)
+{
+	(void)in;
+	w->chk.wmma_d_first = (uint16_t)d, w->chk.wmma_d_count = (uint16_t)nd;
+}
+
 void sim_chk_read_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (!strict(w))
@@ -201,6 +331,9 @@ void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg,
 			        "transcendental result used by a VALU instruction (gfx940)");
 		if (w->ctx->gfx11_trans_hazard && (in->sem->flags & SEM_VALU))
 			check_trans_use(w, in, r);
+		if (k->mfma_def[r] && !(in->sem->flags & SEM_MATRIX))
+			need_ws(w, in, k->mfma_def[r], mfma_raw_need(w, k->mfma_def_row[r], in),
+			        "MFMA writes VGPR then VALU/memory reads it");
 	}
 }
 
@@ -234,7 +367,15 @@ void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 		    r < k->store_data + k->store_nregs)
 			need_ws(w, in, k->store_ws, 1,
 			        "VALU overwrites the data VGPR of a store wider than 8 bytes");
-		k->valu_vgpr[r] = valu ? k->ws : 0;
+		if (valu && k->mfma_def[r])
+			need_ws(w, in, k->mfma_def[r], mfma_raw_need(w, k->mfma_def_row[r], in),
+			        "MFMA writes VGPR then VALU writes it");
+		if (valu && k->mfma_srcc[r])
+			need_ws(w, in, k->mfma_srcc[r], mfma_war_need(w, k->mfma_srcc_row[r]),
+			        "MFMA reads VGPR as srcC then VALU writes it");
+		if (!(in->sem->flags & SEM_MATRIX))
+			k->mfma_def[r] = k->mfma_srcc[r] = 0;
+		k->valu_vgpr[r] = valu && !(in->sem->flags & SEM_DOT) ? k->ws : 0;
 		k->trans_vgpr[r] = trans ? k->ws : 0;
 		k->trans_def[r] = trans ? (struct sim_trans_def){k->valu_issued, k->trans_issued,
 		                                                 k->vdst_epoch + 1}
@@ -439,6 +580,8 @@ void sim_chk_after(struct sim_wave *w, const struct sim_insn *in)
 	uint16_t f = in->sem->flags;
 	if (f & SEM_SETREG)
 		k->setreg = k->ws;
+	if ((f & SEM_VALU) && !(f & SEM_MATRIX))
+		k->wmma_d_count = 0; /* any other VALU ends the WMMA-after-WMMA hazard */
 	if (w->ctx->gfx10_hazards) { /* a VALU or any s_waitcnt* ends the FP atomic hazard */
 		if (f & (SEM_VALU | SEM_WAITCNT))
 			k->fp_atomic = 0;

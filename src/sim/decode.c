@@ -46,9 +46,9 @@ static const char *plain_name(struct pa_arena *a, const char *name)
 /* The semantics row for a mnemonic, or NULL (linear: used once per opcode per dispatch). */
 static const struct sim_sem *sem_by_name(const char *name)
 {
-	const struct sim_sem *(*const tables[])(unsigned *) = {sim_sems_salu, sim_sems_valu,
-	                                                       sim_sems_v16,  sim_sems_vmisc,
-	                                                       sim_sems_mem,  sim_sems_s12};
+	const struct sim_sem *(*const tables[])(unsigned *) = {
+	        sim_sems_salu, sim_sems_valu, sim_sems_v16,   sim_sems_vmisc,
+	        sim_sems_mem,  sim_sems_s12,  sim_sems_matrix};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		unsigned n;
 		const struct sim_sem *rows = tables[t](&n);

@@ -491,7 +491,7 @@ void sim_print_stats(FILE *out, const struct sim_stats *s)
 	static const char *const names[SIM_NUM_CLASSES] = {
 	        "salu",      "smem",       "valu",        "valu_trans", "valu_f64",
 	        "vmem_load", "vmem_store", "vmem_atomic", "lds",        "branch",
-	        "waitcnt",   "nop",        "barrier",     "misc"};
+	        "waitcnt",   "nop",        "barrier",     "misc",       "matrix"};
 	fprintf(out, "workgroups %llu\nwaves %llu\ninstructions %llu\n",
 	        (unsigned long long)s->workgroups, (unsigned long long)s->waves,
 	        (unsigned long long)s->insns);
@@ -503,4 +503,6 @@ void sim_print_stats(FILE *out, const struct sim_stats *s)
 	fprintf(out, "nop_cycles %llu\ncycles %llu\nviolations %llu\n",
 	        (unsigned long long)s->nop_cycles, (unsigned long long)s->cycles,
 	        (unsigned long long)s->violations);
+	if (s->matrix_cycles)
+		fprintf(out, "matrix_cycles %llu\n", (unsigned long long)s->matrix_cycles);
 }

@@ -187,6 +187,7 @@ static unsigned issue_cycles(const struct sim_wave *w, const struct sim_sem *s)
 	unsigned passes = w->nlanes == 64 && w->ctx->gen >= AMD_GFX10 ? 2 : 1;
 	switch (s->cls) {
 	case SIM_CLASS_VALU:
+	case SIM_CLASS_MATRIX: /* issue; the matrix unit's own time is in sim_run_wave */
 		return w->ctx->gen >= AMD_GFX10 ? passes : 4;
 	case SIM_CLASS_VALU_TRANS:
 		return w->ctx->gen >= AMD_GFX10 ? 4 * passes : 16;
@@ -293,6 +294,15 @@ bool sim_run_wave(struct sim_wave *w)
 		}
 		if (strict)
 			sim_chk_after(w, in);
+		if (in->sem->cls == SIM_CLASS_MATRIX) {
+			/* the matrix unit takes one MFMA/WMMA at a time: a second one waits until
+			 * the first has run its passes; the wave itself goes on after the issue */
+			unsigned busy = sim_matrix_cycles(w, in);
+			if (w->matrix_free > w->clock)
+				w->clock = w->matrix_free;
+			w->matrix_free = w->clock + busy;
+			st->matrix_cycles += busy;
+		}
 		w->clock += issue_cycles(w, in->sem);
 		w->pc = w->next_pc;
 	}

@@ -59,6 +59,7 @@ enum sim_class {
 	SIM_CLASS_NOP,
 	SIM_CLASS_BARRIER,
 	SIM_CLASS_MISC,
+	SIM_CLASS_MATRIX, /* MFMA / WMMA */
 	SIM_NUM_CLASSES
 };
 
@@ -71,7 +72,8 @@ struct sim_stats {
 	uint64_t nop_cycles;                /* cycles spent in s_nop */
 	uint64_t cycles;                    /* sum over workgroups of the slowest wave's clock */
 	uint64_t waves, workgroups;
-	uint64_t violations; /* strict-checker reports */
+	uint64_t violations;    /* strict-checker reports */
+	uint64_t matrix_cycles; /* cycles the matrix units were busy (passes x 4, all waves) */
 };
 
 struct sim_options {

@@ -110,6 +110,8 @@ enum sim_sem_flags {
 	SEM_DEPCTR = 1 << 10,    /* s_waitcnt_depctr: may drain outstanding VALU writes (gfx11) */
 	SEM_FP_ATOMIC = 1 << 11, /* floating-point atomic (gfx10 FP atomic -> s_denorm_mode) */
 	SEM_DENORM = 1 << 12,    /* s_denorm_mode */
+	SEM_MATRIX = 1 << 13,    /* MFMA / WMMA: their own dependency rules (check.c) */
+	SEM_DOT = 1 << 14,       /* packed dot product (not a "legacy VALU" for MFMA rules) */
 };
 
 struct sim_sem {
@@ -166,6 +168,13 @@ struct sim_chk {
 	struct sim_trans_def {
 		uint32_t valu_at, trans_at, epoch;
 	} trans_def[SIM_MAX_VREGS];
+	/* MFMA rules: per VGPR the stamp and row (+1) of the MFMA that wrote it (and the first
+	 * register and count of that D), and of the MFMA that read it as srcC */
+	uint64_t mfma_def[SIM_MAX_VREGS], mfma_srcc[SIM_MAX_VREGS];
+	uint16_t mfma_def_row[SIM_MAX_VREGS], mfma_srcc_row[SIM_MAX_VREGS];
+	uint16_t mfma_def_first[SIM_MAX_VREGS], mfma_def_count[SIM_MAX_VREGS];
+	/* WMMA rule: the D registers of the last WMMA, cleared by any other VALU */
+	uint16_t wmma_d_first, wmma_d_count;
 };
 
 struct sim_wave {
@@ -192,6 +201,7 @@ struct sim_wave {
 	const struct sim_insn *cur;         /* instruction being executed */
 	uint32_t vopd_old[SIM_WAVE_STRIDE]; /* VOPD: X destination before X wrote it */
 	uint32_t next_pc;
+	uint64_t matrix_free; /* clock at which the wave's matrix unit is free again */
 };
 
 /* Cycles of a wave's clock per tick of the realtime counter (s_memrealtime, gfx11+
@@ -311,6 +321,9 @@ const struct sim_sem *sim_sems_v16(unsigned *n);
 const struct sim_sem *sim_sems_vmisc(unsigned *n);
 const struct sim_sem *sim_sems_mem(unsigned *n);
 const struct sim_sem *sim_sems_s12(unsigned *n);
+const struct sim_sem *sim_sems_matrix(unsigned *n);
+/* Cycles the matrix unit is busy with MFMA/WMMA `in` (its passes x 4). */
+unsigned sim_matrix_cycles(const struct sim_wave *w, const struct sim_insn *in);
 
 /* exec.c: helpers shared by the semantics files */
 void sim_fault(struct sim_wave *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -339,6 +352,16 @@ void sim_chk_sgpr_vmem(struct sim_wave *w, const struct sim_insn *in, unsigned r
 void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 void sim_chk_end(struct sim_wave *w);
+/* MFMA dependency rules (gfx90a/gfx942): an MFMA reading A/B (na registers each at a, b),
+ * C (nc at c; ~0u for an inline constant) and writing D at d; then its writes recorded. */
+void sim_chk_mfma_reads(struct sim_wave *w, const struct sim_insn *in, unsigned a, unsigned na,
+                        unsigned b, unsigned nb, unsigned c, unsigned nc, unsigned d);
+void sim_chk_mfma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d, unsigned nd,
+                       unsigned c);
+/* gfx11/gfx12: the WMMA-reads-previous-WMMA-result rule: the reads, then D recorded. */
+void sim_chk_wmma_reads(struct sim_wave *w, const struct sim_insn *in, unsigned a, unsigned b,
+                        unsigned n);
+void sim_chk_wmma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d, unsigned nd);
 
 void sim_sdwa_dst(struct sim_wave *w, const struct sim_insn *in, const uint32_t *old);
 

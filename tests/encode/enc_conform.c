@@ -281,9 +281,12 @@ static void fill_regs(struct gen_ctx *c, struct amd_inst *in, bool high, int src
 	}
 }
 
+/* Rows whose float input modifiers the generator tries (v_dot2c/v_dot4c take none in our
+ * encoder: amdsim does not execute them; refused by name in isa/matrix.c). */
 static bool is_float_row(const struct amd_isa_op *op)
 {
-	return !(op->flags & AMD_F_NO_MODS);
+	return !(op->flags & AMD_F_NO_MODS) &&
+	       !(op->flags & AMD_F_TIED_DST && !strncmp(op->name, "v_dot", 5));
 }
 
 /* DPP forms of a 32-bit VOP1/VOP2/VOPC row. */
@@ -298,7 +301,8 @@ static void gen_dpp(struct gen_ctx *c)
 			return;
 		is16 |= d->dtype == AMD_DT_F16 || d->dtype == AMD_DT_B16;
 		if (d->role == AMD_ROLE_SRC) {
-			if (d->kind != AMD_OPK_VCC && amd_dtype_is_float((enum amd_dtype)d->dtype))
+			if (d->kind != AMD_OPK_VCC &&
+			    amd_dtype_is_float((enum amd_dtype)d->dtype) && is_float_row(op))
 				fp |= 1u << srcs;
 			srcs++;
 		}
@@ -401,6 +405,77 @@ static void emit_misaligned(struct gen_ctx *c, struct amd_inst in)
 	}
 }
 
+/* MFMA / WMMA modifiers: cbsz/abid/blgp (and out-of-range values), gfx942 f64 neg, WMMA
+ * neg_lo/neg_hi, clamp and op_sel; srcC as an inline constant, an SGPR and a literal.  (Not
+ * generated: what LLVM accepts and we refuse by name because amdsim does not execute it --
+ * WMMA neg on srcC, neg_hi on the integer WMMA forms, op_sel bits 0/1 of gfx11's 16-bit-result
+ * WMMA; docs/ENCODING.md.) */
+struct matrix_mods {
+	uint8_t cbsz, abid, blgp, neg, neg_hi, op_sel;
+	bool clamp;
+};
+static const struct matrix_mods mfma_mods[] = {
+        {2, 3, 3, 0, 0, 0, false},  {4, 15, 7, 0, 0, 0, false}, {8, 0, 0, 0, 0, 0, false},
+        {0, 16, 0, 0, 0, 0, false}, {0, 0, 0, 5, 0, 0, false},  {0, 0, 1, 1, 0, 0, false},
+        {1, 1, 0, 0, 0, 0, false},  {1, 2, 0, 0, 0, 0, false},  {0, 0, 5, 0, 0, 0, false},
+        {0, 0, 0, 0, 1, 0, false},  {0, 0, 0, 0, 0, 4, false},  {0, 0, 0, 0, 0, 0, true}};
+static const struct matrix_mods wmma_mods[] = {
+        {0, 0, 0, 1, 0, 0, false}, {0, 0, 0, 2, 0, 0, true},  {0, 0, 0, 3, 3, 0, false},
+        {0, 0, 0, 2, 1, 0, false}, {0, 0, 0, 0, 0, 4, false}, {0, 0, 0, 0, 0, 1, false},
+        {0, 0, 0, 0, 0, 0, true},  {1, 0, 0, 0, 0, 0, false}};
+
+static void gen_matrix(struct gen_ctx *c)
+{
+	bool mai = c->op->flags & AMD_F_MAI;
+	const struct amd_matrix_info *mi = amd_isa_matrix((enum amd_opcode)c->row);
+	bool int_wmma = !mai && mi && mi->cd_type == AMD_MT_I32;
+	bool half_gfx11 = !mai && mi && c->gen == AMD_GFX11 && mi->cd_type != AMD_MT_F32 &&
+	                  mi->cd_type != AMD_MT_I32;
+	const struct matrix_mods *mods = mai ? mfma_mods : wmma_mods;
+	unsigned nmods = mai ? sizeof mfma_mods / sizeof mfma_mods[0]
+	                     : sizeof wmma_mods / sizeof wmma_mods[0];
+	for (unsigned i = 0; i < nmods; i++) {
+		if ((int_wmma && mods[i].neg_hi) || (half_gfx11 && mods[i].op_sel & 3))
+			continue;
+		/* cbsz/abid that the calculator calls invalid but LLVM takes (we refuse) */
+		if (mai && mods[i].cbsz < 8 && mods[i].abid < 16 &&
+		    ((1u << mods[i].cbsz) > mi->blocks || mods[i].abid >= (1u << mods[i].cbsz)))
+			continue;
+		struct amd_inst in = {.row = c->row};
+		fill_regs(c, &in, i & 1, 0, 0);
+		in.cbsz = mods[i].cbsz, in.abid = mods[i].abid, in.blgp = mods[i].blgp;
+		in.neg = mods[i].neg, in.neg_hi = mods[i].neg_hi, in.op_sel = mods[i].op_sel;
+		in.clamp = mods[i].clamp;
+		emit(c, &in);
+	}
+	if (mai) { /* AGPR operands: C/D (acc_cd), A, B (acc), and the refused mixes */
+		static const uint8_t agpr_sets[][4] = {{1, 0, 0, 1}, {1, 1, 1, 1}, {0, 1, 0, 0},
+		                                       {0, 0, 1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}};
+		for (unsigned i = 0; i < sizeof agpr_sets / sizeof agpr_sets[0]; i++) {
+			struct amd_inst in = {.row = c->row};
+			fill_regs(c, &in, i & 1, 0, 0);
+			for (int k = 0; k < 4; k++)
+				if (agpr_sets[i][k])
+					in.ops[k].kind = AMD_V_AGPR;
+			emit(c, &in);
+		}
+		struct amd_inst in = {.row = c->row}; /* an inline srcC with an AGPR D */
+		fill_regs(c, &in, false, 0, 0);
+		in.ops[0].kind = AMD_V_AGPR, in.ops[3] = imm(0);
+		emit(c, &in);
+	}
+	for (unsigned i = 0; i < 5; i++) {
+		struct amd_inst in = {.row = c->row};
+		fill_regs(c, &in, false, 0, 0);
+		enum amd_dtype dt = (enum amd_dtype)c->op->opnds[3].dtype;
+		uint32_t k = i == 0 ? 0 : i < 3 ? inline_for(dt, (int)i - 1) : literal_for(dt);
+		in.ops[3] = i < 4 ? imm(k)
+		                  : sgpr(sreg(c, 3, c->op->opnds[3].width, false),
+		                         c->op->opnds[3].width);
+		emit(c, &in);
+	}
+}
+
 static void gen_valu(struct gen_ctx *c)
 {
 	const struct amd_isa_op *op = c->op;
@@ -421,9 +496,9 @@ static void gen_valu(struct gen_ctx *c)
 			emit(c, &in);
 		}
 	}
-	if (e32)
+	if (e32 && op->nopnds) /* (v_nop's DPP/SDWA spellings: nothing to select) */
 		gen_dpp(c);
-	if (e32 && c->gen <= AMD_GFX10)
+	if (e32 && op->nopnds && c->gen <= AMD_GFX10)
 		gen_sdwa(c);
 	if (!e64)
 		return;
@@ -434,6 +509,20 @@ static void gen_valu(struct gen_ctx *c)
 		if (op->opnds[i].kind == AMD_OPK_VCC)
 			in.ops[i] = sgpr(sreg(c, 3 + i, mask_w(c), false), mask_w(c));
 	emit(c, &in);
+	if (op->flags & (AMD_F_MAI | AMD_F_WMMA)) {
+		gen_matrix(c);
+		return;
+	}
+	if (op->format == AMD_FMT_VOP3P && !strncmp(op->name, "v_dot", 5)) {
+		/* what amdsim executes: clamp, and the signedness bits of the _iu forms */
+		in = (struct amd_inst){.row = c->row, .clamp = true};
+		fill_regs(c, &in, true, 0, 0);
+		emit(c, &in);
+		in.neg = 2, in.clamp = false;
+		if (op->flags & AMD_F_IU_SIGN)
+			emit(c, &in);
+		return;
+	}
 	if (op->format == AMD_FMT_VOP3P) {
 		in = (struct amd_inst){.row = c->row};
 		fill_regs(c, &in, false, 0, 0);

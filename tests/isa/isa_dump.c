@@ -8,7 +8,9 @@
  *   isa_dump delay             reads "instid0 skip instid1" lines, prints the simm16 (hex)
  *   isa_dump max TARGET        the counter maxima (vm vs lgkm km exp)
  *   isa_dump counters TARGET   counters a plain and a value-returning instance of each
- *                              memory row increment */
+ *                              memory row increment
+ *   isa_dump matrix TARGET     every matrix row on TARGET: "ROW A|B|D row col block lane reg
+ *                              elem" per element (amd_matrix_place) */
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +115,34 @@ static int dump_delay(void)
 	return 0;
 }
 
+/* Every element's placement of every matrix row on t (amd_matrix_place). */
+static int dump_matrix(const struct amd_target *t)
+{
+	unsigned count;
+	const struct amd_isa_op *table = amd_isa_table(&count);
+	static const char names[3] = {'A', 'B', 'D'};
+	for (unsigned r = 0; r < count; r++) {
+		const struct amd_matrix_info *mi = amd_isa_matrix((enum amd_opcode)r);
+		if (!mi || !table[r].gen_name[t->info->gen])
+			continue;
+		for (unsigned w = 0; w < 3; w++) {
+			unsigned rows = w == 1 ? mi->k : mi->m, cols = w == 0 ? mi->k : mi->n;
+			for (unsigned b = 0; b < mi->blocks; b++)
+				for (unsigned i = 0; i < rows; i++)
+					for (unsigned j = 0; j < cols; j++) {
+						struct amd_matrix_place p;
+						if (!amd_matrix_place(t, (enum amd_opcode)r,
+						                      (enum amd_matrix_operand)w, i,
+						                      j, b, &p))
+							return 1;
+						printf("%s %c %u %u %u %u %u %u\n", table[r].name,
+						       names[w], i, j, b, p.lane, p.reg, p.elem);
+					}
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct amd_target t;
@@ -127,6 +157,8 @@ int main(int argc, char **argv)
 		return dump_rows(&t);
 	if (!strcmp(argv[1], "counters"))
 		return dump_counters(&t);
+	if (!strcmp(argv[1], "matrix"))
+		return dump_matrix(&t);
 	if (!strcmp(argv[1], "waitcnt"))
 		return dump_waitcnt(&t);
 	if (!strcmp(argv[1], "max")) {

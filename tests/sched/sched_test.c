@@ -32,6 +32,8 @@ struct kernel_case {
 	unsigned nargs; /* pointer args, then `sel` as i32 when has_sel */
 	bool has_sel;
 	uint32_t lds;
+	uint8_t gens;     /* bit per enum amd_gen the kernel exists on; 0: every target */
+	bool wave32_only; /* WMMA: wave32 */
 };
 
 #define S(r, w) mir_sgpr(r, w)
@@ -249,15 +251,56 @@ static void build_dpp(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
+/* out[i] = 2 * (S(r) + S(r + 1)), r = 4 * (lane / 16), S(r) = sum over k < 4 of a[wave + r +
+ * 16k]: two v_mfma_f32_16x16x4f32 with B = 1.0 (the second accumulates into the first's D,
+ * srcC the same registers), then a VALU reads D (gfx90a 11, gfx942 10 wait states). */
+static void build_mfma(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	add(fn, b, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(2, 1), V(1, 1), S(4, 2));
+	add(fn, b, AMD_OP_V_MOV_B32, 2, V(3, 1), I(0x3f800000));
+	add(fn, b, AMD_OP_V_MFMA_F32_16X16X4F32, 4, V(4, 4), V(2, 1), V(3, 1), I(0));
+	add(fn, b, AMD_OP_V_MFMA_F32_16X16X4F32, 4, V(4, 4), V(2, 1), V(3, 1), V(4, 4));
+	add(fn, b, AMD_OP_V_ADD_F32, 3, V(8, 1), V(4, 1), V(5, 1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(8, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
+/* out[i] = 265: WMMA iu8 (A bytes 1, B bytes 2, C 1: D = 33), then a WMMA whose A is the
+ * first one's D (bytes 33, 0, 0, 0 per register: 4 x 33 x 2 + 1); gfx11/gfx12 need a VALU
+ * between the two (v_nop). */
+static void build_wmma(struct mir_function *fn)
+{
+	uint32_t b = mir_new_block(fn);
+	bool gfx11 = fn->target->info->gen == AMD_GFX11;
+	unsigned nab = gfx11 ? 4 : 2;
+	unsigned iu8 =
+	        gfx11 ? AMD_OP_V_WMMA_I32_16X16X16_IU8 : AMD_OP_V_WMMA_I32_16X16X16_IU8_GFX12;
+	add(fn, b, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b);
+	for (unsigned r = 0; r < nab; r++) {
+		add(fn, b, AMD_OP_V_MOV_B32, 2, V(8 + r, 1), I(0x01010101));
+		add(fn, b, AMD_OP_V_MOV_B32, 2, V(12 + r, 1), I(0x02020202));
+	}
+	add(fn, b, iu8, 4, V(16, 8), V(8, nab), V(12, nab), I(1));
+	add(fn, b, iu8, 4, V(24, 8), V(16, nab), V(12, nab), I(1));
+	add(fn, b, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(24, 1), S(6, 2));
+	add(fn, b, AMD_OP_S_ENDPGM, 0);
+}
+
 static const struct kernel_case cases[] = {
-        {"vadd", build_vadd, 3, false, 0},
-        {"loop", build_loop, 2, false, 0},
-        {"diamond", build_diamond, 2, true, BLOCK * 4},
-        {"trans", build_trans, 2, false, 0},
-        {"mixed", build_mixed, 2, false, BLOCK * 4},
-        {"flat", build_flat, 2, false, 0},
-        {"atomic", build_atomic, 2, false, 0},
-        {"dpp", build_dpp, 2, false, 0},
+        {"vadd", build_vadd, 3, false, 0, 0, false},
+        {"loop", build_loop, 2, false, 0, 0, false},
+        {"diamond", build_diamond, 2, true, BLOCK * 4, 0, false},
+        {"trans", build_trans, 2, false, 0, 0, false},
+        {"mixed", build_mixed, 2, false, BLOCK * 4, 0, false},
+        {"flat", build_flat, 2, false, 0, 0, false},
+        {"atomic", build_atomic, 2, false, 0, 0, false},
+        {"dpp", build_dpp, 2, false, 0, 0, false},
+        {"mfma", build_mfma, 2, false, 0, 1u << AMD_GFX9 | 1u << AMD_GFX940, false},
+        {"wmma", build_wmma, 2, false, 0, 1u << AMD_GFX11 | 1u << AMD_GFX12, true},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -293,6 +336,15 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 		return f2u(a[i ^ 1]) + 1;
 	if (!strcmp(kernel, "flat"))
 		return f2u(3.0f * a[i]);
+	if (!strcmp(kernel, "wmma"))
+		return 265;
+	if (!strcmp(kernel, "mfma")) {
+		unsigned wave = i / 64 * 64, r = 4 * (i % 64 / 16);
+		float sum = 0.0f;
+		for (unsigned k = 0; k < 4; k++)
+			sum += a[wave + r + 16 * k] + a[wave + r + 1 + 16 * k];
+		return f2u(2.0f * sum);
+	}
 	if (!strcmp(kernel, "mixed"))
 		return i >= N ? 7 : f2u(a[i]) + 4 * i;
 	float t = sqrtf(a[i]) + a[i];
@@ -427,11 +479,20 @@ static bool run_sim(const struct amd_target *t, const struct kernel_case *kc,
 	return true;
 }
 
+/* Whether kernel kc exists on t (its matrix instructions). */
+static bool case_runs_on(const struct kernel_case *kc, const struct amd_target *t)
+{
+	return (!kc->gens || (kc->gens >> t->info->gen) & 1) &&
+	       !(kc->wave32_only && t->wave_size != 32);
+}
+
 static int run_target(const struct amd_target *t)
 {
 	int failures = 0;
 	for (unsigned c = 0; c < NUM_CASES; c++) {
 		const struct kernel_case *kc = &cases[c];
+		if (!case_runs_on(kc, t))
+			continue;
 		for (int sel = 0; sel <= (kc->has_sel ? 1 : 0); sel++) {
 			struct built bt;
 			uint32_t result[2 * N];
@@ -470,10 +531,13 @@ static int run_target(const struct amd_target *t)
 static int planted(const struct amd_target *t)
 {
 	int failures = 0;
-	bool hazards_checked =
-	        t->info->gen == AMD_GFX9 || t->info->gen == AMD_GFX940 || t->info->gen == AMD_GFX11;
+	bool hazards_checked = t->info->gen == AMD_GFX9 || t->info->gen == AMD_GFX940 ||
+	                       t->info->gen == AMD_GFX11 ||
+	                       t->info->gen == AMD_GFX12; /* gfx12: the WMMA rule only */
 	for (unsigned c = 0; c < NUM_CASES; c++) {
 		const struct kernel_case *kc = &cases[c];
+		if (!case_runs_on(kc, t))
+			continue;
 		for (int variant = 0; variant < 2; variant++) {
 			struct built full, bt;
 			if (!build(t, kc, true, true, &full))
@@ -512,6 +576,8 @@ static int write_listings(const struct amd_target *t, const char *dir)
 {
 	for (unsigned c = 0; c < NUM_CASES; c++) {
 		struct built bt;
+		if (!case_runs_on(&cases[c], t))
+			continue;
 		if (!build(t, &cases[c], true, true, &bt)) {
 			printf("FAIL %s %s: passes or emission failed\n", t->info->name,
 			       cases[c].name);
@@ -621,6 +687,8 @@ static int check_determinism(const struct amd_target *t)
 {
 	for (unsigned c = 0; c < NUM_CASES; c++) {
 		struct built one, two;
+		if (!case_runs_on(&cases[c], t))
+			continue;
 		bool ok = build(t, &cases[c], true, true, &one) &&
 		          build(t, &cases[c], true, true, &two);
 		if (!ok || one.code.size != two.code.size ||
