@@ -163,8 +163,8 @@ static ir_ref fp8_encode(struct cx *x, const struct fp8 *f, ir_ref u, bool relu)
 	m = sel(x, IR_T_I32, normal, or32(x, m, k32(x, 0x800000)), m);
 	ir_ref ep = op2(x, IR_MAX_U, IR_T_I32, e, k32(x, 1));
 	ir_ref E = op2(x, IR_SUB, IR_T_I32, ep, k32(x, 127 - f->bias)); /* signed */
-	ir_ref under = op2(x, IR_MAX_S, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k32(x, 1), E),
-	                   k32(x, 0));
+	ir_ref under =
+	        op2(x, IR_MAX_S, IR_T_I32, op2(x, IR_SUB, IR_T_I32, k32(x, 1), E), k32(x, 0));
 	/* s <= 26: beyond, the value is below half the least subnormal (q = 0, no rounding up) */
 	ir_ref s = op2(x, IR_MIN_U, IR_T_I32,
 	               op2(x, IR_ADD, IR_T_I32, under, k32(x, 23 - f->mbits)), k32(x, 26));
@@ -175,9 +175,9 @@ static ir_ref fp8_encode(struct cx *x, const struct fp8 *f, ir_ref u, bool relu)
 	ir_ref up = op2(x, IR_OR, IR_T_PRED, cmp(x, IR_CMP_GTU, rem, half),
 	                op2(x, IR_AND, IR_T_PRED, cmp(x, IR_CMP_EQ, rem, half), odd));
 	q = op2(x, IR_ADD, IR_T_I32, q, sel(x, IR_T_I32, up, k32(x, 1), k32(x, 0)));
-	ir_ref base = shl32(x, op2(x, IR_SUB, IR_T_I32, op2(x, IR_MAX_S, IR_T_I32, E, k32(x, 1)),
-	                           k32(x, 1)),
-	                    f->mbits);
+	ir_ref base = shl32(
+	        x, op2(x, IR_SUB, IR_T_I32, op2(x, IR_MAX_S, IR_T_I32, E, k32(x, 1)), k32(x, 1)),
+	        f->mbits);
 	ir_ref code = op2(x, IR_MIN_U, IR_T_I32, op2(x, IR_ADD, IR_T_I32, base, q),
 	                  k32(x, f->max_code)); /* also infinity (e = 255) */
 	ir_ref neg = cmp(x, IR_CMP_NE, and32(x, u, 0x80000000u), k32(x, 0));
@@ -238,7 +238,8 @@ static bool tr_fp8(struct cx *x)
 	}
 	if (dt == PTX_TYPE_F16X2 && plain && !has(x, PTX_DW_SATFINITE) && x->in->nopnds == 2) {
 		ir_ref c = op1(x, IR_ZEXT, IR_T_I32, src(x, 1, IR_T_I16), 0);
-		dst(x, pack16(x, fp8_decode(x, f, shr32(x, c, 8), relu), fp8_decode(x, f, c, relu)));
+		dst(x,
+		    pack16(x, fp8_decode(x, f, shr32(x, c, 8), relu), fp8_decode(x, f, c, relu)));
 		return true;
 	}
 	irb_unsupported(x->b, x->in,
@@ -260,9 +261,10 @@ static bool tr_tf32(struct cx *x)
 	bool relu = has(x, PTX_DW_RELU), satf = has(x, PTX_DW_SATFINITE);
 	if (type_at(x, 1) != PTX_TYPE_F32 || has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) ||
 	    x->in->nopnds != 2 || (rna && relu) || !(rn || rz || rna)) {
-		irb_unsupported(x->b, x->in,
-		                "tf32 conversions other than cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32 "
-		                "and cvt.rna{.satfinite}.tf32.f32");
+		irb_unsupported(
+		        x->b, x->in,
+		        "tf32 conversions other than cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32 "
+		        "and cvt.rna{.satfinite}.tf32.f32");
 		return true;
 	}
 	ir_ref u = src(x, 1, IR_T_I32);
@@ -276,7 +278,8 @@ static bool tr_tf32(struct cx *x)
 	}
 	if (relu)
 		r = sel(x, IR_T_I32, cmp(x, IR_CMP_GEU, u, k32(x, 0x80000000u)), k32(x, 0), r);
-	ir_ref nan_r = relu ? k32(x, 0x7fffffff) : or32(x, and32(x, u, 0xffffe000u), k32(x, 0x400000));
+	ir_ref nan_r =
+	        relu ? k32(x, 0x7fffffff) : or32(x, and32(x, u, 0xffffe000u), k32(x, 0x400000));
 	dst(x, sel(x, IR_T_I32, is_nan32(x, u), nan_r, r));
 	return true;
 }
@@ -287,7 +290,10 @@ enum rmode { RM_RN, RM_RZ, RM_RM, RM_RP };
 
 static enum rmode mode_of(const struct cx *x)
 {
-	return has(x, PTX_DW_RZ) ? RM_RZ : has(x, PTX_DW_RM) ? RM_RM : has(x, PTX_DW_RP) ? RM_RP : RM_RN;
+	return has(x, PTX_DW_RZ)   ? RM_RZ
+	       : has(x, PTX_DW_RM) ? RM_RM
+	       : has(x, PTX_DW_RP) ? RM_RP
+	                           : RM_RN;
 }
 
 /* f32 value v -> f16 bits (i32) rounded as `m` says: the nearest-even f16 h, stepped one ulp
@@ -382,14 +388,15 @@ static bool tr_int_f16(struct cx *x)
 	unsigned bits = ptx_types[st].bits;
 	bool sign = ptx_types[st].cls == PTX_TC_SINT;
 	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_RELU) || has(x, PTX_DW_SATFINITE) ||
-	    x->in->nopnds != 2 || !(has(x, PTX_DW_RN) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) ||
-	                            has(x, PTX_DW_RP)))
+	    x->in->nopnds != 2 ||
+	    !(has(x, PTX_DW_RN) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP)))
 		return false;
 	enum ir_type t = bits == 64 ? IR_T_I64 : IR_T_I32;
 	ir_ref v = irb_read_opnd(x->b, &x->in->opnds[1], t, sign);
 	if (bits < 32) { /* the operand's own bits, extended as its type says */
 		ir_ref sh = k32(x, 32 - bits);
-		v = op2(x, sign ? IR_SHR_S : IR_SHR_U, IR_T_I32, op2(x, IR_SHL, IR_T_I32, v, sh), sh);
+		v = op2(x, sign ? IR_SHR_S : IR_SHR_U, IR_T_I32, op2(x, IR_SHL, IR_T_I32, v, sh),
+		        sh);
 	}
 	ir_ref r;
 	if (has(x, PTX_DW_SAT)) {
@@ -398,8 +405,8 @@ static bool tr_int_f16(struct cx *x)
 		r = sel(x, IR_T_I32, pos, k32(x, 0x3c00), k32(x, 0));
 	} else if (bits == 8) {
 		r = op1(x, IR_ZEXT, IR_T_I32,
-		        op1(x, IR_F2H, IR_T_I16, op1(x, sign ? IR_ITOF_S : IR_ITOF_U, IR_T_F32, v, 0),
-		            0),
+		        op1(x, IR_F2H, IR_T_I16,
+		            op1(x, sign ? IR_ITOF_S : IR_ITOF_U, IR_T_F32, v, 0), 0),
 		        0);
 	} else {
 		return false;
@@ -417,8 +424,9 @@ static ir_ref round_bf16(struct cx *x, ir_ref u, enum rmode m)
 	ir_ref t = shr32(x, u, 16);
 	ir_ref r;
 	if (m == RM_RN) {
-		r = shr32(x, op2(x, IR_ADD, IR_T_I32, u,
-		                 op2(x, IR_ADD, IR_T_I32, and32(x, t, 1), k32(x, 0x7fff))),
+		r = shr32(x,
+		          op2(x, IR_ADD, IR_T_I32, u,
+		              op2(x, IR_ADD, IR_T_I32, and32(x, t, 1), k32(x, 0x7fff))),
 		          16);
 	} else if (m == RM_RZ) {
 		r = t;
@@ -461,8 +469,8 @@ static ir_ref odd_f32_of_u64(struct cx *x, ir_ref a)
 	ir_ref m = or32(x, shr32(x, hi, 8), sel(x, IR_T_I32, sticky, k32(x, 1), k32(x, 0)));
 	ir_ref f = bits_of(x, op1(x, IR_ITOF_U, IR_T_F32, m, 0)); /* exact: m < 2^24 */
 	/* value = m * 2^(40 - n): add 40 - n to the exponent field (m >= 2^23 is normal) */
-	ir_ref scaled = op2(x, IR_ADD, IR_T_I32, f,
-	                    shl32(x, op2(x, IR_SUB, IR_T_I32, k32(x, 40), n), 23));
+	ir_ref scaled =
+	        op2(x, IR_ADD, IR_T_I32, f, shl32(x, op2(x, IR_SUB, IR_T_I32, k32(x, 40), n), 23));
 	return sel(x, IR_T_I32, cmp(x, IR_CMP_EQ, a, k64(x, 0)), k32(x, 0), scaled);
 }
 
@@ -526,7 +534,8 @@ static bool tr_bf16(struct cx *x)
 {
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
 	enum ptx_type_class sc = ptx_types[st].cls, dc = ptx_types[dt].cls;
-	bool sint = sc == PTX_TC_SINT || sc == PTX_TC_UINT, dint = dc == PTX_TC_SINT || dc == PTX_TC_UINT;
+	bool sint = sc == PTX_TC_SINT || sc == PTX_TC_UINT,
+	     dint = dc == PTX_TC_SINT || dc == PTX_TC_UINT;
 	uint32_t iround;
 	bool ir = int_round(x, &iround);
 	bool extra = has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
