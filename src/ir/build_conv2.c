@@ -251,10 +251,12 @@ static bool tr_fp8(struct cx *x)
 /* ---- tf32 ---- */
 
 /* f32 bits to tf32 (10 fraction bits, kept in the f32 layout) in the instruction's rounding,
- * carries going into the exponent (infinity); .satfinite: beyond the largest finite, and
- * infinity, give the largest finite 0x7f7fe000 of that sign; .relu: negative -> +0.  NaN:
- * truncated, as cvt.rna.tf32.f32 does on the H100, made quiet (so it stays a NaN); with .relu
- * the canonical NaN. */
+ * carries going into the exponent (infinity).  As the H100 computes them (tests/exec conv2 run
+ * there): .rn/.rz give the canonical 0x7fffe000 for every NaN (.relu too); .rna truncates a
+ * NaN (build_forms.c).  .satfinite steps a result whose exponent is all ones down by one unit
+ * of bit 13: infinity becomes the largest finite 0x7f7fe000 of its sign, and under .rna a
+ * truncated NaN steps too (0x7fc00000 -> 0x7fbfe000, 0x7f800001 -> 0x7f7fe000).  .relu:
+ * negative -> +0. */
 static bool tr_tf32(struct cx *x)
 {
 	bool rn = has(x, PTX_DW_RN), rz = has(x, PTX_DW_RZ), rna = has(x, PTX_DW_RNA);
@@ -268,19 +270,22 @@ static bool tr_tf32(struct cx *x)
 		return true;
 	}
 	ir_ref u = src(x, 1, IR_T_I32);
+	ir_ref nan = is_nan32(x, u);
 	ir_ref add = rz    ? k32(x, 0)
 	             : rna ? k32(x, 0x1000)
 	                   : op2(x, IR_ADD, IR_T_I32, and32(x, shr32(x, u, 13), 1), k32(x, 0xfff));
 	ir_ref r = and32(x, op2(x, IR_ADD, IR_T_I32, u, add), 0xffffe000u);
+	if (rna) /* NaN: truncated */
+		r = sel(x, IR_T_I32, nan, and32(x, u, 0xffffe000u), r);
 	if (satf) {
-		ir_ref big = cmp(x, IR_CMP_GEU, and32(x, r, 0x7fffffff), k32(x, 0x7f800000));
-		r = sel(x, IR_T_I32, big, or32(x, and32(x, u, 0x80000000u), k32(x, 0x7f7fe000)), r);
+		ir_ref top = cmp(x, IR_CMP_EQ, and32(x, r, 0x7f800000), k32(x, 0x7f800000));
+		r = sel(x, IR_T_I32, top, op2(x, IR_SUB, IR_T_I32, r, k32(x, 0x2000)), r);
 	}
 	if (relu)
 		r = sel(x, IR_T_I32, cmp(x, IR_CMP_GEU, u, k32(x, 0x80000000u)), k32(x, 0), r);
-	ir_ref nan_r =
-	        relu ? k32(x, 0x7fffffff) : or32(x, and32(x, u, 0xffffe000u), k32(x, 0x400000));
-	dst(x, sel(x, IR_T_I32, is_nan32(x, u), nan_r, r));
+	if (!rna)
+		r = sel(x, IR_T_I32, nan, k32(x, 0x7fffe000), r);
+	dst(x, r);
 	return true;
 }
 
@@ -570,9 +575,22 @@ static bool tr_bf16(struct cx *x)
 	}
 	if (dt == PTX_TYPE_BF16 && (m == RM_RM || m == RM_RP) && !extra &&
 	    (st == PTX_TYPE_F32 || st == PTX_TYPE_F64)) {
-		ir_ref u = st == PTX_TYPE_F32 ? src(x, 1, IR_T_I32)
-		                              : odd_f32_of_f64(x, src(x, 1, IR_T_F64));
-		dst(x, op1(x, IR_TRUNC, IR_T_I16, round_bf16(x, u, m), 0));
+		if (st == PTX_TYPE_F32) {
+			dst(x,
+			    op1(x, IR_TRUNC, IR_T_I16, round_bf16(x, src(x, 1, IR_T_I32), m), 0));
+			return true;
+		}
+		/* a NaN keeps its sign and the top 7 payload bits, made quiet (the H100) */
+		ir_ref d = src(x, 1, IR_T_F64);
+		ir_ref hi = op1(
+		        x, IR_TRUNC, IR_T_I32,
+		        op2(x, IR_SHR_U, IR_T_I64, op1(x, IR_BITCAST, IR_T_I64, d, 0), k64(x, 32)),
+		        0);
+		ir_ref nan_r = or32(x, or32(x, and32(x, shr32(x, hi, 16), 0x8000), k32(x, 0x7fc0)),
+		                    and32(x, shr32(x, hi, 13), 0x7f));
+		ir_ref r = round_bf16(x, odd_f32_of_f64(x, d), m);
+		dst(x, op1(x, IR_TRUNC, IR_T_I16,
+		           sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, d, d), nan_r, r), 0));
 		return true;
 	}
 	return false;

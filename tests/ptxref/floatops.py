@@ -418,11 +418,12 @@ def c_cvt(ins, ctx):
 
 def _nan_convert(a, sty, dty, ftz):
     """NaN through a float-to-float cvt, as the hardware does: sign and the top payload bits
-    kept, made quiet; but f32 to f16/bf16 gives the canonical NaN, and .ftz widening converts
-    the canonical NaN."""
+    kept, made quiet; but f32 to f16/bf16 and f16 <-> bf16 give the canonical NaN, and .ftz
+    widening converts the canonical NaN."""
     seb, smb, stb = fc.FORMATS[sty]
     deb, dmb, dtb = fc.FORMATS[dty]
-    if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32'):
+    if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32') or \
+            {sty, dty} == {'f16', 'bf16'}:  # (f16 <-> bf16: the H100, tests/exec conv2)
         return fc.CANON_NAN[dty]
     if ftz and sty in ('f32', 'f16') and dty in ('f64', 'f32'):
         a = fc.CANON_NAN[sty]
@@ -434,26 +435,24 @@ def _nan_convert(a, sty, dty, ftz):
 
 def _to_tf32(a, mode, relu=False, satfinite=False):
     """cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32: an f32 rounded to 10 fraction bits, kept
-    in the f32 layout; .satfinite: infinity (and what rounds to it) -> the largest finite of its
-    sign; .relu: negative -> +0, NaN -> the canonical NaN."""
+    in the f32 layout; .relu: negative -> +0.  As the H100 does: .rn/.rz give 0x7fffe000 for
+    a NaN; .rna truncates it; .satfinite steps a result with an all-ones exponent down by one
+    unit of bit 13 (infinity -> the largest finite; a truncated NaN too)."""
     d = fc.decode(a, 'f32')
+    if d.kind == 'nan' and mode != 'rna':
+        return 0x7fffe000
     if d.kind == 'nan':
-        if relu:
-            return 0x7fffffff
-        # the payload's low 13 bits dropped (the H100, .rna); the other forms (no hardware
-        # sample) keep it a NaN
-        return a & 0xffffe000 if mode == 'rna' and not satfinite else \
-            a & 0xffffe000 | 0x400000
-    if relu and d.sign:
+        r = a & 0xffffe000  # the payload's low 13 bits dropped
+    elif relu and d.sign:
         return 0
-    if d.kind == 'inf' or d.q == 0:
+    elif d.kind == 'inf' or d.q == 0:
         r = a
     else:
         r = fc.round_to(d.sign, d.q, 'tf32', mode)
         sign, e, m = d.sign, (r >> 10) & 0xff, r & 0x3ff
         r = (sign << 31) | 0x7f800000 if e == 0xff else (sign << 31) | (e << 23) | (m << 13)
-    if satfinite and r & 0x7fffffff == 0x7f800000:
-        r = r & 0x80000000 | 0x7f7fe000
+    if satfinite and r & 0x7f800000 == 0x7f800000:
+        r -= 0x2000
     return r
 
 

@@ -8,18 +8,22 @@ definitions (never from the compiler's output):
   S.1111.111 (largest finite 448); e5m2: IEEE-style, bias 15 (largest finite 57344).  Encoding
   rounds to the nearest representable value, ties to the even code; .satfinite: a magnitude
   at or beyond the largest finite (infinity included) gives the largest finite of its sign,
-  NaN a NaN.  Decoding is exact into f16 (NaN: a NaN).  .relu: a negative result (-0 included)
-  is +0, NaN stays NaN.  Packing: the first f32 operand (the upper f16 half) into the upper
+  NaN a NaN.  Decoding is exact into f16.  .relu: a negative result (-0 included) is +0, NaN
+  stays NaN.  Packing: the first f32 operand (the upper f16 half) into the upper
   byte; the upper byte decodes into the upper f16 half.
 - tf32: the f32 rounded to 10 fraction bits (.rn nearest even, .rz toward zero, .rna ties away)
-  in the f32 layout; .satfinite as above with largest finite 0x7f7fe000; NaN: a NaN (.relu: the
-  canonical 0x7fffffff).
+  in the f32 layout; .satfinite as above with largest finite 0x7f7fe000.
 - to f16/bf16 with a rounding: the exact value rounded once (.rz/.rm/.rp directed; overflow to
   the largest finite where the direction forbids infinity); .sat clamps to [0, 1] (NaN -> 0).
 - bf16 -> integer: the value rounded as .rni/.rzi/.rmi/.rpi says, saturated to the type (NaN -> 0
   to 32 bits and below, 0x8000000000000000 to 64 bits, as from f32 on the H100).
 - ex2.approx: the exact 2^x within the ISA's bound (f16: relative 2^-9.9, plus one unit of
-  2^-24 below the normal range; bf16 with .ftz: one bf16 ulp, subnormals flushed)."""
+  2^-24 below the normal range; bf16 with .ftz: one bf16 ulp, subnormals flushed).
+NaN results, which the ISA leaves open, are what an NVIDIA H100 returned for this kernel (run
+there through the CUDA driver; every other result agreed with the definitions above): fp8
+0x7f, f16 and bf16 0x7fff, tf32 .rn/.rz/.relu 0x7fffe000, .rna.satfinite the truncated NaN
+stepped down by one unit of bit 13 when its exponent is all ones (0x7f800001 -> 0x7f7fe000,
+0x7fc00000 -> 0x7fbfe000), f64 -> bf16 the sign and the top 7 payload bits, made quiet."""
 
 import math
 import random
@@ -141,36 +145,18 @@ def convert(d, fmt, mode, relu=False, satfinite=False):
     return r
 
 
-def nan_any(fmt, shift=0, other=None):
-    """a check: a NaN of fmt at bit `shift`; the rest of the word as `other` (or ignored)"""
-    def f(g):
-        part = g >> shift & ((1 << fmt.width) - 1)
-        if not fmt.is_nan(part):
-            return False
-        if other is None:
-            return True
-        mask = ((1 << fmt.width) - 1) << shift
-        return g & ~mask == other & ~mask
-    f.text = 'a %s NaN at bit %d' % (fmt.name, shift)
-    return f
+NAN_CODE = {'e4m3': 0x7f, 'e5m2': 0x7f, 'f16': 0x7fff, 'bf16': 0x7fff}
 
 
 def pack2(fmt, hi, lo):
-    """two results (None: NaN) packed, hi above lo; an int, or a check for the NaN parts"""
-    w = fmt.width
-    if hi is not None and lo is not None:
-        return hi << w | lo
-    def f(g):
-        for part, want in ((g >> w, hi), (g & ((1 << w) - 1), lo)):
-            if (want is None and not fmt.is_nan(part)) or (want is not None and part != want):
-                return False
-        return True
-    f.text = '%s pair %s/%s' % (fmt.name, hi, lo)
-    return f
+    """two results (None: NaN, the H100's code for fmt) packed, hi above lo"""
+    hi = NAN_CODE[fmt.name] if hi is None else hi
+    lo = NAN_CODE[fmt.name] if lo is None else lo
+    return hi << fmt.width | lo
 
 
 def one(fmt, r):
-    return nan_any(fmt) if r is None else r
+    return NAN_CODE[fmt.name] if r is None else r
 
 
 # ---------------------------------------------------------------- the results
@@ -195,8 +181,11 @@ def fp8_to_f16x2(fmt, h, relu):
 
 def tf32(a, mode, relu=False, satfinite=False):
     d = f32_val(a)
-    if d[0] == 'nan':
-        return 0x7fffffff if relu else nan_any(F32)
+    if d[0] == 'nan' and mode != 'rna':
+        return 0x7fffe000
+    if d[0] == 'nan':  # .rna: truncated; .satfinite steps an all-ones exponent down (the H100)
+        r = a & 0xffffe000
+        return r - 0x2000 if satfinite and r & 0x7f800000 == 0x7f800000 else r
     r = convert(d, TF32, mode, relu, satfinite)
     return r >> 18 << 31 | (r & 0x3ffff) << 13
 
@@ -238,7 +227,7 @@ def bf16_to_int(h, mode, bits, signed):
 def bf16_rni(h):
     d = BF16.decode(h)
     if d[0] == 'nan':
-        return nan_any(BF16)
+        return NAN_CODE['bf16']
     if d[0] == 'inf' or d[1] == 0:
         return h
     v = d[1]
@@ -254,6 +243,14 @@ def from16(fmt_in, fmt_out, h, mode):
 def f64_val(bits):
     d = fval(bits, 64)
     return ('nan',) if d[0] == 'nan' else d
+
+
+def bf16_of_f64(fd, mode):
+    """NaN: the sign and the top 7 payload bits, made quiet (the H100)"""
+    d = f64_val(fd)
+    if d[0] == 'nan':
+        return (fd >> 48 & 0x8000) | 0x7fc0 | (fd >> 45 & 0x7f)
+    return convert(d, BF16, mode)
 
 
 def ex2_check(fmt, w):
@@ -289,7 +286,6 @@ def results(a, b):
     rd = b << 32 | a  # cvt from .s64/.u64: a low word, b high word
     fd = a << 32 | b  # f64: b low word, a high word
     s64 = rd - (1 << 64) if rd >> 63 else rd
-    fdv = f64_val(fd)
     return [
         fp8_from_f32(E4M3, a, b, False), fp8_from_f32(E4M3, a, b, True),
         fp8_from_f32(E5M2, a, b, False), fp8_from_f32(E5M2, b, a, True),
@@ -309,7 +305,7 @@ def results(a, b):
         int_to(BF16, rd, 'rp'), int_to(BF16, sx(a, 16), 'rn'),
         bf16_rni(lo), from16(F16, BF16, lo, 'rn'), from16(BF16, F16, hi, 'rz'),
         one(BF16, convert(f32_val(a), BF16, 'rm')),
-        one(BF16, convert(fdv, BF16, 'rp')),
+        bf16_of_f64(fd, 'rp'),
         ex2_check(F16, a), ex2_check(BF16, a),
     ]
 
