@@ -534,66 +534,128 @@ static bool float_round(const struct cx *x)
 	return has(x, PTX_DW_RN) || has(x, PTX_DW_RZ) || has(x, PTX_DW_RM) || has(x, PTX_DW_RP);
 }
 
-/* the bf16 conversions build_bf16.c does not take: false for the others (it takes them) */
-static bool tr_bf16(struct cx *x)
+/* an f64 to bf16 in mode m: once, through the round-to-odd f32; a NaN keeps its sign and its
+ * top 7 payload bits, made quiet (the H100; build_bf16.c's cvt.rn.bf16.f64 gave 0x7fff) */
+static ir_ref f64_to_bf16(struct cx *x, ir_ref d, enum rmode m)
+{
+	ir_ref hi =
+	        op1(x, IR_TRUNC, IR_T_I32,
+	            op2(x, IR_SHR_U, IR_T_I64, op1(x, IR_BITCAST, IR_T_I64, d, 0), k64(x, 32)), 0);
+	ir_ref nan_r = or32(x, or32(x, and32(x, shr32(x, hi, 16), 0x8000), k32(x, 0x7fc0)),
+	                    and32(x, shr32(x, hi, 13), 0x7f));
+	ir_ref r = round_bf16(x, odd_f32_of_f64(x, d), m);
+	return sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, d, d), nan_r, r);
+}
+
+/* f32 bits u with a subnormal as the zero of its sign (.ftz) */
+static ir_ref flush32(struct cx *x, ir_ref u)
+{
+	ir_ref tiny = cmp(x, IR_CMP_EQ, and32(x, u, 0x7f800000), k32(x, 0));
+	return sel(x, IR_T_I32, tiny, and32(x, u, 0x80000000u), u);
+}
+
+/* bf16 <-> integers; false if not one of these */
+static bool tr_bf16_int(struct cx *x, bool extra)
 {
 	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
 	enum ptx_type_class sc = ptx_types[st].cls, dc = ptx_types[dt].cls;
-	bool sint = sc == PTX_TC_SINT || sc == PTX_TC_UINT,
-	     dint = dc == PTX_TC_SINT || dc == PTX_TC_UINT;
 	uint32_t iround;
 	bool ir = int_round(x, &iround);
-	bool extra = has(x, PTX_DW_FTZ) || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) ||
-	             has(x, PTX_DW_SATFINITE) || x->in->nopnds != 2;
-	enum rmode m = mode_of(x);
-	if (dt == PTX_TYPE_BF16 && sint && !extra && float_round(x)) {
-		dst(x, op1(x, IR_TRUNC, IR_T_I16, int_to_bf16(x, st, m), 0));
+	if (dt == PTX_TYPE_BF16 && (sc == PTX_TC_SINT || sc == PTX_TC_UINT) && !extra &&
+	    float_round(x)) {
+		dst(x, op1(x, IR_TRUNC, IR_T_I16, int_to_bf16(x, st, mode_of(x)), 0));
 		return true;
 	}
-	if (st == PTX_TYPE_BF16 && dint && !extra && ir) {
+	if (st == PTX_TYPE_BF16 && (dc == PTX_TC_SINT || dc == PTX_TC_UINT) && !extra && ir) {
 		ir_ref f = bf16_to_f32(x, src(x, 1, IR_T_I32));
 		ir_ref r = float_to_int(x, f, dt, iround);
 		irb_write_dest(x->b, &x->in->opnds[0], r, dc == PTX_TC_SINT, x->guard);
 		return true;
 	}
-	if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_BF16 && !extra && ir) {
-		ir_ref f = bf16_to_f32(x, and32(x, src(x, 1, IR_T_I32), 0xffff));
-		ir_ref r = bits_of(x, op1(x, IR_FROUND, IR_T_F32, f, iround));
-		r = sel(x, IR_T_I32, is_nan32(x, bits_of(x, f)), k32(x, BF16_NAN), shr32(x, r, 16));
+	return false;
+}
+
+/* the bf16 conversions build_bf16.c does not take: false for the others (it takes them).
+ * The H100 (tests/exec conv2): cvt.bf16.bf16 is a move that makes a NaN 0x7fff; cvt.bf16.f16
+ * rounds to nearest; cvt.ftz.f32.bf16 flushes a subnormal and makes a NaN 0x7fffffff (without
+ * .ftz the NaN's bits are kept: build_bf16.c); .ftz to bf16 flushes a subnormal f32 operand. */
+static bool tr_bf16(struct cx *x)
+{
+	enum ptx_type dt = type_at(x, 0), st = type_at(x, 1);
+	uint32_t iround;
+	bool ir = int_round(x, &iround), ftz = has(x, PTX_DW_FTZ);
+	bool extra = ftz || has(x, PTX_DW_SAT) || has(x, PTX_DW_RELU) || has(x, PTX_DW_SATFINITE) ||
+	             x->in->nopnds != 2;
+	enum rmode m = mode_of(x);
+	if (tr_bf16_int(x, extra))
+		return true;
+	if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_BF16 && !extra && !float_round(x)) {
+		ir_ref h = and32(x, src(x, 1, IR_T_I32), 0xffff);
+		ir_ref f = bf16_to_f32(x, h);
+		ir_ref r =
+		        ir ? shr32(x, bits_of(x, op1(x, IR_FROUND, IR_T_F32, f, iround)), 16) : h;
+		r = sel(x, IR_T_I32, is_nan32(x, bits_of(x, f)), k32(x, BF16_NAN), r);
 		dst(x, op1(x, IR_TRUNC, IR_T_I16, r, 0));
 		return true;
 	}
-	if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_F16 && !extra && float_round(x)) {
-		ir_ref u = bits_of(x, f16_to_f32(x, src(x, 1, IR_T_I32)));
-		dst(x, op1(x, IR_TRUNC, IR_T_I16, round_bf16(x, u, m), 0));
+	ir_ref r = IR_NO_REF;
+	if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_F16 && !extra && !ir)
+		r = round_bf16(x, bits_of(x, f16_to_f32(x, src(x, 1, IR_T_I32))), m);
+	else if (dt == PTX_TYPE_F16 && st == PTX_TYPE_BF16 && !extra && !ir)
+		r = to_f16(x, bf16_to_f32(x, and32(x, src(x, 1, IR_T_I32), 0xffff)), m);
+	else if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_F32 && float_round(x) &&
+	         (m == RM_RM || m == RM_RP || ftz) && !has(x, PTX_DW_SAT) && !has(x, PTX_DW_RELU) &&
+	         !has(x, PTX_DW_SATFINITE) && x->in->nopnds == 2)
+		r = round_bf16(x, ftz ? flush32(x, src(x, 1, IR_T_I32)) : src(x, 1, IR_T_I32), m);
+	else if (dt == PTX_TYPE_BF16 && st == PTX_TYPE_F64 && float_round(x) && !extra)
+		r = f64_to_bf16(x, src(x, 1, IR_T_F64), m);
+	if (r != IR_NO_REF) {
+		dst(x, op1(x, IR_TRUNC, IR_T_I16, r, 0));
 		return true;
 	}
-	if (dt == PTX_TYPE_F16 && st == PTX_TYPE_BF16 && !extra && !ir) {
-		ir_ref f = bf16_to_f32(x, and32(x, src(x, 1, IR_T_I32), 0xffff));
-		dst(x, op1(x, IR_TRUNC, IR_T_I16, to_f16(x, f, m), 0));
-		return true;
-	}
-	if (dt == PTX_TYPE_BF16 && (m == RM_RM || m == RM_RP) && !extra &&
-	    (st == PTX_TYPE_F32 || st == PTX_TYPE_F64)) {
-		if (st == PTX_TYPE_F32) {
-			dst(x,
-			    op1(x, IR_TRUNC, IR_T_I16, round_bf16(x, src(x, 1, IR_T_I32), m), 0));
-			return true;
-		}
-		/* a NaN keeps its sign and the top 7 payload bits, made quiet (the H100) */
-		ir_ref d = src(x, 1, IR_T_F64);
-		ir_ref hi = op1(
-		        x, IR_TRUNC, IR_T_I32,
-		        op2(x, IR_SHR_U, IR_T_I64, op1(x, IR_BITCAST, IR_T_I64, d, 0), k64(x, 32)),
-		        0);
-		ir_ref nan_r = or32(x, or32(x, and32(x, shr32(x, hi, 16), 0x8000), k32(x, 0x7fc0)),
-		                    and32(x, shr32(x, hi, 13), 0x7f));
-		ir_ref r = round_bf16(x, odd_f32_of_f64(x, d), m);
-		dst(x, op1(x, IR_TRUNC, IR_T_I16,
-		           sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, d, d), nan_r, r), 0));
+	/* (a rounding modifier, which ptxas takes here, rounds an exact value: nothing) */
+	if (dt == PTX_TYPE_F32 && st == PTX_TYPE_BF16 && ftz && !ir && !has(x, PTX_DW_SAT) &&
+	    x->in->nopnds == 2) {
+		ir_ref u = shl32(x, and32(x, src(x, 1, IR_T_I32), 0xffff), 16);
+		u = sel(x, IR_T_I32, is_nan32(x, u), k32(x, 0x7fffffff), flush32(x, u));
+		dst(x, op1(x, IR_BITCAST, IR_T_F32, u, 0));
 		return true;
 	}
 	return false;
+}
+
+/* cvt{.sat}.f16.f16 (a move that makes a NaN 0x7fff, as the H100 does; .sat clamps to
+ * [0, 1], NaN -> +0) and cvt.{rn,rz,rm,rp}.sat.f16.f64 (the operand clamped in f64, then
+ * rounded once through the round-to-odd f32) */
+static bool tr_f16_misc(struct cx *x)
+{
+	enum ptx_type st = type_at(x, 1);
+	bool sat = has(x, PTX_DW_SAT);
+	if (has(x, PTX_DW_FTZ) || has(x, PTX_DW_RELU) || has(x, PTX_DW_SATFINITE) ||
+	    x->in->nopnds != 2)
+		return false;
+	ir_ref r;
+	if (st == PTX_TYPE_F16 && !float_round(x)) {
+		ir_ref h = and32(x, src(x, 1, IR_T_I32), 0xffff);
+		ir_ref f = f16_to_f32(x, h);
+		if (sat) {
+			ir_ref args[2] = {f, ir_const(x->b->fn, IR_T_F32, 0)};
+			r = op1(x, IR_ZEXT, IR_T_I32,
+			        op1(x, IR_F2H, IR_T_I16,
+			            emit(x, IR_FADD, IR_T_F32, args, 2, IR_FM_SAT), 0),
+			        0);
+		} else {
+			r = sel(x, IR_T_I32, cmp(x, IR_CMP_NAN, f, f), k32(x, F16_NAN), h);
+		}
+	} else if (st == PTX_TYPE_F64 && sat && float_round(x)) {
+		ir_ref args[2] = {src(x, 1, IR_T_F64), ir_const(x->b->fn, IR_T_F64, 0)};
+		ir_ref d = emit(x, IR_FADD, IR_T_F64, args, 2, IR_FM_SAT);
+		r = to_f16(x, op1(x, IR_BITCAST, IR_T_F32, odd_f32_of_f64(x, d), 0), mode_of(x));
+	} else {
+		return false;
+	}
+	dst(x, op1(x, IR_TRUNC, IR_T_I16, r, 0));
+	return true;
 }
 
 /* ---- ex2.approx on 16-bit floats ---- */
@@ -664,6 +726,9 @@ static bool tr_cvt(struct cx *x)
 		return tr_int_f16(x);
 	if (dt == PTX_TYPE_BF16 || st == PTX_TYPE_BF16)
 		return tr_bf16(x);
+	if (dt == PTX_TYPE_F16 && (st == PTX_TYPE_F16 || st == PTX_TYPE_F64) &&
+	    !int_round(x, &(uint32_t){0}))
+		return tr_f16_misc(x);
 	return false;
 }
 

@@ -418,13 +418,16 @@ def c_cvt(ins, ctx):
 
 def _nan_convert(a, sty, dty, ftz):
     """NaN through a float-to-float cvt, as the hardware does: sign and the top payload bits
-    kept, made quiet; but f32 to f16/bf16 and f16 <-> bf16 give the canonical NaN, and .ftz
-    widening converts the canonical NaN."""
+    kept, made quiet; but f32 to f16/bf16, f16 <-> bf16 and f16/bf16 to themselves give the
+    canonical NaN, bf16 to f32 keeps the bits (.ftz: canonical), and .ftz widening converts
+    the canonical NaN."""
     seb, smb, stb = fc.FORMATS[sty]
     deb, dmb, dtb = fc.FORMATS[dty]
     if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32') or \
-            {sty, dty} == {'f16', 'bf16'}:  # (f16 <-> bf16: the H100, tests/exec conv2)
-        return fc.CANON_NAN[dty]
+            {sty, dty} == {'f16', 'bf16'} or (sty == dty and sty in ('f16', 'bf16')):
+        return fc.CANON_NAN[dty]  # (f16/bf16 among themselves: the H100, tests/exec conv2)
+    if sty == 'bf16' and dty == 'f32':  # its upper half, unquieted; .ftz: canonical
+        return fc.CANON_NAN['f32'] if ftz else a << 16
     if ftz and sty in ('f32', 'f16') and dty in ('f64', 'f32'):
         a = fc.CANON_NAN[sty]
     sign = a >> (stb - 1) & 1
@@ -459,7 +462,7 @@ def _to_tf32(a, mode, relu=False, satfinite=False):
 def _float_to_float(sty, dty, mode, ftz, sat, relu, satfinite=False):
     """ftz: applies to f32 sources and results only; the hardware ignores it for cvt to f16
     (a subnormal f32 rounds to an f16 subnormal under cvt.rp.ftz.f16.f32)."""
-    ftz_in = ftz and sty == 'f32' and dty != 'f16'
+    ftz_in = ftz and (sty == 'f32' and dty != 'f16' or sty == 'bf16')
     ftz_out = ftz and dty == 'f32'
     if dty == 'tf32':
         return lambda a: _to_tf32(a, mode, relu, satfinite)

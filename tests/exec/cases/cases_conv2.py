@@ -32,7 +32,7 @@ from fractions import Fraction
 from ref import Case, In, Out
 from cases_arith2 import checker, fval
 
-NOUT = 39
+NOUT = 51
 
 
 # ---------------------------------------------------------------- formats
@@ -253,6 +253,34 @@ def bf16_of_f64(fd, mode):
     return convert(d, BF16, mode)
 
 
+def same16(fmt, h):
+    """cvt.f16.f16 / cvt.bf16.bf16: the value; NaN -> 0x7fff (the H100)"""
+    return NAN_CODE[fmt.name] if fmt.is_nan(h) else h
+
+
+def sat_f16(d):
+    """.sat to f16 of a decoded value: [0, 1], NaN -> +0, rounded in the caller's mode"""
+    if d[0] == 'nan' or (d[0] == 'inf' and d[1]) or (d[0] == 'num' and d[1] <= 0):
+        return ('num', Fraction(0), 0)
+    if d[0] == 'inf' or d[1] >= 1:
+        return ('num', Fraction(1), 0)
+    return d
+
+
+def ftz_f32_of_bf16(h):
+    """cvt.ftz.f32.bf16: a subnormal is the zero of its sign; NaN -> 0x7fffffff (the H100)"""
+    if BF16.is_nan(h):
+        return 0x7fffffff
+    return (h & 0x8000) << 16 if h & 0x7f80 == 0 else h << 16
+
+
+def ftz_bf16_of_f32(a, mode):
+    """.ftz to bf16: a subnormal f32 operand is the zero of its sign"""
+    if a & 0x7f800000 == 0:
+        return a >> 16 & 0x8000
+    return one(BF16, convert(f32_val(a), BF16, mode))
+
+
 def ex2_check(fmt, w):
     """ex2.approx on both 16-bit halves: within the ISA's bound of 2^x (bf16: .ftz)"""
     def half_ok(x, r):
@@ -307,6 +335,11 @@ def results(a, b):
         one(BF16, convert(f32_val(a), BF16, 'rm')),
         bf16_of_f64(fd, 'rp'),
         ex2_check(F16, a), ex2_check(BF16, a),
+        same16(F16, lo), convert(sat_f16(F16.decode(hi)), F16, 'rn'), same16(BF16, lo),
+        from16(F16, BF16, hi, 'rn'), ftz_f32_of_bf16(lo), ftz_bf16_of_f32(a, 'rn'),
+        ftz_bf16_of_f32(b, 'rm'), convert(sat_f16(f64_val(fd)), F16, 'rz'),
+        convert(sat_f16(f64_val(fd)), F16, 'rp'), bf16_of_f64(fd, 'rn'), bf16_of_f64(fd, 'rz'),
+        hi << 16,
     ]
 
 
