@@ -248,11 +248,14 @@ static void check_cvt(struct check *k)
 		snprintf(name, sizeof name, "cvt%s.f32", ptx_types[d].name);
 		check_feature(k, k->locs->col, "", name, 70, 80);
 	}
-	/* widening float conversions are exact (the packed fp8 ones still take .rn) */
+	/* widening float conversions are exact (the packed fp8 ones still take .rn; NVIDIA's
+	 * ptxas also takes .rn/.rz/.rm/.rp, though not .rXi, on cvt.{f32,f64}.bf16) */
 	bool widen = is_floatish(d) && ptx_types[s].cls == PTX_TC_FLOAT &&
 	             ptx_types[d].bits > ptx_types[s].bits;
 	bool int_int = !is_floatish(d) && !is_floatish(s);
-	if ((widen || int_int) && (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
+	bool round_ok = widen && s == PTX_TYPE_BF16 && !has_class(in, PTX_MC_IROUND);
+	if ((widen || int_int) && !round_ok &&
+	    (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt%s%s' takes no rounding modifier",
 		        ptx_types[d].name, ptx_types[s].name);
 	if (has_word(in, PTX_DW_RNA) && d != PTX_TYPE_TF32) /* ties away: only to tf32 */

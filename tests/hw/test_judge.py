@@ -37,6 +37,7 @@ def main():
     sys.path.insert(0, os.path.join(sys.argv[1], 'tools'))
     sys.path.insert(0, HERE)
     import hwdata
+    import isa_bounds
     import judge
 
     slots = [
@@ -96,6 +97,12 @@ def main():
           'the bound')
     d = run({6: f32_bits(2 ** 0.5) + 64})
     check(len(d) == 1 and d[0]['kind'] == 'approx-bound', 'ex2.approx: 64 ulp is outside')
+    # ex2.approx.f16 below the least normal: the relative bound plus one unit of 2^-24
+    # (2^-16.84375 is 142.54 units: 142 and 143 pass, 141 and a flush to zero do not)
+    ex2h = lambda r: isa_bounds.check('ex2.approx.f16', [0xcc36], r)[0]  # noqa: E731
+    check(ex2h(0x8e) and ex2h(0x8f) and not ex2h(0x8d) and not ex2h(0),
+          'ex2.approx.f16: subnormal results within one unit of 2^-24')
+    check(isa_bounds.check('ex2.approx.f16', [0xd782], 0)[0], 'ex2.approx.f16: 2^-120.125 is 0')
     d = run({1: judge.SENTINEL})
     check(len(d) == 1 and d[0]['kind'] == 'unwritten', 'the sentinel on one side: unwritten')
     d = run({7: 0x00007e00})

@@ -7,6 +7,7 @@ Python's math library and rounded to nearest: they are not bit-exact models of t
 and the hardware comparison judges them with a tolerance (APPROX below names them)."""
 
 from fractions import Fraction
+import functools
 import math
 
 import floatarith as fa
@@ -281,19 +282,99 @@ def _to_int(v, dty, mode, sat_always=True):
     return min(max(r, lo), hi) & mask(w)
 
 
+# fp8 (PTX ISA "Alternate floating point data formats"): e4m3 has no infinity and one NaN
+# code per sign (S.1111.111, largest finite 448); e5m2 is IEEE-like (largest finite 57344).
+FP8 = {'e4m3x2': (4, 3, False), 'e5m2x2': (5, 2, True)}
+
+
+@functools.lru_cache(maxsize=None)
+def _fp8_values(ty):
+    """{code: exact value or None (NaN) or 'inf'} for the 256 codes of an fp8 format"""
+    eb, mb, ieee = FP8[ty]
+    bias, out = (1 << (eb - 1)) - 1, {}
+    for c in range(256):
+        s, e, m = c >> 7, c >> mb & ((1 << eb) - 1), c & ((1 << mb) - 1)
+        if e == (1 << eb) - 1 and (ieee or m == (1 << mb) - 1):
+            out[c] = 'inf' if ieee and m == 0 else None
+            continue
+        q = Fraction(m if e == 0 else m | 1 << mb, 1 << mb) * Fraction(2) ** (max(e, 1) - bias)
+        out[c] = -q if s else q
+    return out
+
+
+def _to_fp8(ty, a, sty, relu):
+    """cvt.rn.satfinite{.relu}.f8x2type: nearest finite code, ties to the even code, beyond
+    the largest finite (and infinity) the largest finite of that sign; NaN -> 0x7f (what
+    NVIDIA's cuda_fp8.hpp emulation gives); .relu: negative (and -0) -> +0"""
+    d = fc.decode(a, sty)
+    if d.kind == 'nan':
+        return 0x7f
+    table = _fp8_values(ty)
+    top = max(c for c in range(128) if isinstance(table[c], Fraction))
+    if d.kind == 'inf' or d.q >= table[top]:
+        c = top
+    else:
+        best = None
+        for c2 in range(128):
+            v = table[c2]
+            if not isinstance(v, Fraction):
+                continue
+            key = (abs(v - d.q), c2 & 1)
+            if best is None or key < best[0]:
+                best = (key, c2)
+        c = best[1]
+    if relu and d.sign:
+        return 0
+    return c | d.sign << 7
+
+
+def _from_fp8(ty, c, relu):
+    """cvt.rn{.relu}.f16x2.f8x2type: exact; NaN -> 0x7fff; .relu: negative -> +0"""
+    v = _fp8_values(ty)[c]
+    if v is None:
+        return 0x7fff
+    if v == 'inf':
+        return 0 if relu and c >> 7 else fc.inf('f16', c >> 7)
+    if relu and c >> 7:
+        return 0
+    return fc.round_value(v, 'f16', zero_sign=c >> 7)
+
+
+def c_cvt_fp8(ins, ctx, dty, sty):
+    relu = 'relu' in ins.mods
+    if dty in FP8:
+        if 'satfinite' not in ins.mods or 'rn' not in ins.mods:
+            raise UB('%s: fp8 conversions need .rn.satfinite' % ins.line)
+        s = ctx.set(ins.args[0], 'b16')
+        if sty == 'f32':  # a -> upper byte, b -> lower byte
+            ga, gb = ctx.get(ins.args[1], 'f32'), ctx.get(ins.args[2], 'f32')
+            return 'lane', lambda t: s(t, _to_fp8(dty, ga(t), 'f32', relu) << 8 |
+                                       _to_fp8(dty, gb(t), 'f32', relu))
+        g = ctx.get(ins.args[1], 'f16x2')  # upper half -> upper byte
+        return 'lane', lambda t: s(t, _to_fp8(dty, g(t) >> 16, 'f16', relu) << 8 |
+                                   _to_fp8(dty, g(t) & 0xffff, 'f16', relu))
+    s = ctx.set(ins.args[0], 'f16x2')
+    g = ctx.get(ins.args[1], 'b16')
+    return 'lane', lambda t: s(t, _from_fp8(sty, g(t) >> 8 & 0xff, relu) << 16 |
+                               _from_fp8(sty, g(t) & 0xff, relu))
+
+
 def c_cvt(ins, ctx):
     tys = types_of(ins.mods)
     dty, sty = tys[0], tys[1]
+    if dty in FP8 or sty in FP8:
+        return c_cvt_fp8(ins, ctx, dty, sty)
     if dty not in FLOAT_TYPES + ('tf32',) and sty not in FLOAT_TYPES:
         return intops.cvt_int(ins, ctx, dty, sty)
     ftz, sat, relu = 'ftz' in ins.mods, 'sat' in ins.mods, 'relu' in ins.mods
+    satf = 'satfinite' in ins.mods
     fmode = [m for m in ins.mods if m in MODES]
     imode = [m for m in ins.mods if m in IMODES]
     s = ctx.set(ins.args[0], dty, signed=dty[0] == 's')
     if _packed(dty):  # cvt.rn.f16x2.f32 d, a, b: a -> upper half, b -> lower half
         fmt = _elem(dty)
         ga, gb = ctx.get(ins.args[1], sty), ctx.get(ins.args[2], sty)
-        one = _float_to_float(sty, fmt, fmode[0] if fmode else 'rn', ftz, sat, relu)
+        one = _float_to_float(sty, fmt, fmode[0] if fmode else 'rn', ftz, sat, relu, satf)
         return 'lane', lambda t: s(t, one(gb(t)) | one(ga(t)) << 16)
     g = ctx.get(ins.args[1], sty)
     if sty in FLOAT_TYPES and dty in FLOAT_TYPES + ('tf32',):
@@ -303,7 +384,7 @@ def c_cvt(ins, ctx):
             m = imode[0]
             return 'lane', lambda t: s(t, fa.finish(fa.round_to_integral(sty, g(t), m, ftz),
                                                     sty, sat))
-        fn = _float_to_float(sty, dty, fmode[0] if fmode else 'rn', ftz, sat, relu)
+        fn = _float_to_float(sty, dty, fmode[0] if fmode else 'rn', ftz, sat, relu, satf)
         return 'lane', lambda t: s(t, fn(g(t)))
     if sty in FLOAT_TYPES:  # float -> int
         m = imode[0] if imode else 'rzi'
@@ -337,12 +418,16 @@ def c_cvt(ins, ctx):
 
 def _nan_convert(a, sty, dty, ftz):
     """NaN through a float-to-float cvt, as the hardware does: sign and the top payload bits
-    kept, made quiet; but f32 to f16/bf16 gives the canonical NaN, and .ftz widening converts
+    kept, made quiet; but f32 to f16/bf16, f16 <-> bf16 and f16/bf16 to themselves give the
+    canonical NaN, bf16 to f32 keeps the bits (.ftz: canonical), and .ftz widening converts
     the canonical NaN."""
     seb, smb, stb = fc.FORMATS[sty]
     deb, dmb, dtb = fc.FORMATS[dty]
-    if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32'):
-        return fc.CANON_NAN[dty]
+    if (sty == 'f32' and dty in ('f16', 'bf16')) or (sty == 'f16' and dty == 'f32') or \
+            {sty, dty} == {'f16', 'bf16'} or (sty == dty and sty in ('f16', 'bf16')):
+        return fc.CANON_NAN[dty]  # (f16/bf16 among themselves: the H100, tests/exec conv2)
+    if sty == 'bf16' and dty == 'f32':  # its upper half, unquieted; .ftz: canonical
+        return fc.CANON_NAN['f32'] if ftz else a << 16
     if ftz and sty in ('f32', 'f16') and dty in ('f64', 'f32'):
         a = fc.CANON_NAN[sty]
     sign = a >> (stb - 1) & 1
@@ -351,29 +436,36 @@ def _nan_convert(a, sty, dty, ftz):
     return (sign << (dtb - 1)) | (((1 << deb) - 1) << dmb) | pay | (1 << (dmb - 1))
 
 
-def _to_tf32(a, mode):
-    """cvt.rna.tf32.f32: an f32 rounded to 10 fraction bits, kept in the f32 layout."""
+def _to_tf32(a, mode, relu=False, satfinite=False):
+    """cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32: an f32 rounded to 10 fraction bits, kept
+    in the f32 layout; .relu: negative -> +0.  As the H100 does: .rn/.rz give 0x7fffe000 for
+    a NaN; .rna truncates it; .satfinite steps a result with an all-ones exponent down by one
+    unit of bit 13 (infinity -> the largest finite; a truncated NaN too)."""
     d = fc.decode(a, 'f32')
+    if d.kind == 'nan' and mode != 'rna':
+        return 0x7fffe000
     if d.kind == 'nan':
-        return a & 0xffffe000  # the payload's low 13 bits dropped
-    if d.kind == 'inf':
-        return a
-    if d.q == 0:
-        return a
-    r = fc.round_to(d.sign, d.q, 'tf32', mode)
-    sign, e, m = d.sign, (r >> 10) & 0xff, r & 0x3ff
-    if e == 0xff:
-        return (sign << 31) | 0x7f800000
-    return (sign << 31) | (e << 23) | (m << 13)
+        r = a & 0xffffe000  # the payload's low 13 bits dropped
+    elif relu and d.sign:
+        return 0
+    elif d.kind == 'inf' or d.q == 0:
+        r = a
+    else:
+        r = fc.round_to(d.sign, d.q, 'tf32', mode)
+        sign, e, m = d.sign, (r >> 10) & 0xff, r & 0x3ff
+        r = (sign << 31) | 0x7f800000 if e == 0xff else (sign << 31) | (e << 23) | (m << 13)
+    if satfinite and r & 0x7f800000 == 0x7f800000:
+        r -= 0x2000
+    return r
 
 
-def _float_to_float(sty, dty, mode, ftz, sat, relu):
+def _float_to_float(sty, dty, mode, ftz, sat, relu, satfinite=False):
     """ftz: applies to f32 sources and results only; the hardware ignores it for cvt to f16
     (a subnormal f32 rounds to an f16 subnormal under cvt.rp.ftz.f16.f32)."""
-    ftz_in = ftz and sty == 'f32' and dty != 'f16'
+    ftz_in = ftz and (sty == 'f32' and dty != 'f16' or sty == 'bf16')
     ftz_out = ftz and dty == 'f32'
     if dty == 'tf32':
-        return lambda a: _to_tf32(a, mode)
+        return lambda a: _to_tf32(a, mode, relu, satfinite)
 
     def fn(a):
         d = fc.decode(a, sty, ftz_in)
@@ -384,6 +476,8 @@ def _float_to_float(sty, dty, mode, ftz, sat, relu):
         else:
             r = fc.round_to(d.sign, d.q, dty, mode, ftz_out, tiny_after=True) if d.q else \
                 fc.zero(dty, d.sign)
+        if satfinite and (r & ~(1 << (fc.FORMATS[dty][2] - 1))) == fc.inf(dty, 0):
+            r = fc.max_finite(dty, d.sign)
         if relu:
             r = _relu(dty, r)
         return fa.finish(r, dty, sat)
