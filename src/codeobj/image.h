@@ -60,6 +60,14 @@ uint32_t co_strtab_add(struct co_bytes *tab, const char *s);
 void co_put32(uint8_t *p, uint32_t v);
 void co_put64(uint8_t *p, uint64_t v);
 
+/* DWARF 5 line information (dwarf.c) of a module with line_info, kernel i's code at
+ * address kernel_addr[i]: the contents of .debug_abbrev, .debug_info and .debug_line. */
+struct co_debug {
+	struct co_bytes abbrev, info, line;
+};
+void co_build_debug(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *out);
+void co_debug_free(struct co_debug *dbg);
+
 /* One output section for co_elf_emit. */
 struct co_out_sec {
 	const char *name;

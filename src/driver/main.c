@@ -36,6 +36,7 @@ struct options {
 	long stack_size;      /* --stack-size: per-thread stack bytes for real calls (0: default) */
 	unsigned inline_mode; /* --inline-all, --no-inline (enum ir_inline_mode) */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
+	bool line_info; /* -lineinfo, --generate-line-info, -g */
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
 	bool gpu_name_given;      /* else assembly and objects name their own target */
 	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
@@ -71,6 +72,9 @@ static void print_help(FILE *out)
 	      "                            called from several sites)\n"
 	      "  -e, --entry NAME          compile only the entry function NAME\n"
 	      "  -c, --compile-only        write a relocatable object (for linking)\n"
+	      "  -lineinfo, --generate-line-info, -g, --device-debug\n"
+	      "                            DWARF line table (.debug_line) from the PTX .file/.loc\n"
+	      "                            (the PTX lines when it has none); code unchanged\n"
 	      "  -S                        print AMDGPU assembly instead of a code object\n"
 	      "  --parse-only              parse and check the input, write nothing\n"
 	      "  --dump-ast                print the parsed module as normalized PTX\n"
@@ -214,6 +218,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->emit_asm = true;
 		} else if (!strcmp(a, "-c") || !strcmp(a, "--compile-only")) {
 			o->relocatable = true;
+		} else if (!strcmp(a, "-lineinfo") || !strcmp(a, "--generate-line-info") ||
+		           !strcmp(a, "-g") || !strcmp(a, "--device-debug")) {
+			o->line_info = true;
 		} else if (a[0] == '-' && a[1] != 0) {
 			usage_error("unknown option '%s'", a);
 		} else if (has_suffix(a, ".o")) {
@@ -371,6 +378,7 @@ static int compile_ptx(const struct options *o, const struct amd_target *target,
 	        .no_lanemask_warning = o->no_lanemask_warning,
 	        .warp_size = o->warp_size,
 	        .relocatable = o->relocatable,
+	        .line_info = o->line_info,
 	};
 	FILE *asm_file = NULL;
 	if (o->emit_asm) {
