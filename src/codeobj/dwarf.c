@@ -14,7 +14,8 @@
  * The program uses only standard opcodes (set_file, set_column, advance_line,
  * advance_pc, copy), no special opcodes: larger, but each row is visibly one operation.
  * minimum_instruction_length is 4, as LLVM's AMDGPU backend writes (every instruction is a
- * multiple of 4 bytes).
+ * multiple of 4 bytes).  Every address and section offset written is also listed
+ * (co_debug.relocs) for the relocatable writer, which turns them into relocations.
  * requires: kernel addresses (the writer's layout); breaks: nothing.  O(rows + files^3) (a handful
  * of files). */
 #include "image.h"
@@ -184,13 +185,25 @@ static bool same_place(const struct co_line_row *a, const struct co_line_row *b)
 	return a->file == b->file && a->line == b->line && a->column == b->column;
 }
 
-/* One sequence: the kernel's rows from `addr`, ended at its last byte. */
-static void put_sequence(struct co_bytes *b, const struct co_kernel *k, uint64_t addr)
+/* Records that the field at `offset` of .debug_info (or .debug_line) holds `target`'s
+ * address or offset (a relocation in a relocatable object). */
+static void note_reloc(struct co_debug *dbg, bool in_line, uint64_t offset,
+                       enum co_debug_target target, size_t kernel)
 {
+	struct co_debug_reloc r = {in_line, offset, target, kernel};
+	co_bytes_append(&dbg->relocs, &r, sizeof r);
+}
+
+/* One sequence: kernel i's rows from `addr`, ended at its last byte. */
+static void put_sequence(struct co_debug *dbg, const struct co_module *m, size_t i, uint64_t addr)
+{
+	struct co_bytes *b = &dbg->line;
+	const struct co_kernel *k = &m->kernels[i];
 	put_u8(b, 0); /* extended opcode */
 	put_uleb(b, 9);
 	put_u8(b, DW_LNE_set_address);
-	put_u64(b, addr);
+	note_reloc(dbg, true, b->size, CO_DT_KERNEL, i);
+	put_u64(b, dbg->relocatable ? 0 : addr);
 	struct co_line_row reg = {0, 1, 1, 0}; /* the state machine's initial registers */
 	const struct co_line_row *last = NULL;
 	for (size_t r = 0; r < k->nlines; r++) {
@@ -222,8 +235,9 @@ static bool has_rows(const struct co_kernel *k)
 	return k->nlines && k->code_size;
 }
 
-static void build_line(const struct co_module *m, const uint64_t *kernel_addr, struct co_bytes *b)
+static void build_line(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *dbg)
 {
+	struct co_bytes *b = &dbg->line;
 	put_u32(b, 0); /* unit_length, patched below */
 	put_u16(b, 5); /* version */
 	put_u8(b, 8);  /* address_size */
@@ -242,7 +256,7 @@ static void build_line(const struct co_module *m, const uint64_t *kernel_addr, s
 	co_put32(b->data + header_length_at, (uint32_t)(b->size - header_length_at - 4));
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (has_rows(&m->kernels[i]))
-			put_sequence(b, &m->kernels[i], kernel_addr[i]);
+			put_sequence(dbg, m, i, kernel_addr[i]);
 	co_put32(b->data, (uint32_t)(b->size - 4));
 }
 
@@ -273,12 +287,15 @@ static void build_abbrev(struct co_bytes *b)
 	put_u8(b, 0); /* end of the table */
 }
 
-static void build_info(const struct co_module *m, const uint64_t *kernel_addr, struct co_bytes *b)
+static void build_info(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *dbg)
 {
+	struct co_bytes *b = &dbg->info;
 	uint64_t low = UINT64_MAX, high = 0;
+	size_t lowest = 0; /* the kernel at `low` */
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (has_rows(&m->kernels[i])) {
-			low = kernel_addr[i] < low ? kernel_addr[i] : low;
+			if (kernel_addr[i] < low)
+				low = kernel_addr[i], lowest = i;
 			uint64_t end = kernel_addr[i] + m->kernels[i].code_size;
 			high = end > high ? end : high;
 		}
@@ -287,7 +304,8 @@ static void build_info(const struct co_module *m, const uint64_t *kernel_addr, s
 	put_u32(b, 0); /* unit_length, patched below */
 	put_u16(b, 5);
 	put_u8(b, DW_UT_compile);
-	put_u8(b, 8);  /* address_size */
+	put_u8(b, 8); /* address_size */
+	note_reloc(dbg, false, b->size, CO_DT_ABBREV, 0);
 	put_u32(b, 0); /* debug_abbrev_offset */
 	const struct co_line_info *li = m->line_info;
 	const char *primary = li->nfiles ? li->files[0] : "", *dir, *name;
@@ -297,8 +315,10 @@ static void build_info(const struct co_module *m, const uint64_t *kernel_addr, s
 	put_str(b, li->producer, strlen(li->producer));
 	put_str(b, primary, strlen(primary));
 	put_str(b, dir, dir_len);
+	note_reloc(dbg, false, b->size, CO_DT_LINE, 0);
 	put_u32(b, 0); /* DW_AT_stmt_list: the one line table */
-	put_u64(b, low);
+	note_reloc(dbg, false, b->size, CO_DT_KERNEL, lowest);
+	put_u64(b, dbg->relocatable ? 0 : low);
 	put_u64(b, high - low);
 	for (size_t i = 0; i < m->nkernels; i++) {
 		const struct co_kernel *k = &m->kernels[i];
@@ -306,19 +326,22 @@ static void build_info(const struct co_module *m, const uint64_t *kernel_addr, s
 			continue;
 		put_uleb(b, 2);
 		put_str(b, k->name, strlen(k->name));
-		put_u64(b, kernel_addr[i]);
+		note_reloc(dbg, false, b->size, CO_DT_KERNEL, i);
+		put_u64(b, dbg->relocatable ? 0 : kernel_addr[i]);
 		put_u32(b, (uint32_t)k->code_size);
 	}
 	put_u8(b, 0); /* end of the unit's children */
 	co_put32(b->data, (uint32_t)(b->size - 4));
 }
 
-void co_build_debug(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *out)
+void co_build_debug(const struct co_module *m, const uint64_t *kernel_addr, bool relocatable,
+                    struct co_debug *out)
 {
 	memset(out, 0, sizeof *out);
+	out->relocatable = relocatable;
 	build_abbrev(&out->abbrev);
-	build_info(m, kernel_addr, &out->info);
-	build_line(m, kernel_addr, &out->line);
+	build_info(m, kernel_addr, out);
+	build_line(m, kernel_addr, out);
 }
 
 void co_debug_free(struct co_debug *dbg)
@@ -326,4 +349,5 @@ void co_debug_free(struct co_debug *dbg)
 	co_bytes_free(&dbg->abbrev);
 	co_bytes_free(&dbg->info);
 	co_bytes_free(&dbg->line);
+	co_bytes_free(&dbg->relocs);
 }

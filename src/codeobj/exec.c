@@ -504,7 +504,7 @@ static void build_debug(struct exec_ctx *c)
 	uint64_t *addr = PA_NEW_ARRAY(c->arena, uint64_t, c->m->nkernels + 1);
 	for (size_t i = 0; i < c->m->nkernels; i++)
 		addr[i] = c->sec_addr[CO_SEC_TEXT] + c->img.kernel_text_off[i];
-	co_build_debug(c->m, addr, &c->debug);
+	co_build_debug(c->m, addr, false, &c->debug);
 	c->secs[O_DEBUG_ABBREV].size = c->debug.abbrev.size;
 	c->secs[O_DEBUG_INFO].size = c->debug.info.size;
 	c->secs[O_DEBUG_LINE].size = c->debug.line.size;

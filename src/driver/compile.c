@@ -822,12 +822,6 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 			memcpy(relocs + c.nrelocs, c.data.relocs, c.data.nrelocs * sizeof *relocs);
 		m.relocs = relocs;
 		m.nrelocs = c.nrelocs + c.data.nrelocs;
-		if (ok && o->line_info && o->relocatable) {
-			pa_diag_report(d, PA_DIAG_ERROR, o->filename, 0, 0, NULL, 0,
-			               "-lineinfo/-g is not supported with -c (line information is "
-			               "written in executable code objects only)");
-			ok = false;
-		}
 		if (ok && o->line_info) {
 			m.line_info = drv_lines_finish(&c.lines, c.kernels, c.nkernels, o->filename,
 			                               &c.mod_arena, d);
