@@ -177,7 +177,9 @@ struct co_function {
 	const char *name;
 	const uint8_t *code;
 	size_t code_size;
-	bool is_global; /* .visible: a global symbol other objects may call */
+	bool is_global;                  /* .visible: a global symbol other objects may call */
+	const struct co_line_row *lines; /* line rows, as co_kernel's */
+	size_t nlines;
 };
 
 enum co_data_space { CO_DATA_GLOBAL, CO_DATA_CONST };

@@ -1,10 +1,11 @@
 /* DWARF 5 line information of a code object (-lineinfo; docs/CODEOBJ.md "Line information").
  *
- * From the kernels' line rows (co_kernel.lines: code offset -> file, line, column) this
+ * From the line rows of the kernels and device functions (co_kernel.lines,
+ * co_function.lines: code offset -> file, line, column) this
  * builds three non-allocated sections, as the DWARF 5 standard lays them out:
  *   .debug_line   one line-number program header (the directories and files, every path
  *                 split into directory and name, inline DW_FORM_string paths) and one
- *                 sequence per kernel: DW_LNE_set_address at the kernel's code address, a
+ *                 sequence per kernel (and function): DW_LNE_set_address at its code address, a
  *                 row wherever the (file, line, column) changes, DW_LNE_end_sequence at the
  *                 kernel's end, so the rows cover every instruction of every kernel;
  *   .debug_info   one compile unit (producer, name, comp_dir, DW_AT_stmt_list = 0, the
@@ -188,21 +189,43 @@ static bool same_place(const struct co_line_row *a, const struct co_line_row *b)
 /* Records that the field at `offset` of .debug_info (or .debug_line) holds `target`'s
  * address or offset (a relocation in a relocatable object). */
 static void note_reloc(struct co_debug *dbg, bool in_line, uint64_t offset,
-                       enum co_debug_target target, size_t kernel)
+                       enum co_debug_target target, size_t code)
 {
-	struct co_debug_reloc r = {in_line, offset, target, kernel};
+	struct co_debug_reloc r = {in_line, offset, target, code};
 	co_bytes_append(&dbg->relocs, &r, sizeof r);
 }
 
-/* One sequence: kernel i's rows from `addr`, ended at its last byte. */
-static void put_sequence(struct co_debug *dbg, const struct co_module *m, size_t i, uint64_t addr)
+/* Code piece p of the module: its kernels, then its device functions. */
+struct piece {
+	const char *name;
+	size_t code_size;
+	const struct co_line_row *lines;
+	size_t nlines;
+};
+
+static struct piece piece_of(const struct co_module *m, size_t p)
+{
+	if (p < m->nkernels) {
+		const struct co_kernel *k = &m->kernels[p];
+		return (struct piece){k->name, k->code_size, k->lines, k->nlines};
+	}
+	const struct co_function *f = &m->functions[p - m->nkernels];
+	return (struct piece){f->name, f->code_size, f->lines, f->nlines};
+}
+
+static bool has_rows(const struct piece *k)
+{
+	return k->nlines && k->code_size;
+}
+
+/* One sequence: piece i's rows from `addr`, ended at its last byte. */
+static void put_sequence(struct co_debug *dbg, const struct piece *k, size_t i, uint64_t addr)
 {
 	struct co_bytes *b = &dbg->line;
-	const struct co_kernel *k = &m->kernels[i];
 	put_u8(b, 0); /* extended opcode */
 	put_uleb(b, 9);
 	put_u8(b, DW_LNE_set_address);
-	note_reloc(dbg, true, b->size, CO_DT_KERNEL, i);
+	note_reloc(dbg, true, b->size, CO_DT_CODE, i);
 	put_u64(b, dbg->relocatable ? 0 : addr);
 	struct co_line_row reg = {0, 1, 1, 0}; /* the state machine's initial registers */
 	const struct co_line_row *last = NULL;
@@ -230,12 +253,7 @@ static void put_sequence(struct co_debug *dbg, const struct co_module *m, size_t
 	put_u8(b, DW_LNE_end_sequence);
 }
 
-static bool has_rows(const struct co_kernel *k)
-{
-	return k->nlines && k->code_size;
-}
-
-static void build_line(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *dbg)
+static void build_line(const struct co_module *m, const uint64_t *code_addr, struct co_debug *dbg)
 {
 	struct co_bytes *b = &dbg->line;
 	put_u32(b, 0); /* unit_length, patched below */
@@ -254,9 +272,11 @@ static void build_line(const struct co_module *m, const uint64_t *kernel_addr, s
 	co_bytes_append(b, std_lengths, sizeof std_lengths);
 	put_header_tables(b, m->line_info);
 	co_put32(b->data + header_length_at, (uint32_t)(b->size - header_length_at - 4));
-	for (size_t i = 0; i < m->nkernels; i++)
-		if (has_rows(&m->kernels[i]))
-			put_sequence(dbg, m, i, kernel_addr[i]);
+	for (size_t i = 0; i < m->nkernels + m->nfunctions; i++) {
+		struct piece k = piece_of(m, i);
+		if (has_rows(&k))
+			put_sequence(dbg, &k, i, code_addr[i]);
+	}
 	co_put32(b->data, (uint32_t)(b->size - 4));
 }
 
@@ -287,18 +307,20 @@ static void build_abbrev(struct co_bytes *b)
 	put_u8(b, 0); /* end of the table */
 }
 
-static void build_info(const struct co_module *m, const uint64_t *kernel_addr, struct co_debug *dbg)
+static void build_info(const struct co_module *m, const uint64_t *code_addr, struct co_debug *dbg)
 {
 	struct co_bytes *b = &dbg->info;
 	uint64_t low = UINT64_MAX, high = 0;
-	size_t lowest = 0; /* the kernel at `low` */
-	for (size_t i = 0; i < m->nkernels; i++)
-		if (has_rows(&m->kernels[i])) {
-			if (kernel_addr[i] < low)
-				low = kernel_addr[i], lowest = i;
-			uint64_t end = kernel_addr[i] + m->kernels[i].code_size;
+	size_t lowest = 0, npieces = m->nkernels + m->nfunctions; /* lowest: the piece at `low` */
+	for (size_t i = 0; i < npieces; i++) {
+		struct piece k = piece_of(m, i);
+		if (has_rows(&k)) {
+			if (code_addr[i] < low)
+				low = code_addr[i], lowest = i;
+			uint64_t end = code_addr[i] + k.code_size;
 			high = end > high ? end : high;
 		}
+	}
 	if (low > high)
 		low = high = 0;
 	put_u32(b, 0); /* unit_length, patched below */
@@ -317,31 +339,31 @@ static void build_info(const struct co_module *m, const uint64_t *kernel_addr, s
 	put_str(b, dir, dir_len);
 	note_reloc(dbg, false, b->size, CO_DT_LINE, 0);
 	put_u32(b, 0); /* DW_AT_stmt_list: the one line table */
-	note_reloc(dbg, false, b->size, CO_DT_KERNEL, lowest);
+	note_reloc(dbg, false, b->size, CO_DT_CODE, lowest);
 	put_u64(b, dbg->relocatable ? 0 : low);
 	put_u64(b, high - low);
-	for (size_t i = 0; i < m->nkernels; i++) {
-		const struct co_kernel *k = &m->kernels[i];
-		if (!has_rows(k))
+	for (size_t i = 0; i < npieces; i++) {
+		struct piece k = piece_of(m, i);
+		if (!has_rows(&k))
 			continue;
 		put_uleb(b, 2);
-		put_str(b, k->name, strlen(k->name));
-		note_reloc(dbg, false, b->size, CO_DT_KERNEL, i);
-		put_u64(b, dbg->relocatable ? 0 : kernel_addr[i]);
-		put_u32(b, (uint32_t)k->code_size);
+		put_str(b, k.name, strlen(k.name));
+		note_reloc(dbg, false, b->size, CO_DT_CODE, i);
+		put_u64(b, dbg->relocatable ? 0 : code_addr[i]);
+		put_u32(b, (uint32_t)k.code_size);
 	}
 	put_u8(b, 0); /* end of the unit's children */
 	co_put32(b->data, (uint32_t)(b->size - 4));
 }
 
-void co_build_debug(const struct co_module *m, const uint64_t *kernel_addr, bool relocatable,
+void co_build_debug(const struct co_module *m, const uint64_t *code_addr, bool relocatable,
                     struct co_debug *out)
 {
 	memset(out, 0, sizeof *out);
 	out->relocatable = relocatable;
 	build_abbrev(&out->abbrev);
-	build_info(m, kernel_addr, out);
-	build_line(m, kernel_addr, out);
+	build_info(m, code_addr, out);
+	build_line(m, code_addr, out);
 }
 
 void co_debug_free(struct co_debug *dbg)

@@ -501,9 +501,12 @@ static void build_debug(struct exec_ctx *c)
 {
 	if (!c->m->line_info)
 		return;
-	uint64_t *addr = PA_NEW_ARRAY(c->arena, uint64_t, c->m->nkernels + 1);
-	for (size_t i = 0; i < c->m->nkernels; i++)
-		addr[i] = c->sec_addr[CO_SEC_TEXT] + c->img.kernel_text_off[i];
+	const struct co_module *m = c->m;
+	uint64_t *addr = PA_NEW_ARRAY(c->arena, uint64_t, m->nkernels + m->nfunctions + 1);
+	for (size_t i = 0; i < m->nkernels + m->nfunctions; i++)
+		addr[i] = c->sec_addr[CO_SEC_TEXT] +
+		          (i < m->nkernels ? c->img.kernel_text_off[i]
+		                           : c->img.func_text_off[i - m->nkernels]);
 	co_build_debug(c->m, addr, false, &c->debug);
 	c->secs[O_DEBUG_ABBREV].size = c->debug.abbrev.size;
 	c->secs[O_DEBUG_INFO].size = c->debug.info.size;

@@ -9,7 +9,7 @@
  * are GLOBAL HIDDEN (linkable, not exported); the rest are LOCAL.  With line information
  * (dwarf.c) .debug_abbrev/.debug_info/.debug_line follow .note, their addresses and section
  * offsets left 0 and relocated (.rela.debug_info/.rela.debug_line: R_AMDGPU_ABS64 against
- * the kernel, R_AMDGPU_ABS32 against local section symbols), as clang -g writes them.
+ * the kernel or function, R_AMDGPU_ABS32 against local section symbols), as clang -g writes them.
  * requires: co_build_image; breaks: nothing.  Complexity: O(file size + symbols). */
 #include "image.h"
 
@@ -115,17 +115,19 @@ static void put_rela(struct co_bytes *b, uint64_t off, uint32_t sym, uint32_t ty
 	co_bytes_append(b, e, 24);
 }
 
-/* The line information's addresses (ABS64 against the kernel) and section offsets (ABS32
- * against the section symbols 1 and 2), as LLVM relocates its .debug_* sections. */
+/* The line information's addresses (ABS64 against the kernel or function) and section offsets
+ * (ABS32 against the section symbols 1 and 2), as LLVM relocates its .debug_* sections. */
 static void debug_relocs(struct rel_ctx *c)
 {
 	const struct co_debug_reloc *r = (const struct co_debug_reloc *)c->debug.relocs.data;
 	size_t n = c->debug.relocs.size / sizeof *r;
 	for (size_t i = 0; i < n; i++) {
 		struct co_bytes *to = r[i].in_line ? &c->rela_debug_line : &c->rela_debug_info;
-		if (r[i].target == CO_DT_KERNEL) {
-			const struct co_sym *k =
-			        co_find_sym(&c->img, c->m->kernels[r[i].kernel].name);
+		if (r[i].target == CO_DT_CODE) {
+			size_t p = r[i].code, nk = c->m->nkernels;
+			const char *name =
+			        p < nk ? c->m->kernels[p].name : c->m->functions[p - nk].name;
+			const struct co_sym *k = co_find_sym(&c->img, name);
 			put_rela(to, r[i].offset, c->sym_index[k - c->img.syms], CO_R_ABS64, 0);
 		} else {
 			put_rela(to, r[i].offset, r[i].target == CO_DT_ABBREV ? 1 : 2,
@@ -344,8 +346,13 @@ bool co_write_relocatable(const struct co_module *m, struct co_buffer *out, stru
 	out->data = NULL;
 	out->size = 0;
 	bool ok = co_build_image(m, &arena, &c.img, d);
-	if (ok && m->line_info) /* (RELA: the fields hold 0, the relocations the values) */
-		co_build_debug(m, c.img.kernel_text_off, true, &c.debug);
+	if (ok && m->line_info) { /* (RELA: the fields hold 0, the relocations the values) */
+		uint64_t *off = PA_NEW_ARRAY(&arena, uint64_t, m->nkernels + m->nfunctions + 1);
+		for (size_t i = 0; i < m->nkernels + m->nfunctions; i++)
+			off[i] = i < m->nkernels ? c.img.kernel_text_off[i]
+			                         : c.img.func_text_off[i - m->nkernels];
+		co_build_debug(m, off, true, &c.debug);
+	}
 	if (ok) {
 		ok = plan_relas(&c, d);
 		if (ok)

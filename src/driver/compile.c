@@ -175,7 +175,7 @@ static void finish_kernel(struct compiler *c, size_t index, const struct mir_fun
 	k->uses_flat_scratch = mf->abi.uses_flat_scratch;
 	k->wave_size = mf->wave_size;
 	if (c->o->line_info)
-		drv_lines_rows(code, &c->mod_arena, k);
+		k->lines = drv_lines_rows(code, &c->mod_arena, &k->nlines);
 	for (uint32_t i = 0; i < code->nrelocs; i++) {
 		const struct sched_reloc *r = &code->relocs[i];
 		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
@@ -822,11 +822,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 			memcpy(relocs + c.nrelocs, c.data.relocs, c.data.nrelocs * sizeof *relocs);
 		m.relocs = relocs;
 		m.nrelocs = c.nrelocs + c.data.nrelocs;
-		if (ok && o->line_info) {
-			m.line_info = drv_lines_finish(&c.lines, c.kernels, c.nkernels, o->filename,
-			                               &c.mod_arena, d);
-			ok = m.line_info != NULL;
-		}
+		if (ok && o->line_info)
+			ok = drv_lines_finish(&c.lines, &m, o->filename, &c.mod_arena, d);
 		ok = ok && (o->relocatable ? co_write_relocatable(&m, out, d)
 		                           : co_write_executable(&m, out, d));
 		if (ok && o->info) {

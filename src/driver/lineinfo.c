@@ -49,14 +49,15 @@ void drv_lines_file(struct drv_lineinfo *li, struct pa_arena *a, uint32_t index,
 	li->files[li->nfiles++] = (struct drv_file){index, pa_arena_strndup(a, name, len)};
 }
 
-void drv_lines_rows(const struct sched_code *code, struct pa_arena *a, struct co_kernel *k)
+const struct co_line_row *drv_lines_rows(const struct sched_code *code, struct pa_arena *a,
+                                         size_t *nrows)
 {
 	struct co_line_row *rows = PA_NEW_ARRAY(a, struct co_line_row, code->nlines + 1);
 	for (uint32_t i = 0; i < code->nlines; i++)
 		rows[i] =
 		        (struct co_line_row){code->lines[i].offset, 0, code->lines[i].src_line, 0};
-	k->lines = rows;
-	k->nlines = code->nlines;
+	*nrows = code->nlines;
+	return rows;
 }
 
 /* The DWARF file number of .file `index`: the .file directives in source order from 0 (the
@@ -72,12 +73,12 @@ static uint32_t dwarf_file(const struct drv_lineinfo *li, uint32_t index)
 
 /* Rows of PTX lines -> rows of .loc positions (line 0 for code of no statement under a
  * .loc: the entry's set-up, statements before the body's first .loc). */
-static bool resolve_loc_rows(const struct drv_lineinfo *li, struct co_kernel *k,
-                             const char *ptx_name, struct pa_diag *d)
+static bool resolve_loc_rows(const struct drv_lineinfo *li, const struct co_line_row *lines,
+                             size_t nlines, const char *ptx_name, struct pa_diag *d)
 {
-	struct co_line_row *rows = (struct co_line_row *)k->lines;
+	struct co_line_row *rows = (struct co_line_row *)lines; /* (drv_lines_rows made them) */
 	uint32_t file = 0;
-	for (size_t r = 0; r < k->nlines; r++) {
+	for (size_t r = 0; r < nlines; r++) {
 		uint32_t ptx_line = rows[r].line;
 		const struct drv_loc *loc = ptx_line < li->nat_line && li->at_line[ptx_line].file
 		                                    ? &li->at_line[ptx_line]
@@ -100,25 +101,28 @@ static bool resolve_loc_rows(const struct drv_lineinfo *li, struct co_kernel *k,
 	return true;
 }
 
-const struct co_line_info *drv_lines_finish(const struct drv_lineinfo *li,
-                                            struct co_kernel *kernels, size_t nkernels,
-                                            const char *ptx_name, struct pa_arena *a,
-                                            struct pa_diag *d)
+bool drv_lines_finish(const struct drv_lineinfo *li, struct co_module *m, const char *ptx_name,
+                      struct pa_arena *a, struct pa_diag *d)
 {
 	struct co_line_info *info = PA_NEW(a, struct co_line_info);
 	info->producer = "ptxas-amd";
 	const char **files = PA_NEW_ARRAY(a, const char *, li->nfiles + 1);
 	info->files = files;
+	m->line_info = info;
 	if (!li->nfiles) { /* the PTX text itself: rows keep their PTX lines, file 0 */
 		files[0] = ptx_name;
 		info->nfiles = 1;
-		return info;
+		return true;
 	}
 	for (uint32_t f = 0; f < li->nfiles; f++)
 		files[f] = li->files[f].name;
 	info->nfiles = li->nfiles;
-	for (size_t i = 0; i < nkernels; i++)
-		if (!resolve_loc_rows(li, &kernels[i], ptx_name, d))
-			return NULL;
-	return info;
+	for (size_t i = 0; i < m->nkernels; i++)
+		if (!resolve_loc_rows(li, m->kernels[i].lines, m->kernels[i].nlines, ptx_name, d))
+			return false;
+	for (size_t i = 0; i < m->nfunctions; i++)
+		if (!resolve_loc_rows(li, m->functions[i].lines, m->functions[i].nlines, ptx_name,
+		                      d))
+			return false;
+	return true;
 }

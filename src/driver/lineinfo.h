@@ -36,15 +36,14 @@ void drv_lines_function(struct drv_lineinfo *li, struct pa_arena *a, const struc
 /* Records a `.file index "name"` directive. */
 void drv_lines_file(struct drv_lineinfo *li, struct pa_arena *a, uint32_t index, const char *name,
                     size_t len);
-/* A kernel's rows from its code's PTX lines: row.line holds the PTX line until
- * drv_lines_finish resolves it. */
-void drv_lines_rows(const struct sched_code *code, struct pa_arena *a, struct co_kernel *k);
-/* Resolves every kernel's rows to source positions and returns the module's files (NULL
- * with an error in d on a .loc naming a file no .file declares).  `ptx_name` is the
- * input's name: the file of the PTX lines when the module has no .file. */
-const struct co_line_info *drv_lines_finish(const struct drv_lineinfo *li,
-                                            struct co_kernel *kernels, size_t nkernels,
-                                            const char *ptx_name, struct pa_arena *a,
-                                            struct pa_diag *d);
+/* The rows of a kernel's or function's code from its PTX lines (*nrows of them):
+ * row.line holds the PTX line until drv_lines_finish resolves it. */
+const struct co_line_row *drv_lines_rows(const struct sched_code *code, struct pa_arena *a,
+                                         size_t *nrows);
+/* Resolves the rows of every kernel and function of m to source positions and sets
+ * m->line_info; false with an error in d on a .loc naming a file no .file declares.
+ * `ptx_name` is the input's name: the file of the PTX lines when the module has no .file. */
+bool drv_lines_finish(const struct drv_lineinfo *li, struct co_module *m, const char *ptx_name,
+                      struct pa_arena *a, struct pa_diag *d);
 
 #endif

@@ -18,6 +18,9 @@ Checked per target:
   - llvm-objdump-19 -d -l prints lineinfo.cu:LINE for each of those lines;
   - the loaded sections are byte for byte the same with and without -lineinfo, and without
     it no .debug_* section exists; two runs give the same bytes;
+  - the same for device functions compiled on their own (function pointers as code
+    addresses, tests/exec/ptx/calls_fnptr.ptx: its PTX lines, as it has no .file) and
+    with --no-inline (the .func compiled as a real call, linked into the kernel);
   - -c: the object's .rela.debug_* are right: ld.lld-19 links it into the same DWARF;
   - a module without .file maps to the PTX lines themselves; a .loc naming an undeclared
     file is an error.
@@ -89,14 +92,16 @@ def ptx_locs(text):
 
 
 def sched_lines(ptxas, target, ptx, extra):
-    """Per kernel: the PTX line of each emitted instruction (0: none), from --dump-sched."""
-    out = run([ptxas, "--gpu-name", target, "--dump-sched", ptx] + extra).stdout
+    """Per kernel: the PTX line of each emitted instruction (0: none), from --dump-sched;
+    with -S in `extra`, from the assembly listing, which has the device functions too."""
+    listing = ["-o", "-"] if "-S" in extra else ["--dump-sched"]
+    out = run([ptxas, "--gpu-name", target, ptx] + extra + listing).stdout
     per, cur = {}, None
     for line in out.splitlines():
-        m = re.match(r"; (\S+): gfx", line)
+        m = re.match(r"(;|//) (\S+): gfx", line)
         if m:
-            cur = per.setdefault(m.group(1), [])
-        elif line.startswith("\t") and cur is not None:
+            cur = per.setdefault(m.group(2), [])
+        elif line.startswith("\t") and not line[1:].startswith(".") and cur is not None:
             m = re.search(r"\(line (\d+)\)\s*$", line)
             cur.append((line.split()[0], int(m.group(1)) if m else 0))
     return per
@@ -143,7 +148,11 @@ def row_at(seq, addr):
 
 
 def check_mapping(tag, hsaco, per_sched, expect, want_file):
-    """Every instruction's row is expect(ptx_line) = (line, col); returns the lines seen."""
+    """llvm-dwarfdump-19 --verify passes and every instruction's row is
+    expect(ptx_line) = (line, col); returns the lines seen."""
+    v = run(["llvm-dwarfdump-19", "--verify", hsaco], check=False)
+    if v.returncode or "No errors." not in v.stdout:
+        raise SystemExit(f"FAIL {tag}: llvm-dwarfdump-19 --verify\n{v.stdout}{v.stderr}")
     files, seqs = line_table(hsaco)
     syms, code = kernels(hsaco), disasm(hsaco)
     seen = set()
@@ -170,10 +179,11 @@ def check_mapping(tag, hsaco, per_sched, expect, want_file):
 
 
 def check_relocatable(ptxas, t, ptx, exe, tmp):
+    tag = f"{t}-{os.path.basename(ptx)}"
     """-c -lineinfo: the relocations are right when ld.lld-19 links the object into an
     executable whose line table and unit read the same as our executable's; without the
     option the object has no .debug_* and the same loaded sections."""
-    obj, plain, linked = (os.path.join(tmp, f"{t}-{k}") for k in ("li.o", "no.o", "linked"))
+    obj, plain, linked = (os.path.join(tmp, f"{tag}-{k}") for k in ("li.o", "no.o", "linked"))
     run([ptxas, "--gpu-name", t, "-lineinfo", "-c", ptx, "-o", obj])
     run([ptxas, "--gpu-name", t, "-c", ptx, "-o", plain])
     a, b = sections(obj), sections(plain)
@@ -224,9 +234,6 @@ def main():
             for n, (flags, addr, body) in b.items():
                 if flags & SHF_ALLOC and a.get(n) != (flags, addr, body):
                     raise SystemExit(f"FAIL {t}: {n} differs with -lineinfo")
-            v = run(["llvm-dwarfdump-19", "--verify", li], check=False)
-            if v.returncode or "No errors." not in v.stdout:
-                raise SystemExit(f"FAIL {t}: llvm-dwarfdump-19 --verify\n{v.stdout}{v.stderr}")
             seen = check_mapping(t, li, sched_lines(ptxas, t, ptx, []), expect, "lineinfo.cu")
             if not inlined <= seen or not in_func <= seen:
                 raise SystemExit(f"FAIL {t}: inlined lines {sorted(inlined | in_func)} not "
@@ -236,6 +243,24 @@ def main():
             if not (seen - {0}) <= shown:
                 raise SystemExit(f"FAIL {t}: llvm-objdump-19 -l misses {sorted(seen - shown)}")
             check_relocatable(ptxas, t, ptx, li, tmp)
+            # --no-inline: the .func is a real call, its code linked after the kernel's.
+            ni = os.path.join(tmp, f"{t}-ni.hsaco")
+            run([ptxas, "--gpu-name", t, "-lineinfo", "--no-inline", ptx, "-o", ni])
+            seen = check_mapping(t + " --no-inline", ni,
+                                 sched_lines(ptxas, t, ptx, ["--no-inline"]), expect,
+                                 "lineinfo.cu")
+            if not in_func <= seen:
+                raise SystemExit(f"FAIL {t}: --no-inline: {sorted(in_func)} not in the table")
+            # Function pointers as code addresses: functions compiled on their own, each a
+            # sequence of its own (the PTX has no .file: its own lines are the source).
+            fnptr = os.path.join(src, "tests", "exec", "ptx", "calls_fnptr.ptx")
+            fp = os.path.join(tmp, f"{t}-fnptr.hsaco")
+            run([ptxas, "--gpu-name", t, "-lineinfo", fnptr, "-o", fp])
+            per = sched_lines(ptxas, t, fnptr, ["-S"])
+            if len(per) < 3:
+                raise SystemExit(f"FAIL {t}: calls_fnptr.ptx compiled no functions on their own")
+            check_mapping(t + " fnptr", fp, per, lambda n: (n, 0), "calls_fnptr.ptx")
+            check_relocatable(ptxas, t, fnptr, fp, tmp)
         # No .file: the PTX text is the source.
         bare = os.path.join(tmp, "bare.ptx")
         with open(bare, "w") as f:
