@@ -691,6 +691,10 @@ int main(int argc, char **argv)
 	diag.warnings_off = o.no_warn;
 	diag.warnings_error = o.werror;
 
+	if (o.line_info &&
+	    (o.nobjects || o.emit_asm || has_suffix(o.input, ".s") || has_suffix(o.input, ".S")))
+		usage_error("%s", "-lineinfo/-g needs PTX input compiled to a code object (its "
+		                  ".loc lines; no -S, .s input or linking)");
 	if (o.nobjects) {
 		if (o.relocatable || o.parse_only || o.dump_ast || o.emit_asm)
 			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "

@@ -23,7 +23,7 @@ Checked per target:
     with --no-inline (the .func compiled as a real call, linked into the kernel);
   - -c: the object's .rela.debug_* are right: ld.lld-19 links it into the same DWARF;
   - a module without .file maps to the PTX lines themselves; a .loc naming an undeclared
-    file is an error.
+    file is an error, and so is -lineinfo with -S (a usage error).
 usage: test_lineinfo.py PTXAS_AMD SOURCE_DIR
 """
 import os
@@ -280,6 +280,11 @@ def main():
         e = run([ptxas, "--gpu-name", "gfx1100", "-lineinfo", bad, "-o", out], check=False)
         if e.returncode == 0 or "names file 3, which no '.file' declares" not in e.stderr:
             raise SystemExit(f"FAIL: undeclared .loc file: rc {e.returncode}\n{e.stderr}")
+        e = run([ptxas, "--gpu-name", "gfx1100", "-lineinfo", "-S", ptx, "-o", out + ".s"],
+                check=False)
+        if e.returncode != 2 or "-lineinfo/-g needs PTX input compiled to a code object" \
+                not in e.stderr:
+            raise SystemExit(f"FAIL: -lineinfo -S: rc {e.returncode}\n{e.stderr}")
     print("lineinfo: 5 targets OK")
 
 
