@@ -1,24 +1,24 @@
 /* DWARF 5 line information of a code object (-lineinfo; docs/CODEOBJ.md "Line information").
  *
- * From the line rows of the kernels and device functions (co_kernel.lines,
- * co_function.lines: code offset -> file, line, column) this
- * builds three non-allocated sections, as the DWARF 5 standard lays them out:
+ * From the line rows of the kernels and of the device functions compiled on their own
+ * (co_kernel.lines, co_function.lines: code offset -> file, line, column), kernels first,
+ * this builds three non-allocated sections, as the DWARF 5 standard lays them out:
  *   .debug_line   one line-number program header (the directories and files, every path
  *                 split into directory and name, inline DW_FORM_string paths) and one
- *                 sequence per kernel (and function): DW_LNE_set_address at its code address, a
- *                 row wherever the (file, line, column) changes, DW_LNE_end_sequence at the
- *                 kernel's end, so the rows cover every instruction of every kernel;
+ *                 sequence per piece of code: DW_LNE_set_address at its address, a row
+ *                 wherever (file, line, column) changes, DW_LNE_end_sequence at its end, so
+ *                 the rows cover every instruction;
  *   .debug_info   one compile unit (producer, name, comp_dir, DW_AT_stmt_list = 0, the
- *                 kernels' address range) with a DW_TAG_subprogram per kernel: tools find
- *                 the line table through the unit;
+ *                 code's address range) with a DW_TAG_subprogram per piece: tools find the
+ *                 line table through the unit;
  *   .debug_abbrev the two abbreviations those use.
- * The program uses only standard opcodes (set_file, set_column, advance_line,
- * advance_pc, copy), no special opcodes: larger, but each row is visibly one operation.
+ * The program uses only standard opcodes (set_file, set_column, advance_line, advance_pc,
+ * copy), no special opcodes: larger, but each row is visibly one operation.
  * minimum_instruction_length is 4, as LLVM's AMDGPU backend writes (every instruction is a
  * multiple of 4 bytes).  Every address and section offset written is also listed
  * (co_debug.relocs) for the relocatable writer, which turns them into relocations.
- * requires: kernel addresses (the writer's layout); breaks: nothing.  O(rows + files^3) (a handful
- * of files). */
+ * requires: code addresses (the writer's layout); breaks: nothing.
+ * Complexity: O(rows + files^3) (a handful of files). */
 #include "image.h"
 
 #include <string.h>
