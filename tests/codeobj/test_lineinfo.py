@@ -18,7 +18,8 @@ Checked per target:
   - llvm-objdump-19 -d -l prints lineinfo.cu:LINE for each of those lines;
   - the loaded sections are byte for byte the same with and without -lineinfo, and without
     it no .debug_* section exists; two runs give the same bytes;
-  - the same for device functions compiled on their own (function pointers as code
+  - the same for tests/corpus/nvcc/half.sm_80.Og.ptx (nvcc -G: eight .file directives, the
+    file names checked too), and for device functions compiled on their own (function pointers as code
     addresses, tests/exec/ptx/calls_fnptr.ptx: its PTX lines, as it has no .file) and
     with --no-inline (the .func compiled as a real call, linked into the kernel);
   - -c: the object's .rela.debug_* are right: ld.lld-19 links it into the same DWARF;
@@ -86,7 +87,8 @@ def ptx_locs(text):
         m = re.match(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)", s)
         if m:
             loc = tuple(int(x) for x in m.groups())
-        elif not s.startswith((".", "{", "}", "$", ")", "(", ";")):
+        elif any(p.strip() and not p.strip().startswith((".", "$", ")", "("))
+                 for p in re.split(r"[;{}]", s)):  # an instruction (`{ .reg ..; cvt ..; }` too)
             locs[n] = loc  # (also a call's continuation lines: never asked for)
     return locs
 
@@ -147,9 +149,22 @@ def row_at(seq, addr):
     return best
 
 
-def check_mapping(tag, hsaco, per_sched, expect, want_file):
+def loc_expect(text):
+    """PTX line -> the (line, column, file name) its code must map to: its .loc's, (0, 0,
+    None) without one (the file of a line-0 row is not checked)."""
+    locs = ptx_locs(text)
+    names = {int(i): os.path.basename(n) for i, n in re.findall(r'\.file\s+(\d+)\s+"([^"]*)"',
+                                                                 text)}
+
+    def expect(ptx_line):
+        loc = locs.get(ptx_line)
+        return (loc[1], loc[2], names[loc[0]]) if loc else (0, 0, None)
+    return expect
+
+
+def check_mapping(tag, hsaco, per_sched, expect):
     """llvm-dwarfdump-19 --verify passes and every instruction's row is
-    expect(ptx_line) = (line, col); returns the lines seen."""
+    expect(ptx_line) = (line, col, file name); returns the lines seen."""
     v = run(["llvm-dwarfdump-19", "--verify", hsaco], check=False)
     if v.returncode or "No errors." not in v.stdout:
         raise SystemExit(f"FAIL {tag}: llvm-dwarfdump-19 --verify\n{v.stdout}{v.stderr}")
@@ -170,7 +185,8 @@ def check_mapping(tag, hsaco, per_sched, expect, want_file):
         for (a, mnem), (_, ptx_line) in zip(dis, insns):
             row = row_at(seq[0], a)
             want = expect(ptx_line)
-            if row is None or (row[1], row[2]) != want or files[row[3]] != want_file:
+            got = row and (row[1], row[2], files[row[3]] if want[2] else None)
+            if got != want:
                 raise SystemExit(f"FAIL {tag}: {name}+{a - addr:#x} {mnem} (PTX line "
                                  f"{ptx_line}): row {row} (file "
                                  f"{files.get(row[3]) if row else None}), want {want}")
@@ -206,16 +222,12 @@ def main():
     ptxas, src = sys.argv[1], sys.argv[2]
     ptx = os.path.join(src, "tests", "codeobj", "lineinfo.ptx")
     text = open(ptx).read()
-    locs = ptx_locs(text)
+    expect = loc_expect(text)
     inlined = {int(m) for m in re.findall(r"\.loc\s+\d+\s+(\d+)\s+\d+,.*inlined_at", text)}
     func_body = text[text.index(".func"):text.index(".entry")]
     in_func = {int(m) for m in re.findall(r"\.loc\s+\d+\s+(\d+)\s+[1-9]", func_body)}
     if not inlined or not in_func:
         raise SystemExit("FAIL: lineinfo.ptx lost its inlined_at .loc or its .func")
-
-    def expect(ptx_line):
-        loc = locs.get(ptx_line)
-        return (loc[1], loc[2]) if loc else (0, 0)
 
     with tempfile.TemporaryDirectory() as tmp:
         for t in TARGETS:
@@ -234,7 +246,7 @@ def main():
             for n, (flags, addr, body) in b.items():
                 if flags & SHF_ALLOC and a.get(n) != (flags, addr, body):
                     raise SystemExit(f"FAIL {t}: {n} differs with -lineinfo")
-            seen = check_mapping(t, li, sched_lines(ptxas, t, ptx, []), expect, "lineinfo.cu")
+            seen = check_mapping(t, li, sched_lines(ptxas, t, ptx, []), expect)
             if not inlined <= seen or not in_func <= seen:
                 raise SystemExit(f"FAIL {t}: inlined lines {sorted(inlined | in_func)} not "
                                  f"all in the table {sorted(seen)}")
@@ -247,8 +259,7 @@ def main():
             ni = os.path.join(tmp, f"{t}-ni.hsaco")
             run([ptxas, "--gpu-name", t, "-lineinfo", "--no-inline", ptx, "-o", ni])
             seen = check_mapping(t + " --no-inline", ni,
-                                 sched_lines(ptxas, t, ptx, ["--no-inline"]), expect,
-                                 "lineinfo.cu")
+                                 sched_lines(ptxas, t, ptx, ["--no-inline"]), expect)
             if not in_func <= seen:
                 raise SystemExit(f"FAIL {t}: --no-inline: {sorted(in_func)} not in the table")
             # Function pointers as code addresses: functions compiled on their own, each a
@@ -259,8 +270,14 @@ def main():
             per = sched_lines(ptxas, t, fnptr, ["-S"])
             if len(per) < 3:
                 raise SystemExit(f"FAIL {t}: calls_fnptr.ptx compiled no functions on their own")
-            check_mapping(t + " fnptr", fp, per, lambda n: (n, 0), "calls_fnptr.ptx")
+            check_mapping(t + " fnptr", fp, per, lambda n: (n, 0, "calls_fnptr.ptx"))
             check_relocatable(ptxas, t, fnptr, fp, tmp)
+            # nvcc -G output: eight .file directives (CUDA headers), inline asm.
+            half = os.path.join(src, "tests", "corpus", "nvcc", "half.sm_80.Og.ptx")
+            hp = os.path.join(tmp, f"{t}-half.hsaco")
+            run([ptxas, "--gpu-name", t, "-lineinfo", half, "-o", hp])
+            check_mapping(t + " half", hp, sched_lines(ptxas, t, half, []),
+                          loc_expect(open(half).read()))
         # No .file: the PTX text is the source.
         bare = os.path.join(tmp, "bare.ptx")
         with open(bare, "w") as f:
@@ -272,7 +289,7 @@ def main():
         out = os.path.join(tmp, "bare.hsaco")
         run([ptxas, "--gpu-name", "gfx1100", "-g", bare, "-o", out])
         check_mapping("bare", out, sched_lines(ptxas, "gfx1100", bare, []),
-                      lambda n: (n, 0), "bare.ptx")
+                      lambda n: (n, 0, "bare.ptx"))
         # Errors, by name.
         bad = os.path.join(tmp, "bad.ptx")
         with open(bad, "w") as f:
