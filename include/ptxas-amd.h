@@ -21,11 +21,11 @@
  * Options are those of the ptxas-amd command line (one parser serves both; see
  * ptxas-amd(1)): --gpu-name/-arch, -O0..-O3, --maxrregcount, --entry, -v, -w, -Werror,
  * --warp-size, --wavefront-size, -c, --stack-size, --inline-all, --no-inline, --verify,
- * -Wno-lanemask, and --input-name NAME (the file name diagnostics print; default
- * "<ptx>").  "--gpu-name gfx90a,gfx1100" compiles for each GPU and returns a clang
- * offload bundle.  An option that writes files or prints (-o, -S, --dump-*, --help, ...)
- * or that the command line does not know is PTXAS_AMD_ERROR_UNSUPPORTED_OPTION, with the
- * error log naming it.
+ * -Wno-lanemask, -lineinfo/-g (DWARF line information), and --input-name NAME (the file
+ * name diagnostics print; default "<ptx>").  "--gpu-name gfx90a,gfx1100" compiles for each
+ * GPU and returns a clang offload bundle.  An option that writes files or prints (-o, -S, --dump-*,
+ * --help, ...) or that the command line does not know is PTXAS_AMD_ERROR_UNSUPPORTED_OPTION, with
+ * the error log naming it.
  *
  * Threads: handles are independent; different handles may be used from different threads
  * at the same time (the compiler keeps no global mutable state).  One handle must not be

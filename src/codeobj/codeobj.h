@@ -119,6 +119,24 @@ struct co_float_mode {
 	bool ieee_mode, dx10_clamp;      /* ignored on gfx12, which has neither */
 };
 
+/* Line information (-lineinfo, docs/CODEOBJ.md): the code from `offset` on (to the next
+ * row's offset, or the end of the kernel) came from `line`:`column` of source file `file`
+ * (an index into co_line_info.files); line 0: from no source line. */
+struct co_line_row {
+	uint32_t offset;
+	uint32_t file;
+	uint32_t line;
+	uint32_t column;
+};
+
+/* The source files rows name (DWARF 5 file numbers from 0; files[0] is the compilation's
+ * primary file), every path split into directory and name in the line table. */
+struct co_line_info {
+	const char *const *files;
+	size_t nfiles;
+	const char *producer; /* DW_AT_producer */
+};
+
 struct co_kernel {
 	const char *name;    /* PTX entry name; the descriptor symbol is NAME.kd */
 	const uint8_t *code; /* machine code, entry at offset 0 */
@@ -147,6 +165,10 @@ struct co_kernel {
 	bool workgroup_processor_mode; /* gfx10+: WGP_MODE (LLVM's default: true) */
 	bool mem_ordered;              /* gfx10+: MEM_ORDERED (LLVM's default: true) */
 	bool tg_split;                 /* gfx90a/gfx942 */
+
+	/* Line rows in offset order (written with co_module.line_info). */
+	const struct co_line_row *lines;
+	size_t nlines;
 };
 
 /* A device function (PTX .func) placed in .text after the kernels; called through
@@ -155,7 +177,9 @@ struct co_function {
 	const char *name;
 	const uint8_t *code;
 	size_t code_size;
-	bool is_global; /* .visible: a global symbol other objects may call */
+	bool is_global;                  /* .visible: a global symbol other objects may call */
+	const struct co_line_row *lines; /* line rows, as co_kernel's */
+	size_t nlines;
 };
 
 enum co_data_space { CO_DATA_GLOBAL, CO_DATA_CONST };
@@ -213,6 +237,9 @@ struct co_module {
 	/* amdhsa.printf: "id:nargs:size...:format" per printf format (AMDGPUUsage) */
 	const char *const *printfs;
 	size_t nprintfs;
+	/* Non-NULL: the executable gets DWARF 5 .debug_abbrev/.debug_info/.debug_line from
+	 * the kernels' line rows (dwarf.c); NULL: no .debug_* section at all. */
+	const struct co_line_info *line_info;
 };
 
 /* An output file, malloc-owned (pa_xmalloc); free with co_buffer_free. */

@@ -7,7 +7,9 @@
  * PT_LOAD.  A section that starts a segment gets the address align(dot, 4096) +
  * offset % 4096 (lld's rule, which keeps address and file offset congruent without
  * padding the file).  Then descriptors get their entry offsets, relocations are
- * resolved in place, and the symbol and hash tables are filled.
+ * resolved in place, and the symbol and hash tables are filled.  With line information
+ * (co_module.line_info) the non-loaded .debug_abbrev/.debug_info/.debug_line (dwarf.c)
+ * follow .bss in the file, before .symtab, as lld places them.
  * requires: co_build_image; breaks: nothing.  Complexity: O(file size + symbols). */
 #include "image.h"
 
@@ -36,6 +38,9 @@ enum out_index {
 	O_RELRO_PAD,
 	O_DATA,
 	O_BSS,
+	O_DEBUG_ABBREV, /* (the .debug_* sections only with line information) */
+	O_DEBUG_INFO,
+	O_DEBUG_LINE,
 	O_SYMTAB,
 	O_SHSTRTAB,
 	O_STRTAB,
@@ -49,6 +54,7 @@ struct exec_ctx {
 	size_t map[O_COUNT]; /* enum out_index -> section header index (0: not emitted) */
 	struct co_bytes dynsym, gnu_hash, hash, dynstr, dynamic, symtab, strtab, shstrtab;
 	struct co_bytes rela_dyn; /* R_AMDGPU_RELATIVE64 for each ABS64 in .data */
+	struct co_debug debug;    /* with line information (dwarf.c) */
 	size_t nrelative;         /* ABS64 relocations, counted before the layout */
 	size_t *dyn_order;        /* image symbol indices in .dynsym order (after the null entry) */
 	size_t ndyn;
@@ -216,7 +222,7 @@ static void layout(struct exec_ctx *c)
 		if (s->type != SHT_NOBITS)
 			off += s->size;
 	}
-	for (int o = O_SYMTAB; o < O_COUNT; o++) {
+	for (int o = O_DEBUG_ABBREV; o < O_COUNT; o++) {
 		struct co_out_sec *s = &c->secs[o];
 		off = align_up(off, s->align ? s->align : 1);
 		s->offset = off;
@@ -473,6 +479,9 @@ static void plan_sections(struct exec_ctx *c)
 	set_sec(c, O_RELRO_PAD, ".relro_padding", SHT_NOBITS, A | W, 1, 0, NULL, 0);
 	set_sec(c, O_DATA, ".data", SHT_PROGBITS, A | W, img->data_align, 0, NULL, img->data.size);
 	set_sec(c, O_BSS, ".bss", SHT_NOBITS, A | W, img->bss_align, 0, NULL, img->bss_size);
+	set_sec(c, O_DEBUG_ABBREV, ".debug_abbrev", SHT_PROGBITS, 0, 1, 0, NULL, 0);
+	set_sec(c, O_DEBUG_INFO, ".debug_info", SHT_PROGBITS, 0, 1, 0, NULL, 0);
+	set_sec(c, O_DEBUG_LINE, ".debug_line", SHT_PROGBITS, 0, 1, 0, NULL, 0);
 	set_sec(c, O_SYMTAB, ".symtab", SHT_SYMTAB, 0, 8, 24, NULL, 0);
 	set_sec(c, O_SHSTRTAB, ".shstrtab", SHT_STRTAB, 0, 1, 0, NULL, 0);
 	set_sec(c, O_STRTAB, ".strtab", SHT_STRTAB, 0, 1, 0, NULL, 0);
@@ -480,9 +489,28 @@ static void plan_sections(struct exec_ctx *c)
 	for (int o = O_NOTE; o < O_COUNT; o++) {
 		bool present =
 		        !((o == O_DATA && !img->data.size) || (o == O_BSS && !img->bss_size) ||
-		          (o == O_RELA_DYN && !c->nrelative));
+		          (o == O_RELA_DYN && !c->nrelative) ||
+		          (o >= O_DEBUG_ABBREV && o <= O_DEBUG_LINE && !c->m->line_info));
 		c->map[o] = present ? ++n : 0;
 	}
+}
+
+/* Line information, now that the kernels' addresses are known (the sections are not
+ * loaded: their offsets are assigned in finish). */
+static void build_debug(struct exec_ctx *c)
+{
+	if (!c->m->line_info)
+		return;
+	const struct co_module *m = c->m;
+	uint64_t *addr = PA_NEW_ARRAY(c->arena, uint64_t, m->nkernels + m->nfunctions + 1);
+	for (size_t i = 0; i < m->nkernels + m->nfunctions; i++)
+		addr[i] = c->sec_addr[CO_SEC_TEXT] +
+		          (i < m->nkernels ? c->img.kernel_text_off[i]
+		                           : c->img.func_text_off[i - m->nkernels]);
+	co_build_debug(c->m, addr, false, &c->debug);
+	c->secs[O_DEBUG_ABBREV].size = c->debug.abbrev.size;
+	c->secs[O_DEBUG_INFO].size = c->debug.info.size;
+	c->secs[O_DEBUG_LINE].size = c->debug.line.size;
 }
 
 static bool finish(struct exec_ctx *c, struct co_buffer *out, struct pa_diag *d)
@@ -494,8 +522,8 @@ static bool finish(struct exec_ctx *c, struct co_buffer *out, struct pa_diag *d)
 		if (c->map[o])
 			co_strtab_add(&c->shstrtab, c->secs[o].name);
 	c->secs[O_SHSTRTAB].size = c->shstrtab.size;
-	uint64_t off = c->secs[O_SYMTAB].offset;
-	for (int o = O_SYMTAB; o < O_COUNT; o++) {
+	uint64_t off = c->secs[O_DEBUG_ABBREV].offset;
+	for (int o = O_DEBUG_ABBREV; o < O_COUNT; o++) {
 		off = align_up(off, c->secs[o].align);
 		c->secs[o].offset = off;
 		off += c->secs[o].size;
@@ -507,12 +535,21 @@ static bool finish(struct exec_ctx *c, struct co_buffer *out, struct pa_diag *d)
 	c->secs[O_RELA_DYN].link = (uint32_t)c->map[O_DYNSYM];
 	c->secs[O_SYMTAB].link = (uint32_t)c->map[O_STRTAB];
 	const void *contents[O_COUNT] = {
-	        [O_NOTE] = c->img.note.data,     [O_DYNSYM] = c->dynsym.data,
-	        [O_GNU_HASH] = c->gnu_hash.data, [O_HASH] = c->hash.data,
-	        [O_DYNSTR] = c->dynstr.data,     [O_RELA_DYN] = c->rela_dyn.data,
-	        [O_RODATA] = c->img.rodata.data, [O_TEXT] = c->img.text.data,
-	        [O_DYNAMIC] = c->dynamic.data,   [O_DATA] = c->img.data.data,
-	        [O_SYMTAB] = c->symtab.data,     [O_SHSTRTAB] = c->shstrtab.data,
+	        [O_NOTE] = c->img.note.data,
+	        [O_DYNSYM] = c->dynsym.data,
+	        [O_GNU_HASH] = c->gnu_hash.data,
+	        [O_HASH] = c->hash.data,
+	        [O_DYNSTR] = c->dynstr.data,
+	        [O_RELA_DYN] = c->rela_dyn.data,
+	        [O_RODATA] = c->img.rodata.data,
+	        [O_TEXT] = c->img.text.data,
+	        [O_DYNAMIC] = c->dynamic.data,
+	        [O_DATA] = c->img.data.data,
+	        [O_DEBUG_ABBREV] = c->debug.abbrev.data,
+	        [O_DEBUG_INFO] = c->debug.info.data,
+	        [O_DEBUG_LINE] = c->debug.line.data,
+	        [O_SYMTAB] = c->symtab.data,
+	        [O_SHSTRTAB] = c->shstrtab.data,
 	        [O_STRTAB] = c->strtab.data,
 	};
 	struct co_out_sec secs[O_COUNT + 1] = {{0}};
@@ -553,6 +590,7 @@ bool co_write_executable(const struct co_module *m, struct co_buffer *out, struc
 		co_bytes_append(&c.dynamic, NULL, (c.nrelative ? 11 : 7) * 16);
 		plan_sections(&c);
 		layout(&c);
+		build_debug(&c);
 		build_phdrs(&c);
 		fill_symbols(&c);
 		fill_dynamic(&c);
@@ -563,6 +601,7 @@ bool co_write_executable(const struct co_module *m, struct co_buffer *out, struc
 		co_bytes_free(&c.img.note);
 	}
 	co_bytes_free(&c.rela_dyn);
+	co_debug_free(&c.debug);
 	struct co_bytes *tabs[] = {&c.dynsym,  &c.gnu_hash, &c.hash,   &c.dynstr,
 	                           &c.dynamic, &c.symtab,   &c.strtab, &c.shstrtab};
 	for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)

@@ -60,6 +60,28 @@ uint32_t co_strtab_add(struct co_bytes *tab, const char *s);
 void co_put32(uint8_t *p, uint32_t v);
 void co_put64(uint8_t *p, uint64_t v);
 
+/* DWARF 5 line information (dwarf.c) of a module with line_info, its code piece p (kernels,
+ * then device functions) at address code_addr[p] (in a relocatable object: its .text
+ * offset): the contents of .debug_abbrev, .debug_info and .debug_line, and where they hold
+ * addresses (64-bit: a piece's entry) or section offsets (32-bit: of .debug_abbrev or
+ * .debug_line), which a relocatable object relocates (`relocatable`: the fields hold 0,
+ * RELA has the values). */
+enum co_debug_target { CO_DT_CODE, CO_DT_ABBREV, CO_DT_LINE };
+struct co_debug_reloc {
+	bool in_line; /* in .debug_line (else .debug_info) */
+	uint64_t offset;
+	enum co_debug_target target;
+	size_t code; /* CO_DT_CODE: the piece */
+};
+struct co_debug {
+	struct co_bytes abbrev, info, line;
+	struct co_bytes relocs; /* struct co_debug_reloc[] */
+	bool relocatable;
+};
+void co_build_debug(const struct co_module *m, const uint64_t *code_addr, bool relocatable,
+                    struct co_debug *out);
+void co_debug_free(struct co_debug *dbg);
+
 /* One output section for co_elf_emit. */
 struct co_out_sec {
 	const char *name;

@@ -6,7 +6,10 @@
  * becomes an Elf64_Rela in .rela.text/.rela.rodata/.rela.data against a defined or
  * undefined global symbol.  Kernels, descriptors and visible data are GLOBAL
  * PROTECTED (exported after linking, as LLVM marks them); visible device functions
- * are GLOBAL HIDDEN (linkable, not exported); the rest are LOCAL.
+ * are GLOBAL HIDDEN (linkable, not exported); the rest are LOCAL.  With line information
+ * (dwarf.c) .debug_abbrev/.debug_info/.debug_line follow .note, their addresses and section
+ * offsets left 0 and relocated (.rela.debug_info/.rela.debug_line: R_AMDGPU_ABS64 against
+ * the kernel or function, R_AMDGPU_ABS32 against local section symbols), as clang -g writes them.
  * requires: co_build_image; breaks: nothing.  Complexity: O(file size + symbols). */
 #include "image.h"
 
@@ -23,6 +26,11 @@ enum rel_index {
 	R_RELA_DATA,
 	R_BSS,
 	R_NOTE,
+	R_DEBUG_ABBREV, /* (the .debug_* sections only with line information) */
+	R_DEBUG_INFO,
+	R_RELA_DEBUG_INFO,
+	R_DEBUG_LINE,
+	R_RELA_DEBUG_LINE,
 	R_SYMTAB,
 	R_STRTAB,
 	R_SHSTRTAB,
@@ -40,7 +48,11 @@ struct rel_ctx {
 	bool has_rela[CO_NSEC];
 	size_t map[R_COUNT];
 	struct co_out_sec secs[R_COUNT];
+	struct co_debug debug; /* with line information (dwarf.c), addresses 0 */
+	struct co_bytes rela_debug_info, rela_debug_line;
 };
+
+enum { R_AMDGPU_ABS32_TYPE = 6 };
 
 static void put_sym(struct co_bytes *tab, uint32_t name, uint8_t info, uint8_t other,
                     uint16_t shndx, uint64_t value, uint64_t size)
@@ -103,6 +115,27 @@ static void put_rela(struct co_bytes *b, uint64_t off, uint32_t sym, uint32_t ty
 	co_bytes_append(b, e, 24);
 }
 
+/* The line information's addresses (ABS64 against the kernel or function) and section offsets
+ * (ABS32 against the section symbols 1 and 2), as LLVM relocates its .debug_* sections. */
+static void debug_relocs(struct rel_ctx *c)
+{
+	const struct co_debug_reloc *r = (const struct co_debug_reloc *)c->debug.relocs.data;
+	size_t n = c->debug.relocs.size / sizeof *r;
+	for (size_t i = 0; i < n; i++) {
+		struct co_bytes *to = r[i].in_line ? &c->rela_debug_line : &c->rela_debug_info;
+		if (r[i].target == CO_DT_CODE) {
+			size_t p = r[i].code, nk = c->m->nkernels;
+			const char *name =
+			        p < nk ? c->m->kernels[p].name : c->m->functions[p - nk].name;
+			const struct co_sym *k = co_find_sym(&c->img, name);
+			put_rela(to, r[i].offset, c->sym_index[k - c->img.syms], CO_R_ABS64, 0);
+		} else {
+			put_rela(to, r[i].offset, r[i].target == CO_DT_ABBREV ? 1 : 2,
+			         R_AMDGPU_ABS32_TYPE, 0);
+		}
+	}
+}
+
 static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, struct pa_diag *d)
 {
 	const struct co_module *m = c->m;
@@ -110,6 +143,12 @@ static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, stru
 	c->undef = PA_NEW_ARRAY(a, const char *, m->nrelocs + 1);
 	put_sym(&c->symtab, 0, 0, 0, 0, 0, 0);
 	co_strtab_add(&c->strtab, "");
+	if (m->line_info) { /* 1, 2: what .debug_info's section offsets are relative to */
+		put_sym(&c->symtab, 0, STB_LOCAL << 4 | STT_SECTION, 0,
+		        (uint16_t)c->map[R_DEBUG_ABBREV], 0, 0);
+		put_sym(&c->symtab, 0, STB_LOCAL << 4 | STT_SECTION, 0,
+		        (uint16_t)c->map[R_DEBUG_LINE], 0, 0);
+	}
 	for (size_t i = 0; i < c->img.nsyms; i++)
 		if (!is_exported(&c->img.syms[i]) && c->img.syms[i].sec != CO_SEC_UNDEF)
 			emit_sym(c, i, false);
@@ -137,11 +176,43 @@ static bool build_symbols_and_relocs(struct rel_ctx *c, struct pa_arena *a, stru
 		put_rela(&c->rela[sec], off, target_index(c, r->symbol, first_undef), r->type,
 		         r->addend);
 	}
+	debug_relocs(c);
 	for (size_t i = 0; i < c->nundef; i++)
 		put_sym(&c->symtab, co_strtab_add(&c->strtab, c->undef[i]),
 		        STB_GLOBAL << 4 | STT_NOTYPE, STV_DEFAULT, 0, 0, 0);
 	c->secs[R_SYMTAB].info = first_global;
 	return true;
+}
+
+static void plan_debug(struct rel_ctx *c)
+{
+	struct co_out_sec *s = c->secs;
+	const struct co_debug *g = &c->debug;
+	s[R_DEBUG_ABBREV] = (struct co_out_sec){.name = ".debug_abbrev",
+	                                        .type = SHT_PROGBITS,
+	                                        .size = g->abbrev.size,
+	                                        .align = 1,
+	                                        .data = g->abbrev.data};
+	s[R_DEBUG_INFO] = (struct co_out_sec){.name = ".debug_info",
+	                                      .type = SHT_PROGBITS,
+	                                      .size = g->info.size,
+	                                      .align = 1,
+	                                      .data = g->info.data};
+	s[R_DEBUG_LINE] = (struct co_out_sec){.name = ".debug_line",
+	                                      .type = SHT_PROGBITS,
+	                                      .size = g->line.size,
+	                                      .align = 1,
+	                                      .data = g->line.data};
+	s[R_RELA_DEBUG_INFO] = (struct co_out_sec){.name = ".rela.debug_info",
+	                                           .type = SHT_RELA,
+	                                           .flags = SHF_INFO_LINK,
+	                                           .align = 8,
+	                                           .entsize = 24};
+	s[R_RELA_DEBUG_LINE] = (struct co_out_sec){.name = ".rela.debug_line",
+	                                           .type = SHT_RELA,
+	                                           .flags = SHF_INFO_LINK,
+	                                           .align = 8,
+	                                           .entsize = 24};
 }
 
 static void plan(struct rel_ctx *c)
@@ -182,6 +253,7 @@ static void plan(struct rel_ctx *c)
 		                           0,
 		                           NULL};
 	}
+	plan_debug(c);
 	s[R_SYMTAB] = (struct co_out_sec){".symtab", SHT_SYMTAB, 0, 0, 0, 0, 8, 24, 0, 0, NULL};
 	s[R_STRTAB] = (struct co_out_sec){".strtab", SHT_STRTAB, 0, 0, 0, 0, 1, 0, 0, 0, NULL};
 	s[R_SHSTRTAB] = (struct co_out_sec){".shstrtab", SHT_STRTAB, 0, 0, 0, 0, 1, 0, 0, 0, NULL};
@@ -191,8 +263,12 @@ static void plan(struct rel_ctx *c)
 		        (o == R_RODATA || o == R_DATA || o == R_BSS || o == R_RELA_TEXT ||
 		         o == R_RELA_RODATA || o == R_RELA_DATA) &&
 		        s[o].size == 0;
-		c->map[o] = empty_optional ? 0 : ++n;
+		bool debug = o >= R_DEBUG_ABBREV && o <= R_RELA_DEBUG_LINE;
+		c->map[o] = empty_optional || (debug && !c->m->line_info) ? 0 : ++n;
 	}
+	s[R_RELA_DEBUG_INFO].info = (uint32_t)c->map[R_DEBUG_INFO];
+	s[R_RELA_DEBUG_LINE].info = (uint32_t)c->map[R_DEBUG_LINE];
+	s[R_RELA_DEBUG_INFO].link = s[R_RELA_DEBUG_LINE].link = (uint32_t)c->map[R_SYMTAB];
 	for (int o = R_RELA_TEXT; o <= R_RELA_DATA; o += 2) {
 		s[o].info = (uint32_t)c->map[o - 1];
 		s[o].link = (uint32_t)c->map[R_SYMTAB];
@@ -210,6 +286,10 @@ static bool emit(struct rel_ctx *c, struct co_buffer *out, struct pa_diag *d)
 		s[o].size = c->rela[rela_of[o]].size;
 		s[o].data = c->rela[rela_of[o]].data;
 	}
+	s[R_RELA_DEBUG_INFO].size = c->rela_debug_info.size;
+	s[R_RELA_DEBUG_INFO].data = c->rela_debug_info.data;
+	s[R_RELA_DEBUG_LINE].size = c->rela_debug_line.size;
+	s[R_RELA_DEBUG_LINE].data = c->rela_debug_line.data;
 	s[R_SYMTAB].size = c->symtab.size;
 	s[R_SYMTAB].data = c->symtab.data;
 	s[R_STRTAB].size = c->strtab.size;
@@ -266,6 +346,13 @@ bool co_write_relocatable(const struct co_module *m, struct co_buffer *out, stru
 	out->data = NULL;
 	out->size = 0;
 	bool ok = co_build_image(m, &arena, &c.img, d);
+	if (ok && m->line_info) { /* (RELA: the fields hold 0, the relocations the values) */
+		uint64_t *off = PA_NEW_ARRAY(&arena, uint64_t, m->nkernels + m->nfunctions + 1);
+		for (size_t i = 0; i < m->nkernels + m->nfunctions; i++)
+			off[i] = i < m->nkernels ? c.img.kernel_text_off[i]
+			                         : c.img.func_text_off[i - m->nkernels];
+		co_build_debug(m, off, true, &c.debug);
+	}
 	if (ok) {
 		ok = plan_relas(&c, d);
 		if (ok)
@@ -279,6 +366,9 @@ bool co_write_relocatable(const struct co_module *m, struct co_buffer *out, stru
 	co_bytes_free(&c.symtab);
 	co_bytes_free(&c.strtab);
 	co_bytes_free(&c.shstrtab);
+	co_bytes_free(&c.rela_debug_info);
+	co_bytes_free(&c.rela_debug_line);
+	co_debug_free(&c.debug);
 	for (int i = 0; i < CO_NSEC; i++)
 		co_bytes_free(&c.rela[i]);
 	pa_arena_free(&arena);

@@ -174,6 +174,8 @@ static void finish_kernel(struct compiler *c, size_t index, const struct mir_fun
 	k->abi.private_segment_wave_offset = mf->abi.private_segment;
 	k->uses_flat_scratch = mf->abi.uses_flat_scratch;
 	k->wave_size = mf->wave_size;
+	if (c->o->line_info)
+		k->lines = drv_lines_rows(code, &c->mod_arena, &k->nlines);
 	for (uint32_t i = 0; i < code->nrelocs; i++) {
 		const struct sched_reloc *r = &code->relocs[i];
 		c->relocs = pa_arena_grow(&c->mod_arena, c->relocs, &c->relocs_cap, c->nrelocs + 1,
@@ -727,6 +729,8 @@ static void on_function(void *user, const struct ptx_function *pf, const struct 
 	struct compiler *c = user;
 	const struct ptx_func_info *fi = pf->sym->func;
 	c->mod = *m;
+	if (c->o->line_info)
+		drv_lines_function(&c->lines, &c->mod_arena, pf);
 	if (!fi || !fi->is_entry) {
 		/* device functions are compiled into their callers (inlined); one never called
 		 * is only checked by the front end */
@@ -746,6 +750,13 @@ static void on_function(void *user, const struct ptx_function *pf, const struct 
 	}
 	compile_and_reset(c, pf);
 }
+static void on_file(void *user, uint32_t index, const char *name, size_t len)
+{
+	struct compiler *c = user;
+	if (c->o->line_info)
+		drv_lines_file(&c->lines, &c->mod_arena, index, name, len);
+}
+
 static void print_times(const struct compiler *c, FILE *out)
 {
 	double total = 0;
@@ -778,6 +789,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	                                  .on_function = on_function,
 	                                  .on_variable = on_variable,
 	                                  .on_module_end = on_module_end,
+	                                  .on_file = on_file,
 	                                  .user = &c};
 	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
 	drop_deferred(&c); /* left only after an error */
@@ -810,6 +822,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 			memcpy(relocs + c.nrelocs, c.data.relocs, c.data.nrelocs * sizeof *relocs);
 		m.relocs = relocs;
 		m.nrelocs = c.nrelocs + c.data.nrelocs;
+		if (ok && o->line_info)
+			ok = drv_lines_finish(&c.lines, &m, o->filename, &c.mod_arena, d);
 		ok = ok && (o->relocatable ? co_write_relocatable(&m, out, d)
 		                           : co_write_executable(&m, out, d));
 		if (ok && o->info) {

@@ -34,6 +34,7 @@ struct pa_compile_options {
 	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
 	                           * on wave64 (docs/WARP.md) */
 	bool relocatable;         /* -c: an ET_REL object (for ld.lld / co_link) */
+	bool line_info;           /* -lineinfo, -g: DWARF lines from .file/.loc (lineinfo.c) */
 };
 
 /* Compiles the PTX module read from `in`.  On success *out holds the code object (an

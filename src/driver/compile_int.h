@@ -6,6 +6,7 @@
 #include "compile.h"
 #include "ir/ir.h"
 #include "isel/isel.h"
+#include "lineinfo.h"
 #include "moddata.h"
 #include "ptx.h"
 #include "regalloc/regalloc.h"
@@ -82,6 +83,7 @@ struct compiler {
 	uint32_t fn_ptr_slots_cap;
 	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
 	uint32_t fn_asm_cap;
+	struct drv_lineinfo lines; /* -lineinfo: the module's .loc and .file (lineinfo.c) */
 };
 
 /* compile.c */

@@ -103,6 +103,9 @@ static bool compile_function(struct compiler *c, const struct ptx_symbol *sym,
 	        .name = pa_arena_strndup(&c->mod_arena, sym->name, strlen(sym->name)),
 	        .code = bytes,
 	        .code_size = code.size};
+	if (c->o->line_info)
+		c->functions[index].lines =
+		        drv_lines_rows(&code, &c->mod_arena, &c->functions[index].nlines);
 	if (mf.num_vgprs > c->fn_vgprs)
 		c->fn_vgprs = mf.num_vgprs;
 	if (c->o->asm_out)

@@ -57,6 +57,9 @@ static void print_help(FILE *out)
 	      "                            called from several sites)\n"
 	      "  -e, --entry NAME          compile only the entry function NAME\n"
 	      "  -c, --compile-only        write a relocatable object (for linking)\n"
+	      "  -lineinfo, --generate-line-info, -g, --device-debug\n"
+	      "                            DWARF line table (.debug_line) from the PTX .file/.loc\n"
+	      "                            (the PTX lines when it has none); code unchanged\n"
 	      "  -S                        print AMDGPU assembly instead of a code object\n"
 	      "  --parse-only              parse and check the input, write nothing\n"
 	      "  --dump-ast                print the parsed module as normalized PTX\n"
@@ -571,6 +574,10 @@ int main(int argc, char **argv)
 	diag.warnings_off = o.no_warn;
 	diag.warnings_error = o.werror;
 
+	if (o.line_info &&
+	    (o.nobjects || o.emit_asm || has_suffix(o.input, ".s") || has_suffix(o.input, ".S")))
+		usage_error("%s", "-lineinfo/-g needs PTX input compiled to a code object (its "
+		                  ".loc lines; no -S, .s input or linking)");
 	if (o.nobjects) {
 		if (o.relocatable || o.parse_only || o.dump_ast || o.emit_asm)
 			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "

@@ -31,6 +31,8 @@ static const struct flag flags[] = {
         FLAG("-Werror", "--warning-as-error", werror, false),
         FLAG("-Wno-lanemask", NULL, no_lanemask_warning, false),
         FLAG("-c", "--compile-only", relocatable, false),
+        FLAG("-lineinfo", "--generate-line-info", line_info, false),
+        FLAG("-g", "--device-debug", line_info, false),
         FLAG("--verify", NULL, verify, false),
         FLAG("--parse-only", NULL, parse_only, true),
         FLAG("--dump-ast", NULL, dump_ast, true),
@@ -335,5 +337,6 @@ void pa_options_compile(const struct pa_options *o, const struct amd_target *tar
 	        .no_lanemask_warning = o->no_lanemask_warning,
 	        .warp_size = o->warp_size,
 	        .relocatable = o->relocatable,
+	        .line_info = o->line_info,
 	};
 }

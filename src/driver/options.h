@@ -39,6 +39,7 @@ struct pa_options {
 	unsigned inline_mode; /* --inline-all, --no-inline (enum ir_inline_mode) */
 	bool verbose, no_warn, werror, parse_only, dump_ast, emit_asm, relocatable;
 	bool dump_ir, dump_mir, dump_sched, time_passes, verify;
+	bool line_info;           /* -lineinfo, --generate-line-info, -g, --device-debug */
 	bool gpu_name_given;      /* else assembly and objects name their own target */
 	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
 	unsigned wave_size;       /* --wavefront-size; 0: the target's default */

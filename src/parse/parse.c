@@ -319,6 +319,8 @@ static bool parse_file(struct ptx_ctx *c)
 		return false;
 	}
 	ptx_append(text, sizeof text, &n, tok(c)->text, tok(c)->len);
+	if (c->opts->on_file) /* (the token keeps its quotes) */
+		c->opts->on_file(c->opts->user, index, tok(c)->text + 1, tok(c)->len - 2);
 	uint32_t line = tok(c)->line;
 	next(c);
 	while (is_punct(c, ',') && tok(c)->line == line) {

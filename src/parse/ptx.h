@@ -432,6 +432,9 @@ struct ptx_parse_options {
 	 * module-level symbols are still valid (e.g. for work deferred until every function
 	 * has been seen). */
 	void (*on_module_end)(void *user, const struct ptx_module_state *m);
+	/* Optional: called for every `.file index "name"` directive (the name without its
+	 * quotes, `len` bytes, valid only during the call), for line information. */
+	void (*on_file)(void *user, uint32_t index, const char *name, size_t len);
 	void *user;
 };
 

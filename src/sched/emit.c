@@ -9,7 +9,8 @@
  * second encodes for real.  A branch that does not fit in 16 bits is an error (sched_relax,
  * relax.c, rewrote those of kernels into long branches before).  A MIR_RELOC literal is
  * encoded as a placeholder, then zeroed and recorded as a relocation whose addend is its
- * distance from the s_getpc_b64 anchor (sched_reloc_addend).
+ * distance from the s_getpc_b64 anchor (sched_reloc_addend).  Each change of PTX line
+ * (mir_insn.src_line) is recorded with its address (sched_code.lines, for -lineinfo).
  *   requires: every operand physical (mir_verify(after_ra)); no COPY.
  *   breaks: nothing (fn is read-only).  O(instructions). */
 #include <stdio.h>
@@ -180,6 +181,15 @@ static bool add_reloc(const struct mir_function *fn, uint32_t b, uint32_t i, uin
 	return true;
 }
 
+/* Records that the code from addr on comes from PTX line src_line. */
+static void add_line(struct sched_code *out, struct pa_arena *arena, uint32_t addr,
+                     uint32_t src_line)
+{
+	out->lines = pa_arena_grow(arena, out->lines, &out->lines_cap, out->nlines + 1,
+	                           sizeof *out->lines);
+	out->lines[out->nlines++] = (struct sched_line){addr, src_line};
+}
+
 /* Pass 1: sizes; block_addr[b] = byte address of block b, block_addr[nblocks] = end. */
 static bool layout(const struct mir_function *fn, uint32_t *block_addr, struct pa_diag *d)
 {
@@ -237,6 +247,8 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
 			if (sched_reloc_opnd(in) &&
 			    !add_reloc(fn, b, i, addr, words, n, anchor_end, out, arena, d))
 				return false;
+			if (!out->nlines || out->lines[out->nlines - 1].src_line != in->src_line)
+				add_line(out, arena, addr, in->src_line);
 			for (unsigned w = 0; w < n; w++, addr += 4)
 				for (unsigned byte = 0; byte < 4; byte++)
 					code[addr + byte] = (uint8_t)(words[w] >> (8 * byte));

@@ -56,12 +56,22 @@ static inline int64_t sched_reloc_addend(const struct mir_reloc *r, uint32_t lit
 	return (int64_t)literal_at - (int64_t)anchor_end + r->addend;
 }
 
+/* Where the instructions from `offset` on (to the next entry's offset, or the end) came
+ * from: the PTX line of their statement (0: none, e.g. the entry's set-up). */
+struct sched_line {
+	uint32_t offset;
+	uint32_t src_line;
+};
+
 /* Machine code of one function: `code` (arena memory), `size` bytes, a multiple of 4. */
 struct sched_code {
 	uint8_t *code;
 	size_t size;
 	struct sched_reloc *relocs; /* the MIR_RELOC literals, in code order */
 	uint32_t nrelocs, relocs_cap;
+	struct sched_line *lines; /* one entry where src_line changes, in code order (for line
+	                           * information: -lineinfo) */
+	uint32_t nlines, lines_cap;
 };
 /* Branch relaxation (relax.c): rewrites every branch beyond the 16-bit offset into a long
  * branch through s_getpc/s_setpc on a free SGPR pair (grows fn->num_sgprs), iterating to

@@ -85,6 +85,16 @@ with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([cli, vadd_path, "--gpu-name", gpus, "-o", out], check=True, timeout=60)
     with open(out, "rb") as f:
         check("bundle", status == SUCCESS and code == f.read(), errors)
+    # -lineinfo through the API: the CLI's code object, DWARF line table included.
+    li_path = os.path.join(srcdir, "tests", "codeobj", "lineinfo.ptx")
+    with open(li_path, "rb") as f:
+        status, code, errors, _ = compile_ptx(f.read(), ["--gpu-name", "gfx1100", "-lineinfo"])
+    out = os.path.join(tmp, "li.hsaco")
+    subprocess.run([cli, li_path, "--gpu-name", "gfx1100", "-lineinfo", "-o", out], check=True,
+                   timeout=60)
+    with open(out, "rb") as f:
+        check("-lineinfo", status == SUCCESS and code == f.read() and b".debug_line" in code,
+              errors)
 
 status, code, errors, info = compile_ptx(vadd, ["-arch=gfx1030", "-v"])
 check("-v", status == SUCCESS and "Function properties for vadd" in info and not errors, info)
