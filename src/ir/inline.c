@@ -873,6 +873,8 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 		irb_error(b, "this call's target form is not supported");
 		return;
 	}
+	if (!ir_funclib_find(b->lib, callee->sym) && irb_assert_call(b, callee->sym, rets, args))
+		return; /* build_sys.c */
 	if (is_vprintf(callee->sym, rets, args) && !ir_funclib_find(b->lib, callee->sym)) {
 		vprintf_call(b, rets, args);
 		return;

@@ -72,6 +72,7 @@ struct sim_stats {
 	uint64_t cycles;                    /* sum over workgroups of the slowest wave's clock */
 	uint64_t waves, workgroups;
 	uint64_t violations; /* strict-checker reports */
+	bool trapped;        /* the run ended at an s_trap (trap, abort, assert): SIM_ERROR */
 };
 
 struct sim_options {
