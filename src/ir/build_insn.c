@@ -222,13 +222,11 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			v = emit1(b, IR_NOT, IR_T_PRED, adapt(b, v, IR_T_PRED, false), 0);
 		if (o->value) { /* `r + 4`: the register's value plus the constant */
 			enum ir_type vt = (enum ir_type)b->fn->vals[v].type;
-			if (ir_type_is_float(vt) || vt == IR_T_PRED) {
-				irb_error(b,
-				          "a constant added to a %s register is not supported by "
-				          "the code "
-				          "generator",
-				          ir_type_name(vt));
-				return ir_undef(b->fn, want);
+			if (ir_type_is_float(vt) ||
+			    vt == IR_T_PRED) { /* an error if used (sel_sys.c) */
+				int64_t at = (int64_t)b->line << 20 | b->col; /* never merged */
+				return adapt(b, irb_emit(b, IR_UNUSABLE, vt, NULL, 0, 0, at), want,
+				             sign);
 			}
 			v = emit2(b, IR_ADD, vt, v, ir_const(b->fn, vt, o->value), 0);
 		}

@@ -186,6 +186,13 @@ bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	default:
 		break;
 	}
+	if (op == PTX_OP_ALLOCA || op == PTX_OP_STACKSAVE || op == PTX_OP_STACKRESTORE) {
+		irb_unsupported(b, in,
+		                "dynamic allocation on the per-thread stack (alloca, stacksave, "
+		                "stackrestore) needs a dynamic stack pointer in scratch, which "
+		                "ptxas-amd does not have (docs/CALLS.md)");
+		return true;
+	}
 	if (is_image(op)) {
 		irb_unsupported(b, in,
 		                "textures and surfaces (tex, tld4, txq, suld, sust, sured, suq, "

@@ -873,13 +873,16 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 		irb_error(b, "this call's target form is not supported");
 		return;
 	}
-	if (!ir_funclib_find(b->lib, callee->sym) && irb_assert_call(b, callee->sym, rets, args))
+	const struct ptx_symbol *fs = callee->sym;
+	if (fs->func && fs->func->alias_of) /* `.alias fs, target;` (parse.c) */
+		fs = fs->func->alias_of;
+	if (!ir_funclib_find(b->lib, fs) && irb_assert_call(b, fs, rets, args))
 		return; /* build_sys.c */
-	if (is_vprintf(callee->sym, rets, args) && !ir_funclib_find(b->lib, callee->sym)) {
+	if (is_vprintf(fs, rets, args) && !ir_funclib_find(b->lib, fs)) {
 		vprintf_call(b, rets, args);
 		return;
 	}
-	irb_inline_call(b, callee->sym, rets, args);
+	irb_inline_call(b, fs, rets, args);
 }
 
 /* ---- unused parameter addresses ---- */

@@ -1,7 +1,7 @@
 """Case for tests/exec/ptx/sys_hints.ptx: the hint and system forms (prefetch, applypriority,
 discard, createpolicy, .L2::cache_hint on ld/st/atom/red, nanosleep, griddepcontrol,
 setmaxnreg, pmevent, %pm registers, a trap and a brkpt no lane reaches, __assertfail behind a
-passing test) must leave the program's results as the PTX ISA defines them without the hints:
+passing test, a call through .alias) must leave the program's results as the PTX ISA defines them without the hints:
 the loads, stores, atom and red happen; the atom's old values are a permutation of 0..n-1 and
 the red sums the inputs.  %pm0..%pm7 and %pm0_64.. are "undefined" in the PTX ISA; ptxas-amd
 reads them as 0 (docs/SEMANTICS.md), the only machine-specific slot here."""
@@ -21,7 +21,7 @@ def sys_hints_case():
     def check(outs, wave):
         out, cnt = unpack('I', outs[0]), unpack('I', outs[1])
         errs = []
-        olds = sorted(out[4 * i + 1] for i in range(n))
+        olds = sorted(out[5 * i + 1] for i in range(n))
         if olds != list(range(n)):
             errs.append('atom.add old values are not a permutation of 0..%d' % (n - 1))
         if cnt[0] != n:
@@ -30,17 +30,19 @@ def sys_hints_case():
             errs.append('red.add sum %#x, expected %#x' % (cnt[1], sum(a) & M32))
         for i in range(n):
             want = (a[i] + 1) & M32
-            if out[4 * i] != want or out[4 * i + 2] != want:
+            if out[5 * i] != want or out[5 * i + 2] != want:
                 errs.append('thread %d: st %#x / ld back %#x, expected %#x'
-                            % (i, out[4 * i], out[4 * i + 2], want))
-            if out[4 * i + 3] != 0:
-                errs.append('thread %d: %%pm sum %#x (ptxas-amd reads 0)' % (i, out[4 * i + 3]))
+                            % (i, out[5 * i], out[5 * i + 2], want))
+            if out[5 * i + 4] != (3 * a[i] + 7) & M32:
+                errs.append('thread %d: call through .alias gave %#x' % (i, out[5 * i + 4]))
+            if out[5 * i + 3] != 0:
+                errs.append('thread %d: %%pm sum %#x (ptxas-amd reads 0)' % (i, out[5 * i + 3]))
             if len(errs) > 12:
                 break
         return errs
 
     return Case('sys_hints', 'sys_hints', (GRID,), (BLOCK,),
-                [Out(16 * n), In('I', a), Out(256)], check)
+                [Out(20 * n), In('I', a), Out(256)], check)
 
 
 def cases():
