@@ -165,6 +165,11 @@ bool irb_conv2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 bool irb_async(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_sys.c: hints (prefetch, createpolicy, ...), nanosleep, trap, stack forms, ... */
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_sys.c: alloca's stack pointer before an inlined call of `body` when the body
+ * allocates (else IR_NO_REF), and put back after it (the PTX ISA frees a function's
+ * allocations when it returns) */
+ir_ref irb_stack_at_call(struct irb *b, const struct ptx_function *body);
+void irb_stack_at_return(struct irb *b, ir_ref sp);
 /* build_sys.c: a call of CUDA's __assertfail or clang's __assert_fail (.extern, no body):
  * the assertion message, then a trap; false if the call is not one */
 bool irb_assert_call(struct irb *b, const struct ptx_symbol *callee, const struct ptx_operand *rets,

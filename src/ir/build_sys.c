@@ -10,8 +10,10 @@
  * without the hint operand (ld/st drop it where they are built).  nanosleep sleeps with
  * s_sleep (the PTX ISA allows any duration in [0, 2t]).  trap and brkpt end the wave with
  * s_trap 2, as llvm.trap (TRAP), and the thread with it; __assertfail/__assert_fail print
- * CUDA's assertion message through the printf machinery, then trap.  Textures, surfaces and
- * istypep are rejected by name with the reason.
+ * CUDA's assertion message through the printf machinery, then trap.  alloca, stacksave and
+ * stackrestore move a per-thread stack pointer kept as an SSA variable over the stack the
+ * selector places after the .local frame (docs/CALLS.md).  Textures, surfaces and istypep are
+ * rejected by name with the reason.
  * requires: irb state at the instruction; breaks: nothing.  Complexity: O(operands). */
 #include <string.h>
 
@@ -156,6 +158,131 @@ bool irb_assert_call(struct irb *b, const struct ptx_symbol *callee, const struc
 	return true;
 }
 
+/* ---- alloca, stacksave, stackrestore (docs/CALLS.md "Aliases, assertions and the dynamic
+ * stack") ---- */
+
+enum { STACK_VAR_KEY = 0xfffffffdu, ALLOCA_ALIGN = 8, ALLOCA_ALIGN_MAX = 1u << 23 };
+
+/* The stack pointer: an SSA variable of the whole kernel holding the bytes allocated, 0 at
+ * the entry (block 0); the address is STACK_FRAME 0 plus it. */
+static uint32_t stack_var(struct irb *b)
+{
+	uint32_t var = irb_var_of_key(b, (uint64_t)STACK_VAR_KEY << 32, IR_T_I64);
+	if (!irb_has_def(b, var, 0))
+		irb_write_var(b, var, 0, ir_const(b->fn, IR_T_I64, 0));
+	return var;
+}
+
+static ir_ref frame_bound(struct irb *b, unsigned which)
+{
+	return irb_emit(b, IR_STACK_FRAME, IR_T_I64, NULL, 0, which, 0);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
+{
+	ir_ref a[2] = {x, y};
+	return irb_emit(b, op, t, a, 2, aux, 0);
+}
+
+static ir_ref add64(struct irb *b, ir_ref x, ir_ref y)
+{
+	return op2(b, IR_ADD, IR_T_I64, x, y, 0);
+}
+
+static ir_ref const64(struct irb *b, uint64_t c)
+{
+	return ir_const(b->fn, IR_T_I64, c);
+}
+
+/* A u32/u64 operand as an i64 value. */
+static ir_ref read64(struct irb *b, const struct ptx_insn *in, unsigned k)
+{
+	bool wide = ptx_types[in->types[0]].bits == 64;
+	ir_ref v = irb_read_opnd(b, &in->opnds[k], wide ? IR_T_I64 : IR_T_I32, false);
+	return wide ? v : irb_emit(b, IR_ZEXT, IR_T_I64, &v, 1, 0, 0);
+}
+
+/* The stack pointer's new value `sp` (bytes allocated), kept where the guard is false. */
+static void set_sp(struct irb *b, uint32_t var, ir_ref sp, ir_ref guard)
+{
+	if (guard != IR_NO_REF) {
+		ir_ref sel[3] = {guard, sp, irb_read_var(b, var, b->cur)};
+		sp = irb_emit(b, IR_SELECT, IR_T_I64, sel, 3, 0, 0);
+	}
+	irb_write_var(b, var, b->cur, sp);
+}
+
+/* alloca d, size{, align}: d = the stack pointer rounded up to the alignment (at least 8,
+ * the PTX ISA's default); the pointer moves past size bytes.  A thread whose allocation
+ * passes the end of the stack budget traps (the PTX ISA leaves an overflow undefined). */
+static void alloca_insn(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	uint64_t align = ALLOCA_ALIGN;
+	if (in->nopnds > 2) {
+		const struct ptx_operand *a = &in->opnds[2];
+		if (a->kind != PTX_OPND_INT || !a->value || (a->value & (a->value - 1)) ||
+		    a->value > ALLOCA_ALIGN_MAX) {
+			irb_error(b,
+			          "alloca: the alignment must be a constant power of 2 up to 2^23");
+			return;
+		}
+		align = a->value > ALLOCA_ALIGN ? a->value : ALLOCA_ALIGN;
+	}
+	ir_ref size = read64(b, in, 1);
+	uint32_t var = stack_var(b);
+	ir_ref base = frame_bound(b, 0);
+	ir_ref top = add64(b, base, irb_read_var(b, var, b->cur));
+	ir_ref addr = op2(b, IR_AND, IR_T_I64, add64(b, top, const64(b, align - 1)),
+	                  const64(b, ~(align - 1)), 0);
+	ir_ref end = add64(b, addr, size);
+	ir_ref bad = op2(b, IR_OR, IR_T_PRED,
+	                 op2(b, IR_ICMP, IR_T_PRED, end, frame_bound(b, 1), IR_CMP_GTU),
+	                 op2(b, IR_ICMP, IR_T_PRED, end, addr, IR_CMP_LTU), 0);
+	if (guard != IR_NO_REF)
+		bad = op2(b, IR_AND, IR_T_PRED, bad, guard, 0);
+	trap(b, bad);
+	set_sp(b, var, op2(b, IR_SUB, IR_T_I64, end, base, 0), guard);
+	irb_write_dest(b, &in->opnds[0], addr, false, guard);
+}
+
+ir_ref irb_stack_at_call(struct irb *b, const struct ptx_function *body)
+{
+	bool allocates = false;
+	for (uint32_t i = 0; i < body->nstmts && !allocates; i++)
+		allocates = body->stmts[i].kind == PTX_STMT_INSN &&
+		            body->stmts[i].u.insn->op == PTX_OP_ALLOCA;
+	if (!allocates || b->fn->real_sym)
+		return IR_NO_REF;
+	return irb_read_var(b, stack_var(b), b->cur);
+}
+
+void irb_stack_at_return(struct irb *b, ir_ref sp)
+{
+	if (sp != IR_NO_REF)
+		irb_write_var(b, stack_var(b), b->cur, sp);
+}
+
+static void dynamic_stack(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	if (b->fn->real_sym) {
+		irb_unsupported(b, in,
+		                "in a function compiled on its own (a recursive call reaches it)");
+		return;
+	}
+	if (in->op == PTX_OP_ALLOCA) {
+		alloca_insn(b, in, guard);
+		return;
+	}
+	uint32_t var = stack_var(b);
+	ir_ref base = frame_bound(b, 0);
+	if (in->op == PTX_OP_STACKSAVE) {
+		ir_ref sp = add64(b, base, irb_read_var(b, var, b->cur));
+		irb_write_dest(b, &in->opnds[0], sp, false, guard);
+		return;
+	}
+	set_sp(b, var, op2(b, IR_SUB, IR_T_I64, read64(b, in, 0), base, 0), guard);
+}
+
 static bool is_image(enum ptx_opcode op)
 {
 	return op == PTX_OP_TEX || op == PTX_OP_TLD4 || op == PTX_OP_TXQ || op == PTX_OP_SULD ||
@@ -187,10 +314,7 @@ bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		break;
 	}
 	if (op == PTX_OP_ALLOCA || op == PTX_OP_STACKSAVE || op == PTX_OP_STACKRESTORE) {
-		irb_unsupported(b, in,
-		                "dynamic allocation on the per-thread stack (alloca, stacksave, "
-		                "stackrestore) needs a dynamic stack pointer in scratch, which "
-		                "ptxas-amd does not have (docs/CALLS.md)");
+		dynamic_stack(b, in, guard);
 		return true;
 	}
 	if (is_image(op)) {

@@ -1,9 +1,46 @@
 /* Instruction selection for the IR operations of build_sys.c: TRAP (s_trap after every
  * counter drained, so that the stores before it, an assertion's printf record among them,
- * are done when the trap handler stops the dispatch), SLEEP (s_sleep), and UNUSABLE (an
- * error: a used value PTX gives no meaning).
+ * are done when the trap handler stops the dispatch), SLEEP (s_sleep), UNUSABLE (an
+ * error: a used value PTX gives no meaning) and STACK_FRAME (the bounds of alloca's stack:
+ * sel_sys_layout puts it after the .local frame, with the stack budget of real calls,
+ * --stack-size, and grows the private segment by it).
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
+
+static uint32_t align16(uint32_t v)
+{
+	return (v + 15) & ~15u;
+}
+
+void sel_sys_layout(struct isel *s)
+{
+	const struct ir_function *ir = s->ir;
+	bool used = false;
+	for (uint32_t b = 0; b < ir->nblocks && !used; b++)
+		for (uint32_t i = 0; i < ir->blocks[b].ninsns && !used; i++)
+			used = ir->blocks[b].insns[i].op == IR_STACK_FRAME;
+	if (!used)
+		return;
+	if (ir->real_sym || ir->ncallees || ir->calls_pointers) {
+		sel_error(s, "alloca in a kernel that makes real calls is not supported (its stack "
+		             "and theirs would share the budget)");
+		return;
+	}
+	uint32_t budget = ir->stack_size ? align16(ir->stack_size) : MIR_CALL_STACK_DEFAULT;
+	s->dyn_stack_begin = align16(s->mf->scratch_size);
+	s->dyn_stack_end = s->dyn_stack_begin + budget;
+	s->mf->scratch_size = s->dyn_stack_end;
+	s->mf->scratch_ready = true;
+}
+
+/* STACK_FRAME: a uniform i64 constant. */
+static void stack_frame(struct isel *s, const struct ir_insn *in)
+{
+	uint32_t d = sel_def(s, in->res);
+	uint32_t bound = in->aux ? s->dyn_stack_end : s->dyn_stack_begin;
+	sel_copy(s, sel_sub(d, 0, 1), mir_imm(bound));
+	sel_copy(s, sel_sub(d, 1, 1), mir_imm(0));
+}
 
 bool sel_sys(struct isel *s, const struct ir_insn *in)
 {
@@ -15,6 +52,9 @@ bool sel_sys(struct isel *s, const struct ir_insn *in)
 		return true;
 	case IR_SLEEP:
 		sel_emit(s, AMD_OP_S_SLEEP, 1, &imm);
+		return true;
+	case IR_STACK_FRAME:
+		stack_frame(s, in);
 		return true;
 	case IR_UNUSABLE:
 		sel_error(

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """trap, brkpt and assert() in device code, on every target: tests/exec/ptx/sys_trap.ptx (trap
-and brkpt on the threads an input selects) and the nvcc and clang-19 PTX of
+and brkpt on the threads an input selects, an alloca past the stack budget) and the nvcc and clang-19 PTX of
 tests/exec/src/assert_basic.cu and assert_glibc.cu (__assertfail, __assert_fail).  A launch in
 which a thread traps must end in amdsim's trap (exit status 4, "kernel trap" on stderr) and print
 the failed assertions' messages the way CUDA's device runtime does,
@@ -87,6 +87,14 @@ def check_target(exe, sim, tmp, t):
         errs += expect_ok('%s %s (no trap)' % (t, kernel),
                           run(exe, sim, 'sys_trap.ptx', kernel, tmp, t, [0] * n, n),
                           [i + 100 for i in range(n)])
+    # alloca past the stack budget (8 KiB per thread by default) traps
+    sizes = [4, 64, 8, 1 << 20, 16, 4, 4, 4]
+    errs += expect_trap('%s alloca_k' % t, run(exe, sim, 'sys_trap.ptx', 'alloca_k', tmp, t,
+                                               sizes, n), [])
+    errs += expect_ok('%s alloca_k (fits)' % t,
+                      run(exe, sim, 'sys_trap.ptx', 'alloca_k', tmp, t, [4, 64, 8, 4096, 16, 4,
+                                                                        4, 4], n),
+                      [i + 100 for i in range(n)])
     # assert_basic.cu: v >= 0, out[i] = v + 1 when it holds
     line = src_line('assert_basic.cu', '\tassert(')
     func = 'void check_positive(const int *, int *)'

@@ -4,7 +4,8 @@ setmaxnreg, pmevent, %pm registers, a trap and a brkpt no lane reaches, __assert
 passing test, a call through .alias) must leave the program's results as the PTX ISA defines them without the hints:
 the loads, stores, atom and red happen; the atom's old values are a permutation of 0..n-1 and
 the red sums the inputs.  %pm0..%pm7 and %pm0_64.. are "undefined" in the PTX ISA; ptxas-amd
-reads them as 0 (docs/SEMANTICS.md), the only machine-specific slot here."""
+reads them as 0 (docs/SEMANTICS.md), the only machine-specific slot here.  sys_alloca.ptx:
+alloca, stacksave and stackrestore."""
 
 import random
 
@@ -45,5 +46,28 @@ def sys_hints_case():
                 [Out(20 * n), In('I', a), Out(256)], check)
 
 
+def sys_alloca_case():
+    """sys_alloca.ptx: the PTX ISA's alloca (aligned to max(align, 8), allocations apart,
+    stackrestore returns the pointer stacksave gave, a function's allocations end when it
+    returns), .local data kept."""
+    n = GRID * BLOCK
+
+    def check(outs, wave):
+        out = unpack('I', outs[0])
+        errs = []
+        for i in range(n):
+            k = i % 5 + 1
+            want = [sum(100 * i + j for j in range(k)) & M32, 0, 0, 1, 0x1234 + i, 1, i + 77, 1,
+                    sum(2 * (i + t) + 1 for t in range(2000)) & M32]
+            got = out[9 * i:9 * i + 9]
+            if got != want:
+                errs.append('thread %d: %r, expected %r' % (i, got, want))
+            if len(errs) > 12:
+                break
+        return errs
+
+    return Case('sys_alloca', 'sys_alloca', (GRID,), (BLOCK,), [Out(36 * n)], check)
+
+
 def cases():
-    return [sys_hints_case()]
+    return [sys_hints_case(), sys_alloca_case()]
