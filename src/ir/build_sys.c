@@ -48,6 +48,29 @@ static bool check_line_size(struct irb *b, const struct ptx_insn *in)
 	return true;
 }
 
+/* The forms the PTX ISA defines: prefetch of .global, .local or generic addresses, and
+ * applypriority with .L2::evict_normal only. */
+static bool check_hint_form(struct irb *b, const struct ptx_insn *in)
+{
+	if (in->op == PTX_OP_PREFETCH) {
+		for (unsigned i = 0; i < in->nmods; i++)
+			if (in->mods[i] == PTX_DW_SHARED || in->mods[i] == PTX_DW_CONST ||
+			    in->mods[i] == PTX_DW_PARAM || in->mods[i] == PTX_DW_SHARED_CTA ||
+			    in->mods[i] == PTX_DW_SHARED_CLUSTER) {
+				irb_error(
+				        b,
+				        "prefetch: the PTX ISA defines it for .global, .local and "
+				        "generic addresses only");
+				return false;
+			}
+	}
+	if (in->op == PTX_OP_APPLYPRIORITY && !has(in, PTX_DW_L2_EVICT_NORMAL)) {
+		irb_error(b, "applypriority: the PTX ISA defines only .L2::evict_normal");
+		return false;
+	}
+	return check_line_size(b, in);
+}
+
 /* setmaxnreg's count: 24..256, a multiple of 8 (PTX ISA); the hint itself has no effect. */
 static void setmaxnreg(struct irb *b, const struct ptx_insn *in)
 {
@@ -293,7 +316,7 @@ bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
 	if (is_hint(op)) {
-		(void)check_line_size(b, in);
+		(void)check_hint_form(b, in);
 		return true;
 	}
 	switch (op) {
