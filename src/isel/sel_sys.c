@@ -1,8 +1,9 @@
 /* Instruction selection for the IR operations of build_sys.c: TRAP (s_trap after every
  * counter drained, so that the stores before it, an assertion's printf record among them,
- * are done when the trap handler stops the dispatch), SLEEP (s_sleep), UNUSABLE (an
- * error: a used value PTX gives no meaning) and STACK_FRAME (the bounds of alloca's stack:
- * sel_sys_layout puts it after the .local frame, with the stack budget of real calls,
+ * are done when the trap handler stops the dispatch; on gfx11 clang's fallback after it), SLEEP
+ * (s_sleep), UNUSABLE (an error: a used value PTX gives no meaning) and STACK_FRAME (the bounds of
+ * alloca's stack: sel_sys_layout puts it after the .local frame, with the stack budget of real
+ * calls,
  * --stack-size, and grows the private segment by it).
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
@@ -42,6 +43,34 @@ static void stack_frame(struct isel *s, const struct ir_insn *in)
 	sel_copy(s, sel_sub(d, 1, 1), mir_imm(0));
 }
 
+/* gfx11: s_trap 2 may be a no-op there (LLVM's PrivEnabledTrap2NopBug), so, as clang-19
+ * does after it, the wave raises the queue's interrupt itself (m0 = the doorbell id with bit
+ * 10 set, s_sendmsg MSG_INTERRUPT) and halts.  m0 is not restored: the wave never goes on. */
+static void trap_fallback(struct isel *s)
+{
+	enum {
+		MSG_INTERRUPT = 1,
+		MSG_RTN_GET_DOORBELL = 128,
+		DOORBELL_ID_MASK = 0x3ff,
+		DOORBELL_QUEUE_BIT = 1u << 10,
+		HALT = 5
+	};
+	if (s->gen != AMD_GFX11)
+		return;
+	uint32_t t = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_SENDMSG_RTN_B32, 2,
+	         (struct mir_opnd[]){mir_vreg(t, 1), mir_imm(MSG_RTN_GET_DOORBELL)});
+	uint32_t u = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_AND_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(u, 1), mir_vreg(t, 1), mir_imm(DOORBELL_ID_MASK)});
+	sel_emit(s, AMD_OP_S_OR_B32, 3,
+	         (struct mir_opnd[]){mir_special(AMD_SPEC_M0, 1), mir_vreg(u, 1),
+	                             mir_imm(DOORBELL_QUEUE_BIT)});
+	struct mir_opnd msg = mir_imm(MSG_INTERRUPT), halt = mir_imm(HALT);
+	sel_emit(s, AMD_OP_S_SENDMSG, 1, &msg);
+	sel_emit(s, AMD_OP_S_SETHALT, 1, &halt);
+}
+
 bool sel_sys(struct isel *s, const struct ir_insn *in)
 {
 	struct mir_opnd imm = mir_imm((uint32_t)in->imm);
@@ -49,6 +78,7 @@ bool sel_sys(struct isel *s, const struct ir_insn *in)
 	case IR_TRAP:
 		sel_waitcnt_all(s);
 		sel_emit(s, AMD_OP_S_TRAP, 1, &imm);
+		trap_fallback(s);
 		return true;
 	case IR_SLEEP:
 		sel_emit(s, AMD_OP_S_SLEEP, 1, &imm);
