@@ -318,6 +318,10 @@ static bool parse_simm(struct pctx *c, const struct amd_isa_op *op, struct span 
 			*out = 131;
 			return true;
 		}
+		if (span_eq(s, "sendmsg(MSG_RTN_GET_DOORBELL)") && c->gen >= AMD_GFX11) {
+			*out = 128;
+			return true;
+		}
 		if (span_eq(s, "sendmsg(MSG_INTERRUPT)")) {
 			*out = 1;
 			return true;

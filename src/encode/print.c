@@ -153,6 +153,8 @@ static void put_sendmsg(struct out *o, uint32_t s)
 		put(o, "sendmsg(MSG_DEALLOC_VGPRS)");
 	else if (o->gen >= AMD_GFX11 && s == 131)
 		put(o, "sendmsg(MSG_RTN_GET_REALTIME)");
+	else if (o->gen >= AMD_GFX11 && s == 128)
+		put(o, "sendmsg(MSG_RTN_GET_DOORBELL)");
 	else if (s == 1)
 		put(o, "sendmsg(MSG_INTERRUPT)");
 	else
@@ -177,7 +179,8 @@ static void put_simm(struct out *o, const struct amd_isa_op *op, uint32_t imm)
 		break;
 	default:
 		if (((op->format == AMD_FMT_SOPP &&
-		      (!strcmp(op->name, "s_nop") || !strcmp(op->name, "s_sleep"))) ||
+		      (!strcmp(op->name, "s_nop") || !strcmp(op->name, "s_sleep") ||
+		       !strcmp(op->name, "s_sethalt"))) ||
 		     op->simm == AMD_SIMM_SIMM) &&
 		    s <= 64)
 			put(o, "%u", s);

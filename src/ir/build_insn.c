@@ -104,8 +104,8 @@ static const char *const sreg_names[] = {"%tid", "%ntid", "%ctaid", "%nctaid"};
 
 /* %clock/%clock_hi/%clock64 read the cycle counter, %globaltimer(_lo/_hi) the realtime counter
  * (100 MHz on every target, times 10: nanoseconds, in steps of 10 ns); %smid/%nsmid the CU or
- * WGP id and its bound (ir.h); %envreg<N> (driver-defined, PTX ISA) and %pm<N> (undefined)
- * read 0; %nwarpid and the shared memory sizes.  IR_NO_REF: not one of these. */
+ * WGP id and its bound (ir.h); %envreg<N> (driver-defined, PTX ISA) and %pm<N>, %pmN_64
+ * (undefined) read 0; %nwarpid and the shared memory sizes.  IR_NO_REF: not one of these. */
 static ir_ref read_misc_sreg(struct irb *b, const char *name)
 {
 	bool clock = !strncmp(name, "%clock", 6), timer = !strncmp(name, "%globaltimer", 12);
@@ -127,6 +127,8 @@ static ir_ref read_misc_sreg(struct irb *b, const char *name)
 		return ir_const(b->fn, IR_T_I32, IR_NSMID);
 	if (!strcmp(name, "%envreg") || !strcmp(name, "%pm")) /* %pm<N>: "behavior undefined" */
 		return ir_const(b->fn, IR_T_I32, 0);
+	if (!strncmp(name, "%pm", 3) && strlen(name) == 7 && !strcmp(name + 4, "_64"))
+		return ir_const(b->fn, IR_T_I64, 0); /* %pm0_64..%pm7_64: as %pm<N> */
 	if (!strcmp(name, "%nwarpid")) /* %warpid < 1024 threads / warp size (build_warp.c) */
 		return ir_const(b->fn, IR_T_I32, 1024 / b->fn->warp_size);
 	if (!strcmp(name, "%gridid")) /* the dispatch packet's id: a launch number of the queue */
@@ -223,13 +225,11 @@ static ir_ref read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type
 			v = emit1(b, IR_NOT, IR_T_PRED, adapt(b, v, IR_T_PRED, false), 0);
 		if (o->value) { /* `r + 4`: the register's value plus the constant */
 			enum ir_type vt = (enum ir_type)b->fn->vals[v].type;
-			if (ir_type_is_float(vt) || vt == IR_T_PRED) {
-				irb_error(b,
-				          "a constant added to a %s register is not supported by "
-				          "the code "
-				          "generator",
-				          ir_type_name(vt));
-				return ir_undef(b->fn, want);
+			if (ir_type_is_float(vt) ||
+			    vt == IR_T_PRED) { /* an error if used (sel_sys.c) */
+				int64_t at = (int64_t)b->line << 20 | b->col; /* never merged */
+				return adapt(b, irb_emit(b, IR_UNUSABLE, vt, NULL, 0, 0, at), want,
+				             sign);
 			}
 			v = emit2(b, IR_ADD, vt, v, ir_const(b->fn, vt, o->value), 0);
 		}

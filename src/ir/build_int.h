@@ -143,6 +143,9 @@ uint32_t irb_new_symvar(struct irb *b, const struct ir_symvar *v); /* build_insn
 
 /* build_printf.c: a call of vprintf(format, args); its int result */
 ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
+/* build_printf.c: a printf of the constant format `fmt` with the values vals (%s: pointers
+ * to constant strings, %d: i32, 8-byte conversions: i64/f64); its int result */
+ir_ref irb_printf_values(struct irb *b, const char *fmt, const ir_ref *vals, unsigned nvals);
 void irb_printf_finish(struct irb *b); /* after every block is sealed */
 void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermasks */
 /* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx,
@@ -170,6 +173,15 @@ bool irb_mbarrier(struct irb *b, const struct ptx_insn *in);
 void irb_cp_async_arrive(struct irb *b, const struct ptx_insn *in);
 /* build_sys.c: hints (prefetch, createpolicy, ...), nanosleep, trap, stack forms, ... */
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_sys.c: alloca's stack pointer before an inlined call of `body` when the body
+ * allocates (else IR_NO_REF), and put back after it (the PTX ISA frees a function's
+ * allocations when it returns) */
+ir_ref irb_stack_at_call(struct irb *b, const struct ptx_function *body);
+void irb_stack_at_return(struct irb *b, ir_ref sp);
+/* build_sys.c: a call of CUDA's __assertfail or clang's __assert_fail (.extern, no body):
+ * the assertion message, then a trap; false if the call is not one */
+bool irb_assert_call(struct irb *b, const struct ptx_symbol *callee, const struct ptx_operand *rets,
+                     const struct ptx_operand *args);
 
 /* inline.c: calls, and .param variables that are not kernel arguments */
 void irb_call(struct irb *b, const struct ptx_insn *in);

@@ -56,6 +56,8 @@ struct trace {
 static struct irb_phi *phi_of(const struct irb *b, ir_ref v);
 static int trace_phi(struct trace *t, ir_ref v, uint32_t *sv, int64_t *off);
 static void defer_addr_check(struct irb *b, ir_ref v, uint32_t sv, int64_t off);
+static ir_ref emit_record(struct irb *b, const char *fmt, ir_ref args, const struct pf_arg *pa,
+                          unsigned n);
 static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off);
 
 /* A value traced to (symbol variable index, constant offset): SYMADDR, cvta, add of a
@@ -432,15 +434,16 @@ static const char *quoted(struct irb *b, const char *fmt)
 	return q;
 }
 
-/* The arguments' sizes, and the strings of %s; false after an error. */
-static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_arg *pa,
-                         unsigned *n)
+/* The arguments' sizes, and the strings of %s; false after an error.  The arguments are
+ * in the CUDA buffer `args`, or, when `vals` is not NULL, the values vals[0..nvals). */
+static bool parse_format(struct irb *b, const char *fmt, ir_ref args, const ir_ref *vals,
+                         unsigned nvals, struct pf_arg *pa, unsigned *n)
 {
 	*n = 0;
 	unsigned at = 0; /* offset in the CUDA argument buffer */
 	uint32_t asv = 0;
 	int64_t aoff = 0;
-	bool args_known = trace_addr(b, args, &asv, &aoff);
+	bool args_known = !vals && trace_addr(b, args, &asv, &aoff);
 	for (size_t i = 0; fmt[i];) {
 		if (fmt[i++] != '%')
 			continue;
@@ -454,7 +457,7 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 		}
 		if (conv == '%')
 			continue;
-		if (*n == MAX_PRINTF_ARGS) {
+		if (*n == MAX_PRINTF_ARGS || (vals && *n == nvals)) {
 			irb_error(b, "printf: more than %u arguments", (unsigned)MAX_PRINTF_ARGS);
 			return false;
 		}
@@ -463,14 +466,14 @@ static bool parse_format(struct irb *b, const char *fmt, ir_ref args, struct pf_
 		a->size = size;
 		a->rsize = size;
 		a->is_string = conv == 's';
-		a->strval = IR_NO_REF;
+		a->strval = vals ? vals[*n - 1] : IR_NO_REF;
 		if (a->is_string) {
-			ir_ref v;
+			ir_ref v = a->strval;
 			unsigned len = 0;
 			a->str = PA_NEW_ARRAY(b->arena, struct pf_str, MAX_STR_CANDIDATES);
 			a->nstr = 0;
 			bool partial = false;
-			if (!args_known || !stored_value(b, asv, aoff + at, &v) ||
+			if ((!vals && (!args_known || !stored_value(b, asv, aoff + at, &v))) ||
 			    !collect_strings(b, v, a->str, &a->nstr, 0, &partial) || !a->nstr) {
 				irb_error(
 				        b,
@@ -526,6 +529,8 @@ static void write_record(struct irb *b, ir_ref rec, uint32_t id, ir_ref args,
 		at = (at + pa[k].size - 1) & ~(pa[k].size - 1);
 		if (pa[k].is_string) {
 			write_string(b, rec, roff, &pa[k], pa[k].strval);
+		} else if (pa[k].strval != IR_NO_REF) { /* a value (irb_printf_values) */
+			store(b, rec, roff, pa[k].size == 8 ? IR_T_I64 : IR_T_I32, pa[k].strval);
 		} else {
 			enum ir_type t = pa[k].size == 8 ? IR_T_I64 : IR_T_I32;
 			uint32_t aux = (uint32_t)IR_SPACE_GENERIC | (pa[k].size == 8 ? 3u : 2u)
@@ -561,12 +566,36 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args)
 	}
 	struct pf_arg pa[MAX_PRINTF_ARGS];
 	unsigned n;
-	if (flen > MAX_FORMAT || !parse_format(b, (const char *)fmt, args, pa, &n)) {
+	if (flen > MAX_FORMAT || !parse_format(b, (const char *)fmt, args, NULL, 0, pa, &n)) {
 		if (flen > MAX_FORMAT)
 			irb_error(b, "printf: format longer than %u bytes", (unsigned)MAX_FORMAT);
 		return ir_undef(fn, IR_T_I32);
 	}
-	uint32_t id = record_format(b, (const char *)fmt, pa, n), bytes = 4;
+	return emit_record(b, (const char *)fmt, args, pa, n);
+}
+
+ir_ref irb_printf_values(struct irb *b, const char *fmt, const ir_ref *vals, unsigned nvals)
+{
+	struct pf_arg pa[MAX_PRINTF_ARGS];
+	unsigned n;
+	if (b->fn->real_sym) {
+		irb_error(b,
+		          "printf in '%s', a function compiled on its own (a recursive call "
+		          "reaches it), is not supported",
+		          b->fn->real_sym->name);
+		return ir_undef(b->fn, IR_T_I32);
+	}
+	if (!parse_format(b, fmt, IR_NO_REF, vals, nvals, pa, &n))
+		return ir_undef(b->fn, IR_T_I32);
+	return emit_record(b, fmt, IR_NO_REF, pa, n);
+}
+
+/* Reserves the record's bytes in the printf buffer and writes it; the call's result. */
+static ir_ref emit_record(struct irb *b, const char *fmt, ir_ref args, const struct pf_arg *pa,
+                          unsigned n)
+{
+	struct ir_function *fn = b->fn;
+	uint32_t id = record_format(b, fmt, pa, n), bytes = 4;
 	for (unsigned k = 0; k < n; k++)
 		bytes += pa[k].rsize;
 	/* reserve: old = atomic add(buffer[0], bytes); fits when 8 + old + bytes <= buffer[1] */

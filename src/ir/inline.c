@@ -809,6 +809,7 @@ void irb_inline_call(struct irb *b, const struct ptx_symbol *fs, const struct pt
 		return;
 	fr->cont = irb_new_block(b);
 	fr->parent = b->frame;
+	ir_ref stack_at_call = irb_stack_at_call(b, body); /* build_sys.c: alloca's pointer */
 	uint32_t caller_inst = b->inst;
 	b->frame = fr;
 	b->inst = fr->inst;
@@ -826,6 +827,7 @@ void irb_inline_call(struct irb *b, const struct ptx_symbol *fs, const struct pt
 	b->col = col;
 	irb_seal(b, fr->cont);
 	irb_switch_to(b, fr->cont);
+	irb_stack_at_return(b, stack_at_call); /* the callee's allocas end with it */
 	if (rets)
 		copy_out(b, fr, rets);
 }
@@ -873,11 +875,16 @@ void irb_call(struct irb *b, const struct ptx_insn *in)
 		irb_error(b, "this call's target form is not supported");
 		return;
 	}
-	if (is_vprintf(callee->sym, rets, args) && !ir_funclib_find(b->lib, callee->sym)) {
+	const struct ptx_symbol *fs = callee->sym;
+	if (fs->func && fs->func->alias_of) /* `.alias fs, target;` (parse.c) */
+		fs = fs->func->alias_of;
+	if (!ir_funclib_find(b->lib, fs) && irb_assert_call(b, fs, rets, args))
+		return; /* build_sys.c */
+	if (is_vprintf(fs, rets, args) && !ir_funclib_find(b->lib, fs)) {
 		vprintf_call(b, rets, args);
 		return;
 	}
-	irb_inline_call(b, callee->sym, rets, args);
+	irb_inline_call(b, fs, rets, args);
 }
 
 /* ---- unused parameter addresses ---- */

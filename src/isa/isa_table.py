@@ -88,6 +88,9 @@ R("s_memrealtime", SMEM, (37, 37, 37, -1, -1), ops="sd2", flags=["LOAD"])
 # through lgkmcnt/kmcnt like a scalar load; the message id sits in the ssrc0 field
 R("s_sendmsg_rtn_b64", SOP1, (-1, -1, -1, 77, 77), ops="sd2 simm", simm="SENDMSG", unit="SMEM",
   cnt="LGKM", flags=["SMEM_NO_ADDR"])
+# gfx11 (MSG_RTN_GET_DOORBELL): the queue's doorbell id, for trap's fallback (sel_sys.c)
+R("s_sendmsg_rtn_b32", SOP1, (-1, -1, -1, 76, 76), ops="sd1 simm", simm="SENDMSG", unit="SMEM",
+  cnt="LGKM", flags=["SMEM_NO_ADDR"])
 R("v_readlane_b32", VOP3, (649, 649, 864, 864, 864), ops="sd1 vv1 ss1")
 R("v_writelane_b32", VOP3, (650, 650, 865, 865, 865), ops="vd1 ss1 ss1")
 # cross-lane permutes (gfx10+): lane i of each 16-lane row reads src0 of lane sel[i % 16] of
@@ -1091,6 +1094,7 @@ R("v_xor_b32", VOP2, (21, 21, 29, 29, 29), e64=(277, 277, 285, 285, 285), ops="v
 R("s_icache_inv", SOPP, (19, 19, 19, 60, 60))
 R("s_setprio", SOPP, (15, 15, 15, 53, 53), ops="simm", simm="SIMM")
 R("s_trap", SOPP, (18, 18, 18, 16, 16), ops="simm", simm="SIMM")
+R("s_sethalt", SOPP, (13, 13, 13, 2, 2), ops="simm", simm="UIMM")
 R("s_round_mode", SOPP, (-1, -1, 36, 17, 17), ops="simm", simm="UIMM", defs="MODE", uses="MODE")
 R("s_denorm_mode", SOPP, (-1, -1, 37, 18, 18), ops="simm", simm="SIMM", defs="MODE", uses="MODE")
 R("s_set_inst_prefetch_distance", SOPP, (-1, -1, 32, 4, -1), ops="simm", simm="UIMM", names={GFX10: "s_inst_prefetch"})

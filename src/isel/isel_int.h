@@ -72,6 +72,8 @@ struct isel {
 	bool reserve_scratch;            /* set scratch up even without .local (VGPR spills) */
 	/* real calls (sel_call.c): where .local variables start in the frame; frame bytes */
 	uint32_t locals_base, frame_size;
+	/* alloca's dynamic stack (sel_sys.c): its private offsets, after the .local frame */
+	uint32_t dyn_stack_begin, dyn_stack_end;
 };
 
 /* sel_call.c */
@@ -121,6 +123,7 @@ bool sel_conv2(struct isel *s,
 bool sel_async(struct isel *s,
                const struct ir_insn *in);               /* sel_async.c: the ops of build_async.c */
 bool sel_sys(struct isel *s, const struct ir_insn *in); /* sel_sys.c: the ops of build_sys.c */
+void sel_sys_layout(struct isel *s); /* sel_sys.c: the dynamic stack after the .local frame */
 bool sel_mem(struct isel *s, const struct ir_insn *in);
 bool sel_atomic(struct isel *s, const struct ir_insn *in);
 

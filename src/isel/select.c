@@ -499,6 +499,7 @@ bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned
 	layout_lds(&s);
 	sel_local_layout(&s);
 	sel_call_layout(&s);
+	sel_sys_layout(&s);
 	for (uint32_t k = 0; k < ir->norder && !s.failed && !pa_diag_too_many(d); k++) {
 		uint32_t b = ir->linear_order[k];
 		sel_block_begin(&s, b);

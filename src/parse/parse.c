@@ -305,6 +305,63 @@ static bool parse_target(struct ptx_ctx *c)
 }
 
 /* .file N "name" [, timestamp, size] */
+/* A function named by `.alias`; NULL after an error. */
+static struct ptx_symbol *alias_function(struct ptx_ctx *c)
+{
+	const struct ptx_token *t = tok(c);
+	uint32_t index;
+	struct ptx_symbol *s = t->kind == PTX_TOK_IDENT ? ptx_lookup_tok(c, t, &index) : NULL;
+	if (!s || s->kind != PTX_SYM_FUNC || s->func->is_entry) {
+		ptx_error_expected(c, "the name of a declared .func");
+		return NULL;
+	}
+	next(c);
+	return s;
+}
+
+static bool same_layout(const struct ptx_func_info *a, const struct ptx_func_info *b)
+{
+	if (a->nrets != b->nrets || a->nparams != b->nparams || a->ret_bytes != b->ret_bytes ||
+	    a->param_bytes != b->param_bytes)
+		return false;
+	for (uint32_t i = 0; i < a->nparams; i++)
+		if (memcmp(&a->param_layout[i], &b->param_layout[i], sizeof a->param_layout[i]))
+			return false;
+	for (uint32_t i = 0; i < a->nrets; i++)
+		if (memcmp(&a->ret_layout[i], &b->ret_layout[i], sizeof a->ret_layout[i]))
+			return false;
+	return true;
+}
+
+/* `.alias alias, target;` (PTX ISA 6.3+): the declared function `alias` (no body) names the
+ * function `target`, which has the same signature; calls of alias call target. */
+static bool parse_alias(struct ptx_ctx *c)
+{
+	uint32_t line = tok(c)->line, col = tok(c)->col;
+	next(c);
+	struct ptx_symbol *alias = alias_function(c);
+	if (!alias || !ptx_expect_punct(c, ','))
+		return false;
+	struct ptx_symbol *target = alias_function(c);
+	if (!target || !ptx_expect_punct(c, ';'))
+		return false;
+	if (alias->defined || alias == target || target->func->alias_of) {
+		ptx_error_at(
+		        c, line, col,
+		        ".alias: '%s' must be a declaration without a body and '%s' a function "
+		        "that is not an alias",
+		        alias->name, target->name);
+		return false;
+	}
+	if (!same_layout(alias->func, target->func)) {
+		ptx_error_at(c, line, col, ".alias: '%s' and '%s' have different signatures",
+		             alias->name, target->name);
+		return false;
+	}
+	alias->func->alias_of = target;
+	return true;
+}
+
 static bool parse_file(struct ptx_ctx *c)
 {
 	char text[1200];
@@ -429,6 +486,8 @@ static bool parse_module_directive(struct ptx_ctx *c)
 	}
 	case PTX_DW_FILE:
 		return parse_file(c);
+	case PTX_DW_ALIAS:
+		return parse_alias(c);
 	case PTX_DW_SECTION:
 		return parse_section(c);
 	case PTX_DW_PRAGMA: {

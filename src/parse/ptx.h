@@ -313,6 +313,7 @@ struct ptx_func_info {
 	uint32_t minnctapersm, maxnreg, maxclusterrank;
 	uint8_t nmaxntid, nreqntid, nreqnctapercluster;
 	bool has_minnctapersm, has_maxnreg, has_maxclusterrank, explicitcluster;
+	struct ptx_symbol *alias_of; /* `.alias this, target;`: calls go to target */
 };
 
 enum ptx_opnd_kind {

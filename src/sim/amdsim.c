@@ -12,7 +12,8 @@
  *
  * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
  * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
- * reported violations (output files are still written). */
+ * reported violations (output files are still written), 4 the kernel trapped (s_trap: its
+ * printf records are printed first). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,7 +423,7 @@ int main(int argc, char **argv)
 	int rc = 0;
 	if (status == SIM_ERROR) {
 		fprintf(stderr, "amdsim: error: %s\n", err);
-		rc = 1;
+		rc = st.trapped ? 4 : 1;
 	} else {
 		for (size_t i = 0; i < nargs; i++)
 			if (cargs[i].outfile &&

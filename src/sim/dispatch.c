@@ -248,10 +248,13 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 /* One round: every wave that is not done and not waiting at s_barrier runs until it ends,
  * reaches a barrier, sleeps (s_sleep) or has run SIM_QUANTUM instructions (exec.c).  When
  * every live wave waits at the barrier, it is released.  A round in which every live wave waited or
- * slept and no wave wrote memory cannot change what the sleeping waves read: they spin forever, a
- * deadlock. */
+ * slept and no wave wrote memory cannot change what the sleeping waves read; QUIET_ROUNDS such
+ * rounds in a row are waves spinning forever, a deadlock (fewer: straight-line code with a few
+ * s_sleep, nanosleep's, between its writes). */
 static bool run_workgroup(struct sim_ctx *c)
 {
+	enum { QUIET_ROUNDS = 16 };
+	unsigned quiet = 0;
 	for (;;) {
 		bool any_running = false;
 		uint64_t writes = c->mem_writes;
@@ -291,7 +294,8 @@ static bool run_workgroup(struct sim_ctx *c)
 		} else if (!any_running) {
 			return err_out(c,
 			               "deadlock: waves wait at a barrier that others never reach");
-		} else if (waiting + sleeping == live && c->mem_writes == writes) {
+		} else if (waiting + sleeping == live && c->mem_writes == writes &&
+		           ++quiet == QUIET_ROUNDS) {
 			char msg[160];
 			snprintf(
 			        msg, sizeof msg,
@@ -299,6 +303,8 @@ static bool run_workgroup(struct sim_ctx *c)
 			        "(workgroup %u: %u waves sleeping, %u at s_barrier)",
 			        c->waves[0].wg_flat, sleeping, waiting);
 			return err_out(c, msg);
+		} else if (c->mem_writes != writes || waiting + sleeping != live) {
+			quiet = 0;
 		}
 	}
 }
@@ -467,7 +473,7 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 					stats->waves += c->nwaves;
 				}
 		copy_back(c, d, bufaddr);
-		if (!c->error)
+		if (!c->error || stats->trapped)
 			sim_printf_flush(c, opt->printf_out ? opt->printf_out : stdout);
 	}
 	stats->waits = stats->by_class[SIM_CLASS_WAITCNT];

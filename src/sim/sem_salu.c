@@ -579,7 +579,13 @@ static void s_code_end(struct sim_wave *w, const struct sim_insn *in)
 }
 static void s_trap(struct sim_wave *w, const struct sim_insn *in)
 {
-	sim_fault(w, "s_trap %d (kernel called abort/trap)", in->imm & 0xff);
+	/* the HSA trap handler ends the dispatch with an error; printf records written before
+	 * it (an assertion's message) are still printed (dispatch.c) */
+	bool first = !w->ctx->error;
+	sim_fault(w, "kernel trap: s_trap %d (the kernel called trap/abort or an assertion failed)",
+	          in->imm & 0xff);
+	if (first)
+		w->ctx->stats->trapped = true;
 }
 static void s_round_mode(struct sim_wave *w, const struct sim_insn *in)
 {

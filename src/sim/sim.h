@@ -74,6 +74,7 @@ struct sim_stats {
 	uint64_t waves, workgroups;
 	uint64_t violations;    /* strict-checker reports */
 	uint64_t matrix_cycles; /* cycles the matrix units were busy (passes x 4, all waves) */
+	bool trapped;           /* the run ended at an s_trap (trap, abort, assert): SIM_ERROR */
 };
 
 struct sim_options {
