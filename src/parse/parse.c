@@ -359,6 +359,8 @@ static bool parse_alias(struct ptx_ctx *c)
 		return false;
 	}
 	alias->func->alias_of = target;
+	if (c->opts->dump_out) /* the dump must keep meaning what the source meant */
+		fprintf(c->opts->dump_out, "\n.alias %s, %s;\n", alias->name, target->name);
 	return true;
 }
 
