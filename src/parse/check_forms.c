@@ -6,6 +6,7 @@
  *   addresses; .b16 or .b8 elements; .sync.aligned and a shape;
  * - video instructions: .u32/.s32 types and 32-bit registers; register sources a and b
  *   for the SIMD forms; .add/.min/.max as the only secondary operations;
+ * - cvt's second source, lop3's predicate input, isspacep's state space;
  * - the widths of the untyped register operands of shfl, match's source, dp4a/dp2a,
  *   getctarank, mapa, nanosleep and mbarrier, and of atom/red (no relaxed size);
  * - result registers where ptxas wants them (popc, clz, bfind, dp4a, dp2a, mbarrier);
@@ -169,10 +170,14 @@ static void check_widths(struct forms *f)
 		break;
 	case PTX_OP_GETCTARANK:
 		want_bits(f, 0, 32);
+		if (tbits)
+			want_bits(f, 1, tbits);
 		break;
 	case PTX_OP_MAPA:
-		if (tbits)
+		if (tbits) {
 			want_bits(f, 0, tbits);
+			want_bits(f, 1, tbits);
+		}
 		break;
 	case PTX_OP_NANOSLEEP:
 		want_bits(f, 0, 32);
@@ -227,6 +232,10 @@ static void check_needed_modifiers(struct forms *f)
 			fail_insn(f, "needs a barrier operation ('.sync' or '.arrive')", "");
 		else if (!in->nopnds)
 			fail_insn(f, "needs a barrier operand", "");
+		break;
+	case PTX_OP_ISSPACEP:
+		if (!has_class(f, PTX_MC_SPACE))
+			fail_insn(f, "needs a state space", "");
 		break;
 	case PTX_OP_MATCH:
 		if (!has(f, PTX_DW_ANY) && !has(f, PTX_DW_ALL))
@@ -285,6 +294,16 @@ static void check_misc(struct forms *f)
 		          ptx_types[in->types[0]].name);
 	if ((in->op == PTX_OP_CP_ASYNC || in->op == PTX_OP_CP_ASYNC_BULK) && has(f, PTX_DW_ASYNC))
 		fail_insn(f, "has '.async' in its name already", "");
+	/* cvt takes two sources only into a packed type (.f16x2 from two .f32, ...), with .pack
+	 * or with .rs (its random bits) */
+	if (in->op == PTX_OP_CVT && in->nopnds > 2 && in->ntypes &&
+	    ptx_types[in->types[0]].cls != PTX_TC_PACKED && !has(f, PTX_DW_PACK) &&
+	    !has(f, PTX_DW_RS))
+		fail_opnd(f, 2, "takes a second source only into a packed type, with .pack or .rs",
+		          "");
+	/* lop3's predicate input c goes with the predicate output (d|p) */
+	if (in->op == PTX_OP_LOP3 && in->nopnds > 5 && !in->opnds[0].pair)
+		fail_opnd(f, 5, "takes a predicate input only with a predicate output (d|p)", "");
 	if (in->op == PTX_OP_FENCE && has_class(f, PTX_MC_SPACE) && !has(f, PTX_DW_PROXY))
 		fail_insn(f, "takes a state space only with '.proxy'", "");
 }

@@ -188,6 +188,15 @@ SPECIFIC = [
     ('nm_vset_u16_dst', 'vset.u32.u32.lt %uh1, %ur2, %ur3;'),
     ('nm_vmad_u16', 'vmad.u16.u32.u32 %uh1, %ur1, %ur2, %uh3;'),
     ('nm_vshl_s16', 'vshl.s16.u32.u32.clamp %sh1, %ur2, %ur3;'),
+    # mutations of the full generator run left out of the rotation above
+    ('nm_cvt_extra_operand2', 'cvt.rn.f32.s32 %f1, %sr1, %sr1;'),
+    ('nm_cvt_f16x2_two_srcs', 'cvt.rn.f16x2.f32 %r1, %f1, %f2;'),
+    ('nm_getctarank_u32_addr64', 'getctarank.shared::cluster.u32 %ur1, %rd1;'),
+    ('nm_getctarank_u32_addr32', 'getctarank.shared::cluster.u32 %ur1, %ur2;'),
+    ('nm_mapa_u64_src32', 'mapa.shared::cluster.u64 %rd1, %r2, %ur1;'),
+    ('nm_isspacep_no_space', 'isspacep %p1, %rd1;'),
+    ('nm_lop3_sixth_no_pair', 'lop3.b32 %r1, %r2, %r3, %r0, 0x96, %p1;'),
+    ('nm_lop3_sixth_pair', 'lop3.or.b32 %r1|%p2, %r2, %r3, %r0, 0x96, %p1;'),
 ]
 
 
