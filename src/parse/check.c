@@ -72,12 +72,12 @@ static void check_modifiers(struct check *k)
 		/* types repeat (mma.f32.f16.f16.f32), and so do the layouts (.row.row) */
 		bool may_repeat = w->classes & PTX_MC_TYPE || in->mods[i] == PTX_DW_ROW ||
 		                  in->mods[i] == PTX_DW_COL;
-		/* NVIDIA's ptxas takes a repeated .sync or .approx as one */
+		/* NVIDIA's ptxas takes a repeated .sync, .approx or .cc as one */
 		bool repeated_flag = false;
 		for (unsigned j = 0; j < i; j++)
-			repeated_flag |=
-			        in->mods[j] == in->mods[i] &&
-			        (in->mods[i] == PTX_DW_SYNC || in->mods[i] == PTX_DW_APPROX);
+			repeated_flag |= in->mods[j] == in->mods[i] &&
+			                 (in->mods[i] == PTX_DW_SYNC ||
+			                  in->mods[i] == PTX_DW_APPROX || in->mods[i] == PTX_DW_CC);
 		if (repeated_flag)
 			continue;
 		for (unsigned j = 0; j < i && !may_repeat; j++)

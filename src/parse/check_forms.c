@@ -11,7 +11,11 @@
  *   getctarank, mapa, nanosleep and mbarrier, and of atom/red (no relaxed size);
  * - result registers where ptxas wants them (popc, clz, bfind, dp4a, dp2a, mbarrier);
  * - modifiers an instruction needs: bar/barrier an operation, match .any/.all, membar a
- *   level, shf a direction, mbarrier an operation, redux/movmatrix .sync;
+ *   level, shf a direction, mbarrier an operation, redux/movmatrix/elect .sync, bmsk/szext
+ *   .clamp/.wrap, dp2a/madc .lo/.hi, griddepcontrol its action, prefetchu a level, cvta a
+ *   state space, createpolicy .fractional; the operand counts of mbarrier.init/test_wait/
+ *   try_wait (a predicate result, a 0/1 parity), atom.cas, cvt.pack, createpolicy.fractional
+ *   and bar.red; atom/red vector operands in braces; alloca without a state space;
  * - atom/red vectors only of floating-point types; the cache-policy operand of
  *   ld/st/atom/red only with .L2::cache_hint; set's result type .u32/.s32/.f32; a state
  *   space on fence only with .proxy; bar's barrier operand; shfl.sync's member mask.
@@ -182,6 +186,15 @@ static void check_widths(struct forms *f)
 	case PTX_OP_NANOSLEEP:
 		want_bits(f, 0, 32);
 		break;
+	case PTX_OP_FNS:
+		for (unsigned i = 0; i < in->nopnds; i++)
+			want_bits(f, i, 32);
+		break;
+	case PTX_OP_ALLOCA:
+	case PTX_OP_CREATEPOLICY:
+		if (tbits)
+			want_bits(f, 0, tbits);
+		break;
 	case PTX_OP_MBARRIER:
 		if (has(f, PTX_DW_ARRIVE) || has(f, PTX_DW_ARRIVE_DROP))
 			want_bits(f, 0, 64);
@@ -204,7 +217,8 @@ static void check_result_registers(struct forms *f)
 	const struct ptx_insn *in = f->in;
 	bool result_first = in->op == PTX_OP_POPC || in->op == PTX_OP_CLZ ||
 	                    in->op == PTX_OP_BFIND || in->op == PTX_OP_DP4A ||
-	                    in->op == PTX_OP_DP2A || in->op == PTX_OP_MBARRIER;
+	                    in->op == PTX_OP_DP2A || in->op == PTX_OP_MBARRIER ||
+	                    in->op == PTX_OP_FNS;
 	if (result_first && in->nopnds && is_imm(&in->opnds[0]))
 		fail_opnd(f, 0, "needs a result register, not an immediate", "");
 }
@@ -213,6 +227,21 @@ static void check_result_registers(struct forms *f)
 static void check_mbarrier_arrive(struct forms *f)
 {
 	const struct ptx_insn *in = f->in;
+	/* init: [address], count; test_wait/try_wait: p, [address], state or phase{, hint} */
+	if (has(f, PTX_DW_INIT) && in->nopnds != 2)
+		fail_insn(f, "'.init' takes the barrier's [address] and a count", "");
+	bool wait = has(f, PTX_DW_TEST_WAIT) || has(f, PTX_DW_TRY_WAIT);
+	if (wait && (in->nopnds < 3 || in->nopnds > 4))
+		fail_insn(f, "waits with a predicate, the barrier's [address] and a state or phase",
+		          "");
+	if (has(f, PTX_DW_PARITY) && !wait)
+		fail_insn(f, "takes '.parity' only with '.test_wait' or '.try_wait'", "");
+	if (wait && in->nopnds && in->opnds[0].kind == PTX_OPND_REG && in->opnds[0].sym &&
+	    in->opnds[0].sym->type != PTX_TYPE_PRED)
+		fail_opnd(f, 0, "waits into a predicate", "");
+	if (wait && has(f, PTX_DW_PARITY) && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT &&
+	    in->opnds[2].value > 1)
+		fail_opnd(f, 2, "takes a phase parity of 0 or 1", "");
 	if (!has(f, PTX_DW_ARRIVE) && !has(f, PTX_DW_ARRIVE_DROP))
 		return;
 	if (in->nopnds < 2 || in->opnds[1].kind != PTX_OPND_ADDR)
@@ -232,6 +261,32 @@ static void check_needed_modifiers(struct forms *f)
 			fail_insn(f, "needs a barrier operation ('.sync' or '.arrive')", "");
 		else if (!in->nopnds)
 			fail_insn(f, "needs a barrier operand", "");
+		break;
+	case PTX_OP_BMSK:
+	case PTX_OP_SZEXT:
+		if (!has_class(f, PTX_MC_CLAMP))
+			fail_insn(f, "needs '.clamp' or '.wrap'", "");
+		break;
+	case PTX_OP_DP2A:
+	case PTX_OP_MADC:
+		if (!has(f, PTX_DW_LO) && !has(f, PTX_DW_HI))
+			fail_insn(f, "needs '.lo' or '.hi'", "");
+		break;
+	case PTX_OP_ELECT:
+		if (!has(f, PTX_DW_SYNC))
+			fail_insn(f, "needs '.sync'", "");
+		break;
+	case PTX_OP_GRIDDEPCONTROL:
+		if (!has(f, PTX_DW_WAIT) && !has(f, PTX_DW_LAUNCH_DEPENDENTS))
+			fail_insn(f, "needs '.wait' or '.launch_dependents'", "");
+		break;
+	case PTX_OP_PREFETCHU:
+		if (!has_class(f, PTX_MC_LEVEL))
+			fail_insn(f, "needs a cache level ('.L1')", "");
+		break;
+	case PTX_OP_CVTA:
+		if (!has_class(f, PTX_MC_SPACE))
+			fail_insn(f, "needs a state space", "");
 		break;
 	case PTX_OP_ISSPACEP:
 		if (!has_class(f, PTX_MC_SPACE))
@@ -282,6 +337,8 @@ static void check_misc(struct forms *f)
 	                 : in->op == PTX_OP_RED                     ? 2
 	                 : in->op == PTX_OP_ATOM                    ? (has(f, PTX_DW_CAS) ? 4 : 3)
 	                                                            : 0;
+	if (in->op == PTX_OP_ATOM && has(f, PTX_DW_CAS) && in->nopnds < 4)
+		fail_insn(f, "'.cas' needs a compare and a new value", "");
 	if (plain && in->nopnds > plain && !has(f, PTX_DW_L2_CACHE_HINT))
 		fail_opnd(f, plain, "takes a cache-policy operand only with '.L2::cache_hint'", "");
 	/* set on half types has more result types (.u16, .f16x2, ...): not restricted here */
@@ -301,6 +358,45 @@ static void check_misc(struct forms *f)
 	    !has(f, PTX_DW_RS))
 		fail_opnd(f, 2, "takes a second source only into a packed type, with .pack or .rs",
 		          "");
+	/* atom/red .vN: the data operands are brace lists (ptxas: "Vector expected") */
+	if (atom_red && has_class(f, PTX_MC_VEC)) {
+		unsigned data[2] = {in->op == PTX_OP_RED ? 1u : 0u, 2u};
+		for (unsigned j = 0; j < (in->op == PTX_OP_RED ? 1u : 2u); j++)
+			if (data[j] < in->nopnds && in->opnds[data[j]].kind != PTX_OPND_VEC)
+				fail_opnd(f, data[j],
+				          "with a vector modifier takes a brace list here", "");
+	}
+	/* mma: D, A, B, C (the sparse and block-scale forms with more operands are not parsed) */
+	if (in->op == PTX_OP_MMA && in->nopnds > 4)
+		fail_opnd(f, 4, "takes four operands (D, A, B, C)", "");
+	if (in->op == PTX_OP_MMA && has(f, PTX_DW_TRANS))
+		fail_insn(f, "does not take '.trans' (its layouts are .row/.col)", "");
+	/* a word of the instruction's own name repeated as a modifier */
+	bool name_again = ((in->op == PTX_OP_BAR_RED || in->op == PTX_OP_BARRIER_RED) &&
+	                   has(f, PTX_DW_RED)) ||
+	                  (in->op == PTX_OP_WMMA_LOAD && has(f, PTX_DW_LOAD)) ||
+	                  (in->op == PTX_OP_WMMA_STORE && has(f, PTX_DW_STORE));
+	if (name_again)
+		fail_insn(f, "repeats a word of its name as a modifier", "");
+	if (in->op == PTX_OP_ALLOCA && has_class(f, PTX_MC_SPACE))
+		fail_insn(f, "takes no state space", "");
+	/* bar.red's optional thread count stands before the predicate */
+	if ((in->op == PTX_OP_BAR_RED || in->op == PTX_OP_BARRIER_RED) && in->nopnds == 4 &&
+	    in->opnds[2].kind == PTX_OPND_REG && in->opnds[2].sym &&
+	    in->opnds[2].sym->type == PTX_TYPE_PRED)
+		fail_opnd(f, 2, "takes a thread count here, not a predicate", "");
+	/* cvt.pack: .u8/.u4 from .s32 pairs into b (three types) takes three sources */
+	if (in->op == PTX_OP_CVT && has(f, PTX_DW_PACK) &&
+	    in->nopnds != (in->ntypes == 3 ? 4u : 3u))
+		fail_insn(f,
+		          in->ntypes == 3 ? "'.pack' with three types takes three sources"
+		                          : "'.pack' with two types takes two sources",
+		          "");
+	if (in->op == PTX_OP_CREATEPOLICY && has(f, PTX_DW_FRACTIONAL) && in->nopnds > 2)
+		fail_opnd(f, 2, "'.fractional' takes only the fraction as source", "");
+	/* (.range is not among the words the parser knows yet) */
+	if (in->op == PTX_OP_CREATEPOLICY && !has(f, PTX_DW_FRACTIONAL))
+		fail_insn(f, "needs '.fractional'", "");
 	/* lop3's predicate input c goes with the predicate output (d|p) */
 	if (in->op == PTX_OP_LOP3 && in->nopnds > 5 && !in->opnds[0].pair)
 		fail_opnd(f, 5, "takes a predicate input only with a predicate output (d|p)", "");
