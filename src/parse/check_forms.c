@@ -67,8 +67,10 @@ static bool is_imm(const struct ptx_operand *o)
 /* A register operand (or vector component) must be `bits` wide. */
 static void want_bits(struct forms *f, unsigned idx, unsigned bits)
 {
+	if (idx >= f->in->nopnds)
+		return;
 	const struct ptx_operand *o = &f->in->opnds[idx];
-	if (idx >= f->in->nopnds || o->kind != PTX_OPND_REG || o->bits == bits)
+	if (o->kind != PTX_OPND_REG || o->bits == bits)
 		return;
 	char detail[64];
 	snprintf(detail, sizeof detail, " (found a %u-bit register)", o->bits);
