@@ -72,6 +72,14 @@ static void check_modifiers(struct check *k)
 		/* types repeat (mma.f32.f16.f16.f32), and so do the layouts (.row.row) */
 		bool may_repeat = w->classes & PTX_MC_TYPE || in->mods[i] == PTX_DW_ROW ||
 		                  in->mods[i] == PTX_DW_COL;
+		/* NVIDIA's ptxas takes a repeated .sync, .approx or .cc as one */
+		bool repeated_flag = false;
+		for (unsigned j = 0; j < i; j++)
+			repeated_flag |= in->mods[j] == in->mods[i] &&
+			                 (in->mods[i] == PTX_DW_SYNC ||
+			                  in->mods[i] == PTX_DW_APPROX || in->mods[i] == PTX_DW_CC);
+		if (repeated_flag)
+			continue;
 		for (unsigned j = 0; j < i && !may_repeat; j++)
 			if (in->mods[j] == in->mods[i]) {
 				fail_at(k, k->locs->line, col, "duplicate modifier '%s' on '%s'",
@@ -523,6 +531,10 @@ static void check_shape_counts(struct check *k)
 			        "'%s' with .x%u moves %u register%s, found %u", k->op->name, num,
 			        want, want == 1 ? "" : "s", have);
 	}
+	if (!ptx_check_matrix_counts(k->c, in, k->locs))
+		k->ok = false;
+	if (!ptx_check_operand_forms(k->c, in, k->locs, k->op->name))
+		k->ok = false;
 	if (in->op == PTX_OP_CP_ASYNC && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT) {
 		uint64_t size = in->opnds[2].value;
 		bool cg = ptx_insn_has_mod(in, PTX_DW_CG);

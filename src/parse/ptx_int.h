@@ -236,6 +236,12 @@ struct ptx_insn_locs {
 	const uint32_t *opnd_lines, *opnd_cols;
 };
 bool ptx_check_insn(struct ptx_ctx *c, struct ptx_insn *insn, const struct ptx_insn_locs *locs);
+/* check_forms.c: operand forms and modifiers of the loosely typed rows. */
+bool ptx_check_operand_forms(struct ptx_ctx *c, const struct ptx_insn *in,
+                             const struct ptx_insn_locs *locs, const char *name);
+/* check_mma.c: register counts of mma/wmma operands per shape and type. */
+bool ptx_check_matrix_counts(struct ptx_ctx *c, const struct ptx_insn *in,
+                             const struct ptx_insn_locs *locs);
 /* insn.c: parses one operand (also used for .branchtargets lists). */
 bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_forward_label);
 /* parse.c: appends a statement to the current function. */

@@ -926,6 +926,14 @@ for m in MODULE:
 for name, body, sm in GRAMMAR:
     case(name, body, sm)
 
+import gen_nearmiss  # noqa: E402  (near-miss mutations of one accepted form per family)
+gen_nearmiss.add_cases(case)
+case('ldmatrix_m16n16_b8', 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%rd1];',
+     'sm_100a', '8.6')
+case('ldmatrix_shared_cta_sm80',
+     'ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {%r0, %r1}, [%rd1];', 'sm_80',
+     '8.3')
+
 
 def ptxas_verdict(ptxas, name, text):
     path = os.path.join(OUT, name + '.ptx')
