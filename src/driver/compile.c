@@ -208,31 +208,36 @@ static void mir_settle(struct compiler *c, struct mir_function *mf)
 	pa_arena_reset(from);
 }
 
-static unsigned spill_cost(const struct ra_stats *r)
-{
-	return r->spill_stores + r->spill_loads + 8 * r->spilled;
-}
-
 /* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
- * selection's order (scheduling for latency raises pressure) and keeps the one spilling less. */
+ * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
+ * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
+ * one runs again capped at the plain one's cost: a scheduled order that spills far more
+ * (thousands of values on a large kernel, in round after round) is given up as soon as it
+ * has lost, and the choice is the same as running both to the end. */
 static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
 	struct mir_function plain;
 	sched_mir_copy(mf, &plain);
 	sched_list(mf, true);
 	struct pa_diag quiet = {0};
-	bool ok = ra_run(mf, ras, &quiet);
-	if (ok && !spill_cost(ras))
+	bool ok = ra_run_capped(mf, ras, &quiet, 0);
+	if (ok)
 		return true;
+	bool spilled = ras->over_cost; /* else failed: needs scratch, or too much pressure */
 	struct ra_stats plain_ras;
 	struct pa_diag quiet2 = {0};
-	bool plain_ok = ra_run(&plain, &plain_ras, ok ? &quiet2 : d);
-	if (plain_ok && (!ok || spill_cost(&plain_ras) < spill_cost(ras))) {
+	bool plain_ok = ra_run(&plain, &plain_ras, spilled ? &quiet2 : d);
+	if (spilled) {
+		struct pa_diag quiet3 = {0};
+		unsigned cap = plain_ok ? ra_spill_cost(&plain_ras) : UINT32_MAX;
+		ok = ra_run_capped(mf, ras, plain_ok ? &quiet3 : d, cap);
+	}
+	if (plain_ok && (!ok || ra_spill_cost(&plain_ras) < ra_spill_cost(ras))) {
 		*mf = plain;
 		*ras = plain_ras;
 		return true;
 	}
-	if (!ok)
+	if (!ok && !spilled)
 		*ras = plain_ras;
 	return ok;
 }
