@@ -104,15 +104,21 @@ static void order_dynamic(struct exec_ctx *c)
 		if (is_dynamic(&c->img.syms[i]))
 			c->dyn_order[c->ndyn++] = i;
 	uint32_t nbuckets = c->ndyn / 4 > 1 ? (uint32_t)(c->ndyn / 4) : 1;
-	for (size_t i = 1; i < c->ndyn; i++) { /* stable insertion sort by bucket */
-		size_t v = c->dyn_order[i], j = i;
-		uint32_t b = gnu_hash(c->img.syms[v].name) % nbuckets;
-		while (j > 0 && gnu_hash(c->img.syms[c->dyn_order[j - 1]].name) % nbuckets > b) {
-			c->dyn_order[j] = c->dyn_order[j - 1];
-			j--;
-		}
-		c->dyn_order[j] = v;
+	/* stable counting sort by bucket (each name hashed once: a module of 1000 kernels
+	 * has 2000 dynamic symbols, and an insertion sort rehashing per comparison was most
+	 * of the code object's time) */
+	uint32_t *bucket = PA_NEW_ARRAY(c->arena, uint32_t, c->ndyn + 1);
+	size_t *start = PA_NEW_ARRAY(c->arena, size_t, nbuckets + 1);
+	size_t *sorted = PA_NEW_ARRAY(c->arena, size_t, c->ndyn + 1);
+	for (size_t i = 0; i < c->ndyn; i++) {
+		bucket[i] = gnu_hash(c->img.syms[c->dyn_order[i]].name) % nbuckets;
+		start[bucket[i] + 1]++;
 	}
+	for (uint32_t b = 0; b < nbuckets; b++)
+		start[b + 1] += start[b];
+	for (size_t i = 0; i < c->ndyn; i++)
+		sorted[start[bucket[i]]++] = c->dyn_order[i];
+	c->dyn_order = sorted;
 	co_bytes_append(&c->dynstr, "", 1); /* the leading NUL, also when there are no symbols */
 	for (size_t i = 0; i < c->img.nsyms; i++)
 		if (is_dynamic(&c->img.syms[i]))
@@ -324,14 +330,17 @@ static void fill_symbols(struct exec_ctx *c)
 	for (size_t i = 0; i < c->ndyn; i++)
 		put_image_sym(c, &c->dynsym, &scratch, &c->img.syms[c->dyn_order[i]], true);
 	co_bytes_free(&scratch);
-	/* Names in .dynsym point into .dynstr, which lists them in image order. */
-	for (size_t i = 0; i < c->ndyn; i++) {
-		const char *name = c->img.syms[c->dyn_order[i]].name;
-		uint32_t off = 1;
-		while (strcmp((const char *)c->dynstr.data + off, name))
-			off += (uint32_t)strlen((const char *)c->dynstr.data + off) + 1;
-		co_put32(c->dynsym.data + 24 * (i + 1), off);
-	}
+	/* Names in .dynsym point into .dynstr, which lists them in image order after its
+	 * leading NUL (order_dynamic). */
+	uint32_t *dynstr_off = PA_NEW_ARRAY(c->arena, uint32_t, c->img.nsyms + 1);
+	uint32_t off = 1;
+	for (size_t i = 0; i < c->img.nsyms; i++)
+		if (is_dynamic(&c->img.syms[i])) {
+			dynstr_off[i] = off;
+			off += (uint32_t)strlen(c->img.syms[i].name) + 1;
+		}
+	for (size_t i = 0; i < c->ndyn; i++)
+		co_put32(c->dynsym.data + 24 * (i + 1), dynstr_off[c->dyn_order[i]]);
 	put_sym(&c->symtab, 0, 0, 0, 0, 0, 0);
 	co_strtab_add(&c->strtab, "");
 	for (size_t i = 0; i < c->img.nsyms; i++)

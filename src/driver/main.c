@@ -66,7 +66,7 @@ static void print_help(FILE *out)
 	      "  --dump-ir                 print the SSA IR of each kernel (after clean-ups)\n"
 	      "  --dump-mir                print the machine IR after instruction selection\n"
 	      "  --dump-sched              print the final code with its wait/stall annotations\n"
-	      "  --time-passes             print the wall time of each compiler stage\n"
+	      "  --time-passes             print the CPU time of each compiler stage\n"
 	      "  --verify                  check the IR and machine IR between passes\n"
 	      "  -v, --verbose             print resource usage per function\n"
 	      "  --input-name NAME         the file name diagnostics print (default: FILE)\n"

@@ -19,7 +19,9 @@
  * Then p holds v's value from its definition on, exactly where v did.
  *   requires: virtual registers.  breaks: nothing (fewer copies, fewer registers).
  *   complexity: O(instructions) to count, plus a scan of the rest of the block per
- *   candidate copy. */
+ *   candidate copy; renames in other blocks go through a map (renamed[v]: what v became)
+ *   applied to each block once before it is examined and to all blocks at the end, not
+ *   a scan of the whole function per coalesced copy. */
 #include <string.h>
 
 #include "regalloc/regalloc.h"
@@ -133,32 +135,68 @@ static void rename_vreg(struct mir_block *bl, uint32_t from_index, uint32_t from
 	}
 }
 
+/* What vreg v has become after the coalescings so far (renamed[] chains end at NONE). */
+static uint32_t current_name(const uint32_t *renamed, uint32_t v)
+{
+	while (renamed[v] != NONE)
+		v = renamed[v];
+	return v;
+}
+
+/* Applies the renames recorded so far to every vreg operand of block bl. */
+static void apply_renames(struct mir_block *bl, const uint32_t *renamed)
+{
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		struct mir_insn *in = &bl->insns[i];
+		for (unsigned k = 0; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
+			if (in->opnds[k].kind == MIR_VREG)
+				in->opnds[k].v = current_name(renamed, in->opnds[k].v);
+	}
+}
+
+/* Block b: coalesces its copies and deletes them.  A source used in other blocks is
+ * renamed there through `renamed` (blocks after b get it before they are examined, blocks
+ * before b at the end): the same names an immediate rename of every block would give. */
+static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32_t *renamed,
+                               uint32_t b)
+{
+	struct mir_block *bl = &fn->blocks[b];
+	unsigned removed = 0;
+	apply_renames(bl, renamed);
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		struct mir_insn *in = &bl->insns[i];
+		if ((in->flags & MIR_IF_PARALLEL) && can_coalesce(fn, vi, b, i)) {
+			uint32_t p = in->opnds[0].v, v = in->opnds[1].v;
+			rename_vreg(bl, vi[v].def_index, v, p);
+			if (vi[v].outside_use)
+				renamed[v] = p;
+			vi[v].ndefs = 0;      /* v is gone */
+			in->op = MIR_NUM_OPS; /* deleted below */
+			removed++;
+		}
+	}
+	uint32_t out = 0;
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].op != MIR_NUM_OPS)
+			bl->insns[out++] = bl->insns[i];
+	bl->ninsns = out;
+	return removed;
+}
+
 unsigned ra_coalesce_phi_copies(struct mir_function *fn)
 {
 	struct vinfo *vi = PA_NEW_ARRAY(fn->arena, struct vinfo, fn->nvregs + 1);
+	uint32_t *renamed = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	memset(renamed, 0xff, (fn->nvregs + 1) * sizeof *renamed);
 	count(fn, vi);
 	unsigned removed = 0;
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		struct mir_block *bl = &fn->blocks[b];
-		uint32_t out = 0;
-		for (uint32_t i = 0; i < bl->ninsns; i++) {
-			struct mir_insn *in = &bl->insns[i];
-			if ((in->flags & MIR_IF_PARALLEL) && can_coalesce(fn, vi, b, i)) {
-				uint32_t p = in->opnds[0].v, v = in->opnds[1].v;
-				rename_vreg(bl, vi[v].def_index, v, p);
-				if (vi[v].outside_use)
-					for (uint32_t ob = 0; ob < fn->nblocks; ob++)
-						if (ob != b)
-							rename_vreg(&fn->blocks[ob], 0, v, p);
-				vi[v].ndefs = 0;      /* v is gone */
-				in->op = MIR_NUM_OPS; /* deleted below */
-				removed++;
-			}
-		}
-		for (uint32_t i = 0; i < bl->ninsns; i++)
-			if (bl->insns[i].op != MIR_NUM_OPS)
-				bl->insns[out++] = bl->insns[i];
-		bl->ninsns = out;
-	}
+	bool any_outside = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		removed += coalesce_block(fn, vi, renamed, b);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		any_outside |= renamed[v] != NONE;
+	if (any_outside)
+		for (uint32_t b = 0; b < fn->nblocks; b++)
+			apply_renames(&fn->blocks[b], renamed);
 	return removed;
 }

@@ -12,7 +12,9 @@
  * lowest free tuple is taken.  Ties in start order break by vreg number: deterministic.
  * An interval that finds no register spills the overlapping interval of its file that
  * ends last (or itself), skipping values read or written outside EXEC (ctx->no_spill) and
- * the temporaries of earlier spills: SGPRs into VGPR lanes (spill.c), VGPRs into scratch
+ * the temporaries of earlier spills (found through a max-heap of the assigned spillable
+ * intervals by end, entries that expired or were spilled dropped when they reach the top,
+ * not a scan of every vreg per spill): SGPRs into VGPR lanes (spill.c), VGPRs into scratch
  * (spill_vgpr.c); ctx->spilled marks them, allocation reruns after the rewrite.  A VGPR
  * spill in a function without scratch set-up fails with stats->needs_scratch instead.
  * requires: ra_fill_intervals.  breaks: nothing (sets mir_vreg.phys).
@@ -40,7 +42,10 @@ struct linscan {
 	struct expiry *heap;
 	uint32_t nheap;
 	unsigned high[RA_NUM_FILES]; /* registers [0, high) have been assigned */
-	uint32_t *hint_first;        /* CSR lists of COPY partners per vreg */
+	/* per file: assigned spillable vregs, a max-heap on (end, then lowest vreg) */
+	uint32_t *spill_heap[RA_NUM_FILES];
+	uint32_t nspill_heap[RA_NUM_FILES];
+	uint32_t *hint_first; /* CSR lists of COPY partners per vreg */
 	uint32_t *hints;
 };
 
@@ -196,22 +201,61 @@ static void fill_hints(struct linscan *ls)
 	ls->hint_first = first;
 }
 
-/* The assigned spillable vreg of v's file overlapping vreg v that lives longest, or
- * UINT32_MAX. */
-static uint32_t longest_overlapping(const struct linscan *ls, uint32_t v)
+/* Whether spill candidate a comes before b: longer lived first, then the lower number
+ * (the order a scan of every vreg would choose in). */
+static bool spills_before(const struct ra_ctx *ctx, uint32_t a, uint32_t b)
+{
+	uint32_t ea = ctx->intervals[a].end, eb = ctx->intervals[b].end;
+	return ea > eb || (ea == eb && a < b);
+}
+
+static void spill_heap_push(struct linscan *ls, enum ra_file f, uint32_t v)
+{
+	uint32_t *h = ls->spill_heap[f];
+	uint32_t i = ls->nspill_heap[f]++;
+	while (i && spills_before(ls->ctx, v, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = v;
+}
+
+static void spill_heap_pop(struct linscan *ls, enum ra_file f)
+{
+	uint32_t *h = ls->spill_heap[f];
+	uint32_t n = --ls->nspill_heap[f], last = h[n], i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && spills_before(ls->ctx, h[c + 1], h[c]))
+			c++;
+		if (!spills_before(ls->ctx, h[c], last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n)
+		h[i] = last;
+}
+
+/* The assigned spillable vreg of v's file overlapping vreg v that lives longest (the
+ * lowest number among equals), or UINT32_MAX.  Intervals arrive in start order, so an
+ * assigned interval overlaps v when it ends at or after v's start; one that ends before
+ * never overlaps a later interval either, and a spilled one is never assigned again in
+ * this round: both leave the heap for good when they reach its top. */
+static uint32_t longest_overlapping(struct linscan *ls, uint32_t v)
 {
 	const struct ra_ctx *ctx = ls->ctx;
 	const struct mir_function *fn = ctx->fn;
-	uint32_t best = UINT32_MAX;
-	for (uint32_t u = 0; u < ctx->spillable_vregs; u++) {
-		const struct ra_interval *iu = &ctx->intervals[u];
-		if (fn->vregs[u].file != fn->vregs[v].file || fn->vregs[u].phys < 0 ||
-		    ctx->no_spill[u] || iu->end < ctx->intervals[v].start)
-			continue;
-		if (best == UINT32_MAX || iu->end > ctx->intervals[best].end)
-			best = u;
+	enum ra_file f = ra_file_of(fn->vregs[v].file);
+	while (ls->nspill_heap[f]) {
+		uint32_t u = ls->spill_heap[f][0];
+		if (fn->vregs[u].phys >= 0 && ctx->intervals[u].end >= ctx->intervals[v].start)
+			return u;
+		spill_heap_pop(ls, f);
 	}
-	return best;
+	return UINT32_MAX;
 }
 
 /* No register for vreg v: spills the overlapping value that lives longest (Poletto &
@@ -302,6 +346,8 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		total_size += fn->vregs[v].size;
 	ls.heap = PA_NEW_ARRAY(fn->arena, struct expiry, total_size + 1);
+	for (unsigned f = 0; f < RA_NUM_FILES; f++)
+		ls.spill_heap[f] = PA_NEW_ARRAY(fn->arena, uint32_t, ctx->spillable_vregs + 1);
 	fill_hints(&ls);
 	struct order_key *order = PA_NEW_ARRAY(fn->arena, struct order_key, fn->nvregs + 1);
 	uint32_t n = 0;
@@ -340,6 +386,8 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 			heap_push(&ls, (struct expiry){ctx->intervals[v].end, (uint16_t)(r + i),
 			                               (uint8_t)f});
 		}
+		if (v < ctx->spillable_vregs && !ctx->no_spill[v])
+			spill_heap_push(&ls, f, v);
 		ctx->stats->intervals++;
 	}
 	for (uint32_t v = 0; v < ctx->spillable_vregs && !spills; v++)

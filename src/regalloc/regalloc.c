@@ -87,8 +87,9 @@ static void count_registers(struct mir_function *fn)
 }
 
 /* Liveness, intervals and linear scan; with spills, rewrites and reruns (a bounded
- * number of rounds: each spills at least one input value, temporaries are never spilled). */
-static bool assign(struct ra_ctx *ctx)
+ * number of rounds: each spills at least one input value, temporaries are never spilled);
+ * stops when the spill cost passes max_cost. */
+static bool assign(struct ra_ctx *ctx, unsigned max_cost)
 {
 	struct mir_function *fn = ctx->fn;
 	enum { MAX_ROUNDS = 32 };
@@ -109,14 +110,28 @@ static bool assign(struct ra_ctx *ctx)
 					f = RA_VGPR;
 			return ra_report_pressure(ctx, f);
 		}
+		if (!max_cost) {
+			ctx->stats->over_cost = true;
+			return false;
+		}
 		if (!ra_spill_vgprs(ctx) || !ra_spill_sgprs(ctx))
 			return false;
+		if (ra_spill_cost(ctx->stats) > max_cost) {
+			ctx->stats->over_cost = true;
+			return false;
+		}
 		for (uint32_t v = 0; v < ctx->spillable_vregs; v++)
 			ctx->spilled[v] = false;
 	}
 }
 
 bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
+{
+	return ra_run_capped(fn, stats, d, UINT32_MAX);
+}
+
+bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d,
+                   unsigned max_cost)
 {
 	struct ra_stats local;
 	if (!stats)
@@ -148,7 +163,7 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 	ctx->spill_base = (fn->scratch_size + 3) & ~3u;
 	fn->spill_vgprs = 0;
 	fill_no_spill(ctx);
-	if (!assign(ctx))
+	if (!assign(ctx, max_cost))
 		return false;
 	ra_rewrite(ctx);
 	if (!ra_lower_copies(ctx))

@@ -48,6 +48,23 @@ struct spill_block {
 	uint32_t npost;
 };
 
+static bool is_spilled_sgpr(const struct ra_ctx *ctx, const struct mir_opnd *o)
+{
+	return o->kind == MIR_VREG && o->v < ctx->spillable_vregs && ctx->spilled[o->v] &&
+	       ctx->fn->vregs[o->v].file == MIR_SGPR;
+}
+
+/* Upper bound of the lane instructions the spilled operands of `in` add: a readlane and a
+ * writelane per dword. */
+static uint32_t spill_code_bound(const struct ra_ctx *ctx, const struct mir_insn *in)
+{
+	uint32_t n = 0;
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (is_spilled_sgpr(ctx, &in->opnds[k]))
+			n += 2u * in->opnds[k].width;
+	return n;
+}
+
 /* Rewrites the spilled operands of `in` to temporaries; appends readlanes to sb->out and
  * writelanes to sb->post.  Returns false on a spilled write in a terminator. */
 static bool rewrite_insn(struct ra_ctx *ctx, struct mir_insn *in, struct spill_block *sb)
@@ -55,8 +72,7 @@ static bool rewrite_insn(struct ra_ctx *ctx, struct mir_insn *in, struct spill_b
 	struct mir_function *fn = ctx->fn;
 	for (unsigned k = 0; k < in->nopnds; k++) {
 		struct mir_opnd *o = &in->opnds[k];
-		if (o->kind != MIR_VREG || o->v >= ctx->spillable_vregs || !ctx->spilled[o->v] ||
-		    fn->vregs[o->v].file != MIR_SGPR)
+		if (!is_spilled_sgpr(ctx, o))
 			continue;
 		uint32_t v = o->v, vgpr = ctx->slot_vgpr[v];
 		uint32_t lane = ctx->slot_lane[v] + o->sub;
@@ -81,19 +97,25 @@ static bool rewrite_insn(struct ra_ctx *ctx, struct mir_insn *in, struct spill_b
 	return true;
 }
 
-static bool spill_block(struct ra_ctx *ctx, uint32_t b)
+/* Rewrites block b into a new array sized by its spill code; a block without spilled
+ * operands stays as it is.  `post` and `group` are shared buffers of the round (sized for
+ * the largest block). */
+static bool spill_block(struct ra_ctx *ctx, uint32_t b, struct mir_insn *post,
+                        struct mir_insn *group)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
-	uint32_t cap = 1;
+	uint32_t extra = 0;
 	for (uint32_t i = 0; i < bl->ninsns; i++)
-		cap += 1 + 2u * 4u * bl->insns[i].nopnds;
+		extra += spill_code_bound(ctx, &bl->insns[i]);
+	if (!extra)
+		return true;
+	uint32_t cap = bl->ninsns + extra;
 	struct spill_block sb = {
 	        .out = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
-	        .post = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
+	        .post = post,
 	};
 	for (uint32_t i = 0; i < bl->ninsns;) {
 		uint32_t end = ra_group_end(bl, i);
-		struct mir_insn *group = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, end - i);
 		memcpy(group, &bl->insns[i], (end - i) * sizeof *group);
 		sb.npost = 0;
 		for (uint32_t j = 0; j < end - i; j++)
@@ -121,8 +143,21 @@ bool ra_spill_sgprs(struct ra_ctx *ctx)
 			if (ctx->slot_vgpr[v] == UINT32_MAX)
 				assign_slot(ctx, v);
 		}
-	for (uint32_t b = 0; any && b < ctx->fn->nblocks; b++)
-		if (!spill_block(ctx, b))
+	if (!any)
+		return true;
+	uint32_t max_insns = 1, max_extra = 1;
+	for (uint32_t b = 0; b < ctx->fn->nblocks; b++) {
+		const struct mir_block *bl = &ctx->fn->blocks[b];
+		uint32_t extra = 0;
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			extra += spill_code_bound(ctx, &bl->insns[i]);
+		max_insns = bl->ninsns > max_insns ? bl->ninsns : max_insns;
+		max_extra = extra > max_extra ? extra : max_extra;
+	}
+	struct mir_insn *post = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, max_extra);
+	struct mir_insn *group = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, max_insns);
+	for (uint32_t b = 0; b < ctx->fn->nblocks; b++)
+		if (!spill_block(ctx, b, post, group))
 			return false;
 	return true;
 }

@@ -196,11 +196,11 @@ static bool is_direct_copy_group(const struct ra_ctx *ctx, const struct mir_bloc
  * constant or SGPR source through one temporary at a time), one from a spilled vreg into
  * a register loads it after the group; the rest stay a parallel copy.  Right because no
  * slot the group reads is written (is_direct_copy_group). */
-static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i, uint32_t end)
+static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i, uint32_t end,
+                       struct mir_insn *rest)
 {
 	struct ra_ctx *ctx = vs->ctx;
 	uint32_t nrest = 0;
-	struct mir_insn *rest = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, end - i);
 	vs->npost = 0;
 	for (uint32_t j = i; j < end; j++) {
 		const struct mir_insn *in = &bl->insns[j];
@@ -237,31 +237,53 @@ static void copy_group(struct vspill *vs, const struct mir_block *bl, uint32_t i
 	vs->n += vs->npost;
 }
 
-static bool spill_block(struct ra_ctx *ctx, uint32_t b)
+/* Upper bound of the instructions spill code adds for the spilled operands of `in`: per
+ * operand dword at most a load and a store, each with an SGPR address copy, plus one
+ * temporary copy (copy_group). */
+static uint32_t spill_code_bound(const struct ra_ctx *ctx, const struct mir_insn *in)
+{
+	uint32_t n = 0;
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (is_spilled(ctx, &in->opnds[k]))
+			n += 1 + 4u * in->opnds[k].width;
+	return n;
+}
+
+/* Buffers reused by every block of a round (sized for the largest block). */
+struct spill_buffers {
+	struct mir_insn *post, *group;
+	struct spill_temp *temps;
+};
+
+/* Rewrites block b into a new array of exactly the size its spill code can need; a block
+ * without spilled operands is left as it is (no copy: the function's size, not the number
+ * of rounds times it, is what the arena holds). */
+static bool spill_block(struct ra_ctx *ctx, uint32_t b, const struct spill_buffers *buf)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
-	uint32_t cap = 1, ntemp_cap = 1;
-	for (uint32_t i = 0; i < bl->ninsns; i++) {
-		cap += 1 + 4u * 2u * bl->insns[i].nopnds;
-		ntemp_cap += bl->insns[i].nopnds;
-	}
+	uint32_t extra = 0;
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		extra += spill_code_bound(ctx, &bl->insns[i]);
+	if (!extra)
+		return true;
+	uint32_t cap = bl->ninsns + extra;
 	struct vspill vs = {
 	        .ctx = ctx,
 	        .out = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
-	        .post = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, cap),
-	        .temps = PA_NEW_ARRAY(ctx->fn->arena, struct spill_temp, ntemp_cap),
+	        .post = buf->post,
+	        .temps = buf->temps,
 	};
 	for (uint32_t i = 0; i < bl->ninsns;) {
 		uint32_t end = ra_group_end(bl, i);
 		if (is_direct_copy_group(ctx, bl, i, end)) {
-			copy_group(&vs, bl, i, end);
+			copy_group(&vs, bl, i, end, buf->group);
 			i = end;
 			continue;
 		}
 		vs.npost = 0;
 		vs.ntemps = 0;
 		uint32_t ngroup = 0;
-		struct mir_insn *group = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, end - i);
+		struct mir_insn *group = buf->group;
 		for (uint32_t j = 0; j < end - i; j++) {
 			group[ngroup] = bl->insns[i + j];
 			if (!rewrite_insn(&vs, &group[ngroup], j))
@@ -279,6 +301,32 @@ static bool spill_block(struct ra_ctx *ctx, uint32_t b)
 	bl->ninsns = vs.n;
 	bl->cap = cap;
 	return true;
+}
+
+/* The round's shared buffers: stores after a group, a group's rewritten instructions and
+ * its temporaries, each at most a block's worth. */
+static struct spill_buffers alloc_buffers(struct ra_ctx *ctx)
+{
+	const struct mir_function *fn = ctx->fn;
+	uint32_t max_insns = 1, max_extra = 1, max_opnds = 1;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct mir_block *bl = &fn->blocks[b];
+		uint32_t extra = 0, opnds = 0;
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			extra += spill_code_bound(ctx, &bl->insns[i]);
+			opnds += bl->insns[i].nopnds;
+		}
+		if (!extra)
+			continue;
+		max_insns = bl->ninsns > max_insns ? bl->ninsns : max_insns;
+		max_extra = extra > max_extra ? extra : max_extra;
+		max_opnds = opnds > max_opnds ? opnds : max_opnds;
+	}
+	return (struct spill_buffers){
+	        .post = PA_NEW_ARRAY(fn->arena, struct mir_insn, max_extra),
+	        .group = PA_NEW_ARRAY(fn->arena, struct mir_insn, max_insns),
+	        .temps = PA_NEW_ARRAY(fn->arena, struct spill_temp, max_opnds),
+	};
 }
 
 /* A slot handed out this round: `size` dwords at byte `offset`, holding a value until
@@ -364,8 +412,9 @@ bool ra_spill_vgprs(struct ra_ctx *ctx)
 		return true;
 	fn->scratch_size = ctx->spill_base + ctx->spill_bytes;
 	fn->abi.private_segment = true;
+	struct spill_buffers buf = alloc_buffers(ctx);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
-		if (!spill_block(ctx, b))
+		if (!spill_block(ctx, b, &buf))
 			return false;
 	return true;
 }

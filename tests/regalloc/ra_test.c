@@ -571,6 +571,44 @@ static void case_sgpr_spill(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* ra_run_capped: a cap of 0 stops at the first spill without a diagnostic and leaves the
+ * function as it was (allocated again, it gets what a fresh one gets, checked); a cap below
+ * the full allocation's spill cost stops, one equal to it does not. */
+static void case_capped(struct totals *t, const char *gpu, unsigned file)
+{
+	const char *what = file == MIR_VGPR ? "capped-vgpr" : "capped-sgpr";
+	struct fixture fx;
+	setup(&fx, gpu, "hot");
+	build_hot(&fx, file);
+	fx.fn.max_vgprs = file == MIR_VGPR ? 4 : fx.fn.max_vgprs;
+	fx.fn.max_sgprs = file == MIR_SGPR ? 4 : fx.fn.max_sgprs;
+	fx.fn.scratch_ready = true;
+	bool ok = run(&fx, t, what);
+	unsigned cost = ra_spill_cost(&fx.stats);
+	check(t, ok && cost > 0, "%s/%s: full allocation, cost %u: %s", gpu, what, cost,
+	      diag_text(&fx));
+	teardown(&fx);
+	for (unsigned k = 0; k < 3; k++) {
+		unsigned cap = k == 0 ? 0 : k == 1 ? cost - 1 : cost;
+		setup(&fx, gpu, "hot");
+		build_hot(&fx, file);
+		fx.fn.max_vgprs = file == MIR_VGPR ? 4 : fx.fn.max_vgprs;
+		fx.fn.max_sgprs = file == MIR_SGPR ? 4 : fx.fn.max_sgprs;
+		fx.fn.scratch_ready = true;
+		ok = ra_run_capped(&fx.fn, &fx.stats, &fx.diag, cap);
+		check(t, ok == (k == 2) && fx.stats.over_cost == (k < 2) && !diag_text(&fx)[0],
+		      "%s/%s cap %u of %u: ok %d over_cost %d '%s'", gpu, what, cap, cost, ok,
+		      fx.stats.over_cost, diag_text(&fx));
+		if (k == 0) {
+			ok = run(&fx, t, what);
+			check(t, ok && ra_spill_cost(&fx.stats) == cost,
+			      "%s/%s: again after the stop, cost %u of %u", gpu, what,
+			      ra_spill_cost(&fx.stats), cost);
+		}
+		teardown(&fx);
+	}
+}
+
 /* A COPY from a VGPR into an SGPR is an internal error, reported. */
 static void case_bad_copy(struct totals *t, const char *gpu)
 {
@@ -595,6 +633,8 @@ static void run_hand_cases(struct totals *t)
 	for (unsigned g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
 		case_straight(t, gpus[g]);
 		case_diamond(t, gpus[g]);
+		case_capped(t, gpus[g], MIR_VGPR);
+		case_capped(t, gpus[g], MIR_SGPR);
 		for (unsigned n = 2; n <= 3; n++)
 			for (int tight = 0; tight < 2; tight++) {
 				case_loop(t, gpus[g], MIR_VGPR, n, tight);
