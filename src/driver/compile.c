@@ -278,6 +278,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	if (o->opt_level > 0) {
 		mir_cse_copies(mf);
 		mir_pair_lds(mf);
+		mir_remove_dead_code(mf);
 	}
 	ra_coalesce_phi_copies(mf);
 	if (o->verify && !mir_verify(mf, false, d))

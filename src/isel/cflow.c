@@ -236,12 +236,28 @@ static bool entered_from_region(const struct isel *s, uint32_t b)
 	return false;
 }
 
+/* A kernel's block that only returns, outside every loop and scalar region, without
+ * barriers: the lanes that go there are done on arrival, exactly as if their predecessor
+ * returned, so the edges into it add them to no mask and the block needs none (nvcc's
+ * `if (i < n) {...}` ends in such a block: no rejoin bookkeeping, the wave just ends).
+ * Not in a function compiled on its own: its epilogue restores the EXEC it finds at the
+ * exit, which must be every lane that returns. */
+static bool only_returns(const struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	return !s->ir->real_sym && bl->linear_pos != 0 && bl->ninsns == 1 &&
+	       bl->insns[0].op == IR_RET && bl->loop == IR_NO_LOOP && s->region[b] < 0 &&
+	       s->scalar_root[b] < 0 && !s->no_skip[b];
+}
+
 static bool needs_mask(const struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
 	const struct ir_block *bl = &ir->blocks[b];
 	if (bl->linear_pos == 0)
 		return false; /* the entry: EXEC as the hardware starts the wave */
+	if (only_returns(s, b))
+		return false; /* its lanes are done: nothing waits there */
 	if (entered_from_region(s, b))
 		return true;
 	if (s->region[b] >= 0) /* inside a region: only a loop header entered from outside */
@@ -657,6 +673,33 @@ static struct mir_opnd cond_opnd(struct isel *s, ir_ref r)
 	return s->scc_pred[r] ? mir_imm(0) : sel_bool_opnd(s, r);
 }
 
+/* Which side (0 taken, 1 not) of block b's divergent branch goes to a block that only
+ * returns (only_returns) while the other falls through by the branch; -1 if not so. */
+static int lanes_done(const struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	for (int k = 0; k < 2; k++)
+		if (s->mask_slot[bl->succs[k]] < 0 && only_returns(s, bl->succs[k]) &&
+		    !flows_by_branch(s, b, bl->succs[k]) && flows_by_branch(s, b, bl->succs[1 - k]))
+			return k;
+	return -1;
+}
+
+/* The lanes of the returning side are done: EXEC &= p (side 0) or &= ~p (side 1) for the
+ * fall-through side `k`, skipping it when no lane is left.  Returns the skip target. */
+static uint32_t enter_rest(struct isel *s, uint32_t b, int k, struct mir_opnd p)
+{
+	uint32_t succ = s->ir->blocks[b].succs[k];
+	unsigned op = k == 0 ? sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64)
+	                     : sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64);
+	struct mir_opnd ops[3] = {sel_exec(s), sel_exec(s), p};
+	sel_emit(s, op, 3, ops);
+	uint32_t skip = s->no_skip[succ] ? s->bar_only[succ] : skip_target(s, succ);
+	struct mir_opnd tgt = mir_block_ref(skip);
+	sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
+	return skip;
+}
+
 /* Emits the lane bookkeeping of block b's outgoing edges; returns where a wave with no
  * lane left for the fall-through successor jumps (NONE: no such branch). */
 static uint32_t edges(struct isel *s, uint32_t b)
@@ -691,6 +734,9 @@ static uint32_t edges(struct isel *s, uint32_t b)
 		sel_emit(s, sel, 3, c2);
 	} else {
 		struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
+		int done = lanes_done(s, b);
+		if (done >= 0)
+			return enter_rest(s, b, 1 - done, p);
 		taken = sel_new_sgpr(s, s->mask_dw), other = sel_new_sgpr(s, s->mask_dw);
 		struct mir_opnd a1[3] = {mir_vreg(taken, s->mask_dw), sel_exec(s), p};
 		sel_emit(s, sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64), 3, a1);

@@ -286,9 +286,12 @@ void mir_compact(struct mir_function *fn, struct pa_arena *dst);
 
 /* Clean-ups on MIR before allocation (-O1 and up), each in its own file:
  * mir_cse_copies (copy_cse.c) keeps one VGPR copy of an SGPR or constant per block;
- * mir_pair_lds (lds_pair.c) merges LDS reads from one base into ds_read2_b32/b64. */
+ * mir_pair_lds (lds_pair.c) merges LDS reads from one base into ds_read2_b32/b64;
+ * mir_remove_dead_code (dead_code.c) deletes effect-free instructions whose results are
+ * never read. */
 void mir_cse_copies(struct mir_function *fn);
 void mir_pair_lds(struct mir_function *fn);
+void mir_remove_dead_code(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

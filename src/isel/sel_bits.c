@@ -232,11 +232,25 @@ static bool widths16(struct isel *s, const struct ir_insn *in)
 
 /* ---- f16 conversions (f16 values are i16 bit patterns) ---- */
 
+/* The value whose low 16 bits v_cvt_f32_f16 may read for the f16 operand a: the source of
+ * a TRUNC to 16 bits (the instruction ignores the upper half, so the truncation's mask is
+ * not needed and dies: mir_remove_dead_code), else a itself.  Not a constant source: an
+ * inline constant of a 16-bit float operand means the f16 value, not the bits. */
+static ir_ref half_source(struct isel *s, ir_ref a)
+{
+	const struct ir_insn *d = s->def[a];
+	uint64_t bits;
+	if (!d || d->op != IR_TRUNC || sel_is_const(s, d->args[0], &bits))
+		return a;
+	enum ir_type st = (enum ir_type)s->ir->vals[d->args[0]].type;
+	return st == IR_T_I32 || st == IR_T_I64 ? d->args[0] : a;
+}
+
 static bool half_cvt(struct isel *s, const struct ir_insn *in)
 {
 	struct mir_opnd none = {0};
 	if (in->op == IR_H2F) {
-		struct mir_opnd ops[2] = {rd(s, in->res, 0), vs(s, in->args[0], 0)};
+		struct mir_opnd ops[2] = {rd(s, in->res, 0), vs(s, half_source(s, in->args[0]), 0)};
 		sel_fix_valu(s, AMD_OP_V_CVT_F32_F16, 2, ops);
 		sel_emit(s, AMD_OP_V_CVT_F32_F16, 2, ops);
 		return true;

@@ -1,0 +1,115 @@
+/* mir_remove_dead_code: deletes instructions whose results nothing reads.
+ *
+ * Selection emits values that no instruction ends up reading: `mul.wide.s32` selected as
+ * one v_mad_i64_i32 on the 32-bit operand leaves the operand's 64-bit sign extension
+ * (v_mov_b32 + v_ashrrev_i32) unread, v_cvt_f32_f16 reading a 16-bit truncation's source
+ * leaves the truncation's mask unread (sel_bits.c), a lane id computed for an operation
+ * that selection folded stays behind.  The IR's clean-ups cannot see these: they appear
+ * only in selection.
+ *
+ * An instruction is deleted when it has no effect besides its register results and
+ * none of those results is ever read: it is a COPY, or a SALU/VALU/TRANS row that
+ * neither touches memory nor branches nor writes SCC, EXEC, M0 or MODE implicitly (an
+ * implicit VCC write always comes from an explicit vcc operand, which then is not a
+ * virtual register), it is not the PC anchor of relocations, it has at least one
+ * destination, and every destination is a virtual register that no instruction of the
+ * function reads.  Why a function-wide "never read" is right although virtual
+ * registers are not SSA (several definitions, partial writes of a tuple, VALU writes
+ * that keep the inactive lanes, v_fmac's tied destination): a register that is read
+ * nowhere can make no difference through any of its definitions.  Deleting an
+ * instruction drops its reads, which can make the definitions of its sources dead in
+ * turn; blocks are visited last to first and instructions bottom-up, so a chain of
+ * dead values in straight-line code goes in one sweep, and sweeps repeat until one
+ * deletes nothing (values that die around a loop's back edge).
+ * requires: MIR on virtual registers (after isel, before allocation).
+ * Complexity: O(instructions x operands) per sweep; sweeps are few. */
+#include "isa/isa.h"
+#include "isel/isel.h"
+
+/* Whether `in` may go when its destinations are unread: no effect besides them. */
+static bool effect_free(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (in->flags & MIR_IF_PC_ANCHOR)
+		return false;
+	if (in->op == MIR_COPY)
+		return true;
+	if (in->op >= AMD_NUM_OPCODES)
+		return false;
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	if (row->unit != AMD_UNIT_SALU && row->unit != AMD_UNIT_VALU && row->unit != AMD_UNIT_TRANS)
+		return false;
+	if (row->flags & (AMD_F_LOAD | AMD_F_STORE | AMD_F_ATOMIC | AMD_F_BRANCH | AMD_F_EXEC_DST |
+	                  AMD_F_SCC_DST | AMD_F_WAVE_MASK))
+		return false;
+	return (amd_implicit_defs(fn->target, row) & ~(unsigned)AMD_IMP_VCC) == 0;
+}
+
+/* Whether every destination of `in` is an unread virtual register (and it has one). */
+static bool results_unread(const struct mir_insn *in, const uint32_t *reads)
+{
+	bool any = false;
+	for (unsigned k = 0; k < in->nopnds; k++) {
+		if (!mir_opnd_is_def(in, k))
+			continue;
+		const struct mir_opnd *o = &in->opnds[k];
+		if (o->kind != MIR_VREG || reads[o->v])
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static void count_reads(const struct mir_function *fn, uint32_t *reads)
+{
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		const struct mir_block *bl = &fn->blocks[b];
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
+			const struct mir_insn *in = &bl->insns[i];
+			for (unsigned k = 0; k < in->nopnds; k++)
+				if (in->opnds[k].kind == MIR_VREG && !mir_opnd_is_def(in, k))
+					reads[in->opnds[k].v]++;
+		}
+	}
+}
+
+/* One bottom-up sweep of block b; returns the instructions it deleted. */
+static uint32_t sweep_block(struct mir_function *fn, struct mir_block *bl, uint32_t *reads,
+                            bool *dead)
+{
+	uint32_t ndead = 0;
+	for (uint32_t i = bl->ninsns; i-- > 0;) {
+		const struct mir_insn *in = &bl->insns[i];
+		dead[i] = effect_free(fn, in) && results_unread(in, reads);
+		if (!dead[i])
+			continue;
+		ndead++;
+		for (unsigned k = 0; k < in->nopnds; k++)
+			if (in->opnds[k].kind == MIR_VREG && !mir_opnd_is_def(in, k))
+				reads[in->opnds[k].v]--;
+	}
+	if (ndead) {
+		uint32_t out = 0;
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			if (!dead[i])
+				bl->insns[out++] = bl->insns[i];
+		bl->ninsns = out;
+	}
+	return ndead;
+}
+
+void mir_remove_dead_code(struct mir_function *fn)
+{
+	uint32_t *reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	count_reads(fn, reads);
+	uint32_t max_insns = 1;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		if (fn->blocks[b].ninsns > max_insns)
+			max_insns = fn->blocks[b].ninsns;
+	bool *dead = PA_NEW_ARRAY(fn->arena, bool, max_insns);
+	uint32_t deleted;
+	do {
+		deleted = 0;
+		for (uint32_t b = fn->nblocks; b-- > 0;)
+			deleted += sweep_block(fn, &fn->blocks[b], reads, dead);
+	} while (deleted);
+}
