@@ -2,7 +2,8 @@
 """amdsim's command line checks what it is given before it runs (exit 2 for a usage error,
 1 for input that does not fit the code object): an unknown --kernel lists
 the kernels that exist, a missing --kernel/--grid/--block is named, the arguments are checked
-against the kernel's metadata (pointer or scalar, scalar size, count), --block against
+against the kernel's metadata (pointer or scalar, scalar size, count; a buffer also fits an
+8-byte by_value argument, as on a GPU), --block against
 .max_flat_workgroup_size, and a run whose violations are cut short says how many were shown.
 The code objects come from clang-19 + llvm-mc-19 + ld.lld-19 (the metadata is LLVM's), one
 of them with its s_waitcnt removed.  usage: test_amdsim_cli.py AMDSIM SRCDIR"""
@@ -63,6 +64,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("runs", run + good, 0)
     check("unknown kernel", [pair, "--kernel", "third", "--grid", "1", "--block", "64",
                              "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second, shared"])
+    check("help names 8-byte by_value buffers", ["--help"], 0)
+    if "8-byte\nby_value" not in subprocess.run([amdsim, "--help"], capture_output=True,
+                                               text=True).stdout:
+        failures.append("--help does not say a buffer fits an 8-byte by_value argument")
     check("missing kernel", [vadd, "--grid", "4", "--block", "256"] + good, 2,
           err_has=["missing --kernel NAME\n"])
     check("missing grid and block", [vadd, "--kernel", "vadd_f32"] + good, 2,
@@ -76,6 +81,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("argument count", run + good[:3], 1, err_has=["takes 4 arguments, 3 given"])
     check("i64 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
                            "out:256:" + out, "i64:5"], 0)
+    check("buffer for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
+                              "out:256:" + out, "in:" + buf], 0)
     check("i32 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
                            "out:256:" + out, "i32:5"], 1, err_has=["by_value of 8 bytes"])
     check("block above reqd size", [pair, "--kernel", "second", "--grid", "1", "--block",
