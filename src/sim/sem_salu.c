@@ -786,7 +786,10 @@ static const struct sim_sem salu_sems[] = {
         {"s_trap", s_trap, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_delay_alu", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_clause", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        /* instruction-prefetch hints (gfx1030 spells the same opcode s_inst_prefetch):
+         * amdsim fetches nothing ahead, so no effect; one wait state like any instruction */
         {"s_set_inst_prefetch_distance", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_inst_prefetch", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_setprio", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_sleep", s_sleep, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},

@@ -1,0 +1,40 @@
+/* Loop-heavy integer kernels for tests/sim/clang_insns.py: clang-19 -O3 brackets loops of
+ * 128-192 bytes with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
+ * s_set_inst_prefetch_distance on gfx11).  Integer arithmetic only, so that the CPU
+ * reference in clang_insns.py is exact.  The source of hash_loop is a ulong: the metadata
+ * lists it by_value, and amdsim passes a buffer's address there. */
+#include "common.h"
+
+__kernel void hash_loop(ulong src, __global uint *out, uint iters)
+{
+	__global const uint *in = (__global const uint *)src;
+	uint i = gid_x();
+	uint h = in[i], a = i * 2654435761u, b = 0x9e3779b9u;
+	for (uint k = 0; k < iters; k++) {
+		h ^= h << 13;
+		h ^= h >> 17;
+		h ^= h << 5;
+		a = a * 1664525u + 1013904223u;
+		b += (h ^ a) >> (k & 7);
+		h += in[(i + k) & 255] * (k | 1);
+		if (b & 1)
+			a ^= h;
+	}
+	out[i] = h ^ a ^ b;
+}
+
+__kernel void nested_loop(__global const uint *in, __global uint *out, uint n)
+{
+	uint i = gid_x();
+	uint acc = 0;
+	for (uint j = 0; j < n; j++) {
+		uint x = in[(i * 7 + j) & 255];
+		for (uint k = 0; k < (j & 3) + 2; k++) {
+			x = (x >> 3 | x << 29) + k * 0x45d9f3bu;
+			x ^= x >> 11;
+			acc += x % 1000u + (x & (k + 1));
+		}
+		acc = acc * 31u + (x >> 16);
+	}
+	out[i] = acc;
+}
