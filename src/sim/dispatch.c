@@ -248,15 +248,19 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 /* One round: every wave that is not done and not waiting at s_barrier runs until it ends,
  * reaches a barrier, sleeps (s_sleep) or has run SIM_QUANTUM instructions (exec.c).  When
  * every live wave waits at the barrier, it is released.  A round in which every live wave waited or
- * slept and no wave wrote memory cannot change what the sleeping waves read: they spin forever, a
- * deadlock. */
+ * slept where it slept the round before (it came back to the same s_sleep: a spin loop) and no
+ * wave wrote memory cannot change what the sleeping waves read: they spin forever, a deadlock.
+ * A wave that passed an s_sleep outside a loop has moved on, so it is no deadlock. */
 static bool run_workgroup(struct sim_ctx *c)
 {
+	enum { MAX_WAVES_PER_GROUP = 1024 / 32 }; /* check_dims: at most 1024 work-items */
+	uint32_t start_pc[MAX_WAVES_PER_GROUP];
 	for (;;) {
 		bool any_running = false;
 		uint64_t writes = c->mem_writes;
 		for (unsigned i = 0; i < c->nwaves; i++) {
 			struct sim_wave *w = &c->waves[i];
+			start_pc[i % MAX_WAVES_PER_GROUP] = w->pc;
 			if (w->done || w->at_barrier)
 				continue;
 			if (!sim_run_wave(w))
@@ -270,7 +274,7 @@ static bool run_workgroup(struct sim_ctx *c)
 			if (w->done)
 				continue;
 			live++;
-			sleeping += w->yielded;
+			sleeping += w->yielded && w->pc == start_pc[i % MAX_WAVES_PER_GROUP];
 			if (w->at_barrier) {
 				waiting++;
 				t = w->clock > t ? w->clock : t;
