@@ -790,6 +790,11 @@ static const struct sim_sem salu_sems[] = {
          * amdsim fetches nothing ahead, so no effect; one wait state like any instruction */
         {"s_set_inst_prefetch_distance", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_inst_prefetch", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        /* performance-level and thread-trace hints: amdsim has neither (no effect; M0 that
+         * s_ttracedata sends is only read) */
+        {"s_incperflevel", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_decperflevel", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_ttracedata", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, SEM_USES_M0, 0, 0},
         {"s_setprio", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_sleep", s_sleep, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},

@@ -9,7 +9,8 @@
    clang brackets loops with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
    s_set_inst_prefetch_distance on gfx1100): their disassembly (llvm-objdump-19) against the
    same list, then each kernel run in amdsim (strict checker) and its output compared with an
-   exact CPU reference written here from the OpenCL source.  hash_loop takes its source
+   exact CPU reference written here from the OpenCL source; a third kernel runs the hint
+   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep).  hash_loop takes its source
    buffer as a ulong, which LLVM's metadata lists by_value: amdsim is given in:FILE there.
 usage: clang_insns.py AMDSIM SIM_MNEMONICS SRCDIR"""
 import os
@@ -22,6 +23,7 @@ import tempfile
 amdsim, mnemonics_exe, srcdir = sys.argv[1:4]
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 HINTS = {'gfx1030': 's_inst_prefetch', 'gfx1100': 's_set_inst_prefetch_distance'}
+ALL_HINTS = ('s_incperflevel', 's_decperflevel', 's_ttracedata', 's_setprio', 's_sleep')
 KSRC = os.path.join(srcdir, 'tests', 'kernels', 'src')
 LOOPS = os.path.join(srcdir, 'tests', 'sim', 'kernels', 'loops.cl')
 GRID, BLOCK, ITERS, NESTED_N = 2, 64, 40, 24
@@ -144,9 +146,10 @@ def main():
             hsaco = build(tmp, target)
             names = disasm_names(hsaco, target)
             check_names('loops.cl', target, names, have)
-            if target in HINTS and HINTS[target] not in names:
-                failures.append('%s: clang-19 no longer emits %s in loops.cl (the test would '
-                                'not cover it)' % (target, HINTS[target]))
+            for hint in ALL_HINTS + ((HINTS[target],) if target in HINTS else ()):
+                if hint not in names:
+                    failures.append('%s: clang-19 no longer emits %s in loops.cl (the test '
+                                    'would not cover it)' % (target, hint))
             src = by_value_src(hsaco)
             if src != ('by_value', 8):
                 failures.append('%s hash_loop: src listed as %s, expected by_value of 8 '
@@ -157,6 +160,9 @@ def main():
             run_kernel(tmp, hsaco, target, 'nested_loop',
                        lambda out, n: ['in:' + inbin, 'out:%d:%s' % (4 * n, out),
                                        'u32:%d' % NESTED_N], ref_nested, inp)
+            run_kernel(tmp, hsaco, target, 'hints',
+                       lambda out, n: ['out:%d:%s' % (4 * n, out), 'u32:7'],
+                       lambda _, i: (7 * 2 + i) & M32, inp)
     for f in failures:
         print('FAIL', f)
     print('clang-19 instructions in amdsim: %d failures' % len(failures))

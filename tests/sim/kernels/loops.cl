@@ -1,8 +1,8 @@
-/* Loop-heavy integer kernels for tests/sim/clang_insns.py: clang-19 -O3 brackets loops of
- * 128-192 bytes with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
- * s_set_inst_prefetch_distance on gfx11).  Integer arithmetic only, so that the CPU
- * reference in clang_insns.py is exact.  The source of hash_loop is a ulong: the metadata
- * lists it by_value, and amdsim passes a buffer's address there. */
+/* Kernels for tests/sim/clang_insns.py.  Loop-heavy integer kernels: clang-19 -O3 brackets
+ * loops of 128-192 bytes with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
+ * s_set_inst_prefetch_distance on gfx11); integer arithmetic only, so that the CPU reference
+ * in clang_insns.py is exact.  The source of hash_loop is a ulong: the metadata lists it
+ * by_value, and amdsim passes a buffer's address there.  hints: the hint builtins. */
 #include "common.h"
 
 __kernel void hash_loop(ulong src, __global uint *out, uint iters)
@@ -37,4 +37,17 @@ __kernel void nested_loop(__global const uint *in, __global uint *out, uint n)
 		acc = acc * 31u + (x >> 16);
 	}
 	out[i] = acc;
+}
+
+/* The hint instructions clang-19 emits for these builtins (s_ttracedata reads M0, which
+ * gfx9 may read only one wait state after an SALU writes it). */
+__kernel void hints(__global uint *out, uint v)
+{
+	__builtin_amdgcn_s_incperflevel(3);
+	__builtin_amdgcn_s_setprio(2);
+	__builtin_amdgcn_s_ttracedata((int)v);
+	__builtin_amdgcn_s_sleep(1);
+	__builtin_amdgcn_s_decperflevel(3);
+	__builtin_amdgcn_s_setprio(0);
+	out[gid_x()] = v * 2u + gid_x();
 }
