@@ -617,6 +617,7 @@ static const struct sim_sem salu_sems[] = {
         S(s_sub_co_i32, s_sub_i32),
         S(s_add_co_ci_u32, s_addc_u32),
         S(s_sub_co_ci_u32, s_subb_u32),
+        S(s_addk_co_i32, s_addk_i32), /* gfx12 spelling */
         SN(s_min_i32),
         SN(s_min_u32),
         SN(s_max_i32),
