@@ -872,6 +872,9 @@ static const struct sim_sem mem_sems[] = {
         DSA("add_f32", "add_f64", A_FADD),
         DSA("min_f32", "min_f64", A_FMIN),
         DSA("max_f32", "max_f64", A_FMAX),
+        /* gfx12 spellings; clang-19 lowers atomicrmw fmin/fmax to them as to the above */
+        DSA("min_num_f32", "min_num_f64", A_FMIN),
+        DSA("max_num_f32", "max_num_f64", A_FMAX),
         DSA("cmpst_b32", "cmpst_b64", A_CMPSWAP),
         DSA("cmpstore_b32", "cmpstore_b64", A_CMPSTORE),
         DSAR("add_rtn_u32", "add_rtn_u64", A_ADD),
@@ -889,6 +892,8 @@ static const struct sim_sem mem_sems[] = {
         DSAR("add_rtn_f32", "add_rtn_f64", A_FADD),
         DSAR("min_rtn_f32", "min_rtn_f64", A_FMIN),
         DSAR("max_rtn_f32", "max_rtn_f64", A_FMAX),
+        DSAR("min_num_rtn_f32", "min_num_rtn_f64", A_FMIN),
+        DSAR("max_num_rtn_f32", "max_num_rtn_f64", A_FMAX),
         DSAR("wrxchg_rtn_b32", "wrxchg_rtn_b64", A_SWAP),
         DSAR("storexchg_rtn_b32", "storexchg_rtn_b64", A_SWAP),
         DSAR("cmpst_rtn_b32", "cmpst_rtn_b64", A_CMPSWAP),

@@ -10,7 +10,8 @@
    s_set_inst_prefetch_distance on gfx1100): their disassembly (llvm-objdump-19) against the
    same list, then each kernel run in amdsim (strict checker) and its output compared with an
    exact CPU reference written here from the OpenCL source; a third kernel runs the hint
-   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep).
+   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep), a fourth LDS
+   float/double atomic min/max (gfx12: ds_min_num_f32 and the other _num forms).
 3. OTHER_LEVELS: kernels whose code at another optimization level has instructions the
    survey lacks, mnemonics checked as in 1.  hash_loop takes its source
    buffer as a ulong, which LLVM's metadata lists by_value: amdsim is given in:FILE there.
@@ -142,6 +143,30 @@ def run_kernel(tmp, hsaco, target, kernel, args, ref, inp):
                         (target, kernel, len(bad), i, got[i], ref(inp, i)))
 
 
+def run_minmax(tmp, hsaco, target, inbin, inp):
+    """lds_minmax: per group min/max of in >> 8 (float) and of in (double); seen[] all 3."""
+    outs = [os.path.join(tmp, name) for name in ('f.bin', 'd.bin', 's.bin')]
+    n = GRID * BLOCK
+    p = subprocess.run([amdsim, hsaco, '--kernel', 'lds_minmax', '--grid', str(GRID), '--block',
+                        str(BLOCK), 'in:' + inbin, 'out:%d:%s' % (8 * GRID, outs[0]),
+                        'out:%d:%s' % (16 * GRID, outs[1]), 'out:%d:%s' % (4 * n, outs[2])],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        failures.append('%s lds_minmax: amdsim exit %d: %s' % (target, p.returncode,
+                                                              p.stderr.strip()[-400:]))
+        return
+    groups = [inp[g * BLOCK:(g + 1) * BLOCK] for g in range(GRID)]
+    want_f = [float(f(x >> 8 for x in grp)) for grp in groups for f in (min, max)]
+    want_d = [float(f(grp)) for grp in groups for f in (min, max)]
+    got_f = list(struct.unpack('<%df' % (2 * GRID), open(outs[0], 'rb').read()))
+    got_d = list(struct.unpack('<%dd' % (2 * GRID), open(outs[1], 'rb').read()))
+    seen = struct.unpack('<%dI' % n, open(outs[2], 'rb').read())
+    if got_f != want_f or got_d != want_d or any(v != 3 for v in seen):
+        failures.append('%s lds_minmax: float %s (want %s), double %s (want %s), %d items '
+                        'saw a returned value out of range' % (target, got_f, want_f, got_d,
+                                                               want_d, sum(v != 3 for v in seen)))
+
+
 def main():
     have = runnable()
     inp = [(i * 0x9e3779b1 + 12345) & M32 for i in range(256)]
@@ -174,6 +199,7 @@ def main():
             run_kernel(tmp, hsaco, target, 'hints',
                        lambda out, n: ['out:%d:%s' % (4 * n, out), 'u32:7'],
                        lambda _, i: (7 * 2 + i) & M32, inp)
+            run_minmax(tmp, hsaco, target, inbin, inp)
     for f in failures:
         print('FAIL', f)
     print('clang-19 instructions in amdsim: %d failures' % len(failures))

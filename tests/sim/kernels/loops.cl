@@ -51,3 +51,34 @@ __kernel void hints(__global uint *out, uint v)
 	__builtin_amdgcn_s_setprio(0);
 	out[gid_x()] = v * 2u + gid_x();
 }
+
+/* LDS float/double atomic min/max, with and without return (gfx12: ds_min_num_f32 ...):
+ * per group the extremes of in[] >> 8 (exact in float), and per item whether the value the
+ * returning min saw lies between the final minimum and the initial bound. */
+__kernel void lds_minmax(__global const uint *in, __global float *outf, __global double *outd,
+                         __global uint *seen)
+{
+	__local float lf[2];
+	__local double ld[2];
+	uint i = lid_x(), g = grp_x();
+	if (i == 0) {
+		lf[0] = 1e30f;
+		lf[1] = -1e30f;
+		ld[0] = 1e300;
+		ld[1] = -1e300;
+	}
+	wg_barrier();
+	float v = (float)(in[gid_x()] >> 8);
+	float old = __atomic_fetch_min(&lf[0], v, __ATOMIC_RELAXED);
+	__atomic_fetch_max(&lf[1], v, __ATOMIC_RELAXED);
+	__atomic_fetch_min(&ld[0], (double)in[gid_x()], __ATOMIC_RELAXED);
+	double oldd = __atomic_fetch_max(&ld[1], (double)in[gid_x()], __ATOMIC_RELAXED);
+	wg_barrier();
+	seen[gid_x()] = (old >= lf[0] && old <= 1e30f) + 2 * (oldd <= ld[1] && oldd >= -1e300);
+	if (i == 0) {
+		outf[2 * g] = lf[0];
+		outf[2 * g + 1] = lf[1];
+		outd[2 * g] = ld[0];
+		outd[2 * g + 1] = ld[1];
+	}
+}
