@@ -938,6 +938,8 @@ R("s_set_inst_prefetch_distance", SOPP, (-1, -1, 32, 4, -1), ops="simm", simm="U
 R("s_incperflevel", SOPP, (20, 20, 20, 56, 56), ops="simm", simm="SIMM")
 R("s_decperflevel", SOPP, (21, 21, 21, 57, 57), ops="simm", simm="SIMM")
 R("s_ttracedata", SOPP, (22, 22, 22, 58, 58), uses="M0")
+# gfx12: s_sleep with the count in a scalar source (__builtin_amdgcn_s_sleep_var)
+R("s_sleep_var", SOP1, (-1, -1, -1, -1, 88), ops="ss1")
 R("s_call_b64", SOPK, (21, 21, 22, 20, 20), ops="sd2 label")
 R("buffer_atomic_add_f32", MUBUF, (77, 77, -1, 86, 86), ops="vdata1 va1 srsrc soff", unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 R("buffer_atomic_add_f64", MUBUF, (79, 79, -1, -1, -1), ops="vdata2 va1 srsrc soff", unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])

@@ -493,6 +493,12 @@ static void s_sleep(struct sim_wave *w, const struct sim_insn *in)
 	w->clock += 64u * (in->imm & 0x7f);
 	w->yielded = true;
 }
+/* s_sleep_var (gfx12): s_sleep with the count from SSRC0[6:0] */
+static void s_sleep_var(struct sim_wave *w, const struct sim_insn *in)
+{
+	w->clock += 64u * (RD32(0) & 0x7f);
+	w->yielded = true;
+}
 static void s_barrier(struct sim_wave *w, const struct sim_insn *in)
 {
 	w->at_barrier = true;
@@ -798,6 +804,7 @@ static const struct sim_sem salu_sems[] = {
         {"s_ttracedata", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, SEM_USES_M0, 0, 0},
         {"s_setprio", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_sleep", s_sleep, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"s_sleep_var", s_sleep_var, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_round_mode", s_round_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG, 0, 0},
         {"s_denorm_mode", s_denorm_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG | SEM_DENORM, 0,

@@ -10,7 +10,8 @@
    s_set_inst_prefetch_distance on gfx1100): their disassembly (llvm-objdump-19) against the
    same list, then each kernel run in amdsim (strict checker) and its output compared with an
    exact CPU reference written here from the OpenCL source; a third kernel runs the hint
-   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep), a fourth LDS
+   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep, on gfx12
+   s_sleep_var), a fourth LDS
    float/double atomic min/max (gfx12: ds_min_num_f32 and the other _num forms).
 3. OTHER_LEVELS: kernels whose code at another optimization level has instructions the
    survey lacks, mnemonics checked as in 1.  hash_loop takes its source
@@ -25,7 +26,8 @@ import tempfile
 
 amdsim, mnemonics_exe, srcdir = sys.argv[1:4]
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
-HINTS = {'gfx1030': 's_inst_prefetch', 'gfx1100': 's_set_inst_prefetch_distance'}
+HINTS = {'gfx1030': 's_inst_prefetch', 'gfx1100': 's_set_inst_prefetch_distance',
+         'gfx1200': 's_sleep_var'}
 ALL_HINTS = ('s_incperflevel', 's_decperflevel', 's_ttracedata', 's_setprio', 's_sleep')
 KSRC = os.path.join(srcdir, 'tests', 'kernels', 'src')
 LOOPS = os.path.join(srcdir, 'tests', 'sim', 'kernels', 'loops.cl')

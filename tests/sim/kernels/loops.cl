@@ -47,6 +47,9 @@ __kernel void hints(__global uint *out, uint v)
 	__builtin_amdgcn_s_setprio(2);
 	__builtin_amdgcn_s_ttracedata((int)v);
 	__builtin_amdgcn_s_sleep(1);
+#ifdef __gfx1200__
+	__builtin_amdgcn_s_sleep_var(v & 3); /* gfx12 only */
+#endif
 	__builtin_amdgcn_s_decperflevel(3);
 	__builtin_amdgcn_s_setprio(0);
 	out[gid_x()] = v * 2u + gid_x();
