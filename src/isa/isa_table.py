@@ -84,6 +84,10 @@ R("s_setpc_b64", SOP1, (29, 29, 32, 72, 72), ops="sr2")
 R("s_swappc_b64", SOP1, (30, 30, 33, 73, 73), ops="sd2 ss2")
 R("s_memtime", SMEM, (36, 36, 36, -1, -1), ops="sd2", flags=["LOAD"])
 R("s_memrealtime", SMEM, (37, 37, 37, -1, -1), ops="sd2", flags=["LOAD"])
+# scalar data cache maintenance (__builtin_amdgcn_s_dcache_inv/_wb/_inv_vol), no operands
+R("s_dcache_inv", SMEM, (32, 32, 32, 33, 33))
+R("s_dcache_wb", SMEM, (33, 33, -1, -1, -1))
+R("s_dcache_inv_vol", SMEM, (34, 34, -1, -1, -1))
 # gfx11+: a message whose answer (here MSG_RTN_GET_REALTIME, the 100 MHz counter) returns
 # through lgkmcnt/kmcnt like a scalar load; the message id sits in the ssrc0 field
 R("s_sendmsg_rtn_b64", SOP1, (-1, -1, -1, 77, 77), ops="sd2 simm", simm="SENDMSG", unit="SMEM",

@@ -5,17 +5,18 @@
    the OpenCL kernels of tests/kernels/src, kept current by the kernels-survey test) against
    the mnemonics amdsim can run on that target (sim_mnemonics: its decoder over the shared
    instruction table, rows with semantics).
-2. Loop kernels (tests/sim/kernels/loops.cl) compiled by clang-19 -O3 per target, where
-   clang brackets loops with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
-   s_set_inst_prefetch_distance on gfx1100): their disassembly (llvm-objdump-19) against the
-   same list, then each kernel run in amdsim (strict checker) and its output compared with an
-   exact CPU reference written here from the OpenCL source; a third kernel runs the hint
-   builtins (s_incperflevel, s_decperflevel, s_ttracedata, s_setprio, s_sleep, on gfx12
-   s_sleep_var), a fourth LDS
-   float/double atomic min/max (gfx12: ds_min_num_f32 and the other _num forms).
+2. The kernels of tests/sim/kernels/loops.cl compiled by clang-19 -O3 per target: their
+   disassembly (llvm-objdump-19) against the same list, then each run in amdsim (strict
+   checker) with its output compared with an exact CPU reference written here from the
+   OpenCL source.  Two loop kernels, which clang brackets with the instruction-prefetch hints
+   (s_inst_prefetch on gfx1030, s_set_inst_prefetch_distance on gfx1100); hash_loop takes its
+   source buffer as a ulong, which LLVM's metadata lists by_value: amdsim is given in:FILE
+   there.  hints runs the hint builtins (s_incperflevel, s_decperflevel, s_ttracedata,
+   s_setprio, s_sleep, on gfx12 s_sleep_var) and the scalar-cache ones (s_dcache_inv, on gfx9
+   s_dcache_wb and s_dcache_inv_vol); lds_minmax LDS float/double atomic min/max (gfx12:
+   ds_min_num_f32 and the other _num forms).
 3. OTHER_LEVELS: kernels whose code at another optimization level has instructions the
-   survey lacks, mnemonics checked as in 1.  hash_loop takes its source
-   buffer as a ulong, which LLVM's metadata lists by_value: amdsim is given in:FILE there.
+   survey lacks, mnemonics checked as in 1.
 usage: clang_insns.py AMDSIM SIM_MNEMONICS SRCDIR"""
 import os
 import re
@@ -26,9 +27,11 @@ import tempfile
 
 amdsim, mnemonics_exe, srcdir = sys.argv[1:4]
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
-HINTS = {'gfx1030': 's_inst_prefetch', 'gfx1100': 's_set_inst_prefetch_distance',
-         'gfx1200': 's_sleep_var'}
-ALL_HINTS = ('s_incperflevel', 's_decperflevel', 's_ttracedata', 's_setprio', 's_sleep')
+HINTS = {'gfx90a': ('s_dcache_wb', 's_dcache_inv_vol'),
+         'gfx942': ('s_dcache_wb', 's_dcache_inv_vol'), 'gfx1030': ('s_inst_prefetch',),
+         'gfx1100': ('s_set_inst_prefetch_distance',), 'gfx1200': ('s_sleep_var',)}
+ALL_HINTS = ('s_incperflevel', 's_decperflevel', 's_ttracedata', 's_setprio', 's_sleep',
+             's_dcache_inv')
 KSRC = os.path.join(srcdir, 'tests', 'kernels', 'src')
 LOOPS = os.path.join(srcdir, 'tests', 'sim', 'kernels', 'loops.cl')
 GRID, BLOCK, ITERS, NESTED_N = 2, 64, 40, 24
@@ -184,7 +187,7 @@ def main():
             hsaco = build(tmp, target)
             names = disasm_names(hsaco, target)
             check_names('loops.cl', target, names, have)
-            for hint in ALL_HINTS + ((HINTS[target],) if target in HINTS else ()):
+            for hint in ALL_HINTS + HINTS[target]:
                 if hint not in names:
                     failures.append('%s: clang-19 no longer emits %s in loops.cl (the test '
                                     'would not cover it)' % (target, hint))

@@ -2,7 +2,8 @@
  * loops of 128-192 bytes with the instruction-prefetch hints (s_inst_prefetch on gfx1030,
  * s_set_inst_prefetch_distance on gfx11); integer arithmetic only, so that the CPU reference
  * in clang_insns.py is exact.  The source of hash_loop is a ulong: the metadata lists it
- * by_value, and amdsim passes a buffer's address there.  hints: the hint builtins. */
+ * by_value, and amdsim passes a buffer's address there.  hints: the hint and scalar-cache
+ * builtins. */
 #include "common.h"
 
 __kernel void hash_loop(ulong src, __global uint *out, uint iters)
@@ -49,6 +50,11 @@ __kernel void hints(__global uint *out, uint v)
 	__builtin_amdgcn_s_sleep(1);
 #ifdef __gfx1200__
 	__builtin_amdgcn_s_sleep_var(v & 3); /* gfx12 only */
+#endif
+	__builtin_amdgcn_s_dcache_inv();
+#if defined(__gfx90a__) || defined(__gfx942__)
+	__builtin_amdgcn_s_dcache_wb(); /* gfx9 only */
+	__builtin_amdgcn_s_dcache_inv_vol();
 #endif
 	__builtin_amdgcn_s_decperflevel(3);
 	__builtin_amdgcn_s_setprio(0);
