@@ -167,7 +167,8 @@ enum {
 	AMD_F_DS_NO_OFFSET = 1u << 16,    /* DS without an offset field in the syntax */
 	AMD_F_WAVE_MASK = 1u << 17,       /* SALU writing exec: operand widths follow the wave size
 	                                   * (s_and_saveexec, s_andn2_wrexec) */
-	AMD_F_SMEM_NO_ADDR = 1u << 18,    /* s_memtime, s_memrealtime, s_sendmsg_rtn: dst only */
+	AMD_F_SMEM_NO_ADDR = 1u << 18,    /* s_memtime, s_memrealtime, s_sendmsg_rtn: dst only;
+	                                   * s_dcache_inv/_wb/_inv_vol: no operands */
 	AMD_F_FP_RESULT = 1u << 19, /* VALU with a float result: output modifier (omod) allowed */
 	AMD_F_READS_VCC = 1u << 20, /* reads vcc implicitly in every encoding (v_div_fmas) */
 	AMD_F_NO_CLAMP = 1u << 21,  /* VALU without the clamp modifier (v_cmp_class) */

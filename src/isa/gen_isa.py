@@ -201,7 +201,7 @@ def derive(row):
         flags.append("READS_VCC")
     if fmt == "FLAT":
         flags.append("ALSO_LGKM")
-    if fmt == "SMEM" and len(ops) == 1:
+    if fmt == "SMEM" and len(ops) <= 1:  # dst only, or nothing (s_dcache_inv)
         flags.append("SMEM_NO_ADDR")
     if fmt in SALU and "EXEC" in defs:
         flags.append("WAVE_MASK")

@@ -84,6 +84,10 @@ R("s_setpc_b64", SOP1, (29, 29, 32, 72, 72), ops="sr2")
 R("s_swappc_b64", SOP1, (30, 30, 33, 73, 73), ops="sd2 ss2")
 R("s_memtime", SMEM, (36, 36, 36, -1, -1), ops="sd2", flags=["LOAD"])
 R("s_memrealtime", SMEM, (37, 37, 37, -1, -1), ops="sd2", flags=["LOAD"])
+# scalar data cache maintenance (__builtin_amdgcn_s_dcache_inv/_wb/_inv_vol), no operands
+R("s_dcache_inv", SMEM, (32, 32, 32, 33, 33))
+R("s_dcache_wb", SMEM, (33, 33, -1, -1, -1))
+R("s_dcache_inv_vol", SMEM, (34, 34, -1, -1, -1))
 # gfx11+: a message whose answer (here MSG_RTN_GET_REALTIME, the 100 MHz counter) returns
 # through lgkmcnt/kmcnt like a scalar load; the message id sits in the ssrc0 field
 R("s_sendmsg_rtn_b64", SOP1, (-1, -1, -1, 77, 77), ops="sd2 simm", simm="SENDMSG", unit="SMEM",
@@ -1098,6 +1102,13 @@ R("s_sethalt", SOPP, (13, 13, 13, 2, 2), ops="simm", simm="UIMM")
 R("s_round_mode", SOPP, (-1, -1, 36, 17, 17), ops="simm", simm="UIMM", defs="MODE", uses="MODE")
 R("s_denorm_mode", SOPP, (-1, -1, 37, 18, 18), ops="simm", simm="SIMM", defs="MODE", uses="MODE")
 R("s_set_inst_prefetch_distance", SOPP, (-1, -1, 32, 4, -1), ops="simm", simm="UIMM", names={GFX10: "s_inst_prefetch"})
+# performance and thread-trace hints clang-19 emits for __builtin_amdgcn_s_{inc,dec}perflevel
+# and __builtin_amdgcn_s_ttracedata (which sends M0 to the thread trace: [man])
+R("s_incperflevel", SOPP, (20, 20, 20, 56, 56), ops="simm", simm="SIMM")
+R("s_decperflevel", SOPP, (21, 21, 21, 57, 57), ops="simm", simm="SIMM")
+R("s_ttracedata", SOPP, (22, 22, 22, 58, 58), uses="M0")
+# gfx12: s_sleep with the count in a scalar source (__builtin_amdgcn_s_sleep_var)
+R("s_sleep_var", SOP1, (-1, -1, -1, -1, 88), ops="ss1")
 R("s_call_b64", SOPK, (21, 21, 22, 20, 20), ops="sd2 label")
 R("buffer_atomic_add_f32", MUBUF, (77, 77, -1, 86, 86), ops="vdata1 va1 srsrc soff", unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 R("buffer_atomic_add_f64", MUBUF, (79, 79, -1, -1, -1), ops="vdata2 va1 srsrc soff", unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])

@@ -11,9 +11,9 @@
  * (default 1e9).
  *
  * ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V | u64:V | f32:V |
- * f64:V.  Exit status: 0 ok, 1 bad input or kernel fault, 2 usage error, 3 the strict checker
- * reported violations (output files are still written), 4 the kernel trapped (s_trap: its
- * printf records are printed first). */
+ * f64:V (a buffer also fits an 8-byte by_value argument: its address).  Exit status: 0 ok, 1 bad
+ * input or kernel fault, 2 usage error, 3 the strict checker reported violations (output files are
+ * still written), 4 the kernel trapped (s_trap: its printf records are printed first). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +30,9 @@ static void usage(FILE *out)
 	             "              [--max-insns N] [--gpu GPU] ARG...\n"
 	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
-	             " u64:V | f32:V | f64:V\n");
+	             " u64:V | f32:V | f64:V\n"
+	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
+	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }
 
 static unsigned char *read_file(const char *path, size_t *size)
@@ -224,10 +226,14 @@ static bool check_args(const struct sim_code_object *co, const char *kernel,
 			        "a pointer, give in:FILE, out:SIZE:FILE or inout:FILE:OUT, "
 			        "not %s",
 			        kind_spelling(k));
-		if (!pointer && is_buffer(k))
-			return arg_error(kernel, (int)i, &a, "not a pointer, give a scalar, not %s",
+		/* an 8-byte by_value argument may be a pointer the compiler could not prove
+		 * (a .u64 PTX parameter, a ulong): a buffer passes its address, as on a GPU */
+		if (!pointer && is_buffer(k) && a.size != 8)
+			return arg_error(kernel, (int)i, &a,
+			                 "not a pointer (a buffer fits only an 8-byte argument), "
+			                 "give a scalar, not %s",
 			                 kind_spelling(k));
-		if (!pointer && given != a.size)
+		if (!pointer && !is_buffer(k) && given != a.size)
 			return arg_error(kernel, (int)i, &a, "%s gives a different size",
 			                 kind_spelling(k));
 	}

@@ -564,7 +564,8 @@ void sim_chk_hazards(struct sim_wave *w, const struct sim_insn *in)
 	if (f & (SEM_GETREG | SEM_SETREG))
 		need_ws(w, in, k->setreg, 2, "s_setreg then s_getreg/s_setreg");
 	if (f & SEM_USES_M0)
-		need_ws(w, in, k->salu_m0, 1, "SALU writes M0 then s_sendmsg/s_movrel");
+		need_ws(w, in, k->salu_m0, 1,
+		        "SALU writes M0 then s_sendmsg/s_ttracedata/s_movrel");
 	if (c->gfx940_hazards && (f & SEM_READLANE)) {
 		need_ws(w, in, k->valu_sgpr[SIM_EXEC], 4,
 		        "VALU writes EXEC then v_readlane/v_readfirstlane/v_writelane (gfx940)");

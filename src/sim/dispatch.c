@@ -248,18 +248,21 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 /* One round: every wave that is not done and not waiting at s_barrier runs until it ends,
  * reaches a barrier, sleeps (s_sleep) or has run SIM_QUANTUM instructions (exec.c).  When
  * every live wave waits at the barrier, it is released.  A round in which every live wave waited or
- * slept and no wave wrote memory cannot change what the sleeping waves read; QUIET_ROUNDS such
- * rounds in a row are waves spinning forever, a deadlock (fewer: straight-line code with a few
- * s_sleep, nanosleep's, between its writes). */
+ * slept where it slept the round before (it came back to the same s_sleep: a spin loop) and no
+ * wave wrote memory cannot change what the sleeping waves read; QUIET_ROUNDS such rounds in a row
+ * are waves spinning forever, a deadlock.  A wave that passed an s_sleep outside a loop has moved
+ * on (no deadlock), and a few quiet rounds are straight-line code with nanosleep's. */
 static bool run_workgroup(struct sim_ctx *c)
 {
-	enum { QUIET_ROUNDS = 16 };
+	enum { QUIET_ROUNDS = 16, MAX_WAVES_PER_GROUP = 1024 / 32 }; /* check_dims: <= 1024 items */
+	uint32_t start_pc[MAX_WAVES_PER_GROUP];
 	unsigned quiet = 0;
 	for (;;) {
 		bool any_running = false;
 		uint64_t writes = c->mem_writes;
 		for (unsigned i = 0; i < c->nwaves; i++) {
 			struct sim_wave *w = &c->waves[i];
+			start_pc[i % MAX_WAVES_PER_GROUP] = w->pc;
 			if (w->done || w->at_barrier)
 				continue;
 			if (!sim_run_wave(w))
@@ -273,7 +276,7 @@ static bool run_workgroup(struct sim_ctx *c)
 			if (w->done)
 				continue;
 			live++;
-			sleeping += w->yielded;
+			sleeping += w->yielded && w->pc == start_pc[i % MAX_WAVES_PER_GROUP];
 			if (w->at_barrier) {
 				waiting++;
 				t = w->clock > t ? w->clock : t;

@@ -493,6 +493,12 @@ static void s_sleep(struct sim_wave *w, const struct sim_insn *in)
 	w->clock += 64u * (in->imm & 0x7f);
 	w->yielded = true;
 }
+/* s_sleep_var (gfx12): s_sleep with the count from SSRC0[6:0] */
+static void s_sleep_var(struct sim_wave *w, const struct sim_insn *in)
+{
+	w->clock += 64u * (RD32(0) & 0x7f);
+	w->yielded = true;
+}
 static void s_barrier(struct sim_wave *w, const struct sim_insn *in)
 {
 	w->at_barrier = true;
@@ -623,6 +629,7 @@ static const struct sim_sem salu_sems[] = {
         S(s_sub_co_i32, s_sub_i32),
         S(s_add_co_ci_u32, s_addc_u32),
         S(s_sub_co_ci_u32, s_subb_u32),
+        S(s_addk_co_i32, s_addk_i32), /* gfx12 spelling */
         SN(s_min_i32),
         SN(s_min_u32),
         SN(s_max_i32),
@@ -792,9 +799,18 @@ static const struct sim_sem salu_sems[] = {
         {"s_trap", s_trap, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_delay_alu", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
         {"s_clause", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        /* instruction-prefetch hints (gfx1030 spells the same opcode s_inst_prefetch):
+         * amdsim fetches nothing ahead, so no effect; one wait state like any instruction */
         {"s_set_inst_prefetch_distance", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_inst_prefetch", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        /* performance-level and thread-trace hints: amdsim has neither (no effect; M0 that
+         * s_ttracedata sends is only read) */
+        {"s_incperflevel", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_decperflevel", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, 0, 0, 0},
+        {"s_ttracedata", s_nothing, SIM_CLASS_NOP, SIM_MEM_NONE, SEM_USES_M0, 0, 0},
         {"s_setprio", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_sleep", s_sleep, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
+        {"s_sleep_var", s_sleep_var, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_icache_inv", s_nothing, SIM_CLASS_MISC, SIM_MEM_NONE, 0, 0, 0},
         {"s_round_mode", s_round_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG, 0, 0},
         {"s_denorm_mode", s_denorm_mode, SIM_CLASS_SALU, SIM_MEM_NONE, SEM_SETREG | SEM_DENORM, 0,

@@ -2,11 +2,16 @@
 """amdsim's command line checks what it is given before it runs (exit 2 for a usage error,
 1 for input that does not fit the code object): an unknown --kernel lists
 the kernels that exist, a missing --kernel/--grid/--block is named, the arguments are checked
-against the kernel's metadata (pointer or scalar, scalar size, count), --block against
+against the kernel's metadata (pointer or scalar, scalar size, count; a buffer also fits an
+8-byte by_value argument, as on a GPU), --block against
 .max_flat_workgroup_size, and a run whose violations are cut short says how many were shown.
 The code objects come from clang-19 + llvm-mc-19 + ld.lld-19 (the metadata is LLVM's), one
-of them with its s_waitcnt removed.  usage: test_amdsim_cli.py AMDSIM SRCDIR"""
+of them with its s_waitcnt removed.  With PTXAS_AMD, tests/sim/kernels/opaque_ptr.ptx (.u64
+parameters that reach memory only through xor, listed by_value) runs on the five targets with
+in:/out: buffers for them, checked against the PTX ISA's arithmetic computed here.
+usage: test_amdsim_cli.py AMDSIM SRCDIR [PTXAS_AMD]"""
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -63,6 +68,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check("runs", run + good, 0)
     check("unknown kernel", [pair, "--kernel", "third", "--grid", "1", "--block", "64",
                              "in:" + buf], 1, err_has=["no kernel named 'third'", "first, second, shared"])
+    check("help names 8-byte by_value buffers", ["--help"], 0)
+    if "8-byte\nby_value" not in subprocess.run([amdsim, "--help"], capture_output=True,
+                                               text=True).stdout:
+        failures.append("--help does not say a buffer fits an 8-byte by_value argument")
     check("missing kernel", [vadd, "--grid", "4", "--block", "256"] + good, 2,
           err_has=["missing --kernel NAME\n"])
     check("missing grid and block", [vadd, "--kernel", "vadd_f32"] + good, 2,
@@ -76,6 +85,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("argument count", run + good[:3], 1, err_has=["takes 4 arguments, 3 given"])
     check("i64 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
                            "out:256:" + out, "i64:5"], 0)
+    check("buffer for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
+                              "out:256:" + out, "in:" + buf], 0)
     check("i32 for long", [pair, "--kernel", "second", "--grid", "1", "--block", "64",
                            "out:256:" + out, "i32:5"], 1, err_has=["by_value of 8 bytes"])
     check("block above reqd size", [pair, "--kernel", "second", "--grid", "1", "--block",
@@ -91,6 +102,35 @@ with tempfile.TemporaryDirectory() as tmp:
           err_has=["waitcnt/hazard violation(s) (the first 20 shown)"])
     check("violations all shown", [bad, "--kernel", "vadd_f32", "--grid", "1", "--block",
                                    "64"] + good, 3, err_lacks=["shown"])
+
+
+
+def opaque_pointers(tmp, ptxas):
+    """ptxas-amd lists a .u64 it cannot prove to be a pointer by_value; amdsim takes buffers."""
+    ptx = os.path.join(srcdir, "tests", "sim", "kernels", "opaque_ptr.ptx")
+    src = os.path.join(tmp, "src.bin")
+    vals = [(i * 2654435761) & 0xffffffff for i in range(128)]
+    with open(src, "wb") as f:
+        f.write(struct.pack("<128I", *vals))
+    want = [(v * 3 + i) & 0xffffffff for i, v in enumerate(vals)]
+    for target in ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"):
+        co, dst = os.path.join(tmp, "opaque.hsaco"), os.path.join(tmp, "dst.bin")
+        subprocess.run([ptxas, "--gpu-name", target, ptx, "-o", co], check=True)
+        notes = subprocess.run(["llvm-readelf-19", "--notes", co], capture_output=True,
+                               text=True, check=True).stdout
+        if notes.count("by_value") != 3 or "global_buffer" in notes:
+            failures.append(f"{target} opaque_copy: src/dst/key not all by_value\n{notes}")
+        check(f"{target} buffers for by_value .u64", [co, "--kernel", "opaque_copy", "--grid",
+              "2", "--block", "64", "in:" + src, "out:512:" + dst, "u64:0"], 0)
+        if os.path.exists(dst) and list(struct.unpack("<128I", open(dst, "rb").read())) != want:
+            failures.append(f"{target} opaque_copy: wrong values")
+        if os.path.exists(dst):
+            os.remove(dst)
+
+
+if len(sys.argv) > 3:
+    with tempfile.TemporaryDirectory() as tmp:
+        opaque_pointers(tmp, sys.argv[3])
 
 for f in failures:
     print("FAIL", f)
