@@ -60,6 +60,11 @@ def sys_alloca_case():
             want = [sum(100 * i + j for j in range(k)) & M32, 0, 0, 1, 0x1234 + i, 1, i + 77, 1,
                     sum(2 * (i + t) + 1 for t in range(2000)) & M32]
             got = out[9 * i:9 * i + 9]
+            # words 3 and 7 (b after a's end, c >= s0) say which way the stack grows, which the
+            # ISA leaves to the implementation: ptxas-amd's grows up (1), the H100's down (0,
+            # tests/hw/nvexec); the sums of words 0 and 8 still show the allocations apart
+            if got[3] in (0, 1) and got[7] == got[3]:
+                want[3] = want[7] = got[3]
             if got != want:
                 errs.append('thread %d: %r, expected %r' % (i, got, want))
             if len(errs) > 12:
