@@ -161,6 +161,14 @@ void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_video.c: vadd..vset, vmad and the SIMD vadd2..vset4; false if not one of these */
 bool irb_video(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_intsat.c: false, after an error naming it, when `in` has a modifier other than its
+ * types, the words of `ok` and (cmp) a comparison */
+bool irb_mods_only(struct irb *b, const struct ptx_insn *in, const enum ptx_dotword *ok, unsigned n,
+                   bool cmp);
+#define IRB_MODS_ONLY(b, in, cmp, ...)                                                             \
+	irb_mods_only(b, in, (const enum ptx_dotword[]){__VA_ARGS__},                              \
+	              sizeof((const enum ptx_dotword[]){__VA_ARGS__}) / sizeof(enum ptx_dotword),  \
+	              cmp)
 /* build_conv2.c: fp8/tf32 conversions, .relu/.satfinite f16 conversions, f16 ex2 */
 bool irb_conv2(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_async.c: cp.async and its groups, mbarrier, cluster-of-one forms */

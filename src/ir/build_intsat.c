@@ -82,12 +82,13 @@ static bool is_sint(enum ptx_type t)
 	return ptx_types[t].cls == PTX_TC_SINT;
 }
 
-/* false, after an error naming it, when the instruction has a modifier other than its types,
- * the words of `ok` and (cmp) a comparison */
-static bool mods_ok(struct sx *x, const enum ptx_dotword *ok, unsigned n, bool cmp)
+/* false, after an error naming it, when `in` has a modifier other than its types, the words of
+ * `ok` and (cmp) a comparison (also build_video.c, through IRB_MODS_ONLY) */
+bool irb_mods_only(struct irb *b, const struct ptx_insn *in, const enum ptx_dotword *ok, unsigned n,
+                   bool cmp)
 {
-	for (unsigned i = 0; i < x->in->nmods; i++) {
-		unsigned m = x->in->mods[i];
+	for (unsigned i = 0; i < in->nmods; i++) {
+		unsigned m = in->mods[i];
 		bool fine = ptx_dotwords[m].type != PTX_TYPE_NONE ||
 		            (cmp && (ptx_dotwords[m].classes & PTX_MC_CMP));
 		for (unsigned j = 0; j < n && !fine; j++)
@@ -96,16 +97,14 @@ static bool mods_ok(struct sx *x, const enum ptx_dotword *ok, unsigned n, bool c
 			char why[80];
 			snprintf(why, sizeof why, "modifier '%s' on this form",
 			         ptx_dotwords[m].text);
-			irb_unsupported(x->b, x->in, why);
+			irb_unsupported(b, in, why);
 			return false;
 		}
 	}
 	return true;
 }
 
-#define MODS_OK(x, cmp, ...)                                                                       \
-	mods_ok(x, (const enum ptx_dotword[]){__VA_ARGS__},                                        \
-	        sizeof((const enum ptx_dotword[]){__VA_ARGS__}) / sizeof(enum ptx_dotword), cmp)
+#define MODS_OK(x, cmp, ...) IRB_MODS_ONLY((x)->b, (x)->in, cmp, __VA_ARGS__)
 
 /* v clamped to [lo, hi] with comparisons of the given signedness */
 static ir_ref clamp(struct sx *x, enum ir_type t, ir_ref v, uint64_t lo, uint64_t hi, bool sign)

@@ -98,30 +98,7 @@ static enum ptx_dotword op2_word(const struct vx *x)
 	                            : (enum ptx_dotword)0;
 }
 
-/* false, after an error naming it, when the instruction has a modifier other than its types,
- * the words of `ok` and (cmp) a comparison */
-static bool mods_ok(struct vx *x, const enum ptx_dotword *ok, unsigned n, bool cmp)
-{
-	for (unsigned i = 0; i < x->in->nmods; i++) {
-		unsigned m = x->in->mods[i];
-		bool fine = ptx_dotwords[m].type != PTX_TYPE_NONE ||
-		            (cmp && (ptx_dotwords[m].classes & PTX_MC_CMP));
-		for (unsigned j = 0; j < n && !fine; j++)
-			fine = m == (unsigned)ok[j];
-		if (!fine) {
-			char why[80];
-			snprintf(why, sizeof why, "modifier '%s' on this form",
-			         ptx_dotwords[m].text);
-			irb_unsupported(x->b, x->in, why);
-			return false;
-		}
-	}
-	return true;
-}
-
-#define MODS_OK(x, cmp, ...)                                                                       \
-	mods_ok(x, (const enum ptx_dotword[]){__VA_ARGS__},                                        \
-	        sizeof((const enum ptx_dotword[]){__VA_ARGS__}) / sizeof(enum ptx_dotword), cmp)
+#define MODS_OK(x, cmp, ...) IRB_MODS_ONLY((x)->b, (x)->in, cmp, __VA_ARGS__) /* build_intsat.c */
 
 /* source i with its selector, extended to 64 bits as `sign` says */
 static ir_ref part(struct vx *x, unsigned i, bool sign)
