@@ -256,6 +256,9 @@ struct amd_matrix_info {
 
 /* The matrix facts of row `op`, NULL for a row that is not a matrix instruction. */
 const struct amd_matrix_info *amd_isa_matrix(enum amd_opcode op);
+/* The width in bits of one element of a matrix type (f64 64, f16/bf16 16, 8-bit 8, iu4 4, else
+ * 32), in matrix.c. */
+unsigned amd_mtype_bits(enum amd_mtype t);
 
 /* The whole table. */
 const struct amd_isa_op *amd_isa_table(unsigned *count);

@@ -104,7 +104,7 @@ static const char *dot_refusal(const struct amd_isa_op *op, const struct amd_ins
 	return NULL;
 }
 
-static unsigned mtype_bits(enum amd_mtype t)
+unsigned amd_mtype_bits(enum amd_mtype t)
 {
 	switch (t) {
 	case AMD_MT_F16:
@@ -146,7 +146,7 @@ bool amd_matrix_place(const struct amd_target *t, enum amd_opcode op, enum amd_m
 	unsigned outer = which == AMD_MATRIX_A ? row : col, kk = which == AMD_MATRIX_A ? col : row;
 	if (input ? (outer >= (which == AMD_MATRIX_A ? m : n) || kk >= k) : (row >= m || col >= n))
 		return false;
-	unsigned bits = mtype_bits((enum amd_mtype)(input ? mi->ab_type : mi->cd_type));
+	unsigned bits = amd_mtype_bits((enum amd_mtype)(input ? mi->ab_type : mi->cd_type));
 	if (gen <= AMD_GFX940) { /* MFMA (AMD Matrix Instruction Calculator, CDNA rules) */
 		if (input) {
 			unsigned kpl = k * m * blocks / 64;

@@ -44,26 +44,6 @@ struct matrix_op {
 	unsigned nin, nout; /* registers of A (and B), of C/D */
 };
 
-static unsigned type_bits(enum amd_mtype t)
-{
-	switch (t) {
-	case AMD_MT_F16:
-	case AMD_MT_BF16:
-		return 16;
-	case AMD_MT_I8:
-	case AMD_MT_IU8:
-	case AMD_MT_FP8:
-	case AMD_MT_BF8:
-		return 8;
-	case AMD_MT_IU4:
-		return 4;
-	case AMD_MT_F64:
-		return 64;
-	default:
-		return 32;
-	}
-}
-
 /* Raw bits of element e (of `bits` bits) in lane l of the register tuple at reg. */
 static uint64_t elem_bits(const struct sim_wave *w, unsigned reg, unsigned l, unsigned e,
                           unsigned bits)
@@ -139,12 +119,12 @@ static double c_value(struct sim_wave *w, const struct sim_insn *in, const struc
 {
 	if (!op->c_is_reg) {
 		struct vsrc k;
-		bool f64 = op->cd == AMD_MT_F64, half = type_bits(op->cd) == 16;
+		bool f64 = op->cd == AMD_MT_F64, half = amd_mtype_bits(op->cd) == 16;
 		sim_vsrc(w, in, 2, f64 ? 64 : half ? 16 : 32, op->cd != AMD_MT_I32, &k);
 		uint64_t b = f64 ? vs64(&k, 0) : vs32(&k, 0);
 		return elem_value(half ? b & 0xffff : b, op->cd, true);
 	}
-	unsigned bits = type_bits(op->cd);
+	unsigned bits = amd_mtype_bits(op->cd);
 	unsigned e = bits == 16 ? 2 * s.reg + s.half : bits == 64 ? s.reg / 2 : s.reg;
 	return elem_value(elem_bits(w, op->creg, s.lane, e, bits), op->cd, true);
 }
@@ -206,7 +186,7 @@ static bool matrix_setup(struct sim_wave *w, const struct sim_insn *in, struct m
 	}
 	const struct amd_matrix_info *mi = op->mi;
 	op->ab = (enum amd_mtype)mi->ab_type, op->cd = (enum amd_mtype)mi->cd_type;
-	unsigned bits_in = type_bits(op->ab), cdbits = type_bits(op->cd);
+	unsigned bits_in = amd_mtype_bits(op->ab), cdbits = amd_mtype_bits(op->cd);
 	if (w->ctx->gen <= AMD_GFX940) { /* MFMA: kpl elements per lane, C/D over 64 lanes */
 		unsigned kpl = mi->k * mi->m * mi->blocks / 64;
 		op->nin = kpl * bits_in < 32 ? 1 : kpl * bits_in / 32;
@@ -253,7 +233,7 @@ static void v_mfma(struct sim_wave *w, const struct sim_insn *in)
 		neg = blgp, blgp = 0;
 	sim_chk_mfma_reads(w, in, op.sa, op.nin, op.sb, op.nin, op.c_is_reg ? op.creg : ~0u,
 	                   op.nout, op.dreg);
-	unsigned bits = type_bits(op.ab), kpl = mi->k * mi->m * mi->blocks / 64;
+	unsigned bits = amd_mtype_bits(op.ab), kpl = mi->k * mi->m * mi->blocks / 64;
 	unsigned h = op.cd == AMD_MT_F64 ? 1 : 4, groups = 64 / mi->n;
 	unsigned per_block = mi->m * mi->n / h; /* lanes x rows-in-group a block covers */
 	unsigned bpr = per_block >= 64 ? 1 : 64 / per_block;
@@ -332,7 +312,7 @@ static void v_wmma(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	const struct amd_matrix_info *mi = op.mi;
 	bool gfx11 = w->ctx->gen == AMD_GFX11, integer = op.cd == AMD_MT_I32;
-	bool half_out = type_bits(op.cd) == 16;
+	bool half_out = amd_mtype_bits(op.cd) == 16;
 	sim_chk_read_v(w, in, op.sa, op.nin);
 	sim_chk_read_v(w, in, op.sb, op.nin);
 	if (op.c_is_reg)
@@ -344,7 +324,7 @@ static void v_wmma(struct sim_wave *w, const struct sim_insn *in)
 		check_replicated(w, in, op.sa, op.nin, 'A');
 		check_replicated(w, in, op.sb, op.nin, 'B');
 	}
-	unsigned bits = type_bits(op.ab), khalf = mi->k / 2;
+	unsigned bits = amd_mtype_bits(op.ab), khalf = mi->k / 2;
 	bool a_signed = in->neg & 1, b_signed = (in->neg >> 1) & 1;
 	double res[256];
 	struct slot at[256];
