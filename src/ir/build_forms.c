@@ -5,7 +5,7 @@
  * testp is FCLASS (v_cmp_class: the class of the operand's bit pattern, so no float mode can
  * change the answer).  mul24/mad24 multiply the low 24 bits of the operands, sign- or
  * zero-extended: .lo is bits 31..0 (mul), .hi bits 47..16 of the 48-bit product (mul.hi and
- * mul funnel-shifted by 16); mad24.hi.sat.s32 adds c in 64 bits and clamps.
+ * mul funnel-shifted by 16); mad24.hi.sat.s32 and mad.hi.sat.s32 add c in 64 bits and clamp.
  * slct tests c >= 0 on c's bits (-0.0 counts as >= 0, NaN selects b, .ftz flushes a negative
  * subnormal c to -0.0 so it selects a).  dp4a/dp2a extract the bytes and halves with bfe (signed or
  * unsigned per operand type) and sum the products modulo 2^32.  min/max.NaN return the canonical
@@ -122,6 +122,17 @@ static ir_ref low24(struct fx *x, unsigned i, bool sign)
 	return op2(x, IR_AND, IR_T_I32, a, k(x, IR_T_I32, 0xffffff), 0);
 }
 
+/* .sat: the sum of two signed 32-bit values in 64 bits, clamped to INT32 */
+static ir_ref add_sat_s32(struct fx *x, ir_ref p, ir_ref c)
+{
+	ir_ref s = op2(x, IR_ADD, IR_T_I64, op1(x, IR_SEXT, IR_T_I64, p, 0),
+	               op1(x, IR_SEXT, IR_T_I64, c, 0), 0);
+	ir_ref lo = k(x, IR_T_I64, (uint64_t)(int64_t)INT32_MIN), hi64 = k(x, IR_T_I64, INT32_MAX);
+	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_LT, s, lo), lo, s);
+	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_GT, s, hi64), hi64, s);
+	return op1(x, IR_TRUNC, IR_T_I32, s, 0);
+}
+
 static bool tr_mul24(struct fx *x, bool is_mad)
 {
 	enum ptx_type t = type_at(x, 0);
@@ -150,13 +161,16 @@ static bool tr_mul24(struct fx *x, bool is_mad)
 		dst(x, op2(x, IR_ADD, IR_T_I32, p, src(x, 3, IR_T_I32), 0));
 		return true;
 	}
-	/* .sat: the sum of the two signed 32-bit values in 64 bits, clamped to INT32 */
-	ir_ref s = op2(x, IR_ADD, IR_T_I64, op1(x, IR_SEXT, IR_T_I64, p, 0),
-	               op1(x, IR_SEXT, IR_T_I64, src(x, 3, IR_T_I32), 0), 0);
-	ir_ref lo = k(x, IR_T_I64, (uint64_t)(int64_t)INT32_MIN), hi64 = k(x, IR_T_I64, INT32_MAX);
-	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_LT, s, lo), lo, s);
-	s = op3(x, IR_SELECT, IR_T_I64, icmp(x, IR_CMP_GT, s, hi64), hi64, s);
-	dst(x, op1(x, IR_TRUNC, IR_T_I32, s, 0));
+	dst(x, add_sat_s32(x, p, src(x, 3, IR_T_I32)));
+	return true;
+}
+
+/* mad.hi.sat.s32 (the ISA's only saturating .hi form): the high word of the 64-bit product
+ * plus c, clamped to INT32 */
+static bool tr_mad_hi_sat(struct fx *x)
+{
+	ir_ref a = src(x, 1, IR_T_I32), b = src(x, 2, IR_T_I32);
+	dst(x, add_sat_s32(x, op2(x, IR_MULHI_S, IR_T_I32, a, b, 0), src(x, 3, IR_T_I32)));
 	return true;
 }
 
@@ -423,6 +437,9 @@ bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 		return tr_mul24(&x, false);
 	case PTX_OP_MAD24:
 		return tr_mul24(&x, true);
+	case PTX_OP_MAD:
+		return has(&x, PTX_DW_HI) && has(&x, PTX_DW_SAT) &&
+		       type_at(&x, 0) == PTX_TYPE_S32 && !has(&x, PTX_DW_CC) && tr_mad_hi_sat(&x);
 	case PTX_OP_SLCT:
 		return tr_slct(&x);
 	case PTX_OP_DP4A:
