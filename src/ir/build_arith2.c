@@ -197,17 +197,12 @@ static uint32_t cc_var(struct ax2 *x)
 	return irb_var_of_key(x->b, (uint64_t)0xfffffffeu << 32 | x->b->inst, IR_T_PRED);
 }
 
+/* CC.CF is an ordinary predicate variable of the SSA builder: a chain may cross branches and
+ * joins (a divergent join merges it by EXEC like any predicate), and a CC no .cc instruction
+ * wrote on some path is undefined there, as the ISA leaves it. */
 static ir_ref cc_read(struct ax2 *x)
 {
-	uint32_t var = cc_var(x);
-	if (!irb_has_def(x->b, var, x->b->cur)) {
-		irb_unsupported(x->b, x->in,
-		                "it reads the carry flag CC, which no .cc instruction before it "
-		                "in the same block wrote (carry chains must be straight-line "
-		                "code)");
-		return k(x, IR_T_PRED, 0);
-	}
-	return irb_read_var(x->b, var, x->b->cur);
+	return irb_read_var(x->b, cc_var(x), x->b->cur);
 }
 
 static void cc_write(struct ax2 *x, ir_ref c)
