@@ -34,6 +34,20 @@ def div_special(xb, yb, w, round_quotient):
     return round_quotient(fx[1] / fy[1])
 
 
+def masked(e, w):
+    """e checked on the low w bits of a 64-bit slot"""
+    if w == 64:
+        return e
+    m = (1 << w) - 1
+    if callable(e):
+        f = (lambda g: e(g & m))
+        f.text = e.text
+        return f
+    f = (lambda g: g & m == e)
+    f.text = '%#x' % e
+    return f
+
+
 def div_rn(xb, yb, w):
     """IEEE 754 x / y rounded to nearest even, operands and result as w-bit patterns."""
     mb, eb = FMT[w]
@@ -121,18 +135,8 @@ def fdiv_case():
                     div_rn(x, y, 64), div_rn(0x3ff0000000000000, y, 64)]
         return out
 
-    def check32(e):
-        """a 32-bit result stored in a 64-bit slot: the upper half is not written (any)."""
-        if callable(e):
-            f = (lambda g: e(g & M32))
-            f.text = e.text
-            return f
-        f = (lambda g: g & M32 == e)
-        f.text = '%#x' % e
-        return f
-
-    def expect_slots():
-        return [check32(e) if k % 4 < 2 else e for k, e in enumerate(expect())]
+    def expect_slots():  # 32-bit results in 64-bit slots: the upper half is not written (any)
+        return [masked(e, 32) if k % 4 < 2 else e for k, e in enumerate(expect())]
 
     return Case('fdiv_rn', 'fdiv_rn', (n // block,), (block,),
                 [Out(8 * nout * n), In('Q', a), In('Q', b), ('u32', n)],

@@ -16,8 +16,8 @@ from fractions import Fraction
 
 from ref import Case, In, Out
 from cases_arith2 import checker, fval, nan_check, round_bits, FMT
-from cases_fdiv import div_special, EDGE32, EDGE64, SPECIAL32, SPECIAL64, bits32, bits64, operand32, \
-    operand64
+from cases_fdiv import div_special, masked, EDGE32, EDGE64, SPECIAL32, SPECIAL64, bits32, \
+    bits64, operand32, operand64
 
 M32 = 0xffffffff
 M64 = (1 << 64) - 1
@@ -241,20 +241,6 @@ def operands(rng, n):
             a.append(operand64(rng))
             b.append(operand64(rng))
     return a[:n], b[:n]
-
-
-def masked(e, w):
-    """e checked on the low w bits of a 64-bit slot"""
-    if w == 64:
-        return e
-    m = (1 << w) - 1
-    if callable(e):
-        f = (lambda g: e(g & m))
-        f.text = e.text
-        return f
-    f = (lambda g: g & m == e)
-    f.text = '%#x' % e
-    return f
 
 
 def round_case():
