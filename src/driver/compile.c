@@ -280,7 +280,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_pair_lds(mf);
 		mir_remove_dead_code(mf);
 	}
-	ra_coalesce_phi_copies(mf);
+	mir_coalesce_phi_copies(mf);
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
 	if (o->opt_level > 0)

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isel/isel.h"
+#include "mir/mir.h"
 #include "regalloc/regalloc.h"
 
 enum { RA_MAX_SGPRS = 128, RA_MAX_VGPRS = 512, RA_NO_POINT = UINT32_MAX };

@@ -1,7 +1,7 @@
 /* Register allocation: the public face of src/regalloc.
  *
  * ra_run assigns physical registers to the virtual registers of a machine function
- * (struct mir_function, src/isel/isel.h), separately for SGPRs and VGPRs, by linear scan
+ * (struct mir_function, src/mir/mir.h), separately for SGPRs and VGPRs, by linear scan
  * over live intervals in the function's linear block order; lowers COPY pseudo-
  * instructions (parallel copy groups with cycle breaking) into moves; rewrites every
  * MIR_VREG operand into a physical MIR_SGPR/MIR_VGPR operand; and records the registers
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "diag.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 struct ra_stats {
 	unsigned intervals;    /* virtual registers allocated */
@@ -44,10 +44,5 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d);
  * means the full allocation would have cost more than max_cost. */
 bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d,
                    unsigned max_cost);
-
-/* Before allocation (coalesce.c): makes the definition of a phi copy's source write the
- * phi's register directly where that changes nothing else, removing the copy; returns
- * how many copies went. */
-unsigned ra_coalesce_phi_copies(struct mir_function *fn);
 
 #endif

@@ -21,7 +21,7 @@
 
 #include "arena.h"
 #include "diag.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 struct sched_stats {
 	unsigned waits;  /* wait instructions inserted */

@@ -10,7 +10,7 @@
 
 #include "amd_encode.h"
 #include "amd_isa.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 /* ---- register slots (regs.c) ----
  * One index space for the registers the passes track: scalar registers by their hardware
@@ -48,7 +48,7 @@ unsigned sched_insn_uses(const struct mir_function *fn, const struct mir_insn *i
 bool sched_ranges_overlap(const struct sched_range *a, unsigned na, const struct sched_range *b,
                           unsigned nb);
 /* Operand index of the value a returning atomic writes (-1: none).  MIR's contract
- * (isel.h, mir_insn.rtn): with rtn set the returned value is opnds[0] and the row's
+ * (mir.h, mir_insn.rtn): with rtn set the returned value is opnds[0] and the row's
  * operands follow from opnds[1]. */
 int sched_rtn_opnd(const struct mir_insn *in);
 /* A returning buffer atomic writes its result over its data operand (opnds[0]). */

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 /* A deep copy of the blocks and vregs of fn (before allocation). */
 struct mir_function ra_check_snapshot(const struct mir_function *fn);

@@ -24,7 +24,7 @@
  * requires: MIR on virtual registers (after isel, before allocation).
  * Complexity: O(instructions x operands) per sweep; sweeps are few. */
 #include "isa/isa.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 /* Whether `in` may go when its destinations are unread: no effect besides them. */
 static bool effect_free(const struct mir_function *fn, const struct mir_insn *in)

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 enum { OPEN_MAX = 32, REBASE_MAX = 16, NO_DEF = 0xffffffffu };
 

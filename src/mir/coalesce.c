@@ -1,6 +1,6 @@
 /* Copy coalescing of phi copies, before allocation.
  *
- * Phis become parallel copies `p <- v` at the end of each predecessor (isel.h).  The
+ * Phis become parallel copies `p <- v` at the end of each predecessor (mir.h).  The
  * allocator's intervals have no holes, so a loop-carried value p (live around the whole
  * loop) and the value v computed for the next iteration always overlap, and every
  * iteration would end in a move per loop-carried value (64 of them in a register-blocked
@@ -24,7 +24,7 @@
  *   a scan of the whole function per coalesced copy. */
 #include <string.h>
 
-#include "regalloc/regalloc.h"
+#include "mir/mir.h"
 
 enum { NONE = 0xffffffffu };
 
@@ -183,7 +183,7 @@ static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32
 	return removed;
 }
 
-unsigned ra_coalesce_phi_copies(struct mir_function *fn)
+unsigned mir_coalesce_phi_copies(struct mir_function *fn)
 {
 	struct vinfo *vi = PA_NEW_ARRAY(fn->arena, struct vinfo, fn->nvregs + 1);
 	uint32_t *renamed = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,
                        const struct amd_target *target, unsigned wave_size)

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
-#include "isel/isel.h"
+#include "mir/mir.h"
 
 struct cse_entry {
 	uint64_t key; /* 0: empty */
