@@ -123,6 +123,15 @@ R("image_store", MIMG, (8, -1, 8, 6, 6), ops="vdata4 va4 srsrc8", img="coords",
   unit="VMEM_STORE", cnt="VS", flags=["STORE"])
 R("image_store_mip", MIMG, (9, -1, 9, 7, 7), ops="vdata4 va4 srsrc8", img="lod",
   unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+# _pck: the texel's bits without format conversion (suld.b/sust.b raw access); _sgn sign-extends
+R("image_load_pck", MIMG, (2, -1, 2, 2, 2), ops="vd4 va4 srsrc8", img="coords", flags=["LOAD"])
+R("image_load_pck_sgn", MIMG, (3, -1, 3, 3, 3), ops="vd4 va4 srsrc8", img="coords",
+  flags=["LOAD"])
+R("image_load_mip_pck", MIMG, (4, -1, 4, 4, 4), ops="vd4 va4 srsrc8", img="lod", flags=["LOAD"])
+R("image_store_pck", MIMG, (10, -1, 10, 8, 8), ops="vdata4 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+R("image_store_mip_pck", MIMG, (11, -1, 11, 9, 9), ops="vdata4 va4 srsrc8", img="lod",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
 R("image_get_resinfo", MIMG, (14, -1, 14, 23, 23), ops="vd4 va1 srsrc8", img="resinfo",
   flags=["LOAD"])
 R("image_sample", MIMG, (32, -1, 32, 27, 27), ops="vd4 va4 srsrc8 ssamp", img="coords",
