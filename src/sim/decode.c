@@ -27,6 +27,7 @@ static const int8_t shared_format[SIM_NUM_FMTS] = {
         [SIM_FMT_FLAT] = AMD_FMT_FLAT,       [SIM_FMT_GLOBAL] = AMD_FMT_GLOBAL,
         [SIM_FMT_SCRATCH] = AMD_FMT_SCRATCH, [SIM_FMT_MUBUF] = AMD_FMT_MUBUF,
         [SIM_FMT_VOPDX] = AMD_FMT_VOPD,      [SIM_FMT_VOPDY] = AMD_FMT_VOPD,
+        [SIM_FMT_MIMG] = AMD_FMT_MIMG,
 };
 
 /* Mnemonic as amdsim's semantics rows spell it: no _e32/_e64, VOPD halves without v_dual_. */
@@ -136,6 +137,10 @@ static int find_format_gfx12(uint32_t w0, uint32_t *op)
 		break;
 	}
 	switch (w0 >> 26) {
+	case 0x34: /* VIMAGE */
+	case 0x39: /* VSAMPLE */
+		*op = (w0 >> 14) & 0xff;
+		return SIM_FMT_MIMG;
 	case 0x3D:
 		*op = (w0 >> 13) & 0x3f;
 		return SIM_FMT_SMEM;
@@ -218,6 +223,9 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 		case 0x38:
 			*op = (w0 >> 18) & 0x7f;
 			return SIM_FMT_MUBUF;
+		case 0x3C:
+			*op = (w0 >> 18) & 0x7f;
+			return SIM_FMT_MIMG;
 		default:
 			return -1;
 		}
@@ -250,6 +258,9 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 	case 0x38:
 		*op = (w0 >> 18) & 0xff;
 		return SIM_FMT_MUBUF;
+	case 0x3C: /* MIMG: gfx10 has opcode bit 7 in bit 0 */
+		*op = c->gen == AMD_GFX10 ? ((w0 >> 18) & 0x7f) | (w0 & 1) << 7 : (w0 >> 18) & 0xff;
+		return SIM_FMT_MIMG;
 	default:
 		return -1;
 	}

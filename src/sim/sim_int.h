@@ -36,6 +36,8 @@ enum sim_fmt {
 	SIM_FMT_MUBUF,
 	SIM_FMT_VOPDX,
 	SIM_FMT_VOPDY,
+	SIM_FMT_MIMG, /* MIMG (gfx9-11), VIMAGE/VSAMPLE (gfx12): decoded to a name, no semantics yet
+	               */
 	SIM_NUM_FMTS
 };
 
