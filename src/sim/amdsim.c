@@ -32,7 +32,8 @@ static void usage(FILE *out)
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V |\n"
 	             "     image:FORMAT:W[xH]:FILE[:OUTFILE] (a texture/surface object; FORMAT "
-	             "r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui)\n"
+	             "r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; gfx10 and "
+	             "gfx11 so far)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }

@@ -1,10 +1,11 @@
 /* image_desc: the descriptor block of an image argument, as HIP's runtime lays it out for a
  * texture/surface object (docs/TEXTURES.md): dwords 0-7 the image resource (T#), 8 the HSA
  * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#; all zero: wrap,
- * point filtering, normalized coordinates), 80 bytes in all.  The T# follows the gfx11 layout
- * of AMD's ROCR-Runtime (src/image/resource_gfx11.h): base address >> 8, unified FORMAT,
- * WIDTH-1/HEIGHT-1, DST_SEL, SW_MODE 0 (linear), TYPE, PITCH-1.  Other generations are
- * refused until their layouts are written.  sem_image.c reads the same fields back.
+ * point filtering, normalized coordinates), 80 bytes in all.  The T# follows the gfx11 and
+ * gfx10 layouts of AMD's ROCR-Runtime (src/image/resource_gfx11.h, resource_nv.h): base
+ * address >> 8, unified FORMAT (8 bits at 20 on gfx11, 9 bits on gfx10, numbered differently),
+ * WIDTH-1/HEIGHT-1, DST_SEL, SW_MODE 0 (linear), TYPE, PITCH-1.  gfx9 and gfx12 are refused
+ * until their layouts are written.  sem_image.c reads the same fields back.
  * Pure; O(1). */
 #include <stdio.h>
 #include <string.h>
@@ -24,19 +25,22 @@ enum { HSA_ORDER_R = 1, HSA_ORDER_RG = 3, HSA_ORDER_RGBA = 8 };
 #define SEL(x, y, z, w) ((x) | (y) << 3 | (z) << 6 | (w) << 9)
 
 static const struct sim_image_format_info formats[SIM_NUM_IMAGE_FORMATS] = {
-        [SIM_IMG_R32F] = {1, 4, SIM_TEXEL_FLOAT, 22, HSA_FLOAT, HSA_ORDER_R, SEL(4, 0, 0, 1)},
-        [SIM_IMG_R32UI] = {1, 4, SIM_TEXEL_UINT, 20, HSA_UNSIGNED_INT32, HSA_ORDER_R,
+        [SIM_IMG_R32F] = {1, 4, SIM_TEXEL_FLOAT, 22, 22, HSA_FLOAT, HSA_ORDER_R, SEL(4, 0, 0, 1)},
+        [SIM_IMG_R32UI] = {1, 4, SIM_TEXEL_UINT, 20, 20, HSA_UNSIGNED_INT32, HSA_ORDER_R,
                            SEL(4, 0, 0, 1)},
-        [SIM_IMG_R32I] = {1, 4, SIM_TEXEL_SINT, 21, HSA_SIGNED_INT32, HSA_ORDER_R, SEL(4, 0, 0, 1)},
-        [SIM_IMG_RG32F] = {2, 4, SIM_TEXEL_FLOAT, 50, HSA_FLOAT, HSA_ORDER_RG, SEL(4, 5, 0, 1)},
-        [SIM_IMG_RGBA32F] = {4, 4, SIM_TEXEL_FLOAT, 63, HSA_FLOAT, HSA_ORDER_RGBA, SEL(4, 5, 6, 7)},
-        [SIM_IMG_RGBA32UI] = {4, 4, SIM_TEXEL_UINT, 61, HSA_UNSIGNED_INT32, HSA_ORDER_RGBA,
+        [SIM_IMG_R32I] = {1, 4, SIM_TEXEL_SINT, 21, 21, HSA_SIGNED_INT32, HSA_ORDER_R,
+                          SEL(4, 0, 0, 1)},
+        [SIM_IMG_RG32F] = {2, 4, SIM_TEXEL_FLOAT, 50, 64, HSA_FLOAT, HSA_ORDER_RG, SEL(4, 5, 0, 1)},
+        [SIM_IMG_RGBA32F] = {4, 4, SIM_TEXEL_FLOAT, 63, 77, HSA_FLOAT, HSA_ORDER_RGBA,
+                             SEL(4, 5, 6, 7)},
+        [SIM_IMG_RGBA32UI] = {4, 4, SIM_TEXEL_UINT, 61, 75, HSA_UNSIGNED_INT32, HSA_ORDER_RGBA,
                               SEL(4, 5, 6, 7)},
-        [SIM_IMG_R8] = {1, 1, SIM_TEXEL_UNORM, 1, HSA_UNORM_INT8, HSA_ORDER_R, SEL(4, 0, 0, 1)},
-        [SIM_IMG_R8UI] = {1, 1, SIM_TEXEL_UINT, 5, HSA_UNSIGNED_INT8, HSA_ORDER_R, SEL(4, 0, 0, 1)},
-        [SIM_IMG_RGBA8] = {4, 1, SIM_TEXEL_UNORM, 42, HSA_UNORM_INT8, HSA_ORDER_RGBA,
+        [SIM_IMG_R8] = {1, 1, SIM_TEXEL_UNORM, 1, 1, HSA_UNORM_INT8, HSA_ORDER_R, SEL(4, 0, 0, 1)},
+        [SIM_IMG_R8UI] = {1, 1, SIM_TEXEL_UINT, 5, 5, HSA_UNSIGNED_INT8, HSA_ORDER_R,
+                          SEL(4, 0, 0, 1)},
+        [SIM_IMG_RGBA8] = {4, 1, SIM_TEXEL_UNORM, 42, 56, HSA_UNORM_INT8, HSA_ORDER_RGBA,
                            SEL(4, 5, 6, 7)},
-        [SIM_IMG_RGBA8UI] = {4, 1, SIM_TEXEL_UINT, 46, HSA_UNSIGNED_INT8, HSA_ORDER_RGBA,
+        [SIM_IMG_RGBA8UI] = {4, 1, SIM_TEXEL_UINT, 46, 60, HSA_UNSIGNED_INT8, HSA_ORDER_RGBA,
                              SEL(4, 5, 6, 7)},
 };
 
@@ -45,10 +49,10 @@ const struct sim_image_format_info *sim_image_format(enum sim_image_format f)
 	return (unsigned)f < SIM_NUM_IMAGE_FORMATS ? &formats[f] : NULL;
 }
 
-const struct sim_image_format_info *sim_image_format_of_code(unsigned gfx11_format)
+const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, unsigned code)
 {
 	for (unsigned i = 0; i < SIM_NUM_IMAGE_FORMATS; i++)
-		if (formats[i].gfx11_format == gfx11_format)
+		if ((gen == AMD_GFX10 ? formats[i].gfx10_format : formats[i].gfx11_format) == code)
 			return &formats[i];
 	return NULL;
 }
@@ -64,8 +68,8 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 {
 	const struct sim_image_format_info *f = sim_image_format(s->format);
 	memset(words, 0, SIM_IMAGE_BLOCK_DWORDS * 4);
-	if (gen != AMD_GFX11) {
-		snprintf(err, errlen, "image arguments are built for gfx11 only so far");
+	if (gen != AMD_GFX10 && gen != AMD_GFX11) {
+		snprintf(err, errlen, "image arguments are built for gfx10 and gfx11 only so far");
 		return false;
 	}
 	if (!f || !s->width || s->width > 16384 || s->height > 16384 || (data & 0xff)) {
@@ -75,7 +79,8 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 	uint32_t w1 = s->width - 1, h1 = s->height ? s->height - 1 : 0;
 	words[0] = (uint32_t)(data >> 8);
 	words[1] = (uint32_t)(data >> 40) & 0xffu;
-	words[1] |= f->gfx11_format << 20 | (w1 & 3u) << 30;
+	words[1] |= (uint32_t)(gen == AMD_GFX10 ? f->gfx10_format : f->gfx11_format) << 20;
+	words[1] |= (w1 & 3u) << 30;
 	words[2] = (w1 >> 2) | h1 << 14;
 	words[3] = f->dst_sel | (s->height ? 9u : 8u) << 28; /* levels 0, SW_MODE 0, TYPE */
 	words[4] = w1;                                       /* row pitch - 1: no padding */

@@ -1,13 +1,13 @@
 /* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
- * image_store on gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
+ * image_store on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
  *
- * The resource (T#, 8 SGPRs) is read as AMD's gfx11 layout defines it (the fields
- * image_desc.c writes): base address, FORMAT, WIDTH-1, HEIGHT-1, DST_SEL, BASE/LAST_LEVEL,
- * SW_MODE, TYPE, PITCH-1.  A load reads the texel at integer coordinates (x, y), widens its
- * channels (float and integer bits as they are, unorm8 v / 255, channels the format lacks 0
- * and the last 1), routes them through DST_SEL (0, 1 or a channel) and writes the components
- * dmask names to consecutive VGPRs.  A store writes the dmask components as the texel's
- * channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else an
+ * The resource (T#, 8 SGPRs) is read as AMD's gfx10/gfx11 layouts define it (the fields
+ * image_desc.c writes; they differ in FORMAT's width and numbering): base address, FORMAT, WIDTH-1,
+ * HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at integer
+ * coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v / 255,
+ * channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel) and
+ * writes the components dmask names to consecutive VGPRs.  A store writes the dmask components as
+ * the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else an
  * instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
  * outside the image, NSA address forms, format conversions on store -- stops the run with an
  * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
@@ -25,8 +25,9 @@ struct tdesc {
 static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
 {
 	uint32_t d[8];
-	if (w->ctx->gen != AMD_GFX11) {
-		sim_fault(w, "image instructions are simulated on gfx11 only so far");
+	enum amd_gen gen = w->ctx->gen;
+	if (gen != AMD_GFX10 && gen != AMD_GFX11) {
+		sim_fault(w, "image instructions are simulated on gfx10 and gfx11 only so far");
 		return false;
 	}
 	if (in->imm & (3 << 10)) {
@@ -37,7 +38,7 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	for (unsigned i = 0; i < 8; i++)
 		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
 	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
-	t->fmt = sim_image_format_of_code((d[1] >> 20) & 0xff);
+	t->fmt = sim_image_format_of_code(gen, (d[1] >> 20) & (gen == AMD_GFX10 ? 0x1ff : 0xff));
 	t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
 	t->height = ((d[2] >> 14) & 0x3fff) + 1;
 	t->dst_sel = d[3] & 0xfff;

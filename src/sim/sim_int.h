@@ -311,18 +311,19 @@ uint8_t *sim_mem_map(struct sim_ctx *c, uint64_t addr, uint32_t size, bool write
 uint64_t sim_mem_alloc(struct sim_ctx *c, uint64_t size, const char *what);
 struct sim_region *sim_mem_region(struct sim_ctx *c, uint64_t addr);
 
-/* image_desc.c: image arguments (SIM_ARG_IMAGE) and the formats sem_image.c reads */
+/* image_desc.c: image arguments (SIM_ARG_IMAGE) and the formats sem_image.c reads (gfx10, gfx11) */
 enum sim_texel_kind { SIM_TEXEL_FLOAT, SIM_TEXEL_UINT, SIM_TEXEL_SINT, SIM_TEXEL_UNORM };
 struct sim_image_format_info {
 	uint8_t channels, bytes; /* channels per texel, bytes per channel */
 	uint8_t kind;            /* enum sim_texel_kind */
 	uint8_t gfx11_format;    /* the T#'s unified FORMAT on gfx11 */
+	uint8_t gfx10_format;    /* ... on gfx10 (9-bit field) */
 	uint8_t hsa_type, hsa_order;
 	uint16_t dst_sel; /* DST_SEL_X/Y/Z/W the runtime sets */
 };
 enum { SIM_IMAGE_BLOCK_DWORDS = 20 }; /* HIP_TEXTURE_OBJECT_SIZE_DWORD */
 const struct sim_image_format_info *sim_image_format(enum sim_image_format f);
-const struct sim_image_format_info *sim_image_format_of_code(unsigned gfx11_format);
+const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, unsigned code);
 uint64_t sim_image_bytes(const struct sim_image_spec *s);
 bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
                           uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen);

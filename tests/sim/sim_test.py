@@ -656,10 +656,15 @@ def texel_ref(fmt, data, index, dmask):
 
 
 def test_image(amdsim, tmp):
-    """amdsim's image_load/image_store (gfx11, linear 1D/2D) on clang-19 inline-asm kernels,
-    against CPU references from the texel format rules; image arguments built by amdsim as
-    HIP's descriptor block (T# at dword 0)."""
-    target, w, h = "gfx1100", 5, 3
+    """amdsim's image_load/image_store (gfx10, gfx11; linear 1D/2D) on clang-19 inline-asm
+    kernels, against CPU references from the texel format rules; image arguments built by
+    amdsim as HIP's descriptor block (T# at dword 0)."""
+    for target in ("gfx1030", "gfx1100"):
+        image_target(amdsim, tmp, target)
+
+
+def image_target(amdsim, tmp, target):
+    w, h = 5, 3
     load = img_kernel(tmp, target, "imgld", """
 kernel void ld(global uint *o, constant int8 *d, int w, int dm) {
   int l = __builtin_amdgcn_workitem_id_x();
@@ -689,7 +694,7 @@ kernel void ld(global uint *o, constant int8 *d, int w, int dm) {
                 want += [7] * (4 - len(want))
                 if got[4 * i:4 * i + 4] != want:
                     bad.append((i, got[4 * i:4 * i + 4], want))
-            check(not bad, "image_load %s dmask 0x%x: %s" % (fmt, dmask, bad[:3]))
+            check(not bad, "%s image_load %s dmask 0x%x: %s" % (target, fmt, dmask, bad[:3]))
     # image_store of all channels of a 32-bit format: the texels come back in the image
     store = img_kernel(tmp, target, "imgst", """
 kernel void st(constant int8 *d, int w) {
@@ -706,7 +711,7 @@ kernel void st(constant int8 *d, int w) {
     if check(r.returncode == 0, "image_store: %s" % r.stderr[:300]):
         got = struct.unpack("<%df" % (4 * w * h), open(outp, "rb").read())
         want = [x for l in range(w * h) for x in (l, l * 0.5, -l, l + 0.25)]
-        check(list(got) == want, "image_store rgba32f: %s" % (got[:8],))
+        check(list(got) == want, "%s image_store rgba32f: %s" % (target, got[:8]))
     # what is not simulated stops the run naming it (a coordinate outside the image)
     data = bytes(4 * w * h)
     open(src, "wb").write(data)
