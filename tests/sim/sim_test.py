@@ -712,6 +712,22 @@ kernel void st(constant int8 *d, int w) {
         got = struct.unpack("<%df" % (4 * w * h), open(outp, "rb").read())
         want = [x for l in range(w * h) for x in (l, l * 0.5, -l, l + 0.25)]
         check(list(got) == want, "%s image_store rgba32f: %s" % (target, got[:8]))
+    # the strict checker knows image_load's counter: its result read without a wait
+    nowait = img_kernel(tmp, target, "imgnw", """
+kernel void nw(global uint *o, constant int8 *d) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  uint r;
+  __asm volatile("image_load %0, %1, %2 dmask:0x1 dim:SQ_RSRC_IMG_1D unorm"
+      : "=v"(r) : "v"(l), "s"(*d));
+  o[l] = r;
+}
+""")
+    open(src, "wb").write(bytes(4 * w))
+    r = run([amdsim, nowait, "--kernel", "nw", "--grid", str(w), "--block", str(w),
+             "out:%d:%s" % (4 * w, outp), "image:r32f:%d:%s" % (w, src)])
+    check(r.returncode == 3 and "image_load" in r.stderr,
+          "%s image_load result read without s_waitcnt: violation (exit %d: %s)" %
+          (target, r.returncode, r.stderr[:300]))
     # what is not simulated stops the run naming it (a coordinate outside the image)
     data = bytes(4 * w * h)
     open(src, "wb").write(data)
