@@ -571,6 +571,9 @@ unsigned amd_encode(const struct amd_target *t, const struct amd_inst *in, uint3
 	case AMD_FMT_MUBUF:
 		ok = amd_enc_mubuf(&e, out, &nw);
 		break;
+	case AMD_FMT_MIMG:
+		ok = amd_enc_mimg(&e, out, &nw);
+		break;
 	case AMD_FMT_VOP1:
 	case AMD_FMT_VOP2:
 	case AMD_FMT_VOPC:

@@ -34,6 +34,8 @@ int amd_enc_find_opnd(const struct amd_isa_op *op, enum amd_opnd_kind kind, int 
 bool amd_enc_ds(struct enc *e, uint32_t *w);
 bool amd_enc_flat(struct enc *e, uint32_t *w, unsigned *nw);
 bool amd_enc_mubuf(struct enc *e, uint32_t *w, unsigned *nw);
+/* encode_image.c */
+bool amd_enc_mimg(struct enc *e, uint32_t *w, unsigned *nw);
 /* encode_vext.c */
 bool amd_enc_dpp(struct enc *e, unsigned *src, uint32_t *w, unsigned *nw);
 bool amd_enc_sdwa(struct enc *e, unsigned *src, unsigned sdst, uint32_t *w, unsigned *nw);

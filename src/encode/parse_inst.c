@@ -399,6 +399,89 @@ static bool parse_reloc_expr(struct pctx *c, struct span s, struct amd_val *v)
 }
 
 /* A source or destination operand for slot d, with neg/abs for VALU sources. */
+/* An image address list "[v4, v5, v[6:7]]" (gfx10+ NSA syntax, gfx12's only one): accepted
+ * when its registers are consecutive, as one tuple (the encoder makes no NSA forms). */
+static bool parse_image_addr(struct pctx *c, struct span s, struct amd_val *v)
+{
+	struct span parts[16];
+	unsigned n = split((struct span){s.p + 1, s.n - 2}, ',', parts, 16);
+	if (s.p[s.n - 1] != ']' || n == 0 || n > 16)
+		return perr(c, s, "bad image address list");
+	unsigned next = 0, total = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct amd_val r;
+		if (!parse_register(parts[i], &r) || r.kind != AMD_V_VGPR)
+			return perr(c, parts[i], "image addresses must be VGPRs");
+		if (i && r.reg != next)
+			return perr(c, parts[i],
+			            "non-consecutive image addresses (NSA) are not supported");
+		if (!i)
+			*v = r;
+		next = r.reg + r.width;
+		total += r.width;
+	}
+	v->width = (uint8_t)total;
+	return true;
+}
+
+/* Image modifiers: dmask:N, dim:SQ_RSRC_IMG_X (or dim:X), unorm, and gfx9's da (an array
+ * or cube address; image_dim_from_da turns it into a dim). */
+static bool parse_image_modifier(struct pctx *c, struct span key, struct span arg, bool colon,
+                                 struct amd_inst *in)
+{
+	static const char *const dims[6] = {"1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY"};
+	int64_t v;
+	if (colon && span_eq(key, "dmask")) {
+		if (!parse_int(arg, &v) || v < 0 || v > 15)
+			return perr(c, arg, "bad dmask (0x0-0xf)");
+		in->dmask = (uint8_t)v;
+		return true;
+	}
+	if (colon && span_eq(key, "dim") && c->gen >= AMD_GFX10) {
+		if (arg.n > 11 && !memcmp(arg.p, "SQ_RSRC_IMG_", 12))
+			arg = (struct span){arg.p + 12, arg.n - 12};
+		for (unsigned i = 0; i < 6; i++)
+			if (span_eq(arg, dims[i])) {
+				in->dim = (uint8_t)i;
+				return true;
+			}
+		return perr(c, arg, "unsupported image dim '%.*s'", (int)arg.n, arg.p);
+	}
+	if (!colon && span_eq(key, "unorm"))
+		return in->unorm = true;
+	if (!colon && span_eq(key, "da") && c->gen <= AMD_GFX940)
+		return in->dim = 5, true;
+	return perr(c, key, "unknown or unsupported modifier '%.*s'", (int)key.n, key.p);
+}
+
+/* gfx9 encodes no dim, only `da`, and llvm-objdump-19 prints only the first address VGPR:
+ * the dim with the instance's address count (a cube reads as 2D_ARRAY, which encodes the
+ * same); where none has it (one VGPR printed), 2D or 2D_ARRAY with its address tuple, which
+ * encodes the same bytes. */
+static void image_dim_from_da(const struct amd_isa_op *op, struct amd_inst *in)
+{
+	static const uint8_t plain[3] = {0, 1, 2}, array[2] = {4, 5};
+	bool da = in->dim == 5;
+	int addr = -1;
+	for (int i = 0, nv = 0; i < op->nopnds && addr < 0; i++)
+		if ((op->opnds[i].kind == AMD_OPK_VDST || op->opnds[i].kind == AMD_OPK_VGPR) &&
+		    nv++ == 1)
+			addr = i;
+	if (addr < 0)
+		return;
+	struct amd_val *a = &in->ops[addr];
+	unsigned naddr = a->width ? a->width : op->opnds[addr].width;
+	const uint8_t *cand = da ? array : plain;
+	for (unsigned i = 0; i < (da ? 2u : 3u); i++)
+		if (amd_image_addr_count(op, cand[i]) == naddr) {
+			in->dim = cand[i];
+			return;
+		}
+	in->dim = da ? 5 : 1;
+	if (naddr == 1)
+		a->width = (uint8_t)amd_image_addr_count(op, in->dim);
+}
+
 static bool parse_operand(struct pctx *c, const struct amd_isa_op *op,
                           const struct amd_opnd_desc *d, struct span s, struct amd_val *v,
                           unsigned srcno, struct amd_inst *in)
@@ -415,6 +498,8 @@ static bool parse_operand(struct pctx *c, const struct amd_isa_op *op,
 	}
 	if ((neg || abs) && d->role != AMD_ROLE_SRC)
 		return perr(c, s, "modifier on a destination");
+	if (op->format == AMD_FMT_MIMG && s.n && s.p[0] == '[')
+		return parse_image_addr(c, s, v);
 	in->neg |= (uint8_t)(neg ? 1u << srcno : 0);
 	in->abs |= (uint8_t)(abs ? 1u << srcno : 0);
 	if (parse_register(s, v)) {
@@ -423,7 +508,8 @@ static bool parse_operand(struct pctx *c, const struct amd_isa_op *op,
 			want = c->t->wave_size == 64 ? 2 : 1;
 		bool flexible = op->format == AMD_FMT_GLOBAL || op->format == AMD_FMT_SCRATCH ||
 		                op->format == AMD_FMT_FLAT || v->kind == AMD_V_OFF ||
-		                v->kind == AMD_V_SPECIAL;
+		                v->kind == AMD_V_SPECIAL ||
+		                (op->format == AMD_FMT_MIMG && v->kind == AMD_V_VGPR);
 		if (!flexible && want && v->width != want)
 			return perr(c, s, "register width does not match the instruction");
 		if (v->kind == AMD_V_SPECIAL && !(want == 2 && v->width == 2))
@@ -660,6 +746,8 @@ static bool parse_modifier(struct pctx *c, const struct amd_isa_op *op, struct s
 			return true;
 		}
 	}
+	if (op->format == AMD_FMT_MIMG)
+		return parse_image_modifier(c, key, arg, colon != NULL, in);
 	if (parse_dpp_modifier(c, op, m, key, arg, colon != NULL, in))
 		return true;
 	if (in->sdwa && colon) {
@@ -746,7 +834,8 @@ static bool parse_body(struct pctx *c, const struct amd_isa_op *op, struct span 
 			parts[nparts - 1] = words[0];
 	}
 	unsigned p = 0;
-	if ((op->flags & AMD_F_ATOMIC) && op->format != AMD_FMT_MUBUF && nparts == want + 1) {
+	if ((op->flags & AMD_F_ATOMIC) && op->format != AMD_FMT_MUBUF &&
+	    op->format != AMD_FMT_MIMG && nparts == want + 1) {
 		struct amd_opnd_desc rd = {AMD_ROLE_DST, AMD_OPK_VDST, 0, 0};
 		if (!parse_operand(c, op, &rd, parts[0], &in->rtn, 0, in))
 			return false;
@@ -796,6 +885,8 @@ static bool parse_body(struct pctx *c, const struct amd_isa_op *op, struct span 
 	for (unsigned i = 0; i < nmods; i++)
 		if (!parse_modifier(c, op, mods[i], in))
 			return false;
+	if (op->format == AMD_FMT_MIMG && c->gen <= AMD_GFX940)
+		image_dim_from_da(op, in);
 	return true;
 }
 

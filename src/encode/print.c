@@ -518,6 +518,59 @@ static void print_mem(struct out *o, const struct amd_isa_op *op, const struct a
 	put_cpol(o, op, in->cpol);
 }
 
+/* Image addresses: gfx9 the first VGPR; gfx10/11 the tuple; gfx12 one VGPR plain, more as "[v4, v5,
+ * v6, v[7:9]]" (four fields, the last one the rest of the tuple). */
+static void put_image_addr(struct out *o, const struct amd_val *v, unsigned width)
+{
+	if (o->gen <= AMD_GFX940) {
+		/* gfx9's encoding holds no address count: llvm-objdump-19 prints the first VGPR
+		 * (the reader widens it back from the dim, parse_inst.c) */
+		put(o, "v%u", v->reg);
+		return;
+	}
+	if (o->gen != AMD_GFX12 || width <= 1) {
+		put_val(o, v, width, AMD_DT_B32);
+		return;
+	}
+	put(o, "[");
+	for (unsigned i = 0; i < 4 && i < width; i++) {
+		struct amd_val r = {.kind = AMD_V_VGPR, .reg = (uint16_t)(v->reg + i), .width = 1};
+		unsigned w = i == 3 ? width - 3 : 1;
+		r.width = (uint8_t)w;
+		put(o, i ? ", " : "");
+		put_val(o, &r, w, AMD_DT_B32);
+	}
+	put(o, "]");
+}
+
+static void print_mimg(struct out *o, const struct amd_isa_op *op, const struct amd_inst *in)
+{
+	static const char *const dims[8] = {"1D",       "2D",       "3D",      "CUBE",
+	                                    "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"};
+	put(o, "%s", op->gen_name[o->gen]);
+	unsigned nv = 0;
+	for (int i = 0; i < op->nopnds; i++) {
+		const struct amd_opnd_desc *d = &op->opnds[i];
+		const struct amd_val *v = &in->ops[i];
+		unsigned width = v->width ? v->width : d->width;
+		put(o, i ? ", " : " ");
+		bool is_vgpr = d->kind == AMD_OPK_VDST || d->kind == AMD_OPK_VGPR;
+		if (is_vgpr && nv++ == 1)
+			put_image_addr(o, v, width);
+		else
+			put_val(o, v, width, AMD_DT_B32);
+	}
+	if (in->dmask)
+		put(o, " dmask:0x%x", in->dmask);
+	if (o->gen >= AMD_GFX10)
+		put(o, " dim:SQ_RSRC_IMG_%s", dims[in->dim & 7]);
+	if (in->unorm)
+		put(o, " unorm");
+	put_cpol(o, op, in->cpol);
+	if (o->gen <= AMD_GFX940 && (in->dim == 3 || in->dim == 4 || in->dim == 5))
+		put(o, " da");
+}
+
 int amd_print(const struct amd_target *t, const struct amd_inst *in, char *buf, size_t len)
 {
 	unsigned count;
@@ -554,6 +607,9 @@ int amd_print(const struct amd_target *t, const struct amd_inst *in, char *buf, 
 	case AMD_FMT_SCRATCH:
 	case AMD_FMT_MUBUF:
 		print_mem(&o, op, in);
+		break;
+	case AMD_FMT_MIMG:
+		print_mimg(&o, op, in);
 		break;
 	default: {
 		put(&o, "%s", op->gen_name[o.gen]);

@@ -1273,6 +1273,8 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		return;
 	if (irb_async(b, in, guard)) /* build_async.c */
 		return;
+	if (irb_tex(b, in)) /* build_tex.c */
+		return;
 	if (irb_sysmisc(b, in, guard)) /* build_sys.c */
 		return;
 	if (is_pure(in) && irb_forms(b, in, guard)) /* build_forms.c, before the others */

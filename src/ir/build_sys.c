@@ -12,8 +12,8 @@
  * s_trap 2, as llvm.trap (TRAP), and the thread with it; __assertfail/__assert_fail print
  * CUDA's assertion message through the printf machinery, then trap.  alloca, stacksave and
  * stackrestore move a per-thread stack pointer kept as an SSA variable over the stack the
- * selector places after the .local frame (docs/CALLS.md).  Textures, surfaces and istypep are
- * rejected by name with the reason.
+ * selector places after the .local frame (docs/CALLS.md).  Textures, surfaces and istypep:
+ * build_tex.c.
  * requires: irb state at the instruction; breaks: nothing.  Complexity: O(operands). */
 #include <string.h>
 
@@ -306,12 +306,6 @@ static void dynamic_stack(struct irb *b, const struct ptx_insn *in, ir_ref guard
 	set_sp(b, var, op2(b, IR_SUB, IR_T_I64, read64(b, in, 0), base, 0), guard);
 }
 
-static bool is_image(enum ptx_opcode op)
-{
-	return op == PTX_OP_TEX || op == PTX_OP_TLD4 || op == PTX_OP_TXQ || op == PTX_OP_SULD ||
-	       op == PTX_OP_SUST || op == PTX_OP_SURED || op == PTX_OP_SUQ || op == PTX_OP_ISTYPEP;
-}
-
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
@@ -338,13 +332,6 @@ bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	}
 	if (op == PTX_OP_ALLOCA || op == PTX_OP_STACKSAVE || op == PTX_OP_STACKRESTORE) {
 		dynamic_stack(b, in, guard);
-		return true;
-	}
-	if (is_image(op)) {
-		irb_unsupported(b, in,
-		                "textures and surfaces (tex, tld4, txq, suld, sust, sured, suq, "
-		                "istypep) need HIP's texture-object ABI, which ptxas-amd does not "
-		                "implement");
 		return true;
 	}
 	return drop_cache_hint(b, in);

@@ -102,6 +102,12 @@ struct amd_inst {
 	 * 2^cbsz blocks of its group; blgp (0-7) swizzles srcB's lane groups.  On gfx942 the
 	 * f64 rows have neg:[a,b,c] (field `neg`) instead of blgp. */
 	uint8_t cbsz, abid, blgp;
+	/* image (AMD_FMT_MIMG) rows: dmask (components read/written, one register each), dim
+	 * (SQ_RSRC_IMG_*: 0 1D, 1 2D, 2 3D, 3 CUBE, 4 1D_ARRAY, 5 2D_ARRAY, 6 2D_MSAA,
+	 * 7 2D_MSAA_ARRAY; gfx9 encodes only whether it is an array or cube, as `da`), unorm
+	 * (unnormalized coordinates; gfx12 VIMAGE has no such bit) */
+	uint8_t dmask, dim;
+	bool unorm;
 };
 
 /* The 9-bit source code of an inline constant for `bits` read as `dtype` on generation gen,

@@ -40,6 +40,8 @@ enum amd_format {
 	AMD_FMT_SCRATCH,
 	AMD_FMT_MUBUF,
 	AMD_FMT_VOPD, /* RDNA dual issue: opcode = OPX/OPY code of the v_dual_ half */
+	AMD_FMT_MIMG, /* image instructions: MIMG on gfx9-gfx11 (contiguous vaddr, no NSA);
+	               * gfx12's 96-bit VIMAGE, or VSAMPLE for rows with a sampler */
 	AMD_NUM_FORMATS
 };
 
@@ -102,6 +104,7 @@ enum amd_opnd_kind {
 	AMD_OPK_SADDR,    /* GLOBAL/SCRATCH scalar address, or "off" */
 	AMD_OPK_SREG,     /* scalar source that must be an SGPR or special register (s_setpc) */
 	AMD_OPK_KIMM,     /* mandatory 32-bit literal K (v_fmamk, v_fmaak, s_fmamk) */
+	AMD_OPK_SSAMP,    /* MIMG sampler descriptor (4 SGPRs) */
 	AMD_NUM_OPND_KINDS
 };
 
@@ -190,6 +193,20 @@ enum {
 	AMD_F_NO_SDWA = 1u << 31, /* VOP1/VOP2 row without an SDWA form (v_dot2c, v_dot4c) */
 };
 
+/* What the address VGPRs of an image row hold besides the dim's coordinates (field
+ * `image` of struct amd_isa_op; 0 on rows that are not images).  The address count of an
+ * instance follows from it and the instance's dim (amd_image_addr_count, isa.h). */
+enum amd_image_kind {
+	AMD_IMG_NONE,
+	AMD_IMG_COORDS,  /* the coordinates only (image_load, image_sample, atomics) */
+	AMD_IMG_LOD,     /* coordinates then the mip level / LOD (image_load_mip, _l) */
+	AMD_IMG_GRAD,    /* derivatives (d/dx then d/dy of each non-array coordinate), then
+	                  * the coordinates (image_sample_d) */
+	AMD_IMG_RESINFO, /* the mip level only (image_get_resinfo) */
+	AMD_IMG_KIND_MASK = 7,
+	AMD_IMG_GATHER = 8, /* gather4: dmask names one component, 4 data registers */
+};
+
 /* Registers an instruction reads or writes besides its explicit operands (implicit_defs,
  * implicit_uses), in its native encoding (e32 for VOP1/VOP2/VOPC). */
 enum {
@@ -224,6 +241,7 @@ struct amd_isa_op {
 	                                            * amd_implicit_uses (isa.h) */
 	struct amd_opnd_desc opnds[AMD_MAX_OPNDS]; /* destinations first, then sources in
 	                                            * assembly order */
+	uint8_t image; /* image rows: enum amd_image_kind (| AMD_IMG_GATHER); else 0 */
 };
 
 /* Element types of the matrix instructions' operands. */

@@ -21,7 +21,7 @@ static bool is_valu_format(enum amd_format f)
 static bool is_vmem_format(enum amd_format f)
 {
 	return f == AMD_FMT_FLAT || f == AMD_FMT_GLOBAL || f == AMD_FMT_SCRATCH ||
-	       f == AMD_FMT_MUBUF;
+	       f == AMD_FMT_MUBUF || f == AMD_FMT_MIMG;
 }
 
 unsigned amd_implicit_defs(const struct amd_target *t, const struct amd_isa_op *op)

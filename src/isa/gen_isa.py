@@ -96,8 +96,10 @@ def operands(row):
             kind = "SOFFSET"
         elif k == "saddr":
             kind, w = "SADDR", 2
-        elif k == "srsrc":
-            kind, w = "SRSRC", 4
+        elif k == "srsrc":  # buffer resource 4 SGPRs; image resource srsrc8
+            kind, w = "SRSRC", int(m.group(2) or 4)
+        elif k == "ssamp":
+            kind, w = "SSAMP", 4
         else:
             raise SystemExit("%s: bad operand token %s" % (name, t))
         if kind in ("VSRC", "VGPR", "SSRC", "SREG") and role == "SRC":
@@ -129,6 +131,7 @@ IMPLICIT_BY_FORMAT = {
     "VOP3": ("", "EXEC MODE"), "VOP3P": ("", "EXEC MODE"), "VOPD": ("", "EXEC MODE"),
     "DS": ("", "EXEC M0"),
     "FLAT": ("", "EXEC"), "GLOBAL": ("", "EXEC"), "SCRATCH": ("", "EXEC"), "MUBUF": ("", "EXEC"),
+    "MIMG": ("", "EXEC"),
 }
 
 
@@ -166,7 +169,7 @@ def format_defaults(row):
         return "SMEM", "SMEM", "LGKM"
     if fmt == "DS":
         return "LDS", "LDS", "LGKM"
-    if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+    if fmt in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MIMG"):
         return "VMEM_LOAD", "VMEM", "VM"
     return "VALU", "VALU", "NONE"  # VOP*, VOPD
 
@@ -215,6 +218,20 @@ def derive(row):
         flags.append("BRANCH")
     return (row.get("unit", unit), row.get("lat", lat), row.get("cnt", cnt),
             flags + row.get("flags", []))
+
+
+IMAGE_KINDS = ("coords", "lod", "grad", "resinfo")
+
+
+def image_field(row):
+    """The `image` field: AMD_IMG_<kind> (| AMD_IMG_GATHER) from the row's img="kind" or
+    img="kind gather"; 0 on rows without img=."""
+    if "img" not in row:
+        return "0"
+    words = row["img"].split()
+    if words[0] not in IMAGE_KINDS or words[1:] not in ([], ["gather"]):
+        raise SystemExit("%s: bad img=%s" % (row["name"], row["img"]))
+    return "AMD_IMG_" + words[0].upper() + (" | AMD_IMG_GATHER" if words[1:] else "")
 
 
 def cstr(s):
@@ -267,8 +284,8 @@ def main():
                       " | ".join("AMD_F_" + f for f in sorted(set(flags))) or "0"))
         defs, uses = implicit_regs(r)
         out.append("\t .implicit_defs = %s, .implicit_uses = %s," % (imp_mask(defs), imp_mask(uses)))
-        out.append("\t .opnds = {%s}}," % ", ".join(
-            "{AMD_ROLE_%s, AMD_OPK_%s, %d, AMD_DT_%s}" % o for o in ops))
+        out.append("\t .opnds = {%s}, .image = %s}," % (", ".join(
+            "{AMD_ROLE_%s, AMD_OPK_%s, %d, AMD_DT_%s}" % o for o in ops), image_field(r)))
     out.append("};")
     out.append("")
     name_index.sort(key=lambda e: (e[0], e[1]))

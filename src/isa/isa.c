@@ -101,7 +101,7 @@ const char *amd_format_name(enum amd_format f)
 {
 	static const char *const names[AMD_NUM_FORMATS] = {
 	        "SOP1", "SOP2",  "SOPK", "SOPC", "SOPP",   "SMEM",    "VOP1",  "VOP2", "VOPC",
-	        "VOP3", "VOP3P", "DS",   "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOPD"};
+	        "VOP3", "VOP3P", "DS",   "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOPD", "MIMG"};
 	return (unsigned)f < AMD_NUM_FORMATS ? names[f] : "?";
 }
 

@@ -114,4 +114,15 @@ bool amd_matrix_place(const struct amd_target *t, enum amd_opcode op, enum amd_m
 const char *amd_matrix_refusal(const struct amd_target *t, const struct amd_isa_op *op,
                                const struct amd_inst *in);
 
+/* Image rows (AMD_FMT_MIMG, src/isa/image.c): the address VGPRs an instance of row op with
+ * dim (SQ_RSRC_IMG_*) has (0 for an unsupported dim), the data VGPRs for a dmask, whether the
+ * row takes a sampler (VSAMPLE on gfx12), and why an instance cannot be encoded on t (dim,
+ * dmask, data and address counts, modifiers), or NULL: shared by amd_encode and
+ * amd_inst_legal. */
+unsigned amd_image_addr_count(const struct amd_isa_op *op, unsigned dim);
+unsigned amd_image_data_count(const struct amd_isa_op *op, unsigned dmask);
+bool amd_image_has_sampler(const struct amd_isa_op *op);
+const char *amd_image_refusal(const struct amd_target *t, const struct amd_isa_op *op,
+                              const struct amd_inst *in);
+
 #endif

@@ -16,7 +16,10 @@ time (never edit the generated file).  R(name, format, opcodes, e64=..., ops=...
              md        lane-mask destination of a VOP3B encoding
              simm/label 16-bit immediate / branch target
              sbaseW soff  SMEM base / offset;  vaW address VGPRs;  saddr  GLOBAL/SCRATCH
-             scalar address or off;  vdataW srsrc  MUBUF data / resource
+             scalar address or off;  vdataW srsrc  MUBUF data / resource;  srsrc8
+             ssamp  image resource / sampler descriptor
+  img      image rows: what the address VGPRs hold besides the coordinates ("coords",
+           "lod", "grad", "resinfo"; "... gather" for gather4), enum amd_image_kind
   names    mnemonic per generation where LLVM spells it differently
   simm     meaning of a simm operand (UIMM, WAITCNT, HWREG, DELAY, SENDMSG)
   defs/uses  registers the instruction writes/reads besides its explicit operands, in its
@@ -39,8 +42,9 @@ and are checked against llvm-mc-19 on every target by tests/encode/conformance.p
 ROWS = []
 GFX9, GFX940, GFX10, GFX11, GFX12 = range(5)
 SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC, VOP3, VOP3P, DS, FLAT, GLOBAL, SCRATCH, \
-    MUBUF, VOPD = ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC",
-                   "VOP3", "VOP3P", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOPD")
+    MUBUF, VOPD, MIMG = ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC",
+                         "VOP3", "VOP3P", "DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOPD",
+                         "MIMG")
 
 
 def R(name, fmt, opcodes, e64=None, ops="", names=None, **kw):
@@ -109,6 +113,68 @@ R("v_permlane16_b32", VOP3, (-1, -1, 887, 603, 603), ops="vd1 vv1 ss1 ss1",
 R("v_permlanex16_b32", VOP3, (-1, -1, 888, 604, 604), ops="vd1 vv1 ss1 ss1",
   flags=["OPSEL_FI_BC", "NO_CLAMP"])
 R("v_permlane64_b32", VOP1, (-1, -1, -1, 103, 103), ops="vd1 vv1", flags=["NO_E64", "NO_DPP"])
+# ---- image instructions (MIMG; gfx12 VIMAGE/VSAMPLE), textures and surfaces (docs/TEXTURES.md).
+# Widths of vdata/vaddr are the largest an instance takes: an instance states its own (dmask
+# popcount, the dim's address count; amd_image_refusal in src/isa/image.c).  gfx942 has no
+# image instructions; gfx90a no LOD/derivative sampling and no gather4 (llvm-mc-19).
+R("image_load", MIMG, (0, -1, 0, 0, 0), ops="vd4 va4 srsrc8", img="coords", flags=["LOAD"])
+R("image_load_mip", MIMG, (1, -1, 1, 1, 1), ops="vd4 va4 srsrc8", img="lod", flags=["LOAD"])
+R("image_store", MIMG, (8, -1, 8, 6, 6), ops="vdata4 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+R("image_store_mip", MIMG, (9, -1, 9, 7, 7), ops="vdata4 va4 srsrc8", img="lod",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+# _pck: the texel's bits without format conversion (suld.b/sust.b raw access); _sgn sign-extends
+R("image_load_pck", MIMG, (2, -1, 2, 2, 2), ops="vd4 va4 srsrc8", img="coords", flags=["LOAD"])
+R("image_load_pck_sgn", MIMG, (3, -1, 3, 3, 3), ops="vd4 va4 srsrc8", img="coords",
+  flags=["LOAD"])
+R("image_load_mip_pck", MIMG, (4, -1, 4, 4, 4), ops="vd4 va4 srsrc8", img="lod", flags=["LOAD"])
+R("image_store_pck", MIMG, (10, -1, 10, 8, 8), ops="vdata4 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+R("image_store_mip_pck", MIMG, (11, -1, 11, 9, 9), ops="vdata4 va4 srsrc8", img="lod",
+  unit="VMEM_STORE", cnt="VS", flags=["STORE"])
+R("image_get_resinfo", MIMG, (14, -1, 14, 23, 23), ops="vd4 va1 srsrc8", img="resinfo",
+  flags=["LOAD"])
+R("image_sample", MIMG, (32, -1, 32, 27, 27), ops="vd4 va4 srsrc8 ssamp", img="coords",
+  flags=["LOAD"])
+R("image_sample_l", MIMG, (-1, -1, 36, 29, 29), ops="vd4 va4 srsrc8 ssamp", img="lod",
+  flags=["LOAD"])
+R("image_sample_lz", MIMG, (-1, -1, 39, 31, 31), ops="vd4 va4 srsrc8 ssamp", img="coords",
+  flags=["LOAD"])
+R("image_sample_d", MIMG, (-1, -1, 34, 28, 28), ops="vd4 va8 srsrc8 ssamp", img="grad",
+  flags=["LOAD"])
+R("image_gather4", MIMG, (-1, -1, 64, 47, 47), ops="vd4 va4 srsrc8 ssamp", img="coords gather",
+  flags=["LOAD"])
+R("image_gather4_lz", MIMG, (-1, -1, 71, 50, 50), ops="vd4 va4 srsrc8 ssamp",
+  img="coords gather", flags=["LOAD"])
+R("image_gather4_l", MIMG, (-1, -1, 68, 48, 48), ops="vd4 va4 srsrc8 ssamp", img="lod gather",
+  flags=["LOAD"])
+# atomics: vdata is the operand and, with glc (gfx12 th:TH_ATOMIC_RETURN), the old value
+R("image_atomic_add", MIMG, (18, -1, 17, 12, 12), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_add_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_sub", MIMG, (19, -1, 18, 13, 13), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_sub_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_smin", MIMG, (20, -1, 20, 14, 14), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_min_int"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_umin", MIMG, (21, -1, 21, 15, 15), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_min_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_smax", MIMG, (22, -1, 22, 16, 16), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_max_int"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_umax", MIMG, (23, -1, 23, 17, 17), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_max_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_and", MIMG, (24, -1, 24, 18, 18), ops="vdata1 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_or", MIMG, (25, -1, 25, 19, 19), ops="vdata1 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_xor", MIMG, (26, -1, 26, 20, 20), ops="vdata1 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_swap", MIMG, (16, -1, 15, 10, 10), ops="vdata1 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_cmpswap", MIMG, (17, -1, 16, 11, 11), ops="vdata2 va4 srsrc8", img="coords",
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_inc", MIMG, (27, -1, 27, 21, 21), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_inc_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+R("image_atomic_dec", MIMG, (28, -1, 28, 22, 22), ops="vdata1 va4 srsrc8", img="coords", names={GFX12: "image_atomic_dec_uint"},
+  unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 # cache control for the memory model (no operands; gfx940 buffer_inv/wbl2 take sc0/sc1)
 R("buffer_wbl2", MUBUF, (40, 40, -1, -1, -1), flags=["CACHE_CPOL", "LOAD"])
 R("buffer_invl2", MUBUF, (41, -1, -1, -1, -1), flags=["LOAD"])

@@ -448,6 +448,27 @@ static bool check_memory(struct chk *c)
 	return !is_flat || c->gen == AMD_GFX12 || check_range(c, in->offset, bits - 1, false);
 }
 
+/* Image rows: VGPR data and address tuples, SGPR descriptors, then amd_image_refusal. */
+static bool check_image(struct chk *c)
+{
+	const struct amd_isa_op *op = c->op;
+	for (int i = 0; i < op->nopnds; i++) {
+		const struct amd_opnd_desc *d = &op->opnds[i];
+		const struct amd_val *v = &c->in->ops[i];
+		bool ok = true;
+		if (d->kind == AMD_OPK_VDST || d->kind == AMD_OPK_VGPR)
+			ok = check_vgpr(c, v, v->width ? v->width : d->width);
+		else if (v->kind != AMD_V_SGPR)
+			return refuse(c, "image descriptors must be SGPRs");
+		else
+			ok = check_scalar_reg(c, v, d->width);
+		if (!ok)
+			return false;
+	}
+	const char *why = amd_image_refusal(c->t, op, c->in);
+	return why ? refuse(c, why) : true;
+}
+
 bool amd_inst_legal(const struct amd_target *t, const struct amd_inst *in, char *err, size_t errlen)
 {
 	unsigned count;
@@ -481,6 +502,8 @@ bool amd_inst_legal(const struct amd_target *t, const struct amd_inst *in, char 
 		return check_valu(&c);
 	case AMD_FMT_VOPD:
 		return true; /* pairing and bank rules: amd_encode */
+	case AMD_FMT_MIMG:
+		return check_image(&c);
 	default:
 		return check_memory(&c);
 	}

@@ -12,8 +12,8 @@
 	 1u << AMD_FMT_SOPP | 1u << AMD_FMT_SMEM | 1u << AMD_FMT_VOP1 | 1u << AMD_FMT_VOP2 |       \
 	 1u << AMD_FMT_VOPC | 1u << AMD_FMT_VOP3 | 1u << AMD_FMT_VOP3P | 1u << AMD_FMT_DS |        \
 	 1u << AMD_FMT_FLAT | 1u << AMD_FMT_GLOBAL | 1u << AMD_FMT_SCRATCH | 1u << AMD_FMT_MUBUF)
-#define FORMATS_GFX9 FORMATS_COMMON
-#define FORMATS_RDNA FORMATS_COMMON
+#define FORMATS_GFX9 (FORMATS_COMMON | 1u << AMD_FMT_MIMG) /* gfx942's rows have no opcode */
+#define FORMATS_RDNA (FORMATS_COMMON | 1u << AMD_FMT_MIMG)
 
 /* Granules: LLVM AMDGPUBaseInfo (getVGPRAllocGranule: gfx90a 8; gfx10.3 16/8 by wave size;
  * gfx11 parts with the large VGPR file 24/12; encoding granule 8 (gfx90a) or 8/4).  Code-end

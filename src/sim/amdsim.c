@@ -30,7 +30,10 @@ static void usage(FILE *out)
 	             "              [--max-insns N] [--gpu GPU] ARG...\n"
 	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
-	             " u64:V | f32:V | f64:V\n"
+	             " u64:V | f32:V | f64:V |\n"
+	             "     image:FORMAT:W[xH]:FILE[:OUTFILE] (a texture/surface object; FORMAT "
+	             "r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; gfx10 and "
+	             "gfx11 so far)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }
@@ -76,7 +79,59 @@ struct cli_arg {
 	struct sim_arg a;
 	const char *outfile;
 	void *in_data;
+	struct sim_image_spec spec; /* image: */
 };
+
+/* "FORMAT:W[xH]:FILE[:OUTFILE]" of an image argument (docs/TEXTURES.md). */
+static bool parse_image_arg(const char *v, struct cli_arg *ca)
+{
+	static const char *const names[SIM_NUM_IMAGE_FORMATS] = {
+	        "r32f",     "r32ui", "r32i", "rg32f", "rgba32f",
+	        "rgba32ui", "r8",    "r8ui", "rgba8", "rgba8ui"};
+	const char *colon = strchr(v, ':');
+	if (!colon)
+		return false;
+	int f = -1;
+	for (int i = 0; i < SIM_NUM_IMAGE_FORMATS; i++)
+		if ((size_t)(colon - v) == strlen(names[i]) &&
+		    !strncmp(v, names[i], strlen(names[i])))
+			f = i;
+	char *end;
+	unsigned long w = strtoul(colon + 1, &end, 10), h = 0;
+	if (f < 0 || end == colon + 1 || w == 0)
+		return false;
+	if (*end == 'x') {
+		const char *hs = end + 1;
+		h = strtoul(hs, &end, 10);
+		if (end == hs || h == 0)
+			return false;
+	}
+	if (*end != ':' || w > 16384 || h > 16384)
+		return false;
+	const char *path = end + 1, *out = strchr(path, ':');
+	char buf[4096];
+	size_t pl = out ? (size_t)(out - path) : strlen(path);
+	if (pl >= sizeof buf)
+		return false;
+	memcpy(buf, path, pl);
+	buf[pl] = 0;
+	size_t n;
+	ca->in_data = read_file(buf, &n);
+	if (!ca->in_data) {
+		fprintf(stderr, "amdsim: error: cannot read '%s': %s\n", buf, strerror(errno));
+		return false;
+	}
+	ca->spec = (struct sim_image_spec){(enum sim_image_format)f, (uint32_t)w, (uint32_t)h};
+	ca->a.kind = SIM_ARG_IMAGE;
+	ca->a.image = &ca->spec;
+	ca->a.data = ca->in_data;
+	ca->a.size = n;
+	if (out) {
+		ca->outfile = out + 1;
+		ca->a.out = pa_xmalloc(n ? n : 1);
+	}
+	return true;
+}
 
 static bool parse_arg(const char *s, struct cli_arg *ca)
 {
@@ -89,6 +144,8 @@ static bool parse_arg(const char *s, struct cli_arg *ca)
 	char *end;
 	errno = 0;
 #define KIND(str) (kl == strlen(str) && !strncmp(s, str, kl))
+	if (KIND("image"))
+		return parse_image_arg(v, ca);
 	if (KIND("in") || KIND("inout")) {
 		bool inout = KIND("inout");
 		char path[4096];
@@ -175,13 +232,13 @@ static bool has_kernel(const struct sim_code_object *co, const char *name)
 static const char *kind_spelling(enum sim_arg_kind k)
 {
 	static const char *const names[] = {
-	        "in:", "out:", "inout:", "i32:", "u32:", "i64:", "u64:", "f32:", "f64:"};
+	        "in:", "out:", "inout:", "i32:", "u32:", "i64:", "u64:", "f32:", "f64:", "image:"};
 	return names[k];
 }
 
 static bool is_buffer(enum sim_arg_kind k)
 {
-	return k == SIM_ARG_IN || k == SIM_ARG_OUT || k == SIM_ARG_INOUT;
+	return k == SIM_ARG_IN || k == SIM_ARG_OUT || k == SIM_ARG_INOUT || k == SIM_ARG_IMAGE;
 }
 
 static bool arg_error(const char *kernel, int i, const struct sim_arg_desc *a, const char *fmt,

@@ -27,6 +27,7 @@ static const int8_t shared_format[SIM_NUM_FMTS] = {
         [SIM_FMT_FLAT] = AMD_FMT_FLAT,       [SIM_FMT_GLOBAL] = AMD_FMT_GLOBAL,
         [SIM_FMT_SCRATCH] = AMD_FMT_SCRATCH, [SIM_FMT_MUBUF] = AMD_FMT_MUBUF,
         [SIM_FMT_VOPDX] = AMD_FMT_VOPD,      [SIM_FMT_VOPDY] = AMD_FMT_VOPD,
+        [SIM_FMT_MIMG] = AMD_FMT_MIMG,
 };
 
 /* Mnemonic as amdsim's semantics rows spell it: no _e32/_e64, VOPD halves without v_dual_. */
@@ -47,8 +48,8 @@ static const char *plain_name(struct pa_arena *a, const char *name)
 static const struct sim_sem *sem_by_name(const char *name)
 {
 	const struct sim_sem *(*const tables[])(unsigned *) = {
-	        sim_sems_salu, sim_sems_valu, sim_sems_v16,   sim_sems_vmisc,
-	        sim_sems_mem,  sim_sems_s12,  sim_sems_matrix};
+	        sim_sems_salu, sim_sems_valu, sim_sems_v16,    sim_sems_vmisc,
+	        sim_sems_mem,  sim_sems_s12,  sim_sems_matrix, sim_sems_image};
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		unsigned n;
 		const struct sim_sem *rows = tables[t](&n);
@@ -136,6 +137,10 @@ static int find_format_gfx12(uint32_t w0, uint32_t *op)
 		break;
 	}
 	switch (w0 >> 26) {
+	case 0x34: /* VIMAGE */
+	case 0x39: /* VSAMPLE */
+		*op = (w0 >> 14) & 0xff;
+		return SIM_FMT_MIMG;
 	case 0x3D:
 		*op = (w0 >> 13) & 0x3f;
 		return SIM_FMT_SMEM;
@@ -218,6 +223,9 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 		case 0x38:
 			*op = (w0 >> 18) & 0x7f;
 			return SIM_FMT_MUBUF;
+		case 0x3C:
+			*op = (w0 >> 18) & 0x7f;
+			return SIM_FMT_MIMG;
 		default:
 			return -1;
 		}
@@ -250,6 +258,9 @@ static int find_format(const struct sim_ctx *c, uint32_t w0, uint32_t *op)
 	case 0x38:
 		*op = (w0 >> 18) & 0xff;
 		return SIM_FMT_MUBUF;
+	case 0x3C: /* MIMG: gfx10 has opcode bit 7 in bit 0 */
+		*op = c->gen == AMD_GFX10 ? ((w0 >> 18) & 0x7f) | (w0 & 1) << 7 : (w0 >> 18) & 0xff;
+		return SIM_FMT_MIMG;
 	default:
 		return -1;
 	}
@@ -456,6 +467,55 @@ static void decode_vbuffer(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, 
 	in->imm = (int32_t)(w2 >> 8);
 }
 
+/* Image instructions: vaddr in src[0], vdata in src[1]/dst, the resource in saddr, the sampler in
+ * soffset, and in imm dmask (3:0), dim (6:4), unorm (8), gfx9's da (9), an NSA form (10) or
+ * gfx12 address fields that are not consecutive VGPRs (11), which sem_image.c refuses.
+ * gfx9 (MIMG): dmask 11:8, unorm 12, glc 13, da 14; vaddr 39:32, vdata 47:40, srsrc 52:48,
+ * ssamp 57:53.  gfx10: nsa 2:1, dim 5:3, the same otherwise.  gfx11: nsa 0, dim 4:2, unorm 7,
+ * dmask 11:8, glc 14; ssamp 62:58.  gfx12 (VIMAGE/VSAMPLE): dim 2:0, VSAMPLE unorm 13, dmask
+ * 25:22; vdata 39:32, rsrc 49:41, th 54:52, VSAMPLE samp 63:55; vaddr0-3 in the third dword. */
+static void decode_mimg(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uint32_t w1)
+{
+	uint32_t dim = 0, unorm = (w0 >> 12) & 1, nsa = 0, da = 0, ragged = 0;
+	uint32_t vaddr = w1 & 0xff, vdata = (w1 >> 8) & 0xff, ssamp = ((w1 >> 21) & 0x1f) << 2;
+	uint32_t srsrc = ((w1 >> 16) & 0x1f) << 2, dmask = (w0 >> 8) & 0xf;
+	in->glc = (uint8_t)((w0 >> 13) & 1);
+	if (is_gfx9(c)) {
+		da = (w0 >> 14) & 1;
+	} else if (c->gen == AMD_GFX10) {
+		nsa = (w0 >> 1) & 3;
+		dim = (w0 >> 3) & 7;
+	} else if (c->gen == AMD_GFX11) {
+		nsa = w0 & 1;
+		dim = (w0 >> 2) & 7;
+		unorm = (w0 >> 7) & 1;
+		in->glc = (uint8_t)((w0 >> 14) & 1);
+		ssamp = ((w1 >> 26) & 0x1f) << 2;
+	} else {
+		uint32_t w2 = dword(c, in->pc, 2);
+		bool sample = (w0 >> 26) == 0x39;
+		in->size = 12;
+		dim = w0 & 7;
+		unorm = sample ? (w0 >> 13) & 1 : 0;
+		dmask = (w0 >> 22) & 0xf;
+		vdata = w1 & 0xff;
+		srsrc = (w1 >> 9) & 0x1ff;
+		in->glc = (uint8_t)((w1 >> 20) & 1);
+		ssamp = sample ? w1 >> 23 : 0;
+		vaddr = w2 & 0xff;
+		for (unsigned i = 1; i < 4; i++) {
+			uint32_t f = (w2 >> (8 * i)) & 0xff;
+			ragged |= f && f != vaddr + i;
+		}
+	}
+	in->src[0] = (uint16_t)(256 + vaddr);
+	in->src[1] = in->dst = (uint16_t)(256 + vdata);
+	in->saddr = (uint16_t)srsrc;
+	in->soffset = (uint16_t)ssamp;
+	in->imm = (int32_t)(dmask | dim << 4 | unorm << 8 | da << 9 | (nsa ? 1u : 0) << 10 |
+	                    ragged << 11);
+}
+
 static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1)
 {
 	bool g9 = is_gfx9(c);
@@ -482,6 +542,9 @@ static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t
 		} else {
 			decode_flat(c, in, fmt, w0, w1);
 		}
+		break;
+	case SIM_FMT_MIMG:
+		decode_mimg(c, in, w0, w1);
 		break;
 	case SIM_FMT_MUBUF:
 		if (c->gen >= AMD_GFX12) {

@@ -96,7 +96,7 @@ static bool setup_kernargs(struct sim_ctx *c, const struct sim_dispatch *d, uint
 		const struct sim_arg *a = &d->args[next];
 		uint64_t v = 0;
 		size_t n = ka->size;
-		if (a->kind <= SIM_ARG_INOUT) {
+		if (a->kind <= SIM_ARG_INOUT || a->kind == SIM_ARG_IMAGE) {
 			if (ka->size != 8) {
 				snprintf(c->err, c->errlen, "argument %zu (%s) is not a pointer",
 				         next + 1, ka->name ? ka->name : "?");
@@ -328,10 +328,34 @@ static bool check_dims(struct sim_ctx *c, const struct sim_dispatch *d)
 	return true;
 }
 
+/* An image argument: its texels in one allocation, HIP's descriptor block (image_desc.c) in
+ * another, whose address the kernel gets; bufaddr[nargs + i] keeps the texels' address. */
+static bool setup_image(struct sim_ctx *c, const struct sim_dispatch *d, size_t i,
+                        uint64_t *bufaddr)
+{
+	const struct sim_arg *a = &d->args[i];
+	uint32_t words[SIM_IMAGE_BLOCK_DWORDS];
+	char why[160];
+	if (!a->image || a->size != sim_image_bytes(a->image) || !a->size)
+		return err_out(c,
+		               "image argument: the data size does not match its format and size");
+	uint64_t data = sim_mem_alloc(c, a->size, "image texels");
+	if (a->data)
+		put(c, data, a->data, a->size);
+	if (!sim_image_descriptor(c->gen, a->image, data, words, why, sizeof why))
+		return err_out(c, why);
+	bufaddr[i] = sim_mem_alloc(c, sizeof words, "image descriptor");
+	bufaddr[d->nargs + i] = data;
+	put(c, bufaddr[i], words, sizeof words);
+	return true;
+}
+
 static bool setup_buffers(struct sim_ctx *c, const struct sim_dispatch *d, uint64_t *bufaddr)
 {
 	for (size_t i = 0; i < d->nargs; i++) {
 		const struct sim_arg *a = &d->args[i];
+		if (a->kind == SIM_ARG_IMAGE && !setup_image(c, d, i, bufaddr))
+			return false;
 		if (a->kind > SIM_ARG_INOUT)
 			continue;
 		if (a->size > (1ull << 32))
@@ -347,8 +371,11 @@ static void copy_back(struct sim_ctx *c, const struct sim_dispatch *d, const uin
 {
 	for (size_t i = 0; i < d->nargs; i++) {
 		const struct sim_arg *a = &d->args[i];
-		if ((a->kind == SIM_ARG_OUT || a->kind == SIM_ARG_INOUT) && a->out && a->size) {
-			uint8_t *p = sim_mem_map(c, bufaddr[i], (uint32_t)a->size, false);
+		bool image = a->kind == SIM_ARG_IMAGE;
+		if ((a->kind == SIM_ARG_OUT || a->kind == SIM_ARG_INOUT || image) && a->out &&
+		    a->size) {
+			uint64_t at = image ? bufaddr[d->nargs + i] : bufaddr[i];
+			uint8_t *p = sim_mem_map(c, at, (uint32_t)a->size, false);
 			if (p)
 				memcpy(a->out, p, a->size);
 		}
@@ -449,7 +476,7 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 	c->packed_tid = (c->gen != AMD_GFX9 && c->gen != AMD_GFX10) || co->target.info->has_agprs;
 	c->separate_vs = c->gen >= AMD_GFX10;
 	err[0] = 0;
-	uint64_t *bufaddr = pa_xcalloc(d->nargs + 1, sizeof *bufaddr);
+	uint64_t *bufaddr = pa_xcalloc(2 * d->nargs + 1, sizeof *bufaddr);
 	struct wave_layout L;
 	c->k = find_kernel(co, d->kernel);
 	if (!c->k) {

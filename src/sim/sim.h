@@ -29,6 +29,29 @@ enum sim_arg_kind {
 	SIM_ARG_U64,
 	SIM_ARG_F32,
 	SIM_ARG_F64,
+	SIM_ARG_IMAGE, /* an image (texture/surface object): `image` describes it, data/size its
+	                * texels (row-major, no padding), `out` receives them after the run; the
+	                * kernel gets the address of HIP's descriptor block (docs/TEXTURES.md) */
+};
+
+/* Texel formats of an image argument (image_desc.c has their hardware encodings). */
+enum sim_image_format {
+	SIM_IMG_R32F,
+	SIM_IMG_R32UI,
+	SIM_IMG_R32I,
+	SIM_IMG_RG32F,
+	SIM_IMG_RGBA32F,
+	SIM_IMG_RGBA32UI,
+	SIM_IMG_R8, /* unorm */
+	SIM_IMG_R8UI,
+	SIM_IMG_RGBA8, /* unorm */
+	SIM_IMG_RGBA8UI,
+	SIM_NUM_IMAGE_FORMATS
+};
+
+struct sim_image_spec {
+	enum sim_image_format format;
+	uint32_t width, height; /* height 0: a 1D image */
 };
 
 struct sim_arg {
@@ -40,7 +63,8 @@ struct sim_arg {
 		int64_t i;
 		uint64_t u;
 		double f;
-	} value; /* scalar kinds */
+	} value;                            /* scalar kinds */
+	const struct sim_image_spec *image; /* SIM_ARG_IMAGE */
 };
 
 /* Statistics of one dispatch, summed over all waves. */

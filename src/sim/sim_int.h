@@ -36,6 +36,8 @@ enum sim_fmt {
 	SIM_FMT_MUBUF,
 	SIM_FMT_VOPDX,
 	SIM_FMT_VOPDY,
+	SIM_FMT_MIMG, /* MIMG (gfx9-11), VIMAGE/VSAMPLE (gfx12): decoded to a name, no semantics yet
+	               */
 	SIM_NUM_FMTS
 };
 
@@ -309,6 +311,23 @@ uint8_t *sim_mem_map(struct sim_ctx *c, uint64_t addr, uint32_t size, bool write
 uint64_t sim_mem_alloc(struct sim_ctx *c, uint64_t size, const char *what);
 struct sim_region *sim_mem_region(struct sim_ctx *c, uint64_t addr);
 
+/* image_desc.c: image arguments (SIM_ARG_IMAGE) and the formats sem_image.c reads (gfx10, gfx11) */
+enum sim_texel_kind { SIM_TEXEL_FLOAT, SIM_TEXEL_UINT, SIM_TEXEL_SINT, SIM_TEXEL_UNORM };
+struct sim_image_format_info {
+	uint8_t channels, bytes; /* channels per texel, bytes per channel */
+	uint8_t kind;            /* enum sim_texel_kind */
+	uint8_t gfx11_format;    /* the T#'s unified FORMAT on gfx11 */
+	uint8_t gfx10_format;    /* ... on gfx10 (9-bit field) */
+	uint8_t hsa_type, hsa_order;
+	uint16_t dst_sel; /* DST_SEL_X/Y/Z/W the runtime sets */
+};
+enum { SIM_IMAGE_BLOCK_DWORDS = 20 }; /* HIP_TEXTURE_OBJECT_SIZE_DWORD */
+const struct sim_image_format_info *sim_image_format(enum sim_image_format f);
+const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, unsigned code);
+uint64_t sim_image_bytes(const struct sim_image_spec *s);
+bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
+                          uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen);
+
 /* decode.c */
 const struct sim_insn *sim_decode(struct sim_ctx *c, uint32_t pc);
 void sim_decode_init(struct sim_ctx *c);
@@ -322,6 +341,7 @@ const struct sim_sem *sim_sems_vmisc(unsigned *n);
 const struct sim_sem *sim_sems_mem(unsigned *n);
 const struct sim_sem *sim_sems_s12(unsigned *n);
 const struct sim_sem *sim_sems_matrix(unsigned *n);
+const struct sim_sem *sim_sems_image(unsigned *n);
 /* Cycles the matrix unit is busy with MFMA/WMMA `in` (its passes x 4). */
 unsigned sim_matrix_cycles(const struct sim_wave *w, const struct sim_insn *in);
 

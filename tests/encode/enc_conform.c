@@ -840,6 +840,68 @@ static void gen_vopd(struct gen_ctx *c)
 	}
 }
 
+/* Image rows: data/address tuples sized from dmask and dim (amd_image_addr_count), low and
+ * high registers, every supported dim, unorm, cache bits, the returning atomic; and two
+ * refusals LLVM shares (data size against dmask; on gfx10+, address size against dim). */
+static void gen_mimg(struct gen_ctx *c)
+{
+	const struct amd_isa_op *op = c->op;
+	bool atomic = op->flags & AMD_F_ATOMIC, sampler = amd_image_has_sampler(op);
+	bool gather = op->image & AMD_IMG_GATHER;
+	static const uint8_t dims[6] = {1, 0, 2, 3, 4, 5};
+	static const uint8_t dmasks[6] = {0xf, 0x1, 0x7, 0x3, 0x5, 0x9};
+	for (int variant = 0; variant < 8; variant++) {
+		struct amd_inst in = {.row = c->row};
+		bool high = variant & 1;
+		unsigned dim = dims[variant % 6];
+		unsigned dmask = atomic   ? (strstr(op->name, "cmpswap") ? 0x3 : 0x1)
+		                 : gather ? 1u << (variant & 3)
+		                          : dmasks[variant % 6];
+		unsigned ndata = amd_image_data_count(op, dmask),
+		         naddr = amd_image_addr_count(op, dim);
+		if (variant == 6) /* data size against dmask */
+			ndata = ndata == 1 ? 2 : 1;
+		if (variant == 7) { /* address size against dim: LLVM checks it on gfx10+ */
+			if (c->gen <= AMD_GFX940)
+				continue;
+			naddr++;
+		}
+		in.dmask = (uint8_t)dmask;
+		in.dim = (uint8_t)dim;
+		in.unorm = (!sampler && c->gen < AMD_GFX12) || (sampler && variant == 1);
+		unsigned nv = 0;
+		for (int i = 0; i < op->nopnds; i++) {
+			const struct amd_opnd_desc *d = &op->opnds[i];
+			if (d->kind == AMD_OPK_VDST || d->kind == AMD_OPK_VGPR) {
+				unsigned w = nv ? naddr : ndata;
+				in.ops[i] = vgpr(high ? (nv ? 230u : 250u) : (nv ? 8u : 0u), w);
+				nv++;
+			} else if (d->kind == AMD_OPK_SRSRC) {
+				in.ops[i] = sgpr(high ? 88 : 8, d->width);
+			} else if (d->kind == AMD_OPK_SSAMP) {
+				in.ops[i] = sgpr(high ? 96 : 20, 4);
+			}
+		}
+		if (variant == 2 || variant == 3 || (atomic && variant == 1)) {
+			bool ret = atomic && variant != 2;
+			switch (c->gen) {
+			case AMD_GFX12:
+				in.cpol = ret ? AMD_CPOL_TH(1)
+				              : AMD_CPOL_TH(variant == 2 ? 1 : 0) |
+				                          AMD_CPOL_SCOPE(variant == 3 ? 3 : 0);
+				break;
+			case AMD_GFX9:
+				in.cpol = (ret ? AMD_CPOL_GLC : 0) | AMD_CPOL_SLC;
+				break;
+			default:
+				in.cpol = (ret ? AMD_CPOL_GLC : 0) | AMD_CPOL_SLC | AMD_CPOL_DLC;
+				break;
+			}
+		}
+		emit(c, &in);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t ntargets;
@@ -877,6 +939,9 @@ int main(int argc, char **argv)
 				break;
 			case AMD_FMT_VOPD:
 				gen_vopd(&c);
+				break;
+			case AMD_FMT_MIMG:
+				gen_mimg(&c);
 				break;
 			case AMD_FMT_DS:
 			case AMD_FMT_FLAT:

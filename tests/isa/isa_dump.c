@@ -18,8 +18,8 @@
 
 static const char *const reg_names[] = {"EXEC", "VCC", "SCC", "M0", "MODE"};
 static const char *const kind_names[AMD_NUM_OPND_KINDS] = {
-        "sdst",   "ssrc",  "vdst",  "vsrc",  "vgpr",    "mask_dst", "mask_src", "vcc", "scc",
-        "simm16", "label", "sbase", "srsrc", "soffset", "saddr",    "sreg",     "kimm"};
+        "sdst",   "ssrc",  "vdst",  "vsrc",  "vgpr",    "mask_dst", "mask_src", "vcc",  "scc",
+        "simm16", "label", "sbase", "srsrc", "soffset", "saddr",    "sreg",     "kimm", "ssamp"};
 
 static void print_regs(unsigned mask)
 {

@@ -1,0 +1,170 @@
+/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
+ * image_store on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
+ *
+ * The resource (T#, 8 SGPRs) is read as AMD's gfx10/gfx11 layouts define it (the fields
+ * image_desc.c writes; they differ in FORMAT's width and numbering): base address, FORMAT, WIDTH-1,
+ * HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at integer
+ * coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v / 255,
+ * channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel) and
+ * writes the components dmask names to consecutive VGPRs.  A store writes the dmask components as
+ * the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else an
+ * instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
+ * outside the image, NSA address forms, format conversions on store -- stops the run with an
+ * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
+#include <string.h>
+
+#include "valu.h"
+
+struct tdesc {
+	uint64_t base;
+	uint32_t width, height, pitch, dst_sel, type;
+	const struct sim_image_format_info *fmt;
+};
+
+/* The T# in SGPRs in->saddr..+7, checked against what is simulated. */
+static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
+{
+	uint32_t d[8];
+	enum amd_gen gen = w->ctx->gen;
+	if (gen != AMD_GFX10 && gen != AMD_GFX11) {
+		sim_fault(w, "image instructions are simulated on gfx10 and gfx11 only so far");
+		return false;
+	}
+	if (in->imm & (3 << 10)) {
+		sim_fault(w, "image instruction with separate (NSA) address VGPRs: not simulated");
+		return false;
+	}
+	sim_chk_sgpr_vmem(w, in, in->saddr, 8);
+	for (unsigned i = 0; i < 8; i++)
+		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
+	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
+	t->fmt = sim_image_format_of_code(gen, (d[1] >> 20) & (gen == AMD_GFX10 ? 0x1ff : 0xff));
+	t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
+	t->height = ((d[2] >> 14) & 0x3fff) + 1;
+	t->dst_sel = d[3] & 0xfff;
+	t->type = d[3] >> 28;
+	t->pitch = (d[4] & 0x3fff) + 1;
+	unsigned base_level = (d[3] >> 12) & 15, last_level = (d[3] >> 16) & 15;
+	unsigned sw_mode = (d[3] >> 20) & 31, dim = ((uint32_t)in->imm >> 4) & 7;
+	const char *why = !t->fmt                        ? "a texel format not simulated"
+	                  : sw_mode                      ? "a tiled (SW_MODE != 0) image"
+	                  : base_level || last_level     ? "mip levels"
+	                  : t->type != 8 && t->type != 9 ? "an image type other than 1D/2D"
+	                  : dim != t->type - 8           ? "a dim that differs from the image's"
+	                  : t->type == 9 && t->pitch < t->width ? "a pitch below the width"
+	                                                        : NULL;
+	if (why)
+		sim_fault(w, "image resource with %s: not simulated", why);
+	return !why;
+}
+
+/* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
+ * fault) outside the image. */
+static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
+                           unsigned l)
+{
+	unsigned vaddr = in->src[0] - SIM_VGPR0;
+	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, vaddr + 1)[l] : 0;
+	if (x >= t->width || (t->type == 9 && y >= t->height)) {
+		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
+		          y, t->width, t->type == 9 ? t->height : 1);
+		return 0;
+	}
+	return t->base + ((uint64_t)y * t->pitch + x) * t->fmt->channels * t->fmt->bytes;
+}
+
+/* The four components a load sees after DST_SEL, from the texel's bytes. */
+static void texel_components(const struct tdesc *t, const uint8_t *p, uint32_t comp[4])
+{
+	const struct sim_image_format_info *f = t->fmt;
+	bool is_float = f->kind == SIM_TEXEL_FLOAT || f->kind == SIM_TEXEL_UNORM;
+	uint32_t one = is_float ? 0x3f800000u : 1u, ch[4] = {0, 0, 0, one};
+	for (unsigned i = 0; i < f->channels; i++) {
+		uint32_t v = 0;
+		memcpy(&v, p + i * f->bytes, f->bytes);
+		if (f->kind == SIM_TEXEL_UNORM) {
+			float x = (float)v / 255.0f;
+			memcpy(&v, &x, 4);
+		}
+		ch[i] = v;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned sel = (t->dst_sel >> (3 * i)) & 7;
+		comp[i] = sel == 0 ? 0 : sel == 1 ? one : sel >= 4 ? ch[sel - 4] : 0;
+	}
+}
+
+static void image_load(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	if (!read_tdesc(w, in, &t))
+		return;
+	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
+	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
+	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	sim_chk_write_v(w, in, dreg, n ? n : 1);
+	uint32_t op = sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
+		uint64_t a = texel_addr(w, in, &t, l);
+		unsigned size = t.fmt->channels * t.fmt->bytes;
+		const uint8_t *p = a ? sim_mem_map(w->ctx, a, size, false) : NULL;
+		if (!p) {
+			if (a)
+				sim_fault(w, "image texel at 0x%llx outside device memory",
+				          (unsigned long long)a);
+			return;
+		}
+		uint32_t comp[4];
+		texel_components(&t, p, comp);
+		for (unsigned i = 0; i < 4; i++)
+			if (dmask >> i & 1)
+				VROW(w, dreg + r++)[l] = comp[i];
+	}
+	sim_chk_pending_v(w, op, dreg, n ? n : 1);
+}
+
+static void image_store(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	if (!read_tdesc(w, in, &t))
+		return;
+	const struct sim_image_format_info *f = t.fmt;
+	unsigned dmask = (uint32_t)in->imm & 15, n = f->channels;
+	bool identity = true;
+	for (unsigned i = 0; i < n; i++)
+		identity &= ((t.dst_sel >> (3 * i)) & 7) == 4 + i;
+	if (f->bytes != 4 || !identity || dmask != (1u << n) - 1) {
+		sim_fault(w, "image_store other than all channels of a 32-bit-channel format with "
+		             "the identity DST_SEL: not simulated");
+		return;
+	}
+	unsigned vaddr = in->src[0] - SIM_VGPR0, sreg = in->src[1] - SIM_VGPR0;
+	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	sim_chk_read_v(w, in, sreg, n);
+	sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint64_t a = texel_addr(w, in, &t, l);
+		uint8_t *p = a ? sim_mem_map(w->ctx, a, 4 * n, true) : NULL;
+		if (!p) {
+			if (a)
+				sim_fault(w, "image texel at 0x%llx outside device memory",
+				          (unsigned long long)a);
+			return;
+		}
+		for (unsigned i = 0; i < n; i++)
+			memcpy(p + 4 * i, &VROW(w, sreg + i)[l], 4);
+	}
+}
+
+static const struct sim_sem image_sems[] = {
+        {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
+};
+
+const struct sim_sem *sim_sems_image(unsigned *n)
+{
+	*n = sizeof image_sems / sizeof image_sems[0];
+	return image_sems;
+}
