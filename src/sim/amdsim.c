@@ -6,7 +6,7 @@
  *
  * --stats prints the per-wave figures and the CU timing model's (cu_*, docs/SIMULATOR.md);
  * --wave-stats only the per-wave ones (no CU model: no recording cost); --cu-fill repeats
- * the launch in the CU model until it fills the CU twice over.
+ * the launch in the CU model until it has twice as many waves as the CU has wave slots.
  *
  * A kernel that declares hidden_printf_buffer gets a printf buffer; its records are printed
  * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE; the

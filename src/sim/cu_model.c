@@ -216,6 +216,8 @@ static unsigned lds_capacity(const struct model *m)
 	return m->p.simds == 4 && m->p.period == 1 ? 131072 : 65536;
 }
 
+static void retire_wg(struct model *m, unsigned wi);
+
 /* Admits the next workgroup if all its waves fit; false otherwise. */
 static bool admit(struct model *m, uint64_t now)
 {
@@ -276,6 +278,8 @@ static bool admit(struct model *m, uint64_t now)
 	m->next_wg++;
 	m->st->workgroups++;
 	m->st->waves += g->nwaves;
+	if (!wg->live) /* no wave ran an instruction (cannot happen: s_endpgm is one) */
+		retire_wg(m, wi);
 	return true;
 }
 
@@ -658,8 +662,10 @@ void cu_model_run(struct sim_ctx *c, uint32_t block_threads)
 	st->vgprs_per_wave = m->valloc;
 	st->waves_per_simd_limit = occupancy_limit(m);
 	unsigned copies = 1;
-	if (c->opt->cu_fill) { /* enough workgroups for two rounds of a full CU */
-		uint64_t want = 2ull * st->waves_per_simd_limit * m->p.simds;
+	if (c->opt->cu_fill) {
+		/* twice the CU's wave slots, whatever the kernel's occupancy, so that two code
+		 * objects of the same kernel get the same work */
+		uint64_t want = 2ull * m->p.slots * m->p.simds;
 		uint64_t have = (uint64_t)c->tr->nwgs * c->nwaves;
 		copies = (unsigned)((want + have - 1) / have);
 		copies = copies ? copies : 1;

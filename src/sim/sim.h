@@ -132,7 +132,7 @@ struct sim_options {
 	FILE *printf_out;      /* where the printf records go after the dispatch (stdout if NULL) */
 	uint32_t printf_bytes; /* size of the printf buffer; 0 = 1 MiB */
 	bool cu_model;         /* record the launch and schedule it on one CU (cu_model.c) */
-	bool cu_fill;          /* repeat the launch until it fills the CU twice over */
+	bool cu_fill;          /* repeat the launch until it has 2x the CU's wave slots */
 };
 
 struct sim_dispatch {
