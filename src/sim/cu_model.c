@@ -569,17 +569,22 @@ static bool cycle(struct model *m, uint64_t now, uint64_t *wake)
 		unsigned s = w->simd;
 		if (w->pc >= w->tr->nrecs)
 			continue;
-		if (m->p.period == 4 && now % 4 != s) {
-			*wake = now + 1;
-			continue;
-		}
 		const struct cu_rec *r = &w->tr->recs[w->pc];
 		uint64_t wk;
+		if (m->p.period == 4 && now % 4 != s) { /* not its SIMD's turn: when may it be */
+			if (blocked(m, w, r, now, &wk) < 0)
+				wk = now + 1;
+			wk = wk == NEVER ? NEVER : wk + (s + 4 - wk % 4) % 4;
+			*wake = wk < *wake ? wk : *wake;
+			continue;
+		}
 		int why = blocked(m, w, r, now, &wk);
 		if (why >= 0) {
 			if (!seen[s])
 				m->stall_reason[s] = (unsigned)why;
 			seen[s] = true;
+			if (m->p.period == 4 && wk != NEVER) /* the SIMD's next turn from then */
+				wk += (s + 4 - wk % 4) % 4;
 			*wake = wk < *wake ? wk : *wake;
 			continue;
 		}
