@@ -14,6 +14,13 @@ difference between N = 64 and N = 128 operations so that the launch overhead can
     lanes / 32 with stride 1 and the lanes themselves with stride 32 (32 banks of 4 bytes);
   * barriers: s_barrier with four waves costs the release latency (16) plus an issue cycle
     or four (16..24 cycles);
+  * transcendentals (v_exp_f32): CDNA issues them on the VALU at quarter rate (16 cycles,
+    dependent or not); RDNA has a trans unit: dependent 10 cycles (LLVM's GFX10/GFX11
+    latency), independent 4 (quarter rate), 8 per step with two waves on each SIMD;
+  * matrix: a chain of dependent MFMA (gfx90a, gfx942) or WMMA (gfx11, gfx12) 16x16x16 f16
+    costs the instruction table's cycles each (gfx90a 32, gfx942 16: LLVM's 8 and 4 passes),
+    one wave per SIMD as fast as one wave, two waves per SIMD twice as long (one matrix core
+    per SIMD; WMMA on the VALU);
   * occupancy: a latency-bound kernel runs 4x the waves in the same time (within 10%) while
     they fit, and the kernel whose VGPRs cap occupancy at L waves/SIMD needs ceil(8 / L)
     rounds for 8 waves per SIMD (within 15%); the model's occupancy limit equals the
@@ -92,7 +99,7 @@ def one_target(amdsim, t, tmp):
         f.write(struct.pack("<64I", *range(64)))
     out = "out:%d:%s" % (1 << 20, os.path.join(tmp, "o.bin"))
 
-    def slope(kernel, args, key="cu_cycles", grid=1, block=wave):
+    def slope(kernel, args, key="cu_cycles", grid=1, block=wave):  # per operation
         a = stats(amdsim, h64, kernel, grid, block, args)
         b = stats(amdsim, h128, kernel, grid, block, args)
         return (b[key] - a[key]) / 64.0
@@ -118,6 +125,26 @@ def one_target(amdsim, t, tmp):
           (t, c32 - c1, wave - wave // 32))
     bar = slope("barriers", [out], block=4 * wave)
     check(16 <= bar <= 24, "%s s_barrier with 4 waves: %.1f cycles, want 16..24" % (t, bar))
+    # transcendentals; gfx11's checker wants a drain between dependent transcendentals,
+    # which is no part of what is measured here
+    targs = [out, "f32:0.01"] + (["--no-strict"] if t == "gfx1100" else [])
+    tdep = slope("trans_dep", targs)
+    tind = slope("trans_indep", targs)
+    tind2 = slope("trans_indep", targs, grid=2, block=4 * wave)
+    want = (16, 16, 32) if cdna else (10, 4, 8)
+    check(near(tdep, want[0], 0.1) and near(tind, want[1], 0.1) and near(tind2, want[2], 0.1),
+          "%s v_exp_f32: dependent %.2f, independent %.2f, 2 waves/SIMD %.2f; want %s" %
+          (t, tdep, tind, tind2, want))
+    if t != "gfx1030":  # no matrix instructions
+        margs = [out, "f32:0.01"]
+        table = slope("matrix_chain", margs, "matrix_cycles")
+        one = slope("matrix_chain", margs)
+        four = slope("matrix_chain", margs, grid=1, block=4 * wave)
+        eight = slope("matrix_chain", margs, grid=2, block=4 * wave)
+        check(near(one, table, 0.1) and near(four, table, 0.1) and near(eight, 2 * table, 0.1),
+              "%s matrix chain: %.1f cycles per op (table %.0f), 1 wave/SIMD %.1f, 2 waves/SIMD "
+              "%.1f" % (t, one, table, four, eight))
+        print("%s: matrix %.0f cycles per op (table %.0f)" % (t, one, table))
     # occupancy: one wave per workgroup, 4 SIMDs (CDNA, RDNA in WGP mode)
     base = stats(amdsim, h64, "load_chain", 4, wave, ["in:" + idx, out])
     four = stats(amdsim, h64, "load_chain", 16, wave, ["in:" + idx, out])
@@ -141,8 +168,9 @@ def one_target(amdsim, t, tmp):
         check(st["cu_waves_per_simd_limit"] == occ.get(name),
               "%s %s: occupancy limit %d, clang-19 says %s" %
               (t, name, st["cu_waves_per_simd_limit"], occ.get(name)))
-    print("%s: VALU dep %.2f indep %.2f, load %.1f, LDS stride1/32 %.0f/%.0f, barrier %.1f, "
-          "occupancy thin %d fat %d lds %d" % (t, dep, indep, load, c1, c32, bar,
+    print("%s: VALU dep %.2f indep %.2f, trans dep %.2f indep %.2f, load %.1f, LDS stride1/32 "
+          "%.0f/%.0f, barrier %.1f, occupancy thin %d fat %d lds %d" % (
+              t, dep, indep, tdep, tind, load, c1, c32, bar,
                                              thin["cu_waves_per_simd_limit"], lim,
                                              big["cu_waves_per_simd_limit"]))
 

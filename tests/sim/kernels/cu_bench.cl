@@ -95,3 +95,82 @@ __kernel void lds_big(__global uint *out)
 	__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 	out[GID] = s[(t * 37) % 10240];
 }
+
+// N transcendentals: one dependent chain, or eight independent ones.  gfx11 needs the VALU
+// writes of a transcendental drained before a VALU reads the result (s_waitcnt_depctr
+// va_vdst(0)); the asm ends with one so that clang's code after it is correct.
+#ifdef __gfx1100__
+#define TRANS_DRAIN "\n s_waitcnt_depctr 0xfff"
+#else
+#define TRANS_DRAIN ""
+#endif
+__kernel void trans_dep(__global float *out, float a)
+{
+	float x = a;
+#pragma unroll
+	for (int i = 0; i < N / 16; i++) {
+		REP16(__asm__ volatile("v_exp_f32 %0, %0" : "+v"(x));)
+	}
+	__asm__ volatile("" TRANS_DRAIN ::: "memory");
+	out[GID] = x;
+}
+
+__kernel void trans_indep(__global float *out, float a)
+{
+	float x0 = a, x1 = a + 1, x2 = a + 2, x3 = a + 3, x4 = a + 4, x5 = a + 5, x6 = a + 6,
+	      x7 = a + 7;
+#pragma unroll
+	for (int i = 0; i < N / 8; i++) {
+		__asm__ volatile("v_exp_f32 %0, %0\n v_exp_f32 %1, %1\n v_exp_f32 %2, %2\n"
+		                 "v_exp_f32 %3, %3\n v_exp_f32 %4, %4\n v_exp_f32 %5, %5\n"
+		                 "v_exp_f32 %6, %6\n v_exp_f32 %7, %7"
+		                 : "+v"(x0), "+v"(x1), "+v"(x2), "+v"(x3), "+v"(x4), "+v"(x5),
+		                   "+v"(x6), "+v"(x7));
+	}
+	__asm__ volatile("" TRANS_DRAIN ::: "memory");
+	out[GID] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+}
+
+// N dependent matrix operations (each accumulates into the previous result): MFMA 16x16x16
+// f16 on gfx90a/gfx942, WMMA 16x16x16 f16 on gfx11/gfx12; gfx1030 has none.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+typedef half half4v __attribute__((ext_vector_type(4)));
+typedef half half8v __attribute__((ext_vector_type(8)));
+typedef half half16v __attribute__((ext_vector_type(16)));
+typedef float float4v __attribute__((ext_vector_type(4)));
+typedef float float8v __attribute__((ext_vector_type(8)));
+__kernel void matrix_chain(__global float *out, float a)
+{
+	/* a VGPR (gfx12's scalar f16 is not simulated), the same in both halves of a wave32
+	 * (gfx11 WMMA wants its A/B operands repeated in lanes 16-31) */
+	half h = (half)(a + (float)(TID & 15));
+#if defined(__gfx90a__) || defined(__gfx942__)
+	/* asm with VGPR accumulators: clang's builtin uses AGPRs, whose moves amdsim lacks */
+	half4v x = (half4v)(h);
+	float4v c = (float4v)(0.0f);
+	/* the wait states clang cannot know the asm needs: a VALU result read by the first
+	 * MFMA, the last MFMA's result read by a VALU */
+	__asm__ volatile("s_nop 4\n v_mfma_f32_16x16x16f16 %0, %1, %1, %0" : "+v"(c) : "v"(x));
+#pragma unroll
+	for (int k = 1; k < N; k++)
+		__asm__ volatile("v_mfma_f32_16x16x16f16 %0, %1, %1, %0" : "+v"(c) : "v"(x));
+	__asm__ volatile("s_nop 7\n s_nop 7\n s_nop 7" : "+v"(c));
+	out[GID] = c.x + c.y + c.z + c.w;
+#elif defined(__gfx1100__)
+	half16v x = (half16v)(h);
+	float8v c = (float8v)(0.0f);
+#pragma unroll
+	for (int k = 0; k < N; k++)
+		c = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(x, x, c);
+	out[GID] = c.s0 + c.s1 + c.s2 + c.s3 + c.s4 + c.s5 + c.s6 + c.s7;
+#elif defined(__gfx1200__)
+	half8v x = (half8v)(h);
+	float8v c = (float8v)(0.0f);
+#pragma unroll
+	for (int k = 0; k < N; k++)
+		c = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(x, x, c);
+	out[GID] = c.s0 + c.s1 + c.s2 + c.s3 + c.s4 + c.s5 + c.s6 + c.s7;
+#else
+	out[GID] = a;
+#endif
+}
