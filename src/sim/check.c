@@ -33,6 +33,13 @@ static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt"
 static const char *const cnt_names12[SIM_NUM_CNTS] = {"loadcnt", "dscnt", "expcnt", "storecnt",
                                                       "kmcnt"};
 
+/* The CU model's register record, out of the checker's way (cold: off unless --stats). */
+__attribute__((cold, noinline)) static void trace_reg(struct sim_wave *w, unsigned reg, unsigned n,
+                                                      bool write)
+{
+	cu_trace_reg(w, reg, n, write);
+}
+
 void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
 {
 	struct sim_ctx *c = w->ctx;
@@ -127,7 +134,7 @@ static void report_pending(struct sim_wave *w, const struct sim_insn *in, struct
 
 static bool strict(const struct sim_wave *w)
 {
-	return w->ctx->opt->strict;
+	return w->strict;
 }
 
 static unsigned elapsed(const struct sim_wave *w, uint64_t stamp)
@@ -276,7 +283,7 @@ void sim_chk_wmma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d
 void sim_chk_read_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (w->tr)
-		cu_trace_reg(w, reg, n, false);
+		trace_reg(w, reg, n, false);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;
@@ -321,7 +328,7 @@ static void check_trans_use(struct sim_wave *w, const struct sim_insn *in, unsig
 void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (w->tr)
-		cu_trace_reg(w, CU_REG_V0 + reg, n, false);
+		trace_reg(w, CU_REG_V0 + reg, n, false);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;
@@ -345,7 +352,7 @@ void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg,
 void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (w->tr && in)
-		cu_trace_reg(w, reg, n, true);
+		trace_reg(w, reg, n, true);
 	if (!strict(w) || !in)
 		return;
 	struct sim_chk *k = &w->chk;
@@ -363,7 +370,7 @@ void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (w->tr)
-		cu_trace_reg(w, CU_REG_V0 + reg, n, true);
+		trace_reg(w, CU_REG_V0 + reg, n, true);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;

@@ -172,6 +172,7 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 	uint64_t wave_off = (uint64_t)wave * c->scratch_per_lane * L->nlanes;
 	w->scratch_base = c->scratch_addr + wave_off;
 	w->flat_scratch = 0;
+	w->strict = c->opt->strict;
 	if (L->props & 1) { /* private segment buffer V# */
 		s[n++] = (uint32_t)c->scratch_addr;
 		s[n++] = (uint32_t)(c->scratch_addr >> 32) & 0xffff;

@@ -205,6 +205,7 @@ struct sim_wave {
 	uint32_t next_pc;
 	uint64_t matrix_free;     /* clock at which the wave's matrix unit is free again */
 	struct cu_wave_trace *tr; /* CU timing model's record of this wave; NULL when off */
+	bool strict;              /* sim_options.strict, next to the wave's other hot fields */
 };
 
 /* Cycles of a wave's clock per tick of the realtime counter (s_memrealtime, gfx11+
