@@ -650,8 +650,13 @@ void cu_model_run(struct sim_ctx *c, uint32_t block_threads)
 {
 	struct sim_cu_stats *st = &c->stats->cu;
 	memset(st, 0, sizeof *st);
-	if (!c->tr || c->tr->overflow || !c->tr->nwgs || !c->nwaves || c->nwaves > MAX_RES)
+	if (!c->tr || c->tr->overflow || !c->tr->nwgs || !c->nwaves || c->nwaves > MAX_RES) {
+		st->missing = c->tr && c->tr->overflow
+		                      ? "the launch ran more than 2^26 wave instructions"
+		              : c->nwaves > MAX_RES ? "a workgroup of more than 64 waves"
+		                                    : "nothing was recorded";
 		return;
+	}
 	struct model *m = pa_xcalloc(1, sizeof *m);
 	m->c = c;
 	m->st = st;
@@ -680,5 +685,7 @@ void cu_model_run(struct sim_ctx *c, uint32_t block_threads)
 	(void)block_threads;
 	run(m);
 	st->valid = !st->deadlock;
+	if (st->deadlock) /* cannot happen with a trace that ran to its end */
+		st->missing = "the schedule found no wave able to go on";
 	free(m);
 }

@@ -552,4 +552,6 @@ void sim_print_stats(FILE *out, const struct sim_stats *s)
 		fprintf(out, "matrix_cycles %llu\n", (unsigned long long)s->matrix_cycles);
 	if (s->cu.valid)
 		print_cu_stats(out, &s->cu);
+	else if (s->cu.missing)
+		fprintf(out, "cu_model none (%s)\n", s->cu.missing);
 }

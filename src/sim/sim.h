@@ -91,6 +91,7 @@ enum sim_cu_stall {
 
 struct sim_cu_stats {
 	bool valid, deadlock;
+	const char *missing;               /* asked for but not valid: why (a string literal) */
 	uint64_t cycles;                   /* the launch on one CU */
 	uint32_t simds;                    /* 4 (CDNA, RDNA WGP mode) or 2 (RDNA CU mode) */
 	uint32_t vgprs_per_wave;           /* as allocated (granule) */
