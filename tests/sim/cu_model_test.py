@@ -25,6 +25,7 @@ difference between N = 64 and N = 128 operations so that the launch overhead can
     they fit, and the kernel whose VGPRs cap occupancy at L waves/SIMD needs ceil(8 / L)
     rounds for 8 waves per SIMD (within 15%); the model's occupancy limit equals the
     "; Occupancy:" clang-19 prints for the same kernel (VGPR- and LDS-limited cases).
+The CU figures do not depend on --seed (the per-wave model's latency seed).
 Tolerance 10% unless said otherwise.
 """
 import math
@@ -163,6 +164,9 @@ def one_target(amdsim, t, tmp):
     check(fat["cu_peak_waves_per_simd"] == lim,
           "%s VGPR-limited: peak %d waves/SIMD, limit %d" % (t, fat["cu_peak_waves_per_simd"],
                                                           lim))
+    seeded = stats(amdsim, h64, "load_chain", 32, wave, ["in:" + idx, out, "--seed", "7"])
+    check(all(seeded[k] == v for k, v in thin.items() if k.startswith("cu_")),
+          "%s: the CU figures depend on the latency seed" % t)
     big = stats(amdsim, h64, "lds_big", 8, 256, [out])
     for name, st in (("load_chain", thin), ("load_chain_fat", fat), ("lds_big", big)):
         check(st["cu_waves_per_simd_limit"] == occ.get(name),
