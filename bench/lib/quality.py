@@ -23,9 +23,9 @@ SIM_TIMEOUT = 600
 # WGP of 4 SIMDs (WGP mode).  Scratch and barriers do not limit it here.
 OCCUPANCY = {
     'gfx90a': dict(vgprs=512, vgpr_granule=8, sgprs=800, sgpr_granule=16, max_waves=8,
-                   lds=65536, simds=4),
+                   lds=65536, simds=4, max_groups=16),
     'gfx1100': dict(vgprs=1536, vgpr_granule=24, sgprs=0, sgpr_granule=0, max_waves=16,
-                    lds=131072, simds=4),
+                    lds=131072, simds=4, max_groups=32),
 }
 
 
@@ -57,10 +57,13 @@ def occupancy(target, vgprs, sgprs, lds_bytes, block_threads, wave_size):
     waves = min(waves, model['vgprs'] // max(align_up(max(vgprs, 1), model['vgpr_granule']), 1))
     if model['sgprs']:
         waves = min(waves, model['sgprs'] // align_up(max(sgprs, 1), model['sgpr_granule']))
-    if lds_bytes:
+    if lds_bytes:  # LLVM-19's rule: whole workgroups in the LDS and in the wave slots
         waves_per_group = -(-block_threads // wave_size)
         groups = model['lds'] // lds_bytes
-        waves = min(waves, groups * waves_per_group // model['simds'])
+        slots = waves * model['simds']
+        fit = slots if waves_per_group <= 1 else min(slots // waves_per_group,
+                                                      model['max_groups'])
+        waves = min(waves, -(-min(groups, fit) * waves_per_group // model['simds']))
     return waves
 
 
@@ -129,11 +132,17 @@ def sim_args(case, workdir):
 
 
 def parse_stats(text):
+    """`NAME VALUE` lines of amdsim --stats: integers, and the CU model's fractions
+    (cu_occupancy, cu_busy_*_pct) as floats."""
     stats = {}
     for line in text.splitlines():
         cols = line.split()
-        if len(cols) == 2 and cols[1].isdigit():
+        if len(cols) != 2:
+            continue
+        if cols[1].isdigit():
             stats[cols[0]] = int(cols[1])
+        elif re.fullmatch(r'\d+\.\d+', cols[1]):
+            stats[cols[0]] = float(cols[1])
     return stats
 
 
@@ -143,8 +152,11 @@ def simulate(amdsim, hsaco, case, workdir):
     os.makedirs(workdir, exist_ok=True)
     words, outputs = sim_args(case, workdir)
     dims = [','.join(str(d) for d in case.grid), ','.join(str(d) for d in case.block)]
+    # --cu-fill: the CU model repeats the case's launch until it has twice as many waves as
+    # the CU has wave slots (the same work for both compilers), so
+    # that occupancy and latency hiding count whatever the case's grid
     cmd = [amdsim, hsaco, '--kernel', case.kernel, '--grid', dims[0], '--block', dims[1],
-           '--stats'] + words
+           '--stats', '--cu-fill'] + words
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            timeout=SIM_TIMEOUT)

@@ -1,8 +1,12 @@
 /* amdsim: command-line front end of the simulator (src/sim/sim.h).
  *
  *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
- *          [--seed N] [--no-strict] [--stats] [--trace] [--printf FILE]
- *          [--printf-buffer BYTES] [--max-insns N] ARG...
+ *          [--seed N] [--no-strict] [--stats] [--wave-stats] [--cu-fill] [--trace]
+ *          [--printf FILE] [--printf-buffer BYTES] [--max-insns N] ARG...
+ *
+ * --stats prints the per-wave figures and the CU timing model's (cu_*, docs/SIMULATOR.md);
+ * --wave-stats only the per-wave ones (no CU model: no recording cost); --cu-fill repeats
+ * the launch in the CU model until it has twice as many waves as the CU has wave slots.
  *
  * A kernel that declares hidden_printf_buffer gets a printf buffer; its records are printed
  * after the dispatch with the code object's amdhsa.printf formats, to stdout or FILE; the
@@ -26,7 +30,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]\n"
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
-	             "[--trace] [--printf FILE] [--printf-buffer BYTES]\n"
+	             "[--wave-stats] [--cu-fill]\n"
+	             "              [--trace] [--printf FILE] [--printf-buffer BYTES]\n"
 	             "              [--max-insns N] [--gpu GPU] ARG...\n"
 	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
@@ -398,7 +403,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--strict")) {
 			opt.strict = true;
 		} else if (!strcmp(a, "--stats")) {
+			stats_on = opt.cu_model = true;
+		} else if (!strcmp(a, "--wave-stats")) {
 			stats_on = true;
+		} else if (!strcmp(a, "--cu-fill")) {
+			opt.cu_fill = true;
 		} else if (!strcmp(a, "--trace")) {
 			opt.trace = true;
 		} else if (!strcmp(a, "--printf") && has_next) {

@@ -26,11 +26,19 @@
 #include <string.h>
 
 #include "amd_isa.h"
+#include "cu_model.h"
 #include "sim_int.h"
 
 static const char *const cnt_names[SIM_NUM_CNTS] = {"vmcnt", "lgkmcnt", "expcnt", "vscnt", "kmcnt"};
 static const char *const cnt_names12[SIM_NUM_CNTS] = {"loadcnt", "dscnt", "expcnt", "storecnt",
                                                       "kmcnt"};
+
+/* The CU model's register record, out of the checker's way (cold: off unless --stats). */
+__attribute__((cold, noinline)) static void trace_reg(struct sim_wave *w, unsigned reg, unsigned n,
+                                                      bool write)
+{
+	cu_trace_reg(w, reg, n, write);
+}
 
 void sim_violation(struct sim_wave *w, const struct sim_insn *in, const char *fmt, ...)
 {
@@ -126,7 +134,7 @@ static void report_pending(struct sim_wave *w, const struct sim_insn *in, struct
 
 static bool strict(const struct sim_wave *w)
 {
-	return w->ctx->opt->strict;
+	return w->strict;
 }
 
 static unsigned elapsed(const struct sim_wave *w, uint64_t stamp)
@@ -274,6 +282,8 @@ void sim_chk_wmma_done(struct sim_wave *w, const struct sim_insn *in, unsigned d
 
 void sim_chk_read_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
+	if (w->tr)
+		trace_reg(w, reg, n, false);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;
@@ -317,6 +327,8 @@ static void check_trans_use(struct sim_wave *w, const struct sim_insn *in, unsig
 
 void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
+	if (w->tr)
+		trace_reg(w, CU_REG_V0 + reg, n, false);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;
@@ -339,6 +351,8 @@ void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg,
 
 void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
+	if (w->tr && in)
+		trace_reg(w, reg, n, true);
 	if (!strict(w) || !in)
 		return;
 	struct sim_chk *k = &w->chk;
@@ -355,6 +369,8 @@ void sim_chk_write_s(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 
 void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
+	if (w->tr)
+		trace_reg(w, CU_REG_V0 + reg, n, true);
 	if (!strict(w))
 		return;
 	struct sim_chk *k = &w->chk;
@@ -462,6 +478,8 @@ void sim_chk_wait(struct sim_wave *w, const struct sim_insn *in, int cnt, unsign
 {
 	if (cnt == CNT_VS && w->ctx->gen < AMD_GFX10)
 		return;
+	if (w->tr)
+		cu_trace_wait(w, cnt, n);
 	retire(w, cnt, n, true);
 }
 
@@ -508,6 +526,8 @@ uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in)
 		cnts |= 1 << CNT_LGKM;
 		group[CNT_LGKM] = 255;
 	}
+	if (w->tr) /* vector memory and LDS return in order, scalar loads do not */
+		cu_trace_mem(w, cnts, kind != SIM_MEM_SMEM);
 	uint32_t id = ++k->next_id;
 	struct sim_memop *op = &k->ring[id % SIM_OPS_RING];
 	if (op->id && !op->done) /* cannot happen: counters are bounded below the ring size */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cu_model.h"
 #include "sim_int.h"
 
 enum { SHARED_HI = 0x10000, PRIVATE_HI = 0x20000 };
@@ -171,6 +172,7 @@ static void init_wave(struct sim_ctx *c, struct sim_wave *w, const struct wave_l
 	uint64_t wave_off = (uint64_t)wave * c->scratch_per_lane * L->nlanes;
 	w->scratch_base = c->scratch_addr + wave_off;
 	w->flat_scratch = 0;
+	w->strict = c->opt->strict;
 	if (L->props & 1) { /* private segment buffer V# */
 		s[n++] = (uint32_t)c->scratch_addr;
 		s[n++] = (uint32_t)(c->scratch_addr >> 32) & 0xffff;
@@ -484,6 +486,8 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 		c->error = true;
 	} else if (check_dims(c, d) && setup(c, d, bufaddr, &L)) {
 		sim_decode_init(c);
+		if (opt->cu_model)
+			c->tr = pa_xcalloc(1, sizeof *c->tr);
 		uint32_t wgid = 0;
 		for (uint32_t z = 0; z < d->grid[2] && !c->error; z++)
 			for (uint32_t y = 0; y < d->grid[1] && !c->error; y++)
@@ -494,6 +498,8 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 						c->waves[i].wg_flat = wgid;
 						init_wave(c, &c->waves[i], &L, d, i, wg);
 					}
+					if (c->tr)
+						cu_trace_begin_wg(c);
 					run_workgroup(c);
 					uint64_t t = 0;
 					for (unsigned i = 0; i < c->nwaves; i++)
@@ -502,12 +508,15 @@ enum sim_status sim_run(struct sim_code_object *co, const struct sim_dispatch *d
 					stats->workgroups++;
 					stats->waves += c->nwaves;
 				}
+		if (c->tr && !c->error)
+			cu_model_run(c, d->block[0] * d->block[1] * d->block[2]);
 		copy_back(c, d, bufaddr);
 		if (!c->error || stats->trapped)
 			sim_printf_flush(c, opt->printf_out ? opt->printf_out : stdout);
 	}
 	stats->waits = stats->by_class[SIM_CLASS_WAITCNT];
 	bool failed = c->error;
+	cu_trace_free(c->tr);
 	free(bufaddr);
 	pa_arena_free(&c->arena);
 	free(c);
@@ -520,6 +529,33 @@ void sim_options_init(struct sim_options *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->strict = true;
+}
+
+/* The CU model's figures, after the per-wave ones (whose names stay as they were). */
+static void print_cu_stats(FILE *out, const struct sim_cu_stats *u)
+{
+	static const char *const units[SIM_CU_NUM_UNITS] = {"valu", "trans", "matrix", "salu",
+	                                                    "vmem", "lds",   "branch"};
+	static const char *const stalls[SIM_CU_NUM_STALLS] = {
+	        "none", "idle", "wait_vmem", "wait_lgkm", "dependency", "unit", "barrier", "other"};
+	unsigned long long cyc = u->cycles ? u->cycles : 1;
+	fprintf(out, "cu_cycles %llu\ncu_simds %u\ncu_launch_copies %u\ncu_workgroups %llu\n",
+	        (unsigned long long)u->cycles, u->simds, u->copies,
+	        (unsigned long long)u->workgroups);
+	fprintf(out, "cu_waves %llu\ncu_vgprs_per_wave %u\ncu_waves_per_simd_limit %u\n",
+	        (unsigned long long)u->waves, u->vgprs_per_wave, u->waves_per_simd_limit);
+	fprintf(out, "cu_peak_waves_per_simd %u\ncu_occupancy %.2f\ncu_dram_lines %llu\n",
+	        u->peak_waves_per_simd, (double)u->wave_cycles / ((double)cyc * u->simds),
+	        (unsigned long long)u->dram_lines);
+	for (int i = 0; i < SIM_CU_NUM_UNITS; i++) {
+		/* per-SIMD units: share of all SIMDs' cycles; VMEM and LDS are one per CU */
+		double n = i == SIM_CU_VMEM || i == SIM_CU_LDS ? 1.0 : u->simds;
+		fprintf(out, "cu_issued_%s %llu\ncu_busy_%s %llu\ncu_busy_%s_pct %.1f\n", units[i],
+		        (unsigned long long)u->issued[i], units[i], (unsigned long long)u->busy[i],
+		        units[i], 100.0 * (double)u->busy[i] / ((double)cyc * n));
+	}
+	for (int i = 1; i < SIM_CU_NUM_STALLS; i++)
+		fprintf(out, "cu_stall_%s %llu\n", stalls[i], (unsigned long long)u->stall[i]);
 }
 
 void sim_print_stats(FILE *out, const struct sim_stats *s)
@@ -541,4 +577,8 @@ void sim_print_stats(FILE *out, const struct sim_stats *s)
 	        (unsigned long long)s->violations);
 	if (s->matrix_cycles)
 		fprintf(out, "matrix_cycles %llu\n", (unsigned long long)s->matrix_cycles);
+	if (s->cu.valid)
+		print_cu_stats(out, &s->cu);
+	else if (s->cu.missing)
+		fprintf(out, "cu_model none (%s)\n", s->cu.missing);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cu_model.h"
 #include "sim_int.h"
 
 void sim_fault(struct sim_wave *w, const char *fmt, ...)
@@ -264,6 +265,8 @@ bool sim_run_wave(struct sim_wave *w)
 		}
 		if (c->opt->trace)
 			trace(w, in);
+		if (w->tr)
+			cu_trace_insn_begin(w, in);
 		struct sim_stats *st = c->stats;
 		st->insns++;
 		st->by_class[in->sem->cls]++;
@@ -294,15 +297,18 @@ bool sim_run_wave(struct sim_wave *w)
 		}
 		if (strict)
 			sim_chk_after(w, in);
+		unsigned matrix_busy = 0;
 		if (in->sem->cls == SIM_CLASS_MATRIX) {
 			/* the matrix unit takes one MFMA/WMMA at a time: a second one waits until
 			 * the first has run its passes; the wave itself goes on after the issue */
-			unsigned busy = sim_matrix_cycles(w, in);
+			matrix_busy = sim_matrix_cycles(w, in);
 			if (w->matrix_free > w->clock)
 				w->clock = w->matrix_free;
-			w->matrix_free = w->clock + busy;
-			st->matrix_cycles += busy;
+			w->matrix_free = w->clock + matrix_busy;
+			st->matrix_cycles += matrix_busy;
 		}
+		if (w->tr)
+			cu_trace_insn_end(w, in, matrix_busy);
 		w->clock += issue_cycles(w, in->sem);
 		w->pc = w->next_pc;
 	}

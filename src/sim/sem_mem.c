@@ -9,6 +9,7 @@
  * complexity: O(lanes x bytes) per instruction. */
 #include <string.h>
 
+#include "cu_model.h"
 #include "valu.h"
 
 enum { SHARED_HI = 0x10000, PRIVATE_HI = 0x20000 };
@@ -50,6 +51,8 @@ static uint8_t *lds_ptr(struct sim_wave *w, uint32_t addr, unsigned n)
 		          n, c->lds_size);
 		return NULL;
 	}
+	if (w->tr)
+		cu_trace_addr(w, addr, n, true);
 	return c->lds + addr;
 }
 
@@ -64,10 +67,14 @@ static uint8_t *vmem_ptr(struct sim_wave *w, uint64_t a, unsigned n, unsigned l,
 			sim_fault(w, "private access crosses a dword");
 			return NULL;
 		}
+		if (w->tr)
+			cu_trace_addr(w, scratch_addr(w, (uint32_t)a, l), n, false);
 		return sim_mem_map(w->ctx, scratch_addr(w, (uint32_t)a, l), n, write);
 	}
 	uint8_t *p = sim_mem_map(w->ctx, a, n, write);
 	w->ctx->mem_writes += write;
+	if (w->tr)
+		cu_trace_addr(w, a, n, false);
 	if (!p)
 		sim_fault(w, "out-of-bounds %s of %u bytes at address 0x%llx (lane %u)",
 		          write ? "store" : "load", n, (unsigned long long)a, l);

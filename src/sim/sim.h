@@ -87,6 +87,50 @@ enum sim_class {
 	SIM_NUM_CLASSES
 };
 
+/* The compute-unit timing model (cu_model.c, docs/SIMULATOR.md): the launch scheduled on one
+ * CU.  Units for issue counts and busy cycles: */
+enum sim_cu_unit {
+	SIM_CU_VALU,
+	SIM_CU_TRANS,
+	SIM_CU_MATRIX,
+	SIM_CU_SALU, /* SALU and scalar memory */
+	SIM_CU_VMEM, /* busy: cycles of the CU's vector memory pipe */
+	SIM_CU_LDS,  /* busy: cycles of the CU's LDS pipe, bank conflicts included */
+	SIM_CU_BRANCH,
+	SIM_CU_NUM_UNITS
+};
+
+/* Why a SIMD issued nothing in one of its issue cycles (the oldest wave's reason). */
+enum sim_cu_stall {
+	SIM_CU_STALL_NONE,       /* (internal) */
+	SIM_CU_STALL_IDLE,       /* no wave resident on the SIMD */
+	SIM_CU_STALL_WAIT_VMEM,  /* s_waitcnt vmcnt/vscnt (gfx12 loadcnt/storecnt) */
+	SIM_CU_STALL_WAIT_LGKM,  /* s_waitcnt lgkmcnt (gfx12 dscnt/kmcnt) */
+	SIM_CU_STALL_DEPENDENCY, /* a register not ready (VALU/trans/SALU/matrix latency) */
+	SIM_CU_STALL_UNIT,       /* its unit busy or taken by another wave this cycle */
+	SIM_CU_STALL_BARRIER,
+	SIM_CU_STALL_OTHER, /* s_nop, s_sleep, instruction fetch after a taken branch */
+	SIM_CU_NUM_STALLS
+};
+
+struct sim_cu_stats {
+	bool valid, deadlock;
+	const char *missing;               /* asked for but not valid: why (a string literal) */
+	uint64_t cycles;                   /* the launch on one CU */
+	uint32_t simds;                    /* 4 (CDNA, RDNA WGP mode) or 2 (RDNA CU mode) */
+	uint32_t vgprs_per_wave;           /* as allocated (granule) */
+	uint32_t vgpr_budget;              /* per SIMD, in the same unit */
+	uint32_t waves_per_simd_limit;     /* occupancy the resources allow */
+	uint32_t peak_waves_per_simd;      /* most waves resident on one SIMD */
+	uint32_t copies;                   /* --cu-fill: times the launch was repeated */
+	uint64_t workgroups, waves;        /* scheduled (copies included) */
+	uint64_t wave_cycles;              /* sum over cycles of resident waves */
+	uint64_t dram_lines;               /* 128-byte lines fetched from DRAM */
+	uint64_t issued[SIM_CU_NUM_UNITS]; /* instructions issued per unit */
+	uint64_t busy[SIM_CU_NUM_UNITS];   /* busy cycles per unit, summed over SIMDs */
+	uint64_t stall[SIM_CU_NUM_STALLS]; /* SIMD issue cycles lost, by reason */
+};
+
 struct sim_stats {
 	uint64_t insns;                     /* wave instructions executed */
 	uint64_t by_class[SIM_NUM_CLASSES]; /* wave instructions per class */
@@ -99,6 +143,7 @@ struct sim_stats {
 	uint64_t violations;    /* strict-checker reports */
 	uint64_t matrix_cycles; /* cycles the matrix units were busy (passes x 4, all waves) */
 	bool trapped;           /* the run ended at an s_trap (trap, abort, assert): SIM_ERROR */
+	struct sim_cu_stats cu; /* when sim_options.cu_model */
 };
 
 struct sim_options {
@@ -111,6 +156,8 @@ struct sim_options {
 	uint64_t max_insns;              /* per wave; 0 = 1e9 (stops runaway loops) */
 	FILE *printf_out;      /* where the printf records go after the dispatch (stdout if NULL) */
 	uint32_t printf_bytes; /* size of the printf buffer; 0 = 1 MiB */
+	bool cu_model;         /* record the launch and schedule it on one CU (cu_model.c) */
+	bool cu_fill;          /* repeat the launch until it has 2x the CU's wave slots */
 };
 
 struct sim_dispatch {

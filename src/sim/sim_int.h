@@ -59,6 +59,8 @@ enum {
 };
 
 struct sim_sem;
+struct cu_trace;
+struct cu_wave_trace;
 
 struct sim_insn {
 	const struct sim_sem *sem; /* semantics; NULL = not decoded yet */
@@ -203,7 +205,9 @@ struct sim_wave {
 	const struct sim_insn *cur;         /* instruction being executed */
 	uint32_t vopd_old[SIM_WAVE_STRIDE]; /* VOPD: X destination before X wrote it */
 	uint32_t next_pc;
-	uint64_t matrix_free; /* clock at which the wave's matrix unit is free again */
+	uint64_t matrix_free;     /* clock at which the wave's matrix unit is free again */
+	struct cu_wave_trace *tr; /* CU timing model's record of this wave; NULL when off */
+	bool strict;              /* sim_options.strict, next to the wave's other hot fields */
 };
 
 /* Cycles of a wave's clock per tick of the realtime counter (s_memrealtime, gfx11+
@@ -259,6 +263,7 @@ struct sim_ctx {
 	bool split_cnts;         /* gfx12: loadcnt/storecnt/dscnt/kmcnt and s_wait_* */
 	unsigned violations_printed;
 	struct pa_arena arena;
+	struct cu_trace *tr; /* CU timing model's record of the launch; NULL when off */
 };
 
 /* Kernel description from the descriptor and metadata. */
