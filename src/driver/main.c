@@ -72,7 +72,7 @@ static void print_help(FILE *out)
 	      "  --input-name NAME         the file name diagnostics print (default: FILE)\n"
 	      "  -w, --disable-warnings    suppress warnings\n"
 	      "  -Werror, --warning-as-error  treat warnings as errors\n"
-	      "  -Wno-lanemask             no warning for constant 32-bit lane masks on wave64\n"
+	      "  -Wno-lanemask             no warning for 32-bit lane mask constants (warp 64)\n"
 	      "  --wavefront-size 32|64    wave size of the code (gfx10+: either; default: the\n"
 	      "                            target's, 64 on gfx9, 32 on gfx10+)\n"
 	      "  --warp-size 32|64         warp size the PTX sees (default 32: on wave64 each\n"
