@@ -6,7 +6,8 @@ dp4a/dp2a (sums of byte x byte and half x byte products, signed or unsigned by t
 int8 dequantisation (one f32 rounding of byte x scale), a lower-bound binary search, and an
 assert() that fails (amdsim's trap, exit 4, and CUDA's assertion line), cp.async copies of 4
 and 8 bytes with zero fill, bf16 conversions (round to nearest even, toward zero, from int)
-and a bf16 add (one rounding of the exact sum).
+and a bf16 add (one rounding of the exact sum), and a bf16 GEMM tile (an fmaf chain in f32,
+rounded to bf16 once).
 
 usage: corpus_run.py PTXAS_AMD AMDSIM [TARGET...]"""
 import os
@@ -142,6 +143,45 @@ def convert_case(rng):
         'bf16_train'
 
 
+def round_f32(q):
+    """The f32 nearest to the rational q (ties to even); normal results only."""
+    if q == 0:
+        return 0.0
+    sign = -1.0 if q < 0 else 1.0
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    m = q / Fraction(2) ** (e - 23)  # 24 significant bits
+    r = int(m)
+    rem = m - r
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and r & 1):
+        r += 1
+    return sign * r * 2.0 ** (e - 23)
+
+
+def gemm_case(rng):
+    """gemm_bf16: c = bf16_rn(sum over k of a[i][k] b[k][j]), the sum an fmaf chain in k
+    order (one f32 rounding per step), 16-wide tiles of shared memory padded with zeros."""
+    m, n, k = 24, 40, 40
+    a = [bf16_rn(rng.randint(-64, 64) / 8.0 * rng.choice([1, 1.5, 1.25])) for _ in range(m * k)]
+    b = [bf16_rn(rng.randint(-64, 64) / 16.0) for _ in range(k * n)]
+    exp = []
+    for i in range(m):
+        for j in range(n):
+            acc = 0.0
+            for t in range(0, 48, 16):  # the tiles: out-of-range elements are 0
+                for jj in range(16):
+                    kk = t + jj
+                    x = bf16_val(a[i * k + kk]) if kk < k else 0.0
+                    y = bf16_val(b[kk * n + j]) if kk < k else 0.0
+                    acc = round_f32(Fraction(x) * Fraction(y) + Fraction(acc))
+            exp.append(bf16_rn(acc))
+    return Case('gemm_bf16', '_Z9gemm_bf16PK13__nv_bfloat16S1_PS_iii', (3, 2), (16, 16),
+                [In('H', a), In('H', b), Out(2 * m * n), ('i32', m), ('i32', n), ('i32', k)],
+                lambda outs, w: cmp('gemm_bf16', unpack('H', outs[0]), exp)), 'bf16_train'
+
+
 def round_bf16(q):
     """The bf16 nearest to the rational q (ties to even); finite inputs only."""
     if q == 0:
@@ -201,7 +241,8 @@ def main():
     ptxas, sim = sys.argv[1], os.path.abspath(sys.argv[2])
     targets = sys.argv[3:] or TARGETS
     rng = random.Random(19)
-    cases = [f(rng) for f in (dot_case, dequant_case, search_case, gather_case, convert_case)]
+    cases = [f(rng) for f in (dot_case, dequant_case, search_case, gather_case, convert_case,
+                               gemm_case)]
     errs, runs = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for t in targets:
