@@ -30,7 +30,7 @@ struct pa_compile_options {
 	FILE *time_passes;        /* --time-passes: wall time per stage */
 	bool verify;              /* run the IR/MIR verifiers between passes */
 	int opt_level;            /* -O: 0 keeps selection's instruction order (no scheduling) */
-	unsigned warp_size;       /* --warp-size 32 on wave64: 32-lane warps (0: the wave) */
+	unsigned warp_size;       /* 32 (default): 32-lane warps; 64: the wave (wave64) */
 	bool no_lanemask_warning; /* -Wno-lanemask: no warning for 32-bit constant lane masks
 	                           * on wave64 (docs/WARP.md) */
 	bool relocatable;         /* -c: an ET_REL object (for ld.lld / co_link) */

@@ -335,7 +335,9 @@ void pa_options_compile(const struct pa_options *o, const struct amd_target *tar
 	        .opt_level = o->opt_level,
 	        .verify = o->verify,
 	        .no_lanemask_warning = o->no_lanemask_warning,
-	        .warp_size = o->warp_size,
+	        /* PTX's warp is 32 threads on every target (docs/WARP.md): a wave64 runs two
+	         * warps unless --warp-size 64 asks for the wave64 dialect. */
+	        .warp_size = o->warp_size ? o->warp_size : 32,
 	        .relocatable = o->relocatable,
 	        .line_info = o->line_info,
 	};

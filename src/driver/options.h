@@ -43,7 +43,7 @@ struct pa_options {
 	bool gpu_name_given;      /* else assembly and objects name their own target */
 	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
 	unsigned wave_size;       /* --wavefront-size; 0: the target's default */
-	unsigned warp_size;       /* --warp-size; 0: the wave size */
+	unsigned warp_size;       /* --warp-size; 0: not given (32) */
 	/* The first option given that only the command line can honour (it writes files or
 	 * prints: -o, -S, --dump-*, --parse-only, --time-passes, --help, --version), or the
 	 * first input file named: the library refuses both. */

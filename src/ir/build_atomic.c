@@ -59,6 +59,13 @@ void irb_fence(struct irb *b, const struct ptx_insn *in)
 		                      : has(in, PTX_DW_SYS) ? IR_SCOPE_SYS
 		                                            : IR_SCOPE_GPU; /* .gl */
 		bits = (uint32_t)IR_ORD_ACQ_REL << IR_ORD_SHIFT | (uint32_t)scope << IR_SCOPE_SHIFT;
+	} else if (has(in, PTX_DW_MBARRIER_INIT)) {
+		/* fence.mbarrier_init.release.cluster (the parser allows no other form): orders
+		 * earlier mbarrier.init before later accesses of the cluster's threads; a cluster
+		 * is one CTA here, and the acq_rel fence of .cluster (.gpu, as order_bits) is
+		 * never weaker than that release */
+		bits = (uint32_t)IR_ORD_ACQ_REL << IR_ORD_SHIFT | (uint32_t)IR_SCOPE_GPU
+		                                                          << IR_SCOPE_SHIFT;
 	} else {
 		if (has(in, PTX_DW_PROXY) || has(in, PTX_DW_ACQUIRE) || has(in, PTX_DW_RELEASE) ||
 		    has(in, PTX_DW_RELAXED) || in->nopnds) {

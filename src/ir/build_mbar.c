@@ -25,6 +25,7 @@
  * ISA leaves open: here none) with s_sleep 1 per turn, and returns true.  The memory order
  * of .release (arrive's default) is a fence before the update, of .acquire (the waits'
  * default) one after the test; .relaxed has neither; .cluster scope is .gpu here.
+ * arrive{_drop}.noComplete is the same update: a completion by it is undefined (PTX ISA).
  * inval does nothing: nothing else refers to an object, so its memory may be reused as
  * soon as inval is ordered before that use, which program order already does.
  * O(1) IR per instruction. */

@@ -214,30 +214,44 @@ static bool trace_addr(struct irb *b, ir_ref v, uint32_t *sv, int64_t *off)
 	return true;
 }
 
-/* The constant strings `v` can point to: through selects and phis (of the PTX's
- * conditional `cond ? "a" : "b"`), at most MAX_STR_CANDIDATES; false if another value.
- * A phi of a block not sealed yet (a label later branches may still reach) counts the
- * predecessors known so far and sets *partial: irb_printf_finish checks the rest. */
-static bool collect_strings(struct irb *b, ir_ref v, struct pf_str *c, unsigned *n, int depth,
-                            bool *partial)
+/* A walk of collect_strings: the phis met so far, each looked through once (a loop's phis
+ * reach each other: the value on the back edge is the header's phi again, or a phi of it). */
+struct str_walk {
+	bool *partial;
+	ir_ref phis[256];
+	unsigned nphis;
+};
+
+static bool collect_rec(struct irb *b, ir_ref v, struct pf_str *c, unsigned *n, int depth,
+                        struct str_walk *w)
 {
-	if (depth > 16)
+	if (depth > 256) /* a chain of joins and loops: bounded by the phis seen too */
 		return false;
 	const struct ir_insn *in = def_of(b->fn, v);
 	if (in && in->op == IR_SELECT)
-		return collect_strings(b, in->args[1], c, n, depth + 1, partial) &&
-		       collect_strings(b, in->args[2], c, n, depth + 1, partial);
+		return collect_rec(b, in->args[1], c, n, depth + 1, w) &&
+		       collect_rec(b, in->args[2], c, n, depth + 1, w);
 	if (in && in->op == IR_COPY)
-		return collect_strings(b, in->args[0], c, n, depth + 1, partial);
+		return collect_rec(b, in->args[0], c, n, depth + 1, w);
+	if (v < b->fn->nvals && b->fn->vals[v].kind == IR_VAL_UNDEF)
+		return true; /* a phi's operand from a path where the register is never set: a
+		              * call reached that way reads an undefined pointer (nvcc's unrolled
+		              * loops keep such paths for values they hoisted) */
 	struct irb_phi *phi = in ? NULL : phi_of(b, v);
 	if (phi) {
+		for (unsigned k = 0; k < w->nphis; k++)
+			if (w->phis[k] == v)
+				return true; /* its strings are being collected already */
+		if (w->nphis == sizeof w->phis / sizeof w->phis[0])
+			return false;
+		w->phis[w->nphis++] = v;
 		uint32_t bl = b->fn->vals[v].block;
-		*partial |= phi->incomplete;
+		*w->partial |= phi->incomplete;
 		for (uint32_t k = 0; k < b->fn->blocks[bl].npreds; k++) {
 			ir_ref arg = phi->incomplete
 			                     ? irb_read_var(b, phi->var, b->fn->blocks[bl].preds[k])
 			                     : phi->args[k];
-			if (arg != v && !collect_strings(b, arg, c, n, depth + 1, partial))
+			if (arg != v && !collect_rec(b, arg, c, n, depth + 1, w))
 				return false;
 		}
 		return true;
@@ -252,6 +266,18 @@ static bool collect_strings(struct irb *b, ir_ref v, struct pf_str *c, unsigned 
 		return false;
 	c[(*n)++] = s;
 	return true;
+}
+
+/* The constant strings `v` can point to: through selects and phis (of the PTX's
+ * conditional `cond ? "a" : "b"`, and of loops the value passes through unchanged), at most
+ * MAX_STR_CANDIDATES; false if another value.  A phi of a block not sealed yet (a label
+ * later branches may still reach) counts the predecessors known so far and sets *partial:
+ * irb_printf_finish checks the rest. */
+static bool collect_strings(struct irb *b, ir_ref v, struct pf_str *c, unsigned *n, int depth,
+                            bool *partial)
+{
+	struct str_walk w = {.partial = partial};
+	return collect_rec(b, v, c, n, depth, &w);
 }
 
 /* Remembers a %s whose strings came through a phi not complete yet. */

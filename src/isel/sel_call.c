@@ -312,6 +312,29 @@ static void epilogue(struct frame *f)
 	wait_all(f);
 }
 
+/* gfx11: s_trap 2 may be a no-op there (LLVM's PrivEnabledTrap2NopBug), so the wave raises
+ * the queue's interrupt itself and halts, as sel_sys.c's trap does (m0 = the doorbell id
+ * with bit 10 set, s_sendmsg MSG_INTERRUPT, s_sethalt 5), with the convention's scratch
+ * SGPR: registers are physical here.  m0 is not restored: the wave never goes on. */
+static void trap_fallback(struct frame *f)
+{
+	enum {
+		MSG_INTERRUPT = 1,
+		MSG_RTN_GET_DOORBELL = 128,
+		DOORBELL_ID_MASK = 0x3ff,
+		DOORBELL_QUEUE_BIT = 1u << 10,
+		HALT = 5
+	};
+	struct mir_opnd tmp = mir_sgpr(MIR_CALL_TMP, 1);
+	put(f, AMD_OP_S_SENDMSG_RTN_B32, 2, (struct mir_opnd[]){tmp, mir_imm(MSG_RTN_GET_DOORBELL)},
+	    0);
+	put(f, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){tmp, tmp, mir_imm(DOORBELL_ID_MASK)}, 0);
+	put(f, AMD_OP_S_OR_B32, 3,
+	    (struct mir_opnd[]){mir_special(AMD_SPEC_M0, 1), tmp, mir_imm(DOORBELL_QUEUE_BIT)}, 0);
+	put(f, AMD_OP_S_SENDMSG, 1, (struct mir_opnd[]){mir_imm(MSG_INTERRUPT)}, 0);
+	put(f, AMD_OP_S_SETHALT, 1, (struct mir_opnd[]){mir_imm(HALT)}, 0);
+}
+
 /* The stack check: a new entry block moves the save stack pointer down by the save area
  * and, when it passed the end of this function's data frame (the two stacks met: the
  * per-lane budget is exhausted), branches to a block appended at the end that traps
@@ -351,6 +374,8 @@ static void stack_check(struct frame *f)
 	f->n = f->cap = 0;
 	struct mir_opnd code = mir_imm(2);
 	put(f, AMD_OP_S_TRAP, 1, &code, 0);
+	if (fn->target->info->gen == AMD_GFX11)
+		trap_fallback(f);
 	put(f, AMD_OP_S_ENDPGM, 0, NULL, 0);
 	nb[trap] = (struct mir_block){
 	        .insns = f->code, .ninsns = f->n, .cap = f->n, .comment = "stack overflow"};

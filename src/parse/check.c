@@ -562,6 +562,22 @@ static void check_field_immediates(struct check *k)
 			        (long long)in->opnds[i].value);
 }
 
+/* st.param to one of the function's input parameters (not a return value): NVIDIA's ptxas
+ * refuses it ("Illegal to write to function input parameter"), kernels and .func alike. */
+static void check_param_store(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	const struct ptx_symbol *fn = k->c->fn;
+	if (in->op != PTX_OP_ST || !ptx_insn_has_mod(in, PTX_DW_PARAM) || !in->nopnds ||
+	    in->opnds[0].kind != PTX_OPND_ADDR || !in->opnds[0].sym || !fn || !fn->func)
+		return;
+	for (uint32_t i = 0; i < fn->func->nparams; i++)
+		if (fn->func->params[i] == in->opnds[0].sym)
+			fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
+			        "'%s' cannot write to the function's input parameter '%s'",
+			        k->op->name, in->opnds[0].sym->name);
+}
+
 static void check_special_cases(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
@@ -571,6 +587,11 @@ static void check_special_cases(struct check *k)
 	    has_class(in, PTX_MC_SAT))
 		fail_at(k, k->locs->line, k->locs->col, "'%s.sat' takes only .s32 among integers",
 		        k->op->name);
+	/* the PTX ISA lists .u16x2/.s16x2 for add, min and max only; NVIDIA's ptxas refuses sub
+	 * with them ("Unexpected instruction types") */
+	if (in->op == PTX_OP_SUB && (t == PTX_TYPE_S16X2 || t == PTX_TYPE_U16X2))
+		fail_at(k, k->locs->line, k->locs->col, "'sub' does not take type %s",
+		        ptx_types[t].name);
 	if ((in->op == PTX_OP_MIN || in->op == PTX_OP_MAX) && in->nopnds == 4) {
 		if (t != PTX_TYPE_F32)
 			fail_at(k, k->locs->line, k->locs->col,
@@ -590,6 +611,7 @@ static void check_special_cases(struct check *k)
 	    in->opnds[0].kind == PTX_OPND_SINK)
 		fail_at(k, k->locs->opnd_lines[0], k->locs->opnd_cols[0],
 		        "'%s' cannot discard its result into '_'", k->op->name);
+	check_param_store(k);
 	check_shape_counts(k);
 	check_field_immediates(k);
 	/* set/setp: a boolean operation exactly when there is a predicate operand c (NVIDIA's

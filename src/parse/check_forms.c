@@ -244,7 +244,16 @@ static void check_mbarrier_arrive(struct forms *f)
 	if (wait && has(f, PTX_DW_PARITY) && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT &&
 	    in->opnds[2].value > 1)
 		fail_opnd(f, 2, "takes a phase parity of 0 or 1", "");
-	if (!has(f, PTX_DW_ARRIVE) && !has(f, PTX_DW_ARRIVE_DROP))
+	bool arrive = has(f, PTX_DW_ARRIVE) || has(f, PTX_DW_ARRIVE_DROP);
+	/* .noComplete: arrive/arrive_drop with a count only (NVIDIA's ptxas) */
+	if (has(f, PTX_DW_NOCOMPLETE) && (!arrive || has(f, PTX_DW_EXPECT_TX)))
+		fail_insn(f,
+		          "takes '.noComplete' only on '.arrive' or '.arrive_drop' without "
+		          "'.expect_tx'",
+		          "");
+	else if (has(f, PTX_DW_NOCOMPLETE) && in->nopnds != 3)
+		fail_insn(f, "with '.noComplete' needs the arrival count", "");
+	if (!arrive)
 		return;
 	if (in->nopnds < 2 || in->opnds[1].kind != PTX_OPND_ADDR)
 		fail_insn(f, "needs a state destination and the barrier's [address]", "");
@@ -404,6 +413,10 @@ static void check_misc(struct forms *f)
 		fail_opnd(f, 5, "takes a predicate input only with a predicate output (d|p)", "");
 	if (in->op == PTX_OP_FENCE && has_class(f, PTX_MC_SPACE) && !has(f, PTX_DW_PROXY))
 		fail_insn(f, "takes a state space only with '.proxy'", "");
+	/* the PTX ISA's only form: fence.mbarrier_init.release.cluster */
+	if (in->op == PTX_OP_FENCE && has(f, PTX_DW_MBARRIER_INIT) &&
+	    (in->nmods != 3 || !has(f, PTX_DW_RELEASE) || !has(f, PTX_DW_CLUSTER)))
+		fail_insn(f, "takes '.mbarrier_init' only as '.mbarrier_init.release.cluster'", "");
 }
 
 bool ptx_check_operand_forms(struct ptx_ctx *c, const struct ptx_insn *in,

@@ -172,9 +172,30 @@ struct ptx_symbol *ptx_new_symbol(struct pa_arena *a, const char *name, uint32_t
 	return s;
 }
 
+/* The function's own parameter (or return value) named as `s`, a .param variable of an
+ * inner block that shadows it; NULL when there is none. */
+static struct ptx_symbol *shadowed_parameter(const struct ptx_ctx *c, const struct ptx_symbol *s)
+{
+	if (c->scope_depth < 2 || s->space != PTX_SPACE_PARAM || s->scope_id == c->scope_ids[1])
+		return NULL;
+	for (struct ptx_symbol *o = s->hnext; o; o = o->hnext)
+		if (o->scope_id == c->scope_ids[1] && o->space == PTX_SPACE_PARAM && !o->range &&
+		    o->hash == s->hash && o->name_len == s->name_len &&
+		    !memcmp(o->name, s->name, s->name_len))
+			return o;
+	return NULL;
+}
+
+/* A name in scope.  One exception to inner-first shadowing, as NVIDIA's ptxas resolves it: a
+ * .param declared in an inner block under the name of one of the function's parameters
+ * does not hide that parameter ([pa] is still the parameter; ptxas then refuses a store to
+ * it as a write to an input parameter). */
 struct ptx_symbol *ptx_lookup(struct ptx_ctx *c, const struct ptx_name *n, uint32_t *index)
 {
 	struct ptx_symbol *s = c->locals.count ? ptx_symtab_lookup(&c->locals, n, index) : NULL;
+	struct ptx_symbol *param = s ? shadowed_parameter(c, s) : NULL;
+	if (param)
+		return param;
 	if (!s)
 		s = ptx_symtab_lookup(&c->globals, n, index);
 	return s;

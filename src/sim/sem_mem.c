@@ -7,6 +7,7 @@
  * in the LDS or private apertures are routed there; every other address must fall inside a
  * device allocation or the run stops with an out-of-bounds error naming the PC.
  * complexity: O(lanes x bytes) per instruction. */
+#include <math.h>
 #include <string.h>
 
 #include "cu_model.h"
@@ -30,11 +31,37 @@ enum aop {
 	A_INC,
 	A_DEC,
 	A_FADD,
-	A_FMIN,
+	A_FMIN, /* the pseudo-code of *_MIN_F32/_F64 before gfx12 (fminmax below) */
 	A_FMAX,
+	A_FMIN_NUM, /* gfx12's *_MIN_NUM_F32/_F64: v_min_num's rule */
+	A_FMAX_NUM,
 	A_RSUB,
 	A_CMPSTORE /* gfx11 ds_cmpstore: data0 is the new value, data1 the compare value */
 };
+
+/* Float atomic min/max of the memory word `old` (tmp) and the data `src`, as bits.  Before
+ * gfx12 the ISA's pseudo-code (CDNA3 and RDNA3 ISA guides, DS_MIN_F32, GLOBAL_ATOMIC_MIN_F32,
+ * BUFFER_/FLAT_ alike) is `MEM = src < tmp ? src : tmp` (max: `>`), "floating-point compare
+ * handles NAN/INF/denorm": an IEEE compare, so a NaN on either side keeps the memory word,
+ * as do equal values (-0 against +0), and no value is flushed or quieted.  gfx12's *_NUM_*
+ * forms follow their VALU namesakes v_min_num/v_max_num (docs/SIMULATOR.md): a NaN operand
+ * gives the other operand (two NaNs: tmp, quieted), and -0 < +0. */
+static uint64_t fminmax(int op, unsigned n, uint64_t old, uint64_t src)
+{
+	double t = n == 8 ? sim_as_f64(old) : sim_as_f32((uint32_t)old);
+	double s = n == 8 ? sim_as_f64(src) : sim_as_f32((uint32_t)src);
+	bool is_min = op == A_FMIN || op == A_FMIN_NUM;
+	if (op == A_FMIN || op == A_FMAX)
+		return (is_min ? s < t : s > t) ? src : old;
+	uint64_t quiet = n == 8 ? 1ull << 51 : 1ull << 22;
+	if (isnan(t) && isnan(s))
+		return old | quiet;
+	if (isnan(t) || isnan(s))
+		return isnan(t) ? src : old;
+	if (s == t && signbit(s) != signbit(t)) /* -0 against +0 */
+		return (signbit(s) != 0) == is_min ? src : old;
+	return (is_min ? s < t : s > t) ? src : old;
+}
 
 /* Byte address of private (scratch) offset `off` of lane `lane`: the hardware swizzles dwords
  * so consecutive lanes' same dword are adjacent. */
@@ -327,12 +354,10 @@ static uint64_t atomic_apply(unsigned op, uint64_t old, uint64_t src, uint64_t c
 			return sim_f64_bits(sim_as_f64(old) + sim_as_f64(src));
 		return sim_f32_bits(sim_as_f32((uint32_t)old) + sim_as_f32((uint32_t)src));
 	case A_FMIN:
-	case A_FMAX: {
-		double a = n == 8 ? sim_as_f64(old) : sim_as_f32((uint32_t)old);
-		double b = n == 8 ? sim_as_f64(src) : sim_as_f32((uint32_t)src);
-		double r = op == A_FMIN ? (a < b ? a : b) : (a > b ? a : b);
-		return n == 8 ? sim_f64_bits(r) : sim_f32_bits((float)r);
-	}
+	case A_FMAX:
+	case A_FMIN_NUM:
+	case A_FMAX_NUM:
+		return fminmax(op, n, old, src);
 	default:
 		return old;
 	}
@@ -659,8 +684,11 @@ static void ds_permute(struct sim_wave *w, const struct sim_insn *in)
 #define AT(n, b, op)                                                                               \
 	{                                                                                          \
 		n, vmem_atomic, SIM_CLASS_VMEM_ATOMIC, SIM_MEM_VATOMIC_RET,                        \
-		        (op) == A_FADD || (op) == A_FMIN || (op) == A_FMAX ? SEM_FP_ATOMIC : 0, b, \
-		        op                                                                         \
+		        (op) == A_FADD || (op) == A_FMIN || (op) == A_FMAX ||                      \
+		                        (op) == A_FMIN_NUM || (op) == A_FMAX_NUM                   \
+		                ? SEM_FP_ATOMIC                                                    \
+		                : 0,                                                               \
+		        b, op                                                                      \
 	}
 #define SL(n, b, buf)                                                                              \
 	{                                                                                          \
@@ -741,7 +769,8 @@ static void ds_permute(struct sim_wave *w, const struct sim_insn *in)
 	        AT(p "atomic_min_f32", 4, A_FMIN), AT(p "atomic_max_f32", 4, A_FMAX),              \
 	        AT(p "atomic_fmin", 4, A_FMIN), AT(p "atomic_fmax", 4, A_FMAX),                    \
 	        AT(p "atomic_fmin_x2", 8, A_FMIN), AT(p "atomic_fmax_x2", 8, A_FMAX),              \
-	        AT(p "atomic_min_num_f32", 4, A_FMIN), AT(p "atomic_max_num_f32", 4, A_FMAX)
+	        AT(p "atomic_min_num_f32", 4, A_FMIN_NUM),                                         \
+	        AT(p "atomic_max_num_f32", 4, A_FMAX_NUM)
 
 #define DSH(n, b)                                                                                  \
 	{                                                                                          \
@@ -883,8 +912,8 @@ static const struct sim_sem mem_sems[] = {
         DSA("min_f32", "min_f64", A_FMIN),
         DSA("max_f32", "max_f64", A_FMAX),
         /* gfx12 spellings; clang-19 lowers atomicrmw fmin/fmax to them as to the above */
-        DSA("min_num_f32", "min_num_f64", A_FMIN),
-        DSA("max_num_f32", "max_num_f64", A_FMAX),
+        DSA("min_num_f32", "min_num_f64", A_FMIN_NUM),
+        DSA("max_num_f32", "max_num_f64", A_FMAX_NUM),
         DSA("cmpst_b32", "cmpst_b64", A_CMPSWAP),
         DSA("cmpstore_b32", "cmpstore_b64", A_CMPSTORE),
         DSAR("add_rtn_u32", "add_rtn_u64", A_ADD),
@@ -902,8 +931,8 @@ static const struct sim_sem mem_sems[] = {
         DSAR("add_rtn_f32", "add_rtn_f64", A_FADD),
         DSAR("min_rtn_f32", "min_rtn_f64", A_FMIN),
         DSAR("max_rtn_f32", "max_rtn_f64", A_FMAX),
-        DSAR("min_num_rtn_f32", "min_num_rtn_f64", A_FMIN),
-        DSAR("max_num_rtn_f32", "max_num_rtn_f64", A_FMAX),
+        DSAR("min_num_rtn_f32", "min_num_rtn_f64", A_FMIN_NUM),
+        DSAR("max_num_rtn_f32", "max_num_rtn_f64", A_FMAX_NUM),
         DSAR("wrxchg_rtn_b32", "wrxchg_rtn_b64", A_SWAP),
         DSAR("storexchg_rtn_b32", "storexchg_rtn_b64", A_SWAP),
         DSAR("cmpst_rtn_b32", "cmpst_rtn_b64", A_CMPSWAP),

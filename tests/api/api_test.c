@@ -203,7 +203,8 @@ static void test_bad_ptx(void)
 }
 
 /* Warnings go to the error log of a successful compile; -w drops them, -Werror fails the
- * compile.  The warning: a constant 32-bit lane mask on a wave64 target (docs/WARP.md). */
+ * compile.  The warning: a constant 32-bit lane mask on a wave64 target with 64-lane warps
+ * (--warp-size 64, docs/WARP.md). */
 static void test_warnings(void)
 {
 	static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n\n"
@@ -223,12 +224,13 @@ static void test_warnings(void)
 	        {"-Werror", PTXAS_AMD_ERROR_COMPILATION_FAILURE, "w.ptx:11:2: error: "},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		const char *opts[] = {"-arch", "gfx90a", "--input-name=w.ptx", cases[i].flag};
+		const char *opts[] = {"-arch", "gfx90a", "--warp-size=64", "--input-name=w.ptx",
+		                      cases[i].flag};
 		unsigned char *code;
 		size_t size;
 		char *errors, *info;
 		ptxas_amd_result r =
-		        compile(ptx, sizeof ptx - 1, 4, opts, &code, &size, &errors, &info);
+		        compile(ptx, sizeof ptx - 1, 5, opts, &code, &size, &errors, &info);
 		CHECK(r == cases[i].want, "%s: %s", cases[i].flag, ptxas_amd_result_name(r));
 		CHECK(cases[i].log_has ? strstr(errors, cases[i].log_has) != NULL : !errors[0],
 		      "%s: error log %s", cases[i].flag, errors);

@@ -9,7 +9,8 @@
 #
 # Every generated file, and every file in handwritten/, is checked with NVIDIA's
 # ptxas (the independent oracle for "valid PTX").  Sources whose first line
-# contains "corpus: nvcc-only" are skipped for clang.  Tests never run this
+# contains "corpus: nvcc-only" are skipped for clang; "nvcc-flags: FLAGS" on that line
+# adds FLAGS to every nvcc command of the source (--use_fast_math).  Tests never run this
 # script; they only read the committed .ptx files.
 #
 # Usage: tests/corpus/generate.sh [NVCC [CLANG [PTXAS]]]
@@ -34,16 +35,17 @@ check() { # file sm
 
 for src in "$here"/src/*.cu; do
 	name=$(basename "$src" .cu)
+	flags=$(head -n 1 "$src" | sed -n 's/.*nvcc-flags: *//p')
 	for sm in $sms; do
 		out=$here/nvcc/$name.$sm.O3.ptx
-		"$nvcc" -ptx -arch "$sm" -O3 -I"$here/src" "$src" -o "$out"
+		"$nvcc" -ptx -arch "$sm" -O3 $flags -I"$here/src" "$src" -o "$out"
 		check "$out" "$sm"
 		out=$here/nvcc/$name.$sm.O0.ptx
-		"$nvcc" -ptx -arch "$sm" -O0 -Xcicc -O0 -I"$here/src" "$src" -o "$out"
+		"$nvcc" -ptx -arch "$sm" -O0 -Xcicc -O0 $flags -I"$here/src" "$src" -o "$out"
 		check "$out" "$sm"
 	done
 	out=$here/nvcc/$name.sm_80.Og.ptx
-	"$nvcc" -ptx -arch sm_80 -G -I"$here/src" "$src" -o "$out"
+	"$nvcc" -ptx -arch sm_80 -G $flags -I"$here/src" "$src" -o "$out"
 	check "$out" sm_80
 
 	head -n 1 "$src" | grep -q 'corpus: nvcc-only' && continue

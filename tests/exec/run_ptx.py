@@ -23,17 +23,23 @@ import run as krun  # noqa: E402
 
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 # Other wave and warp sizes, only for cases that set `warp_level = True` (their results
-# depend on the warp size): RDNA compiled for wave64, and 32-lane warps on wave64.
-WARP_VARIANTS = ('gfx1030 --wavefront-size 64', 'gfx1100 --wavefront-size 64',
-                 'gfx1200 --wavefront-size 64', 'gfx90a --warp-size 32',
-                 'gfx942 --warp-size 32', 'gfx1100 --wavefront-size 64 --warp-size 32')
+# depend on the warp size): the wave64 dialect (warp = wave64, --warp-size 64) on gfx9 and on
+# RDNA compiled for wave64, and RDNA wave64 with the default 32-lane warps.
+WARP_VARIANTS = ('gfx1030 --wavefront-size 64 --warp-size 64',
+                 'gfx1100 --wavefront-size 64 --warp-size 64',
+                 'gfx1200 --wavefront-size 64 --warp-size 64', 'gfx90a --warp-size 64',
+                 'gfx942 --warp-size 64', 'gfx1100 --wavefront-size 64')
 
 
 def warp_size(words):
-    """The warp size PTX sees for a target with options."""
-    for opt in ('--warp-size', '--wavefront-size'):
-        if opt in words:
-            return int(words[words.index(opt) + 1])
+    """The warp size PTX sees for a target with options: 32 unless --warp-size says."""
+    return int(words[words.index('--warp-size') + 1]) if '--warp-size' in words else 32
+
+
+def wave_size(words):
+    """The wave size of the code for a target with options."""
+    if '--wavefront-size' in words:
+        return int(words[words.index('--wavefront-size') + 1])
     return 64 if words[0] in ('gfx90a', 'gfx942') else 32
 
 
@@ -58,7 +64,7 @@ def main():
                     continue
                 if getattr(case, 'warp32_only', False) and warp_size(words) != 32:
                     continue  # written for 32-lane warps: see tests/exec/diag for wave64
-                if getattr(case, 'warp_per_wave', False) and '--warp-size' in words:
+                if getattr(case, 'warp_per_wave', False) and warp_size(words) < wave_size(words):
                     continue  # its warps spin on each other: not as halves of a wave64
                 tag = '%-8s %-16s' % (target, case.name)
                 src = os.path.join(HERE, 'ptx', case.kernel + '.ptx')
@@ -101,8 +107,8 @@ def main():
                     print('FAIL  %s: expected no real call, -v says: %s' % (tag, r.stdout[-600:]))
                     continue
                 kern, _ = krun.read_metadata(hsaco)
-                if '--warp-size' in words:  # the references model the warps the PTX sees
-                    kern = dict(kern, wavefront_size=words[words.index('--warp-size') + 1])
+                # the references model the warps the PTX sees
+                kern = dict(kern, wavefront_size=str(warp_size(words)))
                 for seed in (0, 1):
                     ok, msg, secs = krun.run_case(case, hsaco, [os.path.abspath(args.amdsim)],
                                                   tmp, kern, args.verbose, seed)

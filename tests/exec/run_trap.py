@@ -75,8 +75,27 @@ def expect_ok(tag, got, words):
     return []
 
 
+def stack_overflow(exe, sim, tmp, t):
+    """calls_recursive.ptx with a 64-byte stack: the recursion overflows it, and the stack
+    check traps (on gfx11 followed by the s_sendmsg interrupt and s_sethalt that stand in for
+    an s_trap 2 the hardware may skip, docs/CALLS.md)."""
+    src, hsaco = os.path.join(HERE, 'ptx', 'calls_recursive.ptx'), os.path.join(tmp, 'rec.hsaco')
+    tag, errs = '%s stack overflow' % t, []
+    base = [exe, '--gpu-name', t, '--stack-size', '64', src]
+    asm = subprocess.run(base + ['-S', '-o', '-'], capture_output=True, text=True, timeout=120)
+    tail = asm.stdout.split('s_trap 2', 1)[-1].split('s_endpgm', 1)[0]
+    if t.startswith('gfx11') != ('s_sethalt 5' in tail and 'MSG_INTERRUPT' in tail):
+        errs.append('%s: after s_trap 2: %r' % (tag, tail[:300]))
+    if subprocess.run(base + ['-o', hsaco], capture_output=True, timeout=120).returncode:
+        return errs + ['%s: ptxas-amd failed' % tag]
+    r = subprocess.run([sim, hsaco, '--kernel', 'calls_recursive', '--grid', '1', '--block', '64',
+                        'out:1024:' + os.path.join(tmp, 'rec.bin'), 'u32:64'],
+                       capture_output=True, text=True, timeout=120)
+    return errs + expect_trap(tag, (r.returncode, r.stdout.splitlines(), r.stderr, []), [])
+
+
 def check_target(exe, sim, tmp, t):
-    errs = []
+    errs = stack_overflow(exe, sim, tmp, t)
     n = 8
     # trap / brkpt: threads 5 (block 1) trap; none
     for kernel in ('trap_k', 'brkpt_k'):

@@ -6,7 +6,7 @@ docs/HARDWARE.md), except the differences listed in known_diffs.txt.
 usage: hw_sweep.py --ptxas-amd P --amdsim S --hw DIR [--targets gfx1100,...] [--sets random,...]
                    [-j N] [--known FILE] [--update] [--report FILE.md] [--limit N]
 
-Per kernel and target: compile (--warp-size 32 on wave64 targets for warp kernels), run amdsim
+Per kernel and target: compile (the default 32-lane warps, also on wave64), run amdsim
 with the kernel's input and an output buffer of 0xDEADBEEF, judge every slot of every thread.
 Kernels ptxas-amd rejects are counted by instruction form, not failed.  Root differences are
 counted per (target, set, kind, form) in root lanes; crashes, timeouts and simulator errors per
@@ -27,7 +27,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
-WAVE64 = ('gfx90a', 'gfx942')
 SETS = ('random', 'tensor', 'tensor2')
 KERNEL_FAILURES = ('crashed', 'timeout', 'sim-error', 'nv-missing')
 TIMEOUT_S = 60
@@ -59,10 +58,8 @@ def default_jobs():
 
 def compile_kernel(args, set_dir, kernel, target, hsaco):
     """(outcome, stderr): ok / rejected / crashed / timeout."""
-    cmd = [args.ptxas_amd, '--gpu-name', target]
-    if target in WAVE64 and kernel.get('warp_ops'):
-        cmd += ['--warp-size', '32']
-    cmd += [os.path.join(set_dir, kernel['file']), '-o', hsaco]
+    cmd = [args.ptxas_amd, '--gpu-name', target,
+           os.path.join(set_dir, kernel['file']), '-o', hsaco]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:

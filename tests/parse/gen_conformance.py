@@ -934,6 +934,40 @@ case('ldmatrix_shared_cta_sm80',
      'ldmatrix.sync.aligned.m8n8.x2.trans.shared::cta.b16 {%r0, %r1}, [%rd1];', 'sm_80',
      '8.3')
 
+# sub has no packed 16-bit integer form (add/min/max do)
+case('sub_s16x2', 'sub.s16x2 %r1, %r2, %r3;', 'sm_90')
+case('sub_u16x2', 'sub.u16x2 %r1, %r2, %r3;', 'sm_90')
+# st.param to an input parameter, also through an inner block's .param of the same name
+# (ptxas resolves [p] to the kernel parameter there)
+case('param_store_kernel_input', 'st.param.u64 [p], %rd1;', 'sm_90')
+case('param_store_shadowed_input', '{\n.param .b64 p;\nst.param.b64 [p], %rd1;\n}', 'sm_90')
+case('param_block_other_name', '{\n.param .b64 q;\nst.param.b64 [q], %rd1;\n}', 'sm_90')
+raw('param_store_func_input', '.version 8.5\n.target sm_90\n.address_size 64\n\n'
+    '.visible .func (.param .b64 r) f(.param .u64 a)\n{\n\t.reg .b64 %rd<4>;\n'
+    '\tld.param.u64 %rd1, [a];\n\tst.param.b64 [a], 7;\n\tst.param.b64 [r], %rd1;\n\tret;\n}\n')
+raw('param_store_func_return', '.version 8.5\n.target sm_90\n.address_size 64\n\n'
+    '.visible .func (.param .b64 r) f(.param .u64 a)\n{\n\t.reg .b64 %rd<4>;\n'
+    '\tld.param.u64 %rd1, [a];\n\tst.param.b64 [r], %rd1;\n\tret;\n}\n')
+# mbarrier.arrive{_drop}.noComplete (needs the count) and fence.mbarrier_init
+for nm, body, sm in (
+        ('mbar_nocomplete', 'mbarrier.arrive.noComplete.shared.b64 %rd1, [smem], 1;', 'sm_80'),
+        ('mbar_nocomplete_cta', 'mbarrier.arrive.noComplete.shared::cta.b64 %rd1, [smem], 2;',
+         'sm_90'),
+        ('mbar_nocomplete_release',
+         'mbarrier.arrive.noComplete.release.cta.shared::cta.b64 %rd1, [smem], 2;', 'sm_90'),
+        ('mbar_drop_nocomplete', 'mbarrier.arrive_drop.noComplete.shared.b64 %rd1, [smem], 1;',
+         'sm_80'),
+        ('mbar_nocomplete_no_count', 'mbarrier.arrive.noComplete.shared.b64 %rd1, [smem];',
+         'sm_80'),
+        ('mbar_nocomplete_expect_tx',
+         'mbarrier.arrive.expect_tx.noComplete.shared.b64 %rd1, [smem], 16;', 'sm_90'),
+        ('fence_mbarrier_init', 'fence.mbarrier_init.release.cluster;', 'sm_90'),
+        ('fence_mbarrier_init_bare', 'fence.mbarrier_init;', 'sm_90'),
+        ('fence_mbarrier_init_cta', 'fence.mbarrier_init.release.cta;', 'sm_90'),
+        ('fence_mbarrier_init_acquire', 'fence.mbarrier_init.acquire.cluster;', 'sm_90'),
+        ('fence_mbarrier_init_sm80', 'fence.mbarrier_init.release.cluster;', 'sm_80')):
+    case(nm, body, sm, '8.3' if sm == 'sm_80' else '8.5')
+
 
 def ptxas_verdict(ptxas, name, text):
     path = os.path.join(OUT, name + '.ptx')

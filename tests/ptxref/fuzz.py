@@ -72,8 +72,8 @@ def run_target(args, seed, target, ref, work):
         f.write(text)
     gpu, _, mode = target.partition('/')
     cmd = [args.ptxas_amd, '--gpu-name', gpu]
-    if gpu in WAVE64 and mode != 'w64':  # 32-lane warps, as PTX defines them
-        cmd += ['--warp-size', '32']
+    if gpu in WAVE64:  # 32-lane warps, as PTX defines them, or the wave64 dialect (w64)
+        cmd += ['--warp-size', '64' if mode == 'w64' else '32']
     if info['maxrregcount']:
         cmd += ['--maxrregcount', str(info['maxrregcount'])]
     cmd += [src, '-o', hs]

@@ -149,6 +149,20 @@ def cluster_case(name, grid):
                 check)
 
 
+def nocomplete_case(name):
+    """mbar_nocomplete: .noComplete arrivals count as arrivals (the program promises they do
+    not complete the phase); arrive_drop lowers the expected count; pending_count is the
+    pending arrivals before the token's own (as the H100 returns it, mbar_case)."""
+    exp = [4, 0, 2, 1, 1, 3, 0]
+
+    def check(outs, wave):
+        return compare(name, unpack('I', outs[0])[:len(exp)], exp)
+
+    c = Case(name, 'mbar_nocomplete', (1,), (64,), [Out(4 * 8)], check)
+    c.warp_level = True
+    return c
+
+
 def cases():
     return [tiles_case('async_tiles_full', 2, 5, 5 * 256),
             tiles_case('async_tiles_zfill', 1, 3, 256 + 137),
@@ -157,4 +171,5 @@ def cases():
             zfill_case('async_zfill', 64),
             mbar_case('mbar_pc_6', 2, 6),
             mbar_case('mbar_pc_1', 1, 1),
-            cluster_case('cluster_one', 3)]
+            cluster_case('cluster_one', 3),
+            nocomplete_case('mbar_nocomplete')]

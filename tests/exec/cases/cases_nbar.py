@@ -137,7 +137,7 @@ def warps_case(name, grid):
     vals = [rng.getrandbits(31) for _ in range(grid * 256)]
 
     def check(outs, wave):
-        w = wave  # warp == wave on the targets this case runs on (not warp_level)
+        w = wave  # the warp size (warp == wave on the targets this case runs on)
         val = [(2 * v + 1 if t & w else 3 * v) & M32
                for b in range(grid) for t, v in enumerate(vals[b * 256:(b + 1) * 256])]
         exp = [val[b * 256 + (t ^ w)] for b in range(grid) for t in range(256)]
@@ -160,5 +160,8 @@ def cases():
            mixed_case('nbar_mixed', 2)]
     for c in out:
         c.warp_level = True  # also other wave and warp sizes (run_ptx.py WARP_VARIANTS)
-    # warp == wave only: with --warp-size 32 on wave64 it deadlocks (nbar_limits.py)
-    return out + [warps_case('nbar_warps', 2)]
+    # warp == wave only: with 32-lane warps on wave64 (the default) it deadlocks
+    # (nbar_limits.py), so on wave64 it runs with --warp-size 64
+    warps = warps_case('nbar_warps', 2)
+    warps.warp_level = warps.warp_per_wave = True
+    return out + [warps]
