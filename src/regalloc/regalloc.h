@@ -50,4 +50,9 @@ bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_di
  * how many copies went. */
 unsigned ra_coalesce_phi_copies(struct mir_function *fn);
 
+/* Before allocation, after ra_coalesce_phi_copies (coalesce_dying.c): a VALU result takes
+ * the name of a one-VGPR source read there for the last time, so an accumulation chain
+ * updates one register in place; returns how many sources were renamed. */
+unsigned ra_coalesce_dying_sources(struct mir_function *fn);
+
 #endif
