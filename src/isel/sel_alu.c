@@ -143,6 +143,26 @@ static bool mul_wide(struct isel *s, const struct ir_insn *in)
 	return false;
 }
 
+/* A 64-bit product on the vector unit: the full al*bl from one v_mad_u64_u32, and the two
+ * cross products added to its high half by one v_add3_u32 (4 instructions, where a
+ * mulhi/mullo/mullo/add/mullo/add sequence takes 6 and reads each constant twice). */
+static bool mul64_vector(struct isel *s, const struct ir_insn *in)
+{
+	ir_ref a = in->args[0], b = in->args[1];
+	uint32_t res = sel_def(s, in->res), junk = sel_new_sgpr(s, s->mask_dw);
+	uint32_t t2 = sel_new_vgpr(s, 1), t3 = sel_new_vgpr(s, 1);
+	/* (the sources are read again below, so none can share the product's registers) */
+	struct mir_opnd ops[5] = {mir_vreg(res, 2), mir_vreg(junk, s->mask_dw), vs(s, a, 0),
+	                          vs(s, b, 0), mir_imm(0)};
+	valu(s, AMD_OP_V_MAD_U64_U32, 5, ops);
+	valu2(s, AMD_OP_V_MUL_LO_U32, mir_vreg(t2, 1), vs(s, a, 0), vs(s, b, 1));
+	valu2(s, AMD_OP_V_MUL_LO_U32, mir_vreg(t3, 1), vs(s, a, 1), vs(s, b, 0));
+	struct mir_opnd add[4] = {rd(s, in->res, 1), rd(s, in->res, 1), mir_vreg(t2, 1),
+	                          mir_vreg(t3, 1)};
+	valu(s, AMD_OP_V_ADD3_U32, 4, add);
+	return true;
+}
+
 static bool mul(struct isel *s, const struct ir_insn *in)
 {
 	if (words(s, in) == 2 && mul_wide(s, in))
@@ -160,6 +180,8 @@ static bool mul(struct isel *s, const struct ir_insn *in)
 		return true;
 	}
 	/* (ah*2^32 + al)(bh*2^32 + bl) mod 2^64 = al*bl + 2^32 (mulhi(al,bl) + al*bh + ah*bl) */
+	if (!uni)
+		return mul64_vector(s, in);
 	uint32_t t1 = uni ? sel_new_sgpr(s, 1) : sel_new_vgpr(s, 1);
 	uint32_t t2 = uni ? sel_new_sgpr(s, 1) : sel_new_vgpr(s, 1);
 	uint32_t t3 = uni ? sel_new_sgpr(s, 1) : sel_new_vgpr(s, 1);

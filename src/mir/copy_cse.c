@@ -13,6 +13,9 @@
  * that writes EXEC (the lanes of the two copies must be the same).  The source cannot
  * change in between, being defined once.  It also lets mir_pair_lds see that accesses
  * share a base register.
+ * Constants put in SGPRs (the literal operands a gfx9 VOP3 cannot encode: a 64-bit multiply
+ * by a constant reads each half twice) are numbered the same way across the whole block
+ * (an SGPR write does not depend on EXEC), for at most 16 distinct values per block.
  * requires: MIR on virtual registers (after isel, before allocation).
  * Complexity: O(instructions x operands) with a hash table per block. */
 #include <string.h>
@@ -90,6 +93,17 @@ bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in)
 	return false;
 }
 
+/* A constant put in an SGPR vreg defined once (a literal VOP3 cannot encode on gfx9): SGPR
+ * writes do not depend on EXEC, so it is numbered across the whole block. */
+static bool sgpr_constant(const struct mir_function *fn, const uint8_t *defs,
+                          const struct mir_insn *in)
+{
+	const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
+	return in->op == MIR_COPY && !(in->flags & MIR_IF_PARALLEL) && d->kind == MIR_VREG &&
+	       defs[d->v] == 1 && d->sub == 0 && d->width == 1 && fn->vregs[d->v].size == 1 &&
+	       fn->vregs[d->v].file == MIR_SGPR && s->kind == MIR_IMM;
+}
+
 /* A COPY this pass may number: into a VGPR vreg defined once, of the whole vreg, from an
  * immediate or from a whole or part of an SGPR vreg defined once. */
 static bool numberable(const struct mir_function *fn, const uint8_t *defs,
@@ -104,6 +118,30 @@ static bool numberable(const struct mir_function *fn, const uint8_t *defs,
 		return d->width == 1;
 	return s->kind == MIR_VREG && defs[s->v] == 1 && fn->vregs[s->v].file == MIR_SGPR &&
 	       s->width == d->width;
+}
+
+/* The SGPR constants of the block so far: at most MAX_SGPR_CONSTANTS distinct values are
+ * kept alive for reuse, a bound on the SGPRs this pass can add to the pressure. */
+enum { MAX_SGPR_CONSTANTS = 16 };
+struct sgpr_constants {
+	uint32_t value[MAX_SGPR_CONSTANTS], vreg[MAX_SGPR_CONSTANTS];
+	unsigned n;
+};
+
+/* True (and dst renamed) when the block already holds value in an SGPR vreg. */
+static bool number_sgpr_constant(struct sgpr_constants *st, uint32_t value, uint32_t dst,
+                                 uint32_t *rename)
+{
+	for (unsigned k = 0; k < st->n; k++)
+		if (st->value[k] == value) {
+			rename[dst] = st->vreg[k];
+			return true;
+		}
+	if (st->n < MAX_SGPR_CONSTANTS) {
+		st->value[st->n] = value;
+		st->vreg[st->n++] = dst;
+	}
+	return false;
 }
 
 void mir_cse_copies(struct mir_function *fn)
@@ -124,12 +162,19 @@ void mir_cse_copies(struct mir_function *fn)
 	t.mask = size - 1;
 	t.used = PA_NEW_ARRAY(fn->arena, uint32_t, max_insns + 1);
 	bool any = false;
+	struct sgpr_constants st = {0};
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
 		uint32_t out = 0;
 		clear(&t);
+		st.n = 0;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			struct mir_insn *in = &bl->insns[i];
+			if (sgpr_constant(fn, defs, in) &&
+			    number_sgpr_constant(&st, in->opnds[1].v, in->opnds[0].v, rename)) {
+				any = true;
+				continue; /* dropped */
+			}
 			if (numberable(fn, defs, in)) {
 				struct cse_entry *e =
 				        lookup(&t, copy_key(&in->opnds[1], in->opnds[0].width));

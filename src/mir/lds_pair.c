@@ -12,7 +12,9 @@
  * of one) is root + constant; any other is itself + 0.  Run after mir_cse_copies, so
  * reads whose bases were copied from the same SGPR see the same root.
  * Within a block, each read looks for an earlier unpaired read of the same width and
- * root; the pair becomes one read2 at the earlier read's place, based on the register of
+ * root; the pair becomes one read2 at the earlier read's place, based on the root itself
+ * or the lowest address register of the root read in the block so far where the offsets
+ * fit (pairs then share one base and the other address adds die), else on the register of
  * the lower address (which must already be defined there), into a new vreg of twice the
  * width; uses of the two old destinations (each defined once) are renamed to its halves.
  * Moving the later read up is right only if nothing between could change LDS or the
@@ -28,6 +30,13 @@
 enum { OPEN_MAX = 32, REBASE_MAX = 16, NO_DEF = 0xffffffffu };
 
 struct rebase;
+
+/* Per block: the lowest address register of each root read so far (shared_base). */
+enum { LOW_MAX = 16 };
+struct low_base {
+	uint32_t root, vreg;
+	int64_t addr; /* vreg = root + addr */
+};
 
 struct lds_read {
 	uint32_t pos;  /* index in the block */
@@ -53,6 +62,8 @@ struct lds_pair {
 	uint32_t *prefix, *prefix_base, *prefix_imm;
 	struct rebase *rebases; /* of the current block */
 	unsigned nrebases;
+	struct low_base low[LOW_MAX]; /* of the current block */
+	unsigned nlow;
 };
 
 static bool defined_once(const struct lds_pair *lp, const struct mir_opnd *o)
@@ -143,6 +154,51 @@ struct rebase {
 	uint32_t chunk;
 };
 
+/* Whether vreg v holds one value everywhere: defined once, or an input never written. */
+static bool one_value(const struct lds_pair *lp, uint32_t v)
+{
+	return v < lp->nvregs && lp->defs[v] <= 1;
+}
+
+/* A base of the pair's root that reads of other pairs share, in place of the lower read's
+ * own address register when that lies below the root (root - c, a v_add of its own that
+ * then dies; a base's 8-bit offsets cannot reach below it): the root itself when
+ * the pair's address is not below it, else the lowest address register of the root read in
+ * this block so far (nvcc's tile[4*j - 8] ... tile[4*j - 1] of an unrolled loop: one base,
+ * not four).  Kept only when the offsets fit the 8-bit fields and the register holds one
+ * value (defined once, or an input) that is defined at the pair's place. */
+static void shared_base(struct lds_pair *lp, uint32_t b, uint32_t pos, const struct lds_read *lo,
+                        int64_t unit, int64_t diff, uint32_t *base, uint32_t *off)
+{
+	struct low_base *lb = NULL;
+	for (unsigned k = 0; k < lp->nlow && !lb; k++)
+		if (lp->low[k].root == lo->root)
+			lb = &lp->low[k];
+	int64_t own = lo->addr - lo->off; /* the address in lo's register, from the root */
+	if (!one_value(lp, lo->base) || own >= 0)
+		return; /* (the root's relation to lo's register unknown; or that register is at
+		         * or above the root, and serves as well as any) */
+	if (!lb && lp->nlow < LOW_MAX) {
+		lb = &lp->low[lp->nlow++];
+		*lb = (struct low_base){lo->root, lo->base, own};
+	} else if (lb && own < lb->addr && available_at(lp, lo->base, b, pos)) {
+		lb->vreg = lo->base;
+		lb->addr = own;
+	}
+	uint32_t cand[2] = {lo->root, lb ? lb->vreg : lo->base};
+	int64_t cand_addr[2] = {0, lb ? lb->addr : own};
+	for (unsigned k = 0; k < 2; k++) {
+		int64_t rel = lo->addr - cand_addr[k];
+		if (cand[k] == *base || rel < 0 || rel % unit || rel / unit + diff / unit > 255 ||
+		    !one_value(lp, cand[k]) || !available_at(lp, cand[k], b, pos) ||
+		    lp->fn->vregs[cand[k]].file != MIR_VGPR)
+			continue;
+		*base = cand[k];
+		*off = (uint32_t)rel;
+		return;
+	}
+}
+
 /* Tries to pair read r (later) with open read o (earlier); true when done. */
 static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
                      const struct lds_read *r)
@@ -157,6 +213,7 @@ static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
 		return false;
 	struct mir_function *fn = lp->fn;
 	uint32_t base = lo->base, off = lo->off;
+	shared_base(lp, b, o->pos, lo, unit, diff, &base, &off);
 	if (off / unit + diff / unit > 255) {
 		/* offsets past the 8-bit field: read from base + chunk (chunk: the offset rounded
 		 * down to 1 KiB), made once per block and base where it is first needed */
@@ -206,6 +263,7 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 	struct lds_read open[OPEN_MAX];
 	unsigned nopen = 0;
 	lp->nrebases = 0;
+	lp->nlow = 0;
 	bool any = false;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];

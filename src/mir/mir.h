@@ -278,6 +278,10 @@ void mir_remove_dead_code(struct mir_function *fn);
  * phi's register directly where that changes nothing else, removing the copy; returns
  * how many copies went. */
 unsigned mir_coalesce_phi_copies(struct mir_function *fn);
+/* Before allocation, after mir_coalesce_phi_copies (coalesce_dying.c): a VALU result takes
+ * the name of a one-VGPR source read there for the last time, so an accumulation chain
+ * updates one register in place; returns how many sources were renamed. */
+unsigned mir_coalesce_dying_sources(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

@@ -790,6 +790,21 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 
 /* ---- the pass ---- */
 
+/* Puts `delay` (one field) into the second field of the one-field s_delay_alu at
+ * fresh[*last] when the instruction about to be appended at fresh[n] is at most 5
+ * instructions past it (instskip NEXT..SKIP_4 counts the instructions between the two), as
+ * AMDGPUInsertDelayAlu combines them: one instruction instead of two.  The joined one
+ * takes no third. */
+static bool join_delay(struct mir_insn *fresh, uint32_t n, uint32_t *last, uint32_t delay)
+{
+	uint32_t at = *last;
+	if (delay >= 16 || at == UINT32_MAX || n - at - 1 > 5 || n - at - 1 < 1)
+		return false;
+	fresh[at].opnds[0].v |= (n - at - 1) << 4 | delay << 7;
+	*last = UINT32_MAX;
+	return true;
+}
+
 static void push(struct mir_insn *fresh, uint32_t *n, struct mir_insn in, uint32_t line)
 {
 	in.src_line = line;
@@ -852,6 +867,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	struct mir_block *bl = &hz->fn->blocks[b];
 	uint32_t nfresh = 0;
 	struct mir_insn *fresh = *stage;
+	uint32_t last_delay = UINT32_MAX; /* a one-field s_delay_alu in fresh a later may join */
 	hz->cur_block = b;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
@@ -860,7 +876,9 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 		unsigned after = insert_fixes(hz, in, fresh, &nfresh, stats);
 		if (hz->fn->target->info->has_delay_alu && is_valu(in)) {
 			uint32_t delay = delay_for(hz, in, fresh, nfresh);
-			if (delay) {
+			if (delay && !join_delay(fresh, nfresh, &last_delay, delay)) {
+				if (delay < 16)
+					last_delay = nfresh;
 				struct mir_opnd d = mir_imm(delay);
 				push(fresh, &nfresh, mir_make(AMD_OP_S_DELAY_ALU, 1, &d),
 				     in->src_line);

@@ -297,6 +297,137 @@ static uint32_t ready_pop(struct ready *q)
 	return top;
 }
 
+/* Before allocation, the VGPR dwords that emitted loads hold for readers not yet emitted:
+ * a load moved up ahead of the arithmetic holds its registers until its readers run, and
+ * with no bound an unrolled loop's loads all move to its top (a register-blocked SGEMM: 64
+ * ds_read2 holding 128 VGPRs, 240 in all against 98 unscheduled, a third of the waves).
+ * A load that would take the total past MAX_HELD_DWORDS waits while other work is ready;
+ * 24 lets the next step's loads (16 dwords there) start while one step computes.  After allocation
+ * the order cannot raise pressure and nothing is held back. */
+enum { MAX_HELD_DWORDS = 24 };
+
+struct held_loads {
+	uint32_t *dwords;  /* per instruction: VGPR dwords a load writes (0: not a load) */
+	uint32_t *readers; /* per load: read-after-write successors not yet emitted */
+	uint32_t *pred_first, *pred; /* per instruction: the loads it reads (CSR) */
+	uint32_t held;
+};
+
+static uint32_t load_vgpr_dwords(const struct region *rg, const struct mir_insn *in)
+{
+	const struct amd_isa_op *row = sched_row(in);
+	if (!rg->vreg_key || !row || !(row->flags & AMD_F_LOAD) ||
+	    (row->unit != AMD_UNIT_VMEM_LOAD && row->unit != AMD_UNIT_LDS))
+		return 0;
+	uint32_t dw = 0;
+	for (unsigned k = 0; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
+		if (mir_opnd_is_def(in, k) && opnd_is_vgpr(rg->fn, &in->opnds[k]))
+			dw += in->opnds[k].width ? in->opnds[k].width : 1;
+	return dw;
+}
+
+static void held_loads_init(struct region *rg, struct held_loads *hl, const struct mir_insn *insns,
+                            uint32_t n)
+{
+	hl->dwords = PA_NEW_ARRAY(rg->a, uint32_t, n);
+	hl->readers = PA_NEW_ARRAY(rg->a, uint32_t, n);
+	hl->pred_first = PA_NEW_ARRAY(rg->a, uint32_t, n + 2);
+	hl->held = 0;
+	for (uint32_t i = 0; i < n; i++)
+		hl->dwords[i] = load_vgpr_dwords(rg, &insns[i]);
+	uint32_t total = 0;
+	for (uint32_t e = 0; e < rg->nedges; e++) {
+		const struct edge *ed = &rg->edges[e];
+		if (ed->lat && hl->dwords[ed->from]) {
+			hl->readers[ed->from]++;
+			hl->pred_first[ed->to + 2]++;
+			total++;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		hl->pred_first[i + 2] += hl->pred_first[i + 1];
+	hl->pred = PA_NEW_ARRAY(rg->a, uint32_t, total + 1);
+	for (uint32_t e = 0; e < rg->nedges; e++) {
+		const struct edge *ed = &rg->edges[e];
+		if (ed->lat && hl->dwords[ed->from])
+			hl->pred[hl->pred_first[ed->to + 1]++] = ed->from;
+	}
+}
+
+/* Instruction i is emitted: its loads' registers are taken, those it reads last freed. */
+static void held_loads_emit(struct held_loads *hl, uint32_t i)
+{
+	for (uint32_t k = hl->pred_first[i]; k < hl->pred_first[i + 1]; k++)
+		if (--hl->readers[hl->pred[k]] == 0)
+			hl->held -= hl->dwords[hl->pred[k]];
+	if (hl->dwords[i] && hl->readers[i])
+		hl->held += hl->dwords[i];
+}
+
+/* The queue to take the next instruction from: the better top of the two, except that a
+ * load past the bound waits while other work is ready. */
+static struct ready *pick_queue(const struct held_loads *hl, struct ready *q, struct ready *ql)
+{
+	if (!ql->n)
+		return q;
+	if (!q->n)
+		return ql;
+	uint32_t load = ql->item[0];
+	if (hl->held + hl->dwords[load] > MAX_HELD_DWORDS)
+		return q;
+	return ready_before(ql, load, q->item[0]) ? ql : q;
+}
+
+/* The most VGPR dwords that instructions of the region hold at once for readers in the
+ * region, emitted in `order` (NULL: as they are); RAW edges only. */
+static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns,
+                           const uint32_t *order, uint32_t n)
+{
+	struct pa_arena *a = rg->a;
+	uint32_t *dwords = PA_NEW_ARRAY(a, uint32_t, n), *readers = PA_NEW_ARRAY(a, uint32_t, n);
+	uint32_t *first = PA_NEW_ARRAY(a, uint32_t, n + 2), total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < insns[i].nopnds && k < AMD_MAX_OPNDS; k++)
+			if (mir_opnd_is_def(&insns[i], k) &&
+			    opnd_is_vgpr(rg->fn, &insns[i].opnds[k]))
+				dwords[i] += insns[i].opnds[k].width ? insns[i].opnds[k].width : 1;
+	for (uint32_t e = 0; e < rg->nedges; e++)
+		if (rg->edges[e].lat && dwords[rg->edges[e].from]) {
+			readers[rg->edges[e].from]++;
+			first[rg->edges[e].to + 2]++;
+			total++;
+		}
+	for (uint32_t i = 0; i < n; i++)
+		first[i + 2] += first[i + 1];
+	uint32_t *pred = PA_NEW_ARRAY(a, uint32_t, total + 1);
+	for (uint32_t e = 0; e < rg->nedges; e++)
+		if (rg->edges[e].lat && dwords[rg->edges[e].from])
+			pred[first[rg->edges[e].to + 1]++] = rg->edges[e].from;
+	uint32_t held = 0, peak = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = order ? order[j] : j;
+		for (uint32_t k = first[i]; k < first[i + 1]; k++)
+			if (--readers[pred[k]] == 0)
+				held -= dwords[pred[k]];
+		if (readers[i])
+			held += dwords[i];
+		peak = held > peak ? held : peak;
+	}
+	return peak;
+}
+
+/* Whether the new order holds more than MAX_HELD_DWORDS VGPR dwords beyond the old one at
+ * its peak (e.g. a kernel's 64 store addresses all computed before the first store, 128
+ * VGPRs, where each store's address comes just before it): then the region keeps its
+ * order.  Before allocation only. */
+static bool raises_pressure(const struct region *rg, const struct mir_insn *insns,
+                            const uint32_t *order, uint32_t n)
+{
+	if (!rg->vreg_key)
+		return false;
+	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + MAX_HELD_DWORDS;
+}
+
 /* Reorders insns[0..n) in place. */
 static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
 {
@@ -324,20 +455,26 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	memcpy(fill, succ_first, n * sizeof *fill);
 	for (uint32_t e = 0; e < rg->nedges; e++)
 		succ[fill[rg->edges[e].from]++] = rg->edges[e].to;
+	struct held_loads hl;
+	held_loads_init(rg, &hl, insns, n);
 	struct ready q = {PA_NEW_ARRAY(a, uint32_t, n), 0, height};
+	struct ready ql = {PA_NEW_ARRAY(a, uint32_t, n), 0, height}; /* loads (hl.dwords) */
 	for (uint32_t i = 0; i < n; i++)
 		if (!npreds[i])
-			ready_push(&q, i);
+			ready_push(hl.dwords[i] ? &ql : &q, i);
 	struct mir_insn *out = PA_NEW_ARRAY(a, struct mir_insn, n);
+	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t nout = 0;
-	while (q.n) {
-		uint32_t i = ready_pop(&q);
+	while (q.n || ql.n) {
+		uint32_t i = ready_pop(pick_queue(&hl, &q, &ql));
+		order[nout] = i;
 		out[nout++] = insns[i];
+		held_loads_emit(&hl, i);
 		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
 			if (--npreds[succ[k]] == 0)
-				ready_push(&q, succ[k]);
+				ready_push(hl.dwords[succ[k]] ? &ql : &q, succ[k]);
 	}
-	if (nout == n) /* always, for an acyclic graph; keep the order otherwise */
+	if (nout == n && !raises_pressure(rg, insns, order, n)) /* (nout == n: acyclic) */
 		memcpy(insns, out, n * sizeof *out);
 }
 

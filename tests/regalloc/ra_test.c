@@ -1,7 +1,8 @@
 /* Register allocation tests (suite 'regalloc'): hand-built MIR functions (straight line,
  * diamond with parallel copies, loops with swap and rotation cycles, 64-bit tuples, fixed
  * ABI registers, reserved SGPRs, pressure beyond the budget) and random structured
- * programs, each allocated by ra_run and judged by the independent symbolic checker in
+ * programs (each random one also after mir_coalesce_dying_sources, and an accumulation loop
+ * through it and phi coalescing), each allocated by ra_run and judged by the symbolic checker in
  * ra_check.c plus the encoder (every allocated instruction must encode for its target). */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ struct fixture {
 	size_t diag_len;
 	FILE *diag_out;
 	struct ra_stats stats;
+	unsigned merged; /* sources mir_coalesce_dying_sources renamed */
 };
 
 struct totals {
@@ -161,8 +163,10 @@ static bool encodes(const struct mir_function *fn, char *err, size_t errlen)
 	return true;
 }
 
-/* Allocates fx->fn and judges it; returns whether ra_run succeeded. */
-static bool run(struct fixture *fx, struct totals *t, const char *what)
+/* Allocates fx->fn and judges it; returns whether ra_run succeeded.  With `dying`,
+ * mir_coalesce_dying_sources runs first and the checker judges the allocation against the
+ * function before it (the pass renames registers only; it adds and removes nothing). */
+static bool run_with(struct fixture *fx, struct totals *t, const char *what, bool dying)
 {
 	struct pa_diag vd;
 	pa_diag_init(&vd, stderr);
@@ -171,6 +175,8 @@ static bool run(struct fixture *fx, struct totals *t, const char *what)
 		return false;
 	}
 	fx->virt = ra_check_snapshot(&fx->fn);
+	if (dying)
+		fx->merged = mir_coalesce_dying_sources(&fx->fn);
 	if (!ra_run(&fx->fn, &fx->stats, &fx->diag))
 		return false;
 	char err[300];
@@ -183,6 +189,11 @@ static bool run(struct fixture *fx, struct totals *t, const char *what)
 	ok = encodes(&fx->fn, err, sizeof err);
 	check(t, ok, "%s: %s", what, err);
 	return true;
+}
+
+static bool run(struct fixture *fx, struct totals *t, const char *what)
+{
+	return run_with(fx, t, what, false);
 }
 
 static const char *diag_text(struct fixture *fx)
@@ -627,6 +638,62 @@ static void case_bad_copy(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* A loop accumulating into four phis through two steps each (acc1 = p + x, acc2 = acc1 +
+ * y, p = acc2 at the latch): phi coalescing makes the second step write p, and
+ * mir_coalesce_dying_sources makes the first write p too (acc1 dies there), so every step
+ * updates its phi's register in place: no moves in the loop, and the four chains take four
+ * registers besides x, y and the address (without the pass each chain held two). */
+static void case_accumulate(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "accumulate");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	uint32_t cnt = newv(&fx, MIR_SGPR, 1, 1), cnt0 = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t cnt2 = newv(&fx, MIR_SGPR, 1, 1), x = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t y = newv(&fx, MIR_VGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	uint32_t p[4], init[4], acc1[4], acc2[4];
+	vadd(fn, b0, vr(fn, x), mir_imm(3), mir_vgpr(0, 1));
+	vadd(fn, b0, vr(fn, y), mir_imm(5), mir_vgpr(0, 1));
+	vadd(fn, b0, sub(addr, 0), mir_imm(0), mir_vgpr(0, 1));
+	vadd(fn, b0, sub(addr, 1), mir_imm(0), mir_vgpr(0, 1));
+	for (unsigned i = 0; i < 4; i++) {
+		p[i] = newv(&fx, MIR_VGPR, 1, 1);
+		init[i] = newv(&fx, MIR_VGPR, 1, 1);
+		acc1[i] = newv(&fx, MIR_VGPR, 1, 1);
+		acc2[i] = newv(&fx, MIR_VGPR, 1, 1);
+		vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
+	}
+	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b0, vr(fn, p[i]), vr(fn, init[i]), true);
+	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
+	succ(fn, b0, (int)b1, -1);
+	for (unsigned i = 0; i < 4; i++)
+		vadd(fn, b1, vr(fn, acc1[i]), vr(fn, p[i]), vr(fn, x));
+	for (unsigned i = 0; i < 4; i++)
+		vadd(fn, b1, vr(fn, acc2[i]), vr(fn, y), vr(fn, acc1[i]));
+	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b1, vr(fn, p[i]), vr(fn, acc2[i]), true);
+	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
+	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
+	succ(fn, b1, (int)b2, (int)b1);
+	for (unsigned i = 0; i < 4; i++)
+		store(fn, b2, vr(fn, addr), vr(fn, p[i]));
+	end(fn, b2);
+	mir_coalesce_phi_copies(fn);
+	bool ok = run_with(&fx, t, "accumulate", true);
+	check(t, ok, "accumulate/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	unsigned moves = 0;
+	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
+		moves += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32;
+	check(t, ok && fx.merged == 4 && moves == 0 && fn->num_vgprs <= 8,
+	      "accumulate/%s: %u renamed, %u moves in the loop, %u VGPRs", gpu, fx.merged, moves,
+	      fn->num_vgprs);
+	teardown(&fx);
+}
+
 static void run_hand_cases(struct totals *t)
 {
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
@@ -646,6 +713,7 @@ static void run_hand_cases(struct totals *t)
 		case_vgpr_pressure(t, gpus[g]);
 		case_sgpr_spill(t, gpus[g]);
 		case_bad_copy(t, gpus[g]);
+		case_accumulate(t, gpus[g]);
 	}
 }
 
@@ -879,7 +947,7 @@ static void run_random_cases(struct totals *t)
 {
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
 	unsigned allocated = 0, pressure = 0, xor_swaps = 0, tight_fail = 0, lane_saves = 0;
-	unsigned spilling = 0, vgpr_spilling = 0;
+	unsigned spilling = 0, vgpr_spilling = 0, dying_merged = 0;
 	for (uint64_t seed = 1; seed <= 1000; seed++) {
 		const char *gpu = gpus[seed % 5];
 		char name[64];
@@ -943,12 +1011,25 @@ static void run_random_cases(struct totals *t)
 		xor_swaps += uses_op(&fx.fn, AMD_OP_V_XOR_B32) || uses_op(&fx.fn, AMD_OP_S_XOR_B32);
 		lane_saves += fx.stats.spilled == 0 && uses_op(&fx.fn, AMD_OP_V_WRITELANE_B32);
 		teardown(&fx);
+		/* Again after mir_coalesce_dying_sources, with the first run's budget. */
+		setup(&fx, gpu, name);
+		build_random(&fx, seed);
+		fx.fn.scratch_ready = scratch;
+		ok = run_with(&fx, t, name, true);
+		check(t,
+		      ok || strstr(diag_text(&fx), "register pressure in") ||
+		              fx.stats.needs_scratch,
+		      "%s after coalescing dying sources: %s", name, diag_text(&fx));
+		dying_merged += fx.merged;
+		teardown(&fx);
 	}
 	check(t,
 	      allocated >= 650 && pressure >= 30 && xor_swaps >= 5 && lane_saves >= 1 &&
 	              spilling >= 40 && vgpr_spilling >= 20 && tight_fail < 10,
 	      "random: %u allocated (%u with XOR swaps), %u over budget", allocated, xor_swaps,
 	      pressure);
+	check(t, dying_merged >= 20, "random: only %u dying sources renamed", dying_merged);
+	printf("random programs: %u sources renamed by mir_coalesce_dying_sources\n", dying_merged);
 	printf("random programs: %u allocated (%u spilling SGPRs, %u spilling VGPRs, %u with XOR "
 	       "swaps, %u with lane saves), %u over budget, %u tight reruns over budget\n",
 	       allocated, spilling, vgpr_spilling, xor_swaps, lane_saves, pressure, tight_fail);
