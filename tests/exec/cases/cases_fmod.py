@@ -5,7 +5,9 @@ mul/fma whose exact result is tiny, .ftz/.sat/.relu on f16 and f16x2, min/max .N
 f16, setp.f16x2, neg/abs/sub.f64 of NaNs.  The references follow the PTX
 ISA's definitions in exact fractions; where the ISA leaves a detail open they follow what
 NVIDIA's hardware computes (../shared/ptx-hw, docs/FLOAT.md): .sat gives +0.0 for every
-result that clamps to zero, and .ftz mul/fma detect tininess before rounding."""
+result that clamps to zero, and .ftz mul/fma detect tininess after rounding with an unbounded
+exponent (IEEE 754's "after rounding": the H100's fma.rp.ftz keeps 2^-126 for a value just
+below it that is no 24-bit number, kernel k00685 of ../shared/ptx-hw/random)."""
 
 import random
 from fractions import Fraction
@@ -23,11 +25,13 @@ EDGE32 = [0, SIGN, 0x3f800000, 0xbf800000, 0x3f7fffff, 0x3f800001, 0x00800000, 0
           0x01000000, 0x7fc00000, 0xffc12345, 0x7f800000, 0xff800000, 0x40000000, 0x00400000,
           0x3f7ffffe, 0xbf7fffff, 0x7ff00000, 0x7ff40000, 0xfff80000,
           0x7f800001, 0xff812345]  # the last two: signalling NaNs
-# fma operands whose exact result is just below 2^-126 in magnitude (rounds up to it)
+# fma operands whose exact result is just below 2^-126 in magnitude (rounds up to it); the
+# last two are no 24-bit numbers (kept as 2^-126 where they round up to it, k00685's case)
 TINY_FMA = [(0x3f7fffff, 0x00800000, 0), (0xbf7fffff, 0x00800000, SIGN),
             (0x00ffffff, 0x3f000000, 0x80000001), (0x3effffff, 0x01000000, 0),
             (0x3fc00000, 0x00800001, 0x80800001), (0x3f800001, 0x00ffffff, 0x80800000),
-            (0x3f800000, 0x00800000, 0x80000001)]
+            (0x3f800000, 0x00800000, 0x80000001), (0xa0cdb8c9, 0x01490fdb, 0x00800000),
+            (0x3f7ffffe, 0x00800001, 0x00000000)]
 EDGE16 = [0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x03ff,
           0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555, 0x3bff, 0x07ff, 0x3800, 0x3c01]
 # f16 (a, b, c) whose a * b (+ c) is just below 2^-14 (rounds up to it), or near 1.0
@@ -58,16 +62,31 @@ def exact(op, xs):
             'mul': lambda: v[0] * v[1], 'fma': lambda: v[0] * v[1] + v[2]}[op]()
 
 
+def tiny_after_rounding(e, mode):
+    """Whether the nonzero exact value e, rounded to 24 significant bits under mode with an
+    unbounded exponent, is below 2^-126 in magnitude."""
+    if abs(e) >= TINY:
+        return False
+    if abs(e) < TINY / 2:
+        return True
+    q = abs(e) * 2 ** 150  # in [2^23, 2^24): its integer part is the 24-bit significand
+    m = q.numerator // q.denominator
+    rem = q - m
+    up = rem and {'rn': rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1),
+                  'rz': False, 'rp': e > 0, 'rm': e < 0}[mode]
+    return m + bool(up) < 1 << 24
+
+
 def arith(op, xs, mode, flush=False, saturate=False):
     """add/sub/mul/fma rounded as `mode` says; .ftz flushes subnormal operands and any result
-    whose exact value is nonzero and below 2^-126 in magnitude (before rounding)."""
+    whose exact value is nonzero and, rounded with an unbounded exponent, below 2^-126."""
     if flush:
         xs = [ftz(x) for x in xs]
     r = directed(op, xs, 32, mode)
     if flush and not callable(r):
         if all(fval(x, 32)[0] == 'num' for x in xs):
             e = exact(op, xs)
-            if e != 0 and abs(e) < TINY:
+            if e != 0 and tiny_after_rounding(e, mode):
                 r = SIGN if e < 0 else 0
         r = ftz(r)
     return sat(r) if saturate else r
