@@ -59,9 +59,10 @@ for _m in (intops, floatops, warpops, memops, intsatops):  # intsatops wraps add
 class CompiledKernel:
     """A flat kernel with every instruction turned into (kind, payload, guard)."""
 
-    def __init__(self, flat, strict=True):
+    def __init__(self, flat, strict=True, quirk16=False):
         self.flat = flat
         self.strict = strict  # raise UB on what PTX leaves undefined (else model the hardware)
+        self.quirk16 = quirk16  # the H100's +32768 after neg/abs.s16 of -32768 (ops_common)
         self.local_layout = mem.SpaceLayout()
         self.shared_layout = mem.SpaceLayout()
         self.param_layout = mem.SpaceLayout()
