@@ -168,7 +168,7 @@ def main():
                     help='exit 77 (skipped) unless the environment variable VAR is set')
     a = ap.parse_args()
     if a.opt_in and not os.environ.get(a.opt_in):
-        print('skipped: set %s=1 to run it (about 7 min on one core)' % a.opt_in)
+        print('skipped: set %s=1 to run it (3 to 6 min on one core)' % a.opt_in)
         return 77
     if a.skip_missing and not os.path.exists(os.path.join(a.dir, 'manifest.json')):
         print('no hardware set at %s: skipped' % a.dir)
