@@ -344,18 +344,28 @@ static void tr_abs64(struct ax2 *x)
 	    true);
 }
 
-/* .ftz mul/fma: NVIDIA's hardware detects tininess before rounding: a result whose exact
- * value is below 2^-126 in magnitude is flushed even where it rounds up to +-2^-126
- * (0x3f7fffff * 2^-126 gives 0).  The exact value is that small iff the same operation
- * rounded toward zero is (2^-126 is representable and rounding toward zero never grows a
- * magnitude), so the .rz twin decides; the flushed zero takes the sign of the rounded
- * result r, which is the exact value's sign (or, for an exact zero, r's own). */
-static ir_ref flush_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)
+/* .ftz mul/fma: NVIDIA's hardware judges tininess after rounding with an unbounded exponent
+ * (IEEE 754's "after rounding"): the exact value rounded to 24 bits in the instruction's
+ * direction is flushed when it is below 2^-126.  0x3f7fffff * 2^-126 (exactly a 24-bit value
+ * below 2^-126) gives 0 under every rounding; a value just below 2^-126 that is no 24-bit
+ * number keeps 2^-126 where it rounds up (fma.rp.ftz, kernel k00685 of the H100 set).  The
+ * same operation with a and c scaled by 2^24 (exact: where either overflows, the exact result
+ * cannot be a nonzero value below 2^-126) rounds 2^24 times the exact value with 24 bits in
+ * the normal range, so it decides: tiny iff below 2^-102.  The flushed zero takes the sign of
+ * the rounded result r, which is the exact value's sign (or, for an exact zero, r's own). */
+static ir_ref flush_tiny_rounded(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n,
+                                 uint32_t mode, ir_ref r)
 {
-	ir_ref rz = irb_emit(x->b, op, IR_T_F32, args, n, IR_FM_RZ, 0);
-	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, rz),
+	ir_ref two24 = op1(x, IR_BITCAST, IR_T_F32, k(x, IR_T_I32, 0x4b800000u));
+	ir_ref scaled[3] = {args[0], args[1], 0};
+	scaled[0] = irb_emit(x->b, IR_FMUL, IR_T_F32, (ir_ref[]){args[0], two24}, 2, IR_FM_RN, 0);
+	if (n > 2)
+		scaled[2] = irb_emit(x->b, IR_FMUL, IR_T_F32, (ir_ref[]){args[2], two24}, 2,
+		                     IR_FM_RN, 0);
+	ir_ref t = irb_emit(x->b, op, IR_T_F32, scaled, n, mode, 0);
+	ir_ref mag = op2(x, IR_AND, IR_T_I32, op1(x, IR_BITCAST, IR_T_I32, t),
 	                 k(x, IR_T_I32, 0x7fffffffu));
-	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x00800000u));
+	ir_ref tiny = icmp(x, IR_CMP_LTU, mag, k(x, IR_T_I32, 0x0c800000u)); /* 2^-102 */
 	ir_ref bits = op1(x, IR_BITCAST, IR_T_I32, r);
 	ir_ref z = op2(x, IR_AND, IR_T_I32, bits, k(x, IR_T_I32, 0x80000000u));
 	return op1(x, IR_BITCAST, IR_T_F32, op3(x, IR_SELECT, IR_T_I32, tiny, z, bits));
@@ -386,7 +396,7 @@ static bool tr_ftz_arith(struct ax2 *x)
 		args[i] = flush_subnormal(x, src(x, 1 + i, IR_T_F32, false), false);
 	ir_ref r = irb_emit(x->b, op, IR_T_F32, args, n, aux, 0);
 	dst(x,
-	    op == IR_FMUL || op == IR_FMA ? flush_tiny_exact(x, op, args, n, r)
+	    op == IR_FMUL || op == IR_FMA ? flush_tiny_rounded(x, op, args, n, aux & ~IR_FM_SAT, r)
 	                                  : flush_subnormal(x, r, false),
 	    false);
 	return true;
@@ -478,7 +488,8 @@ static ir_ref flush16(struct ax2 *x, ir_ref h)
 	return op1(x, IR_TRUNC, IR_T_I16, w);
 }
 
-/* .ftz on an f16 mul/fma result r: tininess before rounding, as for f32 (flush_tiny_exact):
+/* .ftz on an f16 mul/fma result r: tininess before rounding (the H100 set holds no f16 sample
+ * that tells it from f32's after-rounding rule, flush_tiny_rounded):
  * the operation in f32 (the product of two f16 is exact there) rounded toward zero is below
  * 2^-14 in magnitude iff the exact result is */
 static ir_ref flush16_tiny_exact(struct ax2 *x, enum ir_op op, ir_ref *args, unsigned n, ir_ref r)

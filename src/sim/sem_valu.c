@@ -758,6 +758,11 @@ VF64(v_add_f64, 2, a + b)
 VF64(v_mul_f64, 2, a *b)
 VF64(v_min_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmin_hw(a, b))
 VF64(v_max_f64, 2, v.ieee && (snan64(a) || snan64(b)) ? quiet64(a, b) : fmax_hw(a, b))
+/* gfx12's V_MIN_NUM_F64/V_MAX_NUM_F64 (RDNA4 ISA guide, VOP2 opcodes 13 and 14): IEEE
+ * minimumNumber/maximumNumber. A NaN operand, signalling or not, yields the other operand; two
+ * NaNs yield cvtToQuietNAN(S0), never a signalling NaN. */
+VF64(v_min_num_f64, 2, isnan(a) && isnan(b) ? quiet_nan64(a) : fmin_hw(a, b))
+VF64(v_max_num_f64, 2, isnan(a) && isnan(b) ? quiet_nan64(a) : fmax_hw(a, b))
 VF64(v_fma_f64, 3, fma(a, b, c))
 VF64(v_trunc_f64, 1, quiet_nan64(trunc(a)))
 VF64(v_ceil_f64, 1, quiet_nan64(ceil(a)))
@@ -977,8 +982,10 @@ static const struct sim_sem valu_sems[] = {
         VD(v_mul_f64),
         VD(v_min_f64),
         VD(v_max_f64),
-        {"v_min_num_f64", v_min_f64, SIM_CLASS_VALU_F64, SIM_MEM_NONE, SEM_VALU | SEM_F64, 0, 0},
-        {"v_max_num_f64", v_max_f64, SIM_CLASS_VALU_F64, SIM_MEM_NONE, SEM_VALU | SEM_F64, 0, 0},
+        {"v_min_num_f64", v_min_num_f64, SIM_CLASS_VALU_F64, SIM_MEM_NONE, SEM_VALU | SEM_F64, 0,
+         0},
+        {"v_max_num_f64", v_max_num_f64, SIM_CLASS_VALU_F64, SIM_MEM_NONE, SEM_VALU | SEM_F64, 0,
+         0},
         VD(v_fma_f64),
         VD(v_trunc_f64),
         VD(v_ceil_f64),

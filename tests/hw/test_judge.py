@@ -103,6 +103,12 @@ def main():
     check(ex2h(0x8e) and ex2h(0x8f) and not ex2h(0x8d) and not ex2h(0),
           'ex2.approx.f16: subnormal results within one unit of 2^-24')
     check(isa_bounds.check('ex2.approx.f16', [0xd782], 0)[0], 'ex2.approx.f16: 2^-120.125 is 0')
+    # tanh.approx.f16: an absolute 2^-10.987 (the H100: tanh(0x2480) = 0x247f, one ulp below
+    # the correctly rounded 0x2480, relative error 2^-10.3); tanh(1.0) = 0.76159: 0x3a17 is
+    # 3.6e-4 off (inside), 0x3a19 6.1e-4 (outside)
+    tanhh = lambda a, r: isa_bounds.check('tanh.approx.f16', [a], r)[0]  # noqa: E731
+    check(tanhh(0x2480, 0x247f) and tanhh(0x3c00, 0x3a17) and not tanhh(0x3c00, 0x3a19),
+          'tanh.approx.f16: absolute error 2^-10.987')
     d = run({1: judge.SENTINEL})
     check(len(d) == 1 and d[0]['kind'] == 'unwritten', 'the sentinel on one side: unwritten')
     d = run({7: 0x00007e00})

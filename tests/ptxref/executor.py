@@ -27,12 +27,27 @@ import intsatops
 WARP = 32
 
 
+class Regs(dict):
+    """A thread's registers, remembering when each was last written (a count of writes): the
+    H100's choice among several f64 NaN operands follows it (floatops._f64_nan_order)."""
+    __slots__ = ('when', 'clock')
+
+    def __init__(self, regs):
+        super().__init__(regs)
+        self.when, self.clock = {}, 0
+
+    def __setitem__(self, name, value):
+        self.clock += 1
+        self.when[name] = self.clock
+        dict.__setitem__(self, name, value)
+
+
 class Thread:
     __slots__ = ('r', 'pc', 'cc', 'tid', 'lane', 'warp', 'local', 'param', 'done', 'at_bar',
                  'cta')
 
     def __init__(self, tid, regs, local, param, cta, warp_size=WARP):
-        self.r = dict(regs)
+        self.r = Regs(regs)
         self.pc = 0
         self.cc = 0
         self.tid = tid
@@ -59,9 +74,10 @@ for _m in (intops, floatops, warpops, memops, intsatops):  # intsatops wraps add
 class CompiledKernel:
     """A flat kernel with every instruction turned into (kind, payload, guard)."""
 
-    def __init__(self, flat, strict=True):
+    def __init__(self, flat, strict=True, quirk16=False):
         self.flat = flat
         self.strict = strict  # raise UB on what PTX leaves undefined (else model the hardware)
+        self.quirk16 = quirk16  # the H100's +32768 after neg/abs.s16 of -32768 (ops_common)
         self.local_layout = mem.SpaceLayout()
         self.shared_layout = mem.SpaceLayout()
         self.param_layout = mem.SpaceLayout()

@@ -48,7 +48,7 @@ def _sum(fmt, mode, ftz, x_sign, x_q, y):
         else:
             zs = 1 if mode == 'rm' else 0
         return fc.zero(fmt, zs)
-    return fc.round_to(1 if v < 0 else 0, abs(v), fmt, mode, ftz)
+    return fc.round_to(1 if v < 0 else 0, abs(v), fmt, mode, ftz, tiny_unbounded=fmt == 'f32')
 
 
 def add(fmt, a, b, mode='rn', ftz=False, sat=False, negate_b=False):
@@ -73,7 +73,8 @@ def mul(fmt, a, b, mode='rn', ftz=False, sat=False):
         if (x.kind == 'num' and x.q == 0) or (y.kind == 'num' and y.q == 0):
             return finish(nan_result(fmt, []), fmt, sat)
         return finish(fc.inf(fmt, s), fmt, sat)
-    return finish(fc.round_to(s, x.q * y.q, fmt, mode, ftz), fmt, sat)
+    return finish(fc.round_to(s, x.q * y.q, fmt, mode, ftz, tiny_unbounded=fmt == 'f32'), fmt,
+                  sat)
 
 
 def fma(fmt, a, b, c, mode='rn', ftz=False, sat=False):

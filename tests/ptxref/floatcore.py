@@ -75,17 +75,24 @@ def zero(fmt, sign):
     return sign << (FORMATS[fmt][2] - 1)
 
 
-def round_to(sign, q, fmt, mode='rn', ftz=False, tiny_after=False):
+def round_to(sign, q, fmt, mode='rn', ftz=False, tiny_after=False, tiny_unbounded=False):
     """Bits of the value (-1)^sign * q (q >= 0 Fraction) rounded to fmt under mode.  ftz:
-    a subnormal result flushes to zero, judged before rounding (arithmetic, as the hardware
-    does) or after it (tiny_after: cvt.ftz.f32.f64 keeps a value that rounds up to the
-    smallest normal)."""
+    a subnormal result flushes to zero, judged before rounding (f16 arithmetic), after
+    rounding to the subnormal grid (tiny_after: cvt.ftz.f32.f64 keeps a value that rounds up
+    to the smallest normal) or after rounding to full precision with an unbounded exponent
+    (tiny_unbounded: f32 mul/fma, IEEE 754's "after rounding"; the H100 keeps 2^-126 for
+    fma.rp.ftz of a value just below it that is not a 24-bit number, kernel k00685)."""
     eb, mb, tb = FORMATS[fmt]
     if q == 0:
         return zero(fmt, sign)
     bias = (1 << (eb - 1)) - 1
     emin, emax, p = 1 - bias, bias, mb + 1
     e = _floor_log2(q)
+    if ftz and e < emin and tiny_unbounded:
+        # tiny unless q lies in [2^(emin-1), 2^emin) and rounds to p bits up to 2^emin
+        if e == emin - 1 and _rounds_up_to_power(sign, q * Fraction(2) ** (p - 1 - e), mode):
+            return (sign << (tb - 1)) | (1 << mb)
+        return zero(fmt, sign)
     if ftz and e < emin and not tiny_after:
         return zero(fmt, sign)
     e = max(e, emin)
@@ -119,6 +126,19 @@ def round_to(sign, q, fmt, mode='rn', ftz=False, tiny_after=False):
             return zero(fmt, sign)
         return (sign << (tb - 1)) | m
     return (sign << (tb - 1)) | ((e + bias) << mb) | (m - (1 << mb))
+
+
+def _rounds_up_to_power(sign, scaled, mode):
+    """Whether scaled (in [2^(p-1), 2^p)) rounded to an integer under mode is 2^p."""
+    m = scaled.numerator // scaled.denominator
+    rem = scaled - m
+    if not rem or (m + 1) & m:  # exact, or m + 1 is not a power of two
+        return False
+    if mode == 'rn':
+        return rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1)
+    if mode == 'rna':
+        return rem >= Fraction(1, 2)
+    return (mode == 'rm' and sign) or (mode == 'rp' and not sign)
 
 
 def round_value(v, fmt, mode='rn', ftz=False, zero_sign=0):

@@ -14,10 +14,12 @@ import memory as mem
 import ptxparse
 
 
-def compile_ptx(text, entry=None, strict=True):
+def compile_ptx(text, entry=None, strict=True, quirk16=False):
     """PTX text -> CompiledKernel (raises ptxparse.PtxError / ops_common.UB).  strict: raise
-    UB where PTX leaves a result undefined; else model what the hardware returns."""
-    return executor.CompiledKernel(loader.flatten(ptxparse.parse(text), entry), strict)
+    UB where PTX leaves a result undefined; else model what the hardware returns.  quirk16:
+    follow the H100's 16-bit quirk (neg.s16/abs.s16 of -32768 leave +32768 in the register,
+    which later signed 16-bit operations read; docs/PTXREF.md), which ptxas-amd does not."""
+    return executor.CompiledKernel(loader.flatten(ptxparse.parse(text), entry), strict, quirk16)
 
 
 def run(ck, ntid, buffers, scalars=None, max_steps=2000000, warp_size=32):

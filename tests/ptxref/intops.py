@@ -6,7 +6,7 @@ hardware's behaviour (see docs/PTXREF.md):
 - div/rem by zero: every bit of the result set.
 """
 
-from ops_common import UB, mask, sext, types_of
+from ops_common import QUIRK16, UB, mask, sext, types_of
 from ptxparse import TYPE_BITS
 
 
@@ -174,6 +174,16 @@ def c_minmax(ins, ctx):
 def c_abs_neg(ins, ctx):
     ty = _ty(ins)
     w = _bits(ty)
+    d = ins.args[0]
+    if ty == 's16' and ctx.ck.quirk16 and d[0] == 'reg' and ctx.reg_bits(d[1]) == 16:
+        # -32768 gives +32768 in the register (QUIRK16); +32768 negated is -32768 again
+        g = ctx.get(ins.args[1], 's16')
+        fn = abs if ins.op == 'abs' else (lambda v: -v)
+
+        def quirk(t):
+            r = fn(sext(g(t), 16))
+            t.r[d[1]] = QUIRK16 if r == 32768 else r & 0xffff
+        return 'lane', quirk
     if ins.op == 'abs':
         return _lane(ins, ctx, ty, lambda a: abs(sext(a, w)) & mask(w), 1)
     return _lane(ins, ctx, ty, lambda a: (-a) & mask(w), 1)
@@ -254,6 +264,11 @@ def c_bfe(ins, ctx):
     gb, gc = ctx.get(ins.args[2], 'u32'), ctx.get(ins.args[3], 'u32')
     s = ctx.set(ins.args[0], ty)
     signed = ty[0] == 's'
+    # NVIDIA's constant folding (not the ISA; hardware check only): bfe.s32 with an immediate
+    # position of 32 or more and an immediate nonzero length gives all ones whatever the sign
+    # of a (every one of the 790 such lanes of the H100 set; the register forms follow the ISA)
+    folds_to_ones = (not ctx.ck.strict and ty == 's32' and ins.args[2][0] == 'imm' and
+                     ins.args[3][0] == 'imm')
 
     def f(t):
         a, pos, ln = ga(t), gb(t), gc(t)
@@ -261,6 +276,8 @@ def c_bfe(ins, ctx):
             pos, ln = pos & 0xff, ln & 0xff
         if ln == 0:
             return s(t, 0)
+        if folds_to_ones and pos >= w:
+            return s(t, mask(w))
         if pos >= w:
             # the field starts beyond the value: signed copies the sign bit
             return s(t, mask(w) if signed and a >> (w - 1) else 0)
@@ -280,12 +297,17 @@ def c_bfi(ins, ctx):
     ga, gb = ctx.get(ins.args[1], ty), ctx.get(ins.args[2], ty)
     gc, gd = ctx.get(ins.args[3], 'u32'), ctx.get(ins.args[4], 'u32')
     s = ctx.set(ins.args[0], ty)
+    # NVIDIA's constant folding (hardware check only): bfi.b32 with an immediate position of
+    # 1..31 and an immediate length of 32 or 64 returns b (all 256 such lanes of the H100 set,
+    # 187 of them where the ISA's result differs; position 0 and other lengths follow the ISA)
+    folds_to_b = (not ctx.ck.strict and ty == 'b32' and ins.args[3][0] == 'imm' and
+                  ins.args[4][0] == 'imm')
 
     def f(t):
         a, b, pos, ln = ga(t), gb(t), gc(t), gd(t)
         if w == 32:  # hardware: 8-bit fields for .b32, whole 32-bit operands for .b64
             pos, ln = pos & 0xff, ln & 0xff
-        if ln == 0 or pos >= w:
+        if ln == 0 or pos >= w or (folds_to_b and 0 < pos < 32 and ln in (32, 64)):
             return s(t, b)
         top = min(pos + ln, w)
         fm = mask(top - pos) << pos

@@ -14,7 +14,16 @@ def mask(bits):
     return (1 << bits) - 1
 
 
+# The H100's 16-bit quirk (CompiledKernel.quirk16): neg.s16/abs.s16 of -32768 leave +32768 in
+# the hardware's 32-bit register.  Such a 16-bit register holds QUIRK16 (0x8000 with bit 80
+# set, which no register value has); every read masks that bit away except a signed 16-bit
+# read, which sext turns into +32768.
+QUIRK16 = (1 << 80) | 0x8000
+
+
 def sext(v, bits):
+    if bits == 16 and v == QUIRK16:
+        return 32768
     v &= (1 << bits) - 1
     return v - (1 << bits) if v >> (bits - 1) else v
 
@@ -119,6 +128,8 @@ class OpContext:
             self.reg_bits(name)
             if ty == 'pred':
                 return lambda t: t.r[name]
+            if ty == 's16' and self.ck.quirk16:
+                return lambda t: t.r[name] if t.r[name] == QUIRK16 else t.r[name] & m
             return lambda t: t.r[name] & m
         if k == 'imm':
             v = immediate(a[1], ty)

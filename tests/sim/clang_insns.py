@@ -14,7 +14,8 @@
    there.  hints runs the hint builtins (s_incperflevel, s_decperflevel, s_ttracedata,
    s_setprio, s_sleep, on gfx12 s_sleep_var) and the scalar-cache ones (s_dcache_inv, on gfx9
    s_dcache_wb and s_dcache_inv_vol); lds_minmax LDS float/double atomic min/max (gfx12:
-   ds_min_num_f32 and the other _num forms).
+   ds_min_num_f32 and the other _num forms); nan_minmax fmin/fmax of doubles with signalling
+   and quiet NaN operands (a NaN result must be quiet).
 3. OTHER_LEVELS: kernels whose code at another optimization level has instructions the
    survey lacks, mnemonics checked as in 1.
 usage: clang_insns.py AMDSIM SIM_MNEMONICS SRCDIR"""
@@ -172,6 +173,56 @@ def run_minmax(tmp, hsaco, target, inbin, inp):
                                                                want_d, sum(v != 3 for v in seen)))
 
 
+# f64 operands of nan_minmax: signalling and quiet NaNs of both signs, numbers, zeros
+NAN_OPS = [0x7ff0000000000001, 0xfff4000000000000, 0x7ff8000000000000, 0xfff8000012345678,
+           0x3ff0000000000000, 0xc000000000000000, 0x0000000000000001, 0x7ff0000000000000,
+           0x8000000000000000, 0x4024000000000000]
+
+
+def f64_nan(x):
+    return (x >> 52) & 0x7ff == 0x7ff and x & ((1 << 52) - 1)
+
+
+def minmax_ref(a, b, is_max):
+    """OpenCL fmin/fmax (IEEE 754 minNum/maxNum): a NaN operand yields the other one; two NaNs
+    a quiet NaN (None: any quiet NaN); a signed-zero tie either zero (a set of both)."""
+    if f64_nan(a) and f64_nan(b):
+        return None
+    if f64_nan(a) or f64_nan(b):
+        return {b if f64_nan(a) else a}
+    fa, fb = (struct.unpack('<d', struct.pack('<Q', x))[0] for x in (a, b))
+    if fa == fb:
+        return {a, b}
+    return {a if (fa > fb) == is_max else b}
+
+
+def run_nan_minmax(tmp, hsaco, target):
+    """nan_minmax over every pair of NAN_OPS: a NaN result must be quiet (the RDNA4 guide's
+    V_MIN_NUM_F64/V_MAX_NUM_F64 return cvtToQuietNAN(S0) for two NaNs)."""
+    n = GRID * BLOCK
+    pairs = [(a, b) for a in NAN_OPS for b in NAN_OPS]
+    pairs += pairs[:n - len(pairs)]
+    inbin, out = os.path.join(tmp, 'nm.bin'), os.path.join(tmp, 'nm_out.bin')
+    with open(inbin, 'wb') as f:
+        f.write(struct.pack('<%dQ' % (2 * n), *[x for pr in pairs for x in pr]))
+    p = subprocess.run([amdsim, hsaco, '--kernel', 'nan_minmax', '--grid', str(GRID), '--block',
+                        str(BLOCK), 'in:' + inbin, 'out:%d:%s' % (16 * n, out)],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        failures.append('%s nan_minmax: amdsim exit %d: %s' % (target, p.returncode,
+                                                              p.stderr.strip()[-400:]))
+        return
+    got = struct.unpack('<%dQ' % (2 * n), open(out, 'rb').read())
+    for i, (a, b) in enumerate(pairs):
+        for j, is_max in enumerate((False, True)):
+            r, want = got[2 * i + j], minmax_ref(a, b, is_max)
+            ok = (f64_nan(r) and r & (1 << 51)) if want is None else r in want
+            if not ok:
+                failures.append('%s nan_minmax: %s(%#x, %#x) = %#x' % (
+                    target, 'fmax' if is_max else 'fmin', a, b, r))
+                return
+
+
 def main():
     have = runnable()
     inp = [(i * 0x9e3779b1 + 12345) & M32 for i in range(256)]
@@ -205,6 +256,7 @@ def main():
                        lambda out, n: ['out:%d:%s' % (4 * n, out), 'u32:7'],
                        lambda _, i: (7 * 2 + i) & M32, inp)
             run_minmax(tmp, hsaco, target, inbin, inp)
+            run_nan_minmax(tmp, hsaco, target)
     for f in failures:
         print('FAIL', f)
     print('clang-19 instructions in amdsim: %d failures' % len(failures))

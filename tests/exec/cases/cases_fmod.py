@@ -5,7 +5,9 @@ mul/fma whose exact result is tiny, .ftz/.sat/.relu on f16 and f16x2, min/max .N
 f16, setp.f16x2, neg/abs/sub.f64 of NaNs.  The references follow the PTX
 ISA's definitions in exact fractions; where the ISA leaves a detail open they follow what
 NVIDIA's hardware computes (../shared/ptx-hw, docs/FLOAT.md): .sat gives +0.0 for every
-result that clamps to zero, and .ftz mul/fma detect tininess before rounding."""
+result that clamps to zero, and .ftz mul/fma detect tininess after rounding with an unbounded
+exponent (IEEE 754's "after rounding": the H100's fma.rp.ftz keeps 2^-126 for a value just
+below it that is no 24-bit number, kernel k00685 of ../shared/ptx-hw/random)."""
 
 import random
 from fractions import Fraction
@@ -28,6 +30,11 @@ TINY_FMA = [(0x3f7fffff, 0x00800000, 0), (0xbf7fffff, 0x00800000, SIGN),
             (0x00ffffff, 0x3f000000, 0x80000001), (0x3effffff, 0x01000000, 0),
             (0x3fc00000, 0x00800001, 0x80800001), (0x3f800001, 0x00ffffff, 0x80800000),
             (0x3f800000, 0x00800000, 0x80000001)]
+# results just below 2^-126 that are no 24-bit numbers: after rounding with an unbounded
+# exponent they are 2^-126 where they round up (fma.rp.ftz: k00685's operands; mul.rn/rp and
+# fma.rn of 0x3f7ffffe * 0x00800001 = 2^-126 (1 - 2^-46)), before rounding they would be zero.
+# Their own case (fmod_tiny), so that fmod's launch stays the one recorded on the H100.
+TINY_AFTER = [(0xa0cdb8c9, 0x01490fdb, 0x00800000), (0x3f7ffffe, 0x00800001, 0x00000000)]
 EDGE16 = [0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x03ff,
           0x0400, 0x7bff, 0xfbff, 0x3555, 0xb555, 0x3bff, 0x07ff, 0x3800, 0x3c01]
 # f16 (a, b, c) whose a * b (+ c) is just below 2^-14 (rounds up to it), or near 1.0
@@ -58,16 +65,31 @@ def exact(op, xs):
             'mul': lambda: v[0] * v[1], 'fma': lambda: v[0] * v[1] + v[2]}[op]()
 
 
+def tiny_after_rounding(e, mode):
+    """Whether the nonzero exact value e, rounded to 24 significant bits under mode with an
+    unbounded exponent, is below 2^-126 in magnitude."""
+    if abs(e) >= TINY:
+        return False
+    if abs(e) < TINY / 2:
+        return True
+    q = abs(e) * 2 ** 150  # in [2^23, 2^24): its integer part is the 24-bit significand
+    m = q.numerator // q.denominator
+    rem = q - m
+    up = rem and {'rn': rem > Fraction(1, 2) or (rem == Fraction(1, 2) and m & 1),
+                  'rz': False, 'rp': e > 0, 'rm': e < 0}[mode]
+    return m + bool(up) < 1 << 24
+
+
 def arith(op, xs, mode, flush=False, saturate=False):
     """add/sub/mul/fma rounded as `mode` says; .ftz flushes subnormal operands and any result
-    whose exact value is nonzero and below 2^-126 in magnitude (before rounding)."""
+    whose exact value is nonzero and, rounded with an unbounded exponent, below 2^-126."""
     if flush:
         xs = [ftz(x) for x in xs]
     r = directed(op, xs, 32, mode)
     if flush and not callable(r):
         if all(fval(x, 32)[0] == 'num' for x in xs):
             e = exact(op, xs)
-            if e != 0 and abs(e) < TINY:
+            if e != 0 and tiny_after_rounding(e, mode):
                 r = SIGN if e < 0 else 0
         r = ftz(r)
     return sat(r) if saturate else r
@@ -279,5 +301,30 @@ def fmod_case():
                 checker('fmod', NOUT, 'I', expect, [a, b, c]))
 
 
+def fmod_tiny_case():
+    """fmod.ptx on TINY_AFTER (both operand orders), the rest of the 64 threads ones."""
+    a, b, c = [], [], []
+    for x, y, z in TINY_AFTER:
+        a += [x, y]
+        b += [y, x]
+        c += [z, z]
+    n = 64
+    a += [0x3f800000] * (n - len(a))
+    b += [0x3f800000] * (n - len(b))
+    c += [0] * (n - len(c))
+    h = [0x3c003c00] * (3 * n)
+
+    def expect():
+        out = []
+        for i in range(n):
+            out += results(a[i], b[i], c[i], h[3 * i:3 * i + 3], i)
+        return out
+
+    return Case('fmod_tiny', 'fmod', (1,), (n,),
+                [Out(4 * NOUT * n), In('I', a), In('I', b), In('I', c), In('I', h),
+                 ('u32', n)],
+                checker('fmod', NOUT, 'I', expect, [a, b, c]))
+
+
 def cases():
-    return [fmod_case()]
+    return [fmod_case(), fmod_tiny_case()]

@@ -91,3 +91,13 @@ __kernel void lds_minmax(__global const uint *in, __global float *outf, __global
 		outd[2 * g + 1] = ld[1];
 	}
 }
+
+/* fmin/fmax of doubles, NaN operands included (gfx12: v_min_num_f64/v_max_num_f64, which clang
+ * precedes with v_max_num_f64 x, x to quiet signalling NaNs) */
+__kernel void nan_minmax(__global const ulong *in, __global ulong *out)
+{
+	uint i = gid_x();
+	double a = as_double(in[2 * i]), b = as_double(in[2 * i + 1]);
+	out[2 * i] = as_ulong(fmin(a, b));
+	out[2 * i + 1] = as_ulong(fmax(a, b));
+}
