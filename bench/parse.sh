@@ -3,7 +3,9 @@
 # speed).  Builds one big valid PTX module from tests/corpus (bench/make_input.py),
 # parses it with parse_bench at 1x, 2x and 4x the size and prints throughput (MB/s
 # on one core) and peak RSS for each, does the same for large functions (copies of
-# one nvcc SGEMM kernel, sgemm8x8.ptx), separates body memory from symbol-table memory
+# one nvcc SGEMM kernel, sgemm8x8.ptx) and for a module of many unrolled kernels as nvcc
+# writes them (copies of sgemm_many.ptx, 75 SGEMM template instances), separates body
+# memory from symbol-table memory
 # with two synthetic inputs, then times NVIDIA ptxas on one corpus round
 # against parse_bench on the same file as context when ptxas is installed.
 #
@@ -30,6 +32,12 @@ done
 echo "== large functions: nvcc -O3 SGEMM, 8x8 outputs per thread (42 KB, 1.1k statements each)"
 python3 "$here/make_input.py" --repeat "$here/sgemm8x8.ptx" "$mb" "$input" >/dev/null
 printf 'sgemm x%s MB (best of 3): ' "$mb"
+"$bench" "$input" 3
+rm -f "$input"
+
+echo "== many kernels: nvcc -O3 SGEMM template instances (sgemm_many.ptx: 75 kernels, 1.7 MB)"
+python3 "$here/make_input.py" --repeat "$here/sgemm_many.ptx" "$mb" "$input" >/dev/null
+printf 'sgemm_many x%s MB (best of 3): ' "$mb"
 "$bench" "$input" 3
 rm -f "$input"
 

@@ -56,7 +56,7 @@ static void keep_printfs(struct compiler *c, const struct ir_function *ir)
 	}
 }
 
-static double now(void)
+double drv_thread_cpu(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID,
@@ -66,7 +66,7 @@ static double now(void)
 
 static void lap(struct compiler *c, enum stage s)
 {
-	double n = now();
+	double n = drv_thread_cpu();
 	c->t[s] += n - c->mark;
 	c->mark = n;
 	size_t used = pa_arena_used(&c->fn_arena) + pa_arena_used(&c->mir_arena[0]) +
@@ -115,9 +115,8 @@ static bool uses_vcc(const struct mir_function *mf)
 	return false;
 }
 
-/* Adds the kernel's entry with what the IR says (name, arguments, workgroup size), before
- * the IR is dropped; finish_kernel fills in the code.  Returns its index. */
-static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
+/* A new kernel entry at the module's end (and its -v figures); returns its index. */
+size_t drv_kernel_slot(struct compiler *c)
 {
 	if (c->nkernels == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 8;
@@ -131,7 +130,15 @@ static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
 		c->kstats = ns;
 		c->cap = ncap;
 	}
-	struct co_kernel *k = &c->kernels[c->nkernels++];
+	return c->nkernels++;
+}
+
+/* Adds the kernel's entry with what the IR says (name, arguments, workgroup size), before
+ * the IR is dropped; finish_kernel fills in the code.  Returns its index. */
+static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
+{
+	size_t index = drv_kernel_slot(c); /* (may move c->kernels) */
+	struct co_kernel *k = &c->kernels[index];
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
 	k->uses_dynamic_stack = ir->ncallees || ir->calls_pointers; /* depth unknown here */
@@ -666,15 +673,22 @@ static void compile_kernel(struct compiler *c, const struct ptx_function *pf,
 		c->nkernels = nkernels;
 }
 
-static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
+/* Compiles kernel pf on this thread (after the kernels queued before it: kpar.c). */
+void drv_compile_here(struct compiler *c, const struct ptx_function *pf)
 {
 	compile_kernel(c, pf, &c->mod);
 	c->compact = false;
 	pa_arena_reset(&c->fn_arena);
 	pa_arena_reset(&c->mir_arena[0]);
 	pa_arena_reset(&c->mir_arena[1]);
-	c->mark = now();
+	c->mark = drv_thread_cpu();
 	c->bytes_mark = 0;
+}
+
+static void compile_and_reset(struct compiler *c, const struct ptx_function *pf)
+{
+	drv_pool_drain(c);
+	drv_compile_here(c, pf);
 }
 
 static void on_variable(void *user, const struct ptx_symbol *var)
@@ -719,6 +733,9 @@ static void on_module_end(void *user, const struct ptx_module_state *m)
 {
 	struct compiler *c = user;
 	c->mod = *m;
+	drv_pool_drain(c);
+	if (pa_diag_failed(c->d)) /* (a queued kernel failed: -j1 would not be here) */
+		return;
 	drv_decide_fn_pointers(c, m);
 	compile_deferred(c, true);
 }
@@ -758,6 +775,10 @@ static void on_function(void *user, const struct ptx_function *pf, const struct 
 		defer_kernel(c, pf);
 		return;
 	}
+	if (drv_pool_submit(c, pf)) {
+		lap(c, ST_PARSE);
+		return;
+	}
 	compile_and_reset(c, pf);
 }
 static void on_file(void *user, uint32_t index, const char *name, size_t len)
@@ -793,7 +814,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_init(&c.mod_arena);
 	pa_arena_init(&c.lib_arena);
 	ir_funclib_init(&c.lib, &c.lib_arena);
-	c.mark = now();
+	drv_pool_start(&c);
+	c.mark = drv_thread_cpu();
 	struct ptx_parse_options popts = {.filename = o->filename,
 	                                  .diag = d,
 	                                  .on_function = on_function,
@@ -801,7 +823,9 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	                                  .on_module_end = on_module_end,
 	                                  .on_file = on_file,
 	                                  .user = &c};
-	bool ok = ptx_parse_stream(in, &popts) && !pa_diag_failed(d);
+	bool parsed = ptx_parse_stream(in, &popts);
+	drv_pool_drain(&c);
+	bool ok = parsed && !pa_diag_failed(d);
 	drop_deferred(&c); /* left only after an error */
 	for (uint32_t i = 0; ok && o->asm_out && i < c.nfunctions; i++)
 		fputs(c.fn_asm[i], o->asm_out);
@@ -859,6 +883,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	}
 	if (o->time_passes)
 		print_times(&c, o->time_passes);
+	drv_pool_stop(c.pool);
 	pa_arena_free(&c.fn_arena);
 	pa_arena_free(&c.mir_arena[0]);
 	pa_arena_free(&c.mir_arena[1]);

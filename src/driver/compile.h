@@ -35,6 +35,8 @@ struct pa_compile_options {
 	                           * on wave64 (docs/WARP.md) */
 	bool relocatable;         /* -c: an ET_REL object (for ld.lld / co_link) */
 	bool line_info;           /* -lineinfo, -g: DWARF lines from .file/.loc (lineinfo.c) */
+	unsigned threads; /* kernels compiled at once (kpar.c; 0: the machine's cores, 1: none
+	                   * in parallel); the output is the same for every count */
 };
 
 /* Compiles the PTX module read from `in`.  On success *out holds the code object (an

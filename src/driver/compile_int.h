@@ -12,6 +12,7 @@
 #include "regalloc/regalloc.h"
 
 struct callee_part;
+struct drv_pool;
 
 enum stage {
 	ST_PARSE,
@@ -84,9 +85,13 @@ struct compiler {
 	const char **fn_asm; /* -S: each function's listing, printed after the kernels' */
 	uint32_t fn_asm_cap;
 	struct drv_lineinfo lines; /* -lineinfo: the module's .loc and .file (lineinfo.c) */
+	struct drv_pool *pool;     /* -j: kernels compiled on worker threads (kpar.c; NULL: none) */
 };
 
 /* compile.c */
+double drv_thread_cpu(void);
+size_t drv_kernel_slot(struct compiler *c);
+void drv_compile_here(struct compiler *c, const struct ptx_function *pf);
 struct pa_arena *drv_mir_arena(struct compiler *c);
 bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
                      const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
@@ -98,6 +103,15 @@ bool drv_link_callees(struct compiler *c, const struct ptx_module_state *m,
 bool **drv_callee_slots(struct compiler *c, const struct ir_function *ir, bool **ptr);
 bool **drv_part_slots(struct compiler *c);
 void drv_undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs);
+
+/* kpar.c: -j.  drv_pool_start makes c->pool when the options ask for threads;
+ * drv_pool_submit queues kernel pf when a worker can compile it alone (false: compile it
+ * here); drv_pool_drain adds every queued kernel to the module, in order; drv_pool_stop, once
+ * the code object is written, joins the threads and frees the kernels' memory. */
+void drv_pool_start(struct compiler *c);
+bool drv_pool_submit(struct compiler *c, const struct ptx_function *pf);
+void drv_pool_drain(struct compiler *c);
+void drv_pool_stop(struct drv_pool *p);
 
 /* fnptr.c */
 void drv_decide_fn_pointers(struct compiler *c, const struct ptx_module_state *m);

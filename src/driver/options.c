@@ -137,6 +137,13 @@ static void parse_size_option(struct parser *p, const char *value, const char *w
 		*field = (unsigned)atoi(value);
 }
 
+/* "-jN" (make's spelling) as "-j N". */
+static const char *joined_j(const struct parser *p)
+{
+	const char *a = p->argv[p->i];
+	return a[0] == '-' && a[1] == 'j' && a[2] >= '0' && a[2] <= '9' ? a + 2 : NULL;
+}
+
 /* The options with a value that set compiler options; false when argv[p->i] is none. */
 static bool parse_compile_value(struct parser *p, struct pa_options *o)
 {
@@ -163,6 +170,12 @@ static bool parse_compile_value(struct parser *p, struct pa_options *o)
 		parse_size_option(p, v, "invalid warp size '%s' (32 or 64)", &o->warp_size);
 	} else if ((v = value_of(p, "--wavefront-size"))) {
 		parse_size_option(p, v, "invalid wavefront size '%s' (32 or 64)", &o->wave_size);
+	} else if ((v = joined_j(p)) || (v = value_of(p, "--threads")) || (v = value_of(p, "-j")) ||
+	           (v = value_of(p, "--split-compile")) || (v = value_of(p, "-split-compile"))) {
+		long n = parse_count(p, v, "invalid thread count '%s'");
+		if (n > PA_MAX_THREADS)
+			fail(p, "invalid thread count '%s' (0 to 256; 0: the machine's cores)", v);
+		o->threads = (unsigned)n;
 	} else if ((v = value_of(p, "--input-name"))) {
 		o->input_name = v;
 	} else {
@@ -190,7 +203,7 @@ static void add_input(struct parser *p, struct pa_options *o, const char *a)
 enum pa_options_status pa_options_parse(int argc, const char *const *argv, struct pa_options *o,
                                         char *err, size_t errlen)
 {
-	*o = (struct pa_options){.gpu_name = "gfx90a", .opt_level = 3};
+	*o = (struct pa_options){.gpu_name = "gfx90a", .opt_level = 3, .threads = 1};
 	struct parser p = {.argc = argc, .argv = argv, .err = err, .errlen = errlen};
 	for (p.i = 0; p.i < argc && !p.failed; p.i++) {
 		const char *a = argv[p.i], *v;
@@ -340,5 +353,6 @@ void pa_options_compile(const struct pa_options *o, const struct amd_target *tar
 	        .warp_size = o->warp_size ? o->warp_size : 32,
 	        .relocatable = o->relocatable,
 	        .line_info = o->line_info,
+	        .threads = o->threads,
 	};
 }

@@ -16,6 +16,8 @@
 
 /* At most this many GPUs in one --gpu-name list. */
 #define PA_MAX_TARGETS 16
+/* At most this many compile threads (-j). */
+#define PA_MAX_THREADS 256
 
 enum pa_options_status {
 	PA_OPTIONS_OK,
@@ -44,6 +46,8 @@ struct pa_options {
 	bool no_lanemask_warning; /* -Wno-lanemask (docs/WARP.md) */
 	unsigned wave_size;       /* --wavefront-size; 0: the target's default */
 	unsigned warp_size;       /* --warp-size; 0: not given (32) */
+	unsigned threads;         /* -j, --threads, --split-compile: kernels compiled at once
+	                           * (1 unless given; 0: the machine's cores) */
 	/* The first option given that only the command line can honour (it writes files or
 	 * prints: -o, -S, --dump-*, --parse-only, --time-passes, --help, --version), or the
 	 * first input file named: the library refuses both. */

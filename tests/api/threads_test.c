@@ -2,7 +2,9 @@
  * main thread, then NTHREADS threads compile all pairs again concurrently, each in its own
  * order (so different modules compile side by side), with their own handles.  Every
  * concurrent result -- status, code object, error log, info log -- must be byte-identical
- * to the single-threaded one.  Run it under ThreadSanitizer too (docs/LIBRARY.md).
+ * to the single-threaded one.  Half the threads also compile each module's kernels on
+ * threads of their own (--threads 3), which must change nothing either.  Run it under
+ * ThreadSanitizer too (docs/LIBRARY.md).
  *
  *   threads_test [--threads N] A.ptx B.ptx ... */
 #include <pthread.h>
@@ -42,6 +44,8 @@ struct worker {
 	const struct job *jobs;
 	size_t njobs, first;
 	int mismatches;
+	const char *threads; /* -j of its compiles: odd workers compile each module's kernels on
+	                      * 3 threads of their own */
 };
 
 static char *log_text(ptxas_amd_handle h, int info)
@@ -59,15 +63,17 @@ static char *log_text(ptxas_amd_handle h, int info)
 	return log;
 }
 
-static void run_job(const struct job *j, struct result *r)
+/* threads: the module's own kernels compiled on that many threads (-j; "1": none) */
+static void run_job(const struct job *j, const char *threads, struct result *r)
 {
 	ptxas_amd_handle h;
-	const char *opts[] = {"--gpu-name", j->gpus, "-v", "--input-name", j->module->path};
+	const char *opts[] = {"--gpu-name",    j->gpus,     "-v",   "--input-name",
+	                      j->module->path, "--threads", threads};
 	memset(r, 0, sizeof *r);
 	r->status = ptxas_amd_create(&h, j->module->len, j->module->text);
 	if (r->status != PTXAS_AMD_SUCCESS)
 		return;
-	r->status = ptxas_amd_compile(h, 5, opts);
+	r->status = ptxas_amd_compile(h, 7, opts);
 	if (r->status == PTXAS_AMD_SUCCESS) {
 		ptxas_amd_get_code_object_size(h, &r->code_size);
 		r->code = malloc(r->code_size);
@@ -98,7 +104,7 @@ static void *work(void *arg)
 	for (size_t k = 0; k < w->njobs; k++) {
 		const struct job *j = &w->jobs[(w->first + k) % w->njobs];
 		struct result r;
-		run_job(j, &r);
+		run_job(j, w->threads, &r);
 		if (!same(&r, &j->want)) {
 			w->mismatches++;
 			fprintf(stderr,
@@ -149,7 +155,7 @@ int main(int argc, char **argv)
 			struct job *j = &jobs[(size_t)m * NLISTS + (size_t)g];
 			j->module = &modules[m];
 			j->gpus = gpu_lists[g];
-			run_job(j, &j->want);
+			run_job(j, "1", &j->want);
 			succeeded += j->want.status == PTXAS_AMD_SUCCESS;
 			failed += j->want.status != PTXAS_AMD_SUCCESS;
 		}
@@ -157,7 +163,8 @@ int main(int argc, char **argv)
 	pthread_t *threads = calloc((size_t)nthreads, sizeof *threads);
 	struct worker *workers = calloc((size_t)nthreads, sizeof *workers);
 	for (int t = 0; t < nthreads; t++) {
-		workers[t] = (struct worker){jobs, njobs, (size_t)t * njobs / (size_t)nthreads, 0};
+		workers[t] = (struct worker){jobs, njobs, (size_t)t * njobs / (size_t)nthreads, 0,
+		                             t % 2 ? "3" : "1"};
 		if (pthread_create(&threads[t], NULL, work, &workers[t])) {
 			fprintf(stderr, "pthread_create failed\n");
 			return 2;
