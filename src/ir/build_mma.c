@@ -463,6 +463,16 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		          nd);
 		return;
 	}
+	struct mma_fast q = {
+	        f->m,  f->n,  f->k,  f->ea,
+	        f->eb, f->ec, f->ed, f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1};
+	ir_ref fast[4];
+	if (nd <= 4 && mma_matrix_unit(b, &q, s->reg[0], s->reg[1], s->reg[2], fast)) {
+		for (unsigned r = 0; r < nd; r++)
+			irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, fast[r],
+			               false, guard);
+		return;
+	}
 	s->inv[0] = invert(s, &f->la, f->m, f->k);
 	s->inv[1] = invert(s, &f->lb, f->k, f->n);
 	s->inv[2] = invert(s, &f->lc, f->m, f->n);

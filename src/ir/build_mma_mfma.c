@@ -1,0 +1,149 @@
+/* ir_build: mma.sync on the matrix units (docs/TENSOR.md, "The matrix units").
+ *
+ * gfx90a/gfx942: an m16n8k16 .row.col .f32.f16.f16.f32 (or .bf16) is computed transposed,
+ * D^T = B^T A^T + C^T, by four v_mfma_f32_4x4x4f16 (bf16_1k) whose 16 blocks are 4x4 tiles of
+ * D^T: a warp's 32 lanes hold blocks 0-7 (lanes 4b..4b+3), so the two 32-lane warps of a
+ * wave64 (--warp-size 32 or not) are two independent products in one instruction, and the
+ * lane shuffles never leave the warp's half.  With L the warp lane (bits L0..L4):
+ *   block b = L >> 2 holds the D^T tile of rows n = 2P + e, P = L2 + 2 (slot ^ L4) (slot, e
+ *   the bits of the block's row i = 2 slot + e) and columns m = 4 (L >> 3) + j;
+ *   instruction s (0..3) gives block b the k chunk c = 2 (s >> 1) + (L4 ^ (s & 1)).
+ * This choice makes every NVIDIA register a single lane read (ds_bpermute) per AMD register,
+ * after at most one v_cndmask in the source lane chosen by its own lane bit 1 (the register
+ * index of A and of C depends on the row half m / 8 = L4, which the chunk's parity puts into
+ * the source lane's bit 1).  Per mma: A^T 8 reads + 4 selects, B^T 8 reads, C^T 4 reads + 4
+ * selects, D back 8 reads + 4 selects, 4 MFMAs.  The MFMA adds the 4 products of a chunk to C
+ * and rounds once (amdsim's model): exact data stay exact, general data are within the
+ * accumulation bound of tests/hw/tensor_bound.py. */
+#include "ir/build_mma.h"
+
+static ir_ref konst(struct irb *b, uint32_t v)
+{
+	return ir_const(b->fn, IR_T_I32, v);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, ir_ref a, ir_ref c)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, op, IR_T_I32, args, 2, 0, 0);
+}
+
+struct mfma_state {
+	struct irb *b;
+	ir_ref bit1; /* pred: lane bit 1 */
+	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
+	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
+	ir_ref at_c[2], at_bt[2][2], at_at[2][2], at_d[2];
+};
+
+static ir_ref and_k(struct irb *b, ir_ref v, uint32_t k)
+{
+	return op2(b, IR_AND, v, konst(b, k));
+}
+
+static ir_ref shl_k(struct irb *b, ir_ref v, uint32_t k)
+{
+	return op2(b, IR_SHL, v, konst(b, k));
+}
+
+/* The addresses: bit ob of a source lane is bit ob + 2 of its byte address. */
+static void addresses(struct mfma_state *s, ir_ref id)
+{
+	struct irb *b = s->b;
+	ir_ref l = b->fn->wave_size == 64 ? and_k(b, id, 31) : id;
+	ir_ref base = b->fn->wave_size == 64 ? and_k(b, shl_k(b, id, 2), 128) : konst(b, 0);
+	ir_ref l4 = shl_k(b, l, 4), l3 = shl_k(b, l, 3);
+	/* t1: L0 -> lane bit 2, L1 -> 3, L3 -> 4; u: L4 -> lane bit 1 (flipped: u1) */
+	ir_ref t1 = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l4, 0x30), and_k(b, l3, 0x40)), base);
+	ir_ref u[2];
+	u[0] = and_k(b, op2(b, IR_SHR_U, l, konst(b, 1)), 8);
+	u[1] = op2(b, IR_XOR, u[0], konst(b, 8));
+	ir_ref t1c = op2(b, IR_OR, t1, and_k(b, l, 4)); /* + L2 -> lane bit 0 */
+	/* v: L0 -> lane bit 2, L2 -> 3, L1 ^ L4 -> 4 */
+	ir_ref x = and_k(b, op2(b, IR_XOR, shl_k(b, l, 5), shl_k(b, l, 2)), 64);
+	ir_ref v = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l4, 16), and_k(b, l3, 32)),
+	               op2(b, IR_OR, x, base));
+	for (unsigned f = 0; f < 2; f++) {
+		s->at_c[f] = op2(b, IR_OR, t1c, u[f]);
+		ir_ref a0 = op2(b, IR_OR, t1, u[f]), b0 = op2(b, IR_OR, v, u[f]);
+		s->at_at[f][0] = a0;
+		s->at_at[f][1] = op2(b, IR_OR, a0, konst(b, 4));
+		s->at_bt[f][0] = b0;
+		s->at_bt[f][1] = op2(b, IR_OR, b0, konst(b, 4));
+	}
+	/* d: L2 -> lane bit 0, L3 -> 1, L0 -> 2, L4 -> 3, x1 -> 4 */
+	ir_ref d0 = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l, 12), and_k(b, l4, 16)),
+	                op2(b, IR_OR, and_k(b, shl_k(b, l, 1), 32), base));
+	s->at_d[0] = d0;
+	s->at_d[1] = op2(b, IR_OR, d0, konst(b, 64));
+}
+
+static ir_ref read_at(struct mfma_state *s, ir_ref v, ir_ref at)
+{
+	return op2(s->b, IR_MPERM, v, at);
+}
+
+/* sel1 ? a : b by the lane's bit 1 (flipped when flip) */
+static ir_ref by_bit1(struct mfma_state *s, bool flip, ir_ref one, ir_ref zero)
+{
+	ir_ref args[3] = {s->bit1, flip ? zero : one, flip ? one : zero};
+	return irb_emit(s->b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+}
+
+static ir_ref tuple(struct irb *b, const ir_ref *v, unsigned n)
+{
+	return irb_emit(b, IR_MTUP, IR_T_I32, v, n, 0, 0);
+}
+
+/* The four MFMAs of one m16n8k16 (the header's scheme); a: 4, bb: 2, c: 4 registers. */
+static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                          const ir_ref *bb, const ir_ref *c, ir_ref *d)
+{
+	struct irb *b = s->b;
+	ir_ref ct[4];
+	for (unsigned slot = 0; slot < 2; slot++) /* C^T: source lane bit 1 = slot ^ L4 */
+		for (unsigned e = 0; e < 2; e++)
+			ct[2 * slot + e] =
+			        read_at(s, by_bit1(s, slot, c[2 + e], c[e]), s->at_c[slot]);
+	ir_ref acc = tuple(b, ct, 4);
+	for (unsigned step = 0; step < 4; step++) {
+		unsigned h = step >> 1, n0 = step & 1;
+		ir_ref ta[2], tb[2];
+		/* B^T rows (the MFMA's A): B register h from lane {q, L4^n0, L0, L2, L1^L4} */
+		/* A^T columns (its B): A register 2h + (L4 of the reader) from lane
+		 * {q, L4^n0, L0, L1, L3}: the source picks it by its own bit 1 */
+		ir_ref v = by_bit1(s, n0, a[2 * h + 1], a[2 * h]);
+		for (unsigned q = 0; q < 2; q++) {
+			ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
+			tb[q] = read_at(s, v, s->at_at[n0][q]);
+		}
+		ir_ref args[3] = {tuple(b, ta, 2), tuple(b, tb, 2), acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	ir_ref dt[4];
+	for (unsigned i = 0; i < 4; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	for (unsigned x = 0; x < 4; x++) { /* D element x: register 2 (l1 ^ x1) + x0 */
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref r0 = read_at(s, dt[x0], s->at_d[x1]),
+		       r1 = read_at(s, dt[2 + x0], s->at_d[x1]);
+		d[x] = by_bit1(s, x1, r1, r0);
+	}
+}
+
+bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
+                     const ir_ref *c, ir_ref *d)
+{
+	if (b->fn->matrix_unit != IR_MU_MFMA || q->m != 16 || q->n != 8 || q->k != 16 || !q->sync ||
+	    q->ea != q->eb || (q->ea != EK_F16 && q->ea != EK_BF16) || q->ec != EK_F32 ||
+	    q->ed != EK_F32)
+		return false;
+	struct mfma_state s = {.b = b};
+	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	addresses(&s, id);
+	ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
+	s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	mfma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16 : IR_MX_F32_4X4X4_BF16, a, bb, c,
+	              d);
+	return true;
+}
