@@ -131,15 +131,83 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	}
 }
 
+/* gfx1100 (wave32): one v_wmma_f32_16x16x16_f16 (bf16) computes D = A B + C with B and C
+ * padded to 16 columns (columns 8-15 read the lanes of columns 0-7 and are dropped).  WMMA's
+ * A[i][k] is register k/2 of lanes i and i+16, B[k][j] of lanes j and j+16, D[i][j]
+ * register i/2 of lane 16 (i % 2) + j (docs/MATRIX_UNITS.md).  Per mma: A 16 reads + 8
+ * selects (the NVIDIA register depends on the reader's row half, L3), B 8 reads, C 16 reads
+ * + 8 selects, D 16 reads + 12 selects. */
+static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                          const ir_ref *bb, const ir_ref *c, ir_ref *d, ir_ref id)
+{
+	struct irb *b = s->b;
+	ir_ref at_ab[4], at_c[4], at_d[2];
+	ir_ref l7 = shl_k(b, and_k(b, id, 7), 4);
+	ir_ref lc = op2(b, IR_OR, and_k(b, id, 16), and_k(b, shl_k(b, id, 1), 12));
+	for (unsigned q = 0; q < 4; q++) { /* A, B: lane 4 (L & 7) + q; C: 8 q + 4 L4 + L2..1 */
+		at_ab[q] = op2(b, IR_OR, l7, konst(b, q << 2));
+		at_c[q] = op2(b, IR_OR, lc, konst(b, q << 5));
+	}
+	ir_ref ld = op2(b, IR_OR, and_k(b, shl_k(b, id, 4), 64), and_k(b, shl_k(b, id, 3), 24));
+	at_d[0] = ld; /* D: lane 16 L2 + 2 (L & 3) + x0 */
+	at_d[1] = op2(b, IR_OR, ld, konst(b, 4));
+	ir_ref cmp[2] = {and_k(b, id, 8), konst(b, 0)};
+	ir_ref bit3 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	cmp[0] = and_k(b, id, 1);
+	ir_ref bit0 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	ir_ref ta[8], tb[8], tc[8];
+	for (unsigned q = 0; q < 8; q++) {
+		unsigned h = q >> 2;
+		ir_ref r0 = read_at(s, a[2 * h], at_ab[q & 3]),
+		       r1 = read_at(s, a[2 * h + 1], at_ab[q & 3]);
+		ir_ref sel[3] = {bit3, r1, r0};
+		ta[q] = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
+		tb[q] = read_at(s, bb[h], at_ab[q & 3]);
+		/* C register q: row 2q + L4, column L & 15: element 2 (q >> 2) + L0 */
+		r0 = read_at(s, c[2 * h], at_c[q & 3]), r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
+		ir_ref selc[3] = {bit0, r1, r0};
+		tc[q] = irb_emit(b, IR_SELECT, IR_T_I32, selc, 3, 0, 0);
+	}
+	ir_ref ha[2] = {tuple(b, ta, 4), tuple(b, ta + 4, 4)};
+	ir_ref hb[2] = {tuple(b, tb, 4), tuple(b, tb + 4, 4)};
+	ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
+	ir_ref args[3] = {irb_emit(b, IR_MTUP, IR_T_I32, ha, 2, 1, 0),
+	                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0),
+	                  irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0)};
+	ir_ref acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	ir_ref dt[8];
+	for (unsigned i = 0; i < 8; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref g1 = bit3;
+	cmp[0] = and_k(b, id, 16);
+	ir_ref g2 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	for (unsigned x = 0; x < 4; x++) { /* D element x: register (g >> 1) + 4 x1 */
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref r[4];
+		for (unsigned k = 0; k < 4; k++)
+			r[k] = read_at(s, dt[k + 4 * x1], at_d[x0]);
+		ir_ref lo[3] = {g1, r[1], r[0]}, hi[3] = {g1, r[3], r[2]};
+		ir_ref pick[3] = {g2, irb_emit(b, IR_SELECT, IR_T_I32, hi, 3, 0, 0),
+		                  irb_emit(b, IR_SELECT, IR_T_I32, lo, 3, 0, 0)};
+		d[x] = irb_emit(b, IR_SELECT, IR_T_I32, pick, 3, 0, 0);
+	}
+}
+
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, ir_ref *d)
 {
-	if (b->fn->matrix_unit != IR_MU_MFMA || q->m != 16 || q->n != 8 || q->k != 16 || !q->sync ||
-	    q->ea != q->eb || (q->ea != EK_F16 && q->ea != EK_BF16) || q->ec != EK_F32 ||
-	    q->ed != EK_F32)
+	if ((b->fn->matrix_unit != IR_MU_MFMA && b->fn->matrix_unit != IR_MU_WMMA11) ||
+	    (b->fn->matrix_unit == IR_MU_WMMA11 && b->fn->wave_size != 32) || q->m != 16 ||
+	    q->n != 8 || q->k != 16 || !q->sync || q->ea != q->eb ||
+	    (q->ea != EK_F16 && q->ea != EK_BF16) || q->ec != EK_F32 || q->ed != EK_F32)
 		return false;
 	struct mfma_state s = {.b = b};
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	if (b->fn->matrix_unit == IR_MU_WMMA11) {
+		wmma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA_F32_F16 : IR_MX_WMMA_F32_BF16, a, bb,
+		              c, d, id);
+		return true;
+	}
 	addresses(&s, id);
 	ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
 	s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);

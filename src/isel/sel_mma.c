@@ -6,16 +6,23 @@
 struct matrix_row {
 	unsigned op;        /* table row */
 	unsigned na, nb, n; /* dwords of A, B and C/D */
+	bool full_exec;     /* WMMA: EXEC must be all ones */
 };
 
 static bool matrix_row(enum ir_matrix_op op, struct matrix_row *r)
 {
 	switch (op) {
 	case IR_MX_F32_4X4X4_F16:
-		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4F16, 2, 2, 4};
+		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4F16, 2, 2, 4, false};
 		return true;
 	case IR_MX_F32_4X4X4_BF16:
-		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4BF16_1K, 2, 2, 4};
+		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4BF16_1K, 2, 2, 4, false};
+		return true;
+	case IR_MX_WMMA_F32_F16:
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_F16, 8, 8, 8, true};
+		return true;
+	case IR_MX_WMMA_F32_BF16:
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_BF16, 8, 8, 8, true};
 		return true;
 	}
 	return false;
@@ -29,13 +36,23 @@ static struct mir_opnd tuple_opnd(struct isel *s, ir_ref r, unsigned width)
 	if (def && def->op == IR_MATRIX && s->vals[r].loc == LOC_VGPR && s->vals[r].size == width)
 		return mir_vreg(s->vals[r].vreg, width);
 	uint32_t v = sel_new_vgpr(s, width);
-	if (!def || def->op != IR_MTUP || def->nargs != width) {
+	const struct ir_insn *part[4] = {def};
+	unsigned nparts = 1, at = 0;
+	if (def && def->op == IR_MTUP && def->aux == 1) { /* a tuple of tuples */
+		nparts = def->nargs;
+		for (unsigned p = 0; p < nparts; p++)
+			part[p] = s->def[def->args[p]];
+	}
+	for (unsigned p = 0; p < nparts; p++) {
+		if (!part[p] || part[p]->op != IR_MTUP || part[p]->aux != 0 ||
+		    at + part[p]->nargs > width)
+			break;
+		for (unsigned i = 0; i < part[p]->nargs; i++)
+			sel_copy(s, sel_sub(v, at++, 1), sel_vsrc_opnd(s, part[p]->args[i], 0));
+	}
+	if (at != width)
 		sel_error(s, "internal: a matrix operand that is not a tuple of %u registers",
 		          width);
-		return mir_vreg(v, width);
-	}
-	for (unsigned i = 0; i < width; i++)
-		sel_copy(s, sel_sub(v, i, 1), sel_vsrc_opnd(s, def->args[i], 0));
 	return mir_vreg(v, width);
 }
 
@@ -49,7 +66,18 @@ static bool matrix(struct isel *s, const struct ir_insn *in)
 	struct mir_opnd ops[4] = {
 	        mir_vreg(sel_new_vgpr(s, r.n), r.n), tuple_opnd(s, in->args[0], r.na),
 	        tuple_opnd(s, in->args[1], r.nb), tuple_opnd(s, in->args[2], r.n)};
+	uint32_t saved = 0;
+	if (r.full_exec) { /* the lanes outside EXEC compute garbage nobody reads */
+		saved = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd on[2] = {mir_vreg(saved, s->mask_dw), mir_imm(0xffffffffu)};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_OR_SAVEEXEC_B32, AMD_OP_S_OR_SAVEEXEC_B64), 2,
+		         on);
+	}
 	sel_emit(s, r.op, 4, ops);
+	if (r.full_exec) {
+		struct mir_opnd back[2] = {sel_exec(s), mir_vreg(saved, s->mask_dw)};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, back);
+	}
 	s->vals[in->res] =
 	        (struct sel_val){.loc = LOC_VGPR, .size = (uint8_t)r.n, .vreg = ops[0].v};
 	return true;
