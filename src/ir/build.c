@@ -583,6 +583,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	irb_printf_finish(&b);
 	if (b.failed)
 		return false;
+	irb_mma_finish(&b);
 	finish_phis(&b);
 	return true;
 }

@@ -441,6 +441,17 @@ static unsigned regs_of(const struct mma_layout *l, enum mma_ek k)
 	return mma_layout_elems(l) / per;
 }
 
+/* The values of a 4-register fragment's variables now (IR_NO_REF: not a register). */
+static void var_values(struct irb *b, const struct ptx_operand *o, ir_ref *v)
+{
+	for (unsigned x = 0; x < 4; x++) {
+		const struct ptx_operand *e =
+		        o->kind == PTX_OPND_VEC && x < o->nelems ? &o->elems[x] : o;
+		int32_t var = e->kind == PTX_OPND_REG ? irb_opnd_var(b, e) : -1;
+		v[x] = var < 0 ? IR_NO_REF : irb_read_var(b, (uint32_t)var, b->cur);
+	}
+}
+
 /* D = A * B + C for a form: operands d, a, b, c at in->opnds[0..3]; na/nb the A/B register
  * counts the instruction must give (wmma's spare registers included). */
 static void build_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
@@ -466,12 +477,19 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 	struct mma_fast q = {
 	        f->m,  f->n,  f->k,  f->ea,
 	        f->eb, f->ec, f->ed, f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1};
-	ir_ref fast[4];
-	if (nd <= 4 && mma_matrix_unit(b, &q, s->reg[0], s->reg[1], s->reg[2], fast)) {
-		for (unsigned r = 0; r < nd; r++)
-			irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, fast[r],
-			               false, guard);
-		return;
+	ir_ref fast[4], cvar[4], dvar[4];
+	if (nd == 4 && nc == 4) {
+		var_values(b, &in->opnds[3], cvar);
+		if (mma_matrix_unit(b, &q, s->reg[0], s->reg[1], s->reg[2], cvar, fast)) {
+			for (unsigned r = 0; r < nd; r++)
+				irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d,
+				               fast[r], false, guard);
+			if (guard == IR_NO_REF) {
+				var_values(b, d, dvar);
+				mma_matrix_written(b, dvar);
+			}
+			return;
+		}
 	}
 	s->inv[0] = invert(s, &f->la, f->m, f->k);
 	s->inv[1] = invert(s, &f->lb, f->k, f->n);

@@ -28,9 +28,29 @@ static ir_ref op2(struct irb *b, enum ir_op op, ir_ref a, ir_ref c)
 	return irb_emit(b, op, IR_T_I32, args, 2, 0, 0);
 }
 
+/* An mma computed on the matrix unit, for chains of accumulators: the next mma whose C
+ * registers hold exactly this one's D (straight-line code, mma_matrix_unit) or get it through
+ * a loop phi (irb_mma_finish) reads `acc` / `dt` instead of shuffling D back and forth. */
+struct mma_unit_rec {
+	unsigned family; /* enum ir_matrix_unit: the layout of acc */
+	uint32_t block;
+	ir_ref acc;   /* D in the unit's layout (a MATRIX value) */
+	ir_ref dt[8]; /* its dwords (MTUP_GET) */
+	unsigned ndt;
+	ir_ref ctup[2]; /* the MTUP(s) of 4 dwords holding the converted C, or IR_NO_REF */
+	ir_ref cvar[4]; /* the C registers' values the mma read */
+	ir_ref dvar[4]; /* the D registers' values after it (IR_NO_REF: not recorded) */
+	struct mma_unit_rec *next;
+};
+
+enum { CHAIN_LOOKBACK = 64 }; /* records searched for a straight-line chain */
+
 struct mfma_state {
 	struct irb *b;
-	ir_ref bit1; /* pred: lane bit 1 */
+	struct mma_unit_rec *rec; /* this mma's */
+	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
+	unsigned steps;           /* k / 4 MFMA steps (m16n8k8: 2, m16n8k16: 4) */
+	ir_ref bit1;              /* pred: lane bit 1 */
 	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
 	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
 	ir_ref at_c[2], at_bt[2][2], at_at[2][2], at_d[2];
@@ -100,13 +120,15 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
                           const ir_ref *bb, const ir_ref *c, ir_ref *d)
 {
 	struct irb *b = s->b;
-	ir_ref ct[4];
-	for (unsigned slot = 0; slot < 2; slot++) /* C^T: source lane bit 1 = slot ^ L4 */
-		for (unsigned e = 0; e < 2; e++)
-			ct[2 * slot + e] =
-			        read_at(s, by_bit1(s, slot, c[2 + e], c[e]), s->at_c[slot]);
-	ir_ref acc = tuple(b, ct, 4);
-	for (unsigned step = 0; step < 4; step++) {
+	ir_ref ct[4], acc = s->chain;
+	if (acc == IR_NO_REF) {
+		for (unsigned slot = 0; slot < 2; slot++) /* C^T: source lane bit 1 = slot ^ L4 */
+			for (unsigned e = 0; e < 2; e++)
+				ct[2 * slot + e] =
+				        read_at(s, by_bit1(s, slot, c[2 + e], c[e]), s->at_c[slot]);
+		acc = s->rec->ctup[0] = tuple(b, ct, 4);
+	}
+	for (unsigned step = 0; step < s->steps; step++) {
 		unsigned h = step >> 1, n0 = step & 1;
 		ir_ref ta[2], tb[2];
 		/* B^T rows (the MFMA's A): B register h from lane {q, L4^n0, L0, L2, L1^L4} */
@@ -120,7 +142,9 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		ir_ref args[3] = {tuple(b, ta, 2), tuple(b, tb, 2), acc};
 		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
 	}
-	ir_ref dt[4];
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 4;
 	for (unsigned i = 0; i < 4; i++)
 		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
 	for (unsigned x = 0; x < 4; x++) { /* D element x: register 2 (l1 ^ x1) + x0 */
@@ -158,24 +182,37 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	ir_ref ta[8], tb[8], tc[8];
 	for (unsigned q = 0; q < 8; q++) {
 		unsigned h = q >> 2;
+		if (h >= s->steps / 2) { /* m16n8k8: k 8-15 are zeros */
+			ta[q] = tb[q] = konst(b, 0);
+			continue;
+		}
 		ir_ref r0 = read_at(s, a[2 * h], at_ab[q & 3]),
 		       r1 = read_at(s, a[2 * h + 1], at_ab[q & 3]);
 		ir_ref sel[3] = {bit3, r1, r0};
 		ta[q] = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
 		tb[q] = read_at(s, bb[h], at_ab[q & 3]);
-		/* C register q: row 2q + L4, column L & 15: element 2 (q >> 2) + L0 */
-		r0 = read_at(s, c[2 * h], at_c[q & 3]), r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
+	}
+	for (unsigned q = 0; q < 8 && s->chain == IR_NO_REF; q++) {
+		unsigned h = q >> 2; /* C register q: row 2q + L4, column L & 15: element 2h + L0 */
+		ir_ref r0 = read_at(s, c[2 * h], at_c[q & 3]),
+		       r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
 		ir_ref selc[3] = {bit0, r1, r0};
 		tc[q] = irb_emit(b, IR_SELECT, IR_T_I32, selc, 3, 0, 0);
 	}
 	ir_ref ha[2] = {tuple(b, ta, 4), tuple(b, ta + 4, 4)};
 	ir_ref hb[2] = {tuple(b, tb, 4), tuple(b, tb + 4, 4)};
-	ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
 	ir_ref args[3] = {irb_emit(b, IR_MTUP, IR_T_I32, ha, 2, 1, 0),
-	                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0),
-	                  irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0)};
+	                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0), s->chain};
+	if (s->chain == IR_NO_REF) {
+		ir_ref *hc = s->rec->ctup;
+		hc[0] = tuple(b, tc, 4);
+		hc[1] = tuple(b, tc + 4, 4);
+		args[2] = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
+	}
 	ir_ref acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
-	ir_ref dt[8];
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 8;
 	for (unsigned i = 0; i < 8; i++)
 		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
 	ir_ref g1 = bit3;
@@ -193,15 +230,42 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	}
 }
 
+/* The record whose D registers hold exactly `cvar` (this mma's C), searched back a few. */
+static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar)
+{
+	unsigned n = 0;
+	for (struct mma_unit_rec *r = b->mma_recs; r && n < CHAIN_LOOKBACK; r = r->next, n++) {
+		if (r->family != b->fn->matrix_unit || r->dvar[0] == IR_NO_REF)
+			continue;
+		bool same = true;
+		for (unsigned x = 0; x < 4; x++)
+			same &= cvar[x] != IR_NO_REF && r->dvar[x] == cvar[x];
+		if (same)
+			return r;
+	}
+	return NULL;
+}
+
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
-                     const ir_ref *c, ir_ref *d)
+                     const ir_ref *c, const ir_ref *cvar, ir_ref *d)
 {
 	if ((b->fn->matrix_unit != IR_MU_MFMA && b->fn->matrix_unit != IR_MU_WMMA11) ||
 	    (b->fn->matrix_unit == IR_MU_WMMA11 && b->fn->wave_size != 32) || q->m != 16 ||
-	    q->n != 8 || q->k != 16 || !q->sync || q->ea != q->eb ||
+	    q->n != 8 || (q->k != 16 && q->k != 8) || !q->sync || q->ea != q->eb ||
 	    (q->ea != EK_F16 && q->ea != EK_BF16) || q->ec != EK_F32 || q->ed != EK_F32)
 		return false;
-	struct mfma_state s = {.b = b};
+	struct mma_unit_rec *rec = PA_NEW(b->arena, struct mma_unit_rec);
+	*rec = (struct mma_unit_rec){.family = b->fn->matrix_unit, .block = b->cur};
+	for (unsigned x = 0; x < 4; x++) {
+		rec->cvar[x] = cvar[x];
+		rec->dvar[x] = IR_NO_REF;
+	}
+	rec->ctup[0] = rec->ctup[1] = IR_NO_REF;
+	struct mma_unit_rec *from = chain_of(b, cvar);
+	struct mfma_state s = {
+	        .b = b, .rec = rec, .chain = from ? from->acc : IR_NO_REF, .steps = q->k / 4};
+	rec->next = b->mma_recs;
+	b->mma_recs = rec;
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
 	if (b->fn->matrix_unit == IR_MU_WMMA11) {
 		wmma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA_F32_F16 : IR_MX_WMMA_F32_BF16, a, bb,
@@ -214,4 +278,101 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	mfma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16 : IR_MX_F32_4X4X4_BF16, a, bb, c,
 	              d);
 	return true;
+}
+
+void mma_matrix_written(struct irb *b, const ir_ref *dvar)
+{
+	for (unsigned x = 0; x < 4 && b->mma_recs; x++)
+		b->mma_recs->dvar[x] = dvar[x];
+}
+
+/* ---- chains through loop phis (after every block is sealed) ---- */
+
+static struct irb_phi *phi_of(struct irb *b, ir_ref v)
+{
+	if (v == IR_NO_REF || b->fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	for (struct irb_phi *p = b->bstate[b->fn->vals[v].block].phis; p; p = p->next)
+		if (p->res == v)
+			return p;
+	return NULL;
+}
+
+static bool is_zero(struct irb *b, ir_ref v)
+{
+	return b->fn->vals[v].kind == IR_VAL_CONST && b->fn->vals[v].bits == 0;
+}
+
+/* The record whose D registers are vals[0..3] exactly (its family), or NULL. */
+static struct mma_unit_rec *rec_of(struct irb *b, unsigned family, const ir_ref *vals)
+{
+	for (struct mma_unit_rec *r = b->mma_recs; r; r = r->next) {
+		if (r->family != family || r->dvar[0] == IR_NO_REF)
+			continue;
+		bool same = true;
+		for (unsigned x = 0; x < 4; x++)
+			same &= r->dvar[x] == vals[x];
+		if (same)
+			return r;
+	}
+	return NULL;
+}
+
+static void patch_tuple(struct irb *b, uint32_t block, ir_ref tup, const ir_ref *vals)
+{
+	struct ir_block *bl = &b->fn->blocks[block];
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].res == tup && bl->insns[i].op == IR_MTUP) {
+			for (unsigned k = 0; k < bl->insns[i].nargs; k++)
+				bl->insns[i].args[k] = vals[k];
+			return;
+		}
+}
+
+/* m's C through phis of one block whose every incoming value is a record's D or zeros. */
+static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
+{
+	struct irb_phi *p[4];
+	for (unsigned x = 0; x < 4; x++) {
+		p[x] = phi_of(b, m->cvar[x]);
+		if (!p[x] || !p[x]->args ||
+		    b->fn->vals[p[x]->res].block != b->fn->vals[p[0]->res].block)
+			return;
+	}
+	uint32_t h = b->fn->vals[p[0]->res].block;
+	const struct ir_block *hb = &b->fn->blocks[h];
+	struct mma_unit_rec **from = PA_NEW_ARRAY(b->arena, struct mma_unit_rec *, hb->npreds + 1);
+	for (uint32_t i = 0; i < hb->npreds; i++) {
+		ir_ref in[4];
+		bool zero = true;
+		for (unsigned x = 0; x < 4; x++) {
+			in[x] = p[x]->args[i];
+			zero &= is_zero(b, in[x]);
+		}
+		from[i] = zero ? NULL : rec_of(b, m->family, in);
+		if (!zero && !from[i])
+			return;
+	}
+	ir_ref np[8];
+	for (unsigned j = 0; j < m->ndt; j++) {
+		struct irb_phi *q = PA_NEW(b->arena, struct irb_phi);
+		q->res = ir_new_value(b->fn, IR_T_I32, h);
+		q->var = p[0]->var;
+		q->incomplete = false;
+		q->args = PA_NEW_ARRAY(b->arena, ir_ref, hb->npreds + 1);
+		for (uint32_t i = 0; i < hb->npreds; i++)
+			q->args[i] = from[i] ? from[i]->dt[j] : konst(b, 0);
+		q->next = b->bstate[h].phis;
+		b->bstate[h].phis = q;
+		np[j] = q->res;
+	}
+	for (unsigned t = 0; t < m->ndt / 4; t++)
+		patch_tuple(b, m->block, m->ctup[t], np + 4 * t);
+}
+
+void irb_mma_finish(struct irb *b)
+{
+	for (struct mma_unit_rec *m = b->mma_recs; m; m = m->next)
+		if (m->ctup[0] != IR_NO_REF)
+			chain_through_phis(b, m);
 }
