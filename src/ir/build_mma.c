@@ -452,6 +452,56 @@ static void var_values(struct irb *b, const struct ptx_operand *o, ir_ref *v)
 	}
 }
 
+/* The form on the target's matrix unit (build_mma_mfma.c), when it has one for it: C and D
+ * of 4 registers (f32), or 2 (.f16 pairs: widened to f32 before, rounded once after, as the
+ * portable lowering does).  Only an f32 D is recorded for chains. */
+static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
+                         ir_ref *const *reg, unsigned nc, unsigned nd, ir_ref guard)
+{
+	bool c16 = f->ec == EK_F16, d16 = f->ed == EK_F16;
+	if (nc != (c16 ? 2u : 4u) || nd != (d16 ? 2u : 4u))
+		return false;
+	struct mma_fast q = {f->m,
+	                     f->n,
+	                     f->k,
+	                     f->ea,
+	                     f->eb,
+	                     c16 ? EK_F32 : f->ec,
+	                     d16 ? EK_F32 : f->ed,
+	                     f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1};
+	ir_ref c[4], fast[4], cvar[4], dvar[4];
+	const struct ptx_operand *d = &in->opnds[0];
+	for (unsigned x = 0; x < 4; x++) {
+		cvar[x] = IR_NO_REF;
+		c[x] = c16 ? op1(b, IR_BITCAST, IR_T_I32, unpack(b, reg[2][x / 2], x % 2, EK_F16),
+		                 0)
+		           : reg[2][x];
+	}
+	if (!c16)
+		var_values(b, &in->opnds[3], cvar);
+	if (!mma_matrix_unit(b, &q, reg[0], reg[1], c, cvar, fast))
+		return false;
+	for (unsigned r = 0; r < nd; r++) {
+		ir_ref v = fast[r];
+		if (d16) {
+			ir_ref h[2];
+			for (unsigned e = 0; e < 2; e++)
+				h[e] = op1(b, IR_ZEXT, IR_T_I32,
+				           op1(b, IR_F2H, IR_T_I16,
+				               op1(b, IR_BITCAST, IR_T_F32, fast[2 * r + e], 0), 0),
+				           0);
+			v = op2(b, IR_OR, IR_T_I32, h[0],
+			        op2(b, IR_SHL, IR_T_I32, h[1], konst(b, IR_T_I32, 16), 0), 0);
+		}
+		irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, v, false, guard);
+	}
+	if (guard == IR_NO_REF && !d16) {
+		var_values(b, d, dvar);
+		mma_matrix_written(b, dvar);
+	}
+	return true;
+}
+
 /* D = A * B + C for a form: operands d, a, b, c at in->opnds[0..3]; na/nb the A/B register
  * counts the instruction must give (wmma's spare registers included). */
 static void build_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
@@ -474,23 +524,8 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		          nd);
 		return;
 	}
-	struct mma_fast q = {
-	        f->m,  f->n,  f->k,  f->ea,
-	        f->eb, f->ec, f->ed, f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1};
-	ir_ref fast[4], cvar[4], dvar[4];
-	if (nd == 4 && nc == 4) {
-		var_values(b, &in->opnds[3], cvar);
-		if (mma_matrix_unit(b, &q, s->reg[0], s->reg[1], s->reg[2], cvar, fast)) {
-			for (unsigned r = 0; r < nd; r++)
-				irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d,
-				               fast[r], false, guard);
-			if (guard == IR_NO_REF) {
-				var_values(b, d, dvar);
-				mma_matrix_written(b, dvar);
-			}
-			return;
-		}
-	}
+	if (fast_product(b, in, f, s->reg, nc, nd, guard))
+		return;
 	s->inv[0] = invert(s, &f->la, f->m, f->k);
 	s->inv[1] = invert(s, &f->lb, f->k, f->n);
 	s->inv[2] = invert(s, &f->lc, f->m, f->n);
