@@ -468,7 +468,8 @@ static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct 
 	                     f->eb,
 	                     c16 ? EK_F32 : f->ec,
 	                     d16 ? EK_F32 : f->ed,
-	                     f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1};
+	                     f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1,
+	                     f->satfinite};
 	ir_ref c[4], fast[4], cvar[4], dvar[4];
 	const struct ptx_operand *d = &in->opnds[0];
 	for (unsigned x = 0; x < 4; x++) {

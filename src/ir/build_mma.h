@@ -79,7 +79,7 @@ unsigned mma_wmma_regs(unsigned m, unsigned k, char which, enum mma_ek ek,
 struct mma_fast {
 	unsigned m, n, k;
 	enum mma_ek ea, eb, ec, ed;
-	bool sync;
+	bool sync, satfinite;
 };
 /* D's registers d[] from A, B, C's (the PTX fragments; cvar: the values of C's registers,
  * IR_NO_REF where not a register) on the target's matrix unit; false (nothing emitted) where

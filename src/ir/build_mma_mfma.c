@@ -49,7 +49,9 @@ struct mfma_state {
 	struct irb *b;
 	struct mma_unit_rec *rec; /* this mma's */
 	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
-	unsigned steps;           /* k / 4 MFMA steps (m16n8k8: 2, m16n8k16: 4) */
+	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
+	bool i8;                  /* s8 x s8: one register per MFMA operand, WMMA iu8 */
+	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
 	ir_ref bit1;              /* pred: lane bit 1 */
 	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
 	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
@@ -121,7 +123,11 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 {
 	struct irb *b = s->b;
 	ir_ref ct[4], acc = s->chain;
-	if (acc == IR_NO_REF) {
+	if (acc == IR_NO_REF && s->zero_c) {
+		for (unsigned i = 0; i < 4; i++)
+			ct[i] = konst(b, 0);
+		acc = tuple(b, ct, 4);
+	} else if (acc == IR_NO_REF) {
 		for (unsigned slot = 0; slot < 2; slot++) /* C^T: source lane bit 1 = slot ^ L4 */
 			for (unsigned e = 0; e < 2; e++)
 				ct[2 * slot + e] =
@@ -139,8 +145,11 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 			ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
 			tb[q] = read_at(s, v, s->at_at[n0][q]);
 		}
-		ir_ref args[3] = {tuple(b, ta, 2), tuple(b, tb, 2), acc};
-		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		for (unsigned q = 0; q < (s->i8 ? 2u : 1u); q++) { /* s8: a chunk per register */
+			unsigned n = s->i8 ? 1 : 2;
+			ir_ref args[3] = {tuple(b, ta + q, n), tuple(b, tb + q, n), acc};
+			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		}
 	}
 	ir_ref *dt = s->rec->dt;
 	s->rec->acc = acc;
@@ -182,7 +191,8 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	ir_ref ta[8], tb[8], tc[8];
 	for (unsigned q = 0; q < 8; q++) {
 		unsigned h = q >> 2;
-		if (h >= s->steps / 2) { /* m16n8k8: k 8-15 are zeros */
+		if (s->i8 ? h >= s->steps / 2
+		          : h >= s->steps / 2) { /* m16n8k8, s8 k16: no k here */
 			ta[q] = tb[q] = konst(b, 0);
 			continue;
 		}
@@ -194,6 +204,10 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	}
 	for (unsigned q = 0; q < 8 && s->chain == IR_NO_REF; q++) {
 		unsigned h = q >> 2; /* C register q: row 2q + L4, column L & 15: element 2h + L0 */
+		if (s->zero_c) {
+			tc[q] = konst(b, 0);
+			continue;
+		}
 		ir_ref r0 = read_at(s, c[2 * h], at_c[q & 3]),
 		       r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
 		ir_ref selc[3] = {bit0, r1, r0};
@@ -201,15 +215,23 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	}
 	ir_ref ha[2] = {tuple(b, ta, 4), tuple(b, ta + 4, 4)};
 	ir_ref hb[2] = {tuple(b, tb, 4), tuple(b, tb + 4, 4)};
-	ir_ref args[3] = {irb_emit(b, IR_MTUP, IR_T_I32, ha, 2, 1, 0),
-	                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0), s->chain};
-	if (s->chain == IR_NO_REF) {
-		ir_ref *hc = s->rec->ctup;
-		hc[0] = tuple(b, tc, 4);
-		hc[1] = tuple(b, tc + 4, 4);
-		args[2] = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
+	ir_ref acc = s->chain;
+	if (acc == IR_NO_REF) {
+		ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
+		if (!s->zero_c)
+			s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
+		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
 	}
-	ir_ref acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	if (s->i8) { /* iu8: 4 registers (16 k) per WMMA, one per 16 k */
+		for (unsigned w = 0; w < s->steps / 2; w++) {
+			ir_ref args[3] = {ha[w], hb[w], acc};
+			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		}
+	} else {
+		ir_ref args[3] = {irb_emit(b, IR_MTUP, IR_T_I32, ha, 2, 1, 0),
+		                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0), acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
 	ir_ref *dt = s->rec->dt;
 	s->rec->acc = acc;
 	s->rec->ndt = 8;
@@ -251,9 +273,22 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 {
 	if ((b->fn->matrix_unit != IR_MU_MFMA && b->fn->matrix_unit != IR_MU_WMMA11) ||
 	    (b->fn->matrix_unit == IR_MU_WMMA11 && b->fn->wave_size != 32) || q->m != 16 ||
-	    q->n != 8 || (q->k != 16 && q->k != 8) || !q->sync || q->ea != q->eb ||
-	    (q->ea != EK_F16 && q->ea != EK_BF16) || q->ec != EK_F32 || q->ed != EK_F32)
+	    q->n != 8 || !q->sync)
 		return false;
+	/* bytes: s8 x s8 on both units; u8 (either side) on gfx1100's iu8 only */
+	bool sa = q->ea == EK_S8, sb = q->eb == EK_S8;
+	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
+	if (i8 && b->fn->matrix_unit == IR_MU_MFMA && !(sa && sb))
+		return false;
+	if (!i8 && q->ea != q->eb)
+		return false;
+	if (i8 ? (q->k != 32 && q->k != 16) || q->ec != EK_S32 || q->ed != EK_S32
+	       : (q->k != 16 && q->k != 8) || (q->ea != EK_F16 && q->ea != EK_BF16) ||
+	                    q->ec != EK_F32 || q->ed != EK_F32 || q->satfinite)
+		return false;
+	ir_ref nocvar[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	if (q->satfinite)
+		cvar = nocvar; /* C is added after the unit: no chain into it */
 	struct mma_unit_rec *rec = PA_NEW(b->arena, struct mma_unit_rec);
 	*rec = (struct mma_unit_rec){.family = b->fn->matrix_unit, .block = b->cur};
 	for (unsigned x = 0; x < 4; x++) {
@@ -262,21 +297,33 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	}
 	rec->ctup[0] = rec->ctup[1] = IR_NO_REF;
 	struct mma_unit_rec *from = chain_of(b, cvar);
-	struct mfma_state s = {
-	        .b = b, .rec = rec, .chain = from ? from->acc : IR_NO_REF, .steps = q->k / 4};
+	struct mfma_state s = {.b = b,
+	                       .rec = rec,
+	                       .chain = from ? from->acc : IR_NO_REF,
+	                       .steps = q->k / (i8 ? 8 : 4),
+	                       .i8 = i8,
+	                       .zero_c = q->satfinite};
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
 	if (b->fn->matrix_unit == IR_MU_WMMA11) {
-		wmma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA_F32_F16 : IR_MX_WMMA_F32_BF16, a, bb,
-		              c, d, id);
-		return true;
+		wmma_m16n8k16(&s,
+		              i8 ? IR_MX_WMMA_I32_IU8 | (unsigned)sa << 8 | (unsigned)sb << 9
+		              : q->ea == EK_F16 ? IR_MX_WMMA_F32_F16
+		                                : IR_MX_WMMA_F32_BF16,
+		              a, bb, c, d, id);
+	} else {
+		addresses(&s, id);
+		ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
+		s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+		mfma_m16n8k16(&s,
+		              i8                ? IR_MX_I32_4X4X4_I8
+		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
+		                                : IR_MX_F32_4X4X4_BF16,
+		              a, bb, c, d);
 	}
-	addresses(&s, id);
-	ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
-	s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
-	mfma_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16 : IR_MX_F32_4X4X4_BF16, a, bb, c,
-	              d);
+	for (unsigned x = 0; x < 4 && q->satfinite; x++) /* the sum is exact: saturate + C */
+		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);
 	return true;
 }
 

@@ -77,6 +77,9 @@ enum ir_matrix_op {
 	IR_MX_F32_4X4X4_BF16, /* v_mfma_f32_4x4x4bf16_1k */
 	IR_MX_WMMA_F32_F16,   /* gfx11 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
 	IR_MX_WMMA_F32_BF16,  /* gfx11 v_wmma_f32_16x16x16_bf16 */
+	IR_MX_I32_4X4X4_I8,   /* v_mfma_i32_4x4x4i8 (16 blocks, signed bytes) */
+	IR_MX_WMMA_I32_IU8,   /* gfx11 v_wmma_i32_16x16x16_iu8; aux bit 8: A signed, bit 9: B
+	                       * signed (its neg_lo bits) */
 };
 enum ir_lane_pattern { IR_LANE_XOR = 1, IR_LANE_UP, IR_LANE_DOWN, IR_LANE_IDX };
 #define IR_LANE_AUX(kind, n, seg) ((uint32_t)(kind) | (uint32_t)(n) << 3 | (uint32_t)(seg) << 9)

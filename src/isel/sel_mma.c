@@ -7,22 +7,29 @@ struct matrix_row {
 	unsigned op;        /* table row */
 	unsigned na, nb, n; /* dwords of A, B and C/D */
 	bool full_exec;     /* WMMA: EXEC must be all ones */
+	unsigned neg;       /* neg_lo (iu8: signed A and B) */
 };
 
 static bool matrix_row(enum ir_matrix_op op, struct matrix_row *r)
 {
 	switch (op) {
 	case IR_MX_F32_4X4X4_F16:
-		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4F16, 2, 2, 4, false};
+		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4F16, 2, 2, 4, false, 0};
 		return true;
 	case IR_MX_F32_4X4X4_BF16:
-		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4BF16_1K, 2, 2, 4, false};
+		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X4BF16_1K, 2, 2, 4, false, 0};
 		return true;
 	case IR_MX_WMMA_F32_F16:
-		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_F16, 8, 8, 8, true};
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_F16, 8, 8, 8, true, 0};
 		return true;
 	case IR_MX_WMMA_F32_BF16:
-		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_BF16, 8, 8, 8, true};
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_BF16, 8, 8, 8, true, 0};
+		return true;
+	case IR_MX_I32_4X4X4_I8:
+		*r = (struct matrix_row){AMD_OP_V_MFMA_I32_4X4X4I8, 1, 1, 4, false, 0};
+		return true;
+	case IR_MX_WMMA_I32_IU8: /* neg_lo: which of A, B is signed, from aux (ir.h) */
+		*r = (struct matrix_row){AMD_OP_V_WMMA_I32_16X16X16_IU8, 4, 4, 8, true, 0};
 		return true;
 	}
 	return false;
@@ -59,7 +66,7 @@ static struct mir_opnd tuple_opnd(struct isel *s, ir_ref r, unsigned width)
 static bool matrix(struct isel *s, const struct ir_insn *in)
 {
 	struct matrix_row r;
-	if (!matrix_row((enum ir_matrix_op)in->aux, &r)) {
+	if (!matrix_row((enum ir_matrix_op)(in->aux & 0xff), &r)) {
 		sel_error(s, "internal: matrix instruction %u", in->aux);
 		return true;
 	}
@@ -73,7 +80,7 @@ static bool matrix(struct isel *s, const struct ir_insn *in)
 		sel_emit(s, sel_wave_op(s, AMD_OP_S_OR_SAVEEXEC_B32, AMD_OP_S_OR_SAVEEXEC_B64), 2,
 		         on);
 	}
-	sel_emit(s, r.op, 4, ops);
+	sel_emit(s, r.op, 4, ops)->neg = (uint8_t)(r.neg | (in->aux >> 8 & 3));
 	if (r.full_exec) {
 		struct mir_opnd back[2] = {sel_exec(s), mir_vreg(saved, s->mask_dw)};
 		sel_emit(s, sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64), 2, back);

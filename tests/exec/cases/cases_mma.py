@@ -42,6 +42,7 @@ FORMS = [
             warp_level=True),
     generic('mma_u4s4_k64', (16, 8, 64), 'u4', 's4', 's32', 's32', 8, 8),
     generic('mma_s8_m8', (8, 8, 16), 's8', 's8', 's32', 's32', 4, 4),
+    generic('mma_s8_sat', (16, 8, 32), 's8', 's8', 's32', 's32', 4, 4, sat=True),
     generic('mma_f64', (8, 8, 4), 'f64', 'f64', 'f64', 'f64', 1, 1),
     generic('mma_b1_xor', (8, 8, 128), 'b1', 'b1', 's32', 's32', 32, 32, b1op='xor'),
     generic('mma_b1_and', (16, 8, 256), 'b1', 'b1', 's32', 's32', 32, 32, b1op='and'),
@@ -191,6 +192,8 @@ CHAINS = [
     generic('mma_chain_f16', (16, 8, 16), 'f16', 'f16', 'f32', 'f32', 2, 2, warp_level=True),
     generic('mma_chain_bf16_k8', (16, 8, 8), 'bf16', 'bf16', 'f32', 'f32', 2, 2),
     generic('mma_chain_f16_k8', (16, 8, 8), 'f16', 'f16', 'f32', 'f32', 2, 2),
+    generic('mma_chain_s8', (16, 8, 32), 's8', 's8', 's32', 's32', 4, 4, warp_level=True),
+    generic('mma_chain_s8_k16', (16, 8, 16), 's8', 's8', 's32', 's32', 4, 4),
 ]
 
 
@@ -247,7 +250,7 @@ def chain_case(f):
         words = unpack('I', outs[0])
         errs = []
         for t in range(BLOCK):
-            got = decode('f32', words[t * 8:(t + 1) * 8])
+            got = decode(f.td, words[t * 8:(t + 1) * 8])
             for i, (g, x) in enumerate(zip(got, want[t])):
                 if g != x:
                     errs.append('%s thread %d out%d = %r, expected %r' % (f.name, t, i, g, x))
