@@ -51,6 +51,7 @@ struct mfma_state {
 	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
 	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
 	bool i8;                  /* s8 x s8: one register per MFMA operand, WMMA iu8 */
+	bool tf32;                /* tf32: one register (one k) per MFMA operand too */
 	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
 	ir_ref bit1;              /* pred: lane bit 1 */
 	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
@@ -145,8 +146,9 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 			ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
 			tb[q] = read_at(s, v, s->at_at[n0][q]);
 		}
-		for (unsigned q = 0; q < (s->i8 ? 2u : 1u); q++) { /* s8: a chunk per register */
-			unsigned n = s->i8 ? 1 : 2;
+		bool one = s->i8 || s->tf32;
+		for (unsigned q = 0; q < (one ? 2u : 1u); q++) { /* s8, tf32: a chunk a register */
+			unsigned n = one ? 1 : 2;
 			ir_ref args[3] = {tuple(b, ta + q, n), tuple(b, tb + q, n), acc};
 			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
 		}
@@ -252,6 +254,72 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	}
 }
 
+static ir_ref sel3(struct irb *b, ir_ref p, ir_ref x, ir_ref y) /* p ? x : y */
+{
+	ir_ref args[3] = {p, x, y};
+	return irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+}
+
+static ir_ref lane_bit(struct irb *b, ir_ref id, unsigned bit)
+{
+	ir_ref cmp[2] = {and_k(b, id, 1u << bit), konst(b, 0)};
+	return irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+}
+
+/* gfx1200 (wave32, RDNA4: no replication, lanes 16-31 hold the upper half of K, C/D[i][j]
+ * register i % 8 of lane j + 16 (i / 8)): one v_wmma_f32_16x16x16_f16 (bf16) computes the
+ * product transposed, D^T = B^T A^T + C^T, with the n rows 8-15 padding (lanes 16-31 of C and
+ * D, rows 8-15 of the WMMA's A).  Per lane L: WMMA A (B^T) register q holds B[8 L4 + 2q..][L
+ * & 15] from NVIDIA lane 4 (L & 7) + q, B register L4; WMMA B (A^T) register q holds A[L &
+ * 15][8 L4 + 2q..] from the same lane, A register L3 + 2 L4; C^T register r from lane 4 (L &
+ * 7) + r / 2, C element 2 L3 + r % 2; D element x of NVIDIA lane l is register 2 (l & 3) +
+ * x0 of lane (l >> 2) + 8 x1.  Per mma 56 reads and 31 selects, one WMMA. */
+static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                            const ir_ref *bb, const ir_ref *c, ir_ref *d, ir_ref id)
+{
+	struct irb *b = s->b;
+	bool k8 = s->steps == 2;
+	ir_ref at[4], l7 = shl_k(b, and_k(b, id, 7), 4);
+	for (unsigned q = 0; q < 4; q++)
+		at[q] = op2(b, IR_OR, l7, konst(b, q << 2));
+	ir_ref b0 = lane_bit(b, id, 0), b1 = lane_bit(b, id, 1), b3 = lane_bit(b, id, 3),
+	       b4 = lane_bit(b, id, 4);
+	ir_ref ta[4], tb[4], tc[8];
+	for (unsigned q = 0; q < 4; q++) {
+		ir_ref lo = read_at(s, bb[0], at[q]);
+		ta[q] = sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[1], at[q]), lo);
+		ir_ref r[4];
+		for (unsigned k = 0; k < (k8 ? 2u : 4u); k++)
+			r[k] = read_at(s, a[k], at[q]);
+		ir_ref half0 = sel3(b, b3, r[1], r[0]);
+		tb[q] = sel3(b, b4, k8 ? konst(b, 0) : sel3(b, b3, r[3], r[2]), half0);
+	}
+	ir_ref acc = s->chain;
+	if (acc == IR_NO_REF) {
+		for (unsigned r = 0; r < 8; r++)
+			tc[r] = sel3(b, b3, read_at(s, c[2 + (r & 1)], at[r >> 1]),
+			             read_at(s, c[r & 1], at[r >> 1]));
+		ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
+		s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
+		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
+	}
+	ir_ref args[3] = {tuple(b, ta, 4), tuple(b, tb, 4), acc};
+	acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 8;
+	for (unsigned i = 0; i < 8; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref ld = and_k(b, id, 28);
+	for (unsigned x = 0; x < 4; x++) {
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref from = x1 ? op2(b, IR_OR, ld, konst(b, 32)) : ld, r[4];
+		for (unsigned t = 0; t < 4; t++)
+			r[t] = read_at(s, dt[2 * t + x0], from);
+		d[x] = sel3(b, b1, sel3(b, b0, r[3], r[2]), sel3(b, b0, r[1], r[0]));
+	}
+}
+
 /* The record whose D registers hold exactly `cvar` (this mma's C), searched back a few. */
 static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar)
 {
@@ -271,20 +339,24 @@ static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar)
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d)
 {
-	if ((b->fn->matrix_unit != IR_MU_MFMA && b->fn->matrix_unit != IR_MU_WMMA11) ||
-	    (b->fn->matrix_unit == IR_MU_WMMA11 && b->fn->wave_size != 32) || q->m != 16 ||
+	unsigned mu = b->fn->matrix_unit;
+	if (mu == IR_MU_NONE || (mu != IR_MU_MFMA && b->fn->wave_size != 32) || q->m != 16 ||
 	    q->n != 8 || !q->sync)
 		return false;
 	/* bytes: s8 x s8 on both units; u8 (either side) on gfx1100's iu8 only */
 	bool sa = q->ea == EK_S8, sb = q->eb == EK_S8;
 	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
-	if (i8 && b->fn->matrix_unit == IR_MU_MFMA && !(sa && sb))
-		return false;
+	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !(sa && sb))))
+		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
 	if (!i8 && q->ea != q->eb)
 		return false;
-	if (i8 ? (q->k != 32 && q->k != 16) || q->ec != EK_S32 || q->ed != EK_S32
-	       : (q->k != 16 && q->k != 8) || (q->ea != EK_F16 && q->ea != EK_BF16) ||
-	                    q->ec != EK_F32 || q->ed != EK_F32 || q->satfinite)
+	bool tf32 = q->ea == EK_TF32; /* gfx90a/gfx942: v_mfma_f32_4x4x1f32 */
+	bool f32cd = q->ec == EK_F32 && q->ed == EK_F32;
+	bool ok = tf32 ? b->fn->matrix_unit == IR_MU_MFMA && (q->k == 8 || q->k == 4) && f32cd
+	          : i8 ? (q->k == 32 || q->k == 16) && q->ec == EK_S32 && q->ed == EK_S32
+	               : (q->k == 16 || q->k == 8) && (q->ea == EK_F16 || q->ea == EK_BF16) &&
+	                          f32cd && !q->satfinite;
+	if (!ok)
 		return false;
 	ir_ref nocvar[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
 	if (q->satfinite)
@@ -300,13 +372,19 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	struct mfma_state s = {.b = b,
 	                       .rec = rec,
 	                       .chain = from ? from->acc : IR_NO_REF,
-	                       .steps = q->k / (i8 ? 8 : 4),
+	                       .steps = q->k / (i8     ? 8
+	                                        : tf32 ? 2
+	                                               : 4),
 	                       .i8 = i8,
+	                       .tf32 = tf32,
 	                       .zero_c = q->satfinite};
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
-	if (b->fn->matrix_unit == IR_MU_WMMA11) {
+	if (mu == IR_MU_WMMA12) {
+		wmma12_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA12_F32_F16 : IR_MX_WMMA12_F32_BF16,
+		                a, bb, c, d, id);
+	} else if (mu == IR_MU_WMMA11) {
 		wmma_m16n8k16(&s,
 		              i8 ? IR_MX_WMMA_I32_IU8 | (unsigned)sa << 8 | (unsigned)sb << 9
 		              : q->ea == EK_F16 ? IR_MX_WMMA_F32_F16
@@ -316,11 +394,18 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 		addresses(&s, id);
 		ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
 		s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+		ir_ref ta[4],
+		        tb[2]; /* tf32: the unit reads the top 19 bits, as the portable code */
+		for (unsigned r = 0; tf32 && r < q->k / 2; r++)
+			ta[r] = and_k(b, a[r], 0xffffe000u);
+		for (unsigned r = 0; tf32 && r < q->k / 4; r++)
+			tb[r] = and_k(b, bb[r], 0xffffe000u);
 		mfma_m16n8k16(&s,
-		              i8                ? IR_MX_I32_4X4X4_I8
+		              tf32              ? IR_MX_F32_4X4X1_F32
+		              : i8              ? IR_MX_I32_4X4X4_I8
 		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
 		                                : IR_MX_F32_4X4X4_BF16,
-		              a, bb, c, d);
+		              tf32 ? ta : a, tf32 ? tb : bb, c, d);
 	}
 	for (unsigned x = 0; x < 4 && q->satfinite; x++) /* the sum is exact: saturate + C */
 		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);

@@ -73,13 +73,16 @@ enum {
  * target's rows are sel_mma.c's. */
 enum ir_matrix_unit { IR_MU_NONE, IR_MU_MFMA, IR_MU_WMMA11, IR_MU_WMMA12 };
 enum ir_matrix_op {
-	IR_MX_F32_4X4X4_F16,  /* v_mfma_f32_4x4x4f16 (16 blocks) */
-	IR_MX_F32_4X4X4_BF16, /* v_mfma_f32_4x4x4bf16_1k */
-	IR_MX_WMMA_F32_F16,   /* gfx11 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
-	IR_MX_WMMA_F32_BF16,  /* gfx11 v_wmma_f32_16x16x16_bf16 */
-	IR_MX_I32_4X4X4_I8,   /* v_mfma_i32_4x4x4i8 (16 blocks, signed bytes) */
-	IR_MX_WMMA_I32_IU8,   /* gfx11 v_wmma_i32_16x16x16_iu8; aux bit 8: A signed, bit 9: B
-	                       * signed (its neg_lo bits) */
+	IR_MX_F32_4X4X4_F16,   /* v_mfma_f32_4x4x4f16 (16 blocks) */
+	IR_MX_F32_4X4X4_BF16,  /* v_mfma_f32_4x4x4bf16_1k */
+	IR_MX_WMMA_F32_F16,    /* gfx11 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
+	IR_MX_WMMA_F32_BF16,   /* gfx11 v_wmma_f32_16x16x16_bf16 */
+	IR_MX_I32_4X4X4_I8,    /* v_mfma_i32_4x4x4i8 (16 blocks, signed bytes) */
+	IR_MX_F32_4X4X1_F32,   /* v_mfma_f32_4x4x1f32 (16 blocks) for tf32 */
+	IR_MX_WMMA12_F32_F16,  /* gfx12 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
+	IR_MX_WMMA12_F32_BF16, /* gfx12 v_wmma_f32_16x16x16_bf16 */
+	IR_MX_WMMA_I32_IU8,    /* gfx11 v_wmma_i32_16x16x16_iu8; aux bit 8: A signed, bit 9: B
+	                        * signed (its neg_lo bits) */
 };
 enum ir_lane_pattern { IR_LANE_XOR = 1, IR_LANE_UP, IR_LANE_DOWN, IR_LANE_IDX };
 #define IR_LANE_AUX(kind, n, seg) ((uint32_t)(kind) | (uint32_t)(n) << 3 | (uint32_t)(seg) << 9)

@@ -25,6 +25,15 @@ static bool matrix_row(enum ir_matrix_op op, struct matrix_row *r)
 	case IR_MX_WMMA_F32_BF16:
 		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_BF16, 8, 8, 8, true, 0};
 		return true;
+	case IR_MX_WMMA12_F32_F16:
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_F16_GFX12, 4, 4, 8, true, 0};
+		return true;
+	case IR_MX_WMMA12_F32_BF16:
+		*r = (struct matrix_row){AMD_OP_V_WMMA_F32_16X16X16_BF16_GFX12, 4, 4, 8, true, 0};
+		return true;
+	case IR_MX_F32_4X4X1_F32:
+		*r = (struct matrix_row){AMD_OP_V_MFMA_F32_4X4X1F32, 1, 1, 4, false, 0};
+		return true;
 	case IR_MX_I32_4X4X4_I8:
 		*r = (struct matrix_row){AMD_OP_V_MFMA_I32_4X4X4I8, 1, 1, 4, false, 0};
 		return true;

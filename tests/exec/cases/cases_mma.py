@@ -194,6 +194,7 @@ CHAINS = [
     generic('mma_chain_f16_k8', (16, 8, 8), 'f16', 'f16', 'f32', 'f32', 2, 2),
     generic('mma_chain_s8', (16, 8, 32), 's8', 's8', 's32', 's32', 4, 4, warp_level=True),
     generic('mma_chain_s8_k16', (16, 8, 16), 's8', 's8', 's32', 's32', 4, 4),
+    generic('mma_chain_tf32_k4', (16, 8, 4), 'tf32', 'tf32', 'f32', 'f32', 1, 1),
 ]
 
 
