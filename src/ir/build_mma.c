@@ -339,6 +339,41 @@ static ir_ref b1_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb
 	return op1(s->b, IR_POPC, IR_T_I32, x, 0);
 }
 
+/* The register of matrix which (0 A, 1 B) holding its elements at inverse-table indices
+ * at0[lane] and at0[lane] + step as the low and high half of one register, the same register
+ * in every owner lane; IR_NO_REF when they are not. */
+static ir_ref pair_reg(struct mma_state *s, unsigned which, const unsigned *at0, unsigned step)
+{
+	const unsigned *inv = s->inv[which];
+	unsigned src[32], e0 = inv[at0[0]] & 0xffff;
+	for (unsigned lane = 0; lane < 32; lane++) {
+		unsigned lo = inv[at0[lane]], hi = inv[at0[lane] + step];
+		src[lane] = lo >> 16;
+		if ((lo & 0xffff) != e0 || hi != (lo + 1) || e0 % 2)
+			return IR_NO_REF;
+	}
+	struct mma_lanefn f;
+	return mma_fit(src, &f) ? read_reg(s, which, e0 / 2, &f) : IR_NO_REF;
+}
+
+/* f16 A and B: k and k + 1 as one v_dot2_f32_f16 where both pairs are packed registers
+ * (every f16 layout): c + a0 b0 + a1 b1 rounded once, the products exact; exact data stay
+ * exact (docs/TENSOR.md).  IR_NO_REF when the pair is not packed so. */
+static ir_ref dot2_pair(struct mma_state *s, const unsigned *ra, const unsigned *rb, unsigned kk,
+                        ir_ref acc)
+{
+	unsigned at[32];
+	for (unsigned lane = 0; lane < 32; lane++)
+		at[lane] = ra[lane] + kk;
+	ir_ref a = pair_reg(s, 0, at, 1);
+	for (unsigned lane = 0; lane < 32; lane++)
+		at[lane] = rb[lane] + kk * s->f->n;
+	ir_ref b = pair_reg(s, 1, at, s->f->n);
+	if (a == IR_NO_REF || b == IR_NO_REF)
+		return IR_NO_REF;
+	return op3(s->b, IR_DOT2_F16, IR_T_F32, a, b, acc, 0);
+}
+
 /* The sum of the products A[i][k] * B[k][j] (ra, rb: inverse-table indices of A[grp][i][0]
  * and B[grp][0][j] per lane) onto acc (IR_NO_REF: integer, from 0). */
 static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, ir_ref acc, bool *ok)
@@ -353,6 +388,14 @@ static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, i
 			ir_ref p = b1_dot(s, ra, rb, kk, ok);
 			acc = acc == IR_NO_REF ? p : op2(b, IR_ADD, IR_T_I32, acc, p, 0);
 			continue;
+		}
+		if (f->ea == EK_F16 && f->eb == EK_F16 && kk % 2 == 0 && kk + 1 < f->k) {
+			ir_ref d2 = dot2_pair(s, ra, rb, kk, acc);
+			if (d2 != IR_NO_REF) {
+				acc = d2;
+				kk++;
+				continue;
+			}
 		}
 		unsigned at[32], own[32];
 		for (unsigned lane = 0; lane < 32; lane++)

@@ -126,6 +126,23 @@ static bool mperm(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+static bool dot2(struct isel *s, const struct ir_insn *in)
+{
+	uint32_t d = sel_def(s, in->res);
+	bool vgpr = s->vals[in->res].loc == LOC_VGPR; /* else uniform: through a VGPR */
+	uint32_t t = vgpr ? d : sel_new_vgpr(s, 1);
+	struct mir_opnd ops[4] = {mir_vreg(t, 1), sel_vsrc_opnd(s, in->args[0], 0),
+	                          sel_vsrc_opnd(s, in->args[1], 0),
+	                          sel_vsrc_opnd(s, in->args[2], 0)};
+	sel_fix_valu(s, AMD_OP_V_DOT2_F32_F16, 4, ops);
+	sel_emit(s, AMD_OP_V_DOT2_F32_F16, 4, ops);
+	if (!vgpr) {
+		struct mir_opnd rf[2] = {mir_vreg(d, 1), mir_vreg(t, 1)};
+		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
+	}
+	return true;
+}
+
 bool sel_mma(struct isel *s, const struct ir_insn *in)
 {
 	switch (in->op) {
@@ -137,6 +154,8 @@ bool sel_mma(struct isel *s, const struct ir_insn *in)
 		return tuple_get(s, in);
 	case IR_MPERM:
 		return mperm(s, in);
+	case IR_DOT2_F16:
+		return dot2(s, in);
 	default:
 		return false;
 	}
