@@ -340,38 +340,59 @@ static ir_ref b1_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb
 }
 
 /* The register of matrix which (0 A, 1 B) holding its elements at inverse-table indices
- * at0[lane] and at0[lane] + step as the low and high half of one register, the same register
- * in every owner lane; IR_NO_REF when they are not. */
-static ir_ref pair_reg(struct mma_state *s, unsigned which, const unsigned *at0, unsigned step)
+ * at0[lane] + i * step (i < n) as its n sub-elements in order, the same register in every
+ * owner lane; IR_NO_REF when they are not. */
+static ir_ref packed_reg(struct mma_state *s, unsigned which, const unsigned *at0, unsigned step,
+                         unsigned n)
 {
 	const unsigned *inv = s->inv[which];
 	unsigned src[32], e0 = inv[at0[0]] & 0xffff;
 	for (unsigned lane = 0; lane < 32; lane++) {
-		unsigned lo = inv[at0[lane]], hi = inv[at0[lane] + step];
+		unsigned lo = inv[at0[lane]];
 		src[lane] = lo >> 16;
-		if ((lo & 0xffff) != e0 || hi != (lo + 1) || e0 % 2)
+		if ((lo & 0xffff) != e0 || e0 % n)
 			return IR_NO_REF;
+		for (unsigned i = 1; i < n; i++)
+			if (inv[at0[lane] + i * step] != lo + i)
+				return IR_NO_REF;
 	}
 	struct mma_lanefn f;
-	return mma_fit(src, &f) ? read_reg(s, which, e0 / 2, &f) : IR_NO_REF;
+	return mma_fit(src, &f) ? read_reg(s, which, e0 / n, &f) : IR_NO_REF;
 }
 
-/* f16 A and B: k and k + 1 as one v_dot2_f32_f16 where both pairs are packed registers
- * (every f16 layout): c + a0 b0 + a1 b1 rounded once, the products exact; exact data stay
- * exact (docs/TENSOR.md).  IR_NO_REF when the pair is not packed so. */
-static ir_ref dot2_pair(struct mma_state *s, const unsigned *ra, const unsigned *rb, unsigned kk,
-                        ir_ref acc)
+/* k .. k + n - 1 as one packed dot product where A's and B's are packed registers (every
+ * f16 and 8-bit layout): f16 (n 2) v_dot2_f32_f16, c + a0 b0 + a1 b1 rounded once, the
+ * products exact, so exact data stay exact; s8/u8 (n 4) v_dot4 (exact).  IR_NO_REF when
+ * they are not packed so. */
+static ir_ref packed_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, unsigned kk,
+                         unsigned n, ir_ref acc)
 {
 	unsigned at[32];
 	for (unsigned lane = 0; lane < 32; lane++)
 		at[lane] = ra[lane] + kk;
-	ir_ref a = pair_reg(s, 0, at, 1);
+	ir_ref a = packed_reg(s, 0, at, 1, n);
 	for (unsigned lane = 0; lane < 32; lane++)
 		at[lane] = rb[lane] + kk * s->f->n;
-	ir_ref b = pair_reg(s, 1, at, s->f->n);
+	ir_ref b = packed_reg(s, 1, at, s->f->n, n);
 	if (a == IR_NO_REF || b == IR_NO_REF)
 		return IR_NO_REF;
-	return op3(s->b, IR_DOT2_F16, IR_T_F32, a, b, acc, 0);
+	if (n == 2)
+		return op3(s->b, IR_DOT2_F16, IR_T_F32, a, b, acc, 0);
+	uint32_t sign = (s->f->ea == EK_S8) | (uint32_t)(s->f->eb == EK_S8) << 1;
+	if (acc == IR_NO_REF)
+		acc = konst(s->b, IR_T_I32, 0);
+	return op3(s->b, IR_DOT4_I8, IR_T_I32, a, b, acc, sign);
+}
+
+/* How many k one packed dot product takes for these types on this target (1: none). */
+static unsigned dot_width(const struct mma_state *s)
+{
+	enum mma_ek a = s->f->ea, b = s->f->eb;
+	if (a == EK_F16 && b == EK_F16)
+		return 2;
+	bool bytes = (a == EK_S8 || a == EK_U8) && (b == EK_S8 || b == EK_U8);
+	bool iu8 = s->b->fn->matrix_unit == IR_MU_WMMA11 || s->b->fn->matrix_unit == IR_MU_WMMA12;
+	return bytes && (a == b || iu8) ? 4 : 1; /* mixed signs: gfx11/gfx12's v_dot4_i32_iu8 */
 }
 
 /* The sum of the products A[i][k] * B[k][j] (ra, rb: inverse-table indices of A[grp][i][0]
@@ -389,11 +410,12 @@ static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, i
 			acc = acc == IR_NO_REF ? p : op2(b, IR_ADD, IR_T_I32, acc, p, 0);
 			continue;
 		}
-		if (f->ea == EK_F16 && f->eb == EK_F16 && kk % 2 == 0 && kk + 1 < f->k) {
-			ir_ref d2 = dot2_pair(s, ra, rb, kk, acc);
+		unsigned w = dot_width(s);
+		if (w > 1 && kk % w == 0 && kk + w <= f->k) {
+			ir_ref d2 = packed_dot(s, ra, rb, kk, w, acc);
 			if (d2 != IR_NO_REF) {
 				acc = d2;
-				kk++;
+				kk += w - 1;
 				continue;
 			}
 		}

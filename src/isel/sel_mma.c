@@ -126,16 +126,30 @@ static bool mperm(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
-static bool dot2(struct isel *s, const struct ir_insn *in)
+/* The packed dot products of the portable lowering: DOT2_F16, DOT4_I8. */
+static bool packed_dot(struct isel *s, const struct ir_insn *in)
 {
+	unsigned op = AMD_OP_V_DOT2_F32_F16, neg = 0;
+	if (in->op == IR_DOT4_I8) {
+		if (s->gen >= AMD_GFX11)
+			op = AMD_OP_V_DOT4_I32_IU8, neg = in->aux & 3;
+		else if (in->aux == 3)
+			op = AMD_OP_V_DOT4_I32_I8;
+		else if (in->aux == 0)
+			op = AMD_OP_V_DOT4_U32_U8;
+		else {
+			sel_error(s, "internal: dot4 of mixed signedness before gfx11");
+			return true;
+		}
+	}
 	uint32_t d = sel_def(s, in->res);
 	bool vgpr = s->vals[in->res].loc == LOC_VGPR; /* else uniform: through a VGPR */
 	uint32_t t = vgpr ? d : sel_new_vgpr(s, 1);
 	struct mir_opnd ops[4] = {mir_vreg(t, 1), sel_vsrc_opnd(s, in->args[0], 0),
 	                          sel_vsrc_opnd(s, in->args[1], 0),
 	                          sel_vsrc_opnd(s, in->args[2], 0)};
-	sel_fix_valu(s, AMD_OP_V_DOT2_F32_F16, 4, ops);
-	sel_emit(s, AMD_OP_V_DOT2_F32_F16, 4, ops);
+	sel_fix_valu(s, op, 4, ops);
+	sel_emit(s, op, 4, ops)->neg = (uint8_t)neg;
 	if (!vgpr) {
 		struct mir_opnd rf[2] = {mir_vreg(d, 1), mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, rf);
@@ -155,7 +169,8 @@ bool sel_mma(struct isel *s, const struct ir_insn *in)
 	case IR_MPERM:
 		return mperm(s, in);
 	case IR_DOT2_F16:
-		return dot2(s, in);
+	case IR_DOT4_I8:
+		return packed_dot(s, in);
 	default:
 		return false;
 	}
