@@ -92,6 +92,23 @@ def sgemm(name, m, n, k, grid):
                 lambda out: compare_exact('c', unpack('f', out[2]), want))
 
 
+def f16_bits(x):
+    return struct.unpack('<H', struct.pack('<e', x))[0]
+
+
+def hgemm_mma(m=64, n=64, k=64):
+    """f16 A (m x k) and B (k x n) of small integers, f32 C: every sum is exact."""
+    rng = rng_for('hgemm_mma')
+    a = [float(rng.randint(-3, 3)) for _ in range(m * k)]
+    b = [float(rng.randint(-3, 3)) for _ in range(k * n)]
+    want = matmul(a, b, m, n, k)
+    return Case('hgemm_mma', (n // 16, m // 32), (64,),
+                [('in', pack('H', [f16_bits(x) for x in a])),
+                 ('in', pack('H', [f16_bits(x) for x in b])), ('out', 4 * m * n), ('i32', m),
+                 ('i32', n), ('i32', k)],
+                lambda out: compare_exact('c', unpack('f', out[2]), want))
+
+
 def stencil2d():
     rng, w, h = rng_for('stencil2d'), 40, 24
     grid = [rng.randint(-64, 64) / 8 for _ in range(w * h)]
@@ -278,6 +295,7 @@ MAKERS = {
     'reduce_warp': reduce_warp,
     'sgemm_tiled': lambda: sgemm('sgemm_tiled', 64, 64, 32, (4, 4)),
     'sgemm_reg8x8': lambda: sgemm('sgemm_reg8x8', 128, 128, 32, (1, 1)),
+    'hgemm_mma': hgemm_mma,
     'stencil2d': stencil2d,
     'histogram': histogram,
     'softmax': softmax,

@@ -308,6 +308,21 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->warp_size = o->warp_size;
 	ir->no_lanemask_warning = o->no_lanemask_warning;
 	ir->has_permlane = o->target.info->gen >= AMD_GFX10;
+	switch (o->target.info->gen) { /* docs/TENSOR.md */
+	case AMD_GFX9:
+	case AMD_GFX940:
+		ir->matrix_unit = IR_MU_MFMA;
+		break;
+	case AMD_GFX11:
+		ir->matrix_unit = IR_MU_WMMA11;
+		break;
+	case AMD_GFX12:
+		ir->matrix_unit = IR_MU_WMMA12;
+		break;
+	default:
+		ir->matrix_unit = IR_MU_NONE;
+		break;
+	}
 	ir->real_sym = real_sym;
 	ir->stack_size = o->stack_size;
 	ir->printf_id_base = c->nprintfs;

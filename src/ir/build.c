@@ -492,6 +492,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
 	bool no_lanemask_warning = fn->no_lanemask_warning, has_permlane = fn->has_permlane;
+	unsigned matrix_unit = fn->matrix_unit;
 	const struct ptx_symbol *real_sym = fn->real_sym;
 	uint32_t stack_size = fn->stack_size, printf_id_base = fn->printf_id_base;
 	unsigned inline_mode = fn->inline_mode;
@@ -514,6 +515,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
 	fn->has_permlane = has_permlane;
+	fn->matrix_unit = matrix_unit;
 	fn->arena = arena;
 	fn->name = pf->sym->name;
 	fn->file = file;
@@ -581,6 +583,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	irb_printf_finish(&b);
 	if (b.failed)
 		return false;
+	irb_mma_finish(&b);
 	finish_phis(&b);
 	return true;
 }

@@ -87,6 +87,8 @@ struct irb {
 	struct irb_printf_check *printf_checks;
 	/* build_warp.c: narrow membermask registers to check once every block is sealed */
 	struct irb_mask_check *mask_checks;
+	/* build_mma_mfma.c: the mma's computed on the matrix unit (chains of accumulators) */
+	struct mma_unit_rec *mma_recs;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -148,6 +150,10 @@ ir_ref irb_vprintf(struct irb *b, ir_ref fmt_addr, ir_ref args);
 ir_ref irb_printf_values(struct irb *b, const char *fmt, const ir_ref *vals, unsigned nvals);
 void irb_printf_finish(struct irb *b); /* after every block is sealed */
 void irb_warp_finish(struct irb *b);   /* build_warp.c: the same, for membermasks */
+/* build_mma_mfma.c, after every block is sealed: an mma on the matrix unit whose C comes
+ * through a loop phi from the D of matrix-unit mma's (or zeros) takes the accumulator in the
+ * unit's layout instead of shuffling it back */
+void irb_mma_finish(struct irb *b);
 /* build_forms.c: testp, mul24/mad24, slct, dp4a/dp2a, min/max .NaN, tanh.approx,
  * cvt.rna.tf32.f32; false if the instruction is not one of these */
 bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);

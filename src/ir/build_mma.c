@@ -339,6 +339,62 @@ static ir_ref b1_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb
 	return op1(s->b, IR_POPC, IR_T_I32, x, 0);
 }
 
+/* The register of matrix which (0 A, 1 B) holding its elements at inverse-table indices
+ * at0[lane] + i * step (i < n) as its n sub-elements in order, the same register in every
+ * owner lane; IR_NO_REF when they are not. */
+static ir_ref packed_reg(struct mma_state *s, unsigned which, const unsigned *at0, unsigned step,
+                         unsigned n)
+{
+	const unsigned *inv = s->inv[which];
+	unsigned src[32], e0 = inv[at0[0]] & 0xffff;
+	for (unsigned lane = 0; lane < 32; lane++) {
+		unsigned lo = inv[at0[lane]];
+		src[lane] = lo >> 16;
+		if ((lo & 0xffff) != e0 || e0 % n)
+			return IR_NO_REF;
+		for (unsigned i = 1; i < n; i++)
+			if (inv[at0[lane] + i * step] != lo + i)
+				return IR_NO_REF;
+	}
+	struct mma_lanefn f;
+	return mma_fit(src, &f) ? read_reg(s, which, e0 / n, &f) : IR_NO_REF;
+}
+
+/* k .. k + n - 1 as one packed dot product where A's and B's are packed registers (every
+ * f16 and 8-bit layout): f16 (n 2) v_dot2_f32_f16, c + a0 b0 + a1 b1 rounded once, the
+ * products exact, so exact data stay exact; s8/u8 (n 4) v_dot4 (exact).  IR_NO_REF when
+ * they are not packed so. */
+static ir_ref packed_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, unsigned kk,
+                         unsigned n, ir_ref acc)
+{
+	unsigned at[32];
+	for (unsigned lane = 0; lane < 32; lane++)
+		at[lane] = ra[lane] + kk;
+	ir_ref a = packed_reg(s, 0, at, 1, n);
+	for (unsigned lane = 0; lane < 32; lane++)
+		at[lane] = rb[lane] + kk * s->f->n;
+	ir_ref b = packed_reg(s, 1, at, s->f->n, n);
+	if (a == IR_NO_REF || b == IR_NO_REF)
+		return IR_NO_REF;
+	if (n == 2)
+		return op3(s->b, IR_DOT2_F16, IR_T_F32, a, b, acc, 0);
+	uint32_t sign = (s->f->ea == EK_S8) | (uint32_t)(s->f->eb == EK_S8) << 1;
+	if (acc == IR_NO_REF)
+		acc = konst(s->b, IR_T_I32, 0);
+	return op3(s->b, IR_DOT4_I8, IR_T_I32, a, b, acc, sign);
+}
+
+/* How many k one packed dot product takes for these types on this target (1: none). */
+static unsigned dot_width(const struct mma_state *s)
+{
+	enum mma_ek a = s->f->ea, b = s->f->eb;
+	if (a == EK_F16 && b == EK_F16)
+		return 2;
+	bool bytes = (a == EK_S8 || a == EK_U8) && (b == EK_S8 || b == EK_U8);
+	bool iu8 = s->b->fn->matrix_unit == IR_MU_WMMA11 || s->b->fn->matrix_unit == IR_MU_WMMA12;
+	return bytes && (a == b || iu8) ? 4 : 1; /* mixed signs: gfx11/gfx12's v_dot4_i32_iu8 */
+}
+
 /* The sum of the products A[i][k] * B[k][j] (ra, rb: inverse-table indices of A[grp][i][0]
  * and B[grp][0][j] per lane) onto acc (IR_NO_REF: integer, from 0). */
 static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, ir_ref acc, bool *ok)
@@ -353,6 +409,15 @@ static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, i
 			ir_ref p = b1_dot(s, ra, rb, kk, ok);
 			acc = acc == IR_NO_REF ? p : op2(b, IR_ADD, IR_T_I32, acc, p, 0);
 			continue;
+		}
+		unsigned w = dot_width(s);
+		if (w > 1 && kk % w == 0 && kk + w <= f->k) {
+			ir_ref d2 = packed_dot(s, ra, rb, kk, w, acc);
+			if (d2 != IR_NO_REF) {
+				acc = d2;
+				kk += w - 1;
+				continue;
+			}
 		}
 		unsigned at[32], own[32];
 		for (unsigned lane = 0; lane < 32; lane++)
@@ -441,6 +506,68 @@ static unsigned regs_of(const struct mma_layout *l, enum mma_ek k)
 	return mma_layout_elems(l) / per;
 }
 
+/* The values of a 4-register fragment's variables now (IR_NO_REF: not a register). */
+static void var_values(struct irb *b, const struct ptx_operand *o, ir_ref *v)
+{
+	for (unsigned x = 0; x < 4; x++) {
+		const struct ptx_operand *e =
+		        o->kind == PTX_OPND_VEC && x < o->nelems ? &o->elems[x] : o;
+		int32_t var = e->kind == PTX_OPND_REG ? irb_opnd_var(b, e) : -1;
+		v[x] = var < 0 ? IR_NO_REF : irb_read_var(b, (uint32_t)var, b->cur);
+	}
+}
+
+/* The form on the target's matrix unit (build_mma_mfma.c), when it has one for it: C and D
+ * of 4 registers (f32), or 2 (.f16 pairs: widened to f32 before, rounded once after, as the
+ * portable lowering does).  Only an f32 D is recorded for chains. */
+static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
+                         ir_ref *const *reg, unsigned nc, unsigned nd, ir_ref guard)
+{
+	bool c16 = f->ec == EK_F16, d16 = f->ed == EK_F16;
+	if (nc != (c16 ? 2u : 4u) || nd != (d16 ? 2u : 4u))
+		return false;
+	struct mma_fast q = {f->m,
+	                     f->n,
+	                     f->k,
+	                     f->ea,
+	                     f->eb,
+	                     c16 ? EK_F32 : f->ec,
+	                     d16 ? EK_F32 : f->ed,
+	                     f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1,
+	                     f->satfinite};
+	ir_ref c[4], fast[4], cvar[4], dvar[4];
+	const struct ptx_operand *d = &in->opnds[0];
+	for (unsigned x = 0; x < 4; x++) {
+		cvar[x] = IR_NO_REF;
+		c[x] = c16 ? op1(b, IR_BITCAST, IR_T_I32, unpack(b, reg[2][x / 2], x % 2, EK_F16),
+		                 0)
+		           : reg[2][x];
+	}
+	if (!c16)
+		var_values(b, &in->opnds[3], cvar);
+	if (!mma_matrix_unit(b, &q, reg[0], reg[1], c, cvar, fast))
+		return false;
+	for (unsigned r = 0; r < nd; r++) {
+		ir_ref v = fast[r];
+		if (d16) {
+			ir_ref h[2];
+			for (unsigned e = 0; e < 2; e++)
+				h[e] = op1(b, IR_ZEXT, IR_T_I32,
+				           op1(b, IR_F2H, IR_T_I16,
+				               op1(b, IR_BITCAST, IR_T_F32, fast[2 * r + e], 0), 0),
+				           0);
+			v = op2(b, IR_OR, IR_T_I32, h[0],
+			        op2(b, IR_SHL, IR_T_I32, h[1], konst(b, IR_T_I32, 16), 0), 0);
+		}
+		irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, v, false, guard);
+	}
+	if (guard == IR_NO_REF && !d16) {
+		var_values(b, d, dvar);
+		mma_matrix_written(b, dvar);
+	}
+	return true;
+}
+
 /* D = A * B + C for a form: operands d, a, b, c at in->opnds[0..3]; na/nb the A/B register
  * counts the instruction must give (wmma's spare registers included). */
 static void build_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
@@ -463,6 +590,8 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		          nd);
 		return;
 	}
+	if (fast_product(b, in, f, s->reg, nc, nd, guard))
+		return;
 	s->inv[0] = invert(s, &f->la, f->m, f->k);
 	s->inv[1] = invert(s, &f->lb, f->k, f->n);
 	s->inv[2] = invert(s, &f->lc, f->m, f->n);

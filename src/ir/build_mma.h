@@ -74,6 +74,20 @@ bool mma_wmma_layout(unsigned m, unsigned n, unsigned k, char which, enum mma_ek
 /* the register count of a wmma fragment (PTX ISA) */
 unsigned mma_wmma_regs(unsigned m, unsigned k, char which, enum mma_ek ek,
                        const struct mma_layout *l);
+/* An mma the matrix units may compute (build_mma_mfma.c): shape, element types, and
+ * whether it is an mma.sync with the PTX ISA's fragments (not a wmma tile). */
+struct mma_fast {
+	unsigned m, n, k;
+	enum mma_ek ea, eb, ec, ed;
+	bool sync, satfinite;
+};
+/* D's registers d[] from A, B, C's (the PTX fragments; cvar: the values of C's registers,
+ * IR_NO_REF where not a register) on the target's matrix unit; false (nothing emitted) where
+ * it has none for this form.  After writing D unguarded, mma_matrix_written(b, dvar) with the
+ * values D's registers then hold lets a later mma chain to it. */
+bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
+                     const ir_ref *c, const ir_ref *cvar, ir_ref *d);
+void mma_matrix_written(struct irb *b, const ir_ref *dvar);
 /* the shape in a matrix instruction's words; false if none */
 bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
 #endif

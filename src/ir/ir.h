@@ -69,6 +69,21 @@ enum {
  * selection turns into DPP/ds_swizzle; args[1] is then the lane itself.  Patterns repeat
  * in segments of 2^seg lanes: XOR n (n < 32, always in range), UP/DOWN n (0 < n < segment;
  * out of range: the lane's own value), IDX n (segment <= 32). */
+/* The matrix units (ir_function.matrix_unit) and MATRIX's instructions (aux): the
+ * target's rows are sel_mma.c's. */
+enum ir_matrix_unit { IR_MU_NONE, IR_MU_MFMA, IR_MU_WMMA11, IR_MU_WMMA12 };
+enum ir_matrix_op {
+	IR_MX_F32_4X4X4_F16,   /* v_mfma_f32_4x4x4f16 (16 blocks) */
+	IR_MX_F32_4X4X4_BF16,  /* v_mfma_f32_4x4x4bf16_1k */
+	IR_MX_WMMA_F32_F16,    /* gfx11 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
+	IR_MX_WMMA_F32_BF16,   /* gfx11 v_wmma_f32_16x16x16_bf16 */
+	IR_MX_I32_4X4X4_I8,    /* v_mfma_i32_4x4x4i8 (16 blocks, signed bytes) */
+	IR_MX_F32_4X4X1_F32,   /* v_mfma_f32_4x4x1f32 (16 blocks) for tf32 */
+	IR_MX_WMMA12_F32_F16,  /* gfx12 v_wmma_f32_16x16x16_f16 (EXEC all ones around it) */
+	IR_MX_WMMA12_F32_BF16, /* gfx12 v_wmma_f32_16x16x16_bf16 */
+	IR_MX_WMMA_I32_IU8,    /* gfx11 v_wmma_i32_16x16x16_iu8; aux bit 8: A signed, bit 9: B
+	                        * signed (its neg_lo bits) */
+};
 enum ir_lane_pattern { IR_LANE_XOR = 1, IR_LANE_UP, IR_LANE_DOWN, IR_LANE_IDX };
 #define IR_LANE_AUX(kind, n, seg) ((uint32_t)(kind) | (uint32_t)(n) << 3 | (uint32_t)(seg) << 9)
 #define IR_LANE_KIND(aux)         ((aux)&7u)
@@ -307,6 +322,9 @@ struct ir_function {
 	/* Set by the caller: the target has v_permlane16/x16 (gfx10+), so .up/.down by any
 	 * constant in 32-lane segments is a lane pattern (build_warp.c). */
 	bool has_permlane;
+	/* Set by the caller: the matrix unit mma.sync may select (enum ir_matrix_unit; 0: none,
+	 * the portable lowering of build_mma.c only). */
+	unsigned matrix_unit;
 	/* Real calls (inline.c, docs/CALLS.md).  Set by the caller before ir_build to build a
 	 * recursive .func as a function of its own: its module-level symbol (else NULL).
 	 * Filled by ir_build: the functions IR_CALL names (aux indexes `callees`), and the

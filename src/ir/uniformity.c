@@ -65,8 +65,8 @@ static bool is_source(const struct ir_insn *in)
 		return true;
 	case IR_REDUX: /* per 32-lane half of the wave (--warp-size 32) */
 		return (in->aux & IR_REDUX_HALVES) != 0;
-	default:
-		return false;
+	default: /* the matrix units' results (MATRIX, MTUP_GET) */
+		return (ir_ops[in->op].flags & IR_OPF_SRC_DIV) != 0;
 	}
 }
 

@@ -138,7 +138,7 @@ enum {
 
 struct mir_vreg {
 	uint8_t file;  /* MIR_SGPR or MIR_VGPR */
-	uint8_t size;  /* dwords: 1, 2, 3 or 4 */
+	uint8_t size;  /* dwords: 1, 2, 3 or 4; 8 for WMMA tuples (sel_mma.c, never copied whole) */
 	uint8_t align; /* required alignment of the first register, in registers */
 	uint8_t flags;
 	int32_t phys; /* first register after allocation, -1 before */

@@ -145,7 +145,7 @@ bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_di
 	ctx->budget[RA_VGPR] = fn->max_vgprs < RA_MAX_VGPRS ? fn->max_vgprs : RA_MAX_VGPRS;
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		if ((fn->vregs[v].file != MIR_SGPR && fn->vregs[v].file != MIR_VGPR) ||
-		    fn->vregs[v].size < 1 || fn->vregs[v].size > 4)
+		    fn->vregs[v].size < 1 || fn->vregs[v].size > 8)
 			return ra_internal(ctx, 0, 0, "virtual register of bad file or size");
 	ctx->spillable_vregs = fn->nvregs;
 	ctx->spilled = PA_NEW_ARRAY(fn->arena, bool, fn->nvregs + 1);

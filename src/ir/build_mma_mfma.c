@@ -1,0 +1,510 @@
+/* ir_build: mma.sync on the matrix units (docs/TENSOR.md, "The matrix units").
+ *
+ * gfx90a/gfx942: an m16n8k16 .row.col .f32.f16.f16.f32 (or .bf16) is computed transposed,
+ * D^T = B^T A^T + C^T, by four v_mfma_f32_4x4x4f16 (bf16_1k) whose 16 blocks are 4x4 tiles of
+ * D^T: a warp's 32 lanes hold blocks 0-7 (lanes 4b..4b+3), so the two 32-lane warps of a
+ * wave64 (--warp-size 32 or not) are two independent products in one instruction, and the
+ * lane shuffles never leave the warp's half.  With L the warp lane (bits L0..L4):
+ *   block b = L >> 2 holds the D^T tile of rows n = 2P + e, P = L2 + 2 (slot ^ L4) (slot, e
+ *   the bits of the block's row i = 2 slot + e) and columns m = 4 (L >> 3) + j;
+ *   instruction s (0..3) gives block b the k chunk c = 2 (s >> 1) + (L4 ^ (s & 1)).
+ * This choice makes every NVIDIA register a single lane read (ds_bpermute) per AMD register,
+ * after at most one v_cndmask in the source lane chosen by its own lane bit 1 (the register
+ * index of A and of C depends on the row half m / 8 = L4, which the chunk's parity puts into
+ * the source lane's bit 1).  Per mma: A^T 8 reads + 4 selects, B^T 8 reads, C^T 4 reads + 4
+ * selects, D back 8 reads + 4 selects, 4 MFMAs.  The MFMA adds the 4 products of a chunk to C
+ * and rounds once (amdsim's model): exact data stay exact, general data are within the
+ * accumulation bound of tests/hw/tensor_bound.py. */
+#include "ir/build_mma.h"
+
+static ir_ref konst(struct irb *b, uint32_t v)
+{
+	return ir_const(b->fn, IR_T_I32, v);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, ir_ref a, ir_ref c)
+{
+	ir_ref args[2] = {a, c};
+	return irb_emit(b, op, IR_T_I32, args, 2, 0, 0);
+}
+
+/* An mma computed on the matrix unit, for chains of accumulators: the next mma whose C
+ * registers hold exactly this one's D (straight-line code, mma_matrix_unit) or get it through
+ * a loop phi (irb_mma_finish) reads `acc` / `dt` instead of shuffling D back and forth. */
+struct mma_unit_rec {
+	unsigned family; /* enum ir_matrix_unit: the layout of acc */
+	uint32_t block;
+	ir_ref acc;   /* D in the unit's layout (a MATRIX value) */
+	ir_ref dt[8]; /* its dwords (MTUP_GET) */
+	unsigned ndt;
+	ir_ref ctup[2]; /* the MTUP(s) of 4 dwords holding the converted C, or IR_NO_REF */
+	ir_ref cvar[4]; /* the C registers' values the mma read */
+	ir_ref dvar[4]; /* the D registers' values after it (IR_NO_REF: not recorded) */
+	struct mma_unit_rec *next;
+};
+
+enum { CHAIN_LOOKBACK = 64 }; /* records searched for a straight-line chain */
+
+struct mfma_state {
+	struct irb *b;
+	struct mma_unit_rec *rec; /* this mma's */
+	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
+	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
+	bool i8;                  /* s8 x s8: one register per MFMA operand, WMMA iu8 */
+	bool tf32;                /* tf32: one register (one k) per MFMA operand too */
+	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
+	ir_ref bit1;              /* pred: lane bit 1 */
+	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
+	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
+	ir_ref at_c[2], at_bt[2][2], at_at[2][2], at_d[2];
+};
+
+static ir_ref and_k(struct irb *b, ir_ref v, uint32_t k)
+{
+	return op2(b, IR_AND, v, konst(b, k));
+}
+
+static ir_ref shl_k(struct irb *b, ir_ref v, uint32_t k)
+{
+	return op2(b, IR_SHL, v, konst(b, k));
+}
+
+/* The addresses: bit ob of a source lane is bit ob + 2 of its byte address. */
+static void addresses(struct mfma_state *s, ir_ref id)
+{
+	struct irb *b = s->b;
+	ir_ref l = b->fn->wave_size == 64 ? and_k(b, id, 31) : id;
+	ir_ref base = b->fn->wave_size == 64 ? and_k(b, shl_k(b, id, 2), 128) : konst(b, 0);
+	ir_ref l4 = shl_k(b, l, 4), l3 = shl_k(b, l, 3);
+	/* t1: L0 -> lane bit 2, L1 -> 3, L3 -> 4; u: L4 -> lane bit 1 (flipped: u1) */
+	ir_ref t1 = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l4, 0x30), and_k(b, l3, 0x40)), base);
+	ir_ref u[2];
+	u[0] = and_k(b, op2(b, IR_SHR_U, l, konst(b, 1)), 8);
+	u[1] = op2(b, IR_XOR, u[0], konst(b, 8));
+	ir_ref t1c = op2(b, IR_OR, t1, and_k(b, l, 4)); /* + L2 -> lane bit 0 */
+	/* v: L0 -> lane bit 2, L2 -> 3, L1 ^ L4 -> 4 */
+	ir_ref x = and_k(b, op2(b, IR_XOR, shl_k(b, l, 5), shl_k(b, l, 2)), 64);
+	ir_ref v = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l4, 16), and_k(b, l3, 32)),
+	               op2(b, IR_OR, x, base));
+	for (unsigned f = 0; f < 2; f++) {
+		s->at_c[f] = op2(b, IR_OR, t1c, u[f]);
+		ir_ref a0 = op2(b, IR_OR, t1, u[f]), b0 = op2(b, IR_OR, v, u[f]);
+		s->at_at[f][0] = a0;
+		s->at_at[f][1] = op2(b, IR_OR, a0, konst(b, 4));
+		s->at_bt[f][0] = b0;
+		s->at_bt[f][1] = op2(b, IR_OR, b0, konst(b, 4));
+	}
+	/* d: L2 -> lane bit 0, L3 -> 1, L0 -> 2, L4 -> 3, x1 -> 4 */
+	ir_ref d0 = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l, 12), and_k(b, l4, 16)),
+	                op2(b, IR_OR, and_k(b, shl_k(b, l, 1), 32), base));
+	s->at_d[0] = d0;
+	s->at_d[1] = op2(b, IR_OR, d0, konst(b, 64));
+}
+
+static ir_ref read_at(struct mfma_state *s, ir_ref v, ir_ref at)
+{
+	return op2(s->b, IR_MPERM, v, at);
+}
+
+/* sel1 ? a : b by the lane's bit 1 (flipped when flip) */
+static ir_ref by_bit1(struct mfma_state *s, bool flip, ir_ref one, ir_ref zero)
+{
+	ir_ref args[3] = {s->bit1, flip ? zero : one, flip ? one : zero};
+	return irb_emit(s->b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+}
+
+static ir_ref tuple(struct irb *b, const ir_ref *v, unsigned n)
+{
+	return irb_emit(b, IR_MTUP, IR_T_I32, v, n, 0, 0);
+}
+
+/* The four MFMAs of one m16n8k16 (the header's scheme); a: 4, bb: 2, c: 4 registers. */
+static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                          const ir_ref *bb, const ir_ref *c, ir_ref *d)
+{
+	struct irb *b = s->b;
+	ir_ref ct[4], acc = s->chain;
+	if (acc == IR_NO_REF && s->zero_c) {
+		for (unsigned i = 0; i < 4; i++)
+			ct[i] = konst(b, 0);
+		acc = tuple(b, ct, 4);
+	} else if (acc == IR_NO_REF) {
+		for (unsigned slot = 0; slot < 2; slot++) /* C^T: source lane bit 1 = slot ^ L4 */
+			for (unsigned e = 0; e < 2; e++)
+				ct[2 * slot + e] =
+				        read_at(s, by_bit1(s, slot, c[2 + e], c[e]), s->at_c[slot]);
+		acc = s->rec->ctup[0] = tuple(b, ct, 4);
+	}
+	for (unsigned step = 0; step < s->steps; step++) {
+		unsigned h = step >> 1, n0 = step & 1;
+		ir_ref ta[2], tb[2];
+		/* B^T rows (the MFMA's A): B register h from lane {q, L4^n0, L0, L2, L1^L4} */
+		/* A^T columns (its B): A register 2h + (L4 of the reader) from lane
+		 * {q, L4^n0, L0, L1, L3}: the source picks it by its own bit 1 */
+		ir_ref v = by_bit1(s, n0, a[2 * h + 1], a[2 * h]);
+		for (unsigned q = 0; q < 2; q++) {
+			ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
+			tb[q] = read_at(s, v, s->at_at[n0][q]);
+		}
+		bool one = s->i8 || s->tf32;
+		for (unsigned q = 0; q < (one ? 2u : 1u); q++) { /* s8, tf32: a chunk a register */
+			unsigned n = one ? 1 : 2;
+			ir_ref args[3] = {tuple(b, ta + q, n), tuple(b, tb + q, n), acc};
+			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		}
+	}
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 4;
+	for (unsigned i = 0; i < 4; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	for (unsigned x = 0; x < 4; x++) { /* D element x: register 2 (l1 ^ x1) + x0 */
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref r0 = read_at(s, dt[x0], s->at_d[x1]),
+		       r1 = read_at(s, dt[2 + x0], s->at_d[x1]);
+		d[x] = by_bit1(s, x1, r1, r0);
+	}
+}
+
+/* gfx1100 (wave32): one v_wmma_f32_16x16x16_f16 (bf16) computes D = A B + C with B and C
+ * padded to 16 columns (columns 8-15 read the lanes of columns 0-7 and are dropped).  WMMA's
+ * A[i][k] is register k/2 of lanes i and i+16, B[k][j] of lanes j and j+16, D[i][j]
+ * register i/2 of lane 16 (i % 2) + j (docs/MATRIX_UNITS.md).  Per mma: A 16 reads + 8
+ * selects (the NVIDIA register depends on the reader's row half, L3), B 8 reads, C 16 reads
+ * + 8 selects, D 16 reads + 12 selects. */
+static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                          const ir_ref *bb, const ir_ref *c, ir_ref *d, ir_ref id)
+{
+	struct irb *b = s->b;
+	ir_ref at_ab[4], at_c[4], at_d[2];
+	ir_ref l7 = shl_k(b, and_k(b, id, 7), 4);
+	ir_ref lc = op2(b, IR_OR, and_k(b, id, 16), and_k(b, shl_k(b, id, 1), 12));
+	for (unsigned q = 0; q < 4; q++) { /* A, B: lane 4 (L & 7) + q; C: 8 q + 4 L4 + L2..1 */
+		at_ab[q] = op2(b, IR_OR, l7, konst(b, q << 2));
+		at_c[q] = op2(b, IR_OR, lc, konst(b, q << 5));
+	}
+	ir_ref ld = op2(b, IR_OR, and_k(b, shl_k(b, id, 4), 64), and_k(b, shl_k(b, id, 3), 24));
+	at_d[0] = ld; /* D: lane 16 L2 + 2 (L & 3) + x0 */
+	at_d[1] = op2(b, IR_OR, ld, konst(b, 4));
+	ir_ref cmp[2] = {and_k(b, id, 8), konst(b, 0)};
+	ir_ref bit3 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	cmp[0] = and_k(b, id, 1);
+	ir_ref bit0 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	ir_ref ta[8], tb[8], tc[8];
+	for (unsigned q = 0; q < 8; q++) {
+		unsigned h = q >> 2;
+		if (s->i8 ? h >= s->steps / 2
+		          : h >= s->steps / 2) { /* m16n8k8, s8 k16: no k here */
+			ta[q] = tb[q] = konst(b, 0);
+			continue;
+		}
+		ir_ref r0 = read_at(s, a[2 * h], at_ab[q & 3]),
+		       r1 = read_at(s, a[2 * h + 1], at_ab[q & 3]);
+		ir_ref sel[3] = {bit3, r1, r0};
+		ta[q] = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
+		tb[q] = read_at(s, bb[h], at_ab[q & 3]);
+	}
+	for (unsigned q = 0; q < 8 && s->chain == IR_NO_REF; q++) {
+		unsigned h = q >> 2; /* C register q: row 2q + L4, column L & 15: element 2h + L0 */
+		if (s->zero_c) {
+			tc[q] = konst(b, 0);
+			continue;
+		}
+		ir_ref r0 = read_at(s, c[2 * h], at_c[q & 3]),
+		       r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
+		ir_ref selc[3] = {bit0, r1, r0};
+		tc[q] = irb_emit(b, IR_SELECT, IR_T_I32, selc, 3, 0, 0);
+	}
+	ir_ref ha[2] = {tuple(b, ta, 4), tuple(b, ta + 4, 4)};
+	ir_ref hb[2] = {tuple(b, tb, 4), tuple(b, tb + 4, 4)};
+	ir_ref acc = s->chain;
+	if (acc == IR_NO_REF) {
+		ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
+		if (!s->zero_c)
+			s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
+		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
+	}
+	if (s->i8) { /* iu8: 4 registers (16 k) per WMMA, one per 16 k */
+		for (unsigned w = 0; w < s->steps / 2; w++) {
+			ir_ref args[3] = {ha[w], hb[w], acc};
+			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		}
+	} else {
+		ir_ref args[3] = {irb_emit(b, IR_MTUP, IR_T_I32, ha, 2, 1, 0),
+		                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0), acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 8;
+	for (unsigned i = 0; i < 8; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref g1 = bit3;
+	cmp[0] = and_k(b, id, 16);
+	ir_ref g2 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+	for (unsigned x = 0; x < 4; x++) { /* D element x: register (g >> 1) + 4 x1 */
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref r[4];
+		for (unsigned k = 0; k < 4; k++)
+			r[k] = read_at(s, dt[k + 4 * x1], at_d[x0]);
+		ir_ref lo[3] = {g1, r[1], r[0]}, hi[3] = {g1, r[3], r[2]};
+		ir_ref pick[3] = {g2, irb_emit(b, IR_SELECT, IR_T_I32, hi, 3, 0, 0),
+		                  irb_emit(b, IR_SELECT, IR_T_I32, lo, 3, 0, 0)};
+		d[x] = irb_emit(b, IR_SELECT, IR_T_I32, pick, 3, 0, 0);
+	}
+}
+
+static ir_ref sel3(struct irb *b, ir_ref p, ir_ref x, ir_ref y) /* p ? x : y */
+{
+	ir_ref args[3] = {p, x, y};
+	return irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
+}
+
+static ir_ref lane_bit(struct irb *b, ir_ref id, unsigned bit)
+{
+	ir_ref cmp[2] = {and_k(b, id, 1u << bit), konst(b, 0)};
+	return irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+}
+
+/* gfx1200 (wave32, RDNA4: no replication, lanes 16-31 hold the upper half of K, C/D[i][j]
+ * register i % 8 of lane j + 16 (i / 8)): one v_wmma_f32_16x16x16_f16 (bf16) computes the
+ * product transposed, D^T = B^T A^T + C^T, with the n rows 8-15 padding (lanes 16-31 of C and
+ * D, rows 8-15 of the WMMA's A).  Per lane L: WMMA A (B^T) register q holds B[8 L4 + 2q..][L
+ * & 15] from NVIDIA lane 4 (L & 7) + q, B register L4; WMMA B (A^T) register q holds A[L &
+ * 15][8 L4 + 2q..] from the same lane, A register L3 + 2 L4; C^T register r from lane 4 (L &
+ * 7) + r / 2, C element 2 L3 + r % 2; D element x of NVIDIA lane l is register 2 (l & 3) +
+ * x0 of lane (l >> 2) + 8 x1.  Per mma 56 reads and 31 selects, one WMMA. */
+static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
+                            const ir_ref *bb, const ir_ref *c, ir_ref *d, ir_ref id)
+{
+	struct irb *b = s->b;
+	bool k8 = s->steps == 2;
+	ir_ref at[4], l7 = shl_k(b, and_k(b, id, 7), 4);
+	for (unsigned q = 0; q < 4; q++)
+		at[q] = op2(b, IR_OR, l7, konst(b, q << 2));
+	ir_ref b0 = lane_bit(b, id, 0), b1 = lane_bit(b, id, 1), b3 = lane_bit(b, id, 3),
+	       b4 = lane_bit(b, id, 4);
+	ir_ref ta[4], tb[4], tc[8];
+	for (unsigned q = 0; q < 4; q++) {
+		ir_ref lo = read_at(s, bb[0], at[q]);
+		ta[q] = sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[1], at[q]), lo);
+		ir_ref r[4];
+		for (unsigned k = 0; k < (k8 ? 2u : 4u); k++)
+			r[k] = read_at(s, a[k], at[q]);
+		ir_ref half0 = sel3(b, b3, r[1], r[0]);
+		tb[q] = sel3(b, b4, k8 ? konst(b, 0) : sel3(b, b3, r[3], r[2]), half0);
+	}
+	ir_ref acc = s->chain;
+	if (acc == IR_NO_REF) {
+		for (unsigned r = 0; r < 8; r++)
+			tc[r] = sel3(b, b3, read_at(s, c[2 + (r & 1)], at[r >> 1]),
+			             read_at(s, c[r & 1], at[r >> 1]));
+		ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
+		s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
+		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
+	}
+	ir_ref args[3] = {tuple(b, ta, 4), tuple(b, tb, 4), acc};
+	acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	ir_ref *dt = s->rec->dt;
+	s->rec->acc = acc;
+	s->rec->ndt = 8;
+	for (unsigned i = 0; i < 8; i++)
+		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref ld = and_k(b, id, 28);
+	for (unsigned x = 0; x < 4; x++) {
+		unsigned x0 = x & 1, x1 = x >> 1;
+		ir_ref from = x1 ? op2(b, IR_OR, ld, konst(b, 32)) : ld, r[4];
+		for (unsigned t = 0; t < 4; t++)
+			r[t] = read_at(s, dt[2 * t + x0], from);
+		d[x] = sel3(b, b1, sel3(b, b0, r[3], r[2]), sel3(b, b0, r[1], r[0]));
+	}
+}
+
+/* The record whose D registers hold exactly `cvar` (this mma's C), searched back a few. */
+static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar)
+{
+	unsigned n = 0;
+	for (struct mma_unit_rec *r = b->mma_recs; r && n < CHAIN_LOOKBACK; r = r->next, n++) {
+		if (r->family != b->fn->matrix_unit || r->dvar[0] == IR_NO_REF)
+			continue;
+		bool same = true;
+		for (unsigned x = 0; x < 4; x++)
+			same &= cvar[x] != IR_NO_REF && r->dvar[x] == cvar[x];
+		if (same)
+			return r;
+	}
+	return NULL;
+}
+
+bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
+                     const ir_ref *c, const ir_ref *cvar, ir_ref *d)
+{
+	unsigned mu = b->fn->matrix_unit;
+	if (mu == IR_MU_NONE || (mu != IR_MU_MFMA && b->fn->wave_size != 32) || q->m != 16 ||
+	    q->n != 8 || !q->sync)
+		return false;
+	/* bytes: s8 x s8 on both units; u8 (either side) on gfx1100's iu8 only */
+	bool sa = q->ea == EK_S8, sb = q->eb == EK_S8;
+	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
+	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !(sa && sb))))
+		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
+	if (!i8 && q->ea != q->eb)
+		return false;
+	bool tf32 = q->ea == EK_TF32; /* gfx90a/gfx942: v_mfma_f32_4x4x1f32 */
+	bool f32cd = q->ec == EK_F32 && q->ed == EK_F32;
+	bool ok = tf32 ? b->fn->matrix_unit == IR_MU_MFMA && (q->k == 8 || q->k == 4) && f32cd
+	          : i8 ? (q->k == 32 || q->k == 16) && q->ec == EK_S32 && q->ed == EK_S32
+	               : (q->k == 16 || q->k == 8) && (q->ea == EK_F16 || q->ea == EK_BF16) &&
+	                          f32cd && !q->satfinite;
+	if (!ok)
+		return false;
+	ir_ref nocvar[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	if (q->satfinite)
+		cvar = nocvar; /* C is added after the unit: no chain into it */
+	struct mma_unit_rec *rec = PA_NEW(b->arena, struct mma_unit_rec);
+	*rec = (struct mma_unit_rec){.family = b->fn->matrix_unit, .block = b->cur};
+	for (unsigned x = 0; x < 4; x++) {
+		rec->cvar[x] = cvar[x];
+		rec->dvar[x] = IR_NO_REF;
+	}
+	rec->ctup[0] = rec->ctup[1] = IR_NO_REF;
+	struct mma_unit_rec *from = chain_of(b, cvar);
+	struct mfma_state s = {.b = b,
+	                       .rec = rec,
+	                       .chain = from ? from->acc : IR_NO_REF,
+	                       .steps = q->k / (i8     ? 8
+	                                        : tf32 ? 2
+	                                               : 4),
+	                       .i8 = i8,
+	                       .tf32 = tf32,
+	                       .zero_c = q->satfinite};
+	rec->next = b->mma_recs;
+	b->mma_recs = rec;
+	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	if (mu == IR_MU_WMMA12) {
+		wmma12_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA12_F32_F16 : IR_MX_WMMA12_F32_BF16,
+		                a, bb, c, d, id);
+	} else if (mu == IR_MU_WMMA11) {
+		wmma_m16n8k16(&s,
+		              i8 ? IR_MX_WMMA_I32_IU8 | (unsigned)sa << 8 | (unsigned)sb << 9
+		              : q->ea == EK_F16 ? IR_MX_WMMA_F32_F16
+		                                : IR_MX_WMMA_F32_BF16,
+		              a, bb, c, d, id);
+	} else {
+		addresses(&s, id);
+		ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
+		s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+		ir_ref ta[4],
+		        tb[2]; /* tf32: the unit reads the top 19 bits, as the portable code */
+		for (unsigned r = 0; tf32 && r < q->k / 2; r++)
+			ta[r] = and_k(b, a[r], 0xffffe000u);
+		for (unsigned r = 0; tf32 && r < q->k / 4; r++)
+			tb[r] = and_k(b, bb[r], 0xffffe000u);
+		mfma_m16n8k16(&s,
+		              tf32              ? IR_MX_F32_4X4X1_F32
+		              : i8              ? IR_MX_I32_4X4X4_I8
+		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
+		                                : IR_MX_F32_4X4X4_BF16,
+		              tf32 ? ta : a, tf32 ? tb : bb, c, d);
+	}
+	for (unsigned x = 0; x < 4 && q->satfinite; x++) /* the sum is exact: saturate + C */
+		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);
+	return true;
+}
+
+void mma_matrix_written(struct irb *b, const ir_ref *dvar)
+{
+	for (unsigned x = 0; x < 4 && b->mma_recs; x++)
+		b->mma_recs->dvar[x] = dvar[x];
+}
+
+/* ---- chains through loop phis (after every block is sealed) ---- */
+
+static struct irb_phi *phi_of(struct irb *b, ir_ref v)
+{
+	if (v == IR_NO_REF || b->fn->vals[v].kind != IR_VAL_INSN)
+		return NULL;
+	for (struct irb_phi *p = b->bstate[b->fn->vals[v].block].phis; p; p = p->next)
+		if (p->res == v)
+			return p;
+	return NULL;
+}
+
+static bool is_zero(struct irb *b, ir_ref v)
+{
+	return b->fn->vals[v].kind == IR_VAL_CONST && b->fn->vals[v].bits == 0;
+}
+
+/* The record whose D registers are vals[0..3] exactly (its family), or NULL. */
+static struct mma_unit_rec *rec_of(struct irb *b, unsigned family, const ir_ref *vals)
+{
+	for (struct mma_unit_rec *r = b->mma_recs; r; r = r->next) {
+		if (r->family != family || r->dvar[0] == IR_NO_REF)
+			continue;
+		bool same = true;
+		for (unsigned x = 0; x < 4; x++)
+			same &= r->dvar[x] == vals[x];
+		if (same)
+			return r;
+	}
+	return NULL;
+}
+
+static void patch_tuple(struct irb *b, uint32_t block, ir_ref tup, const ir_ref *vals)
+{
+	struct ir_block *bl = &b->fn->blocks[block];
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].res == tup && bl->insns[i].op == IR_MTUP) {
+			for (unsigned k = 0; k < bl->insns[i].nargs; k++)
+				bl->insns[i].args[k] = vals[k];
+			return;
+		}
+}
+
+/* m's C through phis of one block whose every incoming value is a record's D or zeros. */
+static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
+{
+	struct irb_phi *p[4];
+	for (unsigned x = 0; x < 4; x++) {
+		p[x] = phi_of(b, m->cvar[x]);
+		if (!p[x] || !p[x]->args ||
+		    b->fn->vals[p[x]->res].block != b->fn->vals[p[0]->res].block)
+			return;
+	}
+	uint32_t h = b->fn->vals[p[0]->res].block;
+	const struct ir_block *hb = &b->fn->blocks[h];
+	struct mma_unit_rec **from = PA_NEW_ARRAY(b->arena, struct mma_unit_rec *, hb->npreds + 1);
+	for (uint32_t i = 0; i < hb->npreds; i++) {
+		ir_ref in[4];
+		bool zero = true;
+		for (unsigned x = 0; x < 4; x++) {
+			in[x] = p[x]->args[i];
+			zero &= is_zero(b, in[x]);
+		}
+		from[i] = zero ? NULL : rec_of(b, m->family, in);
+		if (!zero && !from[i])
+			return;
+	}
+	ir_ref np[8];
+	for (unsigned j = 0; j < m->ndt; j++) {
+		struct irb_phi *q = PA_NEW(b->arena, struct irb_phi);
+		q->res = ir_new_value(b->fn, IR_T_I32, h);
+		q->var = p[0]->var;
+		q->incomplete = false;
+		q->args = PA_NEW_ARRAY(b->arena, ir_ref, hb->npreds + 1);
+		for (uint32_t i = 0; i < hb->npreds; i++)
+			q->args[i] = from[i] ? from[i]->dt[j] : konst(b, 0);
+		q->next = b->bstate[h].phis;
+		b->bstate[h].phis = q;
+		np[j] = q->res;
+	}
+	for (unsigned t = 0; t < m->ndt / 4; t++)
+		patch_tuple(b, m->block, m->ctup[t], np + 4 * t);
+}
+
+void irb_mma_finish(struct irb *b)
+{
+	for (struct mma_unit_rec *m = b->mma_recs; m; m = m->next)
+		if (m->ctup[0] != IR_NO_REF)
+			chain_through_phis(b, m);
+}
