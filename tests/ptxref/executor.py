@@ -21,6 +21,7 @@ from ops_common import OpContext, UB
 import intops
 import floatops
 import warpops
+import tensorops
 import memops
 import intsatops
 
@@ -67,7 +68,7 @@ class Cta:
 
 
 OPS = {}
-for _m in (intops, floatops, warpops, memops, intsatops):  # intsatops wraps add/min/max/cvt
+for _m in (intops, floatops, warpops, memops, intsatops, tensorops):  # intsatops wraps add/min/max/cvt
     OPS.update(_m.OPS)
 
 

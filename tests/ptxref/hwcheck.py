@@ -1,13 +1,16 @@
-"""Reproduces the NVIDIA hardware's results in ../shared/ptx-hw/random with the reference
-interpreter, kernel by kernel, bit for bit, and reports per category how many kernels match.
+"""Reproduces the NVIDIA hardware's results in ../shared/ptx-hw/{random,tensor,tensor2} with the
+reference interpreter, kernel by kernel, bit for bit, and reports per category how many kernels
+match (per set and category when several sets are given).
 
-usage: hwcheck.py DIR [--cat C]... [--kernels K,K..] [--kernels-file F] [--every N] [--limit N]
+usage: hwcheck.py DIR [DIR..] [--cat C]... [--kernels K,K..] [--kernels-file F] [--every N]
+                  [--limit N]
                   [--list-fails] [--expect-all] (exit 1 unless every selected kernel matches)
                   [--quirk16] (follow the H100's 16-bit quirk, interp.compile_ptx)
                   [--known-fail F] (exit 1 unless exactly the kernels listed in F fail)
                   [--write-known F] (write the failing kernels to F)
                   [--judge] (a kernel that differs is judged as tests/hw's sweep judges
                   ptxas-amd: approximate results by the PTX ISA's bounds, f64 NaNs by class,
+                  general-data tensor-core results of the tensor sets by tests/hw/tensor_bound.py,
                   differences downstream of accepted ones not counted: 'judged' if it passes)
                   [--skip-missing] (exit 77 when DIR has no hardware set)
 Slots that the hardware set marks approximate (slots.json.gz: class 'approx') are compared
@@ -146,9 +149,55 @@ def run_kernel(d, k, inputs, W, quirk16=False):
     return list(struct.unpack('<%dI' % (T * M), bytes(out)))
 
 
+def check_set(a, d, several, stats, fails, judged):
+    """Runs the selected kernels of hardware set d, counting per category into stats; several:
+    name categories and kernels by set too."""
+    if a.judge:
+        import judge  # noqa: E402  (main put tests/hw's tools on the path)
+    man, inputs, W, data, results, slots = load_set(d)
+    ks = man[::a.every]
+    if a.cat:
+        ks = [k for k in ks if k['cat'] in a.cat]
+    if a.kernels:
+        want = {int(x) for x in a.kernels.split(',')}
+        ks = [k for k in man if k['index'] in want]
+    if a.limit:
+        ks = ks[:a.limit]
+    name = os.path.basename(os.path.normpath(d))
+    tensor_set = name.startswith('tensor')  # general-data tensor slots: tensor_bound.py
+    for k in ks:
+        st = stats.setdefault(name + '/' + k['cat'] if several else k['cat'],
+                              {'ok': 0, 'nan-payload': 0, 'judged': 0, 'mismatch': 0, 'error': 0})
+        fname = name + '/' + k['file'] if several else k['file']
+        lo, hi = results[k['index']]
+        nv = data[lo:hi]
+        try:
+            ours = run_kernel(d, k, inputs, W, a.quirk16)
+            res, where = compare(ours, nv, k['index'], slots, k['out_words'])
+            if res == 'mismatch' and a.judge:
+                i = k['index']
+                ks_ = slots[i]
+                diffs = judge.compare_kernel(k, ks_, judge.slot_index(ks_),
+                                             inputs[i * W:(i + 1) * W], nv, ours,
+                                             tensor_set)
+                if not any(x['root'] for x in diffs):
+                    res = 'judged'
+        except Exception as e:  # noqa: BLE001 -- report and go on
+            res, where = 'error', '%s: %s' % (type(e).__name__, str(e)[:200])
+        st[res] += 1
+        if res in ('mismatch', 'error'):
+            if res == 'mismatch':
+                M = k['out_words']
+                where = 'thread %d word %d: ours 0x%08x hw 0x%08x' % (
+                    where // M, where % M, ours[where], nv[where])
+            fails.append((fname, k['cat'], res, where))
+        elif res == 'judged':
+            judged.append((fname, k['cat']))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('dir')
+    ap.add_argument('dir', nargs='+', help='hardware sets (random, tensor, tensor2)')
     ap.add_argument('--cat', action='append')
     ap.add_argument('--kernels')
     ap.add_argument('--every', type=int, default=1)
@@ -168,66 +217,38 @@ def main():
                     help='exit 77 (skipped) unless the environment variable VAR is set')
     a = ap.parse_args()
     if a.opt_in and not os.environ.get(a.opt_in):
-        print('skipped: set %s=1 to run it (3 to 6 min on one core)' % a.opt_in)
+        print('skipped: set %s=1 to run it (the whole sets: minutes)' % a.opt_in)
         return 77
-    if a.skip_missing and not os.path.exists(os.path.join(a.dir, 'manifest.json')):
-        print('no hardware set at %s: skipped' % a.dir)
+    if a.skip_missing and not all(os.path.exists(os.path.join(d, 'manifest.json'))
+                                  for d in a.dir):
+        print('no hardware set at %s: skipped' % ' '.join(a.dir))
         return 77
     if a.kernels_file:
         a.kernels = ','.join(ln.split('#')[0].strip() for ln in open(a.kernels_file)
                              if ln.split('#')[0].strip())
-    man, inputs, W, data, results, slots = load_set(a.dir)
-    ks = man[::a.every]
-    if a.cat:
-        ks = [k for k in ks if k['cat'] in a.cat]
-    if a.kernels:
-        want = {int(x) for x in a.kernels.split(',')}
-        ks = [k for k in man if k['index'] in want]
-    if a.limit:
-        ks = ks[:a.limit]
     if a.judge:
-        sys.path.insert(0, os.path.join(a.dir, '..', 'tools'))  # judge.py's compare.py
-        import judge  # noqa: E402  (tests/hw/judge.py: the sweep's rules)
-    stats, fails = {}, []
+        sys.path.insert(0, os.path.join(a.dir[0], '..', 'tools'))  # judge.py's compare.py
+        import judge  # noqa: F401,E402  (tests/hw/judge.py: the sweep's rules)
+    stats, fails, judged = {}, [], []
     t0 = time.time()
-    for k in ks:
-        st = stats.setdefault(k['cat'], {'ok': 0, 'nan-payload': 0, 'judged': 0, 'mismatch': 0,
-                                         'error': 0})
-        lo, hi = results[k['index']]
-        nv = data[lo:hi]
-        try:
-            ours = run_kernel(a.dir, k, inputs, W, a.quirk16)
-            res, where = compare(ours, nv, k['index'], slots, k['out_words'])
-            if res == 'mismatch' and a.judge:
-                i = k['index']
-                ks_ = slots[i]
-                diffs = judge.compare_kernel(k, ks_, judge.slot_index(ks_),
-                                             inputs[i * W:(i + 1) * W], nv, ours, False)
-                if not any(d['root'] for d in diffs):
-                    res = 'judged'
-        except Exception as e:  # noqa: BLE001 -- report and go on
-            res, where = 'error', '%s: %s' % (type(e).__name__, str(e)[:200])
-        st[res] += 1
-        if res in ('mismatch', 'error'):
-            if res == 'mismatch':
-                M = k['out_words']
-                where = 'thread %d word %d: ours 0x%08x hw 0x%08x' % (
-                    where // M, where % M, ours[where], nv[where])
-            fails.append((k['file'], k['cat'], res, where))
-    print('category   kernels  exact  nan-payload  judged  mismatch  error')
+    for d in a.dir:
+        check_set(a, d, len(a.dir) > 1, stats, fails, judged)
+    print('category         kernels  exact  nan-payload  judged  mismatch  error')
     tot = [0, 0, 0, 0, 0, 0]
     for c in sorted(stats):
         s = stats[c]
         n = sum(s.values())
         row = (n, s['ok'], s['nan-payload'], s['judged'], s['mismatch'], s['error'])
-        print('%-9s %8d %6d %12d %7d %9d %6d' % ((c,) + row))
+        print('%-16s %8d %6d %12d %7d %9d %6d' % ((c,) + row))
         for j, v in enumerate(row):
             tot[j] += v
-    print('%-9s %8d %6d %12d %7d %9d %6d' % ('total', *tot))
+    print('%-16s %8d %6d %12d %7d %9d %6d' % ('total', *tot))
     print('%.1f s' % (time.time() - t0))
     if a.list_fails:
         for f in fails:
             print('FAIL %s [%s] %s: %s' % f)
+        for f in judged:
+            print('JUDGED %s [%s]' % f)
     if a.write_known:
         with open(a.write_known, 'w') as f:
             f.write(KNOWN_HEADER)

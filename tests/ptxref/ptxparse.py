@@ -57,7 +57,7 @@ class Module:
         self.globals = []     # module-scope Vars (.global/.shared/.const)
 
 
-_TOKEN = re.compile(r'\s*(//[^\n]*|/\*.*?\*/|"[^"]*"|[A-Za-z_$%.][\w$.%]*|0[fFdD][0-9A-Fa-f]+|'
+_TOKEN = re.compile(r'\s*(//[^\n]*|/\*.*?\*/|"[^"]*"|[A-Za-z_$%.](?:[\w$.%]|::)*|0[fFdD][0-9A-Fa-f]+|'
                     r'0[xX][0-9A-Fa-f]+U?|\d+\.\d*(?:[eE][-+]?\d+)?|\d+U?|\S)', re.S)
 
 
