@@ -1,0 +1,112 @@
+/* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD and
+ * IMG_STORE become image_load/image_store on the surface's image resource (T#), read from the
+ * handle's descriptor block with s_load_dwordx8 into s[88:95] right before each of them (a
+ * fixed range: the allocator keeps virtual registers off it while it is live); IMG_HEIGHT reads
+ * the resource's HEIGHT-1 field.  The T# must be in SGPRs, so a handle that differs between
+ * lanes is an error by name (a waterfall loop over the distinct handles is not written yet).
+ * Only gfx1030 and gfx1100 are selected: their T# layout is the one read here and the one
+ * amdsim runs; gfx90a and gfx1200 are errors by name until their layouts are tested, and gfx942
+ * has no image instructions.
+ * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction. */
+#include "isel/isel_int.h"
+
+enum { TSHARP_SGPR = 88 }; /* s[88:95]: below the calls' budget of 96 */
+
+static bool check_target(struct isel *s, const struct ir_insn *in)
+{
+	if (s->gen == AMD_GFX940) {
+		sel_error(s, "gfx942 has no image instructions: surfaces cannot be accessed "
+		             "(docs/TEXTURES.md)");
+		return false;
+	}
+	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11) {
+		sel_error(s, "surface instructions are generated for gfx1030 and gfx1100 only so "
+		             "far: this target's image resource layout is not read yet "
+		             "(docs/TEXTURES.md)");
+		return false;
+	}
+	if (s->ir->vals[in->args[0]].divergent) {
+		sel_error(s, "a surface handle that differs between the threads of a warp is not "
+		             "supported yet (the image resource must be in scalar registers; "
+		             "docs/TEXTURES.md)");
+		return false;
+	}
+	return true;
+}
+
+/* s_load_dwordx8 of the T# (dwords 0-7 of the descriptor block). */
+static struct mir_opnd load_tsharp(struct isel *s, ir_ref handle)
+{
+	struct mir_opnd rsrc = mir_sgpr(TSHARP_SGPR, 8);
+	struct mir_opnd ops[3] = {rsrc, sel_sreg_opnd(s, handle, 2), mir_imm(0)};
+	sel_emit(s, AMD_OP_S_LOAD_DWORDX8, 3, ops);
+	return rsrc;
+}
+
+static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
+{
+	return sel_vgpr_opnd(s, in->args[1], (in->aux & 15) ? 2 : 0);
+}
+
+static void img_load(struct isel *s, const struct ir_insn *in)
+{
+	struct mir_opnd at = coords(s, in);
+	struct mir_opnd rsrc = load_tsharp(s, in->args[0]);
+	unsigned dmask = (in->aux >> 4) & 15, n = (unsigned)__builtin_popcount(dmask);
+	struct mir_opnd ops[3] = {mir_vreg(sel_def(s, in->res), n), at, rsrc};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_LOAD, 3, ops);
+	mi->dmask = (uint8_t)dmask;
+	mi->dim = (uint8_t)(in->aux & 15);
+}
+
+/* The texel's dwords in one VGPR tuple: args[2] (i32 or i64) and, for 4, args[3] (i64). */
+static struct mir_opnd store_data(struct isel *s, const struct ir_insn *in, unsigned dwords)
+{
+	if (dwords == 1)
+		return sel_vgpr_opnd(s, in->args[2], 0);
+	if (dwords == 2)
+		return sel_vgpr_opnd(s, in->args[2], 2);
+	uint32_t t = sel_new_vgpr(s, 4);
+	for (unsigned k = 0; k < 4; k++)
+		sel_copy(s, sel_sub(t, k, 1), sel_vsrc_opnd(s, in->args[2 + k / 2], k % 2));
+	return mir_vreg(t, 4);
+}
+
+static void img_store(struct isel *s, const struct ir_insn *in)
+{
+	unsigned dwords = (in->aux >> 4) & 7;
+	struct mir_opnd data = store_data(s, in, dwords), at = coords(s, in);
+	struct mir_opnd rsrc = load_tsharp(s, in->args[0]);
+	struct mir_opnd ops[3] = {data, at, rsrc};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, ops);
+	mi->dmask = (uint8_t)((1u << dwords) - 1);
+	mi->dim = (uint8_t)(in->aux & 15);
+}
+
+/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx10 and gfx11 (ROCR-Runtime resource_nv.h,
+ * resource_gfx11.h). */
+static void img_height(struct isel *s, const struct ir_insn *in)
+{
+	uint32_t w = sel_new_sgpr(s, 1), f = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_LOAD_DWORD, 3,
+	         (struct mir_opnd[]){mir_vreg(w, 1), sel_sreg_opnd(s, in->args[0], 2), mir_imm(8)});
+	sel_emit(s, AMD_OP_S_BFE_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(f, 1), mir_vreg(w, 1), mir_imm(14 | 14 << 16)});
+	struct mir_opnd ops[3] = {mir_vreg(sel_def(s, in->res), 1), mir_vreg(f, 1), mir_imm(1)};
+	sel_emit(s, AMD_OP_S_ADD_U32, 3, ops);
+}
+
+bool sel_tex(struct isel *s, const struct ir_insn *in)
+{
+	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT)
+		return false;
+	if (!check_target(s, in))
+		return true;
+	if (in->op == IR_IMG_LOAD)
+		img_load(s, in);
+	else if (in->op == IR_IMG_STORE)
+		img_store(s, in);
+	else
+		img_height(s, in);
+	return true;
+}

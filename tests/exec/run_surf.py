@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""suld.b and sust.b on surface objects (docs/TEXTURES.md), against CPU references written here
+from the PTX ISA: "suld.b performs an unformatted load of binary data.  The lowest dimension
+coordinate represents a byte offset into the surface and is not scaled, and the size of the data
+transfer matches the size of destination operand d" (sust.b the same with its source), and the
+clamp modes: .trap traps on an out-of-range coordinate, .clamp uses the nearest element, .zero
+reads zero and drops the store.  Generated kernels over every vector size and element width whose
+access is 4, 8 or 16 bytes, .1d and .2d, every mode, with coordinates one element past both ends
+(surfaces built by amdsim's image: argument, HIP's descriptor block, with texels of the access
+size: r32ui/r32f, rg32f, rgba32ui/rgba32f).  On gfx1030 and gfx1100 they run in amdsim; a trap
+must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
+texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
+the access size.  gfx90a, gfx942 and gfx1200 must reject them by name (no generation yet).
+usage: run_surf.py PTXAS_AMD AMDSIM"""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+RUN = ['gfx1030', 'gfx1100']
+REJECT = {'gfx90a': 'gfx1030 and gfx1100 only', 'gfx1200': 'gfx1030 and gfx1100 only',
+          'gfx942': 'no image instructions'}
+W, H = 5, 3
+FORMAT = {4: ['r32ui', 'r32f'], 8: ['rg32f'], 16: ['rgba32ui', 'rgba32f']}
+BITS_TYPE = {8: 'b16', 16: 'b16', 32: 'b32', 64: 'b64'}
+
+
+def shapes():
+    for nelem in (1, 2, 4):
+        for bits in (8, 16, 32, 64):
+            if nelem * bits // 8 in (4, 8, 16):
+                yield nelem, bits
+
+
+def vec(nelem):
+    return '' if nelem == 1 else '.v%d' % nelem
+
+
+def coord_code(op, mode, is_2d):
+    """PTX computing the element coordinates %xe, %ye of thread (%tx, %ty): loads cover one
+    element past both ends (block W+2 x H+2); stores write every element once (block W x H),
+    the out-of-range ones clamped onto an element no other thread writes (x = -1 -> 0, y = H ->
+    H-1), or in range only for .trap."""
+    if mode == 'trap':
+        return ['mov.u32 %xe, %tx;', 'mov.u32 %ye, %ty;']
+    if op == 'suld':
+        return ['sub.s32 %xe, %tx, 1;', 'sub.s32 %ye, %ty, 1;']
+    return ['add.s32 %xe, %tx, 1;', 'setp.eq.u32 %p1, %tx, {};'.format(W - 1),
+            'selp.b32 %xe, -1, %xe, %p1;', 'sub.s32 %ye, %ty, 1;',
+            'setp.eq.u32 %p1, %ty, 0;', 'selp.b32 %ye, {}, %ye, %p1;'.format(H)]
+
+
+def kernel(op, is_2d, nelem, bits, mode, xscale):
+    """One kernel: k(surf, buf, w) with buf the output (suld) or the values (sust), one u64
+    slot per element of each thread (thread n = ty * w + tx)."""
+    ty = BITS_TYPE[bits]
+    regs = ', '.join('%%e%d' % e for e in range(nelem))
+    geom = '2d' if is_2d else '1d'
+    c = '{%xb, %ye}' if is_2d else '{%xb}'
+    body = coord_code(op, mode, is_2d)
+    body += ['mul.lo.s32 %%xb, %%xe, %d;' % xscale]
+    body += ['mad.lo.u32 %n, %ty, %w, %tx;', 'mul.lo.u32 %n, %n, {};'.format(nelem),
+             'mul.wide.u32 %off, %n, 8;', 'add.u64 %a, %buf, %off;']
+    mn = '' if mode == 'trap' else '.' + mode
+    if op == 'suld':
+        body.append('suld.b.%s%s.%s.%s {%s}, [%%surf, %s];' % (geom, vec(nelem), 'b%d' % bits,
+                                                              mn[1:] or 'trap', regs, c))
+        for e in range(nelem):
+            cv = 'mov.b64 %%q, %%e%d;' % e if bits == 64 else \
+                 'cvt.u64.u%d %%q, %%e%d;' % (16 if bits <= 16 else 32, e)
+            body += [cv, 'st.global.u64 [%%a+%d], %%q;' % (8 * e)]
+    else:
+        for e in range(nelem):
+            body.append('ld.global.u64 %%q, [%%a+%d];' % (8 * e))
+            body.append('mov.b64 %%e%d, %%q;' % e if bits == 64 else
+                        'cvt.u%d.u64 %%e%d, %%q;' % (16 if bits <= 16 else 32, e))
+        body.append('sust.b.%s%s.%s.%s [%%surf, %s], {%s};' % (geom, vec(nelem), 'b%d' % bits,
+                                                              mn[1:] or 'trap', c, regs))
+    decl = ['.reg .%s %%e<%d>;' % (ty, nelem), '.reg .b64 %surf, %buf, %off, %a, %q;',
+            '.reg .b32 %tx, %ty, %w, %xe, %ye, %xb, %n;', '.reg .pred %p1;',
+            'ld.param.u64 %surf, [surf];', 'ld.param.u64 %buf, [buf];',
+            'ld.param.u32 %w, [w];', 'mov.u32 %tx, %tid.x;', 'mov.u32 %ty, %tid.y;']
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry k(.param .u64 surf, .param .u64 buf, .param .u32 w)\n{\n\t' +
+            '\n\t'.join(decl + body + ['ret;']) + '\n}\n')
+
+
+def elem_of(texel, e, bits):
+    return int.from_bytes(texel[e * bits // 8:(e + 1) * bits // 8], 'little')
+
+
+def load_ref(img, is_2d, nelem, bits, mode, bw, bh):
+    size = nelem * bits // 8
+    out = []
+    for ty in range(bh):
+        for tx in range(bw):
+            xe, ye = (tx, ty) if mode == 'trap' else (tx - 1, ty - 1)
+            if not is_2d:
+                ye = 0
+            inside = 0 <= xe < W and 0 <= ye < (H if is_2d else 1)
+            if mode == 'clamp':
+                xe, ye = min(max(xe, 0), W - 1), min(max(ye, 0), (H if is_2d else 1) - 1)
+            if not inside and mode == 'zero':
+                out += [0] * nelem
+                continue
+            off = (ye * W + xe) * size
+            out += [elem_of(img[off:off + size], e, bits) for e in range(nelem)]
+    return out
+
+
+def store_ref(img, vals, is_2d, nelem, bits, mode, bw, bh):
+    size = nelem * bits // 8
+    img = bytearray(img)
+    for ty in range(bh):
+        for tx in range(bw):
+            if mode == 'trap':
+                xe, ye = tx, ty
+            else:
+                xe = -1 if tx == W - 1 else tx + 1
+                ye = H if ty == 0 else ty - 1
+            if not is_2d:
+                ye = 0
+            hh = H if is_2d else 1
+            if mode == 'clamp':
+                xe, ye = min(max(xe, 0), W - 1), min(max(ye, 0), hh - 1)
+            elif not (0 <= xe < W and 0 <= ye < hh):
+                continue
+            n = ty * bw + tx
+            data = b''.join((vals[n * nelem + e] & ((1 << bits) - 1)).to_bytes(bits // 8, 'little')
+                            for e in range(nelem))
+            off = (ye * W + xe) * size
+            img[off:off + size] = data
+    return bytes(img)
+
+
+def compile_ptx(exe, tmp, target, src):
+    ptx = os.path.join(tmp, 'k.ptx')
+    with open(ptx, 'w') as f:
+        f.write(src)
+    hsaco = os.path.join(tmp, 'k.%s.hsaco' % target)
+    r = subprocess.run([exe, '--gpu-name', target, ptx, '-o', hsaco], capture_output=True,
+                       text=True, timeout=120)
+    return hsaco, r
+
+
+def launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, buf, nslots, store):
+    img, out, outimg = (os.path.join(tmp, n) for n in ('img.bin', 'out.bin', 'outimg.bin'))
+    spec = 'image:%s:%s:%s' % (fmt, '%dx%d' % (W, H) if is_2d else '%d' % W, img)
+    for p in (out, outimg):
+        if os.path.exists(p):
+            os.remove(p)
+    args = [sim, hsaco, '--kernel', 'k', '--grid', '1', '--block', '%d,%d' % (bw, bh)]
+    if store:
+        with open(out, 'wb') as f:
+            f.write(struct.pack('<%dQ' % len(buf), *buf))
+        args += [spec + ':' + outimg, 'in:' + out]
+    else:
+        args += [spec, 'out:%d:%s' % (8 * nslots, out)]
+    args.append('u32:%d' % bw)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    res = outimg if store else out
+    data = open(res, 'rb').read() if os.path.exists(res) else None
+    return r, data
+
+
+def run_case(exe, sim, tmp, target, rng, op, is_2d, nelem, bits, mode):
+    size = nelem * bits // 8
+    tag = '%s %s.%s%s.b%d.%s' % (target, op, '2d' if is_2d else '1d', vec(nelem), bits, mode)
+    hsaco, r = compile_ptx(exe, tmp, target, kernel(op, is_2d, nelem, bits, mode, size))
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr.strip()[:300])]
+    fmt = rng.choice(FORMAT[size])
+    texels = W * (H if is_2d else 1)
+    img = bytes(rng.getrandbits(8) for _ in range(texels * size))
+    with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+        f.write(img)
+    grow = 0 if mode == 'trap' else (2 if op == 'suld' else 0)
+    bw, bh = W + grow, (H if is_2d else 1) + (grow if is_2d else 0)
+    if op == 'suld':
+        r, data = launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, None, bw * bh * nelem, False)
+        want = load_ref(img, is_2d, nelem, bits, mode, bw, bh)
+        got = list(struct.unpack('<%dQ' % (len(data) // 8), data)) if data else None
+    else:
+        vals = [rng.getrandbits(64) for _ in range(bw * bh * nelem)]
+        r, got = launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, vals, 0, True)
+        want = store_ref(img, vals, is_2d, nelem, bits, mode, bw, bh)
+    if r.returncode or got != want:
+        return ['%s (%s): exit %d, got %r, expected %r; %s' % (
+            tag, fmt, r.returncode, got and got[:8], want[:8], r.stderr.strip()[:300])]
+    return []
+
+
+def run_traps(exe, sim, tmp, target):
+    """Launches that must trap: .trap one element past the end, a texel size other than the
+    access size, a byte x that is not a multiple of it."""
+    errs = []
+    texel = {'r32ui': 4, 'rgba32ui': 16, 'rgba8ui': 4}
+    cases = [('past the end', kernel('suld', True, 1, 32, 'trap', 4).replace(
+                  'mov.u32 %xe, %tx;', 'add.u32 %xe, %tx, 1;'), 'r32ui'),
+             ('texel of another size', kernel('suld', True, 1, 32, 'zero', 4), 'rgba32ui'),
+             ('8-bit channels', kernel('sust', True, 4, 8, 'zero', 4), 'rgba8ui'),
+             ('misaligned x', kernel('suld', True, 1, 32, 'clamp', 2), 'r32ui')]
+    for what, src, fmt in cases:
+        with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+            f.write(bytes(texel[fmt] * W * H))
+        hsaco, r = compile_ptx(exe, tmp, target, src)
+        if r.returncode:
+            errs.append('%s trap (%s): ptxas-amd failed: %s' % (target, what, r.stderr[:300]))
+            continue
+        r, _ = launch(sim, hsaco, tmp, fmt, True, W, H, [0] * (W * H * 4), W * H, 'sust' in src)
+        if r.returncode != 4 or 'kernel trap' not in r.stderr:
+            errs.append('%s: %s: exit %d, expected the trap (4): %s' % (
+                target, what, r.returncode, r.stderr.strip()[:300]))
+    return errs
+
+
+def main():
+    exe, sim = sys.argv[1], sys.argv[2]
+    errs, n = [], 0
+    rng = random.Random(19)
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in RUN:
+            for op in ('suld', 'sust'):
+                for is_2d in (False, True):
+                    for nelem, bits in shapes():
+                        for mode in ('trap', 'clamp', 'zero'):
+                            errs += run_case(exe, sim, tmp, target, rng, op, is_2d, nelem,
+                                             bits, mode)
+                            n += 1
+            errs += run_traps(exe, sim, tmp, target)
+        for target, why in REJECT.items():
+            for op in ('suld', 'sust'):
+                _, r = compile_ptx(exe, tmp, target, kernel(op, True, 4, 32, 'zero', 16))
+                if r.returncode == 0 or why not in r.stderr:
+                    errs.append('%s %s: expected the rejection naming %r: %s' % (
+                        target, op, why, r.stderr.strip()[:300]))
+        _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('suld', True, 1, 16, 'zero', 2))
+        if r.returncode == 0 or 'fewer than 4 bytes' not in r.stderr:
+            errs.append('suld.b16: expected the rejection by name: %s' % r.stderr[:300])
+    for e in errs:
+        print(e)
+    print('%d surface cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))
+    return 1 if errs else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
