@@ -10,7 +10,9 @@ access is 4, 8 or 16 bytes, .1d and .2d, every mode, with coordinates one elemen
 size: r32ui/r32f, rg32f, rgba32ui/rgba32f).  On gfx1030 and gfx1100 they run in amdsim; a trap
 must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
 texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
-the access size.  gfx90a, gfx942 and gfx1200 must reject them by name (no generation yet).
+the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
+and gfx1200 must reject them by name (no generation yet), and so must a handle that differs
+between threads (no waterfall loop yet).
 usage: run_surf.py PTXAS_AMD AMDSIM"""
 import os
 import random
@@ -216,6 +218,37 @@ def run_traps(exe, sim, tmp, target):
     return errs
 
 
+def run_guarded(exe, sim, tmp, target):
+    """@p suld: the lanes without p keep their old value (and do not trap)."""
+    src = kernel('suld', False, 1, 32, 'trap', 4).replace(
+        'suld.b.', 'mov.b32 %e0, 77;\n\tand.b32 %ye, %tx, 1;\n\tsetp.eq.u32 %p1, %ye, 1;'
+        '\n\t@%p1 suld.b.')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    if r.returncode:
+        return ['%s guarded suld: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    img = bytes(range(4 * W))
+    with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+        f.write(img)
+    r, data = launch(sim, hsaco, tmp, 'r32ui', False, W, 1, None, W, False)
+    want = [elem_of(img[4 * x:4 * x + 4], 0, 32) if x % 2 else 77 for x in range(W)]
+    got = list(struct.unpack('<%dQ' % W, data)) if data else None
+    if r.returncode or got != want:
+        return ['%s guarded suld: exit %d, got %r, expected %r; %s' % (
+            target, r.returncode, got, want, r.stderr.strip()[:300])]
+    return []
+
+
+def divergent_handle(exe, tmp):
+    """A handle loaded per thread: an error by name (no waterfall loop yet)."""
+    src = kernel('suld', False, 1, 32, 'trap', 4).replace(
+        'ld.param.u64 %surf, [surf];', 'ld.param.u64 %surf, [surf];\n\tcvt.u64.u32 %q, %tid.x;'
+        '\n\tadd.u64 %surf, %surf, %q;')
+    _, r = compile_ptx(exe, tmp, 'gfx1100', src)
+    if r.returncode == 0 or 'differs between the threads' not in r.stderr:
+        return ['divergent handle: expected the error by name: %s' % r.stderr[:300]]
+    return []
+
+
 def main():
     exe, sim = sys.argv[1], sys.argv[2]
     errs, n = [], 0
@@ -230,6 +263,8 @@ def main():
                                              bits, mode)
                             n += 1
             errs += run_traps(exe, sim, tmp, target)
+            errs += run_guarded(exe, sim, tmp, target)
+        errs += divergent_handle(exe, tmp)
         for target, why in REJECT.items():
             for op in ('suld', 'sust'):
                 _, r = compile_ptx(exe, tmp, target, kernel(op, True, 4, 32, 'zero', 16))
