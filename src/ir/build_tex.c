@@ -291,6 +291,62 @@ static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_r
 	return NULL;
 }
 
+/* The handle of txq/suq: `[%rd]`, a .u64 register. */
+static bool query_handle(struct irb *b, const struct ptx_operand *o, ir_ref *handle)
+{
+	const struct ptx_operand *h = o;
+	if (o->kind == PTX_OPND_BRACKET && o->nelems == 1)
+		h = &o->elems[0];
+	struct ptx_operand reg;
+	if (h->kind == PTX_OPND_ADDR && h->sym && h->sym->space == PTX_SPACE_REG && !h->value) {
+		reg = *h;
+		reg.kind = PTX_OPND_REG;
+		reg.value = 0;
+		h = &reg;
+	}
+	if (h->kind != PTX_OPND_REG || !h->sym || h->sym->space != PTX_SPACE_REG)
+		return false;
+	*handle = irb_read_opnd(b, h, IR_T_I64, false);
+	return true;
+}
+
+/* txq/suq of what the descriptor block states on every generation (HIP's layout): the width
+ * in elements (dword 10), HSA's channel type and order (dwords 8, 9: the values HIP's own
+ * image queries return; the PTX ISA leaves the numbering to the source language); the height
+ * from the resource (IMG_HEIGHT), 0 for a 1D image (CUDA's extent of a 1D array).  NULL when
+ * translated, else why not. */
+static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	if (in->op == PTX_OP_TXQ && has(in, PTX_DW_LEVEL))
+		return "txq.level is not generated yet (docs/TEXTURES.md)";
+	int dw = has(in, PTX_DW_WIDTH)               ? 10
+	         : has(in, PTX_DW_CHANNEL_DATA_TYPE) ? 8
+	         : has(in, PTX_DW_CHANNEL_ORDER)     ? 9
+	         : has(in, PTX_DW_HEIGHT)            ? -1
+	                                             : 0;
+	if (!dw)
+		return "this query is not generated yet: only .width, .height, .channel_data_type "
+		       "and .channel_order (docs/TEXTURES.md)";
+	if (in->nopnds != 2)
+		return "query operand form not supported";
+	ir_ref handle;
+	if (!query_handle(b, &in->opnds[1], &handle))
+		return "the handle of a query must be a .u64 register (docs/TEXTURES.md)";
+	ir_ref v;
+	if (dw > 0) {
+		v = desc_word(b, handle, (unsigned)dw);
+	} else {
+		ir_ref type = op2(b, IR_SHR_U, IR_T_I32, desc_word(b, handle, 3), k32(b, 28), 0);
+		enum { TYPE_1D = 8, TYPE_1D_ARRAY = 12 };
+		ir_ref is_1d = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, TYPE_1D)),
+		                   icmp(b, IR_CMP_EQ, type, k32(b, TYPE_1D_ARRAY)), 0);
+		ir_ref h = irb_emit(b, IR_IMG_HEIGHT, IR_T_I32, &handle, 1, 0, 0);
+		v = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){is_1d, k32(b, 0), h}, 3, 0, 0);
+	}
+	irb_write_dest(b, &in->opnds[0], v, false, guard);
+	return NULL;
+}
+
 bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
@@ -308,7 +364,11 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	else if (b->mod && b->mod->texmode_independent)
 		why = "the independent texturing mode (separate sampler handles) has no HIP "
 		      "counterpart: a texture object carries its sampler (docs/TEXTURES.md)";
-	else if (op == PTX_OP_SULD || op == PTX_OP_SUST) {
+	else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {
+		why = query(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_SULD || op == PTX_OP_SUST) {
 		why = surface_access(b, in, guard);
 		if (!why)
 			return true;
