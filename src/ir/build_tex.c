@@ -87,8 +87,7 @@ static void trap_unless(struct irb *b, ir_ref ok)
 /* Dword `dw` of the handle's descriptor block (HIP's layout, docs/TEXTURES.md). */
 static ir_ref desc_word(struct irb *b, ir_ref handle, unsigned dw)
 {
-	uint32_t aux = IR_SPACE_GLOBAL | IR_MEM_NC | 2u << IR_MEM_SIZE_SHIFT;
-	return irb_emit(b, IR_LOAD, IR_T_I32, &handle, 1, aux, 4 * dw);
+	return irb_emit(b, IR_IMG_DESC, IR_T_I32, &handle, 1, 0, 4 * dw);
 }
 
 /* lo | hi << 32 */

@@ -1,12 +1,12 @@
 /* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD and
  * IMG_STORE become image_load/image_store on the surface's image resource (T#), read from the
  * handle's descriptor block with s_load_dwordx8 into s[88:95] right before each of them (a
- * fixed range: the allocator keeps virtual registers off it while it is live); IMG_HEIGHT reads
- * the resource's HEIGHT-1 field.  The T# must be in SGPRs, so a handle that differs between
- * lanes is an error by name (a waterfall loop over the distinct handles is not written yet).
- * Only gfx1030 and gfx1100 are selected: their T# layout is the one read here and the one
- * amdsim runs; gfx90a and gfx1200 are errors by name until their layouts are tested, and gfx942
- * has no image instructions.
+ * fixed range: the allocator keeps virtual registers off it while it is live); IMG_HEIGHT
+ * reads the resource's HEIGHT-1 field, IMG_DESC a dword of the block (s_load_dword).  The T#
+ * must be in SGPRs, so a handle that differs between lanes is an error by name (a waterfall
+ * loop over the distinct handles is not written yet).  Only gfx1030 and gfx1100 are selected:
+ * their T# layout is the one read here and the one amdsim runs; gfx90a and gfx1200 are errors
+ * by name until their layouts are tested, and gfx942 has no image instructions.
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
@@ -96,8 +96,26 @@ static void img_height(struct isel *s, const struct ir_insn *in)
 	sel_emit(s, AMD_OP_S_ADD_U32, 3, ops);
 }
 
+/* A dword of the descriptor block: s_load_dword from a uniform handle, else the global load
+ * an IR LOAD of it is (read-only memory for the kernel's lifetime). */
+static bool img_desc(struct isel *s, const struct ir_insn *in)
+{
+	if (s->ir->vals[in->args[0]].divergent) {
+		struct ir_insn load = *in;
+		load.op = IR_LOAD;
+		load.aux = IR_SPACE_GLOBAL | IR_MEM_NC | 2u << IR_MEM_SIZE_SHIFT;
+		return sel_mem(s, &load);
+	}
+	struct mir_opnd ops[3] = {mir_vreg(sel_def(s, in->res), 1),
+	                          sel_sreg_opnd(s, in->args[0], 2), mir_imm((uint32_t)in->imm)};
+	sel_emit(s, AMD_OP_S_LOAD_DWORD, 3, ops);
+	return true;
+}
+
 bool sel_tex(struct isel *s, const struct ir_insn *in)
 {
+	if (in->op == IR_IMG_DESC)
+		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT)
 		return false;
 	if (!check_target(s, in))

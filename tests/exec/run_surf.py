@@ -296,7 +296,8 @@ def run_queries(exe, sim, tmp, target, rng):
 
 def run_queries_block(exe, sim, tmp, target):
     """Where amdsim builds no image argument: .width/.channel_* read a descriptor block given as
-    a buffer (dwords 8-10 in HIP's layout); .height is an error by name (the resource's layout
+    a buffer (dwords 8-10 in HIP's layout), also from a handle per thread; .height is an error
+    by name (the resource's layout
     on this generation is not read yet)."""
     qs = [('suq', 'width'), ('txq', 'channel_data_type'), ('suq', 'channel_order')]
     hsaco, r = compile_ptx(exe, tmp, target, query_kernel(qs))
@@ -313,6 +314,25 @@ def run_queries_block(exe, sim, tmp, target):
     got = list(struct.unpack('<3I', open(out, 'rb').read())) if r.returncode == 0 else None
     errs = [] if got == [1234, 15, 8] else ['%s queries of a block: got %r; %s' % (
         target, got, r.stderr.strip()[:300])]
+    # a handle per thread (four blocks, 80 bytes apart): .width of each
+    src = query_kernel([('suq', 'width')]).replace(
+        'ld.param.u64 %h, [h];', 'ld.param.u64 %h, [h];\n\tcvt.u64.u32 %o, %tid.x;'
+        '\n\tmad.lo.u64 %h, %o, 80, %h;').replace(
+        'ld.param.u64 %o, [o];', 'ld.param.u64 %o, [o];\n\tcvt.u64.u32 %q, %tid.x;'
+        '\n\tmad.lo.u64 %o, %q, 4, %o;').replace('.reg .b64 %h, %o;', '.reg .b64 %h, %o, %q;')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    words = []
+    for i in range(4):
+        words += [0] * 10 + [100 + i] + [0] * 9
+    with open(blk, 'wb') as f:
+        f.write(struct.pack('<80I', *words))
+    r = subprocess.run([sim, hsaco, '--kernel', 'q', '--grid', '1', '--block', '4',
+                        'in:' + blk, 'out:16:' + out], capture_output=True, text=True,
+                       timeout=120)
+    got = list(struct.unpack('<4I', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != [100, 101, 102, 103]:
+        errs.append('%s suq.width of per-thread handles: got %r; %s' % (
+            target, got, r.stderr.strip()[:300]))
     _, r = compile_ptx(exe, tmp, target, query_kernel([('suq', 'height')]))
     if r.returncode == 0 or REJECT[target] not in r.stderr:
         errs.append('%s suq.height: expected the rejection naming %r: %s' % (
