@@ -346,6 +346,40 @@ static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	return NULL;
 }
 
+/* tex.{1d,2d}.v4.f32.f32 on a texture object: image_sample_lz of each channel (level 0, the
+ * sampler of the object deciding normalization, address modes and filtering, as CUDA's
+ * texture unit follows the object's state).  NULL when translated, else why not. */
+static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	bool is_2d = has(in, PTX_DW_G2D);
+	if (!is_2d && !has(in, PTX_DW_G1D))
+		return "textures other than .1d and .2d are not generated yet (docs/TEXTURES.md)";
+	if (in->ntypes != 2 || in->types[0] != PTX_TYPE_F32 || in->types[1] != PTX_TYPE_F32 ||
+	    !has(in, PTX_DW_V4))
+		return "only tex.v4.f32.f32 (float coordinates and results) is generated yet "
+		       "(docs/TEXTURES.md)";
+	if (in->nmods > 4 || in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET ||
+	    in->opnds[1].nelems != 2)
+		return "tex with .level, .grad, an offset, a depth compare or a separate sampler "
+		       "is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
+	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
+	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
+		return "tex operand form not supported";
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), xy[2];
+	for (unsigned i = 0; i < nc; i++) {
+		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
+		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+	}
+	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		irb_write_dest(b, &d->elems[k], v, false, guard);
+	}
+	return NULL;
+}
+
 bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
@@ -363,7 +397,11 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	else if (b->mod && b->mod->texmode_independent)
 		why = "the independent texturing mode (separate sampler handles) has no HIP "
 		      "counterpart: a texture object carries its sampler (docs/TEXTURES.md)";
-	else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {
+	else if (op == PTX_OP_TEX) {
+		why = texture(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {
 		why = query(b, in, guard);
 		if (!why)
 			return true;

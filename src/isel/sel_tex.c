@@ -10,23 +10,27 @@
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction. */
 #include "isel/isel_int.h"
 
-enum { TSHARP_SGPR = 88 }; /* s[88:95]: below the calls' budget of 96 */
+enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the calls' 96 */
 
 static bool check_target(struct isel *s, const struct ir_insn *in)
 {
 	if (s->gen == AMD_GFX940) {
-		sel_error(s, "gfx942 has no image instructions: surfaces cannot be accessed "
+		sel_error(s, "gfx942 has no image instructions: surfaces and textures cannot be "
+		             "accessed "
 		             "(docs/TEXTURES.md)");
 		return false;
 	}
 	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11) {
-		sel_error(s, "surface instructions are generated for gfx1030 and gfx1100 only so "
-		             "far: this target's image resource layout is not read yet "
-		             "(docs/TEXTURES.md)");
+		sel_error(
+		        s,
+		        "surface and texture instructions are generated for gfx1030 and "
+		        "gfx1100 only so far: this target's image resource layout is not read yet "
+		        "(docs/TEXTURES.md)");
 		return false;
 	}
 	if (s->ir->vals[in->args[0]].divergent) {
-		sel_error(s, "a surface handle that differs between the threads of a warp is not "
+		sel_error(s, "a surface or texture handle that differs between the threads of a "
+		             "warp is not "
 		             "supported yet (the image resource must be in scalar registers; "
 		             "docs/TEXTURES.md)");
 		return false;
@@ -112,11 +116,26 @@ static bool img_desc(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* image_sample_lz with the T# and the S# (descriptor dwords 12-15, s_load_dwordx4 into
+ * s[84:87]). */
+static void img_sample(struct isel *s, const struct ir_insn *in)
+{
+	struct mir_opnd at = coords(s, in);
+	struct mir_opnd rsrc = load_tsharp(s, in->args[0]), samp = mir_sgpr(SSHARP_SGPR, 4);
+	struct mir_opnd lo[3] = {samp, sel_sreg_opnd(s, in->args[0], 2), mir_imm(4 * 12)};
+	sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
+	struct mir_opnd ops[4] = {mir_vreg(sel_def(s, in->res), 1), at, rsrc, samp};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_SAMPLE_LZ, 4, ops);
+	mi->dmask = (uint8_t)((in->aux >> 4) & 15);
+	mi->dim = (uint8_t)(in->aux & 15);
+}
+
 bool sel_tex(struct isel *s, const struct ir_insn *in)
 {
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
-	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT)
+	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
+	    in->op != IR_IMG_SAMPLE)
 		return false;
 	if (!check_target(s, in))
 		return true;
@@ -124,6 +143,8 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 		img_load(s, in);
 	else if (in->op == IR_IMG_STORE)
 		img_store(s, in);
+	else if (in->op == IR_IMG_SAMPLE)
+		img_sample(s, in);
 	else
 		img_height(s, in);
 	return true;

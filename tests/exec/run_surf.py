@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""suld.b and sust.b on surface objects (docs/TEXTURES.md), against CPU references written here
+"""suld.b and sust.b on surface objects, txq/suq and tex.{1d,2d}.v4.f32.f32 (docs/TEXTURES.md),
+against CPU references written here
 from the PTX ISA: "suld.b performs an unformatted load of binary data.  The lowest dimension
 coordinate represents a byte offset into the surface and is not scaled, and the size of the data
 transfer matches the size of destination operand d" (sust.b the same with its source), and the
@@ -12,7 +13,7 @@ must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access
 texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
 the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
 and gfx1200 must reject them by name (no generation yet), and so must a handle that differs
-between threads (no waterfall loop yet).
+between threads (no waterfall loop yet).  The queries and tex: see run_queries and run_textures.
 usage: run_surf.py PTXAS_AMD AMDSIM"""
 import os
 import random
@@ -340,6 +341,81 @@ def run_queries_block(exe, sim, tmp, target):
     return errs
 
 
+def tex_kernel(is_2d):
+    """t(tex, coords, out): thread n samples at its coordinates (two f32 or one) and stores the
+    four channels."""
+    n = 2 if is_2d else 1
+    regs = ', '.join('%%c%d' % i for i in range(n))
+    ld = 'ld.global.v2.f32 {%c0, %c1}, [%a];' if is_2d else 'ld.global.f32 %c0, [%a];'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
+            '\t.reg .f32 %%c<2>, %%d<4>;\n\t.reg .b64 %%t, %%cs, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
+            '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
+            '\tmul.wide.u32 %%off, %%n, %d;\n\tadd.u64 %%a, %%cs, %%off;\n\t%s\n'
+            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}];\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % (4 * n, ld, '2d' if is_2d else '1d', regs))
+
+
+def f32(v):
+    return struct.unpack('<f', struct.pack('<f', v))[0]
+
+
+def texel_rgba(fmt, data, i):
+    """The four f32 channels a texel samples to (CUDA/AMD format rules: unorm8 v / 255, missing
+    channels 0 and alpha 1)."""
+    if fmt == 'rgba8':
+        return [f32(b / 255) for b in data[4 * i:4 * i + 4]]
+    n = {'r32f': 1, 'rg32f': 2, 'rgba32f': 4}[fmt]
+    ch = list(struct.unpack('<%df' % n, data[4 * n * i:4 * n * (i + 1)]))
+    return ch + [0.0] * (3 - n) + [1.0] * (n < 4)
+
+
+def run_textures(exe, sim, tmp, target, rng):
+    """tex.{1d,2d}.v4.f32.f32 with the sampler amdsim's image: argument builds (point
+    filtering, wrap, normalized coordinates): texel centres shifted by whole periods, against
+    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image)."""
+    errs = []
+    for is_2d in (False, True):
+        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d))
+        if r.returncode:
+            errs.append('%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300]))
+            continue
+        for fmt in ('r32f', 'rg32f', 'rgba32f', 'rgba8'):
+            w, h = rng.randint(1, 9), rng.randint(1, 6) if is_2d else 1
+            size = {'r32f': 4, 'rg32f': 8, 'rgba32f': 16, 'rgba8': 4}[fmt]
+            if fmt == 'rgba8':
+                data = bytes(rng.getrandbits(8) for _ in range(4 * w * h))
+            else:
+                data = struct.pack('<%df' % (size // 4 * w * h),
+                                   *[rng.uniform(-100, 100) for _ in range(size // 4 * w * h)])
+            coords, want = [], []
+            for _ in range(32):
+                x, y = rng.randrange(w), rng.randrange(h)
+                coords.append((x + 0.5) / w + rng.randint(-3, 3))
+                if is_2d:
+                    coords.append((y + 0.5) / h + rng.randint(-3, 3))
+                want += texel_rgba(fmt, data, y * w + x)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<%df' % len(coords), *coords))
+            spec = '%dx%d' % (w, h) if is_2d else '%d' % w
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:%s:%s:%s' % (fmt, spec, img), 'in:' + cf,
+                                'out:512:' + out], capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != want:
+                errs.append('%s tex.%s %s %s: got %r, expected %r; %s' % (
+                    target, '2d' if is_2d else '1d', fmt, spec, got and got[:8], want[:8],
+                    r.stderr.strip()[:300]))
+    return errs
+
+
 def main():
     exe, sim = sys.argv[1], sys.argv[2]
     errs, n = [], 0
@@ -356,12 +432,14 @@ def main():
             errs += run_traps(exe, sim, tmp, target)
             errs += run_guarded(exe, sim, tmp, target)
             errs += run_queries(exe, sim, tmp, target, rng)
+            errs += run_textures(exe, sim, tmp, target, rng)
         for target in REJECT:
             errs += run_queries_block(exe, sim, tmp, target)
         errs += divergent_handle(exe, tmp)
         for target, why in REJECT.items():
-            for op in ('suld', 'sust'):
-                _, r = compile_ptx(exe, tmp, target, kernel(op, True, 4, 32, 'zero', 16))
+            for op in ('suld', 'sust', 'tex'):
+                src = tex_kernel(True) if op == 'tex' else kernel(op, True, 4, 32, 'zero', 16)
+                _, r = compile_ptx(exe, tmp, target, src)
                 if r.returncode == 0 or why not in r.stderr:
                     errs.append('%s %s: expected the rejection naming %r: %s' % (
                         target, op, why, r.stderr.strip()[:300]))
@@ -370,7 +448,8 @@ def main():
             errs.append('suld.b16: expected the rejection by name: %s' % r.stderr[:300])
     for e in errs:
         print(e)
-    print('%d surface cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))
+    print('%d surface cases (and queries, textures) on %s, %d problems' % (
+        n, ', '.join(RUN), len(errs)))
     return 1 if errs else 0
 
 
