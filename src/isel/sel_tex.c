@@ -12,30 +12,49 @@
 
 enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the calls' 96 */
 
+/* Whether this IR instruction reports the errors of its PTX instruction: one per PTX
+ * instruction -- IMG_HEIGHT (which a 2D suld/sust computes before its accesses), a 1D
+ * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE. */
+static bool reports(const struct ir_insn *in)
+{
+	bool first = ((in->aux >> 4) & 1) != 0;
+	switch (in->op) {
+	case IR_IMG_HEIGHT:
+		return true;
+	case IR_IMG_STORE:
+		return !(in->aux & 15);
+	case IR_IMG_LOAD:
+		return !(in->aux & 15) && first;
+	default:
+		return first;
+	}
+}
+
+static const char *target_refusal(struct isel *s, const struct ir_insn *in)
+{
+	if (s->gen == AMD_GFX940)
+		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
+		       "(docs/TEXTURES.md)";
+	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11)
+		return "surface and texture instructions are generated for gfx1030 and gfx1100 "
+		       "only so far: this target's image resource layout is not read yet "
+		       "(docs/TEXTURES.md)";
+	if (s->ir->vals[in->args[0]].divergent)
+		return "a surface or texture handle that differs between the threads of a warp is "
+		       "not supported yet (the image resource must be in scalar registers; "
+		       "docs/TEXTURES.md)";
+	return NULL;
+}
+
 static bool check_target(struct isel *s, const struct ir_insn *in)
 {
-	if (s->gen == AMD_GFX940) {
-		sel_error(s, "gfx942 has no image instructions: surfaces and textures cannot be "
-		             "accessed "
-		             "(docs/TEXTURES.md)");
-		return false;
-	}
-	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11) {
-		sel_error(
-		        s,
-		        "surface and texture instructions are generated for gfx1030 and "
-		        "gfx1100 only so far: this target's image resource layout is not read yet "
-		        "(docs/TEXTURES.md)");
-		return false;
-	}
-	if (s->ir->vals[in->args[0]].divergent) {
-		sel_error(s, "a surface or texture handle that differs between the threads of a "
-		             "warp is not "
-		             "supported yet (the image resource must be in scalar registers; "
-		             "docs/TEXTURES.md)");
-		return false;
-	}
-	return true;
+	const char *why = target_refusal(s, in);
+	if (!why)
+		return true;
+	if (reports(in))
+		sel_error(s, "%s", why);
+	s->failed = true; /* the others of its PTX instruction: reported once */
+	return false;
 }
 
 /* s_load_dwordx8 of the T# (dwords 0-7 of the descriptor block). */
