@@ -373,6 +373,57 @@ def texel_rgba(fmt, data, i):
     return ch + [0.0] * (3 - n) + [1.0] * (n < 4)
 
 
+def sampled_index(i, n, mode):
+    """The texel an integer texel position i samples along an axis of n under an address mode
+    (CUDA's wrap, clamp, mirror, border), -1 for the border colour."""
+    if mode == 'wrap':
+        return i % n
+    if mode == 'mirror':
+        r = i % (2 * n)
+        return r if r < n else 2 * n - 1 - r
+    if mode == 'clamp':
+        return min(max(i, 0), n - 1)
+    return i if 0 <= i < n else -1
+
+
+BORDER = {'': [0.0] * 4, 'black': [0.0, 0.0, 0.0, 1.0], 'white': [1.0] * 4}
+
+
+def run_samplers(exe, sim, tmp, target, rng):
+    """The address modes, unnormalized coordinates and border colours of the sampler (S#, the
+    image: argument's /OPT), on 2D rgba32f textures, texel positions up to three periods out."""
+    errs = []
+    hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(True))
+    if r.returncode:
+        return ['%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    cases = [(m, u, b) for m in ('wrap', 'mirror', 'clamp', 'border') for u in (False, True)
+             for b in ('', 'black', 'white') if not (u and m in ('wrap', 'mirror')) and
+             (m == 'border' or not b)]
+    for mode, unnorm, border in cases:
+        w, h = rng.randint(1, 7), rng.randint(1, 5)
+        data = struct.pack('<%df' % (4 * w * h), *[rng.uniform(-9, 9) for _ in range(4 * w * h)])
+        coords, want = [], []
+        for _ in range(32):
+            i, j = rng.randrange(-3 * w, 4 * w), rng.randrange(-3 * h, 4 * h)
+            coords += [i + 0.5, j + 0.5] if unnorm else [(i + 0.5) / w, (j + 0.5) / h]
+            x, y = sampled_index(i, w, mode), sampled_index(j, h, mode)
+            want += BORDER[border] if x < 0 or y < 0 else texel_rgba('rgba32f', data, y * w + x)
+        img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+        with open(img, 'wb') as f:
+            f.write(data)
+        with open(cf, 'wb') as f:
+            f.write(struct.pack('<64f', *coords))
+        opts = '/' + mode + ('/unnorm' if unnorm else '') + ('/' + border if border else '')
+        r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                            'image:rgba32f%s:%dx%d:%s' % (opts, w, h, img), 'in:' + cf,
+                            'out:512:' + out], capture_output=True, text=True, timeout=120)
+        got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 else None
+        if got != want:
+            errs.append('%s tex sampler %s %dx%d: got %r, expected %r; %s' % (
+                target, opts, w, h, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
 def run_textures(exe, sim, tmp, target, rng):
     """tex.{1d,2d}.v4.f32.f32 with the sampler amdsim's image: argument builds (point
     filtering, wrap, normalized coordinates): texel centres shifted by whole periods, against
@@ -433,6 +484,7 @@ def main():
             errs += run_guarded(exe, sim, tmp, target)
             errs += run_queries(exe, sim, tmp, target, rng)
             errs += run_textures(exe, sim, tmp, target, rng)
+            errs += run_samplers(exe, sim, tmp, target, rng)
         for target in REJECT:
             errs += run_queries_block(exe, sim, tmp, target)
         errs += divergent_handle(exe, tmp)
