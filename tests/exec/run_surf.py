@@ -12,8 +12,8 @@ size: r32ui/r32f, rg32f, rgba32ui/rgba32f).  On gfx1030 and gfx1100 they run in 
 must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
 texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
 the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
-and gfx1200 must reject them by name (no generation yet), and so must a handle that differs
-between threads (no waterfall loop yet).  The queries and tex: see run_queries and run_textures.
+and gfx1200 must reject them by name (no generation yet).  A handle that differs between threads
+runs through a waterfall loop (run_waterfall, wave32 and wave64).  The queries and tex: see run_queries and run_textures.
 usage: run_surf.py PTXAS_AMD AMDSIM"""
 import os
 import random
@@ -239,14 +239,47 @@ def run_guarded(exe, sim, tmp, target):
     return []
 
 
-def divergent_handle(exe, tmp):
-    """A handle loaded per thread: an error by name (no waterfall loop yet)."""
-    src = kernel('suld', False, 1, 32, 'trap', 4).replace(
-        'ld.param.u64 %surf, [surf];', 'ld.param.u64 %surf, [surf];\n\tcvt.u64.u32 %q, %tid.x;'
-        '\n\tadd.u64 %surf, %surf, %q;')
-    _, r = compile_ptx(exe, tmp, 'gfx1100', src)
-    if r.returncode == 0 or 'differs between the threads' not in r.stderr:
-        return ['divergent handle: expected the error by name: %s' % r.stderr[:300]]
+def run_waterfall(exe, sim, tmp, target, wave):
+    """tests/exec/ptx/surf_waterfall.ptx: thread t uses surface a (4x2) when even, b (4x3) when
+    odd, at element (t >> 1, t & 1): suld.b.2d.b32.clamp, suq.height, then sust.b.2d.b32.zero
+    of the value + 1000 at the same place (x >= 4 dropped)."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptx',
+                            'surf_waterfall.ptx')).read()
+    ptx = os.path.join(tmp, 'wf.ptx')
+    with open(ptx, 'w') as f:
+        f.write(src)
+    hsaco = os.path.join(tmp, 'wf.hsaco')
+    r = subprocess.run([exe, '--gpu-name', target, '--wavefront-size', str(wave), ptx, '-o',
+                        hsaco], capture_output=True, text=True, timeout=120)
+    tag = '%s wave%d waterfall' % (target, wave)
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr[:300])]
+    a, b = [0xa00 + i for i in range(8)], [0xb00 + i for i in range(12)]
+    files = {}
+    for name, words in (('a', a), ('b', b)):
+        files[name] = os.path.join(tmp, 'wf_%s.bin' % name)
+        with open(files[name], 'wb') as f:
+            f.write(struct.pack('<%dI' % len(words), *words))
+    out = os.path.join(tmp, 'wf_out.bin')
+    r = subprocess.run([sim, hsaco, '--kernel', 'wf', '--grid', '1', '--block', '16',
+                        'image:r32ui:4x2:%s:%s.out' % (files['a'], files['a']),
+                        'image:r32ui:4x3:%s:%s.out' % (files['b'], files['b']),
+                        'out:128:' + out], capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        return ['%s: exit %d: %s' % (tag, r.returncode, r.stderr.strip()[:300])]
+    want, wa, wb = [], list(a), list(b)
+    for t in range(16):
+        img, new, h = (a, wa, 2) if t % 2 == 0 else (b, wb, 3)
+        x, y = t >> 1, t & 1
+        v = img[y * 4 + min(x, 3)]
+        want += [v, h]
+        if x < 4:
+            new[y * 4 + x] = v + 1000
+    got = list(struct.unpack('<32I', open(out, 'rb').read()))
+    ga = list(struct.unpack('<8I', open(files['a'] + '.out', 'rb').read()))
+    gb = list(struct.unpack('<12I', open(files['b'] + '.out', 'rb').read()))
+    if (got, ga, gb) != (want, wa, wb):
+        return ['%s: got %r %r %r, expected %r %r %r' % (tag, got, ga, gb, want, wa, wb)]
     return []
 
 
@@ -485,9 +518,10 @@ def main():
             errs += run_queries(exe, sim, tmp, target, rng)
             errs += run_textures(exe, sim, tmp, target, rng)
             errs += run_samplers(exe, sim, tmp, target, rng)
+            for wave in (32, 64):
+                errs += run_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:
             errs += run_queries_block(exe, sim, tmp, target)
-        errs += divergent_handle(exe, tmp)
         for target, why in REJECT.items():
             for op in ('suld', 'sust', 'tex'):
                 src = tex_kernel(True) if op == 'tex' else kernel(op, True, 4, 32, 'zero', 16)
