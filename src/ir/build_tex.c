@@ -372,10 +372,22 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
 	}
 	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
 	for (unsigned k = 0; k < 4; k++) {
 		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
 		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
-		irb_write_dest(b, &d->elems[k], v, false, guard);
+		irb_write_dest(b, &d->elems[k], v, false, IR_NO_REF);
+	}
+	if (guard != IR_NO_REF) {
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
 	}
 	return NULL;
 }

@@ -500,6 +500,36 @@ def run_textures(exe, sim, tmp, target, rng):
     return errs
 
 
+def run_guarded_tex(exe, sim, tmp, target):
+    """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
+    a texel edge, where amdsim would stop rather than guess)."""
+    src = tex_kernel(True).replace('\ttex.2d', '\tmov.f32 %d0, 0f40000000;\n\tmov.f32 %d1, %d0;'
+                                   '\n\tmov.f32 %d2, %d0;\n\tmov.f32 %d3, %d0;\n'
+                                   '\tsetp.lt.u32 %p, %n, 4;\n\t@%p tex.2d').replace(
+        '.reg .b32 %n;', '.reg .b32 %n;\n\t.reg .pred %p;')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    if r.returncode:
+        return ['%s guarded tex: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    w, h = 4, 3
+    data = struct.pack('<48f', *[float(i) for i in range(48)])
+    xy = [(0, 0), (3, 2), (1, 1), (2, 0)]
+    coords = [c for x, y in xy for c in ((x + 0.5) / w, (y + 0.5) / h)] + [0.5] * 56
+    want = [c for x, y in xy for c in texel_rgba('rgba32f', data, y * w + x)] + [2.0] * 112
+    img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+    with open(img, 'wb') as f:
+        f.write(data)
+    with open(cf, 'wb') as f:
+        f.write(struct.pack('<64f', *coords))
+    r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                        'image:rgba32f:4x3:' + img, 'in:' + cf, 'out:512:' + out],
+                       capture_output=True, text=True, timeout=120)
+    got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != want:
+        return ['%s guarded tex: got %r, expected %r; %s' % (
+            target, got and got[:20], want[:20], r.stderr.strip()[:300])]
+    return []
+
+
 def main():
     exe, sim = sys.argv[1], sys.argv[2]
     errs, n = [], 0
@@ -518,6 +548,7 @@ def main():
             errs += run_queries(exe, sim, tmp, target, rng)
             errs += run_textures(exe, sim, tmp, target, rng)
             errs += run_samplers(exe, sim, tmp, target, rng)
+            errs += run_guarded_tex(exe, sim, tmp, target)
             for wave in (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:
