@@ -9,7 +9,9 @@
  * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes
  * made of 32-bit channels (HSA channel type SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R,
  * RG or RGBA, the descriptor's dwords 8-9: then image_load/image_store move the texel's bits
- * unchanged), else the wave traps (s_trap 2): exact or stopped, never a converted value.  A
+ * unchanged) or, for a suld of 1 or 4 bytes, of 8-bit integer channels (image_load extends
+ * each; its low byte is the raw byte), else the wave traps (s_trap 2): exact or stopped,
+ * never a converted value.  A
  * misaligned x traps too.  .zero reads 0 / drops the store outside the surface, .clamp clamps
  * each coordinate to the last element, .trap traps.  Every other form is rejected here by
  * name, with the reason that applies to it: the texture-reference API (module
@@ -102,7 +104,8 @@ static ir_ref pair64(struct irb *b, ir_ref lo, ir_ref hi)
 /* The shape of one suld.b/sust.b: 2D or not, elements, their bits, the texel's dwords. */
 struct surf {
 	bool is_2d;
-	unsigned nelem, bits, dwords, log2_bytes;
+	unsigned nelem, bits, dwords, log2_bytes; /* dwords: bytes / 4 (0 for one byte) */
+	bool narrow; /* suld of 1 or 4 bytes: texels of 8-bit integer channels qualify too */
 	enum { MODE_TRAP, MODE_CLAMP, MODE_ZERO } mode;
 	const struct ptx_operand *handle, *coords, *data; /* data: the brace list or register */
 };
@@ -126,9 +129,11 @@ static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
 	          : has(in, PTX_DW_B16) ? 16
 	                                : 8;
 	unsigned bytes = f->nelem * f->bits / 8;
-	if (bytes < 4)
-		return "suld.b/sust.b of fewer than 4 bytes need 8- or 16-bit texel formats "
-		       "(image_load_pck), not generated yet (docs/TEXTURES.md)";
+	if (bytes == 2 || (bytes == 1 && in->op == PTX_OP_SUST))
+		return "suld.b of 2 bytes and sust.b of fewer than 4 need 16-bit or two-channel "
+		       "8-bit texels (image_store of narrow channels), not generated yet "
+		       "(docs/TEXTURES.md)";
+	f->narrow = in->op == PTX_OP_SULD && (bytes == 1 || bytes == 4);
 	if (bytes > 16)
 		return "suld.b/sust.b of more than 16 bytes: no surface format has such texels";
 	f->dwords = bytes / 4;
@@ -156,26 +161,44 @@ static const struct ptx_operand *elem(const struct ptx_operand *o, unsigned i)
 }
 
 /* Whether the surface's texels are f->dwords 32-bit channels (R, RG or RGBA of a 32-bit
- * channel type): the only surfaces whose image_load/image_store bits are the raw bytes. */
-static ir_ref format_ok(struct irb *b, const struct surf *f, ir_ref handle)
+ * channel type: image_load/image_store move their bits unchanged) or, for a narrow suld, one
+ * or four 8-bit integer channels (R or RGBA of SIGNED_INT8/UNSIGNED_INT8: image_load extends
+ * each channel, whose low byte is the raw byte); *is8 tells the second kind.  Any other
+ * surface is not read as raw bytes. */
+static ir_ref format_ok(struct irb *b, const struct surf *f, ir_ref handle, ir_ref *is8)
 {
-	enum { SIGNED_INT32 = 10, UNSIGNED_INT32 = 13, FLOAT = 15 };
-	static const uint32_t order_of_dwords[5] = {0, 1 /* R */, 3 /* RG */, 0, 8 /* RGBA */};
+	enum { SIGNED_INT8 = 8, UNSIGNED_INT8 = 11, SIGNED_INT32 = 10, UNSIGNED_INT32 = 13 };
+	enum { FLOAT = 15, ORDER_R = 1, ORDER_RG = 3, ORDER_RGBA = 8 };
+	static const uint32_t order_of_channels[5] = {0, ORDER_R, ORDER_RG, 0, ORDER_RGBA};
 	ir_ref type = desc_word(b, handle, 8), order = desc_word(b, handle, 9);
-	ir_ref t = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, SIGNED_INT32)),
-	               icmp(b, IR_CMP_EQ, type, k32(b, UNSIGNED_INT32)), 0);
-	t = op2(b, IR_OR, IR_T_PRED, t, icmp(b, IR_CMP_EQ, type, k32(b, FLOAT)), 0);
-	ir_ref o = icmp(b, IR_CMP_EQ, order, k32(b, order_of_dwords[f->dwords]));
-	return op2(b, IR_AND, IR_T_PRED, t, o, 0);
+	ir_ref ok = ir_const(b->fn, IR_T_PRED, 0);
+	*is8 = ok;
+	if (f->dwords) {
+		ir_ref t = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, SIGNED_INT32)),
+		               icmp(b, IR_CMP_EQ, type, k32(b, UNSIGNED_INT32)), 0);
+		t = op2(b, IR_OR, IR_T_PRED, t, icmp(b, IR_CMP_EQ, type, k32(b, FLOAT)), 0);
+		ok = op2(b, IR_AND, IR_T_PRED, t,
+		         icmp(b, IR_CMP_EQ, order, k32(b, order_of_channels[f->dwords])), 0);
+	}
+	if (f->narrow) {
+		unsigned channels = 1u << f->log2_bytes;
+		ir_ref t = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, SIGNED_INT8)),
+		               icmp(b, IR_CMP_EQ, type, k32(b, UNSIGNED_INT8)), 0);
+		*is8 = op2(b, IR_AND, IR_T_PRED, t,
+		           icmp(b, IR_CMP_EQ, order, k32(b, order_of_channels[channels])), 0);
+		ok = op2(b, IR_OR, IR_T_PRED, ok, *is8, 0);
+	}
+	return ok;
 }
 
 /* The element coordinates (clamped into the surface, where the mode says so or to keep the
  * access inside it) and whether the PTX coordinates were inside. */
-static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref *inside)
+static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref *inside,
+                          ir_ref *is8)
 {
 	ir_ref x = irb_read_opnd(b, elem(f->coords, 0), IR_T_I32, true);
 	ir_ref misaligned = op2(b, IR_AND, IR_T_I32, x, k32(b, (1u << f->log2_bytes) - 1), 0);
-	ir_ref ok = op2(b, IR_AND, IR_T_PRED, format_ok(b, f, handle),
+	ir_ref ok = op2(b, IR_AND, IR_T_PRED, format_ok(b, f, handle, is8),
 	                icmp(b, IR_CMP_EQ, misaligned, k32(b, 0)), 0);
 	trap_unless(b, ok);
 	x = op2(b, IR_SHR_S, IR_T_I32, x, k32(b, f->log2_bytes), 0);
@@ -197,17 +220,32 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 	return f->is_2d ? pair64(b, c[0], c[1]) : c[0];
 }
 
-static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside)
+/* The texel's bytes as dwords: f->dwords 32-bit channels, or (narrow) the low bytes of its
+ * 8-bit channels packed into one dword; 0 outside for .zero. */
+static void texel_dwords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at,
+                         ir_ref inside, bool narrow, ir_ref dw[4])
 {
-	ir_ref dw[4];
-	unsigned dim = f->is_2d ? 1 : 0;
+	unsigned dim = f->is_2d ? 1 : 0, n = narrow ? 1u << f->log2_bytes : f->dwords;
 	ir_ref args[2] = {handle, at};
-	for (unsigned k = 0; k < f->dwords; k++) {
-		dw[k] = irb_emit(b, IR_IMG_LOAD, IR_T_I32, args, 2, dim | (1u << k) << 4, 0);
-		if (f->mode == MODE_ZERO)
-			dw[k] = irb_emit(b, IR_SELECT, IR_T_I32,
-			                 (ir_ref[]){inside, dw[k], k32(b, 0)}, 3, 0, 0);
+	for (unsigned k = 0; k < n; k++) {
+		ir_ref c = irb_emit(b, IR_IMG_LOAD, IR_T_I32, args, 2, dim | (1u << k) << 4, 0);
+		if (narrow) {
+			c = op2(b, IR_AND, IR_T_I32, c, k32(b, 0xff), 0);
+			if (k)
+				c = op2(b, IR_OR, IR_T_I32, dw[0],
+				        op2(b, IR_SHL, IR_T_I32, c, k32(b, 8 * k), 0), 0);
+			dw[0] = c;
+		} else {
+			dw[k] = c;
+		}
 	}
+	for (unsigned k = 0; f->mode == MODE_ZERO && k < (narrow ? 1 : n); k++)
+		dw[k] = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){inside, dw[k], k32(b, 0)}, 3, 0,
+		                 0);
+}
+
+static void write_elements(struct irb *b, const struct surf *f, const ir_ref dw[4])
+{
 	for (unsigned e = 0; e < f->nelem; e++) {
 		ir_ref v;
 		if (f->bits == 64) {
@@ -222,6 +260,28 @@ static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref
 		}
 		irb_write_dest(b, elem(f->data, e), v, false, IR_NO_REF);
 	}
+}
+
+/* suld: the texel's dwords by the surface's kind (a branch on is8 where both may be). */
+static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside,
+                      ir_ref is8)
+{
+	ir_ref dw[4];
+	if (!f->narrow || !f->dwords) {
+		texel_dwords(b, f, handle, at, inside, f->narrow, dw);
+		write_elements(b, f, dw);
+		return;
+	}
+	uint32_t narrow = irb_open_sealed(b), wide = irb_open_sealed(b), join = irb_new_block(b);
+	irb_terminate(b, IR_BR, is8, narrow, wide);
+	for (int arm = 0; arm < 2; arm++) {
+		irb_switch_to(b, arm ? wide : narrow);
+		texel_dwords(b, f, handle, at, inside, !arm, dw);
+		write_elements(b, f, dw);
+		irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	}
+	irb_seal(b, join);
+	irb_switch_to(b, join);
 }
 
 static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside)
@@ -276,10 +336,10 @@ static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_r
 		irb_terminate(b, IR_BR, guard, body, next);
 		irb_switch_to(b, body);
 	}
-	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside;
-	ir_ref at = surf_coords(b, &f, handle, &inside);
+	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
+	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
 	if (in->op == PTX_OP_SULD)
-		surf_load(b, &f, handle, at, inside);
+		surf_load(b, &f, handle, at, inside, is8);
 	else
 		surf_store(b, &f, handle, at, inside);
 	if (guard != IR_NO_REF) {

@@ -8,7 +8,8 @@ clamp modes: .trap traps on an out-of-range coordinate, .clamp uses the nearest 
 reads zero and drops the store.  Generated kernels over every vector size and element width whose
 access is 4, 8 or 16 bytes, .1d and .2d, every mode, with coordinates one element past both ends
 (surfaces built by amdsim's image: argument, HIP's descriptor block, with texels of the access
-size: r32ui/r32f, rg32f, rgba32ui/rgba32f).  On gfx1030 and gfx1100 they run in amdsim; a trap
+size: r32ui/r32f, rg32f, rgba32ui/rgba32f; suld also .b8 on r8ui and 4 bytes on rgba8ui, whose
+8-bit integer channels hold the raw bytes).  On gfx1030 and gfx1100 they run in amdsim; a trap
 must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
 texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
 the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
@@ -27,13 +28,16 @@ REJECT = {'gfx90a': 'gfx1030 and gfx1100 only', 'gfx1200': 'gfx1030 and gfx1100 
           'gfx942': 'no image instructions'}
 W, H = 5, 3
 FORMAT = {4: ['r32ui', 'r32f'], 8: ['rg32f'], 16: ['rgba32ui', 'rgba32f']}
+# suld also reads 8-bit integer channels: one (r8ui) or four (rgba8ui) bytes
+LOAD_FORMAT = {1: ['r8ui'], 4: ['r32ui', 'r32f', 'rgba8ui', 'rgba8ui'], 8: ['rg32f'],
+               16: ['rgba32ui', 'rgba32f']}
 BITS_TYPE = {8: 'b16', 16: 'b16', 32: 'b32', 64: 'b64'}
 
 
-def shapes():
+def shapes(op):
     for nelem in (1, 2, 4):
         for bits in (8, 16, 32, 64):
-            if nelem * bits // 8 in (4, 8, 16):
+            if nelem * bits // 8 in ((1, 4, 8, 16) if op == 'suld' else (4, 8, 16)):
                 yield nelem, bits
 
 
@@ -168,13 +172,13 @@ def launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, buf, nslots, store):
     return r, data
 
 
-def run_case(exe, sim, tmp, target, rng, op, is_2d, nelem, bits, mode):
+def run_case(exe, sim, tmp, target, rng, op, is_2d, nelem, bits, mode, fmt=None):
     size = nelem * bits // 8
     tag = '%s %s.%s%s.b%d.%s' % (target, op, '2d' if is_2d else '1d', vec(nelem), bits, mode)
     hsaco, r = compile_ptx(exe, tmp, target, kernel(op, is_2d, nelem, bits, mode, size))
     if r.returncode:
         return ['%s: ptxas-amd failed: %s' % (tag, r.stderr.strip()[:300])]
-    fmt = rng.choice(FORMAT[size])
+    fmt = fmt or rng.choice((LOAD_FORMAT if op == 'suld' else FORMAT)[size])
     texels = W * (H if is_2d else 1)
     img = bytes(rng.getrandbits(8) for _ in range(texels * size))
     with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
@@ -199,11 +203,12 @@ def run_traps(exe, sim, tmp, target):
     """Launches that must trap: .trap one element past the end, a texel size other than the
     access size, a byte x that is not a multiple of it."""
     errs = []
-    texel = {'r32ui': 4, 'rgba32ui': 16, 'rgba8ui': 4}
+    texel = {'r32ui': 4, 'rgba32ui': 16, 'rgba8ui': 4, 'rgba8': 4}
     cases = [('past the end', kernel('suld', True, 1, 32, 'trap', 4).replace(
                   'mov.u32 %xe, %tx;', 'add.u32 %xe, %tx, 1;'), 'r32ui'),
              ('texel of another size', kernel('suld', True, 1, 32, 'zero', 4), 'rgba32ui'),
              ('8-bit channels', kernel('sust', True, 4, 8, 'zero', 4), 'rgba8ui'),
+             ('unorm 8-bit channels', kernel('suld', True, 1, 32, 'zero', 4), 'rgba8'),
              ('misaligned x', kernel('suld', True, 1, 32, 'clamp', 2), 'r32ui')]
     for what, src, fmt in cases:
         with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
@@ -538,11 +543,15 @@ def main():
         for target in RUN:
             for op in ('suld', 'sust'):
                 for is_2d in (False, True):
-                    for nelem, bits in shapes():
+                    for nelem, bits in shapes(op):
                         for mode in ('trap', 'clamp', 'zero'):
                             errs += run_case(exe, sim, tmp, target, rng, op, is_2d, nelem,
                                              bits, mode)
                             n += 1
+            for nelem, bits in ((4, 8), (1, 32), (2, 16)):  # rgba8ui, whatever the draws
+                errs += run_case(exe, sim, tmp, target, rng, 'suld', True, nelem, bits,
+                                 'clamp', 'rgba8ui')
+                n += 1
             errs += run_traps(exe, sim, tmp, target)
             errs += run_guarded(exe, sim, tmp, target)
             errs += run_queries(exe, sim, tmp, target, rng)
@@ -561,7 +570,7 @@ def main():
                     errs.append('%s %s: expected the rejection naming %r: %s' % (
                         target, op, why, r.stderr.strip()[:300]))
         _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('suld', True, 1, 16, 'zero', 2))
-        if r.returncode == 0 or 'fewer than 4 bytes' not in r.stderr:
+        if r.returncode == 0 or 'suld.b of 2 bytes' not in r.stderr:
             errs.append('suld.b16: expected the rejection by name: %s' % r.stderr[:300])
     for e in errs:
         print(e)
