@@ -1273,7 +1273,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 		return;
 	if (irb_async(b, in, guard)) /* build_async.c */
 		return;
-	if (irb_tex(b, in)) /* build_tex.c */
+	if (irb_tex(b, in, guard)) /* build_tex.c */
 		return;
 	if (irb_sysmisc(b, in, guard)) /* build_sys.c */
 		return;

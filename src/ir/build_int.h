@@ -187,7 +187,7 @@ bool irb_mbarrier(struct irb *b, const struct ptx_insn *in);
 void irb_cp_async_arrive(struct irb *b, const struct ptx_insn *in);
 /* build_tex.c: textures and surfaces (tex, tld4, txq, suld, sust, sured, suq, istypep);
  * false for other instructions */
-bool irb_tex(struct irb *b, const struct ptx_insn *in);
+bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_sys.c: hints (prefetch, createpolicy, ...), nanosleep, trap, stack forms, ... */
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_sys.c: alloca's stack pointer before an inlined call of `body` when the body

@@ -3,15 +3,23 @@
  *
  * A handle is a texture or surface object: a .u64 value, the address of the descriptor block
  * HIP's runtime builds (hipTextureObject_t: the 8-dword image resource, 4 more dwords, then
- * the sampler at dword 12; hipSurfaceObject_t: the image resource).  The AMD image
- * instructions that would consume them are in the instruction table (src/isa/isa_table.py,
- * format MIMG); their selection and amdsim's execution of them are not written yet, so every
- * form is rejected here by name, with the reason that applies to it: the texture-reference
- * API (module .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA 12
- * removed), the independent texturing mode (separate sampler handles; HIP's
- * texture objects carry their sampler), istypep (HIP's texture and surface objects are both
- * plain image descriptors: the kind of a handle is not recorded), else the generic "not
- * generated yet".  requires: irb state at the instruction; breaks: nothing.  O(operands). */
+ * the sampler at dword 12; hipSurfaceObject_t: the image resource).  suld.b and sust.b on
+ * .1d/.2d surfaces are translated (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to
+ * image_load/image_store): the byte x coordinate becomes an element index (x / the access
+ * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes
+ * made of 32-bit channels (HSA channel type SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R,
+ * RG or RGBA, the descriptor's dwords 8-9: then image_load/image_store move the texel's bits
+ * unchanged) or, for a suld of 1 or 4 bytes, of 8-bit integer channels (image_load extends
+ * each; its low byte is the raw byte), else the wave traps (s_trap 2): exact or stopped,
+ * never a converted value.  A
+ * misaligned x traps too.  .zero reads 0 / drops the store outside the surface, .clamp clamps
+ * each coordinate to the last element, .trap traps.  Every other form is rejected here by
+ * name, with the reason that applies to it: the texture-reference API (module
+ * .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA 12 removed), the
+ * independent texturing mode (separate sampler handles; HIP's texture objects carry their
+ * sampler), istypep (HIP's texture and surface objects are both plain image descriptors: the
+ * kind of a handle is not recorded), else "not generated yet".
+ * requires: irb state at the instruction; breaks: nothing.  O(operands). */
 #include "build_int.h"
 
 static bool is_tex_family(enum ptx_opcode op)
@@ -42,12 +50,414 @@ static bool names_reference(const struct ptx_operand *o, unsigned n)
 	return false;
 }
 
-bool irb_tex(struct irb *b, const struct ptx_insn *in)
+static bool has(const struct ptx_insn *in, enum ptx_dotword w)
+{
+	for (unsigned i = 0; i < in->nmods; i++)
+		if (in->mods[i] == w)
+			return true;
+	return false;
+}
+
+static ir_ref k32(struct irb *b, uint32_t v)
+{
+	return ir_const(b->fn, IR_T_I32, v);
+}
+
+static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
+{
+	ir_ref a[2] = {x, y};
+	return irb_emit(b, op, t, a, 2, aux, 0);
+}
+
+static ir_ref icmp(struct irb *b, enum ir_cmp c, ir_ref x, ir_ref y)
+{
+	return op2(b, IR_ICMP, IR_T_PRED, x, y, c);
+}
+
+/* The wave stops (s_trap 2, as PTX trap) where `ok` is false in some lane. */
+static void trap_unless(struct irb *b, ir_ref ok)
+{
+	uint32_t bad = irb_open_sealed(b), cont = irb_new_block(b);
+	irb_terminate(b, IR_BR, ok, cont, bad);
+	irb_switch_to(b, bad);
+	irb_emit(b, IR_TRAP, IR_T_NONE, NULL, 0, 0, 2);
+	irb_terminate(b, IR_JMP, IR_NO_REF, cont, 0);
+	irb_seal(b, cont);
+	irb_switch_to(b, cont);
+}
+
+/* Dword `dw` of the handle's descriptor block (HIP's layout, docs/TEXTURES.md). */
+static ir_ref desc_word(struct irb *b, ir_ref handle, unsigned dw)
+{
+	return irb_emit(b, IR_IMG_DESC, IR_T_I32, &handle, 1, 0, 4 * dw);
+}
+
+/* lo | hi << 32 */
+static ir_ref pair64(struct irb *b, ir_ref lo, ir_ref hi)
+{
+	ir_ref l = irb_emit(b, IR_ZEXT, IR_T_I64, &lo, 1, 0, 0);
+	ir_ref h = irb_emit(b, IR_ZEXT, IR_T_I64, &hi, 1, 0, 0);
+	h = op2(b, IR_SHL, IR_T_I64, h, k32(b, 32), 0);
+	return op2(b, IR_OR, IR_T_I64, l, h, 0);
+}
+
+/* The shape of one suld.b/sust.b: 2D or not, elements, their bits, the texel's dwords. */
+struct surf {
+	bool is_2d;
+	unsigned nelem, bits, dwords, log2_bytes; /* dwords: bytes / 4 (0 for one byte) */
+	bool narrow; /* suld of 1 or 4 bytes: texels of 8-bit integer channels qualify too */
+	enum { MODE_TRAP, MODE_CLAMP, MODE_ZERO } mode;
+	const struct ptx_operand *handle, *coords, *data; /* data: the brace list or register */
+};
+
+static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
+{
+	static const enum ptx_dotword cache_ops[] = {PTX_DW_CA, PTX_DW_CG, PTX_DW_CS,
+	                                             PTX_DW_CV, PTX_DW_WB, PTX_DW_WT};
+	if (!has(in, PTX_DW_B))
+		return "sust.p (formatted stores) is not generated yet (docs/TEXTURES.md)";
+	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D))
+		return "surfaces other than .1d and .2d (arrays, 3D) are not generated yet "
+		       "(docs/TEXTURES.md)";
+	for (unsigned i = 0; i < sizeof cache_ops / sizeof cache_ops[0]; i++)
+		if (has(in, cache_ops[i]))
+			return "cache operators on suld/sust are not generated yet";
+	f->is_2d = has(in, PTX_DW_G2D);
+	f->nelem = has(in, PTX_DW_V4) ? 4 : has(in, PTX_DW_V2) ? 2 : 1;
+	f->bits = has(in, PTX_DW_B64)   ? 64
+	          : has(in, PTX_DW_B32) ? 32
+	          : has(in, PTX_DW_B16) ? 16
+	                                : 8;
+	unsigned bytes = f->nelem * f->bits / 8;
+	if (bytes == 2 || (bytes == 1 && in->op == PTX_OP_SUST))
+		return "suld.b of 2 bytes and sust.b of fewer than 4 need 16-bit or two-channel "
+		       "8-bit texels (image_store of narrow channels), not generated yet "
+		       "(docs/TEXTURES.md)";
+	f->narrow = in->op == PTX_OP_SULD && (bytes == 1 || bytes == 4);
+	if (bytes > 16)
+		return "suld.b/sust.b of more than 16 bytes: no surface format has such texels";
+	f->dwords = bytes / 4;
+	f->log2_bytes = (unsigned)__builtin_ctz(bytes);
+	f->mode = has(in, PTX_DW_CLAMP) ? MODE_CLAMP : has(in, PTX_DW_ZERO) ? MODE_ZERO : MODE_TRAP;
+	unsigned at = in->op == PTX_OP_SULD ? 1 : 0;
+	const struct ptx_operand *br = &in->opnds[at];
+	if (br->kind != PTX_OPND_BRACKET || br->nelems != 2)
+		return "surface operand form not supported";
+	f->handle = &br->elems[0];
+	f->coords = &br->elems[1];
+	unsigned ncoord = f->coords->kind == PTX_OPND_VEC ? f->coords->nelems : 1;
+	if (ncoord != (f->is_2d ? 2u : 1u))
+		return "surface coordinates: one for .1d, two for .2d";
+	f->data = &in->opnds[at ? 0 : 1];
+	unsigned ndata = f->data->kind == PTX_OPND_VEC ? f->data->nelems : 1;
+	if (ndata != f->nelem)
+		return "the data operand must have as many elements as the vector size";
+	return NULL;
+}
+
+static const struct ptx_operand *elem(const struct ptx_operand *o, unsigned i)
+{
+	return o->kind == PTX_OPND_VEC ? &o->elems[i] : o;
+}
+
+/* Whether the surface's texels are f->dwords 32-bit channels (R, RG or RGBA of a 32-bit
+ * channel type: image_load/image_store move their bits unchanged) or, for a narrow suld, one
+ * or four 8-bit integer channels (R or RGBA of SIGNED_INT8/UNSIGNED_INT8: image_load extends
+ * each channel, whose low byte is the raw byte); *is8 tells the second kind.  Any other
+ * surface is not read as raw bytes. */
+static ir_ref format_ok(struct irb *b, const struct surf *f, ir_ref handle, ir_ref *is8)
+{
+	enum { SIGNED_INT8 = 8, UNSIGNED_INT8 = 11, SIGNED_INT32 = 10, UNSIGNED_INT32 = 13 };
+	enum { FLOAT = 15, ORDER_R = 1, ORDER_RG = 3, ORDER_RGBA = 8 };
+	static const uint32_t order_of_channels[5] = {0, ORDER_R, ORDER_RG, 0, ORDER_RGBA};
+	ir_ref type = desc_word(b, handle, 8), order = desc_word(b, handle, 9);
+	ir_ref ok = ir_const(b->fn, IR_T_PRED, 0);
+	*is8 = ok;
+	if (f->dwords) {
+		ir_ref t = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, SIGNED_INT32)),
+		               icmp(b, IR_CMP_EQ, type, k32(b, UNSIGNED_INT32)), 0);
+		t = op2(b, IR_OR, IR_T_PRED, t, icmp(b, IR_CMP_EQ, type, k32(b, FLOAT)), 0);
+		ok = op2(b, IR_AND, IR_T_PRED, t,
+		         icmp(b, IR_CMP_EQ, order, k32(b, order_of_channels[f->dwords])), 0);
+	}
+	if (f->narrow) {
+		unsigned channels = 1u << f->log2_bytes;
+		ir_ref t = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, SIGNED_INT8)),
+		               icmp(b, IR_CMP_EQ, type, k32(b, UNSIGNED_INT8)), 0);
+		*is8 = op2(b, IR_AND, IR_T_PRED, t,
+		           icmp(b, IR_CMP_EQ, order, k32(b, order_of_channels[channels])), 0);
+		ok = op2(b, IR_OR, IR_T_PRED, ok, *is8, 0);
+	}
+	return ok;
+}
+
+/* The element coordinates (clamped into the surface, where the mode says so or to keep the
+ * access inside it) and whether the PTX coordinates were inside. */
+static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref *inside,
+                          ir_ref *is8)
+{
+	ir_ref x = irb_read_opnd(b, elem(f->coords, 0), IR_T_I32, true);
+	ir_ref misaligned = op2(b, IR_AND, IR_T_I32, x, k32(b, (1u << f->log2_bytes) - 1), 0);
+	ir_ref ok = op2(b, IR_AND, IR_T_PRED, format_ok(b, f, handle, is8),
+	                icmp(b, IR_CMP_EQ, misaligned, k32(b, 0)), 0);
+	trap_unless(b, ok);
+	x = op2(b, IR_SHR_S, IR_T_I32, x, k32(b, f->log2_bytes), 0);
+	ir_ref c[2] = {x, IR_NO_REF}, size[2] = {desc_word(b, handle, 10), IR_NO_REF};
+	if (f->is_2d) {
+		c[1] = irb_read_opnd(b, elem(f->coords, 1), IR_T_I32, true);
+		size[1] = irb_emit(b, IR_IMG_HEIGHT, IR_T_I32, &handle, 1, 0, 0);
+	}
+	*inside = IR_NO_REF;
+	for (unsigned i = 0; i < (f->is_2d ? 2u : 1u); i++) {
+		ir_ref in = icmp(b, IR_CMP_LTU, c[i], size[i]);
+		*inside = i ? op2(b, IR_AND, IR_T_PRED, *inside, in, 0) : in;
+		ir_ref last = op2(b, IR_SUB, IR_T_I32, size[i], k32(b, 1), 0);
+		c[i] = op2(b, IR_MIN_S, IR_T_I32, op2(b, IR_MAX_S, IR_T_I32, c[i], k32(b, 0), 0),
+		           last, 0);
+	}
+	if (f->mode == MODE_TRAP)
+		trap_unless(b, *inside);
+	return f->is_2d ? pair64(b, c[0], c[1]) : c[0];
+}
+
+/* The texel's bytes as dwords: f->dwords 32-bit channels, or (narrow) the low bytes of its
+ * 8-bit channels packed into one dword; 0 outside for .zero. */
+static void texel_dwords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at,
+                         ir_ref inside, bool narrow, ir_ref dw[4])
+{
+	unsigned dim = f->is_2d ? 1 : 0, n = narrow ? 1u << f->log2_bytes : f->dwords;
+	ir_ref args[2] = {handle, at};
+	for (unsigned k = 0; k < n; k++) {
+		ir_ref c = irb_emit(b, IR_IMG_LOAD, IR_T_I32, args, 2, dim | (1u << k) << 4, 0);
+		if (narrow) {
+			c = op2(b, IR_AND, IR_T_I32, c, k32(b, 0xff), 0);
+			if (k)
+				c = op2(b, IR_OR, IR_T_I32, dw[0],
+				        op2(b, IR_SHL, IR_T_I32, c, k32(b, 8 * k), 0), 0);
+			dw[0] = c;
+		} else {
+			dw[k] = c;
+		}
+	}
+	for (unsigned k = 0; f->mode == MODE_ZERO && k < (narrow ? 1 : n); k++)
+		dw[k] = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){inside, dw[k], k32(b, 0)}, 3, 0,
+		                 0);
+}
+
+static void write_elements(struct irb *b, const struct surf *f, const ir_ref dw[4])
+{
+	for (unsigned e = 0; e < f->nelem; e++) {
+		ir_ref v;
+		if (f->bits == 64) {
+			v = pair64(b, dw[2 * e], dw[2 * e + 1]);
+		} else {
+			unsigned bit = e * f->bits;
+			v = dw[bit / 32];
+			if (bit % 32)
+				v = op2(b, IR_SHR_U, IR_T_I32, v, k32(b, bit % 32), 0);
+			if (f->bits < 32)
+				v = op2(b, IR_AND, IR_T_I32, v, k32(b, (1u << f->bits) - 1), 0);
+		}
+		irb_write_dest(b, elem(f->data, e), v, false, IR_NO_REF);
+	}
+}
+
+/* suld: the texel's dwords by the surface's kind (a branch on is8 where both may be). */
+static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside,
+                      ir_ref is8)
+{
+	ir_ref dw[4];
+	if (!f->narrow || !f->dwords) {
+		texel_dwords(b, f, handle, at, inside, f->narrow, dw);
+		write_elements(b, f, dw);
+		return;
+	}
+	uint32_t narrow = irb_open_sealed(b), wide = irb_open_sealed(b), join = irb_new_block(b);
+	irb_terminate(b, IR_BR, is8, narrow, wide);
+	for (int arm = 0; arm < 2; arm++) {
+		irb_switch_to(b, arm ? wide : narrow);
+		texel_dwords(b, f, handle, at, inside, !arm, dw);
+		write_elements(b, f, dw);
+		irb_terminate(b, IR_JMP, IR_NO_REF, join, 0);
+	}
+	irb_seal(b, join);
+	irb_switch_to(b, join);
+}
+
+static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside)
+{
+	ir_ref dw[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	for (unsigned e = 0; e < f->nelem; e++) {
+		const struct ptx_operand *o = elem(f->data, e);
+		if (f->bits == 64) {
+			ir_ref v = irb_read_opnd(b, o, IR_T_I64, false);
+			dw[2 * e] = irb_emit(b, IR_TRUNC, IR_T_I32, &v, 1, 0, 0);
+			ir_ref hi = op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0);
+			dw[2 * e + 1] = irb_emit(b, IR_TRUNC, IR_T_I32, &hi, 1, 0, 0);
+			continue;
+		}
+		ir_ref v = irb_read_opnd(b, o, IR_T_I32, false);
+		unsigned bit = e * f->bits;
+		if (f->bits < 32)
+			v = op2(b, IR_AND, IR_T_I32, v, k32(b, (1u << f->bits) - 1), 0);
+		if (bit % 32)
+			v = op2(b, IR_SHL, IR_T_I32, v, k32(b, bit % 32), 0);
+		ir_ref *d = &dw[bit / 32];
+		*d = *d == IR_NO_REF ? v : op2(b, IR_OR, IR_T_I32, *d, v, 0);
+	}
+	ir_ref lo = f->dwords == 1 ? dw[0] : pair64(b, dw[0], dw[1]);
+	ir_ref hi = f->dwords == 4 ? pair64(b, dw[2], dw[3]) : lo;
+	if (f->mode == MODE_ZERO) { /* outside: no store */
+		uint32_t body = irb_open_sealed(b), next = irb_new_block(b);
+		irb_terminate(b, IR_BR, inside, body, next);
+		irb_switch_to(b, body);
+		irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
+		         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+		return;
+	}
+	irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
+	         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+}
+
+/* suld.b / sust.b on a .1d/.2d surface object; NULL when translated, else why not. */
+static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	struct surf f;
+	const char *why = surf_shape(in, &f);
+	if (why)
+		return why;
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) { /* @p: lanes without p skip it */
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
+	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
+	if (in->op == PTX_OP_SULD)
+		surf_load(b, &f, handle, at, inside, is8);
+	else
+		surf_store(b, &f, handle, at, inside);
+	if (guard != IR_NO_REF) {
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+	}
+	return NULL;
+}
+
+/* The handle of txq/suq: `[%rd]`, a .u64 register. */
+static bool query_handle(struct irb *b, const struct ptx_operand *o, ir_ref *handle)
+{
+	const struct ptx_operand *h = o;
+	if (o->kind == PTX_OPND_BRACKET && o->nelems == 1)
+		h = &o->elems[0];
+	struct ptx_operand reg;
+	if (h->kind == PTX_OPND_ADDR && h->sym && h->sym->space == PTX_SPACE_REG && !h->value) {
+		reg = *h;
+		reg.kind = PTX_OPND_REG;
+		reg.value = 0;
+		h = &reg;
+	}
+	if (h->kind != PTX_OPND_REG || !h->sym || h->sym->space != PTX_SPACE_REG)
+		return false;
+	*handle = irb_read_opnd(b, h, IR_T_I64, false);
+	return true;
+}
+
+/* txq/suq of what the descriptor block states on every generation (HIP's layout): the width
+ * in elements (dword 10), HSA's channel type and order (dwords 8, 9: the values HIP's own
+ * image queries return; the PTX ISA leaves the numbering to the source language); the height
+ * from the resource (IMG_HEIGHT), 0 for a 1D image (CUDA's extent of a 1D array).  NULL when
+ * translated, else why not. */
+static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	if (in->op == PTX_OP_TXQ && has(in, PTX_DW_LEVEL))
+		return "txq.level is not generated yet (docs/TEXTURES.md)";
+	int dw = has(in, PTX_DW_WIDTH)               ? 10
+	         : has(in, PTX_DW_CHANNEL_DATA_TYPE) ? 8
+	         : has(in, PTX_DW_CHANNEL_ORDER)     ? 9
+	         : has(in, PTX_DW_HEIGHT)            ? -1
+	                                             : 0;
+	if (!dw)
+		return "this query is not generated yet: only .width, .height, .channel_data_type "
+		       "and .channel_order (docs/TEXTURES.md)";
+	if (in->nopnds != 2)
+		return "query operand form not supported";
+	ir_ref handle;
+	if (!query_handle(b, &in->opnds[1], &handle))
+		return "the handle of a query must be a .u64 register (docs/TEXTURES.md)";
+	ir_ref v;
+	if (dw > 0) {
+		v = desc_word(b, handle, (unsigned)dw);
+	} else {
+		ir_ref type = op2(b, IR_SHR_U, IR_T_I32, desc_word(b, handle, 3), k32(b, 28), 0);
+		enum { TYPE_1D = 8, TYPE_1D_ARRAY = 12 };
+		ir_ref is_1d = op2(b, IR_OR, IR_T_PRED, icmp(b, IR_CMP_EQ, type, k32(b, TYPE_1D)),
+		                   icmp(b, IR_CMP_EQ, type, k32(b, TYPE_1D_ARRAY)), 0);
+		ir_ref h = irb_emit(b, IR_IMG_HEIGHT, IR_T_I32, &handle, 1, 0, 0);
+		v = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){is_1d, k32(b, 0), h}, 3, 0, 0);
+	}
+	irb_write_dest(b, &in->opnds[0], v, false, guard);
+	return NULL;
+}
+
+/* tex.{1d,2d}.v4.f32.f32 on a texture object: image_sample_lz of each channel (level 0, the
+ * sampler of the object deciding normalization, address modes and filtering, as CUDA's
+ * texture unit follows the object's state).  NULL when translated, else why not. */
+static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	bool is_2d = has(in, PTX_DW_G2D);
+	if (!is_2d && !has(in, PTX_DW_G1D))
+		return "textures other than .1d and .2d are not generated yet (docs/TEXTURES.md)";
+	if (in->ntypes != 2 || in->types[0] != PTX_TYPE_F32 || in->types[1] != PTX_TYPE_F32 ||
+	    !has(in, PTX_DW_V4))
+		return "only tex.v4.f32.f32 (float coordinates and results) is generated yet "
+		       "(docs/TEXTURES.md)";
+	if (in->nmods > 4 || in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET ||
+	    in->opnds[1].nelems != 2)
+		return "tex with .level, .grad, an offset, a depth compare or a separate sampler "
+		       "is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
+	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
+	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
+		return "tex operand form not supported";
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), xy[2];
+	for (unsigned i = 0; i < nc; i++) {
+		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
+		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+	}
+	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		irb_write_dest(b, &d->elems[k], v, false, IR_NO_REF);
+	}
+	if (guard != IR_NO_REF) {
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+	}
+	return NULL;
+}
+
+bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
 	if (!is_tex_family(op))
 		return false;
-	const char *why;
+	const char *why = NULL;
 	if (op == PTX_OP_ISTYPEP)
 		why = "HIP's texture and surface objects are both plain image descriptors, so "
 		      "whether a handle is a texture, sampler or surface is not recorded "
@@ -59,7 +469,20 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in)
 	else if (b->mod && b->mod->texmode_independent)
 		why = "the independent texturing mode (separate sampler handles) has no HIP "
 		      "counterpart: a texture object carries its sampler (docs/TEXTURES.md)";
-	else
+	else if (op == PTX_OP_TEX) {
+		why = texture(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {
+		why = query(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_SULD || op == PTX_OP_SUST) {
+		why = surface_access(b, in, guard);
+		if (!why)
+			return true;
+	}
+	if (!why)
 		why = "texture and surface objects: the AMD image instructions are encoded but "
 		      "their selection and amdsim's execution are not written yet "
 		      "(docs/TEXTURES.md)";

@@ -62,6 +62,8 @@ static bool is_source(const struct ir_insn *in)
 	case IR_LOAD:
 	case IR_ATOMIC:
 	case IR_STACK_LD: /* per-lane memory */
+	case IR_IMG_LOAD: /* a VGPR result (build_tex.c) */
+	case IR_IMG_SAMPLE:
 		return true;
 	case IR_REDUX: /* per 32-lane half of the wave (--warp-size 32) */
 		return (in->aux & IR_REDUX_HALVES) != 0;

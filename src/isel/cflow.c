@@ -483,7 +483,8 @@ bool sel_cflow_plan(struct isel *s)
 		for (uint32_t i = 0; i < ir->blocks[b].ninsns; i++)
 			if (sel_atomic_needs_loop(s, &ir->blocks[b].insns[i]) ||
 			    sel_bar_needs_loop(s, &ir->blocks[b].insns[i]) ||
-			    sel_warp_needs_loop(&ir->blocks[b].insns[i])) {
+			    sel_warp_needs_loop(&ir->blocks[b].insns[i]) ||
+			    sel_tex_needs_loop(s, &ir->blocks[b].insns[i])) {
 				mir_new_block(s->mf); /* sel_atomic.c/sel_bar.c/sel_warp.c: the
 				                         loop, what follows */
 				mir_new_block(s->mf);

@@ -123,6 +123,9 @@ bool sel_conv2(struct isel *s,
 bool sel_async(struct isel *s,
                const struct ir_insn *in);               /* sel_async.c: the ops of build_async.c */
 bool sel_sys(struct isel *s, const struct ir_insn *in); /* sel_sys.c: the ops of build_sys.c */
+bool sel_tex(struct isel *s, const struct ir_insn *in); /* sel_tex.c: the ops of build_tex.c */
+/* sel_tex.c: an image access with a per-lane handle: a waterfall loop (two MIR blocks, cflow.c) */
+bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in);
 void sel_sys_layout(struct isel *s); /* sel_sys.c: the dynamic stack after the .local frame */
 bool sel_mem(struct isel *s, const struct ir_insn *in);
 bool sel_atomic(struct isel *s, const struct ir_insn *in);

@@ -110,6 +110,8 @@ struct mir_insn {
 	bool bound_ctrl;   /* DPP: a lane whose source lane is invalid gets 0 (else keeps dst) */
 	uint16_t dpp_ctrl; /* DPP16 control, LLVM's numbers (quad_perm 0-0xff, row_shl 0x101..) */
 	uint32_t src_line; /* PTX line this instruction came from (0: none) */
+	/* image (MIMG) rows: the components and the dim (sel_tex.c; amd_inst's fields) */
+	uint8_t dmask, dim;
 };
 
 struct mir_block {

@@ -88,7 +88,8 @@ static bool is_vmem(const struct mir_insn *in)
 	if (!row)
 		return false;
 	return row->format == AMD_FMT_FLAT || row->format == AMD_FMT_GLOBAL ||
-	       row->format == AMD_FMT_SCRATCH || row->format == AMD_FMT_MUBUF;
+	       row->format == AMD_FMT_SCRATCH || row->format == AMD_FMT_MUBUF ||
+	       row->format == AMD_FMT_MIMG;
 }
 
 static bool is_salu(const struct mir_insn *in)

@@ -36,9 +36,10 @@ static void usage(FILE *out)
 	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V |\n"
-	             "     image:FORMAT:W[xH]:FILE[:OUTFILE] (a texture/surface object; FORMAT "
-	             "r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; gfx10 and "
-	             "gfx11 so far)\n"
+	             "     image:FORMAT[/OPT]...:W[xH]:FILE[:OUTFILE] (a texture/surface object; "
+	             "FORMAT r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; OPT "
+	             "the sampler's wrap mirror clamp border unnorm black white; gfx10 and gfx11 "
+	             "so far)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }
@@ -87,7 +88,38 @@ struct cli_arg {
 	struct sim_image_spec spec; /* image: */
 };
 
-/* "FORMAT:W[xH]:FILE[:OUTFILE]" of an image argument (docs/TEXTURES.md). */
+/* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
+ * and y), /unnorm, /black /white (the border colour; default transparent black).  [v, end). */
+static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)
+{
+	static const struct {
+		const char *name;
+		int addr, unnorm, border;
+	} opts[] = {{"wrap", 0, -1, -1},   {"mirror", 1, -1, -1}, {"clamp", 2, -1, -1},
+	            {"border", 6, -1, -1}, {"unnorm", -1, 1, -1}, {"black", -1, -1, 1},
+	            {"white", -1, -1, 2}};
+	while (v < end) {
+		const char *next = memchr(v + 1, '/', (size_t)(end - v - 1));
+		size_t n = (size_t)((next ? next : end) - v - 1);
+		int k = -1;
+		for (int i = 0; i < (int)(sizeof opts / sizeof opts[0]); i++)
+			if (*v == '/' && strlen(opts[i].name) == n &&
+			    !strncmp(v + 1, opts[i].name, n))
+				k = i;
+		if (k < 0)
+			return false;
+		if (opts[k].addr >= 0)
+			sp->addr_mode = (uint8_t)opts[k].addr;
+		if (opts[k].unnorm >= 0)
+			sp->unnormalized = 1;
+		if (opts[k].border >= 0)
+			sp->border = (uint8_t)opts[k].border;
+		v = next ? next : end;
+	}
+	return true;
+}
+
+/* "FORMAT[/OPT...]:W[xH]:FILE[:OUTFILE]" of an image argument (docs/TEXTURES.md). */
 static bool parse_image_arg(const char *v, struct cli_arg *ca)
 {
 	static const char *const names[SIM_NUM_IMAGE_FORMATS] = {
@@ -96,9 +128,13 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 	const char *colon = strchr(v, ':');
 	if (!colon)
 		return false;
+	const char *slash = memchr(v, '/', (size_t)(colon - v)), *fend = slash ? slash : colon;
+	struct sim_image_spec samp = {0};
+	if (slash && !parse_sampler_opts(slash, colon, &samp))
+		return false;
 	int f = -1;
 	for (int i = 0; i < SIM_NUM_IMAGE_FORMATS; i++)
-		if ((size_t)(colon - v) == strlen(names[i]) &&
+		if ((size_t)(fend - v) == strlen(names[i]) &&
 		    !strncmp(v, names[i], strlen(names[i])))
 			f = i;
 	char *end;
@@ -126,7 +162,10 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 		fprintf(stderr, "amdsim: error: cannot read '%s': %s\n", buf, strerror(errno));
 		return false;
 	}
-	ca->spec = (struct sim_image_spec){(enum sim_image_format)f, (uint32_t)w, (uint32_t)h};
+	ca->spec = samp;
+	ca->spec.format = (enum sim_image_format)f;
+	ca->spec.width = (uint32_t)w;
+	ca->spec.height = (uint32_t)h;
 	ca->a.kind = SIM_ARG_IMAGE;
 	ca->a.image = &ca->spec;
 	ca->a.data = ca->in_data;

@@ -1,7 +1,8 @@
 /* image_desc: the descriptor block of an image argument, as HIP's runtime lays it out for a
  * texture/surface object (docs/TEXTURES.md): dwords 0-7 the image resource (T#), 8 the HSA
- * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#; all zero: wrap,
- * point filtering, normalized coordinates), 80 bytes in all.  The T# follows the gfx11 and
+ * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#: point filtering,
+ * the spec's address mode on x and y, unnormalized or not, border colour type), 80 bytes in
+ * all.  The T# follows the gfx11 and
  * gfx10 layouts of AMD's ROCR-Runtime (src/image/resource_gfx11.h, resource_nv.h): base
  * address >> 8, unified FORMAT (8 bits at 20 on gfx11, 9 bits on gfx10, numbered differently),
  * WIDTH-1/HEIGHT-1, DST_SEL, SW_MODE 0 (linear), TYPE, PITCH-1.  gfx9 and gfx12 are refused
@@ -87,5 +88,7 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 	words[8] = f->hsa_type;
 	words[9] = f->hsa_order;
 	words[10] = s->width;
+	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->unnormalized << 15;
+	words[15] = (uint32_t)s->border << 30;
 	return true;
 }

@@ -1,5 +1,6 @@
-/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
- * image_store on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
+/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load,
+ * image_store and image_sample_lz (point sampling: wrap, mirror, clamp and border, normalized
+ * or not) on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
  *
  * The resource (T#, 8 SGPRs) is read as AMD's gfx10/gfx11 layouts define it (the fields
  * image_desc.c writes; they differ in FORMAT's width and numbering): base address, FORMAT, WIDTH-1,
@@ -11,6 +12,7 @@
  * instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
  * outside the image, NSA address forms, format conversions on store -- stops the run with an
  * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
+#include <math.h>
 #include <string.h>
 
 #include "valu.h"
@@ -158,7 +160,117 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 	}
 }
 
+/* The sampler (S#, 4 SGPRs at in->soffset) as far as point sampling of one level reads it. */
+struct sdesc {
+	unsigned clamp[2]; /* CLAMP_X/Y: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
+	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
+	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
+};
+
+static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sdesc *sd)
+{
+	uint32_t d[4];
+	sim_chk_sgpr_vmem(w, in, in->soffset, 4);
+	for (unsigned i = 0; i < 4; i++)
+		d[i] = sim_rd_s32(w, in, (uint16_t)(in->soffset + i));
+	sd->clamp[0] = d[0] & 7;
+	sd->clamp[1] = (d[0] >> 3) & 7;
+	sd->unnormalized = (d[0] >> 15 & 1) || ((uint32_t)in->imm >> 8 & 1);
+	sd->border = d[3] >> 30;
+	const char *why = NULL;
+	for (unsigned i = 0; i < 2; i++)
+		if (sd->clamp[i] != 0 && sd->clamp[i] != 1 && sd->clamp[i] != 2 &&
+		    sd->clamp[i] != 6)
+			why = "an address mode other than wrap, mirror, clamp and border";
+		else if (sd->unnormalized && sd->clamp[i] < 2)
+			why = "wrap or mirror with unnormalized coordinates";
+	if ((d[2] >> 20) & 15)
+		why = "filtering other than point (XY_MAG/MIN_FILTER)";
+	if (sd->border > 2)
+		why = "a border color from the border color table";
+	if (why)
+		sim_fault(w, "image sampler with %s: not simulated", why);
+	return !why;
+}
+
+/* The texel index of a coordinate along an axis of n texels, or -1 outside (border).  Point
+ * sampling takes floor(u * n) (u as given when unnormalized); the hardware computes it in fixed
+ * point, so a coordinate within 1/256 of a texel edge stops the run rather than guess. */
+static long sample_index(struct sim_wave *w, float u, unsigned n, const struct sdesc *sd,
+                         unsigned mode)
+{
+	double t = sd->unnormalized ? (double)u : (double)u * n, f = floor(t);
+	if (!isfinite(t) || fabs(t) > 1e6 || t - f < 1.0 / 256 || t - f > 1 - 1.0 / 256) {
+		sim_fault(w,
+		          "image_sample coordinate %.9g within 1/256 of a texel edge (or not "
+		          "finite): the hardware's fixed-point rounding is not simulated",
+		          (double)u);
+		return -2;
+	}
+	long i = (long)f, m = (long)n;
+	switch (mode) {
+	case 0: /* wrap */
+		return ((i % m) + m) % m;
+	case 1: { /* mirror */
+		long r = ((i % (2 * m)) + 2 * m) % (2 * m);
+		return r < m ? r : 2 * m - 1 - r;
+	}
+	case 2: /* clamp to the last texel */
+		return i < 0 ? 0 : i >= m ? m - 1 : i;
+	default: /* border */
+		return i < 0 || i >= m ? -1 : i;
+	}
+}
+
+/* image_sample_lz: point sampling of level 0 (docs/TEXTURES.md). */
+static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	struct sdesc sd;
+	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+		return;
+	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
+	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
+	bool two = t.type == 9;
+	sim_chk_read_v(w, in, vaddr, two ? 2 : 1);
+	sim_chk_write_v(w, in, dreg, n ? n : 1);
+	uint32_t op = sim_chk_issue(w, in);
+	bool is_float = t.fmt->kind == SIM_TEXEL_FLOAT || t.fmt->kind == SIM_TEXEL_UNORM;
+	uint32_t one = is_float ? 0x3f800000u : 1u;
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
+		float u, v = 0;
+		uint32_t ub = VROW(w, vaddr)[l], vb = two ? VROW(w, vaddr + 1)[l] : 0;
+		memcpy(&u, &ub, 4);
+		memcpy(&v, &vb, 4);
+		long x = sample_index(w, u, t.width, &sd, sd.clamp[0]);
+		long y = two ? sample_index(w, v, t.height, &sd, sd.clamp[1]) : 0;
+		if (x == -2 || y == -2)
+			return;
+		uint32_t comp[4] = {0, 0, 0, sd.border ? one : 0};
+		if (x >= 0 && y >= 0) {
+			uint64_t a = t.base + ((uint64_t)y * t.pitch + (uint64_t)x) *
+			                              t.fmt->channels * t.fmt->bytes;
+			const uint8_t *p =
+			        sim_mem_map(w->ctx, a, t.fmt->channels * t.fmt->bytes, false);
+			if (!p) {
+				sim_fault(w, "image texel at 0x%llx outside device memory",
+				          (unsigned long long)a);
+				return;
+			}
+			texel_components(&t, p, comp);
+		} else if (sd.border == 2) {
+			comp[0] = comp[1] = comp[2] = one;
+		}
+		for (unsigned i = 0; i < 4; i++)
+			if (dmask >> i & 1)
+				VROW(w, dreg + r++)[l] = comp[i];
+	}
+	sim_chk_pending_v(w, op, dreg, n ? n : 1);
+}
+
 static const struct sim_sem image_sems[] = {
+        {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
 };

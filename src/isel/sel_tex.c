@@ -1,0 +1,251 @@
+/* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD,
+ * IMG_STORE and IMG_SAMPLE become image_load/image_store/image_sample_lz on the image resource
+ * (T#), read from the handle's descriptor block with s_load_dwordx8 into s[88:95] right before
+ * each of them (a fixed range: the allocator keeps virtual registers off it while it is live;
+ * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
+ * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle).  The
+ * descriptors must be in SGPRs, so an access whose handle differs between lanes runs in a
+ * waterfall loop over the distinct handles.  Only gfx1030 and gfx1100 are selected: their T#
+ * layout is the one read here and the one amdsim runs; gfx90a and gfx1200 are errors by name
+ * until their layouts are tested, and gfx942 has no image instructions.
+ * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction (the loop
+ * runs once per distinct handle). */
+#include "isel/isel_int.h"
+
+enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the calls' 96 */
+
+/* Whether this IR instruction reports the target error of its PTX instruction: one per PTX
+ * instruction -- IMG_HEIGHT (which a 2D suld/sust computes before its accesses), a 1D
+ * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE. */
+static bool reports(const struct ir_insn *in)
+{
+	bool first = ((in->aux >> 4) & 1) != 0;
+	switch (in->op) {
+	case IR_IMG_HEIGHT:
+		return true;
+	case IR_IMG_STORE:
+		return !(in->aux & 15);
+	case IR_IMG_LOAD:
+		return !(in->aux & 15) && first;
+	default:
+		return first;
+	}
+}
+
+static const char *target_refusal(struct isel *s, const struct ir_insn *in)
+{
+	if (s->gen == AMD_GFX940)
+		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
+		       "(docs/TEXTURES.md)";
+	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11)
+		return "surface and texture instructions are generated for gfx1030 and gfx1100 "
+		       "only so far: this target's image resource layout is not read yet "
+		       "(docs/TEXTURES.md)";
+	return NULL;
+}
+
+static bool check_target(struct isel *s, const struct ir_insn *in)
+{
+	const char *why = target_refusal(s, in);
+	if (!why)
+		return true;
+	if (reports(in))
+		sel_error(s, "%s", why);
+	s->failed = true; /* the others of its PTX instruction: reported once */
+	return false;
+}
+
+/* What an access needs from before a waterfall loop: its coordinates and store data, computed
+ * once under the original EXEC. */
+struct access {
+	struct mir_opnd at, data;
+};
+
+static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
+{
+	return sel_vgpr_opnd(s, in->args[1], (in->aux & 15) ? 2 : 0);
+}
+
+/* The texel's dwords in one VGPR tuple: args[2] (i32 or i64) and, for 4, args[3] (i64). */
+static struct mir_opnd store_data(struct isel *s, const struct ir_insn *in, unsigned dwords)
+{
+	if (dwords == 1)
+		return sel_vgpr_opnd(s, in->args[2], 0);
+	if (dwords == 2)
+		return sel_vgpr_opnd(s, in->args[2], 2);
+	uint32_t t = sel_new_vgpr(s, 4);
+	for (unsigned k = 0; k < 4; k++)
+		sel_copy(s, sel_sub(t, k, 1), sel_vsrc_opnd(s, in->args[2 + k / 2], k % 2));
+	return mir_vreg(t, 4);
+}
+
+static struct access prepare(struct isel *s, const struct ir_insn *in)
+{
+	struct access a = {{0}, {0}};
+	if (in->op == IR_IMG_STORE)
+		a.data = store_data(s, in, (in->aux >> 4) & 7);
+	if (in->op != IR_IMG_HEIGHT)
+		a.at = coords(s, in);
+	return a;
+}
+
+/* s_load_dwordx8 of the T# (dwords 0-7 of the descriptor block at the SGPR pair hs). */
+static struct mir_opnd load_tsharp(struct isel *s, struct mir_opnd hs)
+{
+	struct mir_opnd rsrc = mir_sgpr(TSHARP_SGPR, 8);
+	struct mir_opnd ops[3] = {rsrc, hs, mir_imm(0)};
+	sel_emit(s, AMD_OP_S_LOAD_DWORDX8, 3, ops);
+	return rsrc;
+}
+
+/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx10 and gfx11 (ROCR-Runtime resource_nv.h,
+ * resource_gfx11.h): the height into SGPR dst. */
+static void height(struct isel *s, struct mir_opnd hs, struct mir_opnd dst)
+{
+	uint32_t w = sel_new_sgpr(s, 1), f = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_LOAD_DWORD, 3, (struct mir_opnd[]){mir_vreg(w, 1), hs, mir_imm(8)});
+	sel_emit(s, AMD_OP_S_BFE_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(f, 1), mir_vreg(w, 1), mir_imm(14 | 14 << 16)});
+	struct mir_opnd ops[3] = {dst, mir_vreg(f, 1), mir_imm(1)};
+	sel_emit(s, AMD_OP_S_ADD_U32, 3, ops);
+}
+
+/* The access itself with the descriptor block at hs (SGPRs): image_load/image_sample_lz into
+ * dst (VGPRs), image_store, or the height into dst (an SGPR). */
+static void access(struct isel *s, const struct ir_insn *in, const struct access *a,
+                   struct mir_opnd hs, struct mir_opnd dst)
+{
+	if (in->op == IR_IMG_HEIGHT) {
+		height(s, hs, dst);
+		return;
+	}
+	struct mir_opnd rsrc = load_tsharp(s, hs);
+	struct mir_insn *mi;
+	if (in->op == IR_IMG_STORE) {
+		unsigned dwords = (in->aux >> 4) & 7;
+		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
+		mi->dmask = (uint8_t)((1u << dwords) - 1);
+	} else if (in->op == IR_IMG_SAMPLE) { /* the S#: dwords 12-15, into s[84:87] */
+		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
+		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
+		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
+		struct mir_opnd ops[4] = {dst, a->at, rsrc, samp};
+		mi = sel_emit(s, AMD_OP_IMAGE_SAMPLE_LZ, 4, ops);
+		mi->dmask = (uint8_t)((in->aux >> 4) & 15);
+	} else {
+		mi = sel_emit(s, AMD_OP_IMAGE_LOAD, 3, (struct mir_opnd[]){dst, a->at, rsrc});
+		mi->dmask = (uint8_t)((in->aux >> 4) & 15);
+	}
+	mi->dim = (uint8_t)(in->aux & 15);
+}
+
+static unsigned result_dwords(const struct ir_insn *in)
+{
+	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
+}
+
+bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
+{
+	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
+	           in->op == IR_IMG_SAMPLE;
+	return img && s->ir->vals[in->args[0]].divergent;
+}
+
+/* A handle that differs between lanes: a waterfall loop (its two MIR blocks laid out by
+ * cflow.c after the block's body, as match.any's) over the distinct handles.  EXEC holds the
+ * lanes not yet served; the first of them (s_ff1) gives its handle (v_readlane of both
+ * halves), v_cmp_eq_u64 finds the lanes holding it, EXEC narrowed to them runs the access
+ * with the handle in SGPRs, the result merges into the accumulator (v_cndmask, which reads it,
+ * so that it stays live around the loop), and the lanes leave EXEC. */
+static void waterfall(struct isel *s, const struct ir_insn *in)
+{
+	unsigned w = s->mask_dw, n = result_dwords(in);
+	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+	struct access a = prepare(s, in);
+	struct mir_opnd h = sel_vgpr_opnd(s, in->args[0], 2);
+	bool has_res = in->res != IR_NO_REF;
+	uint32_t acc = has_res ? sel_new_vgpr(s, n) : 0, saved = sel_new_sgpr(s, w);
+	for (unsigned k = 0; has_res && k < n; k++)
+		sel_copy(s, sel_sub(acc, k, 1), mir_imm(0));
+	sel_emit(s, mov, 2, (struct mir_opnd[]){mir_vreg(saved, w), sel_exec(s)});
+	uint32_t loop = s->cur + 1, cont = s->cur + 2;
+	sel_set_succ(s, s->cur, loop, ~0u);
+	s->cur = loop;
+	s->mf->blocks[loop].comment = "image access waterfall: lanes not yet served";
+	uint32_t k = sel_new_sgpr(s, 1), hs = sel_new_sgpr(s, 2), m = sel_new_sgpr(s, w);
+	uint32_t rest = sel_new_sgpr(s, w);
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_FF1_I32_B32, AMD_OP_S_FF1_I32_B64), 2,
+	         (struct mir_opnd[]){mir_vreg(k, 1), sel_exec(s)});
+	for (unsigned i = 0; i < 2; i++) {
+		struct mir_opnd part = h;
+		part.width = 1;
+		part.sub = (uint8_t)(h.sub + i);
+		struct mir_opnd rl[3] = {sel_sub(hs, i, 1), part, mir_vreg(k, 1)};
+		sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
+	}
+	struct mir_opnd c[3] = {mir_vreg(m, w), mir_vreg(hs, 2), h};
+	sel_fix_valu(s, AMD_OP_V_CMP_EQ_U64, 3, c);
+	sel_emit(s, AMD_OP_V_CMP_EQ_U64, 3, c);
+	sel_emit(s, mov, 2, (struct mir_opnd[]){mir_vreg(rest, w), sel_exec(s)});
+	sel_emit(s, mov, 2, (struct mir_opnd[]){sel_exec(s), mir_vreg(m, w)});
+	uint32_t t = in->op == IR_IMG_HEIGHT ? sel_new_sgpr(s, 1)
+	             : has_res               ? sel_new_vgpr(s, n)
+	                                     : 0;
+	access(s, in, &a, mir_vreg(hs, 2), mir_vreg(t, n));
+	for (unsigned i = 0; has_res && i < n; i++) {
+		struct mir_opnd cm[4] = {sel_sub(acc, i, 1), sel_sub(acc, i, 1), sel_sub(t, i, 1),
+		                         mir_vreg(m, w)};
+		sel_fix_valu(s, AMD_OP_V_CNDMASK_B32, 4, cm);
+		sel_emit(s, AMD_OP_V_CNDMASK_B32, 4, cm);
+	}
+	sel_emit(s, sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64), 3,
+	         (struct mir_opnd[]){sel_exec(s), mir_vreg(rest, w), mir_vreg(m, w)});
+	struct mir_opnd back = mir_block_ref(loop);
+	sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &back);
+	sel_set_succ(s, loop, cont, loop);
+	s->cur = cont;
+	sel_emit(s, mov, 2, (struct mir_opnd[]){sel_exec(s), mir_vreg(saved, w)});
+	if (has_res)
+		sel_copy(s, mir_vreg(sel_def(s, in->res), n), mir_vreg(acc, n));
+}
+
+static void uniform_access(struct isel *s, const struct ir_insn *in)
+{
+	struct access a = prepare(s, in);
+	struct mir_opnd dst = {0};
+	if (in->res != IR_NO_REF)
+		dst = mir_vreg(sel_def(s, in->res), result_dwords(in));
+	access(s, in, &a, sel_sreg_opnd(s, in->args[0], 2), dst);
+}
+
+/* A dword of the descriptor block: s_load_dword from a uniform handle, else the global load
+ * an IR LOAD of it is (read-only memory for the kernel's lifetime). */
+static bool img_desc(struct isel *s, const struct ir_insn *in)
+{
+	if (s->ir->vals[in->args[0]].divergent) {
+		struct ir_insn load = *in;
+		load.op = IR_LOAD;
+		load.aux = IR_SPACE_GLOBAL | IR_MEM_NC | 2u << IR_MEM_SIZE_SHIFT;
+		return sel_mem(s, &load);
+	}
+	struct mir_opnd ops[3] = {mir_vreg(sel_def(s, in->res), 1),
+	                          sel_sreg_opnd(s, in->args[0], 2), mir_imm((uint32_t)in->imm)};
+	sel_emit(s, AMD_OP_S_LOAD_DWORD, 3, ops);
+	return true;
+}
+
+bool sel_tex(struct isel *s, const struct ir_insn *in)
+{
+	if (in->op == IR_IMG_DESC)
+		return img_desc(s, in);
+	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
+	    in->op != IR_IMG_SAMPLE)
+		return false;
+	if (!check_target(s, in))
+		return true;
+	if (sel_tex_needs_loop(s, in))
+		waterfall(s, in);
+	else
+		uniform_access(s, in);
+	return true;
+}

@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""suld.b and sust.b on surface objects, txq/suq and tex.{1d,2d}.v4.f32.f32 (docs/TEXTURES.md),
+against CPU references written here
+from the PTX ISA: "suld.b performs an unformatted load of binary data.  The lowest dimension
+coordinate represents a byte offset into the surface and is not scaled, and the size of the data
+transfer matches the size of destination operand d" (sust.b the same with its source), and the
+clamp modes: .trap traps on an out-of-range coordinate, .clamp uses the nearest element, .zero
+reads zero and drops the store.  Generated kernels over every vector size and element width whose
+access is 4, 8 or 16 bytes, .1d and .2d, every mode, with coordinates one element past both ends
+(surfaces built by amdsim's image: argument, HIP's descriptor block, with texels of the access
+size: r32ui/r32f, rg32f, rgba32ui/rgba32f; suld also .b8 on r8ui and 4 bytes on rgba8ui, whose
+8-bit integer channels hold the raw bytes).  On gfx1030 and gfx1100 they run in amdsim; a trap
+must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
+texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
+the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
+and gfx1200 must reject them by name (no generation yet).  A handle that differs between threads
+runs through a waterfall loop (run_waterfall, wave32 and wave64).  The queries and tex: see run_queries and run_textures.
+usage: run_surf.py PTXAS_AMD AMDSIM"""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+RUN = ['gfx1030', 'gfx1100']
+REJECT = {'gfx90a': 'gfx1030 and gfx1100 only', 'gfx1200': 'gfx1030 and gfx1100 only',
+          'gfx942': 'no image instructions'}
+W, H = 5, 3
+FORMAT = {4: ['r32ui', 'r32f'], 8: ['rg32f'], 16: ['rgba32ui', 'rgba32f']}
+# suld also reads 8-bit integer channels: one (r8ui) or four (rgba8ui) bytes
+LOAD_FORMAT = {1: ['r8ui'], 4: ['r32ui', 'r32f', 'rgba8ui', 'rgba8ui'], 8: ['rg32f'],
+               16: ['rgba32ui', 'rgba32f']}
+BITS_TYPE = {8: 'b16', 16: 'b16', 32: 'b32', 64: 'b64'}
+
+
+def shapes(op):
+    for nelem in (1, 2, 4):
+        for bits in (8, 16, 32, 64):
+            if nelem * bits // 8 in ((1, 4, 8, 16) if op == 'suld' else (4, 8, 16)):
+                yield nelem, bits
+
+
+def vec(nelem):
+    return '' if nelem == 1 else '.v%d' % nelem
+
+
+def coord_code(op, mode, is_2d):
+    """PTX computing the element coordinates %xe, %ye of thread (%tx, %ty): loads cover one
+    element past both ends (block W+2 x H+2); stores write every element once (block W x H),
+    the out-of-range ones clamped onto an element no other thread writes (x = -1 -> 0, y = H ->
+    H-1), or in range only for .trap."""
+    if mode == 'trap':
+        return ['mov.u32 %xe, %tx;', 'mov.u32 %ye, %ty;']
+    if op == 'suld':
+        return ['sub.s32 %xe, %tx, 1;', 'sub.s32 %ye, %ty, 1;']
+    return ['add.s32 %xe, %tx, 1;', 'setp.eq.u32 %p1, %tx, {};'.format(W - 1),
+            'selp.b32 %xe, -1, %xe, %p1;', 'sub.s32 %ye, %ty, 1;',
+            'setp.eq.u32 %p1, %ty, 0;', 'selp.b32 %ye, {}, %ye, %p1;'.format(H)]
+
+
+def kernel(op, is_2d, nelem, bits, mode, xscale):
+    """One kernel: k(surf, buf, w) with buf the output (suld) or the values (sust), one u64
+    slot per element of each thread (thread n = ty * w + tx)."""
+    ty = BITS_TYPE[bits]
+    regs = ', '.join('%%e%d' % e for e in range(nelem))
+    geom = '2d' if is_2d else '1d'
+    c = '{%xb, %ye}' if is_2d else '{%xb}'
+    body = coord_code(op, mode, is_2d)
+    body += ['mul.lo.s32 %%xb, %%xe, %d;' % xscale]
+    body += ['mad.lo.u32 %n, %ty, %w, %tx;', 'mul.lo.u32 %n, %n, {};'.format(nelem),
+             'mul.wide.u32 %off, %n, 8;', 'add.u64 %a, %buf, %off;']
+    mn = '' if mode == 'trap' else '.' + mode
+    if op == 'suld':
+        body.append('suld.b.%s%s.%s.%s {%s}, [%%surf, %s];' % (geom, vec(nelem), 'b%d' % bits,
+                                                              mn[1:] or 'trap', regs, c))
+        for e in range(nelem):
+            cv = 'mov.b64 %%q, %%e%d;' % e if bits == 64 else \
+                 'cvt.u64.u%d %%q, %%e%d;' % (16 if bits <= 16 else 32, e)
+            body += [cv, 'st.global.u64 [%%a+%d], %%q;' % (8 * e)]
+    else:
+        for e in range(nelem):
+            body.append('ld.global.u64 %%q, [%%a+%d];' % (8 * e))
+            body.append('mov.b64 %%e%d, %%q;' % e if bits == 64 else
+                        'cvt.u%d.u64 %%e%d, %%q;' % (16 if bits <= 16 else 32, e))
+        body.append('sust.b.%s%s.%s.%s [%%surf, %s], {%s};' % (geom, vec(nelem), 'b%d' % bits,
+                                                              mn[1:] or 'trap', c, regs))
+    decl = ['.reg .%s %%e<%d>;' % (ty, nelem), '.reg .b64 %surf, %buf, %off, %a, %q;',
+            '.reg .b32 %tx, %ty, %w, %xe, %ye, %xb, %n;', '.reg .pred %p1;',
+            'ld.param.u64 %surf, [surf];', 'ld.param.u64 %buf, [buf];',
+            'ld.param.u32 %w, [w];', 'mov.u32 %tx, %tid.x;', 'mov.u32 %ty, %tid.y;']
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry k(.param .u64 surf, .param .u64 buf, .param .u32 w)\n{\n\t' +
+            '\n\t'.join(decl + body + ['ret;']) + '\n}\n')
+
+
+def elem_of(texel, e, bits):
+    return int.from_bytes(texel[e * bits // 8:(e + 1) * bits // 8], 'little')
+
+
+def load_ref(img, is_2d, nelem, bits, mode, bw, bh):
+    size = nelem * bits // 8
+    out = []
+    for ty in range(bh):
+        for tx in range(bw):
+            xe, ye = (tx, ty) if mode == 'trap' else (tx - 1, ty - 1)
+            if not is_2d:
+                ye = 0
+            inside = 0 <= xe < W and 0 <= ye < (H if is_2d else 1)
+            if mode == 'clamp':
+                xe, ye = min(max(xe, 0), W - 1), min(max(ye, 0), (H if is_2d else 1) - 1)
+            if not inside and mode == 'zero':
+                out += [0] * nelem
+                continue
+            off = (ye * W + xe) * size
+            out += [elem_of(img[off:off + size], e, bits) for e in range(nelem)]
+    return out
+
+
+def store_ref(img, vals, is_2d, nelem, bits, mode, bw, bh):
+    size = nelem * bits // 8
+    img = bytearray(img)
+    for ty in range(bh):
+        for tx in range(bw):
+            if mode == 'trap':
+                xe, ye = tx, ty
+            else:
+                xe = -1 if tx == W - 1 else tx + 1
+                ye = H if ty == 0 else ty - 1
+            if not is_2d:
+                ye = 0
+            hh = H if is_2d else 1
+            if mode == 'clamp':
+                xe, ye = min(max(xe, 0), W - 1), min(max(ye, 0), hh - 1)
+            elif not (0 <= xe < W and 0 <= ye < hh):
+                continue
+            n = ty * bw + tx
+            data = b''.join((vals[n * nelem + e] & ((1 << bits) - 1)).to_bytes(bits // 8, 'little')
+                            for e in range(nelem))
+            off = (ye * W + xe) * size
+            img[off:off + size] = data
+    return bytes(img)
+
+
+def compile_ptx(exe, tmp, target, src):
+    ptx = os.path.join(tmp, 'k.ptx')
+    with open(ptx, 'w') as f:
+        f.write(src)
+    hsaco = os.path.join(tmp, 'k.%s.hsaco' % target)
+    r = subprocess.run([exe, '--gpu-name', target, ptx, '-o', hsaco], capture_output=True,
+                       text=True, timeout=120)
+    return hsaco, r
+
+
+def launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, buf, nslots, store):
+    img, out, outimg = (os.path.join(tmp, n) for n in ('img.bin', 'out.bin', 'outimg.bin'))
+    spec = 'image:%s:%s:%s' % (fmt, '%dx%d' % (W, H) if is_2d else '%d' % W, img)
+    for p in (out, outimg):
+        if os.path.exists(p):
+            os.remove(p)
+    args = [sim, hsaco, '--kernel', 'k', '--grid', '1', '--block', '%d,%d' % (bw, bh)]
+    if store:
+        with open(out, 'wb') as f:
+            f.write(struct.pack('<%dQ' % len(buf), *buf))
+        args += [spec + ':' + outimg, 'in:' + out]
+    else:
+        args += [spec, 'out:%d:%s' % (8 * nslots, out)]
+    args.append('u32:%d' % bw)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    res = outimg if store else out
+    data = open(res, 'rb').read() if os.path.exists(res) else None
+    return r, data
+
+
+def run_case(exe, sim, tmp, target, rng, op, is_2d, nelem, bits, mode, fmt=None):
+    size = nelem * bits // 8
+    tag = '%s %s.%s%s.b%d.%s' % (target, op, '2d' if is_2d else '1d', vec(nelem), bits, mode)
+    hsaco, r = compile_ptx(exe, tmp, target, kernel(op, is_2d, nelem, bits, mode, size))
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr.strip()[:300])]
+    fmt = fmt or rng.choice((LOAD_FORMAT if op == 'suld' else FORMAT)[size])
+    texels = W * (H if is_2d else 1)
+    img = bytes(rng.getrandbits(8) for _ in range(texels * size))
+    with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+        f.write(img)
+    grow = 0 if mode == 'trap' else (2 if op == 'suld' else 0)
+    bw, bh = W + grow, (H if is_2d else 1) + (grow if is_2d else 0)
+    if op == 'suld':
+        r, data = launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, None, bw * bh * nelem, False)
+        want = load_ref(img, is_2d, nelem, bits, mode, bw, bh)
+        got = list(struct.unpack('<%dQ' % (len(data) // 8), data)) if data else None
+    else:
+        vals = [rng.getrandbits(64) for _ in range(bw * bh * nelem)]
+        r, got = launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, vals, 0, True)
+        want = store_ref(img, vals, is_2d, nelem, bits, mode, bw, bh)
+    if r.returncode or got != want:
+        return ['%s (%s): exit %d, got %r, expected %r; %s' % (
+            tag, fmt, r.returncode, got and got[:8], want[:8], r.stderr.strip()[:300])]
+    return []
+
+
+def run_traps(exe, sim, tmp, target):
+    """Launches that must trap: .trap one element past the end, a texel size other than the
+    access size, a byte x that is not a multiple of it."""
+    errs = []
+    texel = {'r32ui': 4, 'rgba32ui': 16, 'rgba8ui': 4, 'rgba8': 4}
+    cases = [('past the end', kernel('suld', True, 1, 32, 'trap', 4).replace(
+                  'mov.u32 %xe, %tx;', 'add.u32 %xe, %tx, 1;'), 'r32ui'),
+             ('texel of another size', kernel('suld', True, 1, 32, 'zero', 4), 'rgba32ui'),
+             ('8-bit channels', kernel('sust', True, 4, 8, 'zero', 4), 'rgba8ui'),
+             ('unorm 8-bit channels', kernel('suld', True, 1, 32, 'zero', 4), 'rgba8'),
+             ('misaligned x', kernel('suld', True, 1, 32, 'clamp', 2), 'r32ui')]
+    for what, src, fmt in cases:
+        with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+            f.write(bytes(texel[fmt] * W * H))
+        hsaco, r = compile_ptx(exe, tmp, target, src)
+        if r.returncode:
+            errs.append('%s trap (%s): ptxas-amd failed: %s' % (target, what, r.stderr[:300]))
+            continue
+        r, _ = launch(sim, hsaco, tmp, fmt, True, W, H, [0] * (W * H * 4), W * H, 'sust' in src)
+        if r.returncode != 4 or 'kernel trap' not in r.stderr:
+            errs.append('%s: %s: exit %d, expected the trap (4): %s' % (
+                target, what, r.returncode, r.stderr.strip()[:300]))
+    return errs
+
+
+def run_guarded(exe, sim, tmp, target):
+    """@p suld: the lanes without p keep their old value (and do not trap)."""
+    src = kernel('suld', False, 1, 32, 'trap', 4).replace(
+        'suld.b.', 'mov.b32 %e0, 77;\n\tand.b32 %ye, %tx, 1;\n\tsetp.eq.u32 %p1, %ye, 1;'
+        '\n\t@%p1 suld.b.')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    if r.returncode:
+        return ['%s guarded suld: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    img = bytes(range(4 * W))
+    with open(os.path.join(tmp, 'img.bin'), 'wb') as f:
+        f.write(img)
+    r, data = launch(sim, hsaco, tmp, 'r32ui', False, W, 1, None, W, False)
+    want = [elem_of(img[4 * x:4 * x + 4], 0, 32) if x % 2 else 77 for x in range(W)]
+    got = list(struct.unpack('<%dQ' % W, data)) if data else None
+    if r.returncode or got != want:
+        return ['%s guarded suld: exit %d, got %r, expected %r; %s' % (
+            target, r.returncode, got, want, r.stderr.strip()[:300])]
+    return []
+
+
+def run_waterfall(exe, sim, tmp, target, wave):
+    """tests/exec/ptx/surf_waterfall.ptx: thread t uses surface a (4x2) when even, b (4x3) when
+    odd, at element (t >> 1, t & 1): suld.b.2d.b32.clamp, suq.height, then sust.b.2d.b32.zero
+    of the value + 1000 at the same place (x >= 4 dropped)."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptx',
+                            'surf_waterfall.ptx')).read()
+    ptx = os.path.join(tmp, 'wf.ptx')
+    with open(ptx, 'w') as f:
+        f.write(src)
+    hsaco = os.path.join(tmp, 'wf.hsaco')
+    r = subprocess.run([exe, '--gpu-name', target, '--wavefront-size', str(wave), ptx, '-o',
+                        hsaco], capture_output=True, text=True, timeout=120)
+    tag = '%s wave%d waterfall' % (target, wave)
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr[:300])]
+    a, b = [0xa00 + i for i in range(8)], [0xb00 + i for i in range(12)]
+    files = {}
+    for name, words in (('a', a), ('b', b)):
+        files[name] = os.path.join(tmp, 'wf_%s.bin' % name)
+        with open(files[name], 'wb') as f:
+            f.write(struct.pack('<%dI' % len(words), *words))
+    out = os.path.join(tmp, 'wf_out.bin')
+    r = subprocess.run([sim, hsaco, '--kernel', 'wf', '--grid', '1', '--block', '16',
+                        'image:r32ui:4x2:%s:%s.out' % (files['a'], files['a']),
+                        'image:r32ui:4x3:%s:%s.out' % (files['b'], files['b']),
+                        'out:128:' + out], capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        return ['%s: exit %d: %s' % (tag, r.returncode, r.stderr.strip()[:300])]
+    want, wa, wb = [], list(a), list(b)
+    for t in range(16):
+        img, new, h = (a, wa, 2) if t % 2 == 0 else (b, wb, 3)
+        x, y = t >> 1, t & 1
+        v = img[y * 4 + min(x, 3)]
+        want += [v, h]
+        if x < 4:
+            new[y * 4 + x] = v + 1000
+    got = list(struct.unpack('<32I', open(out, 'rb').read()))
+    ga = list(struct.unpack('<8I', open(files['a'] + '.out', 'rb').read()))
+    gb = list(struct.unpack('<12I', open(files['b'] + '.out', 'rb').read()))
+    if (got, ga, gb) != (want, wa, wb):
+        return ['%s: got %r %r %r, expected %r %r %r' % (tag, got, ga, gb, want, wa, wb)]
+    return []
+
+
+# HSA's channel type and order numbers (hsa_ext_image_channel_type_t / _order_t, the HSA
+# runtime specification), what txq/suq .channel_data_type/.channel_order return
+HSA = {'r32ui': (13, 1), 'r32i': (10, 1), 'r32f': (15, 1), 'rg32f': (15, 3), 'rgba32f': (15, 8),
+       'rgba32ui': (13, 8), 'r8': (2, 1), 'r8ui': (11, 1), 'rgba8': (2, 8), 'rgba8ui': (11, 8)}
+TEXEL = {'r32ui': 4, 'r32i': 4, 'r32f': 4, 'rg32f': 8, 'rgba32f': 16, 'rgba32ui': 16, 'r8': 1,
+         'r8ui': 1, 'rgba8': 4, 'rgba8ui': 4}
+
+
+def query_kernel(queries):
+    body = ['ld.param.u64 %h, [h];', 'ld.param.u64 %o, [o];']
+    for i, (op, q) in enumerate(queries):
+        body.append('%s.%s.b32 %%r%d, [%%h];' % (op, q, i))
+        body.append('st.global.u32 [%%o+%d], %%r%d;' % (4 * i, i))
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry q(.param .u64 h, .param .u64 o)\n{\n\t.reg .b32 %%r<%d>;\n'
+            '\t.reg .b64 %%h, %%o;\n\t%s\n\tret;\n}\n' % (len(queries), '\n\t'.join(body)))
+
+
+def run_queries(exe, sim, tmp, target, rng):
+    """suq/txq .width, .height (0 for a 1D image, CUDA's extent of a 1D array),
+    .channel_data_type and .channel_order of image arguments in amdsim."""
+    errs = []
+    qs = [('suq', 'width'), ('suq', 'height'), ('suq', 'channel_data_type'),
+          ('suq', 'channel_order'), ('txq', 'width'), ('txq', 'height'),
+          ('txq', 'channel_data_type'), ('txq', 'channel_order')]
+    hsaco, r = compile_ptx(exe, tmp, target, query_kernel(qs))
+    if r.returncode:
+        return ['%s queries: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    for fmt in sorted(HSA):
+        w, h = rng.randint(1, 40), rng.choice([0, rng.randint(1, 20)])
+        img, out = os.path.join(tmp, 'img.bin'), os.path.join(tmp, 'out.bin')
+        with open(img, 'wb') as f:
+            f.write(bytes(TEXEL[fmt] * w * max(h, 1)))
+        size = '%dx%d' % (w, h) if h else '%d' % w
+        r = subprocess.run([sim, hsaco, '--kernel', 'q', '--grid', '1', '--block', '1',
+                            'image:%s:%s:%s' % (fmt, size, img), 'out:32:' + out],
+                           capture_output=True, text=True, timeout=120)
+        want = [w, h, HSA[fmt][0], HSA[fmt][1]] * 2
+        got = list(struct.unpack('<8I', open(out, 'rb').read())) if r.returncode == 0 else None
+        if got != want:
+            errs.append('%s queries of %s %s: got %r, expected %r; %s' % (
+                target, fmt, size, got, want, r.stderr.strip()[:300]))
+    return errs
+
+
+def run_queries_block(exe, sim, tmp, target):
+    """Where amdsim builds no image argument: .width/.channel_* read a descriptor block given as
+    a buffer (dwords 8-10 in HIP's layout), also from a handle per thread; .height is an error
+    by name (the resource's layout
+    on this generation is not read yet)."""
+    qs = [('suq', 'width'), ('txq', 'channel_data_type'), ('suq', 'channel_order')]
+    hsaco, r = compile_ptx(exe, tmp, target, query_kernel(qs))
+    if r.returncode:
+        return ['%s queries: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    blk, out = os.path.join(tmp, 'blk.bin'), os.path.join(tmp, 'out.bin')
+    words = [0] * 20
+    words[8], words[9], words[10] = 15, 8, 1234
+    with open(blk, 'wb') as f:
+        f.write(struct.pack('<20I', *words))
+    r = subprocess.run([sim, hsaco, '--kernel', 'q', '--grid', '1', '--block', '1',
+                        'in:' + blk, 'out:12:' + out], capture_output=True, text=True,
+                       timeout=120)
+    got = list(struct.unpack('<3I', open(out, 'rb').read())) if r.returncode == 0 else None
+    errs = [] if got == [1234, 15, 8] else ['%s queries of a block: got %r; %s' % (
+        target, got, r.stderr.strip()[:300])]
+    # a handle per thread (four blocks, 80 bytes apart): .width of each
+    src = query_kernel([('suq', 'width')]).replace(
+        'ld.param.u64 %h, [h];', 'ld.param.u64 %h, [h];\n\tcvt.u64.u32 %o, %tid.x;'
+        '\n\tmad.lo.u64 %h, %o, 80, %h;').replace(
+        'ld.param.u64 %o, [o];', 'ld.param.u64 %o, [o];\n\tcvt.u64.u32 %q, %tid.x;'
+        '\n\tmad.lo.u64 %o, %q, 4, %o;').replace('.reg .b64 %h, %o;', '.reg .b64 %h, %o, %q;')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    words = []
+    for i in range(4):
+        words += [0] * 10 + [100 + i] + [0] * 9
+    with open(blk, 'wb') as f:
+        f.write(struct.pack('<80I', *words))
+    r = subprocess.run([sim, hsaco, '--kernel', 'q', '--grid', '1', '--block', '4',
+                        'in:' + blk, 'out:16:' + out], capture_output=True, text=True,
+                       timeout=120)
+    got = list(struct.unpack('<4I', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != [100, 101, 102, 103]:
+        errs.append('%s suq.width of per-thread handles: got %r; %s' % (
+            target, got, r.stderr.strip()[:300]))
+    _, r = compile_ptx(exe, tmp, target, query_kernel([('suq', 'height')]))
+    if r.returncode == 0 or REJECT[target] not in r.stderr:
+        errs.append('%s suq.height: expected the rejection naming %r: %s' % (
+            target, REJECT[target], r.stderr.strip()[:300]))
+    return errs
+
+
+def tex_kernel(is_2d):
+    """t(tex, coords, out): thread n samples at its coordinates (two f32 or one) and stores the
+    four channels."""
+    n = 2 if is_2d else 1
+    regs = ', '.join('%%c%d' % i for i in range(n))
+    ld = 'ld.global.v2.f32 {%c0, %c1}, [%a];' if is_2d else 'ld.global.f32 %c0, [%a];'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
+            '\t.reg .f32 %%c<2>, %%d<4>;\n\t.reg .b64 %%t, %%cs, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
+            '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
+            '\tmul.wide.u32 %%off, %%n, %d;\n\tadd.u64 %%a, %%cs, %%off;\n\t%s\n'
+            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}];\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % (4 * n, ld, '2d' if is_2d else '1d', regs))
+
+
+def f32(v):
+    return struct.unpack('<f', struct.pack('<f', v))[0]
+
+
+def texel_rgba(fmt, data, i):
+    """The four f32 channels a texel samples to (CUDA/AMD format rules: unorm8 v / 255, missing
+    channels 0 and alpha 1)."""
+    if fmt == 'rgba8':
+        return [f32(b / 255) for b in data[4 * i:4 * i + 4]]
+    n = {'r32f': 1, 'rg32f': 2, 'rgba32f': 4}[fmt]
+    ch = list(struct.unpack('<%df' % n, data[4 * n * i:4 * n * (i + 1)]))
+    return ch + [0.0] * (3 - n) + [1.0] * (n < 4)
+
+
+def sampled_index(i, n, mode):
+    """The texel an integer texel position i samples along an axis of n under an address mode
+    (CUDA's wrap, clamp, mirror, border), -1 for the border colour."""
+    if mode == 'wrap':
+        return i % n
+    if mode == 'mirror':
+        r = i % (2 * n)
+        return r if r < n else 2 * n - 1 - r
+    if mode == 'clamp':
+        return min(max(i, 0), n - 1)
+    return i if 0 <= i < n else -1
+
+
+BORDER = {'': [0.0] * 4, 'black': [0.0, 0.0, 0.0, 1.0], 'white': [1.0] * 4}
+
+
+def run_samplers(exe, sim, tmp, target, rng):
+    """The address modes, unnormalized coordinates and border colours of the sampler (S#, the
+    image: argument's /OPT), on 2D rgba32f textures, texel positions up to three periods out."""
+    errs = []
+    hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(True))
+    if r.returncode:
+        return ['%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    cases = [(m, u, b) for m in ('wrap', 'mirror', 'clamp', 'border') for u in (False, True)
+             for b in ('', 'black', 'white') if not (u and m in ('wrap', 'mirror')) and
+             (m == 'border' or not b)]
+    for mode, unnorm, border in cases:
+        w, h = rng.randint(1, 7), rng.randint(1, 5)
+        data = struct.pack('<%df' % (4 * w * h), *[rng.uniform(-9, 9) for _ in range(4 * w * h)])
+        coords, want = [], []
+        for _ in range(32):
+            i, j = rng.randrange(-3 * w, 4 * w), rng.randrange(-3 * h, 4 * h)
+            coords += [i + 0.5, j + 0.5] if unnorm else [(i + 0.5) / w, (j + 0.5) / h]
+            x, y = sampled_index(i, w, mode), sampled_index(j, h, mode)
+            want += BORDER[border] if x < 0 or y < 0 else texel_rgba('rgba32f', data, y * w + x)
+        img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+        with open(img, 'wb') as f:
+            f.write(data)
+        with open(cf, 'wb') as f:
+            f.write(struct.pack('<64f', *coords))
+        opts = '/' + mode + ('/unnorm' if unnorm else '') + ('/' + border if border else '')
+        r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                            'image:rgba32f%s:%dx%d:%s' % (opts, w, h, img), 'in:' + cf,
+                            'out:512:' + out], capture_output=True, text=True, timeout=120)
+        got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 else None
+        if got != want:
+            errs.append('%s tex sampler %s %dx%d: got %r, expected %r; %s' % (
+                target, opts, w, h, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
+def run_textures(exe, sim, tmp, target, rng):
+    """tex.{1d,2d}.v4.f32.f32 with the sampler amdsim's image: argument builds (point
+    filtering, wrap, normalized coordinates): texel centres shifted by whole periods, against
+    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image)."""
+    errs = []
+    for is_2d in (False, True):
+        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d))
+        if r.returncode:
+            errs.append('%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300]))
+            continue
+        for fmt in ('r32f', 'rg32f', 'rgba32f', 'rgba8'):
+            w, h = rng.randint(1, 9), rng.randint(1, 6) if is_2d else 1
+            size = {'r32f': 4, 'rg32f': 8, 'rgba32f': 16, 'rgba8': 4}[fmt]
+            if fmt == 'rgba8':
+                data = bytes(rng.getrandbits(8) for _ in range(4 * w * h))
+            else:
+                data = struct.pack('<%df' % (size // 4 * w * h),
+                                   *[rng.uniform(-100, 100) for _ in range(size // 4 * w * h)])
+            coords, want = [], []
+            for _ in range(32):
+                x, y = rng.randrange(w), rng.randrange(h)
+                coords.append((x + 0.5) / w + rng.randint(-3, 3))
+                if is_2d:
+                    coords.append((y + 0.5) / h + rng.randint(-3, 3))
+                want += texel_rgba(fmt, data, y * w + x)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<%df' % len(coords), *coords))
+            spec = '%dx%d' % (w, h) if is_2d else '%d' % w
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:%s:%s:%s' % (fmt, spec, img), 'in:' + cf,
+                                'out:512:' + out], capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != want:
+                errs.append('%s tex.%s %s %s: got %r, expected %r; %s' % (
+                    target, '2d' if is_2d else '1d', fmt, spec, got and got[:8], want[:8],
+                    r.stderr.strip()[:300]))
+    return errs
+
+
+def run_guarded_tex(exe, sim, tmp, target):
+    """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
+    a texel edge, where amdsim would stop rather than guess)."""
+    src = tex_kernel(True).replace('\ttex.2d', '\tmov.f32 %d0, 0f40000000;\n\tmov.f32 %d1, %d0;'
+                                   '\n\tmov.f32 %d2, %d0;\n\tmov.f32 %d3, %d0;\n'
+                                   '\tsetp.lt.u32 %p, %n, 4;\n\t@%p tex.2d').replace(
+        '.reg .b32 %n;', '.reg .b32 %n;\n\t.reg .pred %p;')
+    hsaco, r = compile_ptx(exe, tmp, target, src)
+    if r.returncode:
+        return ['%s guarded tex: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+    w, h = 4, 3
+    data = struct.pack('<48f', *[float(i) for i in range(48)])
+    xy = [(0, 0), (3, 2), (1, 1), (2, 0)]
+    coords = [c for x, y in xy for c in ((x + 0.5) / w, (y + 0.5) / h)] + [0.5] * 56
+    want = [c for x, y in xy for c in texel_rgba('rgba32f', data, y * w + x)] + [2.0] * 112
+    img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+    with open(img, 'wb') as f:
+        f.write(data)
+    with open(cf, 'wb') as f:
+        f.write(struct.pack('<64f', *coords))
+    r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                        'image:rgba32f:4x3:' + img, 'in:' + cf, 'out:512:' + out],
+                       capture_output=True, text=True, timeout=120)
+    got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != want:
+        return ['%s guarded tex: got %r, expected %r; %s' % (
+            target, got and got[:20], want[:20], r.stderr.strip()[:300])]
+    return []
+
+
+def main():
+    exe, sim = sys.argv[1], sys.argv[2]
+    errs, n = [], 0
+    rng = random.Random(19)
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in RUN:
+            for op in ('suld', 'sust'):
+                for is_2d in (False, True):
+                    for nelem, bits in shapes(op):
+                        for mode in ('trap', 'clamp', 'zero'):
+                            errs += run_case(exe, sim, tmp, target, rng, op, is_2d, nelem,
+                                             bits, mode)
+                            n += 1
+            for nelem, bits in ((4, 8), (1, 32), (2, 16)):  # rgba8ui, whatever the draws
+                errs += run_case(exe, sim, tmp, target, rng, 'suld', True, nelem, bits,
+                                 'clamp', 'rgba8ui')
+                n += 1
+            errs += run_traps(exe, sim, tmp, target)
+            errs += run_guarded(exe, sim, tmp, target)
+            errs += run_queries(exe, sim, tmp, target, rng)
+            errs += run_textures(exe, sim, tmp, target, rng)
+            errs += run_samplers(exe, sim, tmp, target, rng)
+            errs += run_guarded_tex(exe, sim, tmp, target)
+            for wave in (32, 64):
+                errs += run_waterfall(exe, sim, tmp, target, wave)
+        for target in REJECT:
+            errs += run_queries_block(exe, sim, tmp, target)
+        for target, why in REJECT.items():
+            for op in ('suld', 'sust', 'tex'):
+                src = tex_kernel(True) if op == 'tex' else kernel(op, True, 4, 32, 'zero', 16)
+                _, r = compile_ptx(exe, tmp, target, src)
+                if r.returncode == 0 or why not in r.stderr:
+                    errs.append('%s %s: expected the rejection naming %r: %s' % (
+                        target, op, why, r.stderr.strip()[:300]))
+        _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('suld', True, 1, 16, 'zero', 2))
+        if r.returncode == 0 or 'suld.b of 2 bytes' not in r.stderr:
+            errs.append('suld.b16: expected the rejection by name: %s' % r.stderr[:300])
+    for e in errs:
+        print(e)
+    print('%d surface cases (and queries, textures) on %s, %d problems' % (
+        n, ', '.join(RUN), len(errs)))
+    return 1 if errs else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
