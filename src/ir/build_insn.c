@@ -1339,6 +1339,11 @@ void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why)
 	unsupported(b, in, why);
 }
 
+void irb_refuse(struct irb *b, const struct ptx_insn *in, const char *why)
+{
+	irb_error(b, "'%s' cannot be compiled for AMD GPUs: %s", mnemonic(b, in), why);
+}
+
 bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out)
 {
 	return cmp_of(in, is_float, sign, out);

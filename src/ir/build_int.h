@@ -120,6 +120,8 @@ int irb_mem_space(const struct ptx_insn *in); /* enum ir_space, -1: not supporte
 bool irb_address(struct irb *b, const struct ptx_operand *o, int space, ir_ref *base, int64_t *off);
 ir_ref irb_read_opnd(struct irb *b, const struct ptx_operand *o, enum ir_type want, bool sign);
 void irb_unsupported(struct irb *b, const struct ptx_insn *in, const char *why);
+/* The same for a form refused for good (no AMD or HIP counterpart): "cannot be compiled". */
+void irb_refuse(struct irb *b, const struct ptx_insn *in, const char *why);
 /* The comparison a setp's words name; false if none fits the operand class. */
 bool irb_cmp_of(const struct ptx_insn *in, bool is_float, bool sign, enum ir_cmp *out);
 

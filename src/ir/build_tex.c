@@ -469,7 +469,11 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	else if (b->mod && b->mod->texmode_independent)
 		why = "the independent texturing mode (separate sampler handles) has no HIP "
 		      "counterpart: a texture object carries its sampler (docs/TEXTURES.md)";
-	else if (op == PTX_OP_TEX) {
+	if (why) { /* no HIP counterpart: refused for good */
+		irb_refuse(b, in, why);
+		return true;
+	}
+	if (op == PTX_OP_TEX) {
 		why = texture(b, in, guard);
 		if (!why)
 			return true;
