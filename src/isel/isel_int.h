@@ -85,6 +85,10 @@ void sel_call_return(struct isel *s);
 /* select.c */
 void sel_error(struct isel *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 struct mir_insn *sel_emit(struct isel *s, unsigned op, unsigned n, const struct mir_opnd *ops);
+/* gfx11's trap fallback (sel_sys.c): the instructions that raise the queue's interrupt and
+ * halt after s_trap, with `tmp` as the scratch SGPR; returns how many (the array's length). */
+enum { SEL_TRAP_FALLBACK_LEN = 5 };
+unsigned sel_trap_fallback(struct mir_opnd tmp, struct mir_insn out[SEL_TRAP_FALLBACK_LEN]);
 uint32_t sel_new_sgpr(struct isel *s, unsigned size);
 uint32_t sel_new_vgpr(struct isel *s, unsigned size);
 struct mir_opnd sel_sreg_opnd(struct isel *s, ir_ref r, unsigned dword); /* uniform int */

@@ -312,27 +312,14 @@ static void epilogue(struct frame *f)
 	wait_all(f);
 }
 
-/* gfx11: s_trap 2 may be a no-op there (LLVM's PrivEnabledTrap2NopBug), so the wave raises
- * the queue's interrupt itself and halts, as sel_sys.c's trap does (m0 = the doorbell id
- * with bit 10 set, s_sendmsg MSG_INTERRUPT, s_sethalt 5), with the convention's scratch
- * SGPR: registers are physical here.  m0 is not restored: the wave never goes on. */
+/* gfx11: s_trap 2 may be a no-op there; sel_sys.c's fallback (interrupt and halt) with the
+ * convention's scratch SGPR: registers are physical here. */
 static void trap_fallback(struct frame *f)
 {
-	enum {
-		MSG_INTERRUPT = 1,
-		MSG_RTN_GET_DOORBELL = 128,
-		DOORBELL_ID_MASK = 0x3ff,
-		DOORBELL_QUEUE_BIT = 1u << 10,
-		HALT = 5
-	};
-	struct mir_opnd tmp = mir_sgpr(MIR_CALL_TMP, 1);
-	put(f, AMD_OP_S_SENDMSG_RTN_B32, 2, (struct mir_opnd[]){tmp, mir_imm(MSG_RTN_GET_DOORBELL)},
-	    0);
-	put(f, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){tmp, tmp, mir_imm(DOORBELL_ID_MASK)}, 0);
-	put(f, AMD_OP_S_OR_B32, 3,
-	    (struct mir_opnd[]){mir_special(AMD_SPEC_M0, 1), tmp, mir_imm(DOORBELL_QUEUE_BIT)}, 0);
-	put(f, AMD_OP_S_SENDMSG, 1, (struct mir_opnd[]){mir_imm(MSG_INTERRUPT)}, 0);
-	put(f, AMD_OP_S_SETHALT, 1, (struct mir_opnd[]){mir_imm(HALT)}, 0);
+	struct mir_insn code[SEL_TRAP_FALLBACK_LEN];
+	unsigned n = sel_trap_fallback(mir_sgpr(MIR_CALL_TMP, 1), code);
+	for (unsigned i = 0; i < n; i++)
+		put_insn(f, &code[i]);
 }
 
 /* The stack check: a new entry block moves the save stack pointer down by the save area

@@ -45,8 +45,10 @@ static void stack_frame(struct isel *s, const struct ir_insn *in)
 
 /* gfx11: s_trap 2 may be a no-op there (LLVM's PrivEnabledTrap2NopBug), so, as clang-19
  * does after it, the wave raises the queue's interrupt itself (m0 = the doorbell id with bit
- * 10 set, s_sendmsg MSG_INTERRUPT) and halts.  m0 is not restored: the wave never goes on. */
-static void trap_fallback(struct isel *s)
+ * 10 set, s_sendmsg MSG_INTERRUPT) and halts.  m0 is not restored: the wave never goes on.
+ * `tmp` is one scratch SGPR (a virtual register here, a physical one in sel_call.c's
+ * stack check, which runs after allocation). */
+unsigned sel_trap_fallback(struct mir_opnd tmp, struct mir_insn out[SEL_TRAP_FALLBACK_LEN])
 {
 	enum {
 		MSG_INTERRUPT = 1,
@@ -55,20 +57,24 @@ static void trap_fallback(struct isel *s)
 		DOORBELL_QUEUE_BIT = 1u << 10,
 		HALT = 5
 	};
+	struct mir_opnd m0 = mir_special(AMD_SPEC_M0, 1);
+	out[0] = mir_make(AMD_OP_S_SENDMSG_RTN_B32, 2,
+	                  (struct mir_opnd[]){tmp, mir_imm(MSG_RTN_GET_DOORBELL)});
+	out[1] = mir_make(AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){tmp, tmp, mir_imm(DOORBELL_ID_MASK)});
+	out[2] = mir_make(AMD_OP_S_OR_B32, 3, (struct mir_opnd[]){m0, tmp, mir_imm(DOORBELL_QUEUE_BIT)});
+	out[3] = mir_make(AMD_OP_S_SENDMSG, 1, (struct mir_opnd[]){mir_imm(MSG_INTERRUPT)});
+	out[4] = mir_make(AMD_OP_S_SETHALT, 1, (struct mir_opnd[]){mir_imm(HALT)});
+	return SEL_TRAP_FALLBACK_LEN;
+}
+
+static void trap_fallback(struct isel *s)
+{
 	if (s->gen != AMD_GFX11)
 		return;
-	uint32_t t = sel_new_sgpr(s, 1);
-	sel_emit(s, AMD_OP_S_SENDMSG_RTN_B32, 2,
-	         (struct mir_opnd[]){mir_vreg(t, 1), mir_imm(MSG_RTN_GET_DOORBELL)});
-	uint32_t u = sel_new_sgpr(s, 1);
-	sel_emit(s, AMD_OP_S_AND_B32, 3,
-	         (struct mir_opnd[]){mir_vreg(u, 1), mir_vreg(t, 1), mir_imm(DOORBELL_ID_MASK)});
-	sel_emit(s, AMD_OP_S_OR_B32, 3,
-	         (struct mir_opnd[]){mir_special(AMD_SPEC_M0, 1), mir_vreg(u, 1),
-	                             mir_imm(DOORBELL_QUEUE_BIT)});
-	struct mir_opnd msg = mir_imm(MSG_INTERRUPT), halt = mir_imm(HALT);
-	sel_emit(s, AMD_OP_S_SENDMSG, 1, &msg);
-	sel_emit(s, AMD_OP_S_SETHALT, 1, &halt);
+	struct mir_insn code[SEL_TRAP_FALLBACK_LEN];
+	unsigned n = sel_trap_fallback(mir_vreg(sel_new_sgpr(s, 1), 1), code);
+	for (unsigned i = 0; i < n; i++)
+		sel_emit(s, code[i].op, code[i].nopnds, code[i].opnds);
 }
 
 bool sel_sys(struct isel *s, const struct ir_insn *in)
