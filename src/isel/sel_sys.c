@@ -60,8 +60,10 @@ unsigned sel_trap_fallback(struct mir_opnd tmp, struct mir_insn out[SEL_TRAP_FAL
 	struct mir_opnd m0 = mir_special(AMD_SPEC_M0, 1);
 	out[0] = mir_make(AMD_OP_S_SENDMSG_RTN_B32, 2,
 	                  (struct mir_opnd[]){tmp, mir_imm(MSG_RTN_GET_DOORBELL)});
-	out[1] = mir_make(AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){tmp, tmp, mir_imm(DOORBELL_ID_MASK)});
-	out[2] = mir_make(AMD_OP_S_OR_B32, 3, (struct mir_opnd[]){m0, tmp, mir_imm(DOORBELL_QUEUE_BIT)});
+	out[1] = mir_make(AMD_OP_S_AND_B32, 3,
+	                  (struct mir_opnd[]){tmp, tmp, mir_imm(DOORBELL_ID_MASK)});
+	out[2] = mir_make(AMD_OP_S_OR_B32, 3,
+	                  (struct mir_opnd[]){m0, tmp, mir_imm(DOORBELL_QUEUE_BIT)});
 	out[3] = mir_make(AMD_OP_S_SENDMSG, 1, (struct mir_opnd[]){mir_imm(MSG_INTERRUPT)});
 	out[4] = mir_make(AMD_OP_S_SETHALT, 1, (struct mir_opnd[]){mir_imm(HALT)});
 	return SEL_TRAP_FALLBACK_LEN;
