@@ -28,7 +28,7 @@ def kernel(name, body):
 
 
 PLAIN = '\tmul.lo.u32 %r2, %r1, 7;\n\tadd.u32 %r2, %r2, 3;\n'
-WARN = '\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xffff;\n'  # (a 32-bit constant mask: wave64)
+WARN = '\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xffff;\n'  # (a 32-bit constant mask)
 ERROR = '\t.reg .b32 %m;\n\tmov.b32 %m, %r1;\n\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, %m;\n'
 CALLS = ('.func (.reg .b32 r) twice(.reg .b32 a)\n{\n\tadd.u32 r, a, a;\n\tret;\n}\n')
 CALLER = '\tcall (%r2), twice, (%r1);\n'
@@ -44,10 +44,11 @@ def generated():
     extern = ('.extern .global .align 4 .u32 ext;\n' +
               ''.join(kernel('x%d' % i, EXTERN) for i in range(8)) +
               '.visible .global .align 4 .u32 ext = 42;\n')
+    w64 = ['--warp-size', '64']  # the lane-mask warning and error need the wave64 dialect
     return [('plain', HEAD + ''.join(plain), []),
-            ('warning', HEAD + ''.join(warn), []),
-            ('warning -Werror', HEAD + ''.join(warn), ['-Werror']),
-            ('error', HEAD + ''.join(error), []),
+            ('warning', HEAD + ''.join(warn), w64),
+            ('warning -Werror', HEAD + ''.join(warn), w64 + ['-Werror']),
+            ('error', HEAD + ''.join(error), w64),
             ('calls', HEAD + calls, []),
             ('extern', HEAD + extern, [])]
 
@@ -71,7 +72,8 @@ def main():
     fails = 0
     spellings = (['-j', '2'], ['-j0'], ['--threads', '3'], ['--split-compile=4'])
     for name, ptx, extra in modules:
-        for target in TARGETS:
+        wave64_only = '--warp-size' in extra
+        for target in (('gfx90a', 'gfx942') if wave64_only else TARGETS):
             want = compile_once(exe, ptx, target, extra, out)
             for j in spellings:
                 if name.startswith('bench') and target != 'gfx90a' and j != ['-j0']:
