@@ -217,6 +217,17 @@ static void mir_settle(struct compiler *c, struct mir_function *mf)
 	pa_arena_reset(from);
 }
 
+/* Copies the strings the MIR shares with the IR (its name, the relocations' symbols) into
+ * the MIR's arena, so that the IR can be dropped before mir_settle copies the MIR. */
+static void own_strings(struct mir_function *mf)
+{
+	if (mf->name)
+		mf->name = pa_arena_strndup(mf->arena, mf->name, strlen(mf->name));
+	for (uint32_t i = 0; i < mf->nrelocs; i++)
+		mf->relocs[i].symbol = pa_arena_strndup(mf->arena, mf->relocs[i].symbol,
+		                                        strlen(mf->relocs[i].symbol));
+}
+
 /* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
  * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
  * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
@@ -277,9 +288,10 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_print(o->dump_mir, mf);
 	if (index)
 		*index = begin_kernel(c, ir);
-	if (c->compact) {
-		mir_settle(c, mf);            /* (before the IR goes: the MIR's name is the IR's) */
-		pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
+	if (c->compact) { /* the IR goes before the MIR is copied: one copy of each at a time */
+		own_strings(mf);
+		pa_arena_reset(&c->fn_arena);
+		mir_settle(c, mf);
 	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
