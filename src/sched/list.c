@@ -384,6 +384,7 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
                            const uint32_t *order, uint32_t n)
 {
 	struct pa_arena *a = rg->a;
+	struct pa_arena_mark mark = pa_arena_mark(a); /* (its arrays go on return) */
 	uint32_t *dwords = PA_NEW_ARRAY(a, uint32_t, n), *readers = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *first = PA_NEW_ARRAY(a, uint32_t, n + 2), total = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -413,6 +414,7 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
 			held += dwords[i];
 		peak = held > peak ? held : peak;
 	}
+	pa_arena_rewind(a, mark);
 	return peak;
 }
 
@@ -428,11 +430,34 @@ static bool raises_pressure(const struct region *rg, const struct mir_insn *insn
 	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + MAX_HELD_DWORDS;
 }
 
+/* insns[j] = the old insns[order[j]] for every j, in place (a copy of a large region would
+ * add to the peak): each cycle of the permutation is followed once from its first position,
+ * the entries of `order` it visits set to NONE. */
+static void permute(struct mir_insn *insns, uint32_t *order, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (order[j] == NONE)
+			continue;
+		struct mir_insn first = insns[j];
+		uint32_t k = j;
+		while (order[k] != j) {
+			uint32_t from = order[k];
+			insns[k] = insns[from];
+			order[k] = NONE;
+			k = from;
+		}
+		insns[k] = first;
+		order[k] = NONE;
+	}
+}
+
 /* Reorders insns[0..n) in place. */
 static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
 {
 	build_edges(rg, insns, n);
 	struct pa_arena *a = rg->a;
+	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
+	struct pa_arena_mark mark = pa_arena_mark(a); /* the list's state goes after the loop */
 	uint32_t *height = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *npreds = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *succ_first = PA_NEW_ARRAY(a, uint32_t, n + 1);
@@ -462,20 +487,18 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	for (uint32_t i = 0; i < n; i++)
 		if (!npreds[i])
 			ready_push(hl.dwords[i] ? &ql : &q, i);
-	struct mir_insn *out = PA_NEW_ARRAY(a, struct mir_insn, n);
-	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t nout = 0;
 	while (q.n || ql.n) {
 		uint32_t i = ready_pop(pick_queue(&hl, &q, &ql));
-		order[nout] = i;
-		out[nout++] = insns[i];
+		order[nout++] = i;
 		held_loads_emit(&hl, i);
 		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
 			if (--npreds[succ[k]] == 0)
 				ready_push(hl.dwords[succ[k]] ? &ql : &q, succ[k]);
 	}
+	pa_arena_rewind(a, mark);
 	if (nout == n && !raises_pressure(rg, insns, order, n)) /* (nout == n: acyclic) */
-		memcpy(insns, out, n * sizeof *out);
+		permute(insns, order, n);
 }
 
 void sched_list(struct mir_function *fn, bool virtual_regs)
