@@ -262,13 +262,19 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 	return ok;
 }
 
+/* A kernel body of at least this many statements is given back to the parser as soon as
+ * nothing can need it (smaller ones are not worth its statement array's regrowth). */
+#define RELEASE_STMTS 4096
+
 /* Selection, the register budget and allocation.  False after a diagnostic, or without one
  * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up.  In
  * compact mode the kernel's module entry is begun from the IR (*index) and the IR is dropped
- * right after selection: allocation and scheduling need only the MIR. */
+ * right after selection: allocation and scheduling need only the MIR.  `body` (or NULL): the
+ * PTX the IR was built from, freed then too when no second selection can need it (scratch
+ * set up: allocation cannot ask for it) and no other attempt will read it. */
 static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
-                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras,
-                                size_t *index)
+                                const struct ptx_function *body, bool reserve_scratch,
+                                struct mir_function *mf, struct ra_stats *ras, size_t *index)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -291,6 +297,8 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	if (c->compact) { /* the IR goes before the MIR is copied: one copy of each at a time */
 		own_strings(mf);
 		pa_arena_reset(&c->fn_arena);
+		if (body && mf->scratch_ready && body->nstmts >= RELEASE_STMTS)
+			ptx_release_body(body);
 		mir_settle(c, mf);
 	}
 	lap(c, ST_ISEL);
@@ -377,7 +385,10 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	c->compact = !real_sym && ir->ncallees == 0;
 	size_t nkernels = c->nkernels;
 	uint32_t nprintfs = c->nprintfs - ir->nprintfs;
-	bool ok = select_and_allocate(c, ir, false, mf, ras, real_sym ? NULL : index);
+	/* the last attempt at a kernel compiled from the parser's body (pf->owner) reports to
+	 * the real sink (compile_kernel's quiet tries may come again) */
+	const struct ptx_function *body = !real_sym && c->d == c->real_d ? pf : NULL;
+	bool ok = select_and_allocate(c, ir, body, false, mf, ras, real_sym ? NULL : index);
 	if (!ok && ras->needs_scratch) { /* VGPRs spill: select again with scratch set up */
 		c->nkernels = nkernels;
 		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
@@ -387,7 +398,7 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 			if (!build_ir(c, pf, m, real_sym, ir))
 				return false;
 		}
-		ok = select_and_allocate(c, ir, true, mf, ras, real_sym ? NULL : index);
+		ok = select_and_allocate(c, ir, body, true, mf, ras, real_sym ? NULL : index);
 	}
 	if (!ok) {
 		if (ras->needs_scratch)

@@ -23,7 +23,7 @@
 #define HUGE_CHUNK ((size_t)2 << 20)
 /* What a reset arena keeps at most (one chunk); more is returned to the system. */
 #define RETAIN_MAX ((size_t)4 << 20)
-/* Abandoned growable arrays of at least this size give their pages back (release_pages). */
+/* Abandoned growable arrays of at least this size give their pages back (pa_arena_release). */
 #define RELEASE_MIN ((size_t)256 << 10)
 #define PAGE        ((size_t)4096)
 
@@ -212,11 +212,11 @@ void pa_arena_free(struct pa_arena *a)
 	a->bytes_reserved = 0;
 }
 
-/* Gives the whole pages inside an abandoned array back to the system: the arena never
- * hands its bytes out again, so a large array grown by doubling would else keep all its old
- * copies resident (as much again as the array) until the arena is reset.  The pages read as
- * zeros if touched again (reset's clearing does), like the rest of a chunk's free part. */
-static void release_pages(void *p, size_t size)
+/* The arena never hands an abandoned array's bytes out again, so a large array grown by
+ * doubling would else keep all its old copies resident (as much again as the array) until
+ * the arena is reset.  The pages read as zeros if touched again (reset's clearing does),
+ * like the rest of a chunk's free part. */
+void pa_arena_release(void *p, size_t size)
 {
 	if (size < RELEASE_MIN)
 		return;
@@ -236,7 +236,7 @@ void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need,
 	void *fresh = pa_arena_array(a, ncap, elem, 8);
 	if (old) {
 		memcpy(fresh, old, (size_t)*cap * elem);
-		release_pages(old, (size_t)*cap * elem);
+		pa_arena_release(old, (size_t)*cap * elem);
 	}
 	*cap = ncap;
 	return fresh;

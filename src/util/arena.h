@@ -51,6 +51,10 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
 void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
+/* Gives the whole pages inside p[0..size) back to the system when it is large (256 KiB or
+ * more): for an array in an arena that its owner replaced and never reads again (they read
+ * as zeros afterwards).  pa_arena_grow does it for the copies it leaves. */
+void pa_arena_release(void *p, size_t size);
 
 /* A point in an arena's life: pa_arena_rewind frees what was allocated after it (a stage's
  * temporaries), giving back the chunks added since and clearing the bytes used since, so
