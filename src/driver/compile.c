@@ -236,13 +236,24 @@ static void own_strings(struct mir_function *mf)
  * has lost, and the choice is the same as running both to the end. */
 static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
-	struct mir_function plain;
-	sched_mir_copy(mf, &plain);
-	sched_list(mf, true);
+	struct sched_undo undo;
+	sched_list_recorded(mf, &undo);
 	struct pa_diag quiet = {0};
 	bool ok = ra_run_capped(mf, ras, &quiet, 0);
 	if (ok)
 		return true;
+	if (ras->rewritten) {
+		/* an internal error after the MIR was rewritten: no selection order to go back
+		 * to (every other failure stops before allocation changes an instruction) */
+		pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+		               "internal: register allocation of '%s' failed", mf->name);
+		return false;
+	}
+	/* selection's order, made only now (a copy up front would add a whole MIR to the
+	 * peak of every kernel) */
+	struct mir_function plain;
+	sched_mir_copy(mf, &plain);
+	sched_list_undo(&plain, &undo);
 	bool spilled = ras->over_cost; /* else failed: needs scratch, or too much pressure */
 	struct ra_stats plain_ras;
 	struct pa_diag quiet2 = {0};

@@ -48,6 +48,13 @@ struct region {
 	struct edge *edges;
 	uint32_t nedges, edges_cap;
 	uint32_t number;
+	struct sched_undo *undo; /* (or NULL) where a region's new order is recorded */
+	uint32_t block, start;   /* the region being scheduled: block, first instruction */
+};
+
+struct sched_undo_region {
+	uint32_t block, start, n;
+	uint32_t *order; /* the region's instruction j came from old position order[j] */
 };
 
 static bool is_vector_unit(unsigned unit)
@@ -451,6 +458,46 @@ static void permute(struct mir_insn *insns, uint32_t *order, uint32_t n)
 	}
 }
 
+static void record(struct region *rg, const uint32_t *order, uint32_t n)
+{
+	struct sched_undo *u = rg->undo;
+	u->regions =
+	        pa_arena_grow(rg->fn->arena, u->regions, &u->cap, u->n + 1, sizeof *u->regions);
+	uint32_t *copy = PA_NEW_ARRAY(rg->fn->arena, uint32_t, n);
+	memcpy(copy, order, n * sizeof *copy);
+	u->regions[u->n++] = (struct sched_undo_region){rg->block, rg->start, n, copy};
+}
+
+/* The inverse of permute: the old insns[order[j]] = insns[j], in place, cycle by cycle. */
+static void unpermute(struct mir_insn *insns, uint32_t *order, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (order[j] == NONE)
+			continue;
+		struct mir_insn carry = insns[j];
+		uint32_t k = order[j];
+		order[j] = NONE;
+		while (k != j) {
+			struct mir_insn t = insns[k];
+			insns[k] = carry;
+			carry = t;
+			uint32_t next = order[k];
+			order[k] = NONE;
+			k = next;
+		}
+		insns[j] = carry;
+	}
+}
+
+void sched_list_undo(struct mir_function *fn, struct sched_undo *undo)
+{
+	for (uint32_t r = undo->n; r-- > 0;) {
+		const struct sched_undo_region *u = &undo->regions[r];
+		unpermute(fn->blocks[u->block].insns + u->start, u->order, u->n);
+	}
+	undo->n = 0;
+}
+
 /* Reorders insns[0..n) in place. */
 static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
 {
@@ -497,14 +544,18 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 				ready_push(hl.dwords[succ[k]] ? &ql : &q, succ[k]);
 	}
 	pa_arena_rewind(a, mark);
-	if (nout == n && !raises_pressure(rg, insns, order, n)) /* (nout == n: acyclic) */
+	if (nout == n && !raises_pressure(rg, insns, order, n)) { /* (nout == n: acyclic) */
+		if (rg->undo)
+			record(rg, order, n);
 		permute(insns, order, n);
+	}
 }
 
-void sched_list(struct mir_function *fn, bool virtual_regs)
+static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo)
 {
 	struct region rg;
 	memset(&rg, 0, sizeof rg);
+	rg.undo = undo;
 	rg.t = fn->target;
 	rg.fn = fn;
 	struct pa_arena region_arena; /* (the function's arena would keep every region's graph) */
@@ -534,12 +585,25 @@ void sched_list(struct mir_function *fn, bool virtual_regs)
 				rg.edges_cap = 0;
 				rg.reader_insn = rg.reader_next = NULL;
 				rg.readers_cap = rg.readers_cap2 = 0;
+				rg.block = b;
+				rg.start = start;
 				schedule_region(&rg, bl->insns + start, i - start);
 			}
 			start = i + 1;
 		}
 	}
 	pa_arena_free(rg.a);
+}
+
+void sched_list(struct mir_function *fn, bool virtual_regs)
+{
+	list_schedule(fn, virtual_regs, NULL);
+}
+
+void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo)
+{
+	memset(undo, 0, sizeof *undo);
+	list_schedule(fn, true, undo);
 }
 
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)
