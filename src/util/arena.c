@@ -222,8 +222,13 @@ void pa_arena_release(void *p, size_t size)
 		return;
 	uintptr_t begin = ((uintptr_t)p + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
 	uintptr_t end = ((uintptr_t)p + size) & ~(uintptr_t)(PAGE - 1);
+#ifdef MADV_DONTNEED
 	if (end > begin)
 		madvise((void *)begin, end - begin, MADV_DONTNEED);
+#else
+	(void)begin;
+	(void)end;
+#endif
 }
 
 void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
