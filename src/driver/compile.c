@@ -217,6 +217,17 @@ static void mir_settle(struct compiler *c, struct mir_function *mf)
 	pa_arena_reset(from);
 }
 
+/* Copies the strings the MIR shares with the IR (its name, the relocations' symbols) into
+ * the MIR's arena, so that the IR can be dropped before mir_settle copies the MIR. */
+static void own_strings(struct mir_function *mf)
+{
+	if (mf->name)
+		mf->name = pa_arena_strndup(mf->arena, mf->name, strlen(mf->name));
+	for (uint32_t i = 0; i < mf->nrelocs; i++)
+		mf->relocs[i].symbol = pa_arena_strndup(mf->arena, mf->relocs[i].symbol,
+		                                        strlen(mf->relocs[i].symbol));
+}
+
 /* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
  * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
  * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
@@ -225,13 +236,24 @@ static void mir_settle(struct compiler *c, struct mir_function *mf)
  * has lost, and the choice is the same as running both to the end. */
 static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
-	struct mir_function plain;
-	sched_mir_copy(mf, &plain);
-	sched_list(mf, true);
+	struct sched_undo undo;
+	sched_list_recorded(mf, &undo);
 	struct pa_diag quiet = {0};
 	bool ok = ra_run_capped(mf, ras, &quiet, 0);
 	if (ok)
 		return true;
+	if (ras->rewritten) {
+		/* an internal error after the MIR was rewritten: no selection order to go back
+		 * to (every other failure stops before allocation changes an instruction) */
+		pa_diag_report(d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+		               "internal: register allocation of '%s' failed", mf->name);
+		return false;
+	}
+	/* selection's order, made only now (a copy up front would add a whole MIR to the
+	 * peak of every kernel) */
+	struct mir_function plain;
+	sched_mir_copy(mf, &plain);
+	sched_list_undo(&plain, &undo);
 	bool spilled = ras->over_cost; /* else failed: needs scratch, or too much pressure */
 	struct ra_stats plain_ras;
 	struct pa_diag quiet2 = {0};
@@ -251,13 +273,19 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 	return ok;
 }
 
+/* A kernel body of at least this many statements is given back to the parser as soon as
+ * nothing can need it (smaller ones are not worth its statement array's regrowth). */
+#define RELEASE_STMTS 4096
+
 /* Selection, the register budget and allocation.  False after a diagnostic, or without one
  * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up.  In
  * compact mode the kernel's module entry is begun from the IR (*index) and the IR is dropped
- * right after selection: allocation and scheduling need only the MIR. */
+ * right after selection: allocation and scheduling need only the MIR.  `body` (or NULL): the
+ * PTX the IR was built from, freed then too when no second selection can need it (scratch
+ * set up: allocation cannot ask for it) and no other attempt will read it. */
 static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
-                                bool reserve_scratch, struct mir_function *mf, struct ra_stats *ras,
-                                size_t *index)
+                                const struct ptx_function *body, bool reserve_scratch,
+                                struct mir_function *mf, struct ra_stats *ras, size_t *index)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -277,9 +305,12 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_print(o->dump_mir, mf);
 	if (index)
 		*index = begin_kernel(c, ir);
-	if (c->compact) {
-		mir_settle(c, mf);            /* (before the IR goes: the MIR's name is the IR's) */
-		pa_arena_reset(&c->fn_arena); /* the IR is no longer needed */
+	if (c->compact) { /* the IR goes before the MIR is copied: one copy of each at a time */
+		own_strings(mf);
+		pa_arena_reset(&c->fn_arena);
+		if (body && mf->scratch_ready && body->nstmts >= RELEASE_STMTS)
+			ptx_release_body(body);
+		mir_settle(c, mf);
 	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
@@ -365,7 +396,10 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	c->compact = !real_sym && ir->ncallees == 0;
 	size_t nkernels = c->nkernels;
 	uint32_t nprintfs = c->nprintfs - ir->nprintfs;
-	bool ok = select_and_allocate(c, ir, false, mf, ras, real_sym ? NULL : index);
+	/* the last attempt at a kernel compiled from the parser's body (pf->owner) reports to
+	 * the real sink (compile_kernel's quiet tries may come again) */
+	const struct ptx_function *body = !real_sym && c->d == c->real_d ? pf : NULL;
+	bool ok = select_and_allocate(c, ir, body, false, mf, ras, real_sym ? NULL : index);
 	if (!ok && ras->needs_scratch) { /* VGPRs spill: select again with scratch set up */
 		c->nkernels = nkernels;
 		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
@@ -375,7 +409,7 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 			if (!build_ir(c, pf, m, real_sym, ir))
 				return false;
 		}
-		ok = select_and_allocate(c, ir, true, mf, ras, real_sym ? NULL : index);
+		ok = select_and_allocate(c, ir, body, true, mf, ras, real_sym ? NULL : index);
 	}
 	if (!ok) {
 		if (ras->needs_scratch)

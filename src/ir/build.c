@@ -35,6 +35,7 @@ static void map_init(struct irb_map *m, struct pa_arena *a, uint32_t cap)
 {
 	m->cap = cap;
 	m->n = 0;
+	m->arena = a;
 	m->keys = PA_NEW_ARRAY(a, uint64_t, cap);
 	m->vals = PA_NEW_ARRAY(a, uint32_t, cap);
 	memset(m->keys, 0xff, cap * sizeof *m->keys);
@@ -51,12 +52,13 @@ static uint32_t *map_slot(struct irb_map *m, uint64_t key, bool *found)
 
 static void map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_t val)
 {
+	(void)a; /* (the map grows in its own arena) */
 	if ((m->n + 1) * 2 > m->cap) {
 		struct irb_map old = *m;
-		map_init(m, a, old.cap * 2);
+		map_init(m, old.arena, old.cap * 2);
 		for (uint32_t i = 0; i < old.cap; i++)
 			if (old.keys[i] != ~0ull)
-				map_put(m, a, old.keys[i], old.vals[i]);
+				map_put(m, old.arena, old.keys[i], old.vals[i]);
 	}
 	bool found;
 	uint32_t *slot = map_slot(m, key, &found);
@@ -485,9 +487,10 @@ void irb_walk(struct irb *b, const struct ptx_function *pf)
 	}
 }
 
-bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
-              const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
-              const struct ir_funclib *lib, struct pa_diag *d)
+static bool build_function(struct ir_function *fn, const struct ptx_function *pf,
+                           const struct ptx_module_state *m, const char *file,
+                           struct pa_arena *arena, struct pa_arena *maps,
+                           const struct ir_funclib *lib, struct pa_diag *d)
 {
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
@@ -531,14 +534,14 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	b.lib = lib;
 	b.line = pf->sym->line;
 	b.col = pf->sym->col;
-	map_init(&b.vars, arena, 256);
-	map_init(&b.defs, arena, 1024);
-	map_init(&b.labels, arena, 64);
-	map_init(&b.params, arena, 64);
-	map_init(&b.syminst, arena, 256);
-	map_init(&b.slots, arena, 64);
-	map_init(&b.call_size, arena, 16);
-	map_init(&b.call_sites, arena, 16);
+	map_init(&b.vars, maps, 256);
+	map_init(&b.defs, maps, 1024);
+	map_init(&b.labels, maps, 64);
+	map_init(&b.params, maps, 64);
+	map_init(&b.syminst, maps, 256);
+	map_init(&b.slots, maps, 64);
+	map_init(&b.call_size, maps, 16);
+	map_init(&b.call_sites, maps, 16);
 	b.root = pf;
 	if (!fn->is_entry && real_sym) { /* a recursive function compiled on its own */
 		irb_switch_to(&b, irb_open_sealed(&b));
@@ -586,4 +589,17 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 	irb_mma_finish(&b);
 	finish_phis(&b);
 	return true;
+}
+
+/* The builder's hash maps live in an arena of their own, freed on return: the IR's arena
+ * then holds the IR alone while the later stages run (the maps were a third of it). */
+bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
+              const struct ptx_module_state *m, const char *file, struct pa_arena *arena,
+              const struct ir_funclib *lib, struct pa_diag *d)
+{
+	struct pa_arena maps;
+	pa_arena_init(&maps);
+	bool ok = build_function(fn, pf, m, file, arena, &maps, lib, d);
+	pa_arena_free(&maps);
+	return ok;
 }

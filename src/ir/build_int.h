@@ -10,6 +10,7 @@ struct irb_map { /* open-addressing hash map u64 -> u32; key ~0 marks a free slo
 	uint64_t *keys;
 	uint32_t *vals;
 	uint32_t cap, n;
+	struct pa_arena *arena; /* where it grows: ir_build's own, dropped when it returns */
 };
 
 struct irb_phi {

@@ -67,12 +67,25 @@ static void finish_function(struct ptx_ctx *c, struct ptx_symbol *fn, bool has_b
 		ptx_dump_function(c->opts->dump_out, fn, c->stmts, c->nstmts, has_body);
 	if (has_body && c->opts->on_function && !pa_diag_failed(c->diag) &&
 	    c->diag->nerrors == errors_before) {
-		struct ptx_function pf = {.sym = fn, .stmts = c->stmts, .nstmts = c->nstmts};
+		struct ptx_function pf = {
+		        .sym = fn, .stmts = c->stmts, .nstmts = c->nstmts, .owner = c};
 		c->opts->on_function(c->opts->user, &pf, &c->mod);
 	}
 	fn->func->rets = fn->func->params = NULL; /* they live in the function arena */
 	c->fn = NULL;
 	c->nstmts = 0;
+	pa_arena_reset(&c->fn_arena);
+}
+
+void ptx_release_body(const struct ptx_function *pf)
+{
+	struct ptx_ctx *c = pf->owner;
+	if (!c)
+		return;
+	free(c->stmts); /* (grown again by the next body) */
+	c->stmts = NULL;
+	c->nstmts = c->cap_stmts = 0;
+	pf->sym->func->rets = pf->sym->func->params = NULL; /* they live in the function arena */
 	pa_arena_reset(&c->fn_arena);
 }
 

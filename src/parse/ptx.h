@@ -398,10 +398,12 @@ struct ptx_stmt {
 	uint32_t nopnds;
 };
 
+struct ptx_ctx;
 struct ptx_function {
 	struct ptx_symbol *sym; /* sym->func holds the signature */
 	struct ptx_stmt *stmts;
 	uint32_t nstmts;
+	struct ptx_ctx *owner; /* on_function's body: the parser (ptx_release_body); else NULL */
 };
 
 struct ptx_module_state {
@@ -438,6 +440,12 @@ struct ptx_parse_options {
 	void (*on_file)(void *user, uint32_t index, const char *name, size_t len);
 	void *user;
 };
+
+/* Frees the body on_function was handed (its statements and the function arena, with
+ * fn->sym->func->params) before the callback returns, for a caller done with it that still
+ * has work to do (the back end, whose peak memory then no longer holds the body).  Nothing
+ * of it may be read afterwards.  No effect on a copy (fn->owner NULL). */
+void ptx_release_body(const struct ptx_function *fn);
 
 /* Reads, parses and checks a whole PTX module from `in`, streaming function by function.
  * Returns true when no error was reported. Never exits, never crashes on any input. */

@@ -360,8 +360,8 @@ static int64_t lower_group(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b,
 	return n;
 }
 
-/* Lowers block b's copy groups in scratch memory (tmp), then gives the block an
- * instruction array of the exact size in the function's arena. */
+/* Lowers block b's copy groups in scratch memory (tmp), then copies the result into the
+ * block's array, or a new one where it does not fit (the old one's pages given back). */
 static bool lower_block(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
@@ -387,10 +387,13 @@ static bool lower_block(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b)
 		n += (uint32_t)got;
 		i = end;
 	}
-	bl->insns = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, n + 1);
+	if (n >= bl->cap) { /* (else the old array, no longer read, takes the result) */
+		pa_arena_release(bl->insns, bl->cap * sizeof *bl->insns);
+		bl->insns = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, n + 1);
+		bl->cap = n + 1;
+	}
 	memcpy(bl->insns, out, n * sizeof *out);
 	bl->ninsns = n;
-	bl->cap = n + 1;
 	return true;
 }
 

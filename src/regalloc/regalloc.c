@@ -114,6 +114,7 @@ static bool assign(struct ra_ctx *ctx, unsigned max_cost)
 			ctx->stats->over_cost = true;
 			return false;
 		}
+		ctx->stats->rewritten = true;
 		if (!ra_spill_vgprs(ctx) || !ra_spill_sgprs(ctx))
 			return false;
 		if (ra_spill_cost(ctx->stats) > max_cost) {
@@ -165,6 +166,7 @@ bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_di
 	fill_no_spill(ctx);
 	if (!assign(ctx, max_cost))
 		return false;
+	stats->rewritten = true;
 	ra_rewrite(ctx);
 	if (!ra_lower_copies(ctx))
 		return false;

@@ -23,6 +23,7 @@ struct ra_stats {
 	unsigned spill_loads;  /* bytes loaded from scratch by spill code (static) */
 	bool needs_scratch;    /* failed only because VGPRs must spill and !fn->scratch_ready */
 	bool over_cost;        /* ra_run_capped stopped: the spill cost passed its cap */
+	bool rewritten;        /* the instructions were changed (registers, spill code) */
 };
 
 /* What spilling costs (the measure the driver minimises): bytes of spill stores and loads,

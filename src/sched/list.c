@@ -48,6 +48,13 @@ struct region {
 	struct edge *edges;
 	uint32_t nedges, edges_cap;
 	uint32_t number;
+	struct sched_undo *undo; /* (or NULL) where a region's new order is recorded */
+	uint32_t block, start;   /* the region being scheduled: block, first instruction */
+};
+
+struct sched_undo_region {
+	uint32_t block, start, n;
+	uint32_t *order; /* the region's instruction j came from old position order[j] */
 };
 
 static bool is_vector_unit(unsigned unit)
@@ -384,6 +391,7 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
                            const uint32_t *order, uint32_t n)
 {
 	struct pa_arena *a = rg->a;
+	struct pa_arena_mark mark = pa_arena_mark(a); /* (its arrays go on return) */
 	uint32_t *dwords = PA_NEW_ARRAY(a, uint32_t, n), *readers = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *first = PA_NEW_ARRAY(a, uint32_t, n + 2), total = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -413,6 +421,7 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
 			held += dwords[i];
 		peak = held > peak ? held : peak;
 	}
+	pa_arena_rewind(a, mark);
 	return peak;
 }
 
@@ -428,11 +437,74 @@ static bool raises_pressure(const struct region *rg, const struct mir_insn *insn
 	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + MAX_HELD_DWORDS;
 }
 
+/* insns[j] = the old insns[order[j]] for every j, in place (a copy of a large region would
+ * add to the peak): each cycle of the permutation is followed once from its first position,
+ * the entries of `order` it visits set to NONE. */
+static void permute(struct mir_insn *insns, uint32_t *order, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (order[j] == NONE)
+			continue;
+		struct mir_insn first = insns[j];
+		uint32_t k = j;
+		while (order[k] != j) {
+			uint32_t from = order[k];
+			insns[k] = insns[from];
+			order[k] = NONE;
+			k = from;
+		}
+		insns[k] = first;
+		order[k] = NONE;
+	}
+}
+
+static void record(struct region *rg, const uint32_t *order, uint32_t n)
+{
+	struct sched_undo *u = rg->undo;
+	u->regions =
+	        pa_arena_grow(rg->fn->arena, u->regions, &u->cap, u->n + 1, sizeof *u->regions);
+	uint32_t *copy = PA_NEW_ARRAY(rg->fn->arena, uint32_t, n);
+	memcpy(copy, order, n * sizeof *copy);
+	u->regions[u->n++] = (struct sched_undo_region){rg->block, rg->start, n, copy};
+}
+
+/* The inverse of permute: the old insns[order[j]] = insns[j], in place, cycle by cycle. */
+static void unpermute(struct mir_insn *insns, uint32_t *order, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (order[j] == NONE)
+			continue;
+		struct mir_insn carry = insns[j];
+		uint32_t k = order[j];
+		order[j] = NONE;
+		while (k != j) {
+			struct mir_insn t = insns[k];
+			insns[k] = carry;
+			carry = t;
+			uint32_t next = order[k];
+			order[k] = NONE;
+			k = next;
+		}
+		insns[j] = carry;
+	}
+}
+
+void sched_list_undo(struct mir_function *fn, struct sched_undo *undo)
+{
+	for (uint32_t r = undo->n; r-- > 0;) {
+		const struct sched_undo_region *u = &undo->regions[r];
+		unpermute(fn->blocks[u->block].insns + u->start, u->order, u->n);
+	}
+	undo->n = 0;
+}
+
 /* Reorders insns[0..n) in place. */
 static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
 {
 	build_edges(rg, insns, n);
 	struct pa_arena *a = rg->a;
+	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
+	struct pa_arena_mark mark = pa_arena_mark(a); /* the list's state goes after the loop */
 	uint32_t *height = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *npreds = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *succ_first = PA_NEW_ARRAY(a, uint32_t, n + 1);
@@ -462,26 +534,28 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	for (uint32_t i = 0; i < n; i++)
 		if (!npreds[i])
 			ready_push(hl.dwords[i] ? &ql : &q, i);
-	struct mir_insn *out = PA_NEW_ARRAY(a, struct mir_insn, n);
-	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t nout = 0;
 	while (q.n || ql.n) {
 		uint32_t i = ready_pop(pick_queue(&hl, &q, &ql));
-		order[nout] = i;
-		out[nout++] = insns[i];
+		order[nout++] = i;
 		held_loads_emit(&hl, i);
 		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
 			if (--npreds[succ[k]] == 0)
 				ready_push(hl.dwords[succ[k]] ? &ql : &q, succ[k]);
 	}
-	if (nout == n && !raises_pressure(rg, insns, order, n)) /* (nout == n: acyclic) */
-		memcpy(insns, out, n * sizeof *out);
+	pa_arena_rewind(a, mark);
+	if (nout == n && !raises_pressure(rg, insns, order, n)) { /* (nout == n: acyclic) */
+		if (rg->undo)
+			record(rg, order, n);
+		permute(insns, order, n);
+	}
 }
 
-void sched_list(struct mir_function *fn, bool virtual_regs)
+static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo)
 {
 	struct region rg;
 	memset(&rg, 0, sizeof rg);
+	rg.undo = undo;
 	rg.t = fn->target;
 	rg.fn = fn;
 	struct pa_arena region_arena; /* (the function's arena would keep every region's graph) */
@@ -511,12 +585,25 @@ void sched_list(struct mir_function *fn, bool virtual_regs)
 				rg.edges_cap = 0;
 				rg.reader_insn = rg.reader_next = NULL;
 				rg.readers_cap = rg.readers_cap2 = 0;
+				rg.block = b;
+				rg.start = start;
 				schedule_region(&rg, bl->insns + start, i - start);
 			}
 			start = i + 1;
 		}
 	}
 	pa_arena_free(rg.a);
+}
+
+void sched_list(struct mir_function *fn, bool virtual_regs)
+{
+	list_schedule(fn, virtual_regs, NULL);
+}
+
+void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo)
+{
+	memset(undo, 0, sizeof *undo);
+	list_schedule(fn, true, undo);
 }
 
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)

@@ -33,6 +33,15 @@ struct sched_stats {
  * virtual registers; the caller keeps a copy in case the result needs too many
  * registers) or after it, before the waits. */
 void sched_list(struct mir_function *fn, bool virtual_regs);
+/* What sched_list before allocation changed: the order it gave each region (in fn->arena),
+ * so that a deep copy made later (sched_mir_copy) can be put back in selection's order by
+ * sched_list_undo -- a few bytes per instruction kept instead of a copy of the MIR. */
+struct sched_undo {
+	struct sched_undo_region *regions;
+	uint32_t n, cap;
+};
+void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo);
+void sched_list_undo(struct mir_function *fn, struct sched_undo *undo);
 /* A deep copy of fn's blocks and virtual registers in fn->arena (to retry allocation). */
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out);
 void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats);

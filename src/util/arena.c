@@ -23,11 +23,15 @@
 #define HUGE_CHUNK ((size_t)2 << 20)
 /* What a reset arena keeps at most (one chunk); more is returned to the system. */
 #define RETAIN_MAX ((size_t)4 << 20)
+/* Abandoned growable arrays of at least this size give their pages back (pa_arena_release). */
+#define RELEASE_MIN ((size_t)256 << 10)
+#define PAGE        ((size_t)4096)
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
-	size_t size; /* usable bytes in data[] */
-	void *map;   /* mmap'ed region holding the chunk (NULL: from calloc) */
+	size_t size;        /* usable bytes in data[] */
+	unsigned char *end; /* end of the used part once a newer chunk took over */
+	void *map;          /* mmap'ed region holding the chunk (NULL: from calloc) */
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
@@ -111,6 +115,8 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		c->size = size;
 	}
 	size = c->size;
+	if (a->head)
+		a->head->end = a->next;
 	c->prev = a->head;
 	a->head = c;
 	a->next = c->data;
@@ -166,20 +172,63 @@ void pa_arena_reset(struct pa_arena *a)
 	new_chunk(a, total);
 }
 
+static void drop_chunk(struct pa_arena_chunk *c)
+{
+	if (c->map)
+		munmap(c->map, c->maplen);
+	else
+		free(c);
+}
+
+void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
+{
+	unsigned char *used_end = a->next;
+	while (a->head && a->head != m.chunk) {
+		struct pa_arena_chunk *c = a->head;
+		a->head = c->prev;
+		a->bytes_reserved -= c->size;
+		drop_chunk(c);
+		used_end = a->head ? a->head->end : NULL;
+	}
+	if (!a->head) {
+		a->next = a->limit = NULL;
+		return;
+	}
+	memset(m.next, 0, (size_t)(used_end - m.next)); /* keep the free part zeroed */
+	a->next = m.next;
+	a->limit = a->head->data + a->head->size;
+}
+
 void pa_arena_free(struct pa_arena *a)
 {
 	struct pa_arena_chunk *c = a->head;
 	while (c) {
 		struct pa_arena_chunk *prev = c->prev;
-		if (c->map)
-			munmap(c->map, c->maplen);
-		else
-			free(c);
+		drop_chunk(c);
 		c = prev;
 	}
 	a->head = NULL;
 	a->next = a->limit = NULL;
 	a->bytes_reserved = 0;
+}
+
+/* The arena never hands an abandoned array's bytes out again, so a large array grown by
+ * doubling would else keep all its old copies resident (as much again as the array) until
+ * the arena is reset.  The pages read as zeros if touched again (reset's clearing does),
+ * like the rest of a chunk's free part. */
+void pa_arena_release(void *p, size_t size)
+{
+	if (size < RELEASE_MIN)
+		return;
+	uintptr_t begin = ((uintptr_t)p + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + size) & ~(uintptr_t)(PAGE - 1);
+#ifdef MADV_DONTNEED
+	if (end > begin)
+		madvise((void *)begin, end - begin, MADV_DONTNEED);
+#else
+	(void)begin;
+	(void)end;
+#endif
 }
 
 void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
@@ -190,8 +239,10 @@ void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need,
 	while (ncap < need)
 		ncap *= 2;
 	void *fresh = pa_arena_array(a, ncap, elem, 8);
-	if (old)
+	if (old) {
 		memcpy(fresh, old, (size_t)*cap * elem);
+		pa_arena_release(old, (size_t)*cap * elem);
+	}
 	*cap = ncap;
 	return fresh;
 }

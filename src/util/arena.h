@@ -51,6 +51,23 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
 void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
+/* Gives the whole pages inside p[0..size) back to the system when it is large (256 KiB or
+ * more): for an array in an arena that its owner replaced and never reads again (they read
+ * as zeros afterwards).  pa_arena_grow does it for the copies it leaves. */
+void pa_arena_release(void *p, size_t size);
+
+/* A point in an arena's life: pa_arena_rewind frees what was allocated after it (a stage's
+ * temporaries), giving back the chunks added since and clearing the bytes used since, so
+ * the next temporaries reuse the same memory instead of adding to the peak. */
+struct pa_arena_mark {
+	struct pa_arena_chunk *chunk;
+	unsigned char *next;
+};
+static inline struct pa_arena_mark pa_arena_mark(const struct pa_arena *a)
+{
+	return (struct pa_arena_mark){a->head, a->next};
+}
+void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m);
 
 #define PA_NEW(a, T)          ((T *)pa_arena_alloc((a), sizeof(T), _Alignof(T)))
 #define PA_NEW_ARRAY(a, T, n) ((T *)pa_arena_array((a), (n), sizeof(T), _Alignof(T)))
