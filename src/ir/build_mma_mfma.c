@@ -412,10 +412,13 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	return true;
 }
 
-void mma_matrix_written(struct irb *b, const ir_ref *dvar)
+void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar)
 {
-	for (unsigned x = 0; x < 4 && b->mma_recs; x++)
-		b->mma_recs->dvar[x] = dvar[x];
+	struct mma_unit_rec *r = b->mma_recs;
+	for (unsigned i = 0; i < back && r; i++)
+		r = r->next;
+	for (unsigned x = 0; x < 4 && r; x++)
+		r->dvar[x] = dvar[x];
 }
 
 /* ---- chains through loop phis (after every block is sealed) ---- */
