@@ -50,7 +50,8 @@ struct mfma_state {
 	struct mma_unit_rec *rec; /* this mma's */
 	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
 	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
-	bool i8;                  /* s8 x s8: one register per MFMA operand, WMMA iu8 */
+	bool i8;                  /* s8/u8: one register per MFMA operand, WMMA iu8 */
+	bool ua, ub;              /* MFMA i8: A / B .u8 (not both), bytes ^ 0x80 + corrections */
 	bool tf32;                /* tf32: one register (one k) per MFMA operand too */
 	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
 	ir_ref bit1;              /* pred: lane bit 1 */
@@ -118,6 +119,32 @@ static ir_ref tuple(struct irb *b, const ir_ref *v, unsigned n)
 	return irb_emit(b, IR_MTUP, IR_T_I32, v, n, 0, 0);
 }
 
+/* v_mfma_i32_4x4x4i8's bytes are signed.  A .u8 byte u is u' + 128 with u' = u ^ 0x80 a
+ * signed byte, so for .u8 A x .s8 B (A' the signed bytes the unit read)
+ *   A B = A' B + 128 B   (per k; .s8 A x .u8 B: A B' + 128 A)
+ * and the correction is two products with a constant operand of bytes 64, no shuffle: 128 B
+ * = two (B, 64) products.  Exact: integers, at most 2^21 in magnitude.  The unit computes
+ * D^T: its srcA (ra) holds B's bytes, srcB (rb) A's.  .u8 x .u8 would need five products
+ * per chunk (A' B' + 128 A' + 128 B' + 16384): slower in amdsim than the portable
+ * v_dot4_u32_u8 (2002 against 1718 cycles for one m16n8k32), so it stays portable. */
+static ir_ref u8_corrections(struct mfma_state *s, enum ir_matrix_op op, ir_ref ra, ir_ref rb,
+                             ir_ref acc)
+{
+	if (!s->ua && !s->ub)
+		return acc;
+	struct irb *b = s->b;
+	ir_ref k64 = konst(b, 0x40404040u);
+	for (unsigned i = 0; i < 2 && s->ua; i++) {
+		ir_ref args[3] = {ra, tuple(b, &k64, 1), acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	for (unsigned i = 0; i < 2 && s->ub; i++) {
+		ir_ref args[3] = {tuple(b, &k64, 1), rb, acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	return acc;
+}
+
 /* The four MFMAs of one m16n8k16 (the header's scheme); a: 4, bb: 2, c: 4 registers. */
 static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
                           const ir_ref *bb, const ir_ref *c, ir_ref *d)
@@ -149,8 +176,10 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		bool one = s->i8 || s->tf32;
 		for (unsigned q = 0; q < (one ? 2u : 1u); q++) { /* s8, tf32: a chunk a register */
 			unsigned n = one ? 1 : 2;
-			ir_ref args[3] = {tuple(b, ta + q, n), tuple(b, tb + q, n), acc};
+			ir_ref ra = tuple(b, ta + q, n), rb = tuple(b, tb + q, n);
+			ir_ref args[3] = {ra, rb, acc};
 			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+			acc = u8_corrections(s, op, ra, rb, acc);
 		}
 	}
 	ir_ref *dt = s->rec->dt;
@@ -343,10 +372,10 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	if (mu == IR_MU_NONE || (mu != IR_MU_MFMA && b->fn->wave_size != 32) || q->m != 16 ||
 	    q->n != 8 || !q->sync)
 		return false;
-	/* bytes: s8 x s8 on both units; u8 (either side) on gfx1100's iu8 only */
+	/* bytes: s8 x s8 and mixed s8/u8 on MFMA (u8_corrections), any mix on gfx1100's iu8 */
 	bool sa = q->ea == EK_S8, sb = q->eb == EK_S8;
 	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
-	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !(sa && sb))))
+	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !sa && !sb)))
 		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
 	if (!i8 && q->ea != q->eb)
 		return false;
@@ -376,6 +405,8 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	                                        : tf32 ? 2
 	                                               : 4),
 	                       .i8 = i8,
+	                       .ua = i8 && mu == IR_MU_MFMA && !sa,
+	                       .ub = i8 && mu == IR_MU_MFMA && !sb,
 	                       .tf32 = tf32,
 	                       .zero_c = q->satfinite};
 	rec->next = b->mma_recs;
@@ -394,18 +425,23 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 		addresses(&s, id);
 		ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
 		s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
-		ir_ref ta[4],
-		        tb[2]; /* tf32: the unit reads the top 19 bits, as the portable code */
+		/* tf32: the unit reads the top 19 bits, as the portable code; .u8: the bytes ^ 0x80
+		 * (u8_corrections) */
+		ir_ref ta[4], tb[2];
 		for (unsigned r = 0; tf32 && r < q->k / 2; r++)
 			ta[r] = and_k(b, a[r], 0xffffe000u);
 		for (unsigned r = 0; tf32 && r < q->k / 4; r++)
 			tb[r] = and_k(b, bb[r], 0xffffe000u);
+		for (unsigned r = 0; s.ua && r < q->k / 8; r++)
+			ta[r] = op2(b, IR_XOR, a[r], konst(b, 0x80808080u));
+		for (unsigned r = 0; s.ub && r < q->k / 16; r++)
+			tb[r] = op2(b, IR_XOR, bb[r], konst(b, 0x80808080u));
 		mfma_m16n8k16(&s,
 		              tf32              ? IR_MX_F32_4X4X1_F32
 		              : i8              ? IR_MX_I32_4X4X4_I8
 		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
 		                                : IR_MX_F32_4X4X4_BF16,
-		              tf32 ? ta : a, tf32 ? tb : bb, c, d);
+		              tf32 || s.ua ? ta : a, tf32 || s.ub ? tb : bb, c, d);
 	}
 	for (unsigned x = 0; x < 4 && q->satfinite; x++) /* the sum is exact: saturate + C */
 		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);

@@ -42,6 +42,9 @@ FORMS = [
             warp_level=True),
     generic('mma_u4s4_k64', (16, 8, 64), 'u4', 's4', 's32', 's32', 8, 8),
     generic('mma_s8_m8', (8, 8, 16), 's8', 's8', 's32', 's32', 4, 4),
+    # MFMA's bytes are signed: .u8 through u8_corrections (docs/TENSOR.md)
+    generic('mma_u8u8', (16, 8, 32), 'u8', 'u8', 's32', 's32', 4, 4, warp_level=True),
+    generic('mma_u8s8_m8', (8, 8, 16), 'u8', 's8', 's32', 's32', 4, 4),
     generic('mma_s8_sat', (16, 8, 32), 's8', 's8', 's32', 's32', 4, 4, sat=True),
     generic('mma_f64', (8, 8, 4), 'f64', 'f64', 'f64', 'f64', 1, 1),
     generic('mma_b1_xor', (8, 8, 128), 'b1', 'b1', 's32', 's32', 32, 32, b1op='xor'),
@@ -194,6 +197,8 @@ CHAINS = [
     generic('mma_chain_f16_k8', (16, 8, 8), 'f16', 'f16', 'f32', 'f32', 2, 2),
     generic('mma_chain_s8', (16, 8, 32), 's8', 's8', 's32', 's32', 4, 4, warp_level=True),
     generic('mma_chain_s8_k16', (16, 8, 16), 's8', 's8', 's32', 's32', 4, 4),
+    generic('mma_chain_u8s8', (16, 8, 32), 'u8', 's8', 's32', 's32', 4, 4),
+    generic('mma_chain_s8u8_k16', (16, 8, 16), 's8', 'u8', 's32', 's32', 4, 4),
     generic('mma_chain_tf32_k4', (16, 8, 4), 'tf32', 'tf32', 'f32', 'f32', 1, 1),
 ]
 
