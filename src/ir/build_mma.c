@@ -537,32 +537,43 @@ static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct 
 	unsigned ra = f->la.nelem / f->la.per, rb = f->lb.nelem / f->lb.per;
 	if ((m0 == 16 ? ra : 2 * ra) > 4)
 		return false;
-	struct mma_fast q = {
-	        16,   8,           f->k, f->ea, f->eb, c16 ? EK_F32 : f->ec, d16 ? EK_F32 : f->ed,
-	        true, f->satfinite};
-	unsigned nt_all = mt * nt, ne = ce * nt_all;
+	/* WMMA is 16 columns wide: two n8 tiles sharing A make one product, no padding */
+	unsigned mu = b->fn->matrix_unit, w = 1;
+	if ((mu == IR_MU_WMMA11 || mu == IR_MU_WMMA12) && nt % 2 == 0)
+		w = 2;
+	struct mma_fast q = {.m = 16,
+	                     .n = 8 * w,
+	                     .k = f->k,
+	                     .ea = f->ea,
+	                     .eb = f->eb,
+	                     .ec = c16 ? EK_F32 : f->ec,
+	                     .ed = d16 ? EK_F32 : f->ed,
+	                     .sync = true,
+	                     .satfinite = f->satfinite};
+	unsigned nt_all = mt * nt, ne = ce * nt_all, np = nt_all / w;
 	ir_ref *cv = PA_NEW_ARRAY(b->arena, ir_ref, nc), *out = PA_NEW_ARRAY(b->arena, ir_ref, ne);
 	for (unsigned r = 0; r < nc; r++)
 		cv[r] = IR_NO_REF;
 	if (!c16)
 		var_values(b, &in->opnds[3], nc, cv);
-	for (unsigned t = 0; t < nt_all; t++) {
-		unsigned i = t / nt, j = t % nt;
-		ir_ref a[4], c[4], cvar[4], fast[4];
+	for (unsigned p = 0; p < np; p++) { /* product p: tiles p w .. p w + w - 1 */
+		unsigned t0 = p * w, i = t0 / nt, j = t0 % nt;
+		ir_ref a[4], c[8], cvar[8], fast[8];
 		for (unsigned r = 0; r < (m0 == 16 ? ra : 2 * ra); r++)
 			a[r] = m0 == 16 ? reg[0][i * ra + r] : reg[0][r / 2];
-		for (unsigned x = 0; x < 4; x++) {
-			unsigned e = t * ce + (m0 == 16 ? x : x & 1);
+		for (unsigned x = 0; x < 4 * w; x++) {
+			unsigned e = (t0 + x / 4) * ce + (m0 == 16 ? x % 4 : x & 1);
 			c[x] = c16 ? op1(b, IR_BITCAST, IR_T_I32,
 			                 unpack(b, reg[2][e / 2], e % 2, EK_F16), 0)
 			           : reg[2][e];
 			cvar[x] = cv[e];
 		}
-		/* the same form every tile: only the first can be refused, before any code */
+		/* the same form every product: only the first can be refused, before any code */
 		if (!mma_matrix_unit(b, &q, a, reg[1] + j * rb, c, cvar, fast))
 			return false;
-		for (unsigned x = 0; x < ce; x++)
-			out[t * ce + x] = fast[x];
+		for (unsigned u = 0; u < w; u++)
+			for (unsigned x = 0; x < ce; x++)
+				out[(t0 + u) * ce + x] = fast[4 * u + x];
 	}
 	const struct ptx_operand *d = &in->opnds[0];
 	for (unsigned r = 0; r < nd; r++) {
@@ -583,11 +594,11 @@ static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct 
 		return true;
 	ir_ref *dv = PA_NEW_ARRAY(b->arena, ir_ref, nd);
 	var_values(b, d, nd, dv);
-	for (unsigned t = 0; t < nt_all; t++) {
-		ir_ref dvar[4];
-		for (unsigned x = 0; x < 4; x++)
-			dvar[x] = dv[t * ce + (m0 == 16 ? x : x & 1)];
-		mma_matrix_written(b, nt_all - 1 - t, dvar);
+	for (unsigned p = 0; p < np; p++) {
+		ir_ref dvar[8];
+		for (unsigned x = 0; x < 4 * w; x++)
+			dvar[x] = dv[(p * w + x / 4) * ce + (m0 == 16 ? x % 4 : x & 1)];
+		mma_matrix_written(b, np - 1 - p, dvar);
 	}
 	return true;
 }
