@@ -528,7 +528,9 @@ static void patch_tuple(struct irb *b, uint32_t block, ir_ref tup, const ir_ref 
 		}
 }
 
-/* m's C through phis of one block whose every incoming value is a record's D or zeros. */
+/* m's C through phis of one block whose every incoming value is a record's D, zeros, or the
+ * phis themselves (a loop that does not touch the accumulator: nvcc's wmma GEMM stages its
+ * tiles in loops between the mma's). */
 static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 {
 	struct irb_phi *p[8] = {0}; /* nv >= 4 entries set below */
@@ -541,15 +543,18 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 	uint32_t h = b->fn->vals[p[0]->res].block;
 	const struct ir_block *hb = &b->fn->blocks[h];
 	struct mma_unit_rec **from = PA_NEW_ARRAY(b->arena, struct mma_unit_rec *, hb->npreds + 1);
+	bool *self = PA_NEW_ARRAY(b->arena, bool, hb->npreds + 1);
 	for (uint32_t i = 0; i < hb->npreds; i++) {
 		ir_ref in[8];
 		bool zero = true;
+		self[i] = true;
 		for (unsigned x = 0; x < m->nv; x++) {
 			in[x] = p[x]->args[i];
 			zero &= is_zero(b, in[x]);
+			self[i] &= in[x] == p[x]->res;
 		}
-		from[i] = zero ? NULL : rec_of(b, m->family, m->nv, in);
-		if (!zero && !from[i])
+		from[i] = zero || self[i] ? NULL : rec_of(b, m->family, m->nv, in);
+		if (!zero && !self[i] && !from[i])
 			return;
 	}
 	ir_ref np[8];
@@ -560,7 +565,7 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 		q->incomplete = false;
 		q->args = PA_NEW_ARRAY(b->arena, ir_ref, hb->npreds + 1);
 		for (uint32_t i = 0; i < hb->npreds; i++)
-			q->args[i] = from[i] ? from[i]->dt[j] : konst(b, 0);
+			q->args[i] = from[i] ? from[i]->dt[j] : self[i] ? q->res : konst(b, 0);
 		q->next = b->bstate[h].phis;
 		b->bstate[h].phis = q;
 		np[j] = q->res;
