@@ -506,10 +506,10 @@ static unsigned regs_of(const struct mma_layout *l, enum mma_ek k)
 	return mma_layout_elems(l) / per;
 }
 
-/* The values of a 4-register fragment's variables now (IR_NO_REF: not a register). */
-static void var_values(struct irb *b, const struct ptx_operand *o, ir_ref *v)
+/* The values of an n-register fragment's variables now (IR_NO_REF: not a register). */
+static void var_values(struct irb *b, const struct ptx_operand *o, unsigned n, ir_ref *v)
 {
-	for (unsigned x = 0; x < 4; x++) {
+	for (unsigned x = 0; x < n; x++) {
 		const struct ptx_operand *e =
 		        o->kind == PTX_OPND_VEC && x < o->nelems ? &o->elems[x] : o;
 		int32_t var = e->kind == PTX_OPND_REG ? irb_opnd_var(b, e) : -1;
@@ -517,53 +517,88 @@ static void var_values(struct irb *b, const struct ptx_operand *o, ir_ref *v)
 	}
 }
 
-/* The form on the target's matrix unit (build_mma_mfma.c), when it has one for it: C and D
- * of 4 registers (f32), or 2 (.f16 pairs: widened to f32 before, rounded once after, as the
- * portable lowering does).  Only an f32 D is recorded for chains. */
+/* The forms on the target's matrix unit (build_mma_mfma.c), when it has one for them: an
+ * mma.sync, or each m16n8kK / m8n8kK tile of a wmma (build_wmma.c: mt x nt tiles), one
+ * m16n8 product each.  An m8 tile (m8n32k16, m8n8k16) is computed as m16 with A's and C's
+ * rows 8-15 copies of rows 0-7 (the m8 A register r is the m16 A register 2r: a16[r] =
+ * a8[r / 2]; the m8 C element x is the m16 element x), its D's rows 8-15 dropped.  .f16 C
+ * is widened to f32 before, an .f16 D rounded once after, as the portable lowering does.
+ * Every tile is computed before D is written (a wmma's D may be its C); only an f32/s32 D
+ * is recorded for chains, tile by tile. */
 static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct mma_form *f,
                          ir_ref *const *reg, unsigned nc, unsigned nd, ir_ref guard)
 {
 	bool c16 = f->ec == EK_F16, d16 = f->ed == EK_F16;
-	if (nc != (c16 ? 2u : 4u) || nd != (d16 ? 2u : 4u))
+	unsigned mt = f->la.ntiles, nt = f->lb.ntiles, m0 = f->la.m0, ce = f->lc.nelem;
+	if (f->la.kind != LK_A || f->lb.kind != LK_B || f->lc.kind != LK_C || !f->la.per ||
+	    !f->lb.per || (m0 != 16 && m0 != 8) || f->lc.ntiles != mt * nt || f->lc.m0 != m0 ||
+	    nc * (c16 ? 2 : 1) != ce * mt * nt || nd * (d16 ? 2 : 1) != ce * mt * nt)
 		return false;
-	struct mma_fast q = {f->m,
-	                     f->n,
-	                     f->k,
-	                     f->ea,
-	                     f->eb,
-	                     c16 ? EK_F32 : f->ec,
-	                     d16 ? EK_F32 : f->ed,
-	                     f->la.kind == LK_A && f->la.ntiles == 1 && f->lb.ntiles == 1,
-	                     f->satfinite};
-	ir_ref c[4], fast[4], cvar[4], dvar[4];
-	const struct ptx_operand *d = &in->opnds[0];
-	for (unsigned x = 0; x < 4; x++) {
-		cvar[x] = IR_NO_REF;
-		c[x] = c16 ? op1(b, IR_BITCAST, IR_T_I32, unpack(b, reg[2][x / 2], x % 2, EK_F16),
-		                 0)
-		           : reg[2][x];
-	}
+	unsigned ra = f->la.nelem / f->la.per, rb = f->lb.nelem / f->lb.per;
+	if ((m0 == 16 ? ra : 2 * ra) > 4)
+		return false;
+	/* WMMA is 16 columns wide: two n8 tiles sharing A make one product, no padding */
+	unsigned mu = b->fn->matrix_unit, w = 1;
+	if ((mu == IR_MU_WMMA11 || mu == IR_MU_WMMA12) && nt % 2 == 0)
+		w = 2;
+	struct mma_fast q = {.m = 16,
+	                     .n = 8 * w,
+	                     .k = f->k,
+	                     .ea = f->ea,
+	                     .eb = f->eb,
+	                     .ec = c16 ? EK_F32 : f->ec,
+	                     .ed = d16 ? EK_F32 : f->ed,
+	                     .sync = true,
+	                     .satfinite = f->satfinite};
+	unsigned nt_all = mt * nt, ne = ce * nt_all, np = nt_all / w;
+	ir_ref *cv = PA_NEW_ARRAY(b->arena, ir_ref, nc), *out = PA_NEW_ARRAY(b->arena, ir_ref, ne);
+	for (unsigned r = 0; r < nc; r++)
+		cv[r] = IR_NO_REF;
 	if (!c16)
-		var_values(b, &in->opnds[3], cvar);
-	if (!mma_matrix_unit(b, &q, reg[0], reg[1], c, cvar, fast))
-		return false;
+		var_values(b, &in->opnds[3], nc, cv);
+	for (unsigned p = 0; p < np; p++) { /* product p: tiles p w .. p w + w - 1 */
+		unsigned t0 = p * w, i = t0 / nt, j = t0 % nt;
+		ir_ref a[4], c[8], cvar[8], fast[8];
+		for (unsigned r = 0; r < (m0 == 16 ? ra : 2 * ra); r++)
+			a[r] = m0 == 16 ? reg[0][i * ra + r] : reg[0][r / 2];
+		for (unsigned x = 0; x < 4 * w; x++) {
+			unsigned e = (t0 + x / 4) * ce + (m0 == 16 ? x % 4 : x & 1);
+			c[x] = c16 ? op1(b, IR_BITCAST, IR_T_I32,
+			                 unpack(b, reg[2][e / 2], e % 2, EK_F16), 0)
+			           : reg[2][e];
+			cvar[x] = cv[e];
+		}
+		/* the same form every product: only the first can be refused, before any code */
+		if (!mma_matrix_unit(b, &q, a, reg[1] + j * rb, c, cvar, fast))
+			return false;
+		for (unsigned u = 0; u < w; u++)
+			for (unsigned x = 0; x < ce; x++)
+				out[(t0 + u) * ce + x] = fast[4 * u + x];
+	}
+	const struct ptx_operand *d = &in->opnds[0];
 	for (unsigned r = 0; r < nd; r++) {
-		ir_ref v = fast[r];
+		ir_ref v = out[r];
 		if (d16) {
 			ir_ref h[2];
 			for (unsigned e = 0; e < 2; e++)
 				h[e] = op1(b, IR_ZEXT, IR_T_I32,
 				           op1(b, IR_F2H, IR_T_I16,
-				               op1(b, IR_BITCAST, IR_T_F32, fast[2 * r + e], 0), 0),
+				               op1(b, IR_BITCAST, IR_T_F32, out[2 * r + e], 0), 0),
 				           0);
 			v = op2(b, IR_OR, IR_T_I32, h[0],
 			        op2(b, IR_SHL, IR_T_I32, h[1], konst(b, IR_T_I32, 16), 0), 0);
 		}
 		irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, v, false, guard);
 	}
-	if (guard == IR_NO_REF && !d16) {
-		var_values(b, d, dvar);
-		mma_matrix_written(b, dvar);
+	if (guard != IR_NO_REF || d16)
+		return true;
+	ir_ref *dv = PA_NEW_ARRAY(b->arena, ir_ref, nd);
+	var_values(b, d, nd, dv);
+	for (unsigned p = 0; p < np; p++) {
+		ir_ref dvar[8];
+		for (unsigned x = 0; x < 4 * w; x++)
+			dvar[x] = dv[(p * w + x / 4) * ce + (m0 == 16 ? x % 4 : x & 1)];
+		mma_matrix_written(b, np - 1 - p, dvar);
 	}
 	return true;
 }

@@ -83,11 +83,12 @@ struct mma_fast {
 };
 /* D's registers d[] from A, B, C's (the PTX fragments; cvar: the values of C's registers,
  * IR_NO_REF where not a register) on the target's matrix unit; false (nothing emitted) where
- * it has none for this form.  After writing D unguarded, mma_matrix_written(b, dvar) with the
- * values D's registers then hold lets a later mma chain to it. */
+ * it has none for this form.  After writing D unguarded, mma_matrix_written(b, back, dvar)
+ * with the values D's registers then hold lets a later mma chain to it (back: how many
+ * matrix-unit products were computed after this one, for a wmma's several tiles). */
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d);
-void mma_matrix_written(struct irb *b, const ir_ref *dvar);
+void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar);
 /* the shape in a matrix instruction's words; false if none */
 bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
 #endif

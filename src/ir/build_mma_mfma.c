@@ -38,8 +38,9 @@ struct mma_unit_rec {
 	ir_ref dt[8]; /* its dwords (MTUP_GET) */
 	unsigned ndt;
 	ir_ref ctup[2]; /* the MTUP(s) of 4 dwords holding the converted C, or IR_NO_REF */
-	ir_ref cvar[4]; /* the C registers' values the mma read */
-	ir_ref dvar[4]; /* the D registers' values after it (IR_NO_REF: not recorded) */
+	unsigned nv;    /* C and D registers: 4, or 8 for a pair of n8 tiles (n 16) */
+	ir_ref cvar[8]; /* the C registers' values the mma read */
+	ir_ref dvar[8]; /* the D registers' values after it (IR_NO_REF: not recorded) */
 	struct mma_unit_rec *next;
 };
 
@@ -50,9 +51,12 @@ struct mfma_state {
 	struct mma_unit_rec *rec; /* this mma's */
 	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
 	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
-	bool i8;                  /* s8 x s8: one register per MFMA operand, WMMA iu8 */
+	bool i8;                  /* s8/u8: one register per MFMA operand, WMMA iu8 */
+	bool ua, ub;              /* MFMA i8: A / B .u8 (not both), bytes ^ 0x80 + corrections */
 	bool tf32;                /* tf32: one register (one k) per MFMA operand too */
 	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
+	bool pair;                /* WMMA: two n8 tiles (B, C, D of 2 tiles), no padding */
+	unsigned rb;              /* B registers of one n8 tile */
 	ir_ref bit1;              /* pred: lane bit 1 */
 	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
 	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
@@ -118,6 +122,32 @@ static ir_ref tuple(struct irb *b, const ir_ref *v, unsigned n)
 	return irb_emit(b, IR_MTUP, IR_T_I32, v, n, 0, 0);
 }
 
+/* v_mfma_i32_4x4x4i8's bytes are signed.  A .u8 byte u is u' + 128 with u' = u ^ 0x80 a
+ * signed byte, so for .u8 A x .s8 B (A' the signed bytes the unit read)
+ *   A B = A' B + 128 B   (per k; .s8 A x .u8 B: A B' + 128 A)
+ * and the correction is two products with a constant operand of bytes 64, no shuffle: 128 B
+ * = two (B, 64) products.  Exact: integers, at most 2^21 in magnitude.  The unit computes
+ * D^T: its srcA (ra) holds B's bytes, srcB (rb) A's.  .u8 x .u8 would need five products
+ * per chunk (A' B' + 128 A' + 128 B' + 16384): slower in amdsim than the portable
+ * v_dot4_u32_u8 (2002 against 1718 cycles for one m16n8k32), so it stays portable. */
+static ir_ref u8_corrections(struct mfma_state *s, enum ir_matrix_op op, ir_ref ra, ir_ref rb,
+                             ir_ref acc)
+{
+	if (!s->ua && !s->ub)
+		return acc;
+	struct irb *b = s->b;
+	ir_ref k64 = konst(b, 0x40404040u);
+	for (unsigned i = 0; i < 2 && s->ua; i++) {
+		ir_ref args[3] = {ra, tuple(b, &k64, 1), acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	for (unsigned i = 0; i < 2 && s->ub; i++) {
+		ir_ref args[3] = {tuple(b, &k64, 1), rb, acc};
+		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+	}
+	return acc;
+}
+
 /* The four MFMAs of one m16n8k16 (the header's scheme); a: 4, bb: 2, c: 4 registers. */
 static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_ref *a,
                           const ir_ref *bb, const ir_ref *c, ir_ref *d)
@@ -149,8 +179,10 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		bool one = s->i8 || s->tf32;
 		for (unsigned q = 0; q < (one ? 2u : 1u); q++) { /* s8, tf32: a chunk a register */
 			unsigned n = one ? 1 : 2;
-			ir_ref args[3] = {tuple(b, ta + q, n), tuple(b, tb + q, n), acc};
+			ir_ref ra = tuple(b, ta + q, n), rb = tuple(b, tb + q, n);
+			ir_ref args[3] = {ra, rb, acc};
 			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+			acc = u8_corrections(s, op, ra, rb, acc);
 		}
 	}
 	ir_ref *dt = s->rec->dt;
@@ -164,6 +196,12 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		       r1 = read_at(s, dt[2 + x0], s->at_d[x1]);
 		d[x] = by_bit1(s, x1, r1, r0);
 	}
+}
+
+static ir_ref sel3(struct irb *b, ir_ref p, ir_ref x, ir_ref y) /* p ? x : y */
+{
+	ir_ref args[3] = {p, x, y};
+	return irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
 }
 
 /* gfx1100 (wave32): one v_wmma_f32_16x16x16_f16 (bf16) computes D = A B + C with B and C
@@ -203,6 +241,8 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		ir_ref sel[3] = {bit3, r1, r0};
 		ta[q] = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
 		tb[q] = read_at(s, bb[h], at_ab[q & 3]);
+		if (s->pair) /* column L & 15: tile L3 */
+			tb[q] = sel3(b, bit3, read_at(s, bb[s->rb + h], at_ab[q & 3]), tb[q]);
 	}
 	for (unsigned q = 0; q < 8 && s->chain == IR_NO_REF; q++) {
 		unsigned h = q >> 2; /* C register q: row 2q + L4, column L & 15: element 2h + L0 */
@@ -214,6 +254,11 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		       r1 = read_at(s, c[2 * h + 1], at_c[q & 3]);
 		ir_ref selc[3] = {bit0, r1, r0};
 		tc[q] = irb_emit(b, IR_SELECT, IR_T_I32, selc, 3, 0, 0);
+		if (s->pair) { /* columns 8-15: tile 1's C, the same lanes */
+			ir_ref u0 = read_at(s, c[4 + 2 * h], at_c[q & 3]),
+			       u1 = read_at(s, c[5 + 2 * h], at_c[q & 3]);
+			tc[q] = sel3(b, bit3, sel3(b, bit0, u1, u0), tc[q]);
+		}
 	}
 	ir_ref ha[2] = {tuple(b, ta, 4), tuple(b, ta + 4, 4)};
 	ir_ref hb[2] = {tuple(b, tb, 4), tuple(b, tb + 4, 4)};
@@ -242,22 +287,16 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 	ir_ref g1 = bit3;
 	cmp[0] = and_k(b, id, 16);
 	ir_ref g2 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
-	for (unsigned x = 0; x < 4; x++) { /* D element x: register (g >> 1) + 4 x1 */
-		unsigned x0 = x & 1, x1 = x >> 1;
-		ir_ref r[4];
-		for (unsigned k = 0; k < 4; k++)
-			r[k] = read_at(s, dt[k + 4 * x1], at_d[x0]);
+	for (unsigned x = 0; x < (s->pair ? 8u : 4u); x++) { /* D x: register (g >> 1) + 4 x1 */
+		unsigned x0 = x & 1, x1 = (x >> 1) & 1;
+		ir_ref from = x >= 4 ? op2(b, IR_OR, at_d[x0], konst(b, 32)) : at_d[x0], r[4];
+		for (unsigned k = 0; k < 4; k++) /* tile 1: columns 8-15, lanes + 8 */
+			r[k] = read_at(s, dt[k + 4 * x1], from);
 		ir_ref lo[3] = {g1, r[1], r[0]}, hi[3] = {g1, r[3], r[2]};
 		ir_ref pick[3] = {g2, irb_emit(b, IR_SELECT, IR_T_I32, hi, 3, 0, 0),
 		                  irb_emit(b, IR_SELECT, IR_T_I32, lo, 3, 0, 0)};
 		d[x] = irb_emit(b, IR_SELECT, IR_T_I32, pick, 3, 0, 0);
 	}
-}
-
-static ir_ref sel3(struct irb *b, ir_ref p, ir_ref x, ir_ref y) /* p ? x : y */
-{
-	ir_ref args[3] = {p, x, y};
-	return irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
 }
 
 static ir_ref lane_bit(struct irb *b, ir_ref id, unsigned bit)
@@ -288,6 +327,13 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 	for (unsigned q = 0; q < 4; q++) {
 		ir_ref lo = read_at(s, bb[0], at[q]);
 		ta[q] = sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[1], at[q]), lo);
+		if (s->pair) { /* rows n = L & 15 of B^T: tile L3 */
+			ir_ref lo1 = read_at(s, bb[s->rb], at[q]);
+			ta[q] = sel3(b, b3,
+			             sel3(b, b4,
+			                  k8 ? konst(b, 0) : read_at(s, bb[s->rb + 1], at[q]), lo1),
+			             ta[q]);
+		}
 		ir_ref r[4];
 		for (unsigned k = 0; k < (k8 ? 2u : 4u); k++)
 			r[k] = read_at(s, a[k], at[q]);
@@ -296,9 +342,15 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 	}
 	ir_ref acc = s->chain;
 	if (acc == IR_NO_REF) {
-		for (unsigned r = 0; r < 8; r++)
+		for (unsigned r = 0; r < 8; r++) { /* lanes 16-31: n 8-15, tile 1 */
 			tc[r] = sel3(b, b3, read_at(s, c[2 + (r & 1)], at[r >> 1]),
 			             read_at(s, c[r & 1], at[r >> 1]));
+			if (s->pair)
+				tc[r] = sel3(b, b4,
+				             sel3(b, b3, read_at(s, c[6 + (r & 1)], at[r >> 1]),
+				                  read_at(s, c[4 + (r & 1)], at[r >> 1])),
+				             tc[r]);
+		}
 		ir_ref hc[2] = {tuple(b, tc, 4), tuple(b, tc + 4, 4)};
 		s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
 		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
@@ -311,9 +363,9 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 	for (unsigned i = 0; i < 8; i++)
 		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
 	ir_ref ld = and_k(b, id, 28);
-	for (unsigned x = 0; x < 4; x++) {
-		unsigned x0 = x & 1, x1 = x >> 1;
-		ir_ref from = x1 ? op2(b, IR_OR, ld, konst(b, 32)) : ld, r[4];
+	for (unsigned x = 0; x < (s->pair ? 8u : 4u); x++) { /* tile 1: lanes + 16 */
+		unsigned x0 = x & 1, x1 = (x >> 1) & 1;
+		ir_ref from = op2(b, IR_OR, ld, konst(b, 32 * x1 + (x >= 4 ? 64 : 0))), r[4];
 		for (unsigned t = 0; t < 4; t++)
 			r[t] = read_at(s, dt[2 * t + x0], from);
 		d[x] = sel3(b, b1, sel3(b, b0, r[3], r[2]), sel3(b, b0, r[1], r[0]));
@@ -321,14 +373,14 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 }
 
 /* The record whose D registers hold exactly `cvar` (this mma's C), searched back a few. */
-static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar)
+static struct mma_unit_rec *chain_of(struct irb *b, const ir_ref *cvar, unsigned nv)
 {
 	unsigned n = 0;
 	for (struct mma_unit_rec *r = b->mma_recs; r && n < CHAIN_LOOKBACK; r = r->next, n++) {
-		if (r->family != b->fn->matrix_unit || r->dvar[0] == IR_NO_REF)
+		if (r->family != b->fn->matrix_unit || r->nv != nv || r->dvar[0] == IR_NO_REF)
 			continue;
 		bool same = true;
-		for (unsigned x = 0; x < 4; x++)
+		for (unsigned x = 0; x < nv; x++)
 			same &= cvar[x] != IR_NO_REF && r->dvar[x] == cvar[x];
 		if (same)
 			return r;
@@ -341,12 +393,12 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 {
 	unsigned mu = b->fn->matrix_unit;
 	if (mu == IR_MU_NONE || (mu != IR_MU_MFMA && b->fn->wave_size != 32) || q->m != 16 ||
-	    q->n != 8 || !q->sync)
+	    (q->n != 8 && (q->n != 16 || mu == IR_MU_MFMA)) || !q->sync)
 		return false;
-	/* bytes: s8 x s8 on both units; u8 (either side) on gfx1100's iu8 only */
+	/* bytes: s8 x s8 and mixed s8/u8 on MFMA (u8_corrections), any mix on gfx1100's iu8 */
 	bool sa = q->ea == EK_S8, sb = q->eb == EK_S8;
 	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
-	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !(sa && sb))))
+	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !sa && !sb)))
 		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
 	if (!i8 && q->ea != q->eb)
 		return false;
@@ -358,17 +410,20 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	                          f32cd && !q->satfinite;
 	if (!ok)
 		return false;
-	ir_ref nocvar[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	unsigned nv = q->n / 2;
+	ir_ref nocvar[8];
+	for (unsigned x = 0; x < nv; x++)
+		nocvar[x] = IR_NO_REF;
 	if (q->satfinite)
 		cvar = nocvar; /* C is added after the unit: no chain into it */
 	struct mma_unit_rec *rec = PA_NEW(b->arena, struct mma_unit_rec);
-	*rec = (struct mma_unit_rec){.family = b->fn->matrix_unit, .block = b->cur};
-	for (unsigned x = 0; x < 4; x++) {
+	*rec = (struct mma_unit_rec){.family = b->fn->matrix_unit, .block = b->cur, .nv = nv};
+	for (unsigned x = 0; x < nv; x++) {
 		rec->cvar[x] = cvar[x];
 		rec->dvar[x] = IR_NO_REF;
 	}
 	rec->ctup[0] = rec->ctup[1] = IR_NO_REF;
-	struct mma_unit_rec *from = chain_of(b, cvar);
+	struct mma_unit_rec *from = chain_of(b, cvar, nv);
 	struct mfma_state s = {.b = b,
 	                       .rec = rec,
 	                       .chain = from ? from->acc : IR_NO_REF,
@@ -376,8 +431,12 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	                                        : tf32 ? 2
 	                                               : 4),
 	                       .i8 = i8,
+	                       .ua = i8 && mu == IR_MU_MFMA && !sa,
+	                       .ub = i8 && mu == IR_MU_MFMA && !sb,
 	                       .tf32 = tf32,
-	                       .zero_c = q->satfinite};
+	                       .zero_c = q->satfinite,
+	                       .pair = q->n == 16,
+	                       .rb = i8 ? q->k / 16 : q->k / 8};
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
@@ -394,28 +453,36 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 		addresses(&s, id);
 		ir_ref cmp[2] = {op2(b, IR_AND, id, konst(b, 2)), konst(b, 0)};
 		s.bit1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
-		ir_ref ta[4],
-		        tb[2]; /* tf32: the unit reads the top 19 bits, as the portable code */
+		/* tf32: the unit reads the top 19 bits, as the portable code; .u8: the bytes ^ 0x80
+		 * (u8_corrections) */
+		ir_ref ta[4], tb[2];
 		for (unsigned r = 0; tf32 && r < q->k / 2; r++)
 			ta[r] = and_k(b, a[r], 0xffffe000u);
 		for (unsigned r = 0; tf32 && r < q->k / 4; r++)
 			tb[r] = and_k(b, bb[r], 0xffffe000u);
+		for (unsigned r = 0; s.ua && r < q->k / 8; r++)
+			ta[r] = op2(b, IR_XOR, a[r], konst(b, 0x80808080u));
+		for (unsigned r = 0; s.ub && r < q->k / 16; r++)
+			tb[r] = op2(b, IR_XOR, bb[r], konst(b, 0x80808080u));
 		mfma_m16n8k16(&s,
 		              tf32              ? IR_MX_F32_4X4X1_F32
 		              : i8              ? IR_MX_I32_4X4X4_I8
 		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
 		                                : IR_MX_F32_4X4X4_BF16,
-		              tf32 ? ta : a, tf32 ? tb : bb, c, d);
+		              tf32 || s.ua ? ta : a, tf32 || s.ub ? tb : bb, c, d);
 	}
-	for (unsigned x = 0; x < 4 && q->satfinite; x++) /* the sum is exact: saturate + C */
+	for (unsigned x = 0; x < nv && q->satfinite; x++) /* the sum is exact: saturate + C */
 		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);
 	return true;
 }
 
-void mma_matrix_written(struct irb *b, const ir_ref *dvar)
+void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar)
 {
-	for (unsigned x = 0; x < 4 && b->mma_recs; x++)
-		b->mma_recs->dvar[x] = dvar[x];
+	struct mma_unit_rec *r = b->mma_recs;
+	for (unsigned i = 0; i < back && r; i++)
+		r = r->next;
+	for (unsigned x = 0; r && x < r->nv; x++)
+		r->dvar[x] = dvar[x];
 }
 
 /* ---- chains through loop phis (after every block is sealed) ---- */
@@ -436,13 +503,13 @@ static bool is_zero(struct irb *b, ir_ref v)
 }
 
 /* The record whose D registers are vals[0..3] exactly (its family), or NULL. */
-static struct mma_unit_rec *rec_of(struct irb *b, unsigned family, const ir_ref *vals)
+static struct mma_unit_rec *rec_of(struct irb *b, unsigned family, unsigned nv, const ir_ref *vals)
 {
 	for (struct mma_unit_rec *r = b->mma_recs; r; r = r->next) {
-		if (r->family != family || r->dvar[0] == IR_NO_REF)
+		if (r->family != family || r->nv != nv || r->dvar[0] == IR_NO_REF)
 			continue;
 		bool same = true;
-		for (unsigned x = 0; x < 4; x++)
+		for (unsigned x = 0; x < nv; x++)
 			same &= r->dvar[x] == vals[x];
 		if (same)
 			return r;
@@ -461,11 +528,13 @@ static void patch_tuple(struct irb *b, uint32_t block, ir_ref tup, const ir_ref 
 		}
 }
 
-/* m's C through phis of one block whose every incoming value is a record's D or zeros. */
+/* m's C through phis of one block whose every incoming value is a record's D, zeros, or the
+ * phis themselves (a loop that does not touch the accumulator: nvcc's wmma GEMM stages its
+ * tiles in loops between the mma's). */
 static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 {
-	struct irb_phi *p[4];
-	for (unsigned x = 0; x < 4; x++) {
+	struct irb_phi *p[8] = {0}; /* nv >= 4 entries set below */
+	for (unsigned x = 0; x < m->nv; x++) {
 		p[x] = phi_of(b, m->cvar[x]);
 		if (!p[x] || !p[x]->args ||
 		    b->fn->vals[p[x]->res].block != b->fn->vals[p[0]->res].block)
@@ -474,15 +543,18 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 	uint32_t h = b->fn->vals[p[0]->res].block;
 	const struct ir_block *hb = &b->fn->blocks[h];
 	struct mma_unit_rec **from = PA_NEW_ARRAY(b->arena, struct mma_unit_rec *, hb->npreds + 1);
+	bool *self = PA_NEW_ARRAY(b->arena, bool, hb->npreds + 1);
 	for (uint32_t i = 0; i < hb->npreds; i++) {
-		ir_ref in[4];
+		ir_ref in[8];
 		bool zero = true;
-		for (unsigned x = 0; x < 4; x++) {
+		self[i] = true;
+		for (unsigned x = 0; x < m->nv; x++) {
 			in[x] = p[x]->args[i];
 			zero &= is_zero(b, in[x]);
+			self[i] &= in[x] == p[x]->res;
 		}
-		from[i] = zero ? NULL : rec_of(b, m->family, in);
-		if (!zero && !from[i])
+		from[i] = zero || self[i] ? NULL : rec_of(b, m->family, m->nv, in);
+		if (!zero && !self[i] && !from[i])
 			return;
 	}
 	ir_ref np[8];
@@ -493,7 +565,7 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 		q->incomplete = false;
 		q->args = PA_NEW_ARRAY(b->arena, ir_ref, hb->npreds + 1);
 		for (uint32_t i = 0; i < hb->npreds; i++)
-			q->args[i] = from[i] ? from[i]->dt[j] : konst(b, 0);
+			q->args[i] = from[i] ? from[i]->dt[j] : self[i] ? q->res : konst(b, 0);
 		q->next = b->bstate[h].phis;
 		b->bstate[h].phis = q;
 		np[j] = q->res;
