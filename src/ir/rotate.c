@@ -111,9 +111,11 @@ static uint32_t known_zero(const struct rot *r, ir_ref v, int depth)
 		return z;
 	}
 	if (in->op == IR_AND)
-		return known_zero(r, in->args[0], depth + 1) | known_zero(r, in->args[1], depth + 1);
+		return known_zero(r, in->args[0], depth + 1) |
+		       known_zero(r, in->args[1], depth + 1);
 	if (in->op == IR_OR || in->op == IR_XOR)
-		return known_zero(r, in->args[0], depth + 1) & known_zero(r, in->args[1], depth + 1);
+		return known_zero(r, in->args[0], depth + 1) &
+		       known_zero(r, in->args[1], depth + 1);
 	return 0;
 }
 
@@ -227,8 +229,9 @@ static bool match(struct rot *r, struct ir_insn *in)
 		const struct ir_insn *l = def_i32(r, in->args[side]);
 		const struct ir_insn *h = def_i32(r, in->args[1 - side]);
 		uint32_t k, n;
-		if (!l || !h || l->op != IR_SHL || h->op != IR_SHR_U || !amount(r, l->args[1], &k) ||
-		    !amount(r, h->args[1], &n) || k == 0 || k + n != 32)
+		if (!l || !h || l->op != IR_SHL || h->op != IR_SHR_U ||
+		    !amount(r, l->args[1], &k) || !amount(r, h->args[1], &n) || k == 0 ||
+		    k + n != 32)
 			continue;
 		ir_ref hi = l->args[0], lo = h->args[0], amt = h->args[1];
 		r->steps = AGREE_STEPS;

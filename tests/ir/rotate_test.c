@@ -45,7 +45,8 @@ static ir_ref emit(struct fx *f, enum ir_op op, unsigned n, ir_ref a, ir_ref b, 
 {
 	ir_ref r = ir_new_value(&f->fn, IR_T_I32, 0);
 	ir_append(&f->fn, 0,
-	          &(struct ir_insn){.op = op, .type = IR_T_I32, .nargs = n, .res = r, .args = {a, b, c}});
+	          &(struct ir_insn){
+	                  .op = op, .type = IR_T_I32, .nargs = n, .res = r, .args = {a, b, c}});
 	return r;
 }
 
@@ -105,8 +106,7 @@ static void expr(struct fx *f, int d, ir_ref *t, ir_ref *u)
 	}
 }
 
-static uint32_t eval_insn(const struct ir_function *fn, const struct ir_insn *in,
-                          const uint32_t *v)
+static uint32_t eval_insn(const struct ir_function *fn, const struct ir_insn *in, const uint32_t *v)
 {
 	uint32_t a = v[in->args[0]], b = in->nargs > 1 ? v[in->args[1]] : 0;
 	uint32_t c = in->nargs > 2 ? v[in->args[2]] : 0;
@@ -152,9 +152,9 @@ static void eval(const struct ir_function *fn, const struct ir_insn *insns, uint
 			v[insns[i].res] = eval_insn(fn, &insns[i], v);
 }
 
-static const uint32_t amounts[][2] = {{8, 24}, {16, 16}, {24, 8}, {7, 25},  {25, 7},
-                                       {12, 20}, {1, 31},  {31, 1}, {0, 32},  {32, 0},
-                                       {33, 0xffffffffu}, {16, 17}, {4, 28}, {20, 12}};
+static const uint32_t amounts[][2] = {{8, 24},           {16, 16}, {24, 8}, {7, 25}, {25, 7},
+                                      {12, 20},          {1, 31},  {31, 1}, {0, 32}, {32, 0},
+                                      {33, 0xffffffffu}, {16, 17}, {4, 28}, {20, 12}};
 
 static void one(uint64_t seed, unsigned *rotates, unsigned *agreed, unsigned *funnels,
                 unsigned *kept)
@@ -170,7 +170,9 @@ static void one(uint64_t seed, unsigned *rotates, unsigned *agreed, unsigned *fu
 	for (unsigned p = 0; p < 4; p++) {
 		f.params[p] = ir_new_value(&f.fn, IR_T_I32, 0);
 		ir_append(&f.fn, 0,
-		          &(struct ir_insn){.op = IR_PARAM, .type = IR_T_I32, .res = f.params[p],
+		          &(struct ir_insn){.op = IR_PARAM,
+		                            .type = IR_T_I32,
+		                            .res = f.params[p],
 		                            .imm = 4 * p});
 	}
 	ir_ref t, u;
@@ -205,7 +207,9 @@ static void one(uint64_t seed, unsigned *rotates, unsigned *agreed, unsigned *fu
 	for (unsigned trial = 0; trial < 64; trial++) {
 		uint32_t in[4];
 		for (unsigned p = 0; p < 4; p++)
-			in[p] = trial < 4 ? (trial == 1 ? 0xffffffffu : trial == 2 ? 0x80000001u : 0)
+			in[p] = trial < 4 ? (trial == 1   ? 0xffffffffu
+			                     : trial == 2 ? 0x80000001u
+			                                  : 0)
 			                  : next(&r);
 		eval(&f.fn, before, n, in, f.params, v0);
 		eval(&f.fn, bl->insns, n, in, f.params, v1);
@@ -213,10 +217,11 @@ static void one(uint64_t seed, unsigned *rotates, unsigned *agreed, unsigned *fu
 			ir_ref res = before[i].res;
 			if (v0[res] != v1[res]) {
 				fprintf(stderr,
-				        "FAIL seed %llu: value %u: %#x before, %#x after (inputs %#x %#x "
+				        "FAIL seed %llu: value %u: %#x before, %#x after (inputs "
+				        "%#x %#x "
 				        "%#x %#x)\n",
-				        (unsigned long long)seed, res, v0[res], v1[res], in[0], in[1],
-				        in[2], in[3]);
+				        (unsigned long long)seed, res, v0[res], v1[res], in[0],
+				        in[1], in[2], in[3]);
 				failures++;
 				trial = 64;
 				break;
