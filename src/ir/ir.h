@@ -446,6 +446,9 @@ void ir_uniformity(struct ir_function *fn);
 /* opt.c: constant folding, copy propagation, trivial-phi removal, local value
  * numbering and dead code elimination; returns the number of instructions removed. */
 unsigned ir_optimize(struct ir_function *fn);
+/* rotate.c (inside ir_optimize): (a << k) | (b >> (32 - k)) with constant k in 1..31 as
+ * FSHR, a rotate where a and b agree on the bits read; returns how many were rewritten. */
+unsigned ir_match_rotates(struct ir_function *fn);
 /* phi_cycles.c: webs of phis that only pass one value around (irreducible loops) become
  * that value; returns the number of phis replaced (left unused, for dead code). */
 unsigned ir_remove_phi_cycles(struct ir_function *fn);

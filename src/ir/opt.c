@@ -9,7 +9,8 @@
  *    complement semantics of the IR; PTX's shift clamping).
  * 3. Local value numbering: within a block, an operation without effects that repeats an
  *    earlier one on the same operands (commutative ones in either order) is replaced.
- * 4. Dead code elimination: results nobody needs, unless the operation has effects; an
+ * 4. Rotates and funnel shifts written as two shifts become one FSHR (rotate.c).
+ * 5. Dead code elimination: results nobody needs, unless the operation has effects; an
  *    atomic whose old value nobody needs becomes RED (the cheaper non-returning form).
  *    Before it, a barrier register that folded to 0 (NBAR with IR_NBAR_MAYBE_0, build_bar.c)
  *    becomes BARRIER, so the counter operands it no longer needs die (and the counters' area
@@ -371,6 +372,7 @@ unsigned ir_optimize(struct ir_function *fn)
 		value_numbering(&o);
 		rewrite_operands(&o);
 	}
+	ir_match_rotates(fn);
 	for (int k = 0; k < 16 && forward(&o); k++)
 		;
 	rewrite_operands(&o);

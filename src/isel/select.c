@@ -260,9 +260,45 @@ static bool same_scalar(const struct mir_opnd *a, const struct mir_opnd *b)
 	return a->kind == b->kind && a->v == b->v && a->sub == b->sub && a->width == b->width;
 }
 
+static bool is_literal(const struct amd_opnd_desc *d, const struct mir_opnd *o)
+{
+	return o->kind == MIR_IMM && amd_inline_code((enum amd_dtype)d->dtype, o->v) < 0;
+}
+
+/* Whether a literal in src0 can stay there: an integer VOP1/VOP2 row whose e32 form exists
+ * and whose other sources are registers in VGPR-only slots (made VGPRs below; an inline
+ * constant there would need e64), so the encoder picks e32, which takes a literal on every
+ * generation (gfx9's VOP3 takes none).  A commutative VOP2 with the literal in src1 gets its
+ * sources swapped first. */
+static bool e32_literal(const struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
+{
+	const struct amd_isa_op *row = &amd_isa_rows[op];
+	if ((row->format != AMD_FMT_VOP1 && row->format != AMD_FMT_VOP2) ||
+	    row->opcode[s->gen] < 0 || !(row->flags & AMD_F_NO_MODS) ||
+	    (row->flags & (AMD_F_LITERAL_K | AMD_F_TIED_DST | AMD_F_CARRY_VCC)) ||
+	    n != row->nopnds || n < 2 || row->opnds[0].kind != AMD_OPK_VDST)
+		return false;
+	bool commutes = op == AMD_OP_V_ADD_U32 || op == AMD_OP_V_AND_B32 || op == AMD_OP_V_OR_B32 ||
+	                op == AMD_OP_V_XOR_B32;
+	if (n == 3 && commutes && is_literal(&row->opnds[2], &ops[2]) && ops[1].kind != MIR_IMM) {
+		struct mir_opnd t = ops[1];
+		ops[1] = ops[2];
+		ops[2] = t;
+	}
+	if (row->opnds[1].role != AMD_ROLE_SRC || row->opnds[1].kind != AMD_OPK_VSRC ||
+	    !is_literal(&row->opnds[1], &ops[1]))
+		return false;
+	for (unsigned i = 2; i < n; i++)
+		if (row->opnds[i].role != AMD_ROLE_SRC || row->opnds[i].kind != AMD_OPK_VGPR ||
+		    ops[i].kind == MIR_IMM)
+			return false;
+	return true;
+}
+
 void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 {
 	const struct amd_isa_op *row = &amd_isa_rows[op];
+	bool e32 = e32_literal(s, op, n, ops);
 	unsigned limit = s->t->info->const_bus_limit;
 	if (s->gen >= AMD_GFX10 && (op == AMD_OP_V_LSHLREV_B64 || op == AMD_OP_V_LSHRREV_B64 ||
 	                            op == AMD_OP_V_ASHRREV_I64))
@@ -287,13 +323,13 @@ void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 				*o = sel_to_vgpr(s, *o);
 				continue;
 			}
-			if (inl)
+			if (inl || (e32 && i == 1))
 				continue;
 			/* a literal: through an SGPR (VOP3 on gfx9 takes no literal) */
 			*o = sel_s_imm(s, o->v);
 		}
 		if (d->kind == AMD_OPK_VGPR && !is_vgpr(s, o) &&
-		    (row->format == AMD_FMT_DS || row->format == AMD_FMT_FLAT ||
+		    (e32 || row->format == AMD_FMT_DS || row->format == AMD_FMT_FLAT ||
 		     row->format == AMD_FMT_GLOBAL || row->format == AMD_FMT_SCRATCH ||
 		     row->flags & AMD_F_NO_E64)) {
 			*o = sel_to_vgpr(s, *o);
