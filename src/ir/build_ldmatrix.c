@@ -117,7 +117,9 @@ static bool check_form(struct irb *b, const struct ptx_insn *in)
 		enum ptx_dotword w = (enum ptx_dotword)in->mods[i];
 		if (allowed_mod(in, w))
 			continue;
-		if (w == PTX_DW_M16N16 || w == PTX_DW_M8N16 || w == PTX_DW_M16N8 || w == PTX_DW_B8)
+		if (w == PTX_DW_M16N16 || w == PTX_DW_M8N16 || w == PTX_DW_M16N8 ||
+		    w == PTX_DW_B8 || w == PTX_DW_B8X16 || w == PTX_DW_B6X16_P32 ||
+		    w == PTX_DW_B4X16_P64)
 			irb_error(b,
 			          "'%s%s' (the 8-bit matrix forms of sm_100a+) is not supported: "
 			          "the PTX ISA gives their thread layout only as a figure "
