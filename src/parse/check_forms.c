@@ -107,6 +107,8 @@ static void check_matrix_move(struct forms *f)
 		fail_insn(f, "needs a type (.b16 or .b8)", "");
 	if (in->ntypes && formats)
 		fail_insn(f, "takes a type or the .b8x16 formats, not both", "");
+	if ((has(f, PTX_DW_M16N16) || has(f, PTX_DW_M16N8)) && !has(f, PTX_DW_TRANS))
+		fail_insn(f, "needs '.trans' with shape .m16n16 or .m16n8", "");
 	if (in->nopnds <= data)
 		return;
 	const struct ptx_operand *o = &in->opnds[data];
