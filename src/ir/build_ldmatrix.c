@@ -29,7 +29,10 @@
  * Guards: `@p ldmatrix` runs in `if (p)`: lanes whose guard is false take no part, and a
  * lane.read of one gives 0 (the .aligned rule makes a guard that differs within a warp
  * undefined).  The .b8 forms (.m16n16, .m8n16, stmatrix .m16n8; sm_100a+) and any other
- * modifier are rejected by name.  O(matrices) IR operations per instruction. */
+ * modifier are rejected by name: the ISA's text leaves their layout open (which rows a
+ * thread's register holds, which threads give a 16-row matrix's addresses, where the 6-/4-bit
+ * elements and their padding sit; docs/MATRIX_MOVES.md lists each point) and gives it only
+ * as figures.  O(matrices) IR operations per instruction. */
 #include <string.h>
 
 #include "build_int.h"
@@ -114,10 +117,13 @@ static bool check_form(struct irb *b, const struct ptx_insn *in)
 		enum ptx_dotword w = (enum ptx_dotword)in->mods[i];
 		if (allowed_mod(in, w))
 			continue;
-		if (w == PTX_DW_M16N16 || w == PTX_DW_M8N16 || w == PTX_DW_M16N8 || w == PTX_DW_B8)
+		if (w == PTX_DW_M16N16 || w == PTX_DW_M8N16 || w == PTX_DW_M16N8 ||
+		    w == PTX_DW_B8 || w == PTX_DW_B8X16 || w == PTX_DW_B6X16_P32 ||
+		    w == PTX_DW_B4X16_P64)
 			irb_error(b,
-			          "'%s%s' (the 8-bit matrix forms of sm_100a+) is not supported by "
-			          "the code generator yet",
+			          "'%s%s' (the 8-bit matrix forms of sm_100a+) is not supported: "
+			          "the PTX ISA gives their thread layout only as a figure "
+			          "(docs/MATRIX_MOVES.md)",
 			          name, ptx_dotwords[w].text);
 		else
 			irb_error(b, "'%s' does not take '%s'%s", name, ptx_dotwords[w].text,

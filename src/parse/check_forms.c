@@ -101,6 +101,14 @@ static void check_matrix_move(struct forms *f)
 	}
 	if (in->ntypes && in->types[0] != PTX_TYPE_B16 && in->types[0] != PTX_TYPE_B8)
 		fail_insn(f, "moves .b16 or .b8 elements", "");
+	/* ldmatrix's sm_100a .b8x16.b6x16_p32/.b4x16_p64 forms name formats instead of a type */
+	bool formats = has(f, PTX_DW_B8X16) || has(f, PTX_DW_B6X16_P32) || has(f, PTX_DW_B4X16_P64);
+	if (!in->ntypes && !formats)
+		fail_insn(f, "needs a type (.b16 or .b8)", "");
+	if (in->ntypes && formats)
+		fail_insn(f, "takes a type or the .b8x16 formats, not both", "");
+	if ((has(f, PTX_DW_M16N16) || has(f, PTX_DW_M16N8)) && !has(f, PTX_DW_TRANS))
+		fail_insn(f, "needs '.trans' with shape .m16n16 or .m16n8", "");
 	if (in->nopnds <= data)
 		return;
 	const struct ptx_operand *o = &in->opnds[data];
