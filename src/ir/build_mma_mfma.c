@@ -63,6 +63,16 @@ struct mfma_state {
 	ir_ref at_c[2], at_bt[2][2], at_at[2][2], at_d[2];
 };
 
+/* Records the unit's result `acc` (n dwords) for the chains and reads its dwords out. */
+static ir_ref *record_result(struct irb *b, struct mma_unit_rec *rec, ir_ref acc, unsigned n)
+{
+	rec->acc = acc;
+	rec->ndt = n;
+	for (unsigned i = 0; i < n; i++)
+		rec->dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	return rec->dt;
+}
+
 static ir_ref and_k(struct irb *b, ir_ref v, uint32_t k)
 {
 	return op2(b, IR_AND, v, konst(b, k));
@@ -185,11 +195,7 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 			acc = u8_corrections(s, op, ra, rb, acc);
 		}
 	}
-	ir_ref *dt = s->rec->dt;
-	s->rec->acc = acc;
-	s->rec->ndt = 4;
-	for (unsigned i = 0; i < 4; i++)
-		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref *dt = record_result(b, s->rec, acc, 4);
 	for (unsigned x = 0; x < 4; x++) { /* D element x: register 2 (l1 ^ x1) + x0 */
 		unsigned x0 = x & 1, x1 = x >> 1;
 		ir_ref r0 = read_at(s, dt[x0], s->at_d[x1]),
@@ -279,11 +285,7 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		                  irb_emit(b, IR_MTUP, IR_T_I32, hb, 2, 1, 0), acc};
 		acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
 	}
-	ir_ref *dt = s->rec->dt;
-	s->rec->acc = acc;
-	s->rec->ndt = 8;
-	for (unsigned i = 0; i < 8; i++)
-		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref *dt = record_result(b, s->rec, acc, 8);
 	ir_ref g1 = bit3;
 	cmp[0] = and_k(b, id, 16);
 	ir_ref g2 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
@@ -357,11 +359,7 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 	}
 	ir_ref args[3] = {tuple(b, ta, 4), tuple(b, tb, 4), acc};
 	acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
-	ir_ref *dt = s->rec->dt;
-	s->rec->acc = acc;
-	s->rec->ndt = 8;
-	for (unsigned i = 0; i < 8; i++)
-		dt[i] = irb_emit(b, IR_MTUP_GET, IR_T_I32, &acc, 1, i, 0);
+	ir_ref *dt = record_result(b, s->rec, acc, 8);
 	ir_ref ld = and_k(b, id, 28);
 	for (unsigned x = 0; x < (s->pair ? 8u : 4u); x++) { /* tile 1: lanes + 16 */
 		unsigned x0 = x & 1, x1 = (x >> 1) & 1;
