@@ -50,12 +50,6 @@ static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
 	return ir_const(b->fn, t, v);
 }
 
-static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
-{
-	ir_ref args[2] = {x, y};
-	return irb_emit(b, op, t, args, 2, aux, 0);
-}
-
 static ir_ref sreg(struct irb *b, enum ir_sreg r)
 {
 	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, r, 0);
@@ -84,21 +78,22 @@ static unsigned log2u(unsigned v)
 /* ntid.x * ntid.y * ntid.z */
 static ir_ref cta_threads(struct irb *b)
 {
-	ir_ref n = op2(b, IR_MUL, IR_T_I32, sreg(b, IR_SREG_NTID_X), sreg(b, IR_SREG_NTID_Y), 0);
-	return op2(b, IR_MUL, IR_T_I32, n, sreg(b, IR_SREG_NTID_Z), 0);
+	ir_ref n =
+	        irb_op2(b, IR_MUL, IR_T_I32, sreg(b, IR_SREG_NTID_X), sreg(b, IR_SREG_NTID_Y), 0);
+	return irb_op2(b, IR_MUL, IR_T_I32, n, sreg(b, IR_SREG_NTID_Z), 0);
 }
 
 /* The address of the executing wave's slot: slots + (flat thread id / W) * 4. */
 static ir_ref wave_slot(struct irb *b)
 {
-	ir_ref z = op2(b, IR_MUL, IR_T_I32, sreg(b, IR_SREG_TID_Z), sreg(b, IR_SREG_NTID_Y), 0);
-	ir_ref yz = op2(b, IR_ADD, IR_T_I32, z, sreg(b, IR_SREG_TID_Y), 0);
-	ir_ref flat = op2(b, IR_ADD, IR_T_I32, sreg(b, IR_SREG_TID_X),
-	                  op2(b, IR_MUL, IR_T_I32, yz, sreg(b, IR_SREG_NTID_X), 0), 0);
-	ir_ref wave =
-	        op2(b, IR_SHR_U, IR_T_I32, flat, konst(b, IR_T_I32, log2u(b->fn->wave_size)), 0);
-	ir_ref off = op2(b, IR_SHL, IR_T_I32, wave, konst(b, IR_T_I32, 2), 0);
-	return op2(b, IR_ADD, IR_T_I32, area_address(b, b->bar_slots), off, 0);
+	ir_ref z = irb_op2(b, IR_MUL, IR_T_I32, sreg(b, IR_SREG_TID_Z), sreg(b, IR_SREG_NTID_Y), 0);
+	ir_ref yz = irb_op2(b, IR_ADD, IR_T_I32, z, sreg(b, IR_SREG_TID_Y), 0);
+	ir_ref flat = irb_op2(b, IR_ADD, IR_T_I32, sreg(b, IR_SREG_TID_X),
+	                      irb_op2(b, IR_MUL, IR_T_I32, yz, sreg(b, IR_SREG_NTID_X), 0), 0);
+	ir_ref wave = irb_op2(b, IR_SHR_U, IR_T_I32, flat,
+	                      konst(b, IR_T_I32, log2u(b->fn->wave_size)), 0);
+	ir_ref off = irb_op2(b, IR_SHL, IR_T_I32, wave, konst(b, IR_T_I32, 2), 0);
+	return irb_op2(b, IR_ADD, IR_T_I32, area_address(b, b->bar_slots), off, 0);
 }
 
 static void store_slot(struct irb *b, ir_ref addr, ir_ref v)
@@ -115,11 +110,11 @@ static ir_ref cta_red(struct irb *b, ir_ref count)
 	ir_ref slot = wave_slot(b);
 	store_slot(b, slot, count);
 	irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
-	ir_ref nwaves = op2(b, IR_SHR_U, IR_T_I32,
-	                    op2(b, IR_ADD, IR_T_I32, cta_threads(b),
-	                        konst(b, IR_T_I32, b->fn->wave_size - 1), 0),
-	                    konst(b, IR_T_I32, log2u(b->fn->wave_size)), 0);
-	ir_ref total = op2(b, IR_BAR_SUM, IR_T_I32, area_address(b, b->bar_slots), nwaves, 0);
+	ir_ref nwaves = irb_op2(b, IR_SHR_U, IR_T_I32,
+	                        irb_op2(b, IR_ADD, IR_T_I32, cta_threads(b),
+	                                konst(b, IR_T_I32, b->fn->wave_size - 1), 0),
+	                        konst(b, IR_T_I32, log2u(b->fn->wave_size)), 0);
+	ir_ref total = irb_op2(b, IR_BAR_SUM, IR_T_I32, area_address(b, b->bar_slots), nwaves, 0);
 	irb_emit(b, IR_BARRIER, IR_T_NONE, NULL, 0, 0, 0);
 	store_slot(b, slot, konst(b, IR_T_I32, 0));
 	return total;
@@ -179,9 +174,9 @@ static bool read_bar(struct irb *b, const struct ptx_insn *in, unsigned ia, int 
 static ir_ref round_to_warps(struct irb *b, ir_ref n)
 {
 	unsigned w = ptx_warp(b);
-	ir_ref up = op2(b, IR_ADD, IR_T_I32, n, konst(b, IR_T_I32, w - 1), 0);
-	return op2(b, IR_AND, IR_T_I32, up, konst(b, IR_T_I32, ~(uint64_t)(w - 1) & 0xffffffffu),
-	           0);
+	ir_ref up = irb_op2(b, IR_ADD, IR_T_I32, n, konst(b, IR_T_I32, w - 1), 0);
+	return irb_op2(b, IR_AND, IR_T_I32, up,
+	               konst(b, IR_T_I32, ~(uint64_t)(w - 1) & 0xffffffffu), 0);
 }
 
 /* NBAR's operands: the area, the barrier number, the count in threads. */
@@ -224,8 +219,8 @@ static void tr_bar_red(struct irb *b, const struct ptx_insn *in)
 	}
 	ir_ref d = total;
 	if (!popc)
-		d = op2(b, IR_ICMP, IR_T_PRED, total, konst(b, IR_T_I32, 0),
-		        is_and ? IR_CMP_EQ : IR_CMP_NE);
+		d = irb_op2(b, IR_ICMP, IR_T_PRED, total, konst(b, IR_T_I32, 0),
+		            is_and ? IR_CMP_EQ : IR_CMP_NE);
 	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 }
 

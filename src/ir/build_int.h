@@ -105,6 +105,13 @@ void irb_edge(struct irb *b, uint32_t from, uint32_t to);
 uint32_t irb_label_block(struct irb *b, const struct ptx_symbol *label);
 ir_ref irb_emit(struct irb *b, enum ir_op op, enum ir_type type, const ir_ref *args, unsigned nargs,
                 uint32_t aux, int64_t imm);
+/* A two-operand operation (the builders' most common shape). */
+static inline ir_ref irb_op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y,
+                             uint32_t aux)
+{
+	ir_ref args[2] = {x, y};
+	return irb_emit(b, op, t, args, 2, aux, 0);
+}
 void irb_terminate(struct irb *b, enum ir_op op, ir_ref cond, uint32_t s0, uint32_t s1);
 bool irb_param_index(struct irb *b, const struct ptx_symbol *s, uint32_t *index);
 

@@ -48,21 +48,16 @@ static ir_ref k64(struct irb *b, uint64_t v)
 	return ir_const(b->fn, IR_T_I64, v);
 }
 
-static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
-{
-	ir_ref args[2] = {x, y};
-	return irb_emit(b, op, t, args, 2, aux, 0);
-}
-
 static ir_ref field(struct irb *b, ir_ref w, unsigned shift, unsigned bits)
 {
-	ir_ref v = shift ? op2(b, IR_SHR_U, IR_T_I64, w, k64(b, shift), 0) : w;
-	return op2(b, IR_AND, IR_T_I64, v, k64(b, (1ull << bits) - 1), 0);
+	ir_ref v = shift ? irb_op2(b, IR_SHR_U, IR_T_I64, w, k64(b, shift), 0) : w;
+	return irb_op2(b, IR_AND, IR_T_I64, v, k64(b, (1ull << bits) - 1), 0);
 }
 
 static ir_ref put(struct irb *b, ir_ref acc, ir_ref v, unsigned shift)
 {
-	return op2(b, IR_OR, IR_T_I64, acc, op2(b, IR_SHL, IR_T_I64, v, k64(b, shift), 0), 0);
+	return irb_op2(b, IR_OR, IR_T_I64, acc, irb_op2(b, IR_SHL, IR_T_I64, v, k64(b, shift), 0),
+	               0);
 }
 
 static void fence(struct irb *b, enum ir_order order, enum ir_scope scope)
@@ -112,23 +107,24 @@ static ir_ref mb_update_lane(struct irb *b, const struct mb_addr *a, ir_ref coun
 	irb_switch_to(b, head);
 	ir_ref old = mb_load(b, a);
 	ir_ref mask20 = k64(b, (1ull << MB_FIELD_BITS) - 1);
-	ir_ref pend =
-	        op2(b, IR_AND, IR_T_I64,
-	            op2(b, IR_SUB, IR_T_I64, field(b, old, 0, MB_FIELD_BITS), count, 0), mask20, 0);
+	ir_ref pend = irb_op2(
+	        b, IR_AND, IR_T_I64,
+	        irb_op2(b, IR_SUB, IR_T_I64, field(b, old, 0, MB_FIELD_BITS), count, 0), mask20, 0);
 	ir_ref expect = field(b, old, MB_FIELD_BITS, MB_FIELD_BITS);
 	if (drop)
-		expect = op2(b, IR_AND, IR_T_I64, op2(b, IR_SUB, IR_T_I64, expect, count, 0),
-		             mask20, 0);
-	ir_ref txc = op2(b, IR_AND, IR_T_I64,
-	                 op2(b, IR_ADD, IR_T_I64, field(b, old, MB_TX_SHIFT, MB_TX_BITS), tx, 0),
-	                 k64(b, (1ull << MB_TX_BITS) - 1), 0);
-	ir_ref phase = op2(b, IR_SHR_U, IR_T_I64, old, k64(b, MB_PHASE_SHIFT), 0);
+		expect = irb_op2(b, IR_AND, IR_T_I64,
+		                 irb_op2(b, IR_SUB, IR_T_I64, expect, count, 0), mask20, 0);
+	ir_ref txc =
+	        irb_op2(b, IR_AND, IR_T_I64,
+	                irb_op2(b, IR_ADD, IR_T_I64, field(b, old, MB_TX_SHIFT, MB_TX_BITS), tx, 0),
+	                k64(b, (1ull << MB_TX_BITS) - 1), 0);
+	ir_ref phase = irb_op2(b, IR_SHR_U, IR_T_I64, old, k64(b, MB_PHASE_SHIFT), 0);
 	ir_ref stay = put(b, put(b, put(b, pend, expect, MB_FIELD_BITS), txc, MB_TX_SHIFT), phase,
 	                  MB_PHASE_SHIFT);
-	ir_ref left = op2(b, IR_OR, IR_T_I64, pend, txc, 0);
-	ir_ref done = op2(b, IR_ICMP, IR_T_PRED, left, k64(b, 0), IR_CMP_EQ);
+	ir_ref left = irb_op2(b, IR_OR, IR_T_I64, pend, txc, 0);
+	ir_ref done = irb_op2(b, IR_ICMP, IR_T_PRED, left, k64(b, 0), IR_CMP_EQ);
 	ir_ref next = put(b, put(b, expect, expect, MB_FIELD_BITS),
-	                  op2(b, IR_ADD, IR_T_I64, phase, k64(b, 1), 0), MB_PHASE_SHIFT);
+	                  irb_op2(b, IR_ADD, IR_T_I64, phase, k64(b, 1), 0), MB_PHASE_SHIFT);
 	ir_ref sel[3] = {done, next, stay};
 	ir_ref nw = irb_emit(b, IR_SELECT, IR_T_I64, sel, 3, 0, 0);
 	ir_ref cas[3] = {a->base, old, nw};
@@ -136,7 +132,7 @@ static ir_ref mb_update_lane(struct irb *b, const struct mb_addr *a, ir_ref coun
 	               (uint32_t)IR_ATOM_CAS << IR_ATOM_OP_SHIFT |
 	               (uint32_t)IR_ORD_RELAXED << IR_ORD_SHIFT;
 	ir_ref got = irb_emit(b, IR_ATOMIC, IR_T_I64, cas, 3, aux, a->off);
-	ir_ref ok = op2(b, IR_ICMP, IR_T_PRED, got, old, IR_CMP_EQ);
+	ir_ref ok = irb_op2(b, IR_ICMP, IR_T_PRED, got, old, IR_CMP_EQ);
 	irb_terminate(b, IR_BR, ok, exit, head);
 	irb_seal(b, head);
 	irb_switch_to(b, exit);
@@ -189,8 +185,8 @@ static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bo
 	uint32_t join = irb_new_block(b);
 	if (!sym) {
 		ir_ref bal = op1(b, IR_BALLOT, mt,
-		                 op2(b, IR_ICMP, IR_T_PRED, a->base, first, IR_CMP_EQ));
-		ir_ref one = op2(b, IR_ICMP, IR_T_PRED, bal, act, IR_CMP_EQ);
+		                 irb_op2(b, IR_ICMP, IR_T_PRED, a->base, first, IR_CMP_EQ));
+		ir_ref one = irb_op2(b, IR_ICMP, IR_T_PRED, bal, act, IR_CMP_EQ);
 		uint32_t wave = irb_open_sealed(b), lanes = irb_open_sealed(b);
 		irb_terminate(b, IR_BR, one, wave, lanes);
 		irb_switch_to(b, lanes);
@@ -200,16 +196,16 @@ static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bo
 	}
 	ir_ref n = op1(b, IR_ZEXT, IR_T_I64, op1(b, IR_POPC, IR_T_I32, act));
 	ir_ref lane = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
-	ir_ref lead =
-	        op2(b, IR_ICMP, IR_T_PRED, lane, op1(b, IR_READFIRST, IR_T_I32, lane), IR_CMP_EQ);
+	ir_ref lead = irb_op2(b, IR_ICMP, IR_T_PRED, lane, op1(b, IR_READFIRST, IR_T_I32, lane),
+	                      IR_CMP_EQ);
 	uint32_t leader = irb_open_sealed(b), back = irb_new_block(b);
 	irb_terminate(b, IR_BR, lead, leader, back);
 	irb_switch_to(b, leader);
 	struct mb_addr u = *a;
 	u.base = first;
 	irb_write_var(b, var, b->cur,
-	              mb_update_lane(b, &u, op2(b, IR_MUL, IR_T_I64, count, n, 0), drop,
-	                             op2(b, IR_MUL, IR_T_I64, tx, n, 0)));
+	              mb_update_lane(b, &u, irb_op2(b, IR_MUL, IR_T_I64, count, n, 0), drop,
+	                             irb_op2(b, IR_MUL, IR_T_I64, tx, n, 0)));
 	irb_terminate(b, IR_JMP, IR_NO_REF, back, 0);
 	irb_seal(b, back);
 	irb_switch_to(b, back);
@@ -224,15 +220,15 @@ static ir_ref mb_update(struct irb *b, const struct mb_addr *a, ir_ref count, bo
 /* Whether word w's phase differs from the token's (or, with parity, its parity from p's). */
 static ir_ref phase_done(struct irb *b, ir_ref w, ir_ref token, bool parity)
 {
-	ir_ref ph = op2(b, IR_SHR_U, IR_T_I64, w, k64(b, MB_PHASE_SHIFT), 0);
+	ir_ref ph = irb_op2(b, IR_SHR_U, IR_T_I64, w, k64(b, MB_PHASE_SHIFT), 0);
 	ir_ref want = token;
 	if (parity) {
-		ph = op2(b, IR_AND, IR_T_I64, ph, k64(b, 1), 0);
-		want = op2(b, IR_AND, IR_T_I64, token, k64(b, 1), 0);
+		ph = irb_op2(b, IR_AND, IR_T_I64, ph, k64(b, 1), 0);
+		want = irb_op2(b, IR_AND, IR_T_I64, token, k64(b, 1), 0);
 	} else {
-		want = op2(b, IR_SHR_U, IR_T_I64, token, k64(b, MB_PHASE_SHIFT), 0);
+		want = irb_op2(b, IR_SHR_U, IR_T_I64, token, k64(b, MB_PHASE_SHIFT), 0);
 	}
-	return op2(b, IR_ICMP, IR_T_PRED, ph, want, IR_CMP_NE);
+	return irb_op2(b, IR_ICMP, IR_T_PRED, ph, want, IR_CMP_NE);
 }
 
 /* test_wait / try_wait: the predicate (try_wait: true, after waiting). */
@@ -277,8 +273,8 @@ static void mb_init(struct irb *b, const struct ptx_insn *in)
 	struct mb_addr a;
 	if (in->nopnds != 2 || !mb_address(b, in, 0, &a))
 		return;
-	ir_ref n = op2(b, IR_AND, IR_T_I64, irb_read_opnd(b, &in->opnds[1], IR_T_I64, false),
-	               k64(b, (1ull << MB_FIELD_BITS) - 1), 0);
+	ir_ref n = irb_op2(b, IR_AND, IR_T_I64, irb_read_opnd(b, &in->opnds[1], IR_T_I64, false),
+	                   k64(b, (1ull << MB_FIELD_BITS) - 1), 0);
 	ir_ref args[2] = {a.base, put(b, n, n, MB_FIELD_BITS)};
 	irb_emit(b, IR_STORE, IR_T_I64, args, 2, (uint32_t)a.space | 3u << IR_MEM_SIZE_SHIFT,
 	         a.off);
@@ -304,9 +300,9 @@ static void mb_arrive(struct irb *b, const struct ptx_insn *in)
 	if (in->nopnds == first + 2) {
 		ir_ref v = irb_read_opnd(b, &in->opnds[first + 1], IR_T_I64, false);
 		if (expect || complete) /* .expect_tx's operand is the tx-count, not a count */
-			tx = expect ? v : op2(b, IR_SUB, IR_T_I64, k64(b, 0), v, 0);
+			tx = expect ? v : irb_op2(b, IR_SUB, IR_T_I64, k64(b, 0), v, 0);
 		else
-			count = op2(b, IR_AND, IR_T_I64, v, k64(b, 0xffffffffu), 0);
+			count = irb_op2(b, IR_AND, IR_T_I64, v, k64(b, 0xffffffffu), 0);
 	}
 	if (order != IR_ORD_RELAXED)
 		fence(b, IR_ORD_RELEASE, scope_of(in));

@@ -41,12 +41,6 @@ static ir_ref op1(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, uint32
 	return irb_emit(b, op, t, &a, 1, aux, 0);
 }
 
-static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
-{
-	ir_ref args[2] = {a, c};
-	return irb_emit(b, op, t, args, 2, aux, 0);
-}
-
 static ir_ref op3(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, ir_ref d,
                   uint32_t aux)
 {
@@ -133,18 +127,18 @@ static ir_ref read_reg(struct mma_state *s, unsigned which, unsigned r, const st
 		return *slot;
 	ir_ref from = mma_lanefn_value(b, f);
 	if (s->base != IR_NO_REF)
-		from = op2(b, IR_OR, IR_T_I32, from, s->base, 0);
+		from = irb_op2(b, IR_OR, IR_T_I32, from, s->base, 0);
 	ir_ref got;
 	if (b->fn->vals[v].type == IR_T_I64) { /* lane reads move 32 bits */
 		ir_ref lo = op1(b, IR_TRUNC, IR_T_I32, v, 0);
 		ir_ref hi = op1(b, IR_TRUNC, IR_T_I32,
-		                op2(b, IR_SHR_U, IR_T_I64, v, konst(b, IR_T_I64, 32), 0), 0);
-		lo = op1(b, IR_ZEXT, IR_T_I64, op2(b, IR_LANE_READ, IR_T_I32, lo, from, 0), 0);
-		hi = op1(b, IR_ZEXT, IR_T_I64, op2(b, IR_LANE_READ, IR_T_I32, hi, from, 0), 0);
-		got = op2(b, IR_OR, IR_T_I64, lo,
-		          op2(b, IR_SHL, IR_T_I64, hi, konst(b, IR_T_I64, 32), 0), 0);
+		                irb_op2(b, IR_SHR_U, IR_T_I64, v, konst(b, IR_T_I64, 32), 0), 0);
+		lo = op1(b, IR_ZEXT, IR_T_I64, irb_op2(b, IR_LANE_READ, IR_T_I32, lo, from, 0), 0);
+		hi = op1(b, IR_ZEXT, IR_T_I64, irb_op2(b, IR_LANE_READ, IR_T_I32, hi, from, 0), 0);
+		got = irb_op2(b, IR_OR, IR_T_I64, lo,
+		              irb_op2(b, IR_SHL, IR_T_I64, hi, konst(b, IR_T_I64, 32), 0), 0);
 	} else {
-		got = op2(b, IR_LANE_READ, IR_T_I32, v, from, 0);
+		got = irb_op2(b, IR_LANE_READ, IR_T_I32, v, from, 0);
 	}
 	if (slot)
 		*slot = got;
@@ -158,17 +152,17 @@ static ir_ref fp8_to_f32(struct irb *b, ir_ref x, bool e5m2)
 	if (e5m2)
 		return op1(b, IR_H2F, IR_T_F32,
 		           op1(b, IR_TRUNC, IR_T_I16,
-		               op2(b, IR_SHL, IR_T_I32, x, konst(b, IR_T_I32, 8), 0), 0),
+		               irb_op2(b, IR_SHL, IR_T_I32, x, konst(b, IR_T_I32, 8), 0), 0),
 		           0);
-	ir_ref mag = op2(b, IR_AND, IR_T_I32, x, konst(b, IR_T_I32, 0x7f), 0);
+	ir_ref mag = irb_op2(b, IR_AND, IR_T_I32, x, konst(b, IR_T_I32, 0x7f), 0);
 	ir_ref f = op1(b, IR_BITCAST, IR_T_F32,
-	               op2(b, IR_SHL, IR_T_I32, mag, konst(b, IR_T_I32, 20), 0), 0);
-	f = op2(b, IR_FMUL, IR_T_F32, f, konst(b, IR_T_F32, 0x7b800000u), IR_FM_RN); /* 2^120 */
-	ir_ref sign =
-	        op2(b, IR_SHL, IR_T_I32, op2(b, IR_AND, IR_T_I32, x, konst(b, IR_T_I32, 0x80), 0),
-	            konst(b, IR_T_I32, 24), 0);
-	ir_ref bits = op2(b, IR_OR, IR_T_I32, op1(b, IR_BITCAST, IR_T_I32, f, 0), sign, 0);
-	ir_ref nan = op2(b, IR_ICMP, IR_T_PRED, mag, konst(b, IR_T_I32, 0x7f), IR_CMP_EQ);
+	               irb_op2(b, IR_SHL, IR_T_I32, mag, konst(b, IR_T_I32, 20), 0), 0);
+	f = irb_op2(b, IR_FMUL, IR_T_F32, f, konst(b, IR_T_F32, 0x7b800000u), IR_FM_RN); /* 2^120 */
+	ir_ref sign = irb_op2(b, IR_SHL, IR_T_I32,
+	                      irb_op2(b, IR_AND, IR_T_I32, x, konst(b, IR_T_I32, 0x80), 0),
+	                      konst(b, IR_T_I32, 24), 0);
+	ir_ref bits = irb_op2(b, IR_OR, IR_T_I32, op1(b, IR_BITCAST, IR_T_I32, f, 0), sign, 0);
+	ir_ref nan = irb_op2(b, IR_ICMP, IR_T_PRED, mag, konst(b, IR_T_I32, 0x7f), IR_CMP_EQ);
 	bits = op3(b, IR_SELECT, IR_T_I32, nan, konst(b, IR_T_I32, 0x7fffffff), bits, 0);
 	return op1(b, IR_BITCAST, IR_T_F32, bits, 0);
 }
@@ -182,14 +176,14 @@ static ir_ref unpack(struct irb *b, ir_ref reg, unsigned s, enum mma_ek k)
 	switch (k) {
 	case EK_F16:
 		if (s)
-			reg = op2(b, IR_SHR_U, IR_T_I32, reg, pos, 0);
+			reg = irb_op2(b, IR_SHR_U, IR_T_I32, reg, pos, 0);
 		return op1(b, IR_H2F, IR_T_F32, op1(b, IR_TRUNC, IR_T_I16, reg, 0), 0);
 	case EK_BF16:
-		reg = s ? op2(b, IR_AND, IR_T_I32, reg, konst(b, IR_T_I32, 0xffff0000u), 0)
-		        : op2(b, IR_SHL, IR_T_I32, reg, konst(b, IR_T_I32, 16), 0);
+		reg = s ? irb_op2(b, IR_AND, IR_T_I32, reg, konst(b, IR_T_I32, 0xffff0000u), 0)
+		        : irb_op2(b, IR_SHL, IR_T_I32, reg, konst(b, IR_T_I32, 16), 0);
 		return op1(b, IR_BITCAST, IR_T_F32, reg, 0);
 	case EK_TF32: /* the hardware reads the top 19 bits (docs/TENSOR.md) */
-		reg = op2(b, IR_AND, IR_T_I32, reg, konst(b, IR_T_I32, 0xffffe000u), 0);
+		reg = irb_op2(b, IR_AND, IR_T_I32, reg, konst(b, IR_T_I32, 0xffffe000u), 0);
 		return op1(b, IR_BITCAST, IR_T_F32, reg, 0);
 	case EK_F32:
 		return op1(b, IR_BITCAST, IR_T_F32, reg, 0);
@@ -292,8 +286,8 @@ static ir_ref gather(struct mma_state *s, unsigned which, const unsigned *owner)
 			v = x;
 			continue;
 		}
-		ir_ref is =
-		        op2(b, IR_ICMP, IR_T_PRED, eval, konst(b, IR_T_I32, ev[lane]), IR_CMP_EQ);
+		ir_ref is = irb_op2(b, IR_ICMP, IR_T_PRED, eval, konst(b, IR_T_I32, ev[lane]),
+		                    IR_CMP_EQ);
 		v = op3(b, IR_SELECT, b->fn->vals[x].type, is, x, v, 0);
 	}
 	if (s->ngathered < CACHE_MAX) {
@@ -335,7 +329,7 @@ static ir_ref b1_dot(struct mma_state *s, const unsigned *ra, const unsigned *rb
 	}
 	if (!*ok)
 		return IR_NO_REF;
-	ir_ref x = op2(s->b, s->f->bxor ? IR_XOR : IR_AND, IR_T_I32, word[0], word[1], 0);
+	ir_ref x = irb_op2(s->b, s->f->bxor ? IR_XOR : IR_AND, IR_T_I32, word[0], word[1], 0);
 	return op1(s->b, IR_POPC, IR_T_I32, x, 0);
 }
 
@@ -407,7 +401,7 @@ static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, i
 			if (kk % 32)
 				continue;
 			ir_ref p = b1_dot(s, ra, rb, kk, ok);
-			acc = acc == IR_NO_REF ? p : op2(b, IR_ADD, IR_T_I32, acc, p, 0);
+			acc = acc == IR_NO_REF ? p : irb_op2(b, IR_ADD, IR_T_I32, acc, p, 0);
 			continue;
 		}
 		unsigned w = dot_width(s);
@@ -431,8 +425,8 @@ static ir_ref dot(struct mma_state *s, const unsigned *ra, const unsigned *rb, i
 			break;
 		}
 		if (integer) {
-			ir_ref p = op2(b, IR_MUL, IR_T_I32, av, bv, 0);
-			acc = acc == IR_NO_REF ? p : op2(b, IR_ADD, IR_T_I32, acc, p, 0);
+			ir_ref p = irb_op2(b, IR_MUL, IR_T_I32, av, bv, 0);
+			acc = acc == IR_NO_REF ? p : irb_op2(b, IR_ADD, IR_T_I32, acc, p, 0);
 		} else {
 			acc = op3(b, IR_FMA, wide ? IR_T_F64 : IR_T_F32, av, bv, acc,
 			          wide ? f->fround : IR_FM_RN);
@@ -467,16 +461,16 @@ static ir_ref d_elem(struct mma_state *s, unsigned x, bool *ok)
 		               ? op1(b, IR_ZEXT, IR_T_I32, op1(b, IR_F2H, IR_T_I16, acc, 0), 0)
 		               : acc;
 	if (!f->satfinite)
-		return op2(b, IR_ADD, IR_T_I32, acc, c, 0);
+		return irb_op2(b, IR_ADD, IR_T_I32, acc, c, 0);
 	/* .satfinite: the sum of the products is exact in 32 bits; adding C overflows when
 	 * both have one sign and the sum the other, and then saturates towards C's sign */
-	ir_ref sum = op2(b, IR_ADD, IR_T_I32, acc, c, 0);
-	ir_ref ov = op2(b, IR_AND, IR_T_I32, op2(b, IR_XOR, IR_T_I32, sum, acc, 0),
-	                op2(b, IR_XOR, IR_T_I32, sum, c, 0), 0);
-	ir_ref lim =
-	        op2(b, IR_XOR, IR_T_I32, op2(b, IR_SHR_S, IR_T_I32, c, konst(b, IR_T_I32, 31), 0),
-	            konst(b, IR_T_I32, 0x7fffffff), 0);
-	ir_ref is_ov = op2(b, IR_ICMP, IR_T_PRED, ov, konst(b, IR_T_I32, 0), IR_CMP_LT);
+	ir_ref sum = irb_op2(b, IR_ADD, IR_T_I32, acc, c, 0);
+	ir_ref ov = irb_op2(b, IR_AND, IR_T_I32, irb_op2(b, IR_XOR, IR_T_I32, sum, acc, 0),
+	                    irb_op2(b, IR_XOR, IR_T_I32, sum, c, 0), 0);
+	ir_ref lim = irb_op2(b, IR_XOR, IR_T_I32,
+	                     irb_op2(b, IR_SHR_S, IR_T_I32, c, konst(b, IR_T_I32, 31), 0),
+	                     konst(b, IR_T_I32, 0x7fffffff), 0);
+	ir_ref is_ov = irb_op2(b, IR_ICMP, IR_T_PRED, ov, konst(b, IR_T_I32, 0), IR_CMP_LT);
 	return op3(b, IR_SELECT, IR_T_I32, is_ov, lim, sum, 0);
 }
 
@@ -585,8 +579,9 @@ static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct 
 				           op1(b, IR_F2H, IR_T_I16,
 				               op1(b, IR_BITCAST, IR_T_F32, out[2 * r + e], 0), 0),
 				           0);
-			v = op2(b, IR_OR, IR_T_I32, h[0],
-			        op2(b, IR_SHL, IR_T_I32, h[1], konst(b, IR_T_I32, 16), 0), 0);
+			v = irb_op2(b, IR_OR, IR_T_I32, h[0],
+			            irb_op2(b, IR_SHL, IR_T_I32, h[1], konst(b, IR_T_I32, 16), 0),
+			            0);
 		}
 		irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, v, false, guard);
 	}
@@ -635,9 +630,9 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		return;
 	}
 	if (b->fn->wave_size == 64)
-		s->base = op2(b, IR_AND, IR_T_I32,
-		              irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0),
-		              konst(b, IR_T_I32, 32), 0);
+		s->base = irb_op2(b, IR_AND, IR_T_I32,
+		                  irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0),
+		                  konst(b, IR_T_I32, 32), 0);
 	else
 		s->base = IR_NO_REF;
 	unsigned ne = mma_layout_elems(&f->ld);
@@ -652,9 +647,10 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 	for (unsigned r = 0; r < nd; r++) {
 		ir_ref v = out[r];
 		if (f->ed == EK_F16)
-			v = op2(b, IR_OR, IR_T_I32, out[2 * r],
-			        op2(b, IR_SHL, IR_T_I32, out[2 * r + 1], konst(b, IR_T_I32, 16), 0),
-			        0);
+			v = irb_op2(b, IR_OR, IR_T_I32, out[2 * r],
+			            irb_op2(b, IR_SHL, IR_T_I32, out[2 * r + 1],
+			                    konst(b, IR_T_I32, 16), 0),
+			            0);
 		irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, v, false, guard);
 	}
 }

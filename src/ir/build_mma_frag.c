@@ -10,12 +10,6 @@ static ir_ref konst(struct irb *b, enum ir_type t, uint64_t v)
 	return ir_const(b->fn, t, v);
 }
 
-static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref a, ir_ref c, uint32_t aux)
-{
-	ir_ref args[2] = {a, c};
-	return irb_emit(b, op, t, args, 2, aux, 0);
-}
-
 /* ---- element types ---- */
 
 enum mma_ek mma_ek_of(unsigned t)
@@ -156,7 +150,7 @@ static ir_ref warp_lane(struct irb *b)
 	ir_ref lane = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
 	if (b->fn->wave_size == 32)
 		return lane;
-	return op2(b, IR_AND, IR_T_I32, lane, konst(b, IR_T_I32, 31), 0);
+	return irb_op2(b, IR_AND, IR_T_I32, lane, konst(b, IR_T_I32, 31), 0);
 }
 
 ir_ref mma_lanefn_value(struct irb *b, const struct mma_lanefn *f)
@@ -175,14 +169,15 @@ ir_ref mma_lanefn_value(struct irb *b, const struct mma_lanefn *f)
 			continue;
 		if (lane == IR_NO_REF)
 			lane = warp_lane(b);
-		ir_ref t = d == 0  ? lane
-		           : d > 0 ? op2(b, IR_SHL, IR_T_I32, lane, konst(b, IR_T_I32, d), 0)
-		                   : op2(b, IR_SHR_U, IR_T_I32, lane, konst(b, IR_T_I32, -d), 0);
+		ir_ref t =
+		        d == 0  ? lane
+		        : d > 0 ? irb_op2(b, IR_SHL, IR_T_I32, lane, konst(b, IR_T_I32, d), 0)
+		                : irb_op2(b, IR_SHR_U, IR_T_I32, lane, konst(b, IR_T_I32, -d), 0);
 		if (mask != 31 || d != 0)
-			t = op2(b, IR_AND, IR_T_I32, t, konst(b, IR_T_I32, mask), 0);
-		v = v == IR_NO_REF ? t : op2(b, IR_OR, IR_T_I32, v, t, 0);
+			t = irb_op2(b, IR_AND, IR_T_I32, t, konst(b, IR_T_I32, mask), 0);
+		v = v == IR_NO_REF ? t : irb_op2(b, IR_OR, IR_T_I32, v, t, 0);
 	}
 	if (v == IR_NO_REF)
 		return konst(b, IR_T_I32, fixed);
-	return fixed ? op2(b, IR_OR, IR_T_I32, v, konst(b, IR_T_I32, fixed), 0) : v;
+	return fixed ? irb_op2(b, IR_OR, IR_T_I32, v, konst(b, IR_T_I32, fixed), 0) : v;
 }

@@ -201,15 +201,9 @@ static ir_ref frame_bound(struct irb *b, unsigned which)
 	return irb_emit(b, IR_STACK_FRAME, IR_T_I64, NULL, 0, which, 0);
 }
 
-static ir_ref op2(struct irb *b, enum ir_op op, enum ir_type t, ir_ref x, ir_ref y, uint32_t aux)
-{
-	ir_ref a[2] = {x, y};
-	return irb_emit(b, op, t, a, 2, aux, 0);
-}
-
 static ir_ref add64(struct irb *b, ir_ref x, ir_ref y)
 {
-	return op2(b, IR_ADD, IR_T_I64, x, y, 0);
+	return irb_op2(b, IR_ADD, IR_T_I64, x, y, 0);
 }
 
 static ir_ref const64(struct irb *b, uint64_t c)
@@ -255,16 +249,16 @@ static void alloca_insn(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	uint32_t var = stack_var(b);
 	ir_ref base = frame_bound(b, 0);
 	ir_ref top = add64(b, base, irb_read_var(b, var, b->cur));
-	ir_ref addr = op2(b, IR_AND, IR_T_I64, add64(b, top, const64(b, align - 1)),
-	                  const64(b, ~(align - 1)), 0);
+	ir_ref addr = irb_op2(b, IR_AND, IR_T_I64, add64(b, top, const64(b, align - 1)),
+	                      const64(b, ~(align - 1)), 0);
 	ir_ref end = add64(b, addr, size);
-	ir_ref bad = op2(b, IR_OR, IR_T_PRED,
-	                 op2(b, IR_ICMP, IR_T_PRED, end, frame_bound(b, 1), IR_CMP_GTU),
-	                 op2(b, IR_ICMP, IR_T_PRED, end, addr, IR_CMP_LTU), 0);
+	ir_ref bad = irb_op2(b, IR_OR, IR_T_PRED,
+	                     irb_op2(b, IR_ICMP, IR_T_PRED, end, frame_bound(b, 1), IR_CMP_GTU),
+	                     irb_op2(b, IR_ICMP, IR_T_PRED, end, addr, IR_CMP_LTU), 0);
 	if (guard != IR_NO_REF)
-		bad = op2(b, IR_AND, IR_T_PRED, bad, guard, 0);
+		bad = irb_op2(b, IR_AND, IR_T_PRED, bad, guard, 0);
 	trap(b, bad);
-	set_sp(b, var, op2(b, IR_SUB, IR_T_I64, end, base, 0), guard);
+	set_sp(b, var, irb_op2(b, IR_SUB, IR_T_I64, end, base, 0), guard);
 	irb_write_dest(b, &in->opnds[0], addr, false, guard);
 }
 
@@ -303,7 +297,7 @@ static void dynamic_stack(struct irb *b, const struct ptx_insn *in, ir_ref guard
 		irb_write_dest(b, &in->opnds[0], sp, false, guard);
 		return;
 	}
-	set_sp(b, var, op2(b, IR_SUB, IR_T_I64, read64(b, in, 0), base, 0), guard);
+	set_sp(b, var, irb_op2(b, IR_SUB, IR_T_I64, read64(b, in, 0), base, 0), guard);
 }
 
 bool irb_sysmisc(struct irb *b, const struct ptx_insn *in, ir_ref guard)
