@@ -11,19 +11,14 @@ Prints the samples and mismatches per form; exits 1 on any mismatch.  A manual t
 not part of the repository): the figures it prints are quoted in docs/SEMANTICS.md.
 """
 import collections
-import gzip
-import json
 import os
 import sys
-
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'cases'))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'kernels'))
 import cases_forms as F  # noqa: E402
-
-SENTINEL = 0xdeadbeef
+import hw_samples as H  # noqa: E402
 
 
 def reference(op, v):
@@ -63,64 +58,29 @@ def approx_ok(op, a, hw):
     return F.tanh16_ok(a & 0xffff, hw & 0xffff) and F.tanh16_ok(a >> 16, hw >> 16)
 
 
-def operand(src, row, out, t, iw, ow, byw):
-    kind = src[0]
-    if kind == 'in':
-        v = int(row[t * iw + src[1]])
-        return v | int(row[t * iw + src[1] + 1]) << 32 if src[2] == 2 else v
-    if kind == 'slot':
-        s = byw[src[1]]
-        v = int(out[t * ow + s['w']])
-        if v == SENTINEL:
-            return None
-        return v | int(out[t * ow + s['w'] + 1]) << 32 if s['n'] == 2 else v
-    if kind == 'imm':
-        x = src[1]
-        return int(x[2:], 16) if x[:2] in ('0f', '0d', '0x') else int(x) & 0xffffffff
-    return None
+def imm_value(x):
+    return int(x[2:], 16) if x[:2] in ('0f', '0d', '0x') else int(x) & 0xffffffff
 
 
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, '../../../shared/ptx-hw/random')
-    man = json.load(open(os.path.join(d, 'manifest.json')))['kernels']
-    slots = json.load(gzip.open(os.path.join(d, 'slots.json.gz'), 'rt'))
-    inputs = np.load(os.path.join(d, 'inputs.npy'))
-    z = np.load(os.path.join(d, 'nv.part0.npz'))
-    data, off, status = z['data'], z['off'], z['status']
-    where = {int(i): j for j, i in enumerate(z['idx']) if str(status[j]) == 'ok'}
+    d = sys.argv[1] if len(sys.argv) > 1 else None
     stat = collections.defaultdict(lambda: [0, 0])
-    for ki, ks in enumerate(slots):
-        if ki not in where:
-            continue
-        m, j = man[ki], where[ki]
-        out, row = data[off[j]:off[j + 1]], inputs[ki]
-        byw = {s['w']: s for s in ks}
-        for s in ks:
-            if reference(s['op'], [0, 0, 0]) is False:
-                continue
-            for t in range(m['threads']):
-                v = [operand(x, row, out, t, m['in_words'], m['out_words'], byw) for x in s['srcs']]
-                hw = int(out[t * m['out_words'] + s['w']])
-                if None in v or hw == SENTINEL:
-                    continue
-                e = reference(s['op'], v)
-                if s['op'].endswith(('.f16', '.bf16')):  # st.b16: the low half
-                    hw &= 0xffff
-                ok = approx_ok(s['op'], v[0], hw) if e is None else e == hw
-                st = stat[s['op']]
-                st[0] += 1
-                if not ok:
-                    st[1] += 1
-                    if st[1] <= 3:
-                        print('MISMATCH k%05d t%d %s %s: hw %#x, reference %s' %
-                              (ki, t, s['op'], ' '.join('%#x' % x for x in v), hw,
-                               'tanh bound' if e is None else '%#x' % e))
-    bad = 0
-    for op in sorted(stat):
-        print('%-24s %7d samples %5d mismatches' % (op, stat[op][0], stat[op][1]))
-        bad += stat[op][1]
-    print('total: %d samples, %d mismatches' % (sum(s[0] for s in stat.values()), bad))
-    return 1 if bad else 0
+    wanted = lambda s: reference(s['op'], [0, 0, 0]) is not False  # noqa: E731
+    for ki, t, s, v, out, base in H.samples(wanted, False, imm_value, d):
+        hw = int(out[base])
+        e = reference(s['op'], v)
+        if s['op'].endswith(('.f16', '.bf16')):  # st.b16: the low half
+            hw &= 0xffff
+        ok = approx_ok(s['op'], v[0], hw) if e is None else e == hw
+        st = stat[s['op']]
+        st[0] += 1
+        if not ok:
+            st[1] += 1
+            if st[1] <= 3:
+                print('MISMATCH k%05d t%d %s %s: hw %#x, reference %s' %
+                      (ki, t, s['op'], ' '.join('%#x' % x for x in v), hw,
+                       'tanh bound' if e is None else '%#x' % e))
+    return H.report(stat)
 
 
 if __name__ == '__main__':
