@@ -13,6 +13,7 @@ import struct
 from collections import Counter
 from fractions import Fraction
 
+from cases_arith2 import round_bits
 from ref import Case, In, InOut, Out, unpack, M32
 
 F16 = (10, 5)  # stored mantissa bits, exponent bits
@@ -21,29 +22,7 @@ BF16 = (7, 8)
 
 def _round(q, fmt):
     """Fraction q to the nearest even value of the 16-bit format (bits); overflow -> inf."""
-    mb, eb = fmt
-    sign = 0x8000 if q < 0 else 0
-    q = abs(q)
-    if q == 0:
-        return sign
-    bias = (1 << (eb - 1)) - 1
-    e = q.numerator.bit_length() - q.denominator.bit_length()
-    if Fraction(2) ** e > q:
-        e -= 1
-    e = max(e, 1 - bias)
-    m = q / Fraction(2) ** (e - mb)
-    mi = m.numerator // m.denominator
-    rem = m - mi
-    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and mi & 1):
-        mi += 1
-    if mi >> (mb + 1):
-        mi >>= 1
-        e += 1
-    if e > bias:
-        return sign | ((1 << eb) - 1) << mb
-    if mi >> mb:
-        return sign | (e + bias) << mb | (mi & ((1 << mb) - 1))
-    return sign | mi
+    return round_bits(q, *fmt)
 
 
 def _val(h, fmt):
