@@ -89,6 +89,11 @@ struct mma_fast {
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d);
 void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar);
+/* An m8n8k4 .f64 product (layouts A, B, C, D; IR_FM_* rounding; the A, B, C registers, i64)
+ * on gfx90a/gfx942's f64 MFMA (build_mma_f64.c): D's two registers, or false (nothing
+ * emitted) where the target or the form does not allow it. */
+bool mma_f64_unit(struct irb *b, const struct mma_layout *const l[4], uint32_t fround,
+                  ir_ref *const *reg, ir_ref *d);
 /* the shape in a matrix instruction's words; false if none */
 bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
 #endif
