@@ -89,6 +89,8 @@ struct mma_fast {
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d);
 void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar);
+/* s4/u4 A and B on gfx1100's iu4 WMMA (build_mma_i4.c) */
+bool mma_nibbles(const struct irb *b, const struct mma_fast *q);
 /* An m8n8k4 .f64 product (layouts A, B, C, D; IR_FM_* rounding; the A, B, C registers, i64)
  * on gfx90a/gfx942's f64 MFMA (build_mma_f64.c): D's two registers, or false (nothing
  * emitted) where the target or the form does not allow it. */
