@@ -405,15 +405,17 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !sa && !sb)))
 		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
 	/* nibbles: gfx1100's iu4 (mma_nibbles: the registers move as an .s8 form's of k / 2) */
-	bool i4 = mma_nibbles(b, q);
+	bool i4 = mma_nibbles(b, q), i4m = mma_nibbles_as_bytes(b, q); /* i4m: as .s8 bytes */
 	if (i4)
 		i8 = true, sa = q->ea == EK_S4, sb = q->eb == EK_S4;
+	if (i4m)
+		i8 = sa = sb = true;
 	if (!i8 && q->ea != q->eb)
 		return false;
 	bool tf32 = q->ea == EK_TF32; /* gfx90a/gfx942: v_mfma_f32_4x4x1f32 */
 	bool f32cd = q->ec == EK_F32 && q->ed == EK_F32;
 	bool ok = tf32 ? b->fn->matrix_unit == IR_MU_MFMA && (q->k == 8 || q->k == 4) && f32cd
-	          : i8 ? (q->k == (i4 ? 64u : 32u) || q->k == (i4 ? 32u : 16u)) &&
+	          : i8 ? (q->k == (i4 || i4m ? 64u : 32u) || q->k == (i4 || i4m ? 32u : 16u)) &&
 	                          q->ec == EK_S32 && q->ed == EK_S32
 	               : (q->k == 16 || q->k == 8) && (q->ea == EK_F16 || q->ea == EK_BF16) &&
 	                          f32cd && !q->satfinite;
@@ -478,12 +480,21 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 			ta[r] = op2(b, IR_XOR, a[r], konst(b, 0x80808080u));
 		for (unsigned r = 0; s.ub && r < q->k / 16; r++)
 			tb[r] = op2(b, IR_XOR, bb[r], konst(b, 0x80808080u));
+		ir_ref a8[8], b8[4];
+		if (i4m)
+			mma_nibbles_bytes(b, q, a, bb, a8, b8);
 		mfma_m16n8k16(&s,
 		              tf32              ? IR_MX_F32_4X4X1_F32
 		              : i8              ? IR_MX_I32_4X4X4_I8
 		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
 		                                : IR_MX_F32_4X4X4_BF16,
-		              tf32 || s.ua ? ta : a, tf32 || s.ub ? tb : bb, c, d);
+		              i4m            ? a8
+		              : tf32 || s.ua ? ta
+		                             : a,
+		              i4m            ? b8
+		              : tf32 || s.ub ? tb
+		                             : bb,
+		              c, d);
 	}
 	for (unsigned x = 0; x < nv && q->satfinite; x++) /* the sum is exact: saturate + C */
 		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);

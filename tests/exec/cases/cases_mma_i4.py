@@ -1,6 +1,7 @@
 """Cases for tests/exec/ptx/mma_i4_*.ptx (written by this module: run it as a script to
-regenerate them): the .s4/.u4 mma forms gfx1100 computes on v_wmma_i32_16x16x16_iu4 (docs/TENSOR.md,
-"Nibbles on gfx1100's WMMA"), on every target.  The kernels and references are
+regenerate them): the .s4/.u4 mma forms gfx1100 computes on v_wmma_i32_16x16x16_iu4 and
+gfx90a/gfx942 on v_mfma_i32_4x4x4i8 of unpacked bytes (docs/TENSOR.md, "Nibbles on the matrix
+units"), on every target.  The kernels and references are
 cases_mma.py's (the PTX ISA's fragments from tests/kernels/mma_frag.py, exact integer sums);
 these add the k that leave half of the unit's registers empty (m16n8k32, m8n8k32), every
 signedness, .satfinite with C near the limits, and a chain of accumulators."""
