@@ -624,6 +624,12 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		return;
 	const struct mma_layout *fl[4] = {&f->la, &f->lb, &f->lc, &f->ld};
 	ir_ref d64[2];
+	ir_ref dq[4];
+	if (f->ngrp > 1 && nd == 4 && mma_quad_unit(b, fl, s->reg, dq)) {
+		for (unsigned r = 0; r < 4; r++)
+			irb_write_dest(b, &d->elems[r], dq[r], false, guard);
+		return;
+	}
 	if (wide && nd == 2 && mma_f64_unit(b, fl, f->fround, s->reg, d64)) {
 		for (unsigned r = 0; r < 2; r++)
 			irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, d64[r], false,
