@@ -624,9 +624,9 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 		return;
 	const struct mma_layout *fl[4] = {&f->la, &f->lb, &f->lc, &f->ld};
 	ir_ref d64[2];
-	ir_ref dq[4];
-	if (f->ngrp > 1 && nd == 4 && mma_quad_unit(b, fl, s->reg, dq)) {
-		for (unsigned r = 0; r < 4; r++)
+	ir_ref dq[8];
+	if (f->ngrp > 1 && (nd == 4 || nd == 8) && mma_quad_unit(b, fl, s->reg, dq)) {
+		for (unsigned r = 0; r < nd; r++)
 			irb_write_dest(b, &d->elems[r], dq[r], false, guard);
 		return;
 	}

@@ -89,8 +89,9 @@ struct mma_fast {
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d);
 void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar);
-/* m8n8k4 .row.col .f16 C and D (layouts A, B, C, D; A, B, C registers) on gfx90a/gfx942's
- * v_mfma_f32_4x4x4f16 (build_mma_q.c): D's four registers, or false (nothing emitted) */
+/* m8n8k4 .row.col (layouts A, B, C, D; A, B, C registers) on gfx90a/gfx942's
+ * v_mfma_f32_4x4x4f16 (build_mma_q.c): D's registers (.f16 4, .f32 8), or false (nothing
+ * emitted) */
 bool mma_quad_unit(struct irb *b, const struct mma_layout *const l[4], ir_ref *const *reg,
                    ir_ref *d);
 /* s4/u4 A and B on gfx1100's iu4 WMMA (build_mma_i4.c) */
