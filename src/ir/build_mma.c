@@ -622,6 +622,20 @@ static void build_product(struct irb *b, const struct ptx_insn *in, const struct
 	}
 	if (fast_product(b, in, f, s->reg, nc, nd, guard))
 		return;
+	const struct mma_layout *fl[4] = {&f->la, &f->lb, &f->lc, &f->ld};
+	ir_ref d64[2];
+	ir_ref dq[8];
+	if (f->ngrp > 1 && (nd == 4 || nd == 8) && mma_quad_unit(b, fl, s->reg, dq)) {
+		for (unsigned r = 0; r < nd; r++)
+			irb_write_dest(b, &d->elems[r], dq[r], false, guard);
+		return;
+	}
+	if (wide && nd == 2 && mma_f64_unit(b, fl, f->fround, s->reg, d64)) {
+		for (unsigned r = 0; r < 2; r++)
+			irb_write_dest(b, d->kind == PTX_OPND_VEC ? &d->elems[r] : d, d64[r], false,
+			               guard);
+		return;
+	}
 	s->inv[0] = invert(s, &f->la, f->m, f->k);
 	s->inv[1] = invert(s, &f->lb, f->k, f->n);
 	s->inv[2] = invert(s, &f->lc, f->m, f->n);

@@ -89,6 +89,23 @@ struct mma_fast {
 bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
                      const ir_ref *c, const ir_ref *cvar, ir_ref *d);
 void mma_matrix_written(struct irb *b, unsigned back, const ir_ref *dvar);
+/* m8n8k4 .row.col (layouts A, B, C, D; A, B, C registers) on gfx90a/gfx942's
+ * v_mfma_f32_4x4x4f16 (build_mma_q.c): D's registers (.f16 4, .f32 8), or false (nothing
+ * emitted) */
+bool mma_quad_unit(struct irb *b, const struct mma_layout *const l[4], ir_ref *const *reg,
+                   ir_ref *d);
+/* s4/u4 A and B on gfx1100's iu4 WMMA (build_mma_i4.c) */
+bool mma_nibbles(const struct irb *b, const struct mma_fast *q);
+/* s4/u4 on MFMA as signed bytes: whether, and A's k/16 and B's k/32 registers as twice as
+ * many registers of bytes (build_mma_i4.c) */
+bool mma_nibbles_as_bytes(const struct irb *b, const struct mma_fast *q);
+void mma_nibbles_bytes(struct irb *b, const struct mma_fast *q, const ir_ref *a, const ir_ref *bb,
+                       ir_ref *a8, ir_ref *b8);
+/* An m8n8k4 .f64 product (layouts A, B, C, D; IR_FM_* rounding; the A, B, C registers, i64)
+ * on gfx90a/gfx942's f64 MFMA (build_mma_f64.c): D's two registers, or false (nothing
+ * emitted) where the target or the form does not allow it. */
+bool mma_f64_unit(struct irb *b, const struct mma_layout *const l[4], uint32_t fround,
+                  ir_ref *const *reg, ir_ref *d);
 /* the shape in a matrix instruction's words; false if none */
 bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
 #endif

@@ -52,6 +52,7 @@ struct mfma_state {
 	ir_ref chain;             /* C as a previous mma's acc, or IR_NO_REF */
 	unsigned steps;           /* (k-half, chunk parity) pairs: k / 4 (f16), k / 8 (s8) */
 	bool i8;                  /* s8/u8: one register per MFMA operand, WMMA iu8 */
+	bool i4;                  /* s4/u4 (gfx1100 iu4): the registers as i8's, 2 a WMMA */
 	bool ua, ub;              /* MFMA i8: A / B .u8 (not both), bytes ^ 0x80 + corrections */
 	bool tf32;                /* tf32: one register (one k) per MFMA operand too */
 	bool zero_c;              /* .satfinite: the unit starts from zeros, C added after */
@@ -275,7 +276,12 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 			s->rec->ctup[0] = hc[0], s->rec->ctup[1] = hc[1];
 		acc = irb_emit(b, IR_MTUP, IR_T_I32, hc, 2, 1, 0);
 	}
-	if (s->i8) { /* iu8: 4 registers (16 k) per WMMA, one per 16 k */
+	if (s->i4) { /* iu4: 2 registers (16 k) per WMMA */
+		for (unsigned w = 0; w < s->steps; w++) {
+			ir_ref args[3] = {tuple(b, ta + 2 * w, 2), tuple(b, tb + 2 * w, 2), acc};
+			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
+		}
+	} else if (s->i8) { /* iu8: 4 registers (16 k) per WMMA, one per 16 k */
 		for (unsigned w = 0; w < s->steps / 2; w++) {
 			ir_ref args[3] = {ha[w], hb[w], acc};
 			acc = irb_emit(b, IR_MATRIX, IR_T_I32, args, 3, op, 0);
@@ -398,12 +404,19 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	bool i8 = (sa || q->ea == EK_U8) && (sb || q->eb == EK_U8);
 	if (i8 && (mu == IR_MU_WMMA12 || (mu == IR_MU_MFMA && !sa && !sb)))
 		return false; /* gfx1200 iu8: its byte packing is not settled (MATRIX_UNITS.md) */
+	/* nibbles: gfx1100's iu4 (mma_nibbles: the registers move as an .s8 form's of k / 2) */
+	bool i4 = mma_nibbles(b, q), i4m = mma_nibbles_as_bytes(b, q); /* i4m: as .s8 bytes */
+	if (i4)
+		i8 = true, sa = q->ea == EK_S4, sb = q->eb == EK_S4;
+	if (i4m)
+		i8 = sa = sb = true;
 	if (!i8 && q->ea != q->eb)
 		return false;
 	bool tf32 = q->ea == EK_TF32; /* gfx90a/gfx942: v_mfma_f32_4x4x1f32 */
 	bool f32cd = q->ec == EK_F32 && q->ed == EK_F32;
 	bool ok = tf32 ? b->fn->matrix_unit == IR_MU_MFMA && (q->k == 8 || q->k == 4) && f32cd
-	          : i8 ? (q->k == 32 || q->k == 16) && q->ec == EK_S32 && q->ed == EK_S32
+	          : i8 ? (q->k == (i4 || i4m ? 64u : 32u) || q->k == (i4 || i4m ? 32u : 16u)) &&
+	                          q->ec == EK_S32 && q->ed == EK_S32
 	               : (q->k == 16 || q->k == 8) && (q->ea == EK_F16 || q->ea == EK_BF16) &&
 	                          f32cd && !q->satfinite;
 	if (!ok)
@@ -425,16 +438,20 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	struct mfma_state s = {.b = b,
 	                       .rec = rec,
 	                       .chain = from ? from->acc : IR_NO_REF,
-	                       .steps = q->k / (i8     ? 8
+	                       .steps = q->k / (i4     ? 16
+	                                        : i8   ? 8
 	                                        : tf32 ? 2
 	                                               : 4),
 	                       .i8 = i8,
+	                       .i4 = i4,
 	                       .ua = i8 && mu == IR_MU_MFMA && !sa,
 	                       .ub = i8 && mu == IR_MU_MFMA && !sb,
 	                       .tf32 = tf32,
 	                       .zero_c = q->satfinite,
 	                       .pair = q->n == 16,
-	                       .rb = i8 ? q->k / 16 : q->k / 8};
+	                       .rb = i4   ? q->k / 32
+	                             : i8 ? q->k / 16
+	                                  : q->k / 8};
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
 	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
@@ -443,7 +460,8 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 		                a, bb, c, d, id);
 	} else if (mu == IR_MU_WMMA11) {
 		wmma_m16n8k16(&s,
-		              i8 ? IR_MX_WMMA_I32_IU8 | (unsigned)sa << 8 | (unsigned)sb << 9
+		              i8 ? (i4 ? IR_MX_WMMA_I32_IU4 : IR_MX_WMMA_I32_IU8) |
+		                              (unsigned)sa << 8 | (unsigned)sb << 9
 		              : q->ea == EK_F16 ? IR_MX_WMMA_F32_F16
 		                                : IR_MX_WMMA_F32_BF16,
 		              a, bb, c, d, id);
@@ -462,12 +480,21 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 			ta[r] = op2(b, IR_XOR, a[r], konst(b, 0x80808080u));
 		for (unsigned r = 0; s.ub && r < q->k / 16; r++)
 			tb[r] = op2(b, IR_XOR, bb[r], konst(b, 0x80808080u));
+		ir_ref a8[8], b8[4];
+		if (i4m)
+			mma_nibbles_bytes(b, q, a, bb, a8, b8);
 		mfma_m16n8k16(&s,
 		              tf32              ? IR_MX_F32_4X4X1_F32
 		              : i8              ? IR_MX_I32_4X4X4_I8
 		              : q->ea == EK_F16 ? IR_MX_F32_4X4X4_F16
 		                                : IR_MX_F32_4X4X4_BF16,
-		              tf32 || s.ua ? ta : a, tf32 || s.ub ? tb : bb, c, d);
+		              i4m            ? a8
+		              : tf32 || s.ua ? ta
+		                             : a,
+		              i4m            ? b8
+		              : tf32 || s.ub ? tb
+		                             : bb,
+		              c, d);
 	}
 	for (unsigned x = 0; x < nv && q->satfinite; x++) /* the sum is exact: saturate + C */
 		d[x] = op2(b, IR_ADD_SAT_S, d[x], c[x]);

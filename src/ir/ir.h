@@ -83,6 +83,9 @@ enum ir_matrix_op {
 	IR_MX_WMMA12_F32_BF16, /* gfx12 v_wmma_f32_16x16x16_bf16 */
 	IR_MX_WMMA_I32_IU8,    /* gfx11 v_wmma_i32_16x16x16_iu8; aux bit 8: A signed, bit 9: B
 	                        * signed (its neg_lo bits) */
+	IR_MX_F64_M8N8K4,      /* both warps' f64 m8n8k4 of a wave64 on v_mfma_f64_4x4x4f64
+	                        * (build_mma_f64.c, sel_mma_ext.c) */
+	IR_MX_WMMA_I32_IU4,    /* gfx11 v_wmma_i32_16x16x16_iu4; aux bits 8, 9 as IU8's */
 };
 enum ir_lane_pattern { IR_LANE_XOR = 1, IR_LANE_UP, IR_LANE_DOWN, IR_LANE_IDX };
 #define IR_LANE_AUX(kind, n, seg) ((uint32_t)(kind) | (uint32_t)(n) << 3 | (uint32_t)(seg) << 9)

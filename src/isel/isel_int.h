@@ -120,6 +120,7 @@ bool sel_float(struct isel *s, const struct ir_insn *in);
 bool sel_forms(struct isel *s, const struct ir_insn *in); /* sel_forms.c: FCLASS */
 bool sel_mma(struct isel *s, const struct ir_insn *in);   /* sel_mma.c: the ops of matrix operations
                                                              (build_mma.c, build_ldmatrix.c) */
+bool sel_mma_ext(struct isel *s, const struct ir_insn *in); /* sel_mma_ext.c: f64 mma */
 bool sel_intsat(struct isel *s,
                 const struct ir_insn *in); /* sel_intsat.c: the ops of build_intsat.c */
 bool sel_conv2(struct isel *s,

@@ -40,6 +40,11 @@ static bool matrix_row(enum ir_matrix_op op, struct matrix_row *r)
 	case IR_MX_WMMA_I32_IU8: /* neg_lo: which of A, B is signed, from aux (ir.h) */
 		*r = (struct matrix_row){AMD_OP_V_WMMA_I32_16X16X16_IU8, 4, 4, 8, true, 0};
 		return true;
+	case IR_MX_WMMA_I32_IU4: /* build_mma_i4.c */
+		*r = (struct matrix_row){AMD_OP_V_WMMA_I32_16X16X16_IU4, 2, 2, 8, true, 0};
+		return true;
+	case IR_MX_F64_M8N8K4: /* sel_mma_ext.c */
+		return false;
 	}
 	return false;
 }

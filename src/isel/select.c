@@ -490,8 +490,8 @@ static bool select_one(struct isel *s, const struct ir_insn *in)
 		return true;
 	if (sel_warp(s, in) || sel_bar(s, in) || sel_forms(s, in))
 		return true;
-	if (sel_mma(s, in) || sel_intsat(s, in) || sel_conv2(s, in) || sel_async(s, in) ||
-	    sel_sys(s, in) || sel_tex(s, in))
+	if (sel_mma_ext(s, in) || sel_mma(s, in) || sel_intsat(s, in) || sel_conv2(s, in) ||
+	    sel_async(s, in) || sel_sys(s, in) || sel_tex(s, in))
 		return true;
 	sel_error(s, "the code generator cannot select '%s' on %s yet", ir_ops[in->op].name,
 	          s->t->info->name);
