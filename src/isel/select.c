@@ -68,7 +68,11 @@ static enum sel_loc loc_of(const struct isel *s, ir_ref r)
 		return LOC_CONST;
 	if (v->type == IR_T_PRED)
 		return v->divergent ? LOC_MASK : LOC_BOOL;
-	if (ir_type_is_float((enum ir_type)v->type) || v->divergent)
+	if (v->divergent)
+		return LOC_VGPR;
+	/* a uniform float is computed by the vector unit, except a parameter: it stays in the
+	 * SGPRs its s_load fills, which VALU instructions read directly (no v_mov, no VGPR) */
+	if (ir_type_is_float((enum ir_type)v->type) && !(s->def[r] && s->def[r]->op == IR_PARAM))
 		return LOC_VGPR;
 	return LOC_SGPR;
 }
