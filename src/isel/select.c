@@ -457,24 +457,12 @@ static void entry_inputs(struct isel *s)
 	}
 }
 
-/* LDS offsets of the .shared variables the kernel uses: sized ones (and the hidden areas of
- * build_bar.c) first, then the extern arrays (size 0), which start where the dynamic shared
- * memory begins, at the end of the static LDS. */
+/* LDS offsets of the .shared variables the kernel uses (ir_lds_layout). */
 static void layout_lds(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
 	s->lds_offset = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nsymvars + 1);
-	uint64_t off = 0;
-	for (uint32_t k = 0; k < 2 * ir->nsymvars; k++) {
-		uint32_t i = k % ir->nsymvars;
-		if (ir->symvars[i].space != IR_SPACE_SHARED ||
-		    (ir->symvars[i].size == 0) != (k >= ir->nsymvars))
-			continue;
-		uint32_t align = ir->symvars[i].align ? ir->symvars[i].align : 4;
-		off = (off + align - 1) & ~(uint64_t)(align - 1);
-		s->lds_offset[i] = (uint32_t)off;
-		off += ir->symvars[i].size;
-	}
+	uint64_t off = ir_lds_layout(ir, s->lds_offset);
 	if (off > s->t->info->lds_bytes) {
 		sel_error(s, "kernel '%s' uses %llu bytes of shared memory; %s has %u", ir->name,
 		          (unsigned long long)off, s->t->info->name, s->t->info->lds_bytes);
