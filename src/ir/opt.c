@@ -7,7 +7,8 @@
  *    SSA construction leaves in irreducible loops, and forwarding again.
  * 2. Constant folding of integer operations whose operands are constants (exact two's
  *    complement semantics of the IR; PTX's shift clamping), and of operations with a
- *    neutral constant operand (x + 0, x * 1, x << 0, ...) into their other operand.
+ *    neutral constant operand (x + 0, x * 1, x << 0, ...) into their other operand, and
+ *    x & 0, x * 0 into 0.
  * 3. Local value numbering: within a block, an operation without effects that repeats an
  *    earlier one on the same operands (commutative ones in either order) is replaced.
  * 4. Rotates and funnel shifts written as two shifts become one FSHR (rotate.c).
@@ -171,14 +172,18 @@ static bool fold(const struct ir_function *fn, const struct ir_insn *in, uint64_
 }
 
 /* The operand an integer operation with a neutral constant returns unchanged (x + 0,
- * 0 + x, x - 0, x | 0, x ^ 0, x << 0, x >> 0, x * 1, 1 * x), or IR_NO_REF. */
+ * 0 + x, x - 0, x | 0, x ^ 0, x & ~0, x << 0, x >> 0, x * 1, 1 * x), or IR_NO_REF. */
 static ir_ref identity(const struct ir_function *fn, const struct ir_insn *in)
 {
 	if (in->nargs != 2 || ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED)
 		return IR_NO_REF;
 	uint64_t c;
-	bool comm = in->op == IR_ADD || in->op == IR_OR || in->op == IR_XOR || in->op == IR_MUL;
-	uint64_t neutral = in->op == IR_MUL ? 1 : 0;
+	bool comm = in->op == IR_ADD || in->op == IR_OR || in->op == IR_XOR || in->op == IR_MUL ||
+	            in->op == IR_AND;
+	unsigned w = ir_type_bits((enum ir_type)in->type);
+	uint64_t neutral = in->op == IR_MUL   ? 1
+	                   : in->op == IR_AND ? (w >= 64 ? ~0ull : (1ull << w) - 1)
+	                                      : 0;
 	bool known = comm || in->op == IR_SUB || in->op == IR_SHL || in->op == IR_SHR_U ||
 	             in->op == IR_SHR_S;
 	for (unsigned k = 0; known && k < (comm ? 2u : 1u); k++) {
@@ -187,6 +192,17 @@ static ir_ref identity(const struct ir_function *fn, const struct ir_insn *in)
 			return x;
 	}
 	return IR_NO_REF;
+}
+
+/* An AND or a MUL with a constant 0 operand: the result is 0 whatever the other is. */
+static bool absorbed(const struct ir_function *fn, const struct ir_insn *in)
+{
+	uint64_t c;
+	if ((in->op != IR_AND && in->op != IR_MUL) || in->nargs != 2 ||
+	    ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED)
+		return false;
+	return (const_int(fn, in->args[0], &c) && c == 0) ||
+	       (const_int(fn, in->args[1], &c) && c == 0);
 }
 
 static void fold_constants(struct opt *o)
@@ -199,6 +215,12 @@ static void fold_constants(struct opt *o)
 			uint64_t v;
 			if (in->res == IR_NO_REF)
 				continue;
+			if (absorbed(fn, in)) { /* x & 0, x * 0 */
+				in->op = IR_COPY;
+				in->nargs = 1;
+				in->args[0] = ir_const(fn, (enum ir_type)in->type, 0);
+				continue;
+			}
 			ir_ref same = identity(fn, in);
 			if (same != IR_NO_REF) {
 				in->op = IR_COPY;
