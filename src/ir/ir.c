@@ -54,6 +54,22 @@ ir_ref ir_const(struct ir_function *fn, enum ir_type type, uint64_t bits)
 	return r;
 }
 
+uint64_t ir_lds_layout(const struct ir_function *fn, uint32_t *offset)
+{
+	uint64_t off = 0;
+	for (uint32_t k = 0; k < 2 * fn->nsymvars; k++) {
+		uint32_t i = k % fn->nsymvars;
+		if (fn->symvars[i].space != IR_SPACE_SHARED ||
+		    (fn->symvars[i].size == 0) != (k >= fn->nsymvars))
+			continue;
+		uint32_t align = fn->symvars[i].align ? fn->symvars[i].align : 4;
+		off = (off + align - 1) & ~(uint64_t)(align - 1);
+		offset[i] = (uint32_t)off;
+		off += fn->symvars[i].size;
+	}
+	return off;
+}
+
 ir_ref ir_undef(struct ir_function *fn, enum ir_type type)
 {
 	ir_ref r = ir_new_value(fn, type, IR_NO_BLOCK);

@@ -449,6 +449,12 @@ void ir_uniformity(struct ir_function *fn);
 /* opt.c: constant folding, copy propagation, trivial-phi removal, local value
  * numbering and dead code elimination; returns the number of instructions removed. */
 unsigned ir_optimize(struct ir_function *fn);
+/* LDS offsets of the function's .shared variables (offset[i] for symvar i; others are left
+ * alone): sized ones (and the hidden areas of build_bar.c) first, in symvar order, then the
+ * extern arrays (size 0), which start where the dynamic shared memory begins, at the end of
+ * the static LDS.  Returns the static LDS size in bytes.  The selector's layout and
+ * ir_optimize's folding of .shared addresses into constants both use it. */
+uint64_t ir_lds_layout(const struct ir_function *fn, uint32_t *offset);
 /* rotate.c (inside ir_optimize): (a << k) | (b >> (32 - k)) with constant k in 1..31 as
  * FSHR, a rotate where a and b agree on the bits read; returns how many were rewritten. */
 unsigned ir_match_rotates(struct ir_function *fn);

@@ -6,7 +6,9 @@
  *    Then (first round) webs of phis passing one value around (phi_cycles.c), which
  *    SSA construction leaves in irreducible loops, and forwarding again.
  * 2. Constant folding of integer operations whose operands are constants (exact two's
- *    complement semantics of the IR; PTX's shift clamping).
+ *    complement semantics of the IR; PTX's shift clamping), and of operations with a
+ *    neutral constant operand (x + 0, x * 1, x << 0, ...) into their other operand, and
+ *    x & 0, x * 0 into 0.
  * 3. Local value numbering: within a block, an operation without effects that repeats an
  *    earlier one on the same operands (commutative ones in either order) is replaced.
  * 4. Rotates and funnel shifts written as two shifts become one FSHR (rotate.c).
@@ -14,7 +16,9 @@
  *    atomic whose old value nobody needs becomes RED (the cheaper non-returning form).
  *    Before it, a barrier register that folded to 0 (NBAR with IR_NBAR_MAYBE_0, build_bar.c)
  *    becomes BARRIER, so the counter operands it no longer needs die (and the counters' area
- *    and zeroing at entry when no barrier uses them).
+ *    and zeroing at entry when no barrier uses them).  After it, the addresses of .shared
+ *    variables become constants (their LDS layout is final then) and the clean-ups run
+ *    again around them.
  * requires: nothing (works with or without ir_cfg_compute; it keeps the CFG).
  * breaks: nothing but uniformity flags of removed values.
  * Complexity: O(instructions) per forwarding round (rounds are few in practice, capped),
@@ -167,6 +171,40 @@ static bool fold(const struct ir_function *fn, const struct ir_insn *in, uint64_
 	}
 }
 
+/* The operand an integer operation with a neutral constant returns unchanged (x + 0,
+ * 0 + x, x - 0, x | 0, x ^ 0, x & ~0, x << 0, x >> 0, x * 1, 1 * x), or IR_NO_REF. */
+static ir_ref identity(const struct ir_function *fn, const struct ir_insn *in)
+{
+	if (in->nargs != 2 || ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED)
+		return IR_NO_REF;
+	uint64_t c;
+	bool comm = in->op == IR_ADD || in->op == IR_OR || in->op == IR_XOR || in->op == IR_MUL ||
+	            in->op == IR_AND;
+	unsigned w = ir_type_bits((enum ir_type)in->type);
+	uint64_t neutral = in->op == IR_MUL   ? 1
+	                   : in->op == IR_AND ? (w >= 64 ? ~0ull : (1ull << w) - 1)
+	                                      : 0;
+	bool known = comm || in->op == IR_SUB || in->op == IR_SHL || in->op == IR_SHR_U ||
+	             in->op == IR_SHR_S;
+	for (unsigned k = 0; known && k < (comm ? 2u : 1u); k++) {
+		ir_ref x = in->args[k], n = in->args[1 - k];
+		if (const_int(fn, n, &c) && c == neutral && fn->vals[x].type == in->type)
+			return x;
+	}
+	return IR_NO_REF;
+}
+
+/* An AND or a MUL with a constant 0 operand: the result is 0 whatever the other is. */
+static bool absorbed(const struct ir_function *fn, const struct ir_insn *in)
+{
+	uint64_t c;
+	if ((in->op != IR_AND && in->op != IR_MUL) || in->nargs != 2 ||
+	    ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED)
+		return false;
+	return (const_int(fn, in->args[0], &c) && c == 0) ||
+	       (const_int(fn, in->args[1], &c) && c == 0);
+}
+
 static void fold_constants(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
@@ -175,7 +213,22 @@ static void fold_constants(struct opt *o)
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			struct ir_insn *in = &bl->insns[i];
 			uint64_t v;
-			if (in->res == IR_NO_REF || !fold(fn, in, &v))
+			if (in->res == IR_NO_REF)
+				continue;
+			if (absorbed(fn, in)) { /* x & 0, x * 0 */
+				in->op = IR_COPY;
+				in->nargs = 1;
+				in->args[0] = ir_const(fn, (enum ir_type)in->type, 0);
+				continue;
+			}
+			ir_ref same = identity(fn, in);
+			if (same != IR_NO_REF) {
+				in->op = IR_COPY;
+				in->nargs = 1;
+				in->args[0] = same;
+				continue;
+			}
+			if (!fold(fn, in, &v))
 				continue;
 			in->op = IR_COPY;
 			in->nargs = 1;
@@ -344,6 +397,63 @@ static void settle_barriers(struct opt *o)
 		drop_counter_init(fn);
 }
 
+/* The address of a .shared variable is a constant, its offset in the kernel's LDS layout
+ * (ir_lds_layout, the selector's), so that the adds and multiplies of address arithmetic
+ * fold around it (nvcc writes `mov.u32 %r, tile; mad.lo.s32 %r2, %i, 72, %r`).  Run after
+ * settle_barriers, which can still shrink a hidden area.  A function compiled on its own
+ * (real_sym) has no layout of its own: its .shared addresses stay (and are rejected). */
+static bool fold_shared_addresses(struct ir_function *fn)
+{
+	if (fn->real_sym || !fn->nsymvars)
+		return false;
+	uint32_t *offset = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nsymvars);
+	ir_lds_layout(fn, offset);
+	bool any = false;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			struct ir_insn *in = &fn->blocks[b].insns[i];
+			if (in->op != IR_SYMADDR || in->res == IR_NO_REF || in->imm < 0 ||
+			    (uint64_t)in->imm >= fn->nsymvars ||
+			    fn->symvars[in->imm].space != IR_SPACE_SHARED ||
+			    (in->type != IR_T_I32 && in->type != IR_T_I64))
+				continue;
+			uint64_t off = offset[in->imm];
+			in->op = IR_COPY;
+			in->nargs = 1;
+			in->aux = 0;
+			in->imm = 0;
+			in->args[0] = ir_const(fn, (enum ir_type)in->type, off);
+			any = true;
+		}
+	return any;
+}
+
+/* Constants made by folding need identity entries in the replacement map. */
+static void grow_repl(struct opt *o, uint32_t before)
+{
+	struct ir_function *fn = o->fn;
+	if (fn->nvals <= before)
+		return;
+	ir_ref *nr = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	memcpy(nr, o->repl, before * sizeof *nr);
+	for (uint32_t v = before; v < fn->nvals; v++)
+		nr[v] = v;
+	o->repl = nr;
+}
+
+/* Forwarding, then folding and numbering: one round of the clean-ups. */
+static void clean_round(struct opt *o)
+{
+	for (int k = 0; k < 16 && forward(o); k++)
+		;
+	rewrite_operands(o);
+	uint32_t before = o->fn->nvals;
+	fold_constants(o);
+	grow_repl(o, before);
+	value_numbering(o);
+	rewrite_operands(o);
+}
+
 unsigned ir_optimize(struct ir_function *fn)
 {
 	struct opt o = {.fn = fn};
@@ -361,14 +471,7 @@ unsigned ir_optimize(struct ir_function *fn)
 		}
 		uint32_t before = fn->nvals;
 		fold_constants(&o);
-		/* constants made by folding need identity entries */
-		if (fn->nvals > before) {
-			ir_ref *nr = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
-			memcpy(nr, o.repl, before * sizeof *nr);
-			for (uint32_t v = before; v < fn->nvals; v++)
-				nr[v] = v;
-			o.repl = nr;
-		}
+		grow_repl(&o, before);
 		value_numbering(&o);
 		rewrite_operands(&o);
 	}
@@ -377,6 +480,15 @@ unsigned ir_optimize(struct ir_function *fn)
 		;
 	rewrite_operands(&o);
 	settle_barriers(&o);
+	uint32_t before = fn->nvals;
+	if (fold_shared_addresses(fn)) {
+		grow_repl(&o, before);
+		for (int round = 0; round < 2; round++)
+			clean_round(&o);
+		for (int k = 0; k < 16 && forward(&o); k++)
+			;
+		rewrite_operands(&o);
+	}
 	dead_code(&o);
 	return o.removed;
 }

@@ -63,6 +63,26 @@ static unsigned words(const struct isel *s, const struct ir_insn *in)
 	return ir_type_bits((enum ir_type)in->type) == 64 ? 2 : 1;
 }
 
+/* A divergent 32-bit (x << k) + y with a constant k in 1..31 as one v_lshl_add_u32 (address
+ * arithmetic: an index scaled to bytes plus a base), when the shift is a vector value; the
+ * shift itself stays only if something else reads it (mir_remove_dead_code).  Only within
+ * the shift's block: x's register (a phi's) is rewritten at the end of its block's
+ * predecessors, so it holds the shift's x only until then. */
+static bool shift_add(struct isel *s, const struct ir_insn *in, ir_ref sh, ir_ref y)
+{
+	const struct ir_insn *d = s->def[sh];
+	uint64_t k;
+	if (!d || d->op != IR_SHL || d->type != IR_T_I32 || !s->ir->vals[sh].divergent ||
+	    s->ir->vals[sh].block != s->ir->vals[in->res].block ||
+	    !sel_is_const(s, d->args[1], &k) || k < 1 || k > 31 ||
+	    s->ir->vals[d->args[0]].type != IR_T_I32)
+		return false;
+	struct mir_opnd ops[4] = {rd(s, in->res, 0), vs(s, d->args[0], 0), mir_imm((uint32_t)k),
+	                          vs(s, y, 0)};
+	valu(s, AMD_OP_V_LSHL_ADD_U32, 4, ops);
+	return true;
+}
+
 static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 {
 	ir_ref a = in->args[0], b = in->args[1];
@@ -79,6 +99,8 @@ static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 		return true;
 	}
 	if (words(s, in) == 1) {
+		if (is_add && (shift_add(s, in, a, b) || shift_add(s, in, b, a)))
+			return true;
 		valu2(s, is_add ? AMD_OP_V_ADD_U32 : AMD_OP_V_SUB_U32, rd(s, in->res, 0),
 		      vs(s, a, 0), vs(s, b, 0));
 		return true;

@@ -75,6 +75,30 @@ static void set_round_mode(struct isel *s, unsigned mode)
 	sel_emit(s, AMD_OP_S_SETREG_B32, 2, set);
 }
 
+/* An f32 add or multiply by a constant that is no inline constant, as the e32 form with the
+ * literal in src0 (every generation encodes a literal there; gfx9's VOP3 takes none, and
+ * sel_fix_valu would put it in a register), when nothing needs the VOP3 form: no clamp, no
+ * modifiers.  Returns NULL when it does not apply. */
+static struct mir_insn *literal_e32(struct isel *s, unsigned op, bool clamp, struct mir_opnd *ops)
+{
+	if ((op != AMD_OP_V_ADD_F32 && op != AMD_OP_V_MUL_F32) || clamp)
+		return NULL;
+	const struct amd_opnd_desc *d = &amd_isa_rows[op].opnds[1];
+	bool lit1 =
+	        ops[1].kind == MIR_IMM && amd_inline_code((enum amd_dtype)d->dtype, ops[1].v) < 0;
+	bool lit2 =
+	        ops[2].kind == MIR_IMM && amd_inline_code((enum amd_dtype)d->dtype, ops[2].v) < 0;
+	const struct mir_opnd *other = &ops[lit1 ? 2 : 1];
+	if (lit1 == lit2 || other->kind != MIR_VREG || s->mf->vregs[other->v].file != MIR_VGPR)
+		return NULL; /* an SGPR there would need a v_mov: the literal's s_mov is as cheap */
+	if (lit2) {          /* both commute: the literal goes to src0 */
+		struct mir_opnd t = ops[1];
+		ops[1] = ops[2];
+		ops[2] = t;
+	}
+	return sel_emit(s, op, 3, ops);
+}
+
 static bool arith(struct isel *s, const struct ir_insn *in)
 {
 	static const unsigned f32[] = {AMD_OP_V_ADD_F32, AMD_OP_V_SUB_F32, AMD_OP_V_MUL_F32};
@@ -109,8 +133,9 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	}
 	if (round != IR_FM_RN) /* directed rounding: the MODE register around the instruction */
 		set_round_mode(s, hw_round[round]);
-	struct mir_insn *mi =
-	        valu(s, op, op == AMD_OP_V_FMA_F64 || op == AMD_OP_V_FMA_F32 ? 4 : 3, ops);
+	struct mir_insn *mi = literal_e32(s, op, sat, ops);
+	if (!mi)
+		mi = valu(s, op, op == AMD_OP_V_FMA_F64 || op == AMD_OP_V_FMA_F32 ? 4 : 3, ops);
 	mi->clamp = sat;
 	if (round != IR_FM_RN)
 		set_round_mode(s, 0);

@@ -68,7 +68,11 @@ static enum sel_loc loc_of(const struct isel *s, ir_ref r)
 		return LOC_CONST;
 	if (v->type == IR_T_PRED)
 		return v->divergent ? LOC_MASK : LOC_BOOL;
-	if (ir_type_is_float((enum ir_type)v->type) || v->divergent)
+	if (v->divergent)
+		return LOC_VGPR;
+	/* a uniform float is computed by the vector unit, except a parameter: it stays in the
+	 * SGPRs its s_load fills, which VALU instructions read directly (no v_mov, no VGPR) */
+	if (ir_type_is_float((enum ir_type)v->type) && !(s->def[r] && s->def[r]->op == IR_PARAM))
 		return LOC_VGPR;
 	return LOC_SGPR;
 }
@@ -279,7 +283,10 @@ static bool e32_literal(const struct isel *s, unsigned op, unsigned n, struct mi
 	    n != row->nopnds || n < 2 || row->opnds[0].kind != AMD_OPK_VDST)
 		return false;
 	bool commutes = op == AMD_OP_V_ADD_U32 || op == AMD_OP_V_AND_B32 || op == AMD_OP_V_OR_B32 ||
-	                op == AMD_OP_V_XOR_B32;
+	                op == AMD_OP_V_XOR_B32 || op == AMD_OP_V_MAX_I32 ||
+	                op == AMD_OP_V_MIN_I32 || op == AMD_OP_V_MAX_U32 ||
+	                op == AMD_OP_V_MIN_U32 || op == AMD_OP_V_MUL_U32_U24 ||
+	                op == AMD_OP_V_MUL_I32_I24;
 	if (n == 3 && commutes && is_literal(&row->opnds[2], &ops[2]) && ops[1].kind != MIR_IMM) {
 		struct mir_opnd t = ops[1];
 		ops[1] = ops[2];
@@ -295,6 +302,41 @@ static bool e32_literal(const struct isel *s, unsigned op, unsigned n, struct mi
 	return true;
 }
 
+/* Where a literal source operand (no inline constant, not kept in an e32 src0) goes. */
+enum literal_home { LIT_KEEP, LIT_SGPR, LIT_VGPR };
+
+/* A VALU row (VOP1/VOP2/VOPC with an e64 form, or VOP3): its VOP3 encoding takes any
+ * operand kind in every source. */
+static bool vop3_source(const struct isel *s, const struct amd_isa_op *row)
+{
+	if (row->format == AMD_FMT_VOP3)
+		return true;
+	return (row->format == AMD_FMT_VOP1 || row->format == AMD_FMT_VOP2 ||
+	        row->format == AMD_FMT_VOPC) &&
+	       !(row->flags & AMD_F_NO_E64) && row->vop3_opcode[s->gen] >= 0;
+}
+
+/* A literal in source i: kept as the VOP3 form's one literal dword where the target has
+ * them (gfx10+), the operand is 32-bit and the constant bus has room (a literal takes a slot):
+ * no s_mov/v_mov.  Else a VGPR in a VGPR-only slot, an SGPR elsewhere (gfx9's VOP3 takes no
+ * literal; an SGPR in the VGPR-only slot of a VOP2/VOPC row would trade a v_mov for an s_mov,
+ * which amdsim's CU model found no faster on gfx90a).  nseen: the bus slots the sources
+ * before it took, of `limit`. */
+static enum literal_home literal_home(const struct isel *s, unsigned op, const struct mir_opnd *ops,
+                                      unsigned i, unsigned nseen, unsigned limit, bool have_literal,
+                                      uint32_t literal)
+{
+	const struct amd_isa_op *row = &amd_isa_rows[op];
+	const struct amd_opnd_desc *d = &row->opnds[i];
+	bool any = vop3_source(s, row), vsrc = d->kind == AMD_OPK_VSRC || d->kind == AMD_OPK_VGPR;
+	bool word = (d->dtype == AMD_DT_B32 || d->dtype == AMD_DT_F32) && d->width <= 1 &&
+	            ops[i].width <= 1;
+	if (any && vsrc && word && s->t->info->has_vop3_literal && nseen < limit &&
+	    (!have_literal || literal == ops[i].v))
+		return LIT_KEEP;
+	return d->kind == AMD_OPK_VGPR ? LIT_VGPR : LIT_SGPR;
+}
+
 void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 {
 	const struct amd_isa_op *row = &amd_isa_rows[op];
@@ -305,6 +347,8 @@ void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 		limit = 1;
 	struct mir_opnd seen[AMD_MAX_OPNDS];
 	unsigned nseen = 0;
+	bool have_literal = false;
+	uint32_t literal = 0;
 	/* lane-mask sources (carry-in, v_cndmask's selector) are SGPRs on the bus already */
 	for (unsigned i = 0; i < n && i < row->nopnds; i++)
 		if (row->opnds[i].role == AMD_ROLE_SRC &&
@@ -319,13 +363,21 @@ void sel_fix_valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 			continue;
 		if (o->kind == MIR_IMM) {
 			bool inl = amd_inline_code((enum amd_dtype)d->dtype, o->v) >= 0;
-			if (d->kind == AMD_OPK_VGPR && !inl) {
+			if (inl || (e32 && i == 1))
+				continue;
+			enum literal_home home =
+			        literal_home(s, op, ops, i, nseen, limit, have_literal, literal);
+			if (home == LIT_KEEP) { /* gfx10+: the VOP3 form's literal dword */
+				have_literal = true;
+				literal = o->v;
+				seen[nseen++] = *o; /* it takes a constant bus slot */
+				continue;
+			}
+			if (home == LIT_VGPR) {
 				*o = sel_to_vgpr(s, *o);
 				continue;
 			}
-			if (inl || (e32 && i == 1))
-				continue;
-			/* a literal: through an SGPR (VOP3 on gfx9 takes no literal) */
+			/* through an SGPR (VOP3 on gfx9 takes no literal) */
 			*o = sel_s_imm(s, o->v);
 		}
 		if (d->kind == AMD_OPK_VGPR && !is_vgpr(s, o) &&
@@ -453,24 +505,12 @@ static void entry_inputs(struct isel *s)
 	}
 }
 
-/* LDS offsets of the .shared variables the kernel uses: sized ones (and the hidden areas of
- * build_bar.c) first, then the extern arrays (size 0), which start where the dynamic shared
- * memory begins, at the end of the static LDS. */
+/* LDS offsets of the .shared variables the kernel uses (ir_lds_layout). */
 static void layout_lds(struct isel *s)
 {
 	const struct ir_function *ir = s->ir;
 	s->lds_offset = PA_NEW_ARRAY(s->mf->arena, uint32_t, ir->nsymvars + 1);
-	uint64_t off = 0;
-	for (uint32_t k = 0; k < 2 * ir->nsymvars; k++) {
-		uint32_t i = k % ir->nsymvars;
-		if (ir->symvars[i].space != IR_SPACE_SHARED ||
-		    (ir->symvars[i].size == 0) != (k >= ir->nsymvars))
-			continue;
-		uint32_t align = ir->symvars[i].align ? ir->symvars[i].align : 4;
-		off = (off + align - 1) & ~(uint64_t)(align - 1);
-		s->lds_offset[i] = (uint32_t)off;
-		off += ir->symvars[i].size;
-	}
+	uint64_t off = ir_lds_layout(ir, s->lds_offset);
 	if (off > s->t->info->lds_bytes) {
 		sel_error(s, "kernel '%s' uses %llu bytes of shared memory; %s has %u", ir->name,
 		          (unsigned long long)off, s->t->info->name, s->t->info->lds_bytes);

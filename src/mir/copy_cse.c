@@ -4,15 +4,16 @@
  * there (an address operand of ds_read, a second constant of a VOP2, ...), one COPY per
  * use, so unrolled code copies the same base address into a new VGPR for every access.
  * This pass is local value numbering of those copies: within a block, a COPY into a
- * single-definition VGPR vreg from a single-definition SGPR vreg or from an immediate
- * that an earlier such COPY already made (same source, same width) is deleted, and every
- * use of its destination anywhere in the function is renamed to the earlier destination.
+ * single-definition VGPR vreg from an SGPR vreg or from an immediate that an earlier such
+ * COPY already made (same source, same width) is deleted, and every use of its destination
+ * anywhere in the function is renamed to the earlier destination.
  * Why this is right: both destinations are defined once (SSA), the earlier definition
  * comes first in the same block, so it dominates every use of the later one; and a
  * VALU write only touches the active lanes, so the table is forgotten at any instruction
  * that writes EXEC (the lanes of the two copies must be the same).  The source cannot
- * change in between, being defined once.  It also lets mir_pair_lds see that accesses
- * share a base register.
+ * change in between: it is defined once, or (an SGPR defined several times, such as a
+ * uniform loop counter's phi) the table is forgotten where it is written again.  It also
+ * lets mir_pair_lds see that accesses share a base register.
  * Constants put in SGPRs (the literal operands a gfx9 VOP3 cannot encode: a 64-bit multiply
  * by a constant reads each half twice) are numbered the same way across the whole block
  * (an SGPR write does not depend on EXEC), for at most 16 distinct values per block.
@@ -116,8 +117,18 @@ static bool numberable(const struct mir_function *fn, const uint8_t *defs,
 		return false;
 	if (s->kind == MIR_IMM)
 		return d->width == 1;
-	return s->kind == MIR_VREG && defs[s->v] == 1 && fn->vregs[s->v].file == MIR_SGPR &&
-	       s->width == d->width;
+	return s->kind == MIR_VREG && fn->vregs[s->v].file == MIR_SGPR && s->width == d->width;
+}
+
+/* Whether `in` writes an SGPR vreg that an entry of the table copied (stamp[v] == gen):
+ * a source defined more than once (a loop's phi) is numbered only until it changes. */
+static bool redefines_source(const struct mir_insn *in, const uint32_t *stamp, uint32_t gen)
+{
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_VREG && mir_opnd_is_def(in, k) &&
+		    stamp[in->opnds[k].v] == gen)
+			return true;
+	return false;
 }
 
 /* The SGPR constants of the block so far: at most MAX_SGPR_CONSTANTS distinct values are
@@ -163,13 +174,19 @@ void mir_cse_copies(struct mir_function *fn)
 	t.used = PA_NEW_ARRAY(fn->arena, uint32_t, max_insns + 1);
 	bool any = false;
 	struct sgpr_constants st = {0};
+	uint32_t *stamp = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1), gen = 1;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
 		uint32_t out = 0;
 		clear(&t);
+		gen++;
 		st.n = 0;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			struct mir_insn *in = &bl->insns[i];
+			if (redefines_source(in, stamp, gen)) {
+				clear(&t);
+				gen++;
+			}
 			if (sgpr_constant(fn, defs, in) &&
 			    number_sgpr_constant(&st, in->opnds[1].v, in->opnds[0].v, rename)) {
 				any = true;
@@ -186,8 +203,11 @@ void mir_cse_copies(struct mir_function *fn)
 				e->key = copy_key(&in->opnds[1], in->opnds[0].width);
 				e->vreg = in->opnds[0].v;
 				t.used[t.nused++] = (uint32_t)(e - t.slot);
+				if (in->opnds[1].kind == MIR_VREG && defs[in->opnds[1].v] > 1)
+					stamp[in->opnds[1].v] = gen;
 			} else if (mir_writes_exec(fn, in)) {
 				clear(&t);
+				gen++;
 			}
 			bl->insns[out++] = *in;
 		}

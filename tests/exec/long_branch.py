@@ -145,7 +145,7 @@ def main():
     ap.add_argument('--ptxas-amd', required=True)
     ap.add_argument('--amdsim', required=True)
     ap.add_argument('--target', action='append')
-    ap.add_argument('--steps', type=int, default=4000)
+    ap.add_argument('--steps', type=int, default=4800)
     args = ap.parse_args()
     fails = []
     with tempfile.TemporaryDirectory() as tmp:
