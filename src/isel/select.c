@@ -467,10 +467,12 @@ static void layout_lds(struct isel *s)
 		    (ir->symvars[i].size == 0) != (k >= ir->nsymvars))
 			continue;
 		uint32_t align = ir->symvars[i].align ? ir->symvars[i].align : 4;
-		/* at least 16 bytes (8 for an 8-byte variable) as LLVM places LDS variables, so
-		 * that mir_widen_loads can prove ds_read_b128 addresses aligned */
-		uint64_t size = ir->symvars[i].size, want = size == 0 || size >= 16 ? 16 : 8;
-		if (align < want && size != 4)
+		/* at least min(16, the size rounded up to a power of two), as LLVM places LDS
+		 * variables, so that mir_widen_memory can prove ds_read_b128 addresses aligned */
+		uint64_t size = ir->symvars[i].size, want = 1;
+		while (want < 16 && (size == 0 || want < size))
+			want *= 2;
+		if (align < want)
 			align = (uint32_t)want;
 		off = (off + align - 1) & ~(uint64_t)(align - 1);
 		s->lds_offset[i] = (uint32_t)off;
