@@ -287,7 +287,8 @@ static bool written_between(const struct widen *w, uint32_t b, uint32_t v, uint3
 	return false;
 }
 
-/* Whether the global loads g[0..n-1] keep their address from the first to the last. */
+/* Whether the global loads or stores g[0..n-1] keep their address from the first to the
+ * last. */
 static bool same_address_throughout(const struct widen *w, uint32_t b, const struct cand *g,
                                     unsigned n)
 {
@@ -297,8 +298,11 @@ static bool same_address_throughout(const struct widen *w, uint32_t b, const str
 		hi = g[k].pos > hi ? g[k].pos : hi;
 	}
 	const struct mir_insn *in = &w->fn->blocks[b].insns[g[0].pos];
-	for (unsigned k = 1; k <= 2; k++)
-		if (in->opnds[k].kind == MIR_VREG && written_between(w, b, in->opnds[k].v, lo, hi))
+	/* the address operands: VGPRs then SGPRs (a store's data is its opnds[1]) */
+	unsigned addr[2] = {amd_isa_rows[in->op].flags & AMD_F_STORE ? 0 : 1, 2};
+	for (unsigned k = 0; k < 2; k++)
+		if (in->opnds[addr[k]].kind == MIR_VREG &&
+		    written_between(w, b, in->opnds[addr[k]].v, lo, hi))
 			return false;
 	return true;
 }
