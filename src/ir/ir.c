@@ -63,6 +63,13 @@ uint64_t ir_lds_layout(const struct ir_function *fn, uint32_t *offset)
 		    (fn->symvars[i].size == 0) != (k >= fn->nsymvars))
 			continue;
 		uint32_t align = fn->symvars[i].align ? fn->symvars[i].align : 4;
+		/* at least min(16, the size rounded up to a power of two), as LLVM places LDS
+		 * variables, so that mir_widen_memory can prove ds_read_b128 addresses aligned */
+		uint64_t size = fn->symvars[i].size, want = 1;
+		while (want < 16 && (size == 0 || want < size))
+			want *= 2;
+		if (align < want)
+			align = (uint32_t)want;
 		off = (off + align - 1) & ~(uint64_t)(align - 1);
 		offset[i] = (uint32_t)off;
 		off += fn->symvars[i].size;

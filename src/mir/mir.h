@@ -270,10 +270,13 @@ void mir_compact(struct mir_function *fn, struct pa_arena *dst);
 
 /* Clean-ups on MIR before allocation (-O1 and up), each in its own file:
  * mir_cse_copies (copy_cse.c) keeps one VGPR copy of an SGPR or constant per block;
+ * mir_widen_memory (mem_widen.c) merges adjacent one-dword global loads and stores into
+ * dwordx2/x3/x4 accesses and 16-byte aligned LDS dword quads into ds_read/write_b128;
  * mir_pair_lds (lds_pair.c) merges LDS reads from one base into ds_read2_b32/b64;
  * mir_remove_dead_code (dead_code.c) deletes effect-free instructions whose results are
  * never read. */
 void mir_cse_copies(struct mir_function *fn);
+void mir_widen_memory(struct mir_function *fn);
 void mir_pair_lds(struct mir_function *fn);
 void mir_remove_dead_code(struct mir_function *fn);
 /* Before allocation (coalesce.c): makes the definition of a phi copy's source write the
