@@ -156,12 +156,20 @@ uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
 	if (b->nvars == b->vars_cap) {
 		uint32_t ncap = b->vars_cap ? b->vars_cap * 2 : 64;
 		uint8_t *nt = PA_NEW_ARRAY(b->arena, uint8_t, ncap);
-		if (b->var_type)
+		uint32_t *nb = PA_NEW_ARRAY(b->arena, uint32_t, ncap);
+		ir_ref *nv = PA_NEW_ARRAY(b->arena, ir_ref, ncap);
+		if (b->var_type) {
 			memcpy(nt, b->var_type, b->nvars);
+			memcpy(nb, b->last_def_block, b->nvars * sizeof *nb);
+			memcpy(nv, b->last_def_value, b->nvars * sizeof *nv);
+		}
 		b->var_type = nt;
+		b->last_def_block = nb;
+		b->last_def_value = nv;
 		b->vars_cap = ncap;
 	}
 	b->var_type[b->nvars] = (uint8_t)t;
+	b->last_def_block[b->nvars] = UINT32_MAX;
 	map_put(&b->vars, b->arena, key, b->nvars);
 	return b->nvars++;
 }
@@ -198,15 +206,32 @@ static uint64_t def_key(uint32_t var, uint32_t block)
 	return (uint64_t)var << 32 | block;
 }
 
+/* The current value of `var` in `block`: the variable's last write (last_def_block/value)
+ * when it was in `block`, else the defs map, which gets a write only when a write in
+ * another block replaces it as the last (most registers of nvcc's PTX are written once,
+ * so most never reach the map). */
+static bool get_def(struct irb *b, uint32_t var, uint32_t block, uint32_t *v)
+{
+	if (b->last_def_block[var] == block) {
+		*v = b->last_def_value[var];
+		return true;
+	}
+	return map_get(&b->defs, def_key(var, block), v);
+}
+
 void irb_write_var(struct irb *b, uint32_t var, uint32_t block, ir_ref v)
 {
-	map_put(&b->defs, b->arena, def_key(var, block), v);
+	uint32_t last = b->last_def_block[var];
+	if (last != block && last != UINT32_MAX)
+		map_put(&b->defs, b->arena, def_key(var, last), b->last_def_value[var]);
+	b->last_def_block[var] = block;
+	b->last_def_value[var] = v;
 }
 
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block)
 {
 	uint32_t v;
-	return map_get(&b->defs, def_key(var, block), &v);
+	return get_def(b, var, block, &v);
 }
 
 static struct irb_phi *new_phi(struct irb *b, uint32_t var, uint32_t block)
@@ -236,7 +261,7 @@ ir_ref irb_read_var(struct irb *b, uint32_t var, uint32_t block)
 	 * longer than the function is a cycle of single-predecessor blocks, which no path
 	 * from the entry reaches: the value is undefined there. */
 	for (;;) {
-		if (map_get(&b->defs, def_key(var, block), &v))
+		if (get_def(b, var, block, &v))
 			break;
 		struct ir_block *bl = &b->fn->blocks[block];
 		if (++steps > b->fn->nblocks) {

@@ -49,6 +49,11 @@ struct irb {
 	struct irb_map labels; /* label symbol -> block */
 	struct irb_map params; /* parameter symbol -> index */
 	uint8_t *var_type;     /* enum ir_type per variable */
+	/* per variable, its last write (block, value), not yet in the defs map (get_def in
+	 * build.c): most reads and writes need no map access, the hottest lookups of the
+	 * builder on large kernels */
+	uint32_t *last_def_block; /* UINT32_MAX: never written */
+	ir_ref *last_def_value;
 	uint32_t nvars, vars_cap;
 	struct irb_block_state *bstate;
 	uint32_t bstate_cap;
