@@ -140,11 +140,42 @@ enum ir_type irb_ptx_type(enum ptx_type t)
 uint32_t irb_sym_instance(struct irb *b, const struct ptx_symbol *sym, uint32_t inst)
 {
 	uint64_t key = ((uint64_t)(uintptr_t)sym >> 3) << 19 | inst;
+	unsigned c = (unsigned)(key ^ key >> 19) & 3; /* (a zero key, never made, is empty) */
+	if (b->syminst_key[c] == key)
+		return b->syminst_val[c];
 	uint32_t v;
-	if (map_get(&b->syminst, key, &v))
-		return v;
-	map_put(&b->syminst, b->arena, key, b->nsyminst);
-	return b->nsyminst++;
+	if (!map_get(&b->syminst, key, &v)) {
+		v = b->nsyminst++;
+		map_put(&b->syminst, b->arena, key, v);
+	}
+	b->syminst_key[c] = key;
+	b->syminst_val[c] = v;
+	return v;
+}
+
+/* Where irb_var caches the variable of register sym[index] of dense symbol number `si`
+ * (variable + 1, 0: not known yet), or NULL for ranges too large to hold an array. */
+static uint32_t *symvar_slot(struct irb *b, uint32_t si, const struct ptx_symbol *sym,
+                             uint32_t index)
+{
+	uint32_t len = sym->range ? sym->range : 1;
+	/* (inlined instances get small arrays only: a callee inlined many times would else
+	 * pay its whole declared ranges each time) */
+	if (len > (b->inst ? 1u << 10 : 1u << 16) || index >= len)
+		return NULL;
+	if (si >= b->var_of_sym_cap) {
+		uint32_t ncap = b->var_of_sym_cap ? b->var_of_sym_cap * 2 : 64;
+		while (ncap <= si)
+			ncap *= 2;
+		uint32_t **n = PA_NEW_ARRAY(b->arena, uint32_t *, ncap);
+		if (b->var_of_sym)
+			memcpy(n, b->var_of_sym, b->var_of_sym_cap * sizeof *n);
+		b->var_of_sym = n;
+		b->var_of_sym_cap = ncap;
+	}
+	if (!b->var_of_sym[si])
+		b->var_of_sym[si] = PA_NEW_ARRAY(b->arena, uint32_t, len);
+	return &b->var_of_sym[si][index];
 }
 
 /* The variable with key `key`, created with type `t` on first sight. */
@@ -178,10 +209,17 @@ uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
  * first sight), or -1 with an error for register types the code generator does not handle. */
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
-	uint64_t key = (uint64_t)irb_sym_instance(b, sym, b->inst) << 32 | index;
+	uint32_t si = irb_sym_instance(b, sym, b->inst);
+	uint32_t *cached = symvar_slot(b, si, sym, index);
+	if (cached && *cached)
+		return (int32_t)(*cached - 1);
+	uint64_t key = (uint64_t)si << 32 | index;
 	uint32_t v;
-	if (map_get(&b->vars, key, &v))
+	if (map_get(&b->vars, key, &v)) {
+		if (cached)
+			*cached = v + 1;
 		return (int32_t)v;
+	}
 	enum ir_type t = irb_ptx_type((enum ptx_type)sym->type);
 	if (sym->vec > 1) {
 		irb_error(b,
@@ -196,7 +234,10 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	return (int32_t)irb_var_of_key(b, key, t);
+	v = irb_var_of_key(b, key, t);
+	if (cached)
+		*cached = v + 1;
+	return (int32_t)v;
 }
 
 /* ---- SSA construction (Braun et al.) ---- */

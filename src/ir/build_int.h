@@ -74,6 +74,13 @@ struct irb {
 	uint64_t inlined_stmts;          /* statements of the inlined bodies (size limit) */
 	struct irb_map syminst;          /* (symbol, instance) -> dense number (irb_sym_instance) */
 	uint32_t nsyminst;
+	/* caches in front of the syminst and vars maps (build.c), the builder's hottest
+	 * lookups: the last few (symbol, instance) keys (operands cycle through a few register
+	 * ranges), and per dense symbol number an array of variable + 1 per range index */
+	uint64_t syminst_key[4];
+	uint32_t syminst_val[4];
+	uint32_t **var_of_sym;
+	uint32_t var_of_sym_cap;
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
 	/* call_policy.c: inlined size and call sites per function, of the body compiled */
 	const struct ptx_function *root;
