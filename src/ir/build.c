@@ -140,11 +140,42 @@ enum ir_type irb_ptx_type(enum ptx_type t)
 uint32_t irb_sym_instance(struct irb *b, const struct ptx_symbol *sym, uint32_t inst)
 {
 	uint64_t key = ((uint64_t)(uintptr_t)sym >> 3) << 19 | inst;
+	unsigned c = (unsigned)(key ^ key >> 19) & 3; /* (a zero key, never made, is empty) */
+	if (b->syminst_key[c] == key)
+		return b->syminst_val[c];
 	uint32_t v;
-	if (map_get(&b->syminst, key, &v))
-		return v;
-	map_put(&b->syminst, b->arena, key, b->nsyminst);
-	return b->nsyminst++;
+	if (!map_get(&b->syminst, key, &v)) {
+		v = b->nsyminst++;
+		map_put(&b->syminst, b->arena, key, v);
+	}
+	b->syminst_key[c] = key;
+	b->syminst_val[c] = v;
+	return v;
+}
+
+/* Where irb_var caches the variable of register sym[index] of dense symbol number `si`
+ * (variable + 1, 0: not known yet), or NULL for ranges too large to hold an array. */
+static uint32_t *symvar_slot(struct irb *b, uint32_t si, const struct ptx_symbol *sym,
+                             uint32_t index)
+{
+	uint32_t len = sym->range ? sym->range : 1;
+	/* (inlined instances get small arrays only: a callee inlined many times would else
+	 * pay its whole declared ranges each time) */
+	if (len > (b->inst ? 1u << 10 : 1u << 16) || index >= len)
+		return NULL;
+	if (si >= b->var_of_sym_cap) {
+		uint32_t ncap = b->var_of_sym_cap ? b->var_of_sym_cap * 2 : 64;
+		while (ncap <= si)
+			ncap *= 2;
+		uint32_t **n = PA_NEW_ARRAY(b->arena, uint32_t *, ncap);
+		if (b->var_of_sym)
+			memcpy(n, b->var_of_sym, b->var_of_sym_cap * sizeof *n);
+		b->var_of_sym = n;
+		b->var_of_sym_cap = ncap;
+	}
+	if (!b->var_of_sym[si])
+		b->var_of_sym[si] = PA_NEW_ARRAY(b->arena, uint32_t, len);
+	return &b->var_of_sym[si][index];
 }
 
 /* The variable with key `key`, created with type `t` on first sight. */
@@ -156,12 +187,20 @@ uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
 	if (b->nvars == b->vars_cap) {
 		uint32_t ncap = b->vars_cap ? b->vars_cap * 2 : 64;
 		uint8_t *nt = PA_NEW_ARRAY(b->arena, uint8_t, ncap);
-		if (b->var_type)
+		uint32_t *nb = PA_NEW_ARRAY(b->arena, uint32_t, ncap);
+		ir_ref *nv = PA_NEW_ARRAY(b->arena, ir_ref, ncap);
+		if (b->var_type) {
 			memcpy(nt, b->var_type, b->nvars);
+			memcpy(nb, b->last_def_block, b->nvars * sizeof *nb);
+			memcpy(nv, b->last_def_value, b->nvars * sizeof *nv);
+		}
 		b->var_type = nt;
+		b->last_def_block = nb;
+		b->last_def_value = nv;
 		b->vars_cap = ncap;
 	}
 	b->var_type[b->nvars] = (uint8_t)t;
+	b->last_def_block[b->nvars] = UINT32_MAX;
 	map_put(&b->vars, b->arena, key, b->nvars);
 	return b->nvars++;
 }
@@ -170,10 +209,17 @@ uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
  * first sight), or -1 with an error for register types the code generator does not handle. */
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
-	uint64_t key = (uint64_t)irb_sym_instance(b, sym, b->inst) << 32 | index;
+	uint32_t si = irb_sym_instance(b, sym, b->inst);
+	uint32_t *cached = symvar_slot(b, si, sym, index);
+	if (cached && *cached)
+		return (int32_t)(*cached - 1);
+	uint64_t key = (uint64_t)si << 32 | index;
 	uint32_t v;
-	if (map_get(&b->vars, key, &v))
+	if (map_get(&b->vars, key, &v)) {
+		if (cached)
+			*cached = v + 1;
 		return (int32_t)v;
+	}
 	enum ir_type t = irb_ptx_type((enum ptx_type)sym->type);
 	if (sym->vec > 1) {
 		irb_error(b,
@@ -188,7 +234,10 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	return (int32_t)irb_var_of_key(b, key, t);
+	v = irb_var_of_key(b, key, t);
+	if (cached)
+		*cached = v + 1;
+	return (int32_t)v;
 }
 
 /* ---- SSA construction (Braun et al.) ---- */
@@ -198,15 +247,32 @@ static uint64_t def_key(uint32_t var, uint32_t block)
 	return (uint64_t)var << 32 | block;
 }
 
+/* The current value of `var` in `block`: the variable's last write (last_def_block/value)
+ * when it was in `block`, else the defs map, which gets a write only when a write in
+ * another block replaces it as the last (most registers of nvcc's PTX are written once,
+ * so most never reach the map). */
+static bool get_def(struct irb *b, uint32_t var, uint32_t block, uint32_t *v)
+{
+	if (b->last_def_block[var] == block) {
+		*v = b->last_def_value[var];
+		return true;
+	}
+	return map_get(&b->defs, def_key(var, block), v);
+}
+
 void irb_write_var(struct irb *b, uint32_t var, uint32_t block, ir_ref v)
 {
-	map_put(&b->defs, b->arena, def_key(var, block), v);
+	uint32_t last = b->last_def_block[var];
+	if (last != block && last != UINT32_MAX)
+		map_put(&b->defs, b->arena, def_key(var, last), b->last_def_value[var]);
+	b->last_def_block[var] = block;
+	b->last_def_value[var] = v;
 }
 
 bool irb_has_def(struct irb *b, uint32_t var, uint32_t block)
 {
 	uint32_t v;
-	return map_get(&b->defs, def_key(var, block), &v);
+	return get_def(b, var, block, &v);
 }
 
 static struct irb_phi *new_phi(struct irb *b, uint32_t var, uint32_t block)
@@ -236,7 +302,7 @@ ir_ref irb_read_var(struct irb *b, uint32_t var, uint32_t block)
 	 * longer than the function is a cycle of single-predecessor blocks, which no path
 	 * from the entry reaches: the value is undefined there. */
 	for (;;) {
-		if (map_get(&b->defs, def_key(var, block), &v))
+		if (get_def(b, var, block, &v))
 			break;
 		struct ir_block *bl = &b->fn->blocks[block];
 		if (++steps > b->fn->nblocks) {

@@ -49,6 +49,11 @@ struct irb {
 	struct irb_map labels; /* label symbol -> block */
 	struct irb_map params; /* parameter symbol -> index */
 	uint8_t *var_type;     /* enum ir_type per variable */
+	/* per variable, its last write (block, value), not yet in the defs map (get_def in
+	 * build.c): most reads and writes need no map access, the hottest lookups of the
+	 * builder on large kernels */
+	uint32_t *last_def_block; /* UINT32_MAX: never written */
+	ir_ref *last_def_value;
 	uint32_t nvars, vars_cap;
 	struct irb_block_state *bstate;
 	uint32_t bstate_cap;
@@ -69,6 +74,13 @@ struct irb {
 	uint64_t inlined_stmts;          /* statements of the inlined bodies (size limit) */
 	struct irb_map syminst;          /* (symbol, instance) -> dense number (irb_sym_instance) */
 	uint32_t nsyminst;
+	/* caches in front of the syminst and vars maps (build.c), the builder's hottest
+	 * lookups: the last few (symbol, instance) keys (operands cycle through a few register
+	 * ranges), and per dense symbol number an array of variable + 1 per range index */
+	uint64_t syminst_key[4];
+	uint32_t syminst_val[4];
+	uint32_t **var_of_sym;
+	uint32_t var_of_sym_cap;
 	struct irb_map slots; /* .param slot -> first access record (overlap checks) */
 	/* call_policy.c: inlined size and call sites per function, of the body compiled */
 	const struct ptx_function *root;

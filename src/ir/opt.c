@@ -242,6 +242,11 @@ static void fold_constants(struct opt *o)
  * indices. */
 static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, uint32_t cap)
 {
+	/* a table sized for this block, not the largest: clearing the largest block's table
+	 * for every block made many small blocks beside one big one quadratic (the table
+	 * holds at most one instruction per value, so its size changes no result) */
+	while (cap > 16 && cap / 4 >= bl->ninsns)
+		cap /= 2;
 	memset(table, 0xff, cap * sizeof *table);
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		struct ir_insn *in = &bl->insns[i];

@@ -13,6 +13,7 @@
  * Complexity: O(input) time. */
 #include "ptx_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -567,7 +568,10 @@ static void declare_sregs(struct ptx_ctx *c)
 
 bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 {
-	struct ptx_ctx *c = pa_xcalloc(1, sizeof *c);
+	/* zeroed up to the 64 KiB token scratch buffer, which is always written before it is
+	 * read: clearing it too was 17 page faults of every small compile */
+	struct ptx_ctx *c = pa_xmalloc(sizeof *c);
+	memset(c, 0, offsetof(struct ptx_ctx, scratch));
 	c->opts = opts;
 	c->diag = opts->diag;
 	c->filename = opts->filename ? opts->filename : "<input>";

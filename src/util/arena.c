@@ -7,9 +7,9 @@
  * page by page, for every large function.)  An arena that grew past RETAIN_MAX gives its
  * memory back at reset and keeps one chunk of that size: the compiler's arenas take turns
  * (IR, then machine IR in two), and kept memory would add their peaks up.
- * Complexity: O(1) per allocation, O(number of chunks) per reset.  Free memory is kept zeroed
- * (calloc'ed chunks, used bytes cleared at reset), so allocation is an inline pointer bump
- * (arena.h). */
+ * Complexity: O(1) per allocation, O(number of chunks) per reset.  Free memory up to the
+ * arena's limit is kept zeroed (the slow path clears a chunk a few KiB at a time as it is
+ * reached, reset clears the used bytes), so allocation is an inline pointer bump (arena.h). */
 #include "arena.h"
 
 #include <stdio.h>
@@ -21,6 +21,8 @@
  * the kernel for transparent huge pages: a big function's arena then faults in 2 MiB at a
  * time instead of 4 KiB (page faults were most of the system time on large kernels). */
 #define HUGE_CHUNK ((size_t)2 << 20)
+/* How much of a chunk's free part the slow path clears at a time (at least). */
+#define ZERO_STEP ((size_t)8 << 10)
 /* What a reset arena keeps at most (one chunk); more is returned to the system. */
 #define RETAIN_MAX ((size_t)4 << 20)
 /* Abandoned growable arrays of at least this size give their pages back (pa_arena_release). */
@@ -29,9 +31,10 @@
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
-	size_t size;        /* usable bytes in data[] */
-	unsigned char *end; /* end of the used part once a newer chunk took over */
-	void *map;          /* mmap'ed region holding the chunk (NULL: from calloc) */
+	size_t size;           /* usable bytes in data[] */
+	unsigned char *end;    /* end of the used part once a newer chunk took over */
+	unsigned char *zeroed; /* end of the zeroed part then (the arena's limit) */
+	void *map;             /* mmap'ed region holding the chunk (NULL: from malloc) */
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
@@ -73,7 +76,7 @@ void pa_arena_init(struct pa_arena *a)
 }
 
 /* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned (NULL when mmap
- * fails: the caller falls back to calloc). */
+ * fails: the caller falls back to malloc). */
 static struct pa_arena_chunk *map_chunk(size_t size)
 {
 	size_t len = (sizeof(struct pa_arena_chunk) + size + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1);
@@ -111,16 +114,22 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		out_of_memory(size);
 	struct pa_arena_chunk *c = size >= HUGE_CHUNK ? map_chunk(size) : NULL;
 	if (!c) {
-		c = pa_xcalloc(1, sizeof *c + size);
+		/* not cleared here: the slow path clears the free part as allocation reaches it,
+		 * so a small function does not pay for clearing (and faulting in) all 64 KiB */
+		c = pa_xmalloc(sizeof *c + size);
+		c->map = NULL;
 		c->size = size;
 	}
 	size = c->size;
-	if (a->head)
+	if (a->head) {
 		a->head->end = a->next;
+		a->head->zeroed = a->limit;
+	}
 	c->prev = a->head;
 	a->head = c;
 	a->next = c->data;
-	a->limit = c->data + size;
+	a->end = c->data + size;
+	a->limit = c->map ? a->end : c->data; /* mapped memory is zero */
 	a->bytes_reserved += size;
 	if (a->bytes_reserved > a->peak_reserved)
 		a->peak_reserved = a->bytes_reserved;
@@ -130,6 +139,20 @@ void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 {
 	if (size > SIZE_MAX - 4096)
 		out_of_memory(size);
+	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);
+	uintptr_t end = (uintptr_t)a->end;
+	if (a->head && at <= end && size <= end - at) {
+		/* the chunk has room past its zeroed part: clear what this needs, at least
+		 * ZERO_STEP */
+		size_t clear = at + size - (uintptr_t)a->limit;
+		if (clear < ZERO_STEP)
+			clear = ZERO_STEP;
+		if (clear > (size_t)(a->end - a->limit))
+			clear = (size_t)(a->end - a->limit);
+		memset(a->limit, 0, clear);
+		a->limit += clear;
+		return pa_arena_alloc(a, size, align);
+	}
 	new_chunk(a, size + align);
 	return pa_arena_alloc(a, size, align);
 }
@@ -182,21 +205,23 @@ static void drop_chunk(struct pa_arena_chunk *c)
 
 void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
 {
-	unsigned char *used_end = a->next;
+	unsigned char *used_end = a->next, *zeroed = a->limit;
 	while (a->head && a->head != m.chunk) {
 		struct pa_arena_chunk *c = a->head;
 		a->head = c->prev;
 		a->bytes_reserved -= c->size;
 		drop_chunk(c);
 		used_end = a->head ? a->head->end : NULL;
+		zeroed = a->head ? a->head->zeroed : NULL;
 	}
 	if (!a->head) {
-		a->next = a->limit = NULL;
+		a->next = a->limit = a->end = NULL;
 		return;
 	}
 	memset(m.next, 0, (size_t)(used_end - m.next)); /* keep the free part zeroed */
 	a->next = m.next;
-	a->limit = a->head->data + a->head->size;
+	a->limit = zeroed;
+	a->end = a->head->data + a->head->size;
 }
 
 void pa_arena_free(struct pa_arena *a)
@@ -208,7 +233,7 @@ void pa_arena_free(struct pa_arena *a)
 		c = prev;
 	}
 	a->head = NULL;
-	a->next = a->limit = NULL;
+	a->next = a->limit = a->end = NULL;
 	a->bytes_reserved = 0;
 }
 

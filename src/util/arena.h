@@ -14,7 +14,9 @@ struct pa_arena_chunk;
 
 struct pa_arena {
 	struct pa_arena_chunk *head; /* current chunk; older chunks follow ->prev */
-	unsigned char *next, *limit; /* free part of the current chunk (NULL: none) */
+	unsigned char *next;         /* first free byte of the current chunk (NULL: none) */
+	unsigned char *limit;        /* end of its zeroed part: next..limit is free and zero */
+	unsigned char *end;          /* end of the current chunk: limit..end is free, not zeroed */
 	size_t chunk_size;           /* default size of a new chunk */
 	size_t bytes_reserved;       /* sum of chunk sizes (for statistics) */
 	size_t peak_reserved;        /* max of bytes_reserved over the arena's life */
@@ -24,8 +26,9 @@ void pa_arena_init(struct pa_arena *a);
 /* pa_arena_alloc when the current chunk is full. */
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align);
 /* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed.
- * Inline bump for the common case: the free part of every chunk is kept zeroed (chunks
- * come from calloc, reset clears what was used), so an allocation writes nothing. */
+ * Inline bump for the common case: the free part of the current chunk up to `limit` is kept
+ * zeroed (the slow path clears a few KiB more at a time, reset clears what was used), so an
+ * allocation writes nothing. */
 static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
 {
 	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);
@@ -39,7 +42,7 @@ static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align
 /* Bytes handed out so far (chunk sizes minus the free part of the current chunk). */
 static inline size_t pa_arena_used(const struct pa_arena *a)
 {
-	return a->bytes_reserved - (size_t)(a->limit - a->next);
+	return a->bytes_reserved - (size_t)(a->end - a->next);
 }
 /* Like pa_arena_alloc for an array of n elements of `size` bytes; aborts on overflow. */
 void *pa_arena_array(struct pa_arena *a, size_t n, size_t size, size_t align);
