@@ -5,9 +5,10 @@
  * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
  * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle).  The
  * descriptors must be in SGPRs, so an access whose handle differs between lanes runs in a
- * waterfall loop over the distinct handles.  Only gfx1030 and gfx1100 are selected: their T#
- * layout is the one read here and the one amdsim runs; gfx90a and gfx1200 are errors by name
- * until their layouts are tested, and gfx942 has no image instructions.
+ * waterfall loop over the distinct handles.  The T# fields read here (HEIGHT-1 at word 2 bits
+ * 27:14, TYPE at word 3 bits 31:28, the levels on gfx90a) sit at the same places on gfx90a,
+ * gfx1030, gfx1100 and gfx1200; gfx90a samples with image_sample over one level (one_level),
+ * the others with image_sample_lz; gfx942 has no image instructions (an error by name).
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction (the loop
  * runs once per distinct handle). */
 #include "isel/isel_int.h"
@@ -34,12 +35,9 @@ static bool reports(const struct ir_insn *in)
 
 static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 {
+	(void)in;
 	if (s->gen == AMD_GFX940)
 		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
-		       "(docs/TEXTURES.md)";
-	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11)
-		return "surface and texture instructions are generated for gfx1030 and gfx1100 "
-		       "only so far: this target's image resource layout is not read yet "
 		       "(docs/TEXTURES.md)";
 	return NULL;
 }
@@ -98,8 +96,9 @@ static struct mir_opnd load_tsharp(struct isel *s, struct mir_opnd hs)
 	return rsrc;
 }
 
-/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx10 and gfx11 (ROCR-Runtime resource_nv.h,
- * resource_gfx11.h): the height into SGPR dst. */
+/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx9, gfx10, gfx11 and gfx12 (ROCR-Runtime
+ * image_manager_ai.cpp, resource_nv.h, resource_gfx11.h; Mesa's ac_descriptors.c writes the
+ * gfx12 field with gfx10's macro): the height into SGPR dst. */
 static void height(struct isel *s, struct mir_opnd hs, struct mir_opnd dst)
 {
 	uint32_t w = sel_new_sgpr(s, 1), f = sel_new_sgpr(s, 1);
@@ -108,6 +107,28 @@ static void height(struct isel *s, struct mir_opnd hs, struct mir_opnd dst)
 	         (struct mir_opnd[]){mir_vreg(f, 1), mir_vreg(w, 1), mir_imm(14 | 14 << 16)});
 	struct mir_opnd ops[3] = {dst, mir_vreg(f, 1), mir_imm(1)};
 	sel_emit(s, AMD_OP_S_ADD_U32, 3, ops);
+}
+
+/* gfx90a has no image_sample_lz: image_sample computes a level of detail from the quad's
+ * coordinate differences.  PTX's tex without .level samples level 0 (the resource's
+ * BASE_LEVEL), so the T# in s[88:95] gets LAST_LEVEL = BASE_LEVEL (word 3 bits 19:16 and
+ * 15:12): with one level every LOD samples it.  The S#'s MAX_ANISO_RATIO (word 0 bits 11:9)
+ * is cleared too, since anisotropic filtering would take several samples of that level along
+ * the derivatives; what remains of the LOD -- magnification or minification filter -- is the
+ * same filter for a CUDA/HIP texture object (one filterMode).  Exact without a branch. */
+static void one_level(struct isel *s)
+{
+	struct mir_opnd w3 = mir_sgpr(TSHARP_SGPR + 3, 1), w0 = mir_sgpr(SSHARP_SGPR, 1);
+	uint32_t base = sel_new_sgpr(s, 1), last = sel_new_sgpr(s, 1), rest = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_BFE_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(base, 1), w3, mir_imm(12 | 4 << 16)});
+	sel_emit(s, AMD_OP_S_LSHL_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(last, 1), mir_vreg(base, 1), mir_imm(16)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(rest, 1), w3, mir_imm(~(15u << 16))});
+	sel_emit(s, AMD_OP_S_OR_B32, 3,
+	         (struct mir_opnd[]){w3, mir_vreg(rest, 1), mir_vreg(last, 1)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
 }
 
 /* The access itself with the descriptor block at hs (SGPRs): image_load/image_sample_lz into
@@ -129,8 +150,13 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
+		unsigned op = AMD_OP_IMAGE_SAMPLE_LZ;
+		if (s->gen == AMD_GFX9) {
+			one_level(s);
+			op = AMD_OP_IMAGE_SAMPLE;
+		}
 		struct mir_opnd ops[4] = {dst, a->at, rsrc, samp};
-		mi = sel_emit(s, AMD_OP_IMAGE_SAMPLE_LZ, 4, ops);
+		mi = sel_emit(s, op, 4, ops);
 		mi->dmask = (uint8_t)((in->aux >> 4) & 15);
 	} else {
 		mi = sel_emit(s, AMD_OP_IMAGE_LOAD, 3, (struct mir_opnd[]){dst, a->at, rsrc});

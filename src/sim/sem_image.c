@@ -1,15 +1,16 @@
 /* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load,
  * image_store and image_sample_lz (point sampling: wrap, mirror, clamp and border, normalized
- * or not) on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
+ * or not; image_sample, equal to it over one level) on gfx90a, gfx10, gfx11 and gfx12 over linear
+ * (SW_MODE 0) 1D and 2D images of one mip level.
  *
- * The resource (T#, 8 SGPRs) is read as AMD's gfx10/gfx11 layouts define it (the fields
- * image_desc.c writes; they differ in FORMAT's width and numbering): base address, FORMAT, WIDTH-1,
- * HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at integer
- * coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v / 255,
- * channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel) and
- * writes the components dmask names to consecutive VGPRs.  A store writes the dmask components as
- * the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else an
- * instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
+ * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
+ * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
+ * WIDTH-1, HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at
+ * integer coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v /
+ * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
+ * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
+ * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
+ * an instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
  * outside the image, NSA address forms, format conversions on store -- stops the run with an
  * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
@@ -23,13 +24,22 @@ struct tdesc {
 	const struct sim_image_format_info *fmt;
 };
 
-/* The T# in SGPRs in->saddr..+7, checked against what is simulated. */
+/* The mip levels a T# names beyond one: BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits
+ * 15:12 and 19:16; gfx12: BASE_LEVEL word 1 bits 29:25, LAST_LEVEL word 3 bits 19:15). */
+static bool has_levels(enum amd_gen gen, const uint32_t d[8])
+{
+	if (gen == AMD_GFX12)
+		return ((d[1] >> 25) & 31) || ((d[3] >> 15) & 31);
+	return ((d[3] >> 12) & 15) || ((d[3] >> 16) & 15);
+}
+
+/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts). */
 static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
 {
 	uint32_t d[8];
 	enum amd_gen gen = w->ctx->gen;
-	if (gen != AMD_GFX10 && gen != AMD_GFX11) {
-		sim_fault(w, "image instructions are simulated on gfx10 and gfx11 only so far");
+	if (gen == AMD_GFX940) {
+		sim_fault(w, "gfx942 has no image instructions");
 		return false;
 	}
 	if (in->imm & (3 << 10)) {
@@ -39,18 +49,25 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	sim_chk_sgpr_vmem(w, in, in->saddr, 8);
 	for (unsigned i = 0; i < 8; i++)
 		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
+	struct sim_field ff = sim_image_format_field(gen);
 	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
-	t->fmt = sim_image_format_of_code(gen, (d[1] >> 20) & (gen == AMD_GFX10 ? 0x1ff : 0xff));
-	t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
+	t->fmt = sim_image_format_of_code(gen, (d[1] >> ff.shift) & ((1u << ff.bits) - 1));
+	if (gen == AMD_GFX9) {
+		t->width = (d[2] & 0x3fff) + 1;
+		t->pitch = ((d[4] >> 13) & 0xffff) + 1;
+	} else {
+		t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
+		t->pitch = (d[4] & 0x3fff) + 1;
+	}
 	t->height = ((d[2] >> 14) & 0x3fff) + 1;
 	t->dst_sel = d[3] & 0xfff;
 	t->type = d[3] >> 28;
-	t->pitch = (d[4] & 0x3fff) + 1;
-	unsigned base_level = (d[3] >> 12) & 15, last_level = (d[3] >> 16) & 15;
-	unsigned sw_mode = (d[3] >> 20) & 31, dim = ((uint32_t)in->imm >> 4) & 7;
+	/* gfx9's MIMG has no dim field: the resource's TYPE decides */
+	unsigned sw_mode = (d[3] >> 20) & 31;
+	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
 	const char *why = !t->fmt                        ? "a texel format not simulated"
 	                  : sw_mode                      ? "a tiled (SW_MODE != 0) image"
-	                  : base_level || last_level     ? "mip levels"
+	                  : has_levels(gen, d)           ? "mip levels"
 	                  : t->type != 8 && t->type != 9 ? "an image type other than 1D/2D"
 	                  : dim != t->type - 8           ? "a dim that differs from the image's"
 	                  : t->type == 9 && t->pitch < t->width ? "a pitch below the width"
@@ -60,13 +77,21 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	return !why;
 }
 
+/* The strict checker's view of the address VGPRs: x, and y for a 2D image (src[2]). */
+static void read_address(struct sim_wave *w, const struct sim_insn *in, bool two)
+{
+	sim_chk_read_v(w, in, in->src[0] - SIM_VGPR0, 1);
+	if (two)
+		sim_chk_read_v(w, in, in->src[2] - SIM_VGPR0, 1);
+}
+
 /* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
  * fault) outside the image. */
 static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
                            unsigned l)
 {
 	unsigned vaddr = in->src[0] - SIM_VGPR0;
-	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, vaddr + 1)[l] : 0;
+	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, in->src[2] - SIM_VGPR0)[l] : 0;
 	if (x >= t->width || (t->type == 9 && y >= t->height)) {
 		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
 		          y, t->width, t->type == 9 ? t->height : 1);
@@ -102,8 +127,8 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 	if (!read_tdesc(w, in, &t))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
-	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
-	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	unsigned dreg = in->dst - SIM_VGPR0;
+	read_address(w, in, t.type == 9);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -141,8 +166,8 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 		             "the identity DST_SEL: not simulated");
 		return;
 	}
-	unsigned vaddr = in->src[0] - SIM_VGPR0, sreg = in->src[1] - SIM_VGPR0;
-	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	unsigned sreg = in->src[1] - SIM_VGPR0;
+	read_address(w, in, t.type == 9);
 	sim_chk_read_v(w, in, sreg, n);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -232,7 +257,7 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
 	bool two = t.type == 9;
-	sim_chk_read_v(w, in, vaddr, two ? 2 : 1);
+	read_address(w, in, two);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	bool is_float = t.fmt->kind == SIM_TEXEL_FLOAT || t.fmt->kind == SIM_TEXEL_UNORM;
@@ -240,7 +265,7 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
 		float u, v = 0;
-		uint32_t ub = VROW(w, vaddr)[l], vb = two ? VROW(w, vaddr + 1)[l] : 0;
+		uint32_t ub = VROW(w, vaddr)[l], vb = two ? VROW(w, in->src[2] - SIM_VGPR0)[l] : 0;
 		memcpy(&u, &ub, 4);
 		memcpy(&v, &vb, 4);
 		long x = sample_index(w, u, t.width, &sd, sd.clamp[0]);
@@ -271,6 +296,11 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 
 static const struct sim_sem image_sems[] = {
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        /* image_sample: its level of detail comes from the quad's derivatives, but over a
+         * resource of one level (read_tdesc refuses others) with point filtering for both
+         * magnification and minification (read_sdesc) every LOD samples that level as
+         * image_sample_lz does (gfx90a has no image_sample_lz) */
+        {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
 };

@@ -11,7 +11,7 @@
   sim_test.py AMDSIM spin         s_sleep yields the wave (an LDS spin-wait ends); a spin
                                   nobody releases is reported as a deadlock, not a hang
   sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
-  sim_test.py AMDSIM image        image_load/image_store (gfx11) vs CPU texel references
+  sim_test.py AMDSIM image        image_load/store/sample (4 targets) vs CPU texel references
 """
 import os
 import random
@@ -572,8 +572,8 @@ def test_errors(amdsim, tmp):
     r = run([amdsim, h, "--kernel", "vadd", "--grid", "0", "--block", "1"])
     check(r.returncode == 2, "bad --grid is a usage error")
     # image instructions (clang-19 inline asm: MIMG, gfx12 VIMAGE/VSAMPLE) are decoded to their
-    # name; what amdsim does not simulate (other generations than gfx11, a descriptor of all
-    # zeros, sampling) stops the run naming it (docs/TEXTURES.md), never runs as something else
+    # name; what amdsim does not simulate (a descriptor of all zeros: a format it does not
+    # know) stops the run naming it (docs/TEXTURES.md), never runs as something else
     for target, insn, mods in [
             ("gfx90a", "image_load %0, %1, %2 dmask:0xf unorm", ""),
             ("gfx1030", "image_load %0, %1, %2 dmask:0xf dim:SQ_RSRC_IMG_1D unorm", ""),
@@ -583,7 +583,7 @@ def test_errors(amdsim, tmp):
         samp = ', "s"(((constant int4 *)d)[3])' if mods else ""  # dword 12, as HIP
         src = ("kernel void img(global float4 *o, constant int8 *d) {\n"
                "  float4 r = 0; int x = __builtin_amdgcn_workitem_id_x();\n"
-               '  __asm volatile("%s\\n s_waitcnt vmcnt(0)" : "+v"(r) : "v"(x), "s"(*d)%s);\n'
+               '  __asm volatile("%s" : "+v"(r) : "v"(x), "s"(*d)%s);\n'
                "  o[x] = r;\n}\n" % (insn, samp))
         cl, obj, hi = (os.path.join(tmp, "img." + e) for e in ("cl", "o", "hsaco"))
         open(cl, "w").write(src)
@@ -655,27 +655,51 @@ def texel_ref(fmt, data, index, dmask):
     return [comp[i] for i in range(4) if dmask >> i & 1]
 
 
+# The image instructions' syntax per target: gfx90a's MIMG has no dim (the resource's type
+# decides) and no image_sample_lz; gfx12's VIMAGE/VSAMPLE take the address VGPRs as a list and
+# image_load/image_store have no unorm bit.
+IMG_SYNTAX = {  # target: (2D address, its operands, load/store suffix, sample, sample suffix)
+    "gfx90a": ("%[xy]", '[xy] "v"((int2)(X, Y))', " unorm", "image_sample", ""),
+    "gfx1030": ("%[xy]", '[xy] "v"((int2)(X, Y))', " dim:SQ_RSRC_IMG_2D unorm",
+                "image_sample_lz", " dim:SQ_RSRC_IMG_2D"),
+    "gfx1200": ("[%[x], %[y]]", '[x] "v"(X), [y] "v"(Y)', " dim:SQ_RSRC_IMG_2D",
+                "image_sample_lz", " dim:SQ_RSRC_IMG_2D")}
+IMG_SYNTAX["gfx1100"] = IMG_SYNTAX["gfx1030"]
+
+
+def img_asm(target, text, x, y):
+    """Inline asm text and its input operands with the 2D address of (x, y) in target syntax:
+    ADDR in text is the address, SFX the load/store suffix, SAMPLE/SSFX the sampling op."""
+    addr, opnds, sfx, sample, ssfx = IMG_SYNTAX[target]
+    text = text.replace("ADDR", addr).replace("SSFX", ssfx).replace("SFX", sfx)
+    wait = "s_wait_loadcnt 0\\n s_wait_storecnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
+    text = text.replace("SAMPLE", sample) + "\\n " + wait
+    return text, opnds.replace("X", x).replace("Y", y)
+
+
 def test_image(amdsim, tmp):
-    """amdsim's image_load/image_store (gfx10, gfx11; linear 1D/2D) on clang-19 inline-asm
-    kernels, against CPU references from the texel format rules; image arguments built by
-    amdsim as HIP's descriptor block (T# at dword 0)."""
-    for target in ("gfx1030", "gfx1100"):
+    """amdsim's image_load/image_store/image_sample_lz (gfx90a: image_sample) on linear 1D/2D
+    images, four targets, on clang-19 inline-asm kernels, against CPU references from the texel
+    format rules and point sampling; image arguments built by amdsim as HIP's descriptor block
+    (T# at dword 0, S# at dword 12) in each generation's layout."""
+    for target in ("gfx90a", "gfx1030", "gfx1100", "gfx1200"):
         image_target(amdsim, tmp, target)
+        image_sample_target(amdsim, tmp, target)
 
 
 def image_target(amdsim, tmp, target):
     w, h = 5, 3
+    ld15, ops = img_asm(target, "image_load %[r], ADDR, %[d] dmask:0xfSFX", "l % w", "l / w")
+    ld5, _ = img_asm(target, "image_load %[r], ADDR, %[d] dmask:0x5SFX", "l % w", "l / w")
     load = img_kernel(tmp, target, "imgld", """
 kernel void ld(global uint *o, constant int8 *d, int w, int dm) {
   int l = __builtin_amdgcn_workitem_id_x();
   uint4 r = 7;
-  if (dm == 15) __asm volatile("image_load %0, %1, %2 dmask:0xf dim:SQ_RSRC_IMG_2D unorm\\n"
-      " s_waitcnt vmcnt(0)" : "=v"(r) : "v"((int2)(l % w, l / w)), "s"(*d));
-  else __asm volatile("image_load %0, %1, %2 dmask:0x5 dim:SQ_RSRC_IMG_2D unorm\\n"
-      " s_waitcnt vmcnt(0)" : "=v"(r.xy) : "v"((int2)(l % w, l / w)), "s"(*d));
+  if (dm == 15) __asm volatile("%s" : [r] "=v"(r) : %s, [d] "s"(*d));
+  else __asm volatile("%s" : [r] "=v"(r.xy) : %s, [d] "s"(*d));
   ((global uint4 *)o)[l] = r;
 }
-""")
+""" % (ld15, ops, ld5, ops))
     rng = random.Random(5)
     for fmt, (ch, nb, kind) in sorted(IMG_FORMATS.items()):
         for dmask in (0xf, 0x5):
@@ -696,14 +720,14 @@ kernel void ld(global uint *o, constant int8 *d, int w, int dm) {
                     bad.append((i, got[4 * i:4 * i + 4], want))
             check(not bad, "%s image_load %s dmask 0x%x: %s" % (target, fmt, dmask, bad[:3]))
     # image_store of all channels of a 32-bit format: the texels come back in the image
+    st, ops = img_asm(target, "image_store %[v], ADDR, %[d] dmask:0xfSFX", "l % w", "l / w")
     store = img_kernel(tmp, target, "imgst", """
 kernel void st(constant int8 *d, int w) {
   int l = __builtin_amdgcn_workitem_id_x();
   float4 v = (float4)(l, l * 0.5f, -l, l + 0.25f);
-  __asm volatile("image_store %0, %1, %2 dmask:0xf dim:SQ_RSRC_IMG_2D unorm\\n"
-      " s_waitcnt vmcnt(0)" : : "v"(v), "v"((int2)(l % w, l / w)), "s"(*d) : "memory");
+  __asm volatile("%s" : : [v] "v"(v), %s, [d] "s"(*d) : "memory");
 }
-""")
+""" % (st, ops))
     src, outp = os.path.join(tmp, "st.bin"), os.path.join(tmp, "st.out")
     open(src, "wb").write(bytes(16 * w * h))
     r = run([amdsim, store, "--kernel", "st", "--grid", str(w * h), "--block", str(w * h),
@@ -713,15 +737,16 @@ kernel void st(constant int8 *d, int w) {
         want = [x for l in range(w * h) for x in (l, l * 0.5, -l, l + 0.25)]
         check(list(got) == want, "%s image_store rgba32f: %s" % (target, got[:8]))
     # the strict checker knows image_load's counter: its result read without a wait
+    sfx = IMG_SYNTAX[target][2].replace("2D", "1D")
     nowait = img_kernel(tmp, target, "imgnw", """
 kernel void nw(global uint *o, constant int8 *d) {
   int l = __builtin_amdgcn_workitem_id_x();
   uint r;
-  __asm volatile("image_load %0, %1, %2 dmask:0x1 dim:SQ_RSRC_IMG_1D unorm"
+  __asm volatile("image_load %%0, %%1, %%2 dmask:0x1%s"
       : "=v"(r) : "v"(l), "s"(*d));
   o[l] = r;
 }
-""")
+""" % sfx)
     open(src, "wb").write(bytes(4 * w))
     r = run([amdsim, nowait, "--kernel", "nw", "--grid", str(w), "--block", str(w),
              "out:%d:%s" % (4 * w, outp), "image:r32f:%d:%s" % (w, src)])
@@ -735,6 +760,71 @@ kernel void nw(global uint *o, constant int8 *d) {
              "out:1024:" + outp, "image:r32f:%dx%d:%s" % (w, h, src), "i32:%d" % w, "i32:15"])
     check(r.returncode == 1 and "outside the 5x3 image" in r.stderr,
           "image_load outside the image: error (exit %d: %s)" % (r.returncode, r.stderr[:200]))
+
+
+def point_index(i, n, mode):
+    """The texel a texel position i (its centre sampled) gives along an axis of n under the
+    sampler's CLAMP mode (AMD's wrap, mirror, clamp to the last texel, border), -1 border."""
+    if mode == "wrap":
+        return i % n
+    if mode == "mirror":
+        r = i % (2 * n)
+        return r if r < n else 2 * n - 1 - r
+    if mode == "clamp":
+        return min(max(i, 0), n - 1)
+    return i if 0 <= i < n else -1
+
+
+def image_sample_target(amdsim, tmp, target):
+    """Point sampling (image_sample_lz; gfx90a image_sample over a one-level image) of 2D rgba32f
+    and rgba8 images at texel centres up to two periods outside, normalized and unnormalized
+    coordinates, every address mode, against the CPU's texel choice and border colour."""
+    smp, ops = img_asm(target, "SAMPLE %[r], ADDR, %[d], %[s] dmask:0xfSSFX", "c[l].x", "c[l].y")
+    ops = ops.replace("int2", "float2")
+    hs = img_kernel(tmp, target, "imgsm", """
+kernel void sm(global float4 *o, constant int8 *d, global float2 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("%s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (smp, ops))
+    rng = random.Random(7)
+    for fmt in ("rgba32f", "rgba8"):
+        for opts, mode, unnorm in (("", "wrap", False), ("/mirror", "mirror", False),
+                                   ("/clamp/unnorm", "clamp", True),
+                                   ("/border/white", "border", False)):
+            w, h, n = rng.randint(1, 6), rng.randint(1, 4), 32
+            nb = 4 if fmt == "rgba8" else 16
+            data = bytes(rng.randrange(256) for _ in range(w * h * nb))
+            if fmt == "rgba32f":
+                data = struct.pack("<%df" % (4 * w * h),
+                                   *[rng.uniform(-50, 50) for _ in range(4 * w * h)])
+            coords, want = [], []
+            for _ in range(n):
+                i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                coords += [i + 0.5, j + 0.5] if unnorm else [(i + 0.5) / w, (j + 0.5) / h]
+                x, y = point_index(i, w, mode), point_index(j, h, mode)
+                if x < 0 or y < 0:
+                    want += [1.0] * 4
+                elif fmt == "rgba8":
+                    want += [struct.unpack("<f", struct.pack("<f", b / 255.0))[0]
+                             for b in data[4 * (y * w + x):4 * (y * w + x) + 4]]
+                else:
+                    want += list(struct.unpack("<4f", data[16 * (y * w + x):16 * (y * w + x + 1)]))
+            src, cf, outp = (os.path.join(tmp, f) for f in ("smp.bin", "c.bin", "smp.out"))
+            open(src, "wb").write(data)
+            open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+            r = run([amdsim, hs, "--kernel", "sm", "--grid", str(n), "--block", str(n),
+                     "out:%d:%s" % (16 * n, outp), "image:%s%s:%dx%d:%s" % (fmt, opts, w, h, src),
+                     "in:" + cf])
+            if not check(r.returncode == 0, "%s %s %s%s: %s" % (
+                    target, IMG_SYNTAX[target][3], fmt, opts, r.stderr[:300])):
+                continue
+            got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
+            check(got == want, "%s %s %s%s %dx%d: got %s, expected %s" % (
+                target, IMG_SYNTAX[target][3], fmt, opts, w, h, got[:8], want[:8]))
 
 
 def test_spin(amdsim, tmp):
