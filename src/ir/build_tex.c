@@ -406,18 +406,71 @@ static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	return NULL;
 }
 
-/* tex.{1d,2d}.v4.f32.f32 on a texture object: image_sample_lz of each channel (level 0, the
- * sampler of the object deciding normalization, address modes and filtering, as CUDA's
- * texture unit follows the object's state).  NULL when translated, else why not. */
+static bool is_tex_value_type(unsigned t)
+{
+	return t == PTX_TYPE_F32 || t == PTX_TYPE_S32 || t == PTX_TYPE_U32;
+}
+
+/* The channels of a tex with float coordinates: image_sample_lz of each (level 0, the sampler
+ * of the object deciding normalization, address modes and filtering, as CUDA's texture unit
+ * follows the object's state), f32 bits; .s32/.u32 results are the integer bits an integer
+ * texel format samples to (readMode element type), so the same bits. */
+static void sample(struct irb *b, ir_ref handle, const struct ptx_operand *c, bool is_2d,
+                   ir_ref ch[4])
+{
+	ir_ref xy[2];
+	for (unsigned i = 0; i < (is_2d ? 2u : 1u); i++) {
+		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
+		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+	}
+	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.1d with an integer coordinate (tex1Dfetch): the handle must be a texture over linear
+ * memory, whose descriptor block HIP's runtime starts with a buffer descriptor (V#, HSA's 1DB
+ * geometry; its word 3 bit 31 is clear, an image T#'s TYPE has it set): else the wave traps
+ * (integer coordinates on an image: not generated yet).  buffer_load_format_xyzw converts the
+ * element by the V#'s format; an index at or past the width (block dword 10, unsigned: a
+ * negative one too) reads 0 in all four channels (CUDA: out-of-range fetches from linear
+ * memory return zero) without a memory access. */
+static void fetch(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref ch[4])
+{
+	ir_ref x = irb_read_opnd(b, elem(c, 0), IR_T_I32, false);
+	ir_ref w3 = desc_word(b, handle, 3);
+	trap_unless(b,
+	            icmp(b, IR_CMP_EQ, op2(b, IR_SHR_U, IR_T_I32, w3, k32(b, 31), 0), k32(b, 0)));
+	ir_ref in = icmp(b, IR_CMP_LTU, x, desc_word(b, handle, 10));
+	ir_ref idx = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){in, x, k32(b, 0)}, 3, 0, 0);
+	for (unsigned h = 0; h < 2; h++) {
+		ir_ref v = irb_emit(b, IR_IMG_FETCH, IR_T_I64, (ir_ref[]){handle, idx}, 2, h, 0);
+		for (unsigned k = 0; k < 2; k++) {
+			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
+			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);
+			ch[2 * h + k] = irb_emit(b, IR_SELECT, IR_T_I32,
+			                         (ir_ref[]){in, t, k32(b, 0)}, 3, 0, 0);
+		}
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32 and tex.1d.v4.{f32,s32,u32}.s32 on a texture object
+ * (sample, fetch).  NULL when translated, else why not. */
 static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	bool is_2d = has(in, PTX_DW_G2D);
 	if (!is_2d && !has(in, PTX_DW_G1D))
 		return "textures other than .1d and .2d are not generated yet (docs/TEXTURES.md)";
-	if (in->ntypes != 2 || in->types[0] != PTX_TYPE_F32 || in->types[1] != PTX_TYPE_F32 ||
-	    !has(in, PTX_DW_V4))
-		return "only tex.v4.f32.f32 (float coordinates and results) is generated yet "
-		       "(docs/TEXTURES.md)";
+	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
+	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
+		return "only tex.v4 with .f32/.s32/.u32 results and .f32 or .s32 coordinates is "
+		       "generated yet (docs/TEXTURES.md)";
+	bool int_coords = in->types[1] == PTX_TYPE_S32;
+	if (int_coords && is_2d)
+		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
 	if (in->nmods > 4 || in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET ||
 	    in->opnds[1].nelems != 2)
 		return "tex with .level, .grad, an offset, a depth compare or a separate sampler "
@@ -426,12 +479,7 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
 	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
-	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), xy[2];
-	for (unsigned i = 0; i < nc; i++) {
-		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
-		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
-	}
-	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), ch[4];
 	uint32_t next = 0;
 	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
 		uint32_t body = irb_open_sealed(b);
@@ -439,9 +487,14 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 		irb_terminate(b, IR_BR, guard, body, next);
 		irb_switch_to(b, body);
 	}
+	if (int_coords)
+		fetch(b, handle, c, ch);
+	else
+		sample(b, handle, c, is_2d, ch);
 	for (unsigned k = 0; k < 4; k++) {
-		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
-		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		ir_ref v = ch[k];
+		if (in->types[0] == PTX_TYPE_F32)
+			v = irb_emit(b, IR_BITCAST, IR_T_F32, &v, 1, 0, 0);
 		irb_write_dest(b, &d->elems[k], v, false, IR_NO_REF);
 	}
 	if (guard != IR_NO_REF) {

@@ -17,13 +17,15 @@ enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the ca
 
 /* Whether this IR instruction reports the target error of its PTX instruction: one per PTX
  * instruction -- IMG_HEIGHT (which a 2D suld/sust computes before its accesses), a 1D
- * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE. */
+ * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE, the x/y IMG_FETCH. */
 static bool reports(const struct ir_insn *in)
 {
 	bool first = ((in->aux >> 4) & 1) != 0;
 	switch (in->op) {
 	case IR_IMG_HEIGHT:
 		return true;
+	case IR_IMG_FETCH: /* the x, y half */
+		return in->aux == 0;
 	case IR_IMG_STORE:
 		return !(in->aux & 15);
 	case IR_IMG_LOAD:
@@ -61,7 +63,8 @@ struct access {
 
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
-	return sel_vgpr_opnd(s, in->args[1], (in->aux & 15) ? 2 : 0);
+	bool two = in->op != IR_IMG_FETCH && (in->aux & 15);
+	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
 
 /* The texel's dwords in one VGPR tuple: args[2] (i32 or i64) and, for 4, args[3] (i64). */
@@ -131,6 +134,28 @@ static void one_level(struct isel *s)
 	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
 }
 
+/* tex1Dfetch: buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
+ * dwords 0-3, s_load_dwordx4 into s[88:91]); two of the four channels (aux 0: x, y; 1: z, w)
+ * into dst.  gfx12's soffset is null (llvm-mc-19 refuses an inline constant there). */
+static void fetch(struct isel *s, const struct ir_insn *in, const struct access *a,
+                  struct mir_opnd hs, struct mir_opnd dst)
+{
+	struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
+	sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
+	uint32_t t = sel_new_vgpr(s, 4);
+	struct mir_opnd soff = s->gen == AMD_GFX12 ? mir_special(AMD_SPEC_NULL, 1) : mir_imm(0);
+	struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, vs, soff};
+	struct mir_insn *mi = sel_emit(s, AMD_OP_BUFFER_LOAD_FORMAT_XYZW, 4, ops);
+	mi->idxen = true;
+	unsigned half = in->aux & 1;
+	for (unsigned k = 0; k < 2; k++) {
+		struct mir_opnd d = dst;
+		d.width = 1;
+		d.sub = (uint8_t)(dst.sub + k);
+		sel_copy(s, d, sel_sub(t, 2 * half + k, 1));
+	}
+}
+
 /* The access itself with the descriptor block at hs (SGPRs): image_load/image_sample_lz into
  * dst (VGPRs), image_store, or the height into dst (an SGPR). */
 static void access(struct isel *s, const struct ir_insn *in, const struct access *a,
@@ -138,6 +163,10 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 {
 	if (in->op == IR_IMG_HEIGHT) {
 		height(s, hs, dst);
+		return;
+	}
+	if (in->op == IR_IMG_FETCH) {
+		fetch(s, in, a, hs, dst);
 		return;
 	}
 	struct mir_opnd rsrc = load_tsharp(s, hs);
@@ -167,13 +196,15 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 
 static unsigned result_dwords(const struct ir_insn *in)
 {
+	if (in->op == IR_IMG_FETCH)
+		return 2;
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
 
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
-	           in->op == IR_IMG_SAMPLE;
+	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -265,7 +296,7 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
-	    in->op != IR_IMG_SAMPLE)
+	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH)
 		return false;
 	if (!check_target(s, in))
 		return true;

@@ -38,8 +38,8 @@ static void usage(FILE *out)
 	             " u64:V | f32:V | f64:V |\n"
 	             "     image:FORMAT[/OPT]...:W[xH]:FILE[:OUTFILE] (a texture/surface object; "
 	             "FORMAT r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; OPT "
-	             "the sampler's wrap mirror clamp border unnorm black white; gfx10 and gfx11 "
-	             "so far)\n"
+	             "the sampler's wrap mirror clamp border unnorm black white, or linear: a 1D "
+	             "buffer texture; gfx90a, gfx10, gfx11, gfx12)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }
@@ -89,7 +89,8 @@ struct cli_arg {
 };
 
 /* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
- * and y), /unnorm, /black /white (the border colour; default transparent black).  [v, end). */
+ * and y), /unnorm, /black /white (the border colour; default transparent black); /linear makes
+ * a 1D texture over linear memory (HSA's 1DB: a buffer descriptor).  [v, end). */
 static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)
 {
 	static const struct {
@@ -97,7 +98,7 @@ static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_
 		int addr, unnorm, border;
 	} opts[] = {{"wrap", 0, -1, -1},   {"mirror", 1, -1, -1}, {"clamp", 2, -1, -1},
 	            {"border", 6, -1, -1}, {"unnorm", -1, 1, -1}, {"black", -1, -1, 1},
-	            {"white", -1, -1, 2}};
+	            {"white", -1, -1, 2},  {"linear", -1, -1, -1}};
 	while (v < end) {
 		const char *next = memchr(v + 1, '/', (size_t)(end - v - 1));
 		size_t n = (size_t)((next ? next : end) - v - 1);
@@ -114,6 +115,8 @@ static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_
 			sp->unnormalized = 1;
 		if (opts[k].border >= 0)
 			sp->border = (uint8_t)opts[k].border;
+		if (!strcmp(opts[k].name, "linear"))
+			sp->linear = 1;
 		v = next ? next : end;
 	}
 	return true;

@@ -88,6 +88,38 @@ uint64_t sim_image_bytes(const struct sim_image_spec *s)
 	return f ? (uint64_t)s->width * (s->height ? s->height : 1) * f->channels * f->bytes : 0;
 }
 
+struct sim_field sim_buffer_format_field(enum amd_gen gen)
+{
+	struct sim_field f = {12, 7};
+	if (gen == AMD_GFX12)
+		f.bits = 6;
+	return f;
+}
+
+/* The buffer descriptor (V#) of a 1D texture over linear memory, as ROCR-Runtime's
+ * PopulateImageSrd writes it for HSA's 1DB geometry: base address (words 0, 1 bits 15:0), STRIDE
+ * = the element size (word 1 bits 29:16), NUM_RECORDS = width * element size (word 2), DST_SEL
+ * and the format in word 3 (gfx9: NUM_FORMAT 14:12, DATA_FORMAT 18:15; gfx10/gfx11: FORMAT
+ * 18:12; gfx12: 17:12, sim_buffer_format_field), TYPE 0 (a buffer; an image T#'s TYPE is 8 or
+ * more, so word 3 bit 31 tells them apart). */
+static bool linear_descriptor(enum amd_gen gen, const struct sim_image_spec *s,
+                              const struct sim_image_format_info *f, uint64_t data,
+                              uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen)
+{
+	if (s->height) {
+		snprintf(err, errlen, "a linear (buffer) texture is 1D");
+		return false;
+	}
+	uint32_t esize = (uint32_t)f->channels * f->bytes, code = format_code(gen, f);
+	if (gen == AMD_GFX9) /* DATA_FORMAT | NUM_FORMAT << 6 -> NUM_FORMAT 14:12, DATA 18:15 */
+		code = (code >> 6) | (code & 15) << 3;
+	words[0] = (uint32_t)data;
+	words[1] = ((uint32_t)(data >> 32) & 0xffffu) | esize << 16;
+	words[2] = s->width * esize;
+	words[3] = f->dst_sel | code << sim_buffer_format_field(gen).shift;
+	return true;
+}
+
 bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
                           uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen)
 {
@@ -101,6 +133,11 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		snprintf(err, errlen, "bad image: format, width/height 1-16384, aligned data");
 		return false;
 	}
+	words[8] = f->hsa_type;
+	words[9] = f->hsa_order;
+	words[10] = s->width;
+	if (s->linear)
+		return linear_descriptor(gen, s, f, data, words, err, errlen);
 	uint32_t w1 = s->width - 1, h1 = s->height ? s->height - 1 : 0;
 	struct sim_field ff = sim_image_format_field(gen);
 	words[0] = (uint32_t)(data >> 8);
@@ -115,9 +152,6 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		words[4] = w1; /* row pitch - 1: no padding */
 	}
 	words[3] = f->dst_sel | (s->height ? 9u : 8u) << 28; /* levels 0, SW_MODE 0, TYPE */
-	words[8] = f->hsa_type;
-	words[9] = f->hsa_order;
-	words[10] = s->width;
 	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->unnormalized << 15;
 	words[15] = (uint32_t)s->border << 30;
 	return true;

@@ -294,7 +294,65 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, n ? n : 1);
 }
 
+/* buffer_load_format_xyzw (idxen, no other offset) through the V# in saddr..+3: the element at
+ * the index, converted by the V#'s format and DST_SEL as image_load converts a texel -- what
+ * tex1Dfetch reads from a HIP linear-memory texture (image_desc.c's linear_descriptor).  An
+ * index at or past NUM_RECORDS, other offsets, a stride other than the element size stop the
+ * run (not simulated). */
+static void buffer_load_format(struct sim_wave *w, const struct sim_insn *in)
+{
+	uint32_t d[4];
+	enum amd_gen gen = w->ctx->gen;
+	sim_chk_sgpr_vmem(w, in, in->saddr, 4);
+	for (unsigned i = 0; i < 4; i++)
+		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
+	struct sim_field ff = sim_buffer_format_field(gen);
+	uint32_t code = (d[3] >> ff.shift) & ((1u << ff.bits) - 1);
+	if (gen == AMD_GFX9) /* NUM_FORMAT 14:12, DATA_FORMAT 18:15 -> DATA | NUM << 6 */
+		code = (code >> 3) | (code & 7) << 6;
+	struct tdesc t = {.dst_sel = d[3] & 0xfff, .fmt = sim_image_format_of_code(gen, code)};
+	uint64_t base = d[0] | (uint64_t)(d[1] & 0xffff) << 32;
+	uint32_t stride = (d[1] >> 16) & 0x3fff, nrec = d[2];
+	const char *why = !t.fmt                               ? "a format not simulated"
+	                  : !in->idxen || in->offen || in->imm ? "offsets other than an index"
+	                  : sim_rd_s32(w, in, in->soffset)     ? "an soffset"
+	                  : stride != t.fmt->channels * t.fmt->bytes
+	                          ? "a stride other than the element"
+	                          : NULL;
+	if (why) {
+		sim_fault(w, "buffer_load_format with %s: not simulated", why);
+		return;
+	}
+	unsigned vidx = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
+	sim_chk_read_v(w, in, vidx, 1);
+	sim_chk_write_v(w, in, dreg, 4);
+	uint32_t op = sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t idx = VROW(w, vidx)[l], comp[4];
+		if (idx >= nrec) {
+			sim_fault(
+			        w,
+			        "buffer_load_format at index %u past NUM_RECORDS %u: not simulated",
+			        idx, nrec);
+			return;
+		}
+		const uint8_t *p =
+		        sim_mem_map(w->ctx, base + (uint64_t)idx * stride, stride, false);
+		if (!p) {
+			sim_fault(w, "buffer_load_format element %u outside device memory", idx);
+			return;
+		}
+		texel_components(&t, p, comp);
+		for (unsigned i = 0; i < 4; i++)
+			VROW(w, dreg + i)[l] = comp[i];
+	}
+	sim_chk_pending_v(w, op, dreg, 4);
+}
+
 static const struct sim_sem image_sems[] = {
+        {"buffer_load_format_xyzw", buffer_load_format, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16,
+         0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         /* image_sample: its level of detail comes from the quad's derivatives, but over a
          * resource of one level (read_tdesc refuses others) with point filtering for both

@@ -333,7 +333,8 @@ const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, u
 struct sim_field {
 	unsigned shift, bits;
 };
-struct sim_field sim_image_format_field(enum amd_gen gen); /* where T# word 1 holds it */
+struct sim_field sim_image_format_field(enum amd_gen gen);  /* where T# word 1 holds it */
+struct sim_field sim_buffer_format_field(enum amd_gen gen); /* ... V# word 3 (gfx9: NUM, DATA) */
 uint64_t sim_image_bytes(const struct sim_image_spec *s);
 bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
                           uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen);

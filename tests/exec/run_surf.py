@@ -505,6 +505,97 @@ def run_textures(exe, sim, tmp, target, rng):
     return errs
 
 
+def fetch_kernel(rtype, ctype):
+    """f(tex, out, w): thread n reads element n - 2 (ctype .s32: tex1Dfetch) or samples the
+    centre of texel n, normalized by the width w (ctype .f32), and stores the four channels
+    as rtype."""
+    coord = ('\tsub.s32 %x, %n, 2;' if ctype == 's32' else
+             '\tcvt.rn.f32.u32 %x, %n;\n\tadd.f32 %x, %x, 0f3F000000;\n'
+             '\tcvt.rn.f32.u32 %y, %w;\n\tdiv.rn.f32 %x, %x, %y;')
+    xty = '.b32' if ctype == 's32' else '.f32'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry f(.param .u64 tex, .param .u64 out, .param .u32 w)\n{\n'
+            '\t.reg .%s %%d<4>;\n\t.reg .b64 %%t, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n, %%w;\n\t.reg %s %%x, %%y;\n'
+            '\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%o, [out];\n'
+            '\tld.param.u32 %%w, [w];\n\tmov.u32 %%n, %%tid.x;\n%s\n'
+            '\ttex.1d.v4.%s.%s {%%d0, %%d1, %%d2, %%d3}, [%%t, {%%x}];\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.b32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % ('b32' if rtype != 'f32' else 'f32', xty, coord, rtype, ctype))
+
+
+FETCH_FORMATS = {  # format: (channels, bytes, kind) -- the texel rules of amdsim's image:
+    'r32f': (1, 4, 'f'), 'rgba32f': (4, 4, 'f'), 'rgba8': (4, 1, 'unorm'),
+    'r32ui': (1, 4, 'u'), 'r32i': (1, 4, 'u'), 'r8ui': (1, 1, 'u'), 'rgba8ui': (4, 1, 'u'),
+    'rg32f': (2, 4, 'f')}
+
+
+def texel_words(fmt, data, i):
+    """The four dwords a texel reads as (unorm8 v / 255 as f32 bits, integer and float bits
+    unchanged, missing channels 0 and alpha 1 -- 1.0 for float kinds)."""
+    ch, nb, kind = FETCH_FORMATS[fmt]
+    one = 0x3f800000 if kind in ('f', 'unorm') else 1
+    out = [0, 0, 0, one]
+    for c in range(ch):
+        v = int.from_bytes(data[(i * ch + c) * nb:(i * ch + c + 1) * nb], 'little')
+        if kind == 'unorm':
+            v = struct.unpack('<I', struct.pack('<f', v / 255.0))[0]
+        out[c] = v
+    return out
+
+
+def run_fetch(exe, sim, tmp, target, rng):
+    """tex.1d.v4.{f32,s32,u32}.s32 (tex1Dfetch) on linear-memory textures (image:FMT/linear,
+    the buffer descriptor HIP's runtime builds) against the element's converted channels, and 0
+    in all four for an index below 0 or at/past the width (CUDA's out-of-range fetch from
+    linear memory); tex.1d.v4.{u32,s32}.f32 samples of integer textures (readMode element
+    type: the texel's integers); an image (not linear) under tex1Dfetch traps."""
+    errs = []
+    cases = [('f32', 's32', f) for f in ('r32f', 'rgba32f', 'rgba8', 'rg32f')]
+    cases += [('u32', 's32', f) for f in ('r32ui', 'r8ui', 'rgba8ui')] + [('s32', 's32', 'r32i')]
+    cases += [('u32', 'f32', f) for f in ('r8ui', 'rgba8ui', 'r32ui')] + [('s32', 'f32', 'r32i')]
+    for rtype, ctype, fmt in cases:
+        hsaco, r = compile_ptx(exe, tmp, target, fetch_kernel(rtype, ctype))
+        tag = '%s tex.1d.v4.%s.%s %s' % (target, rtype, ctype, fmt)
+        if r.returncode:
+            errs.append('%s: ptxas-amd failed: %s' % (tag, r.stderr[:300]))
+            continue
+        ch, nb, _ = FETCH_FORMATS[fmt]
+        n = rng.randint(1, 20)
+        data = bytes(rng.getrandbits(8) for _ in range(n * ch * nb))
+        if fmt in ('r32f', 'rgba32f', 'rg32f'):
+            data = struct.pack('<%df' % (n * ch), *[rng.uniform(-9, 9) for _ in range(n * ch)])
+        img, out = os.path.join(tmp, 'img.bin'), os.path.join(tmp, 'out.bin')
+        with open(img, 'wb') as f:
+            f.write(data)
+        threads = n + 4 if ctype == 's32' else n
+        spec = '%s/linear' % fmt if ctype == 's32' else fmt
+        r = subprocess.run([sim, hsaco, '--kernel', 'f', '--grid', '1', '--block', str(threads),
+                            'image:%s:%d:%s' % (spec, n, img), 'out:%d:%s' % (16 * threads, out),
+                            'u32:%d' % n], capture_output=True, text=True, timeout=120)
+        want = []
+        for t in range(threads):
+            i = t - 2 if ctype == 's32' else t
+            want += texel_words(fmt, data, i) if 0 <= i < n else [0, 0, 0, 0]
+        got = list(struct.unpack('<%dI' % (4 * threads), open(out, 'rb').read())) \
+            if r.returncode == 0 else None
+        if got != want:
+            errs.append('%s (%d): got %r, expected %r; %s' % (
+                tag, n, got and got[:12], want[:12], r.stderr.strip()[:300]))
+    hsaco, r = compile_ptx(exe, tmp, target, fetch_kernel('f32', 's32'))
+    img = os.path.join(tmp, 'img.bin')
+    with open(img, 'wb') as f:
+        f.write(bytes(16))
+    r = subprocess.run([sim, hsaco, '--kernel', 'f', '--grid', '1', '--block', '4',
+                        'image:r32f:4:' + img, 'out:64:' + os.path.join(tmp, 'out.bin'),
+                        'u32:4'], capture_output=True, text=True, timeout=120)
+    if r.returncode != 4 or 'trap' not in r.stderr:
+        errs.append('%s tex1Dfetch of an image: expected the trap, exit %d: %s' % (
+            target, r.returncode, r.stderr[:300]))
+    return errs
+
+
 def run_guarded_tex(exe, sim, tmp, target):
     """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
     a texel edge, where amdsim would stop rather than guess)."""
@@ -558,6 +649,7 @@ def main():
             errs += run_textures(exe, sim, tmp, target, rng)
             errs += run_samplers(exe, sim, tmp, target, rng)
             errs += run_guarded_tex(exe, sim, tmp, target)
+            errs += run_fetch(exe, sim, tmp, target, rng)
             for wave in (64,) if target == 'gfx90a' else (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:

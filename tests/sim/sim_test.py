@@ -685,6 +685,7 @@ def test_image(amdsim, tmp):
     for target in ("gfx90a", "gfx1030", "gfx1100", "gfx1200"):
         image_target(amdsim, tmp, target)
         image_sample_target(amdsim, tmp, target)
+        image_fetch_target(amdsim, tmp, target)
 
 
 def image_target(amdsim, tmp, target):
@@ -760,6 +761,38 @@ kernel void nw(global uint *o, constant int8 *d) {
              "out:1024:" + outp, "image:r32f:%dx%d:%s" % (w, h, src), "i32:%d" % w, "i32:15"])
     check(r.returncode == 1 and "outside the 5x3 image" in r.stderr,
           "image_load outside the image: error (exit %d: %s)" % (r.returncode, r.stderr[:200]))
+
+
+def image_fetch_target(amdsim, tmp, target):
+    """buffer_load_format_xyzw by index through the V# amdsim builds for a linear (1D buffer)
+    texture (image:FORMAT/linear, ROCR's 1DB descriptor): each element converted by its format
+    (float and integer bits as they are, unorm8 v / 255, missing channels 0 and alpha 1)."""
+    wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
+    soff = "null" if target == "gfx1200" else "0"
+    hs = img_kernel(tmp, target, "imgbf", """
+kernel void bf(global uint4 *o, constant int4 *d) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  uint4 r;
+  __asm volatile("buffer_load_format_xyzw %%0, %%1, %%2, %s idxen\\n %s"
+      : "=v"(r) : "v"(l), "s"(*d));
+  o[l] = r;
+}
+""" % (soff, wait))
+    rng = random.Random(9)
+    for fmt, (ch, nb, kind) in sorted(IMG_FORMATS.items()):
+        n = rng.randint(1, 40)
+        data = bytes(rng.randrange(256) for _ in range(n * ch * nb))
+        src, outp = os.path.join(tmp, "lin.bin"), os.path.join(tmp, "lin.out")
+        open(src, "wb").write(data)
+        r = run([amdsim, hs, "--kernel", "bf", "--grid", str(n), "--block", str(n),
+                 "out:%d:%s" % (16 * n, outp), "image:%s/linear:%d:%s" % (fmt, n, src)])
+        if not check(r.returncode == 0, "%s buffer_load_format %s: %s" % (
+                target, fmt, r.stderr[:300])):
+            continue
+        got = read_words(outp, "I")
+        want = [x for i in range(n) for x in texel_ref(fmt, data, i, 0xf)]
+        check(got == want, "%s buffer_load_format %s: got %s, expected %s" % (
+            target, fmt, got[:8], want[:8]))
 
 
 def point_index(i, n, mode):
