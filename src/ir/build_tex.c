@@ -411,21 +411,40 @@ static bool is_tex_value_type(unsigned t)
 	return t == PTX_TYPE_F32 || t == PTX_TYPE_S32 || t == PTX_TYPE_U32;
 }
 
-/* The channels of a tex with float coordinates: image_sample_lz of each (level 0, the sampler
- * of the object deciding normalization, address modes and filtering, as CUDA's texture unit
- * follows the object's state), f32 bits; .s32/.u32 results are the integer bits an integer
- * texel format samples to (readMode element type), so the same bits. */
-static void sample(struct irb *b, ir_ref handle, const struct ptx_operand *c, bool is_2d,
-                   ir_ref ch[4])
+/* The f32 bits of a coordinate vector (or scalar) operand: i32 for 1D, i64 x | y << 32 for 2D. */
+static ir_ref float_bits(struct irb *b, const struct ptx_operand *c, bool is_2d)
 {
 	ir_ref xy[2];
 	for (unsigned i = 0; i < (is_2d ? 2u : 1u); i++) {
 		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
 		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
 	}
-	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	return is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+}
+
+/* The channels of a tex with float coordinates: image_sample_lz of each (level 0, the sampler
+ * of the object deciding normalization, address modes and filtering, as CUDA's texture unit
+ * follows the object's state), image_sample_l with .level's LOD, image_sample_d with .grad's
+ * derivatives; f32 bits; .s32/.u32 results are the integer bits an integer texel format
+ * samples to (readMode element type), so the same bits.  extra: the LOD operand or the two
+ * derivative vectors (NULL for plain tex). */
+static void sample(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool is_2d,
+                   ir_ref ch[4])
+{
+	ir_ref args[4] = {handle, float_bits(b, &in->opnds[1].elems[1], is_2d), 0, 0};
+	unsigned nargs = 2;
+	enum ir_op op = IR_IMG_SAMPLE;
+	if (has(in, PTX_DW_LEVEL)) {
+		ir_ref f = irb_read_opnd(b, &in->opnds[2], IR_T_F32, false);
+		args[nargs++] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+		op = IR_IMG_SAMPLE_L;
+	} else if (has(in, PTX_DW_GRAD)) {
+		args[nargs++] = float_bits(b, &in->opnds[2], is_2d);
+		args[nargs++] = float_bits(b, &in->opnds[3], is_2d);
+		op = IR_IMG_SAMPLE_D;
+	}
 	for (unsigned k = 0; k < 4; k++) {
-		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		ir_ref v = irb_emit(b, op, IR_T_F32, args, nargs,
 		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
 		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
 	}
@@ -471,10 +490,19 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	bool int_coords = in->types[1] == PTX_TYPE_S32;
 	if (int_coords && is_2d)
 		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
-	if (in->nmods > 4 || in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET ||
+	bool level = has(in, PTX_DW_LEVEL), grad = has(in, PTX_DW_GRAD);
+	if (int_coords && (level || grad))
+		return "tex.level/.grad with integer coordinates is not generated yet "
+		       "(docs/TEXTURES.md)";
+	if (in->nopnds != 2u + level + 2u * grad || in->opnds[1].kind != PTX_OPND_BRACKET ||
 	    in->opnds[1].nelems != 2)
-		return "tex with .level, .grad, an offset, a depth compare or a separate sampler "
-		       "is not generated yet (docs/TEXTURES.md)";
+		return "tex with an offset, a depth compare or a separate sampler is not generated "
+		       "yet (docs/TEXTURES.md)";
+	for (unsigned i = 0; grad && i < 2; i++) {
+		const struct ptx_operand *g = &in->opnds[2 + i];
+		if ((g->kind == PTX_OPND_VEC ? g->nelems : 1) < (is_2d ? 2u : 1u))
+			return "tex.grad operand form not supported";
+	}
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
 	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
@@ -490,7 +518,7 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (int_coords)
 		fetch(b, handle, c, ch);
 	else
-		sample(b, handle, c, is_2d, ch);
+		sample(b, in, handle, is_2d, ch);
 	for (unsigned k = 0; k < 4; k++) {
 		ir_ref v = ch[k];
 		if (in->types[0] == PTX_TYPE_F32)

@@ -37,10 +37,12 @@ static bool reports(const struct ir_insn *in)
 
 static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 {
-	(void)in;
 	if (s->gen == AMD_GFX940)
 		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
 		       "(docs/TEXTURES.md)";
+	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D))
+		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
+		       "be generated there (docs/TEXTURES.md)";
 	return NULL;
 }
 
@@ -61,9 +63,26 @@ struct access {
 	struct mir_opnd at, data;
 };
 
+/* The address VGPRs of image_sample_l (the coordinates, then the LOD) or image_sample_d (d/dx of
+ * each coordinate, d/dy of each, then the coordinates: AMD's order) in one new tuple; n: the
+ * coordinates (1 or 2, the dwords of args[1] and of each derivative). */
+static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in, unsigned n)
+{
+	bool grad = in->op == IR_IMG_SAMPLE_D;
+	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, 1u};
+	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : 0u};
+	uint32_t t = sel_new_vgpr(s, dwords[0] + dwords[1] + dwords[2]), at = 0;
+	for (unsigned p = 0; p < 3; p++)
+		for (unsigned k = 0; k < dwords[p]; k++)
+			sel_copy(s, sel_sub(t, at++, 1), sel_vsrc_opnd(s, in->args[arg[p]], k));
+	return mir_vreg(t, at);
+}
+
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
 	bool two = in->op != IR_IMG_FETCH && (in->aux & 15);
+	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D)
+		return lod_grad_address(s, in, two ? 2 : 1);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
 
@@ -175,11 +194,14 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		unsigned dwords = (in->aux >> 4) & 7;
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
-	} else if (in->op == IR_IMG_SAMPLE) { /* the S#: dwords 12-15, into s[84:87] */
+	} else if (in->op == IR_IMG_SAMPLE || in->op == IR_IMG_SAMPLE_L ||
+	           in->op == IR_IMG_SAMPLE_D) { /* the S#: dwords 12-15, into s[84:87] */
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
-		unsigned op = AMD_OP_IMAGE_SAMPLE_LZ;
+		unsigned op = in->op == IR_IMG_SAMPLE_L   ? AMD_OP_IMAGE_SAMPLE_L
+		              : in->op == IR_IMG_SAMPLE_D ? AMD_OP_IMAGE_SAMPLE_D
+		                                          : AMD_OP_IMAGE_SAMPLE_LZ;
 		if (s->gen == AMD_GFX9) {
 			one_level(s);
 			op = AMD_OP_IMAGE_SAMPLE;
@@ -204,7 +226,8 @@ static unsigned result_dwords(const struct ir_insn *in)
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
-	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH;
+	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
+	           in->op == IR_IMG_SAMPLE_D;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -296,7 +319,8 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
-	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH)
+	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
+	    in->op != IR_IMG_SAMPLE_D)
 		return false;
 	if (!check_target(s, in))
 		return true;

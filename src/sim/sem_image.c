@@ -42,7 +42,7 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 		sim_fault(w, "gfx942 has no image instructions");
 		return false;
 	}
-	if (in->imm & (3 << 10)) {
+	if (in->imm & (1 << 10)) {
 		sim_fault(w, "image instruction with separate (NSA) address VGPRs: not simulated");
 		return false;
 	}
@@ -77,12 +77,27 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	return !why;
 }
 
-/* The strict checker's view of the address VGPRs: x, and y for a 2D image (src[2]). */
+/* The VGPR of address dword i: consecutive from src[0] before gfx12; gfx12's VIMAGE/VSAMPLE
+ * name each of the first three in its own field (vaddr0-2) and the rest consecutive from
+ * vaddr3 (decode.c keeps the fields in imm2). */
+static unsigned address_vgpr(const struct sim_wave *w, const struct sim_insn *in, unsigned i)
+{
+	if (w->ctx->gen != AMD_GFX12)
+		return (unsigned)(in->src[0] - SIM_VGPR0) + i;
+	return i < 3 ? (in->imm2 >> (8 * i)) & 0xff : (in->imm2 >> 24) + (i - 3);
+}
+
+/* The strict checker's view of the address VGPRs: the first n. */
+static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
+}
+
+/* ... of x, and y for a 2D image. */
 static void read_address(struct sim_wave *w, const struct sim_insn *in, bool two)
 {
-	sim_chk_read_v(w, in, in->src[0] - SIM_VGPR0, 1);
-	if (two)
-		sim_chk_read_v(w, in, in->src[2] - SIM_VGPR0, 1);
+	read_address_n(w, in, two ? 2 : 1);
 }
 
 /* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
@@ -91,7 +106,7 @@ static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const 
                            unsigned l)
 {
 	unsigned vaddr = in->src[0] - SIM_VGPR0;
-	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, in->src[2] - SIM_VGPR0)[l] : 0;
+	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, address_vgpr(w, in, 1))[l] : 0;
 	if (x >= t->width || (t->type == 9 && y >= t->height)) {
 		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
 		          y, t->width, t->type == 9 ? t->height : 1);
@@ -247,17 +262,25 @@ static long sample_index(struct sim_wave *w, float u, unsigned n, const struct s
 	}
 }
 
-/* image_sample_lz: point sampling of level 0 (docs/TEXTURES.md). */
-static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
+/* Point sampling of level 0 (docs/TEXTURES.md): image_sample_lz; image_sample_l (the LOD after
+ * the coordinates) and image_sample_d (d/dx and d/dy of each coordinate before them) over a
+ * resource of one level (read_tdesc refuses others) with point filters (read_sdesc), where
+ * every LOD samples that level with the same filter -- so the LOD and the derivatives are read
+ * (the strict checker sees them) but choose nothing. */
+enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D };
+
+static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
-	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
+	unsigned dreg = in->dst - SIM_VGPR0;
 	bool two = t.type == 9;
-	read_address(w, in, two);
+	unsigned dims = two ? 2 : 1, first = kind == SAMPLE_D ? 2 * dims : 0;
+	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
+	unsigned xreg = address_vgpr(w, in, first), yreg = address_vgpr(w, in, first + 1);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	bool is_float = t.fmt->kind == SIM_TEXEL_FLOAT || t.fmt->kind == SIM_TEXEL_UNORM;
@@ -265,7 +288,7 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
 		float u, v = 0;
-		uint32_t ub = VROW(w, vaddr)[l], vb = two ? VROW(w, in->src[2] - SIM_VGPR0)[l] : 0;
+		uint32_t ub = VROW(w, xreg)[l], vb = two ? VROW(w, yreg)[l] : 0;
 		memcpy(&u, &ub, 4);
 		memcpy(&v, &vb, 4);
 		long x = sample_index(w, u, t.width, &sd, sd.clamp[0]);
@@ -350,7 +373,24 @@ static void buffer_load_format(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, 4);
 }
 
+static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_LZ);
+}
+
+static void image_sample_l(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_L);
+}
+
+static void image_sample_d(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_D);
+}
+
 static const struct sim_sem image_sems[] = {
+        {"image_sample_l", image_sample_l, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_sample_d", image_sample_d, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"buffer_load_format_xyzw", buffer_load_format, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16,
          0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},

@@ -379,11 +379,14 @@ def run_queries_block(exe, sim, tmp, target):
     return errs
 
 
-def tex_kernel(is_2d):
+def tex_kernel(is_2d, form=''):
     """t(tex, coords, out): thread n samples at its coordinates (two f32 or one) and stores the
-    four channels."""
+    four channels; form 'level' adds the level of detail (the x coordinate, whatever it is),
+    'grad' the derivatives ({x, y} and {y, x})."""
     n = 2 if is_2d else 1
     regs = ', '.join('%%c%d' % i for i in range(n))
+    extra = {'': '', 'level': ', %c0',
+             'grad': ', {%s}, {%s}' % (regs, ', '.join(reversed(regs.split(', '))))}[form]
     ld = 'ld.global.v2.f32 {%c0, %c1}, [%a];' if is_2d else 'ld.global.f32 %c0, [%a];'
     return ('.version 7.8\n.target sm_80\n.address_size 64\n'
             '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
@@ -391,10 +394,10 @@ def tex_kernel(is_2d):
             '\t.reg .b32 %%n;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
             '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
             '\tmul.wide.u32 %%off, %%n, %d;\n\tadd.u64 %%a, %%cs, %%off;\n\t%s\n'
-            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}];\n'
+            '\ttex%s.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}]%s;\n'
             '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
             '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
-            % (4 * n, ld, '2d' if is_2d else '1d', regs))
+            % (4 * n, ld, '.' + form if form else '', '2d' if is_2d else '1d', regs, extra))
 
 
 def f32(v):
@@ -462,13 +465,20 @@ def run_samplers(exe, sim, tmp, target, rng):
     return errs
 
 
-def run_textures(exe, sim, tmp, target, rng):
+def run_textures(exe, sim, tmp, target, rng, form=''):
     """tex.{1d,2d}.v4.f32.f32 with the sampler amdsim's image: argument builds (point
     filtering, wrap, normalized coordinates): texel centres shifted by whole periods, against
-    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image)."""
+    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image).  form: tex.level
+    or tex.grad over the same one-level textures, where every level of detail samples level 0
+    (gfx90a has neither: rejected by name)."""
     errs = []
     for is_2d in (False, True):
-        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d))
+        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d, form))
+        if form and target == 'gfx90a':
+            if r.returncode == 0 or 'gfx90a has no image_sample_l' not in r.stderr:
+                errs.append('%s tex.%s: expected the rejection by name: %s' % (
+                    target, form, r.stderr[:300]))
+            continue
         if r.returncode:
             errs.append('%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300]))
             continue
@@ -646,7 +656,8 @@ def main():
             errs += run_traps(exe, sim, tmp, target)
             errs += run_guarded(exe, sim, tmp, target)
             errs += run_queries(exe, sim, tmp, target, rng)
-            errs += run_textures(exe, sim, tmp, target, rng)
+            for form in ('', 'level', 'grad'):
+                errs += run_textures(exe, sim, tmp, target, rng, form)
             errs += run_samplers(exe, sim, tmp, target, rng)
             errs += run_guarded_tex(exe, sim, tmp, target)
             errs += run_fetch(exe, sim, tmp, target, rng)

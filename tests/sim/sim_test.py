@@ -808,13 +808,26 @@ def point_index(i, n, mode):
     return i if 0 <= i < n else -1
 
 
-def image_sample_target(amdsim, tmp, target):
-    """Point sampling (image_sample_lz; gfx90a image_sample over a one-level image) of 2D rgba32f
-    and rgba8 images at texel centres up to two periods outside, normalized and unnormalized
-    coordinates, every address mode, against the CPU's texel choice and border colour."""
-    smp, ops = img_asm(target, "SAMPLE %[r], ADDR, %[d], %[s] dmask:0xfSSFX", "c[l].x", "c[l].y")
-    ops = ops.replace("int2", "float2")
-    hs = img_kernel(tmp, target, "imgsm", """
+# image_sample_l (x, y, lod) and image_sample_d (ds/dx, dt/dx, ds/dy, dt/dy, s, t) address
+# operands per target syntax: one tuple on gfx10/gfx11 (a float3 / double3), gfx12's list
+LOD_GRAD_ASM = {
+    "l": ("v[0:3]", "%[a]", '[a] "v"((float3)(c[l].x, c[l].y, 1.75f))',
+          "[%[x], %[y], %[z]]", '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(1.75f)'),
+    "d": ("v[0:3]", "%[a]",
+          '[a] "v"((double3)(as_double((float2)(0.5f, 0.0f)), as_double((float2)(0.0f, 0.25f)),'
+          ' as_double(c[l])))',
+          "[%[p], %[q], %[r2], %[s3]]",
+          '[p] "v"(0.5f), [q] "v"(0.0f), [r2] "v"(0.0f), [s3] "v"((float3)(0.25f, c[l].x, c[l].y))')}
+
+
+def image_lod_grad_kernel(tmp, target, kind):
+    """A kernel running image_sample_l or image_sample_d (clang-19 inline asm) at c[l]."""
+    _, addr, ops, addr12, ops12 = LOD_GRAD_ASM[kind]
+    if target == "gfx1200":
+        addr, ops = addr12, ops12
+    text = "image_sample_%s %%[r], %s, %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_2D" % (kind, addr)
+    text += "\\n " + ("s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)")
+    return img_kernel(tmp, target, "imgs" + kind, """
 kernel void sm(global float4 *o, constant int8 *d, global float2 *c) {
   int l = __builtin_amdgcn_workitem_id_x();
   float4 r;
@@ -822,7 +835,34 @@ kernel void sm(global float4 *o, constant int8 *d, global float2 *c) {
       : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
   o[l] = r;
 }
-""" % (smp, ops))
+""" % (text, ops))
+
+
+def image_sample_target(amdsim, tmp, target):
+    """Point sampling (image_sample_lz; gfx90a image_sample over a one-level image) of 2D rgba32f
+    and rgba8 images at texel centres up to two periods outside, normalized and unnormalized
+    coordinates, every address mode, against the CPU's texel choice and border colour."""
+    smp, ops = img_asm(target, "SAMPLE %[r], ADDR, %[d], %[s] dmask:0xfSSFX", "c[l].x", "c[l].y")
+    ops = ops.replace("int2", "float2")
+    kernels = {IMG_SYNTAX[target][3]: img_kernel(tmp, target, "imgsm", """
+kernel void sm(global float4 *o, constant int8 *d, global float2 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("%s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (smp, ops))}
+    if target != "gfx90a":  # gfx90a has no image_sample_l/_d
+        for kind in ("l", "d"):
+            kernels["image_sample_" + kind] = image_lod_grad_kernel(tmp, target, kind)
+    for name, hs in sorted(kernels.items()):
+        image_sample_cases(amdsim, tmp, target, name, hs)
+
+
+def image_sample_cases(amdsim, tmp, target, name, hs):
+    """Point samples of 2D rgba32f and rgba8 one-level images through the kernel hs (o[l] =
+    sample at c[l]): texel centres up to two periods outside, four sampler settings."""
     rng = random.Random(7)
     for fmt in ("rgba32f", "rgba8"):
         for opts, mode, unnorm in (("", "wrap", False), ("/mirror", "mirror", False),
@@ -853,11 +893,11 @@ kernel void sm(global float4 *o, constant int8 *d, global float2 *c) {
                      "out:%d:%s" % (16 * n, outp), "image:%s%s:%dx%d:%s" % (fmt, opts, w, h, src),
                      "in:" + cf])
             if not check(r.returncode == 0, "%s %s %s%s: %s" % (
-                    target, IMG_SYNTAX[target][3], fmt, opts, r.stderr[:300])):
+                    target, name, fmt, opts, r.stderr[:300])):
                 continue
             got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
             check(got == want, "%s %s %s%s %dx%d: got %s, expected %s" % (
-                target, IMG_SYNTAX[target][3], fmt, opts, w, h, got[:8], want[:8]))
+                target, name, fmt, opts, w, h, got[:8], want[:8]))
 
 
 def test_spin(amdsim, tmp):
