@@ -533,6 +533,58 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	return NULL;
 }
 
+/* tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel, whose four texels
+ * (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+), (+,-), (-,-),
+ * the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no 4-dword
+ * values).  NULL when translated, else why not. */
+static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	static const enum ptx_dotword comps[4] = {PTX_DW_R, PTX_DW_G, PTX_DW_B, PTX_DW_A};
+	unsigned comp = 4;
+	for (unsigned i = 0; i < 4; i++)
+		if (has(in, comps[i]))
+			comp = i;
+	if (!has(in, PTX_DW_G2D))
+		return "tld4 other than .2d (arrays, cube maps) is not generated yet "
+		       "(docs/TEXTURES.md)";
+	if (comp == 4 || in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
+	    in->types[1] != PTX_TYPE_F32 || !has(in, PTX_DW_V4))
+		return "tld4 form not supported";
+	if (in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET || in->opnds[1].nelems != 2)
+		return "tld4 with an offset, a depth compare, a residency predicate or a separate "
+		       "sampler is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
+	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != 2 || d->kind != PTX_OPND_VEC ||
+	    d->nelems != 4)
+		return "tld4 operand form not supported";
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false);
+	ir_ref at = float_bits(b, c, true);
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) {
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		ir_ref v = irb_emit(b, IR_IMG_GATHER, IR_T_I64, (ir_ref[]){handle, at}, 2,
+		                    h | comp << 1, 0);
+		for (unsigned k = 0; k < 2; k++) {
+			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
+			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);
+			if (in->types[0] == PTX_TYPE_F32)
+				t = irb_emit(b, IR_BITCAST, IR_T_F32, &t, 1, 0, 0);
+			irb_write_dest(b, &d->elems[2 * h + k], t, false, IR_NO_REF);
+		}
+	}
+	if (guard != IR_NO_REF) {
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+	}
+	return NULL;
+}
+
 bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	enum ptx_opcode op = (enum ptx_opcode)in->op;
@@ -556,6 +608,10 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	}
 	if (op == PTX_OP_TEX) {
 		why = texture(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_TLD4) {
+		why = gather(b, in, guard);
 		if (!why)
 			return true;
 	} else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {

@@ -25,7 +25,8 @@ static bool reports(const struct ir_insn *in)
 	case IR_IMG_HEIGHT:
 		return true;
 	case IR_IMG_FETCH: /* the x, y half */
-		return in->aux == 0;
+	case IR_IMG_GATHER:
+		return !(in->aux & 1);
 	case IR_IMG_STORE:
 		return !(in->aux & 15);
 	case IR_IMG_LOAD:
@@ -43,6 +44,9 @@ static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D))
 		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
 		       "be generated there (docs/TEXTURES.md)";
+	if (s->gen == AMD_GFX9 && in->op == IR_IMG_GATHER)
+		return "gfx90a has no image_gather4: tld4 cannot be generated there "
+		       "(docs/TEXTURES.md)";
 	return NULL;
 }
 
@@ -80,7 +84,7 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
-	bool two = in->op != IR_IMG_FETCH && (in->aux & 15);
+	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
 	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D)
 		return lod_grad_address(s, in, two ? 2 : 1);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
@@ -153,19 +157,32 @@ static void one_level(struct isel *s)
 	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
 }
 
-/* tex1Dfetch: buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
- * dwords 0-3, s_load_dwordx4 into s[88:91]); two of the four channels (aux 0: x, y; 1: z, w)
- * into dst.  gfx12's soffset is null (llvm-mc-19 refuses an inline constant there). */
+/* The four-dword loads, two dwords of which (aux bit 0 clear: x, y; set: z, w) go to dst:
+ * tex1Dfetch's buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
+ * dwords 0-3, s_load_dwordx4 into s[88:91]; gfx12's soffset is null, llvm-mc-19 refuses an
+ * inline constant there), or tld4's image_gather4_lz of channel aux >> 1 (dmask 1 << it) with
+ * the T# and S# as image_sample_lz. */
 static void fetch(struct isel *s, const struct ir_insn *in, const struct access *a,
                   struct mir_opnd hs, struct mir_opnd dst)
 {
-	struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
-	sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
 	uint32_t t = sel_new_vgpr(s, 4);
-	struct mir_opnd soff = s->gen == AMD_GFX12 ? mir_special(AMD_SPEC_NULL, 1) : mir_imm(0);
-	struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, vs, soff};
-	struct mir_insn *mi = sel_emit(s, AMD_OP_BUFFER_LOAD_FORMAT_XYZW, 4, ops);
-	mi->idxen = true;
+	if (in->op == IR_IMG_GATHER) {
+		struct mir_opnd rsrc = load_tsharp(s, hs), samp = mir_sgpr(SSHARP_SGPR, 4);
+		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3,
+		         (struct mir_opnd[]){samp, hs, mir_imm(4 * 12)});
+		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, rsrc, samp};
+		struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_GATHER4_LZ, 4, ops);
+		mi->dmask = (uint8_t)(1u << ((in->aux >> 1) & 3));
+		mi->dim = 1; /* 2D */
+	} else {
+		struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
+		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
+		struct mir_opnd soff =
+		        s->gen == AMD_GFX12 ? mir_special(AMD_SPEC_NULL, 1) : mir_imm(0);
+		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, vs, soff};
+		struct mir_insn *mi = sel_emit(s, AMD_OP_BUFFER_LOAD_FORMAT_XYZW, 4, ops);
+		mi->idxen = true;
+	}
 	unsigned half = in->aux & 1;
 	for (unsigned k = 0; k < 2; k++) {
 		struct mir_opnd d = dst;
@@ -184,7 +201,7 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		height(s, hs, dst);
 		return;
 	}
-	if (in->op == IR_IMG_FETCH) {
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER) {
 		fetch(s, in, a, hs, dst);
 		return;
 	}
@@ -218,7 +235,7 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 
 static unsigned result_dwords(const struct ir_insn *in)
 {
-	if (in->op == IR_IMG_FETCH)
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER)
 		return 2;
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
@@ -227,7 +244,7 @@ bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
 	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D;
+	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -320,7 +337,7 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
 	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
-	    in->op != IR_IMG_SAMPLE_D)
+	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER)
 		return false;
 	if (!check_target(s, in))
 		return true;

@@ -233,6 +233,23 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 	return !why;
 }
 
+/* Texel i along an axis of m through an address mode, or -1 outside (border). */
+static long address_index(long i, long m, unsigned mode)
+{
+	switch (mode) {
+	case 0: /* wrap */
+		return ((i % m) + m) % m;
+	case 1: { /* mirror */
+		long r = ((i % (2 * m)) + 2 * m) % (2 * m);
+		return r < m ? r : 2 * m - 1 - r;
+	}
+	case 2: /* clamp to the last texel */
+		return i < 0 ? 0 : i >= m ? m - 1 : i;
+	default: /* border */
+		return i < 0 || i >= m ? -1 : i;
+	}
+}
+
 /* The texel index of a coordinate along an axis of n texels, or -1 outside (border).  Point
  * sampling takes floor(u * n) (u as given when unnormalized); the hardware computes it in fixed
  * point, so a coordinate within 1/256 of a texel edge stops the run rather than guess. */
@@ -247,19 +264,27 @@ static long sample_index(struct sim_wave *w, float u, unsigned n, const struct s
 		          (double)u);
 		return -2;
 	}
-	long i = (long)f, m = (long)n;
-	switch (mode) {
-	case 0: /* wrap */
-		return ((i % m) + m) % m;
-	case 1: { /* mirror */
-		long r = ((i % (2 * m)) + 2 * m) % (2 * m);
-		return r < m ? r : 2 * m - 1 - r;
+	return address_index((long)f, (long)n, mode);
+}
+
+/* gather4's footprint along an axis: the texel left of the sample point, i0 = floor(u * n -
+ * 0.5) (u - 0.5 unnormalized), and i0 + 1, each through the address mode (-1: border); a point
+ * within 1/256 of a texel centre (where the footprint changes) stops the run, as sample_index
+ * does near edges.  false after a fault. */
+static bool footprint(struct sim_wave *w, float u, unsigned n, const struct sdesc *sd,
+                      unsigned mode, long idx[2])
+{
+	double t = (sd->unnormalized ? (double)u : (double)u * n) - 0.5, f = floor(t);
+	if (!isfinite(t) || fabs(t) > 1e6 || t - f < 1.0 / 256 || t - f > 1 - 1.0 / 256) {
+		sim_fault(w,
+		          "image_gather4 coordinate %.9g within 1/256 of a texel centre (or not "
+		          "finite): the hardware's fixed-point rounding is not simulated",
+		          (double)u);
+		return false;
 	}
-	case 2: /* clamp to the last texel */
-		return i < 0 ? 0 : i >= m ? m - 1 : i;
-	default: /* border */
-		return i < 0 || i >= m ? -1 : i;
-	}
+	idx[0] = address_index((long)f, (long)n, mode);
+	idx[1] = address_index((long)f + 1, (long)n, mode);
+	return true;
 }
 
 /* Point sampling of level 0 (docs/TEXTURES.md): image_sample_lz; image_sample_l (the LOD after
@@ -373,6 +398,73 @@ static void buffer_load_format(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, 4);
 }
 
+/* The four components of texel (x, y) after DST_SEL, or the border colour's for x or y < 0.
+ * false after a fault. */
+static bool texel_or_border(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                            long x, long y, uint32_t comp[4])
+{
+	bool is_float = t->fmt->kind == SIM_TEXEL_FLOAT || t->fmt->kind == SIM_TEXEL_UNORM;
+	uint32_t one = is_float ? 0x3f800000u : 1u;
+	if (x < 0 || y < 0) {
+		uint32_t c = sd->border == 2 ? one : 0;
+		comp[0] = comp[1] = comp[2] = c;
+		comp[3] = sd->border ? one : 0;
+		return true;
+	}
+	unsigned size = t->fmt->channels * t->fmt->bytes;
+	uint64_t a = t->base + ((uint64_t)y * t->pitch + (uint64_t)x) * size;
+	const uint8_t *p = sim_mem_map(w->ctx, a, size, false);
+	if (!p) {
+		sim_fault(w, "image texel at 0x%llx outside device memory", (unsigned long long)a);
+		return false;
+	}
+	texel_components(t, p, comp);
+	return true;
+}
+
+/* image_gather4_lz (2D, level 0): channel dmask (one bit) of the four texels of the bilinear
+ * footprint, counter-clockwise from the lower left -- (i0, j1), (i1, j1), (i1, j0), (i0, j0) --
+ * the order of D3D's gather4, which the PTX ISA's tld4 states too. */
+static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	struct sdesc sd;
+	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+		return;
+	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
+	if (t.type != 9 || __builtin_popcount(dmask) != 1) {
+		sim_fault(w,
+		          "image_gather4_lz other than one channel of a 2D image: not simulated");
+		return;
+	}
+	unsigned ch = (unsigned)__builtin_ctz(dmask);
+	read_address(w, in, true);
+	sim_chk_write_v(w, in, dreg, 4);
+	uint32_t op = sim_chk_issue(w, in);
+	unsigned xreg = address_vgpr(w, in, 0), yreg = address_vgpr(w, in, 1);
+	static const unsigned corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		float u, v;
+		memcpy(&u, &VROW(w, xreg)[l], 4);
+		memcpy(&v, &VROW(w, yreg)[l], 4);
+		long xi[2], yi[2];
+		if (!footprint(w, u, t.width, &sd, sd.clamp[0], xi) ||
+		    !footprint(w, v, t.height, &sd, sd.clamp[1], yi))
+			return;
+		uint32_t out[4];
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t comp[4];
+			if (!texel_or_border(w, &t, &sd, xi[corner[k][0]], yi[corner[k][1]], comp))
+				return;
+			out[k] = comp[ch];
+		}
+		for (unsigned k = 0; k < 4; k++)
+			VROW(w, dreg + k)[l] = out[k];
+	}
+	sim_chk_pending_v(w, op, dreg, 4);
+}
+
 static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 {
 	sample_at(w, in, SAMPLE_LZ);
@@ -390,6 +482,7 @@ static void image_sample_d(struct sim_wave *w, const struct sim_insn *in)
 
 static const struct sim_sem image_sems[] = {
         {"image_sample_l", image_sample_l, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_gather4_lz", image_gather4_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_sample_d", image_sample_d, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"buffer_load_format_xyzw", buffer_load_format, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16,
          0},

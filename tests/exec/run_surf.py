@@ -17,6 +17,7 @@ gfx90a, gfx1030, gfx1100 and gfx1200; gfx942 (no image instructions) must reject
 A handle that differs between threads runs through a waterfall loop (run_waterfall, wave32 and
 wave64; gfx90a wave64 only).  The queries and tex: see run_queries and run_textures.
 usage: run_surf.py PTXAS_AMD AMDSIM"""
+import math
 import os
 import random
 import struct
@@ -606,6 +607,57 @@ def run_fetch(exe, sim, tmp, target, rng):
     return errs
 
 
+def gather_ref(data, w, h, u, v, comp, mode):
+    """The PTX ISA's tld4 on a 2D rgba32f texture: channel comp of the four texels of the
+    bilinear footprint of (u, v) (normalized), counter-clockwise from the lower left: (i0, j1),
+    (i1, j1), (i1, j0), (i0, j0) with i0 = floor(u * w - 0.5), through the address mode."""
+    i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+    out = []
+    for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+        x, y = sampled_index(i0 + di, w, mode), sampled_index(j0 + dj, h, mode)
+        out.append(0.0 if x < 0 or y < 0 else texel_rgba('rgba32f', data, y * w + x)[comp])
+    return out
+
+
+def run_gather(exe, sim, tmp, target, rng):
+    """tld4.{r,g,b,a}.2d.v4.f32.f32 (image_gather4_lz) on rgba32f textures under wrap, clamp and
+    border, points a quarter texel off the centres (away from where the footprint changes),
+    against gather_ref; gfx90a (no image_gather4) rejects it by name."""
+    errs = []
+    for comp, name in enumerate('rgba'):
+        src = tex_kernel(True).replace('tex.2d.v4.f32.f32', 'tld4.%s.2d.v4.f32.f32' % name)
+        hsaco, r = compile_ptx(exe, tmp, target, src)
+        if target == 'gfx90a':
+            if r.returncode == 0 or 'gfx90a has no image_gather4' not in r.stderr:
+                errs.append('%s tld4: expected the rejection by name: %s' % (target, r.stderr[:300]))
+            return errs
+        if r.returncode:
+            return ['%s tld4: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+        for mode in ('wrap', 'clamp', 'border'):
+            w, h = rng.randint(1, 6), rng.randint(1, 5)
+            data = struct.pack('<%df' % (4 * w * h), *[rng.uniform(-9, 9) for _ in range(4 * w * h)])
+            coords, want = [], []
+            for _ in range(32):
+                u = (rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w
+                v = (rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h
+                coords += [u, v]
+                want += gather_ref(data, w, h, u, v, comp, mode)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<64f', *coords))
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:rgba32f/%s:%dx%d:%s' % (mode, w, h, img), 'in:' + cf,
+                                'out:512:' + out], capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != [f32(x) for x in want]:
+                errs.append('%s tld4.%s %s %dx%d: got %r, expected %r; %s' % (
+                    target, name, mode, w, h, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
 def run_guarded_tex(exe, sim, tmp, target):
     """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
     a texel edge, where amdsim would stop rather than guess)."""
@@ -661,6 +713,7 @@ def main():
             errs += run_samplers(exe, sim, tmp, target, rng)
             errs += run_guarded_tex(exe, sim, tmp, target)
             errs += run_fetch(exe, sim, tmp, target, rng)
+            errs += run_gather(exe, sim, tmp, target, rng)
             for wave in (64,) if target == 'gfx90a' else (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:

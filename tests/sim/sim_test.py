@@ -13,6 +13,7 @@
   sim_test.py AMDSIM api LOADER   the C API / loader unit test binary on clang's objects
   sim_test.py AMDSIM image        image_load/store/sample (4 targets) vs CPU texel references
 """
+import math
 import os
 import random
 import re
@@ -686,6 +687,8 @@ def test_image(amdsim, tmp):
         image_target(amdsim, tmp, target)
         image_sample_target(amdsim, tmp, target)
         image_fetch_target(amdsim, tmp, target)
+        if target != "gfx90a":  # no image_gather4 there
+            image_gather_target(amdsim, tmp, target)
 
 
 def image_target(amdsim, tmp, target):
@@ -793,6 +796,53 @@ kernel void bf(global uint4 *o, constant int4 *d) {
         want = [x for i in range(n) for x in texel_ref(fmt, data, i, 0xf)]
         check(got == want, "%s buffer_load_format %s: got %s, expected %s" % (
             target, fmt, got[:8], want[:8]))
+
+
+def image_gather_target(amdsim, tmp, target):
+    """image_gather4_lz of each channel of 2D rgba32f images (wrap, mirror, clamp, white border)
+    at points a quarter texel off the centres: the four texels of the bilinear footprint,
+    counter-clockwise from the lower left ((i0, j1), (i1, j1), (i1, j0), (i0, j0), i0 =
+    floor(u * w - 0.5)), as D3D's gather4 defines it."""
+    rng = random.Random(11)
+    for ch in range(4):
+        text, ops = img_asm(target, "image_gather4_lz %%[r], ADDR, %%[d], %%[s] dmask:0x%xSSFX"
+                            % (1 << ch), "c[l].x", "c[l].y")
+        hs = img_kernel(tmp, target, "imgg%d" % ch, """
+kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("%s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (text.replace("%%", "%"), ops.replace("int2", "float2")))
+        for opts, mode in (("", "wrap"), ("/mirror", "mirror"), ("/clamp", "clamp"),
+                           ("/border/white", "border")):
+            w, h, n = rng.randint(1, 6), rng.randint(1, 4), 32
+            vals = [rng.uniform(-50, 50) for _ in range(4 * w * h)]
+            data = struct.pack("<%df" % len(vals), *vals)
+            vals = list(struct.unpack("<%df" % len(vals), data))
+            coords, want = [], []
+            for _ in range(n):
+                u = (rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w
+                v = (rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h
+                coords += [u, v]
+                i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+                for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+                    x, y = point_index(i0 + di, w, mode), point_index(j0 + dj, h, mode)
+                    want.append(1.0 if x < 0 or y < 0 else vals[4 * (y * w + x) + ch])
+            src, cf, outp = (os.path.join(tmp, f) for f in ("g.bin", "c.bin", "g.out"))
+            open(src, "wb").write(data)
+            open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+            r = run([amdsim, hs, "--kernel", "g", "--grid", str(n), "--block", str(n),
+                     "out:%d:%s" % (16 * n, outp), "image:rgba32f%s:%dx%d:%s" % (opts, w, h, src),
+                     "in:" + cf])
+            if not check(r.returncode == 0, "%s image_gather4_lz %s: %s" % (
+                    target, opts, r.stderr[:300])):
+                continue
+            got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
+            check(got == want, "%s image_gather4_lz ch %d %s %dx%d: got %s, expected %s" % (
+                target, ch, opts, w, h, got[:8], want[:8]))
 
 
 def point_index(i, n, mode):
