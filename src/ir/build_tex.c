@@ -476,13 +476,38 @@ static void fetch(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_
 	}
 }
 
-/* tex.{1d,2d}.v4.{f32,s32,u32}.f32 and tex.1d.v4.{f32,s32,u32}.s32 on a texture object
- * (sample, fetch).  NULL when translated, else why not. */
+/* tex.3d ({x, y, z, -}) and tex.a2d ({layer, x, y, -}, the layer an .s32 index): image_sample_lz
+ * with three address dwords, dim 3D (2) or 2D array (5); the layer as an f32 (exact below
+ * 2^24), which the hardware rounds to the nearest slice and clamps to the array, as CUDA
+ * clamps the layer. */
+static void sample3(struct irb *b, ir_ref handle, const struct ptx_operand *c, bool is_3d,
+                    ir_ref ch[4])
+{
+	ir_ref f[3];
+	for (unsigned i = 0; i < 3; i++)
+		f[i] = irb_read_opnd(b, &c->elems[i], !is_3d && i == 0 ? IR_T_I32 : IR_T_F32,
+		                     false);
+	ir_ref layer = is_3d ? f[2] : irb_emit(b, IR_ITOF_S, IR_T_F32, &f[0], 1, IR_FM_RN, 0);
+	ir_ref x = f[is_3d ? 0 : 1], y = f[is_3d ? 1 : 2];
+	ir_ref xb = irb_emit(b, IR_BITCAST, IR_T_I32, &x, 1, 0, 0);
+	ir_ref yb = irb_emit(b, IR_BITCAST, IR_T_I32, &y, 1, 0, 0);
+	ir_ref zb = irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0);
+	ir_ref args[3] = {handle, pair64(b, xb, yb), zb};
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE3, IR_T_F32, args, 3,
+		                    (is_3d ? 2u : 5u) | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
+ * a texture object (sample, sample3, fetch).  NULL when translated, else why not. */
 static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
-	bool is_2d = has(in, PTX_DW_G2D);
-	if (!is_2d && !has(in, PTX_DW_G1D))
-		return "textures other than .1d and .2d are not generated yet (docs/TEXTURES.md)";
+	bool is_2d = has(in, PTX_DW_G2D), layered = has(in, PTX_DW_G3D) || has(in, PTX_DW_GA2D);
+	if (!is_2d && !layered && !has(in, PTX_DW_G1D))
+		return "textures other than .1d, .2d, .3d and .a2d (.a1d, .cube) are not generated "
+		       "yet (docs/TEXTURES.md)";
 	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
 		return "only tex.v4 with .f32/.s32/.u32 results and .f32 or .s32 coordinates is "
@@ -491,6 +516,9 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (int_coords && is_2d)
 		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
 	bool level = has(in, PTX_DW_LEVEL), grad = has(in, PTX_DW_GRAD);
+	if (layered && (int_coords || level || grad))
+		return "tex.3d/.a2d with integer coordinates, .level or .grad is not generated yet "
+		       "(docs/TEXTURES.md)";
 	if (int_coords && (level || grad))
 		return "tex.level/.grad with integer coordinates is not generated yet "
 		       "(docs/TEXTURES.md)";
@@ -505,7 +533,7 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
-	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
+	if (nc != (layered ? 4u : is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
 	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), ch[4];
 	uint32_t next = 0;
@@ -517,6 +545,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	if (int_coords)
 		fetch(b, handle, c, ch);
+	else if (layered)
+		sample3(b, handle, c, has(in, PTX_DW_G3D), ch);
 	else
 		sample(b, in, handle, is_2d, ch);
 	for (unsigned k = 0; k < 4; k++) {

@@ -72,7 +72,7 @@ struct access {
  * coordinates (1 or 2, the dwords of args[1] and of each derivative). */
 static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in, unsigned n)
 {
-	bool grad = in->op == IR_IMG_SAMPLE_D;
+	bool grad = in->op == IR_IMG_SAMPLE_D; /* IMG_SAMPLE3: laid out as IMG_SAMPLE_L */
 	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, 1u};
 	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : 0u};
 	uint32_t t = sel_new_vgpr(s, dwords[0] + dwords[1] + dwords[2]), at = 0;
@@ -85,7 +85,7 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
 	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
-	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D)
+	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3)
 		return lod_grad_address(s, in, two ? 2 : 1);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
@@ -212,7 +212,8 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
 	} else if (in->op == IR_IMG_SAMPLE || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D) { /* the S#: dwords 12-15, into s[84:87] */
+	           in->op == IR_IMG_SAMPLE_D ||
+	           in->op == IR_IMG_SAMPLE3) { /* the S#: dwords 12-15, into s[84:87] */
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
@@ -244,7 +245,7 @@ bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
 	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER;
+	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER || in->op == IR_IMG_SAMPLE3;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -337,7 +338,7 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
 	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
-	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER)
+	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3)
 		return false;
 	if (!check_target(s, in))
 		return true;

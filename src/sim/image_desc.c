@@ -85,7 +85,8 @@ const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, u
 uint64_t sim_image_bytes(const struct sim_image_spec *s)
 {
 	const struct sim_image_format_info *f = sim_image_format(s->format);
-	return f ? (uint64_t)s->width * (s->height ? s->height : 1) * f->channels * f->bytes : 0;
+	uint64_t n = (uint64_t)s->width * (s->height ? s->height : 1) * (s->depth ? s->depth : 1);
+	return f ? n * f->channels * f->bytes : 0;
 }
 
 struct sim_field sim_buffer_format_field(enum amd_gen gen)
@@ -129,7 +130,8 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		snprintf(err, errlen, "gfx942 has no image instructions: no image arguments");
 		return false;
 	}
-	if (!f || !s->width || s->width > 16384 || s->height > 16384 || (data & 0xff)) {
+	if (!f || !s->width || s->width > 16384 || s->height > 16384 || (data & 0xff) ||
+	    (s->depth && (!s->height || s->linear)) || (s->array && !s->depth)) {
 		snprintf(err, errlen, "bad image: format, width/height 1-16384, aligned data");
 		return false;
 	}
@@ -143,16 +145,21 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 	words[0] = (uint32_t)(data >> 8);
 	words[1] = (uint32_t)(data >> 40) & 0xffu;
 	words[1] |= (uint32_t)format_code(gen, f) << ff.shift;
+	/* 3D and 2D arrays: DEPTH-1 (the last slice) at word 4 bits 12:0, the slices one after the
+	 * other (rows of the width; gfx10+ take no custom pitch for them) */
+	uint32_t d1 = s->depth ? s->depth - 1 : 0;
 	if (gen == AMD_GFX9) { /* WIDTH 13:0 of word 2; PITCH-1 28:13 of word 4 */
 		words[2] = w1 | h1 << 14;
-		words[4] = w1 << 13;
+		words[4] = w1 << 13 | d1;
 	} else { /* WIDTH-1 split: bits 1:0 at word 1 31:30, the rest at word 2 11:0 */
 		words[1] |= (w1 & 3u) << 30;
 		words[2] = (w1 >> 2) | h1 << 14;
-		words[4] = w1; /* row pitch - 1: no padding */
+		words[4] = s->depth ? d1 : w1; /* DEPTH-1, or the row pitch - 1 of 1D/2D */
 	}
-	words[3] = f->dst_sel | (s->height ? 9u : 8u) << 28; /* levels 0, SW_MODE 0, TYPE */
-	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->unnormalized << 15;
+	uint32_t type = s->depth ? (s->array ? 13u : 10u) : s->height ? 9u : 8u;
+	words[3] = f->dst_sel | type << 28; /* levels 0, SW_MODE 0, TYPE */
+	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->addr_mode << 6 |
+	            (uint32_t)s->unnormalized << 15;
 	words[15] = (uint32_t)s->border << 30;
 	return true;
 }

@@ -20,7 +20,7 @@
 
 struct tdesc {
 	uint64_t base;
-	uint32_t width, height, pitch, dst_sel, type;
+	uint32_t width, height, depth, pitch, dst_sel, type;
 	const struct sim_image_format_info *fmt;
 };
 
@@ -52,25 +52,28 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	struct sim_field ff = sim_image_format_field(gen);
 	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
 	t->fmt = sim_image_format_of_code(gen, (d[1] >> ff.shift) & ((1u << ff.bits) - 1));
+	t->type = d[3] >> 28;
+	bool layered = t->type == 10 || t->type == 13; /* 3D, 2D array: DEPTH-1 at word 4 12:0 */
+	t->depth = layered ? (d[4] & 0x1fff) + 1 : 1;
 	if (gen == AMD_GFX9) {
 		t->width = (d[2] & 0x3fff) + 1;
 		t->pitch = ((d[4] >> 13) & 0xffff) + 1;
 	} else {
 		t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
-		t->pitch = (d[4] & 0x3fff) + 1;
+		t->pitch = layered ? t->width : (d[4] & 0x3fff) + 1;
 	}
 	t->height = ((d[2] >> 14) & 0x3fff) + 1;
 	t->dst_sel = d[3] & 0xfff;
-	t->type = d[3] >> 28;
 	/* gfx9's MIMG has no dim field: the resource's TYPE decides */
 	unsigned sw_mode = (d[3] >> 20) & 31;
 	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
-	const char *why = !t->fmt                        ? "a texel format not simulated"
-	                  : sw_mode                      ? "a tiled (SW_MODE != 0) image"
-	                  : has_levels(gen, d)           ? "mip levels"
-	                  : t->type != 8 && t->type != 9 ? "an image type other than 1D/2D"
-	                  : dim != t->type - 8           ? "a dim that differs from the image's"
-	                  : t->type == 9 && t->pitch < t->width ? "a pitch below the width"
+	const char *why = !t->fmt              ? "a texel format not simulated"
+	                  : sw_mode            ? "a tiled (SW_MODE != 0) image"
+	                  : has_levels(gen, d) ? "mip levels"
+	                  : t->type != 8 && t->type != 9 && !layered
+	                          ? "an image type other than 1D/2D/3D/2D array"
+	                  : dim != t->type - 8 ? "a dim that differs from the image's"
+	                  : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
 	                                                        : NULL;
 	if (why)
 		sim_fault(w, "image resource with %s: not simulated", why);
@@ -106,6 +109,10 @@ static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const 
                            unsigned l)
 {
 	unsigned vaddr = in->src[0] - SIM_VGPR0;
+	if (t->type > 9) {
+		sim_fault(w, "image_load/image_store of a 3D image or an array: not simulated");
+		return 0;
+	}
 	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, address_vgpr(w, in, 1))[l] : 0;
 	if (x >= t->width || (t->type == 9 && y >= t->height)) {
 		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
@@ -202,7 +209,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 
 /* The sampler (S#, 4 SGPRs at in->soffset) as far as point sampling of one level reads it. */
 struct sdesc {
-	unsigned clamp[2]; /* CLAMP_X/Y: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
+	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
 };
@@ -215,10 +222,11 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 		d[i] = sim_rd_s32(w, in, (uint16_t)(in->soffset + i));
 	sd->clamp[0] = d[0] & 7;
 	sd->clamp[1] = (d[0] >> 3) & 7;
+	sd->clamp[2] = (d[0] >> 6) & 7;
 	sd->unnormalized = (d[0] >> 15 & 1) || ((uint32_t)in->imm >> 8 & 1);
 	sd->border = d[3] >> 30;
 	const char *why = NULL;
-	for (unsigned i = 0; i < 2; i++)
+	for (unsigned i = 0; i < 3; i++)
 		if (sd->clamp[i] != 0 && sd->clamp[i] != 1 && sd->clamp[i] != 2 &&
 		    sd->clamp[i] != 6)
 			why = "an address mode other than wrap, mirror, clamp and border";
@@ -294,47 +302,81 @@ static bool footprint(struct sim_wave *w, float u, unsigned n, const struct sdes
  * (the strict checker sees them) but choose nothing. */
 enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D };
 
+/* The four components of texel at = (x, y, z: slice or depth) after DST_SEL, or the border
+ * colour's for a coordinate < 0.  false after a fault. */
+static bool texel_or_border(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                            const long at[3], uint32_t comp[4])
+{
+	bool is_float = t->fmt->kind == SIM_TEXEL_FLOAT || t->fmt->kind == SIM_TEXEL_UNORM;
+	uint32_t one = is_float ? 0x3f800000u : 1u;
+	long x = at[0], y = at[1], z = at[2];
+	if (x < 0 || y < 0 || z < 0) {
+		uint32_t c = sd->border == 2 ? one : 0;
+		comp[0] = comp[1] = comp[2] = c;
+		comp[3] = sd->border ? one : 0;
+		return true;
+	}
+	unsigned size = t->fmt->channels * t->fmt->bytes;
+	uint64_t row = ((uint64_t)z * t->height + (uint64_t)y) * t->pitch;
+	uint64_t a = t->base + (row + (uint64_t)x) * size;
+	const uint8_t *p = sim_mem_map(w->ctx, a, size, false);
+	if (!p) {
+		sim_fault(w, "image texel at 0x%llx outside device memory", (unsigned long long)a);
+		return false;
+	}
+	texel_components(t, p, comp);
+	return true;
+}
+
+/* The slice of a 2D array's f32 coordinate: rounded to the nearest (ties to even) and clamped
+ * to [0, layers - 1]; a tie stops the run (the rounding of ties is not checked here). */
+static long array_slice(struct sim_wave *w, float s, unsigned layers)
+{
+	double r = nearbyint((double)s);
+	if (!isfinite(s) || fabs(fabs((double)s - floor((double)s)) - 0.5) < 1.0 / 256) {
+		sim_fault(w, "image array slice %.9g (a tie or not finite): not simulated",
+		          (double)s);
+		return -2;
+	}
+	return r < 0 ? 0 : r > layers - 1 ? (long)layers - 1 : (long)r;
+}
+
 static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
+	if (kind != SAMPLE_LZ && t.type > 9) {
+		sim_fault(w, "image_sample_l/_d of a 3D image or an array: not simulated");
+		return;
+	}
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
-	bool two = t.type == 9;
-	unsigned dims = two ? 2 : 1, first = kind == SAMPLE_D ? 2 * dims : 0;
+	unsigned dims = t.type == 8 ? 1 : t.type == 9 ? 2 : 3;
+	unsigned first = kind == SAMPLE_D ? 2 * dims : 0;
 	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
-	unsigned xreg = address_vgpr(w, in, first), yreg = address_vgpr(w, in, first + 1);
+	unsigned reg[3];
+	for (unsigned i = 0; i < dims; i++)
+		reg[i] = address_vgpr(w, in, first + i);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
-	bool is_float = t.fmt->kind == SIM_TEXEL_FLOAT || t.fmt->kind == SIM_TEXEL_UNORM;
-	uint32_t one = is_float ? 0x3f800000u : 1u;
+	const unsigned size[3] = {t.width, t.height, t.depth};
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		float u, v = 0;
-		uint32_t ub = VROW(w, xreg)[l], vb = two ? VROW(w, yreg)[l] : 0;
-		memcpy(&u, &ub, 4);
-		memcpy(&v, &vb, 4);
-		long x = sample_index(w, u, t.width, &sd, sd.clamp[0]);
-		long y = two ? sample_index(w, v, t.height, &sd, sd.clamp[1]) : 0;
-		if (x == -2 || y == -2)
-			return;
-		uint32_t comp[4] = {0, 0, 0, sd.border ? one : 0};
-		if (x >= 0 && y >= 0) {
-			uint64_t a = t.base + ((uint64_t)y * t.pitch + (uint64_t)x) *
-			                              t.fmt->channels * t.fmt->bytes;
-			const uint8_t *p =
-			        sim_mem_map(w->ctx, a, t.fmt->channels * t.fmt->bytes, false);
-			if (!p) {
-				sim_fault(w, "image texel at 0x%llx outside device memory",
-				          (unsigned long long)a);
+		long at[3] = {0, 0, 0};
+		for (unsigned i = 0; i < dims; i++) {
+			float c;
+			memcpy(&c, &VROW(w, reg[i])[l], 4);
+			at[i] = t.type == 13 && i == 2
+			                ? array_slice(w, c, t.depth)
+			                : sample_index(w, c, size[i], &sd, sd.clamp[i]);
+			if (at[i] == -2)
 				return;
-			}
-			texel_components(&t, p, comp);
-		} else if (sd.border == 2) {
-			comp[0] = comp[1] = comp[2] = one;
 		}
+		uint32_t comp[4];
+		if (!texel_or_border(w, &t, &sd, at, comp))
+			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
 				VROW(w, dreg + r++)[l] = comp[i];
@@ -398,30 +440,6 @@ static void buffer_load_format(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, 4);
 }
 
-/* The four components of texel (x, y) after DST_SEL, or the border colour's for x or y < 0.
- * false after a fault. */
-static bool texel_or_border(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
-                            long x, long y, uint32_t comp[4])
-{
-	bool is_float = t->fmt->kind == SIM_TEXEL_FLOAT || t->fmt->kind == SIM_TEXEL_UNORM;
-	uint32_t one = is_float ? 0x3f800000u : 1u;
-	if (x < 0 || y < 0) {
-		uint32_t c = sd->border == 2 ? one : 0;
-		comp[0] = comp[1] = comp[2] = c;
-		comp[3] = sd->border ? one : 0;
-		return true;
-	}
-	unsigned size = t->fmt->channels * t->fmt->bytes;
-	uint64_t a = t->base + ((uint64_t)y * t->pitch + (uint64_t)x) * size;
-	const uint8_t *p = sim_mem_map(w->ctx, a, size, false);
-	if (!p) {
-		sim_fault(w, "image texel at 0x%llx outside device memory", (unsigned long long)a);
-		return false;
-	}
-	texel_components(t, p, comp);
-	return true;
-}
-
 /* image_gather4_lz (2D, level 0): channel dmask (one bit) of the four texels of the bilinear
  * footprint, counter-clockwise from the lower left -- (i0, j1), (i1, j1), (i1, j0), (i0, j0) --
  * the order of D3D's gather4, which the PTX ISA's tld4 states too. */
@@ -455,7 +473,8 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 		uint32_t out[4];
 		for (unsigned k = 0; k < 4; k++) {
 			uint32_t comp[4];
-			if (!texel_or_border(w, &t, &sd, xi[corner[k][0]], yi[corner[k][1]], comp))
+			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], 0};
+			if (!texel_or_border(w, &t, &sd, at, comp))
 				return;
 			out[k] = comp[ch];
 		}

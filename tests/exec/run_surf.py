@@ -658,6 +658,76 @@ def run_gather(exe, sim, tmp, target, rng):
     return errs
 
 
+def layered_kernel(geom):
+    """t(tex, coords, out): thread n samples tex.3d at {x, y, z, z} or tex.a2d at {layer, x, y,
+    y} (the layer an .s32 read from the coordinate buffer's third word) and stores the four
+    channels."""
+    if geom == '3d':
+        ld = '\tld.global.v4.f32 {%c0, %c1, %c2, %c3}, [%a];'
+        opnd = '{%c0, %c1, %c2, %c2}'
+    else:
+        ld = ('\tld.global.v2.f32 {%c0, %c1}, [%a];\n\tld.global.s32 %l, [%a+8];')
+        opnd = '{%l, %c0, %c1, %c1}'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
+            '\t.reg .f32 %%c<4>, %%d<4>;\n\t.reg .b64 %%t, %%cs, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n, %%l;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
+            '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%cs, %%off;\n%s\n'
+            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, %s];\n'
+            '\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % (ld, geom, opnd))
+
+
+def run_layered(exe, sim, tmp, target, rng):
+    """tex.3d (image_sample_lz dim 3D; gfx90a image_sample) and tex.a2d (2D array: the layer
+    rounded and clamped to the layers, as CUDA clamps it) on rgba32f textures, texel centres up
+    to two periods out under wrap, clamp and border (3D: on all three axes), against point
+    sampling from the PTX ISA (the texel floor(u * size) through the address mode)."""
+    errs = []
+    for geom in ('3d', 'a2d'):
+        hsaco, r = compile_ptx(exe, tmp, target, layered_kernel(geom))
+        if r.returncode:
+            errs.append('%s tex.%s: ptxas-amd failed: %s' % (target, geom, r.stderr[:300]))
+            continue
+        for mode in ('wrap', 'clamp', 'border'):
+            w, h, dd = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 4)
+            data = struct.pack('<%df' % (4 * w * h * dd),
+                               *[rng.uniform(-9, 9) for _ in range(4 * w * h * dd)])
+            words, want = [], []
+            for _ in range(32):
+                i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                x, y = sampled_index(i, w, mode), sampled_index(j, h, mode)
+                if geom == '3d':
+                    k = rng.randrange(-2 * dd, 3 * dd)
+                    z = sampled_index(k, dd, mode)
+                    words += [struct.unpack('<I', struct.pack('<f', c))[0]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h, (k + 0.5) / dd, 0.0)]
+                else:
+                    layer = rng.randrange(-2, dd + 2)
+                    z = min(max(layer, 0), dd - 1)
+                    words += [struct.unpack('<I', struct.pack('<f', c))[0]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h)] + [layer & 0xffffffff, 0]
+                want += BORDER[''] if x < 0 or y < 0 or z < 0 else \
+                    texel_rgba('rgba32f', data, (z * h + y) * w + x)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<128I', *words))
+            spec = 'rgba32f/%s%s:%dx%dx%d' % (mode, '/array' if geom == 'a2d' else '', w, h, dd)
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:%s:%s' % (spec, img), 'in:' + cf, 'out:512:' + out],
+                               capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != want:
+                errs.append('%s tex.%s %s: got %r, expected %r; %s' % (
+                    target, geom, spec, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
 def run_guarded_tex(exe, sim, tmp, target):
     """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
     a texel edge, where amdsim would stop rather than guess)."""
@@ -714,6 +784,7 @@ def main():
             errs += run_guarded_tex(exe, sim, tmp, target)
             errs += run_fetch(exe, sim, tmp, target, rng)
             errs += run_gather(exe, sim, tmp, target, rng)
+            errs += run_layered(exe, sim, tmp, target, rng)
             for wave in (64,) if target == 'gfx90a' else (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:

@@ -689,6 +689,7 @@ def test_image(amdsim, tmp):
         image_fetch_target(amdsim, tmp, target)
         if target != "gfx90a":  # no image_gather4 there
             image_gather_target(amdsim, tmp, target)
+        image_layered_target(amdsim, tmp, target)
 
 
 def image_target(amdsim, tmp, target):
@@ -843,6 +844,64 @@ kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
             got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
             check(got == want, "%s image_gather4_lz ch %d %s %dx%d: got %s, expected %s" % (
                 target, ch, opts, w, h, got[:8], want[:8]))
+
+
+def image_layered_target(amdsim, tmp, target):
+    """image_sample_lz (gfx90a: image_sample, `da` for arrays) of 3D images (x, y, z normalized,
+    the address mode on all three) and 2D arrays (x, y, then the slice as a float: rounded to the
+    nearest and clamped to the layers), rgba32f, against the CPU's texel choice."""
+    rng = random.Random(13)
+    wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
+    for geom in ("3D", "2D_ARRAY"):
+        if target == "gfx90a":
+            op = "image_sample %[r], %[a], %[d], %[s] dmask:0xf" + (" da" if geom != "3D" else "")
+            ops = '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        elif target == "gfx1200":
+            op = "image_sample_lz %[r], [%[x], %[y], %[z]], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
+            ops = '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+        else:
+            op = "image_sample_lz %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
+            ops = '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        hs = img_kernel(tmp, target, "imgl" + geom, """
+kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("%s\\n %s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (op, wait, ops))
+        for opts, mode in (("", "wrap"), ("/clamp", "clamp"), ("/border", "border")):
+            w, h, dd, n = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 4), 32
+            vals = [rng.uniform(-50, 50) for _ in range(4 * w * h * dd)]
+            data = struct.pack("<%df" % len(vals), *vals)
+            vals = list(struct.unpack("<%df" % len(vals), data))
+            coords, want = [], []
+            for _ in range(n):
+                i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                x, y = point_index(i, w, mode), point_index(j, h, mode)
+                if geom == "3D":
+                    k = rng.randrange(-2 * dd, 3 * dd)
+                    z, zc = point_index(k, dd, mode), (k + 0.5) / dd
+                else:
+                    layer = rng.randrange(-2, dd + 2)
+                    z, zc = min(max(layer, 0), dd - 1), layer + rng.choice((-0.3, 0.0, 0.3))
+                coords += [(i + 0.5) / w, (j + 0.5) / h, zc, 0.0]
+                base = 4 * ((z * h + y) * w + x)
+                want += [0.0] * 4 if x < 0 or y < 0 or z < 0 else vals[base:base + 4]
+            src, cf, outp = (os.path.join(tmp, f) for f in ("l.bin", "c.bin", "l.out"))
+            open(src, "wb").write(data)
+            open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+            arr = "/array" if geom != "3D" else ""
+            r = run([amdsim, hs, "--kernel", "s3", "--grid", str(n), "--block", str(n),
+                     "out:%d:%s" % (16 * n, outp),
+                     "image:rgba32f%s%s:%dx%dx%d:%s" % (opts, arr, w, h, dd, src), "in:" + cf])
+            if not check(r.returncode == 0, "%s sample %s %s: %s" % (
+                    target, geom, opts, r.stderr[:300])):
+                continue
+            got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
+            check(got == want, "%s sample %s %s %dx%dx%d: got %s, expected %s" % (
+                target, geom, opts, w, h, dd, got[:8], want[:8]))
 
 
 def point_index(i, n, mode):
