@@ -728,6 +728,65 @@ def run_layered(exe, sim, tmp, target, rng):
     return errs
 
 
+FETCH_WATERFALL = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry fw(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .b32 %n, %x, %d<4>;
+	.reg .b64 %ha, %hb, %h, %o, %off;
+	.reg .pred %p;
+	ld.param.u64 %ha, [a];
+	ld.param.u64 %hb, [b];
+	ld.param.u64 %o, [out];
+	mov.u32 %n, %tid.x;
+	and.b32 %x, %n, 1;
+	setp.eq.u32 %p, %x, 0;
+	selp.b64 %h, %ha, %hb, %p;
+	shr.u32 %x, %n, 1;
+	tex.1d.v4.u32.s32 {%d0, %d1, %d2, %d3}, [%h, {%x}];
+	mul.wide.u32 %off, %n, 16;
+	add.u64 %o, %o, %off;
+	st.global.v4.u32 [%o], {%d0, %d1, %d2, %d3};
+	ret;
+}
+"""
+
+
+def run_fetch_waterfall(exe, sim, tmp, target, wave):
+    """tex1Dfetch with a handle per thread (linear textures a, rgba32ui of 5 elements, and b,
+    r32ui of 3, on alternate threads): the waterfall loop over the two V#s; element t >> 1, 0
+    past the width."""
+    ptx, hsaco = os.path.join(tmp, 'fw.ptx'), os.path.join(tmp, 'fw.hsaco')
+    with open(ptx, 'w') as f:
+        f.write(FETCH_WATERFALL)
+    r = subprocess.run([exe, '--gpu-name', target, '--wavefront-size', str(wave), ptx, '-o',
+                        hsaco], capture_output=True, text=True, timeout=120)
+    tag = '%s wave%d tex1Dfetch waterfall' % (target, wave)
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr[:300])]
+    a, b = [0xa00 + i for i in range(20)], [0xb00 + i for i in range(3)]
+    fa, fb, out = (os.path.join(tmp, n) for n in ('fw_a.bin', 'fw_b.bin', 'fw_out.bin'))
+    with open(fa, 'wb') as f:
+        f.write(struct.pack('<20I', *a))
+    with open(fb, 'wb') as f:
+        f.write(struct.pack('<3I', *b))
+    r = subprocess.run([sim, hsaco, '--kernel', 'fw', '--grid', '1', '--block', '16',
+                        'image:rgba32ui/linear:5:' + fa, 'image:r32ui/linear:3:' + fb,
+                        'out:256:' + out], capture_output=True, text=True, timeout=120)
+    want = []
+    for t in range(16):
+        i = t >> 1
+        if t % 2 == 0:
+            want += a[4 * i:4 * i + 4] if i < 5 else [0] * 4
+        else:
+            want += [b[i], 0, 0, 1] if i < 3 else [0] * 4
+    got = list(struct.unpack('<64I', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != want:
+        return ['%s: got %r, expected %r; %s' % (tag, got, want, r.stderr.strip()[:300])]
+    return []
+
+
 def run_guarded_tex(exe, sim, tmp, target):
     """@p tex: the lanes without p keep their values and do not sample (their coordinates sit on
     a texel edge, where amdsim would stop rather than guess)."""
@@ -787,6 +846,7 @@ def main():
             errs += run_layered(exe, sim, tmp, target, rng)
             for wave in (64,) if target == 'gfx90a' else (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
+                errs += run_fetch_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:
             errs += run_queries_block(exe, sim, tmp, target)
         for target, why in REJECT.items():
