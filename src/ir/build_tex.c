@@ -406,6 +406,17 @@ static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	return NULL;
 }
 
+/* tex/tld4 read their handle from a .u64 register (what nvcc emits for texture objects); a
+ * kernel parameter named in the instruction (a .texref parameter) is not read yet. */
+#define HANDLE_NOT_REGISTER                                                                        \
+	"the handle of tex/tld4 must be a .u64 register; a .texref kernel parameter named in the " \
+	"instruction is not generated yet (docs/TEXTURES.md)"
+
+static bool is_register(const struct ptx_operand *o)
+{
+	return o->kind == PTX_OPND_REG && o->sym && o->sym->space == PTX_SPACE_REG;
+}
+
 static bool is_tex_value_type(unsigned t)
 {
 	return t == PTX_TYPE_F32 || t == PTX_TYPE_S32 || t == PTX_TYPE_U32;
@@ -535,6 +546,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
 	if (nc != (layered ? 4u : is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
+	if (!is_register(&in->opnds[1].elems[0]))
+		return HANDLE_NOT_REGISTER;
 	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), ch[4];
 	uint32_t next = 0;
 	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
@@ -587,6 +600,8 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != 2 || d->kind != PTX_OPND_VEC ||
 	    d->nelems != 4)
 		return "tld4 operand form not supported";
+	if (!is_register(&in->opnds[1].elems[0]))
+		return HANDLE_NOT_REGISTER;
 	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false);
 	ir_ref at = float_bits(b, c, true);
 	uint32_t next = 0;
