@@ -3,7 +3,10 @@
  *
  * A handle is a texture or surface object: a .u64 value, the address of the descriptor block
  * HIP's runtime builds (hipTextureObject_t: the 8-dword image resource, 4 more dwords, then
- * the sampler at dword 12; hipSurfaceObject_t: the image resource).  suld.b and sust.b on
+ * the sampler at dword 12; hipSurfaceObject_t: the image resource).  tex (.1d/.2d with
+ * .level/.grad, .3d, .a2d; f32/s32/u32 results) samples through the object's sampler
+ * (IMG_SAMPLE*), tex.1d with integer coordinates is tex1Dfetch on a linear texture's buffer
+ * descriptor (IMG_FETCH), tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on
  * .1d/.2d surfaces are translated (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to
  * image_load/image_store): the byte x coordinate becomes an element index (x / the access
  * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes

@@ -1,5 +1,6 @@
 /* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD,
- * IMG_STORE and IMG_SAMPLE become image_load/image_store/image_sample_lz on the image resource
+ * IMG_STORE, IMG_SAMPLE (_L, _D, 3: image_sample_l/_d, three address dwords) and IMG_GATHER
+ * become image_load/image_store/image_sample_lz/image_gather4_lz on the image resource
  * (T#), read from the handle's descriptor block with s_load_dwordx8 into s[88:95] right before
  * each of them (a fixed range: the allocator keeps virtual registers off it while it is live;
  * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
