@@ -514,14 +514,34 @@ static void sample3(struct irb *b, ir_ref handle, const struct ptx_operand *c, b
 	}
 }
 
-/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
+/* tex.a1d ({layer, x}, the layer an .s32): image_sample_lz with dim 1D_ARRAY (4), the address x
+ * then the layer's f32, rounded and clamped by the hardware as for .a2d. */
+static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref ch[4])
+{
+	ir_ref layer = irb_read_opnd(b, &c->elems[0], IR_T_I32, false);
+	ir_ref x = irb_read_opnd(b, &c->elems[1], IR_T_F32, false);
+	ir_ref lf = irb_emit(b, IR_ITOF_S, IR_T_F32, &layer, 1, IR_FM_RN, 0);
+	ir_ref xb = irb_emit(b, IR_BITCAST, IR_T_I32, &x, 1, 0, 0);
+	ir_ref lb = irb_emit(b, IR_BITCAST, IR_T_I32, &lf, 1, 0, 0);
+	ir_ref at = pair64(b, xb, lb);
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		                    4u | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
  * a texture object (sample, sample3, fetch).  NULL when translated, else why not. */
 static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	bool is_2d = has(in, PTX_DW_G2D), layered = has(in, PTX_DW_G3D) || has(in, PTX_DW_GA2D);
-	if (!is_2d && !layered && !has(in, PTX_DW_G1D))
-		return "textures other than .1d, .2d, .3d and .a2d (.a1d, .cube) are not generated "
-		       "yet (docs/TEXTURES.md)";
+	bool a1d = has(in, PTX_DW_GA1D);
+	if (!is_2d && !layered && !a1d && !has(in, PTX_DW_G1D))
+		return "textures other than .1d, .2d, .3d, .a1d and .a2d (.cube, .2dms, .a2dms) "
+		       "are "
+		       "not generated yet (docs/TEXTURES.md)";
+	layered |= a1d;
 	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
 		return "only tex.v4 with .f32/.s32/.u32 results and .f32 or .s32 coordinates is "
@@ -531,7 +551,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
 	bool level = has(in, PTX_DW_LEVEL), grad = has(in, PTX_DW_GRAD);
 	if (layered && (int_coords || level || grad))
-		return "tex.3d/.a2d with integer coordinates, .level or .grad is not generated yet "
+		return "tex.3d/.a1d/.a2d with integer coordinates, .level or .grad is not "
+		       "generated yet "
 		       "(docs/TEXTURES.md)";
 	if (int_coords && (level || grad))
 		return "tex.level/.grad with integer coordinates is not generated yet "
@@ -547,7 +568,11 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
-	if (nc != (layered ? 4u : is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
+	if (nc != (a1d       ? 2u
+	           : layered ? 4u
+	           : is_2d   ? 2u
+	                     : 1u) ||
+	    d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
 	if (!is_register(&in->opnds[1].elems[0]))
 		return HANDLE_NOT_REGISTER;
@@ -561,6 +586,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	if (int_coords)
 		fetch(b, handle, c, ch);
+	else if (a1d)
+		sample_a1d(b, handle, c, ch);
 	else if (layered)
 		sample3(b, handle, c, has(in, PTX_DW_G3D), ch);
 	else

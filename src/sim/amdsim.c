@@ -39,7 +39,8 @@ static void usage(FILE *out)
 	             "     image:FORMAT[/OPT]...:W[xH]:FILE[:OUTFILE] (a texture/surface object; "
 	             "FORMAT r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; OPT "
 	             "the sampler's wrap mirror clamp border unnorm black white, or linear: a 1D "
-	             "buffer texture, array: WxHxD is D layers (else a 3D image); gfx90a, gfx10, "
+	             "buffer texture, array: WxHxD is D layers (else a 3D image), WxL a 1D array; "
+	             "gfx90a, gfx10, "
 	             "gfx11, gfx12)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
@@ -159,6 +160,8 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 				return false;
 		}
 	}
+	if (samp.array && !dd) /* /array:WxL: a 1D array of L layers */
+		dd = h, h = 0;
 	if (*end != ':' || w > 16384 || h > 16384 || (samp.array && !dd))
 		return false;
 	const char *path = end + 1, *out = strchr(path, ':');

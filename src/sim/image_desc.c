@@ -86,6 +86,7 @@ uint64_t sim_image_bytes(const struct sim_image_spec *s)
 {
 	const struct sim_image_format_info *f = sim_image_format(s->format);
 	uint64_t n = (uint64_t)s->width * (s->height ? s->height : 1) * (s->depth ? s->depth : 1);
+	/* a 1D array: width x layers */
 	return f ? n * f->channels * f->bytes : 0;
 }
 
@@ -131,7 +132,7 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		return false;
 	}
 	if (!f || !s->width || s->width > 16384 || s->height > 16384 || (data & 0xff) ||
-	    (s->depth && (!s->height || s->linear)) || (s->array && !s->depth)) {
+	    (s->depth && ((!s->height && !s->array) || s->linear)) || (s->array && !s->depth)) {
 		snprintf(err, errlen, "bad image: format, width/height 1-16384, aligned data");
 		return false;
 	}
@@ -156,7 +157,7 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		words[2] = (w1 >> 2) | h1 << 14;
 		words[4] = s->depth ? d1 : w1; /* DEPTH-1, or the row pitch - 1 of 1D/2D */
 	}
-	uint32_t type = s->depth ? (s->array ? 13u : 10u) : s->height ? 9u : 8u;
+	uint32_t type = !s->depth ? (s->height ? 9u : 8u) : !s->array ? 10u : s->height ? 13u : 12u;
 	words[3] = f->dst_sel | type << 28; /* levels 0, SW_MODE 0, TYPE */
 	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->addr_mode << 6 |
 	            (uint32_t)s->unnormalized << 15;

@@ -53,7 +53,8 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
 	t->fmt = sim_image_format_of_code(gen, (d[1] >> ff.shift) & ((1u << ff.bits) - 1));
 	t->type = d[3] >> 28;
-	bool layered = t->type == 10 || t->type == 13; /* 3D, 2D array: DEPTH-1 at word 4 12:0 */
+	/* 3D, 1D and 2D arrays: DEPTH-1 (the last slice) at word 4 12:0 */
+	bool layered = t->type == 10 || t->type == 12 || t->type == 13;
 	t->depth = layered ? (d[4] & 0x1fff) + 1 : 1;
 	if (gen == AMD_GFX9) {
 		t->width = (d[2] & 0x3fff) + 1;
@@ -71,7 +72,7 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	                  : sw_mode            ? "a tiled (SW_MODE != 0) image"
 	                  : has_levels(gen, d) ? "mip levels"
 	                  : t->type != 8 && t->type != 9 && !layered
-	                          ? "an image type other than 1D/2D/3D/2D array"
+	                          ? "an image type other than 1D/2D/3D/1D or 2D array"
 	                  : dim != t->type - 8 ? "a dim that differs from the image's"
 	                  : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
 	                                                        : NULL;
@@ -353,7 +354,7 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 	}
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
-	unsigned dims = t.type == 8 ? 1 : t.type == 9 ? 2 : 3;
+	unsigned dims = t.type == 8 ? 1 : t.type == 9 || t.type == 12 ? 2 : 3;
 	unsigned first = kind == SAMPLE_D ? 2 * dims : 0;
 	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
 	unsigned reg[3];
@@ -362,18 +363,20 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	const unsigned size[3] = {t.width, t.height, t.depth};
+	unsigned slice_axis = t.type == 13 ? 2 : t.type == 12 ? 1 : 3; /* the array's coordinate */
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
 		long at[3] = {0, 0, 0};
 		for (unsigned i = 0; i < dims; i++) {
 			float c;
 			memcpy(&c, &VROW(w, reg[i])[l], 4);
-			at[i] = t.type == 13 && i == 2
-			                ? array_slice(w, c, t.depth)
-			                : sample_index(w, c, size[i], &sd, sd.clamp[i]);
+			at[i] = i == slice_axis ? array_slice(w, c, t.depth)
+			                        : sample_index(w, c, size[i], &sd, sd.clamp[i]);
 			if (at[i] == -2)
 				return;
 		}
+		if (t.type == 12) /* a 1D array: its slices are rows */
+			at[2] = at[1], at[1] = 0;
 		uint32_t comp[4];
 		if (!texel_or_border(w, &t, &sd, at, comp))
 			return;

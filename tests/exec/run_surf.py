@@ -659,12 +659,15 @@ def run_gather(exe, sim, tmp, target, rng):
 
 
 def layered_kernel(geom):
-    """t(tex, coords, out): thread n samples tex.3d at {x, y, z, z} or tex.a2d at {layer, x, y,
-    y} (the layer an .s32 read from the coordinate buffer's third word) and stores the four
-    channels."""
+    """t(tex, coords, out): thread n samples tex.3d at {x, y, z, z}, tex.a2d at {layer, x, y, y}
+    or tex.a1d at {layer, x} (the layer an .s32 read from the coordinate buffer's third word)
+    and stores the four channels."""
     if geom == '3d':
         ld = '\tld.global.v4.f32 {%c0, %c1, %c2, %c3}, [%a];'
         opnd = '{%c0, %c1, %c2, %c2}'
+    elif geom == 'a1d':
+        ld = ('\tld.global.v2.f32 {%c0, %c1}, [%a];\n\tld.global.s32 %l, [%a+8];')
+        opnd = '{%l, %c0}'
     else:
         ld = ('\tld.global.v2.f32 {%c0, %c1}, [%a];\n\tld.global.s32 %l, [%a+8];')
         opnd = '{%l, %c0, %c1, %c1}'
@@ -686,18 +689,20 @@ def run_layered(exe, sim, tmp, target, rng):
     to two periods out under wrap, clamp and border (3D: on all three axes), against point
     sampling from the PTX ISA (the texel floor(u * size) through the address mode)."""
     errs = []
-    for geom in ('3d', 'a2d'):
+    for geom in ('3d', 'a2d', 'a1d'):
         hsaco, r = compile_ptx(exe, tmp, target, layered_kernel(geom))
         if r.returncode:
             errs.append('%s tex.%s: ptxas-amd failed: %s' % (target, geom, r.stderr[:300]))
             continue
         for mode in ('wrap', 'clamp', 'border'):
             w, h, dd = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 4)
+            h = 1 if geom == 'a1d' else h
             data = struct.pack('<%df' % (4 * w * h * dd),
                                *[rng.uniform(-9, 9) for _ in range(4 * w * h * dd)])
             words, want = [], []
             for _ in range(32):
                 i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                j = 0 if geom == 'a1d' else j  # a1d has no y: its rows are the layers
                 x, y = sampled_index(i, w, mode), sampled_index(j, h, mode)
                 if geom == '3d':
                     k = rng.randrange(-2 * dd, 3 * dd)
@@ -717,6 +722,8 @@ def run_layered(exe, sim, tmp, target, rng):
             with open(cf, 'wb') as f:
                 f.write(struct.pack('<128I', *words))
             spec = 'rgba32f/%s%s:%dx%dx%d' % (mode, '/array' if geom == 'a2d' else '', w, h, dd)
+            if geom == 'a1d':
+                spec = 'rgba32f/%s/array:%dx%d' % (mode, w, dd)
             r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
                                 'image:%s:%s' % (spec, img), 'in:' + cf, 'out:512:' + out],
                                capture_output=True, text=True, timeout=120)

@@ -257,20 +257,25 @@ kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
 
 def image_layered_target(amdsim, tmp, target):
     """image_sample_lz (gfx90a: image_sample, `da` for arrays) of 3D images (x, y, z normalized,
-    the address mode on all three) and 2D arrays (x, y, then the slice as a float: rounded to the
+    the address mode on all three), 2D and 1D arrays (x[, y], then the slice as a float: rounded to the
     nearest and clamped to the layers), rgba32f, against the CPU's texel choice."""
     rng = random.Random(13)
     wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
-    for geom in ("3D", "2D_ARRAY"):
+    for geom in ("3D", "2D_ARRAY", "1D_ARRAY"):
+        one = geom == "1D_ARRAY"  # (x, slice): the slice in c[l].z, c[l].y unused
+        vec = '[a] "v"((float2)(c[l].x, c[l].z))' if one else \
+            '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
         if target == "gfx90a":
             op = "image_sample %[r], %[a], %[d], %[s] dmask:0xf" + (" da" if geom != "3D" else "")
-            ops = '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+            ops = vec
         elif target == "gfx1200":
-            op = "image_sample_lz %[r], [%[x], %[y], %[z]], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
-            ops = '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+            op = "image_sample_lz %%[r], [%s], %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_%s" % (
+                "%[x], %[z]" if one else "%[x], %[y], %[z]", geom)
+            ops = '[x] "v"(c[l].x), [z] "v"(c[l].z)' if one else \
+                '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
         else:
             op = "image_sample_lz %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
-            ops = '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+            ops = vec
         hs = img_kernel(tmp, target, "imgl" + geom, """
 kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
   int l = __builtin_amdgcn_workitem_id_x();
@@ -282,12 +287,14 @@ kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
 """ % (op, wait, ops))
         for opts, mode in (("", "wrap"), ("/clamp", "clamp"), ("/border", "border")):
             w, h, dd, n = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 4), 32
+            h = 1 if one else h
             vals = [rng.uniform(-50, 50) for _ in range(4 * w * h * dd)]
             data = struct.pack("<%df" % len(vals), *vals)
             vals = list(struct.unpack("<%df" % len(vals), data))
             coords, want = [], []
             for _ in range(n):
                 i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                j = 0 if one else j
                 x, y = point_index(i, w, mode), point_index(j, h, mode)
                 if geom == "3D":
                     k = rng.randrange(-2 * dd, 3 * dd)
@@ -302,9 +309,10 @@ kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
             open(src, "wb").write(data)
             open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
             arr = "/array" if geom != "3D" else ""
+            size = "%dx%d" % (w, dd) if one else "%dx%dx%d" % (w, h, dd)
             r = run([amdsim, hs, "--kernel", "s3", "--grid", str(n), "--block", str(n),
                      "out:%d:%s" % (16 * n, outp),
-                     "image:rgba32f%s%s:%dx%dx%d:%s" % (opts, arr, w, h, dd, src), "in:" + cf])
+                     "image:rgba32f%s%s:%s:%s" % (opts, arr, size, src), "in:" + cf])
             if not check(r.returncode == 0, "%s sample %s %s: %s" % (
                     target, geom, opts, r.stderr[:300])):
                 continue
