@@ -3,7 +3,10 @@
  *
  * A handle is a texture or surface object: a .u64 value, the address of the descriptor block
  * HIP's runtime builds (hipTextureObject_t: the 8-dword image resource, 4 more dwords, then
- * the sampler at dword 12; hipSurfaceObject_t: the image resource).  suld.b and sust.b on
+ * the sampler at dword 12; hipSurfaceObject_t: the image resource).  tex (.1d/.2d with
+ * .level/.grad, .3d, .a2d; f32/s32/u32 results) samples through the object's sampler
+ * (IMG_SAMPLE*), tex.1d with integer coordinates is tex1Dfetch on a linear texture's buffer
+ * descriptor (IMG_FETCH), tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on
  * .1d/.2d surfaces are translated (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to
  * image_load/image_store): the byte x coordinate becomes an element index (x / the access
  * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes
@@ -406,32 +409,174 @@ static const char *query(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	return NULL;
 }
 
-/* tex.{1d,2d}.v4.f32.f32 on a texture object: image_sample_lz of each channel (level 0, the
- * sampler of the object deciding normalization, address modes and filtering, as CUDA's
- * texture unit follows the object's state).  NULL when translated, else why not. */
-static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+/* tex/tld4 read their handle from a .u64 register (what nvcc emits for texture objects); a
+ * kernel parameter named in the instruction (a .texref parameter) is not read yet. */
+#define HANDLE_NOT_REGISTER                                                                        \
+	"the handle of tex/tld4 must be a .u64 register; a .texref kernel parameter named in the " \
+	"instruction is not generated yet (docs/TEXTURES.md)"
+
+static bool is_register(const struct ptx_operand *o)
 {
-	bool is_2d = has(in, PTX_DW_G2D);
-	if (!is_2d && !has(in, PTX_DW_G1D))
-		return "textures other than .1d and .2d are not generated yet (docs/TEXTURES.md)";
-	if (in->ntypes != 2 || in->types[0] != PTX_TYPE_F32 || in->types[1] != PTX_TYPE_F32 ||
-	    !has(in, PTX_DW_V4))
-		return "only tex.v4.f32.f32 (float coordinates and results) is generated yet "
-		       "(docs/TEXTURES.md)";
-	if (in->nmods > 4 || in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET ||
-	    in->opnds[1].nelems != 2)
-		return "tex with .level, .grad, an offset, a depth compare or a separate sampler "
-		       "is not generated yet (docs/TEXTURES.md)";
-	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
-	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
-	if (nc != (is_2d ? 2u : 1u) || d->kind != PTX_OPND_VEC || d->nelems != 4)
-		return "tex operand form not supported";
-	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), xy[2];
-	for (unsigned i = 0; i < nc; i++) {
+	return o->kind == PTX_OPND_REG && o->sym && o->sym->space == PTX_SPACE_REG;
+}
+
+static bool is_tex_value_type(unsigned t)
+{
+	return t == PTX_TYPE_F32 || t == PTX_TYPE_S32 || t == PTX_TYPE_U32;
+}
+
+/* The f32 bits of a coordinate vector (or scalar) operand: i32 for 1D, i64 x | y << 32 for 2D. */
+static ir_ref float_bits(struct irb *b, const struct ptx_operand *c, bool is_2d)
+{
+	ir_ref xy[2];
+	for (unsigned i = 0; i < (is_2d ? 2u : 1u); i++) {
 		ir_ref f = irb_read_opnd(b, elem(c, i), IR_T_F32, false);
 		xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
 	}
-	ir_ref at = is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+	return is_2d ? pair64(b, xy[0], xy[1]) : xy[0];
+}
+
+/* The channels of a tex with float coordinates: image_sample_lz of each (level 0, the sampler
+ * of the object deciding normalization, address modes and filtering, as CUDA's texture unit
+ * follows the object's state), image_sample_l with .level's LOD, image_sample_d with .grad's
+ * derivatives; f32 bits; .s32/.u32 results are the integer bits an integer texel format
+ * samples to (readMode element type), so the same bits.  extra: the LOD operand or the two
+ * derivative vectors (NULL for plain tex). */
+static void sample(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool is_2d,
+                   ir_ref ch[4])
+{
+	ir_ref args[4] = {handle, float_bits(b, &in->opnds[1].elems[1], is_2d), 0, 0};
+	unsigned nargs = 2;
+	enum ir_op op = IR_IMG_SAMPLE;
+	if (has(in, PTX_DW_LEVEL)) {
+		ir_ref f = irb_read_opnd(b, &in->opnds[2], IR_T_F32, false);
+		args[nargs++] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+		op = IR_IMG_SAMPLE_L;
+	} else if (has(in, PTX_DW_GRAD)) {
+		args[nargs++] = float_bits(b, &in->opnds[2], is_2d);
+		args[nargs++] = float_bits(b, &in->opnds[3], is_2d);
+		op = IR_IMG_SAMPLE_D;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, op, IR_T_F32, args, nargs,
+		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.1d with an integer coordinate (tex1Dfetch): the handle must be a texture over linear
+ * memory, whose descriptor block HIP's runtime starts with a buffer descriptor (V#, HSA's 1DB
+ * geometry; its word 3 bit 31 is clear, an image T#'s TYPE has it set): else the wave traps
+ * (integer coordinates on an image: not generated yet).  buffer_load_format_xyzw converts the
+ * element by the V#'s format; an index at or past the width (block dword 10, unsigned: a
+ * negative one too) reads 0 in all four channels (CUDA: out-of-range fetches from linear
+ * memory return zero) without a memory access. */
+static void fetch(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref ch[4])
+{
+	ir_ref x = irb_read_opnd(b, elem(c, 0), IR_T_I32, false);
+	ir_ref w3 = desc_word(b, handle, 3);
+	trap_unless(b,
+	            icmp(b, IR_CMP_EQ, op2(b, IR_SHR_U, IR_T_I32, w3, k32(b, 31), 0), k32(b, 0)));
+	ir_ref in = icmp(b, IR_CMP_LTU, x, desc_word(b, handle, 10));
+	ir_ref idx = irb_emit(b, IR_SELECT, IR_T_I32, (ir_ref[]){in, x, k32(b, 0)}, 3, 0, 0);
+	for (unsigned h = 0; h < 2; h++) {
+		ir_ref v = irb_emit(b, IR_IMG_FETCH, IR_T_I64, (ir_ref[]){handle, idx}, 2, h, 0);
+		for (unsigned k = 0; k < 2; k++) {
+			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
+			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);
+			ch[2 * h + k] = irb_emit(b, IR_SELECT, IR_T_I32,
+			                         (ir_ref[]){in, t, k32(b, 0)}, 3, 0, 0);
+		}
+	}
+}
+
+/* tex.3d ({x, y, z, -}) and tex.a2d ({layer, x, y, -}, the layer an .s32 index): image_sample_lz
+ * with three address dwords, dim 3D (2) or 2D array (5); the layer as an f32 (exact below
+ * 2^24), which the hardware rounds to the nearest slice and clamps to the array, as CUDA
+ * clamps the layer. */
+static void sample3(struct irb *b, ir_ref handle, const struct ptx_operand *c, bool is_3d,
+                    ir_ref ch[4])
+{
+	ir_ref f[3];
+	for (unsigned i = 0; i < 3; i++)
+		f[i] = irb_read_opnd(b, &c->elems[i], !is_3d && i == 0 ? IR_T_I32 : IR_T_F32,
+		                     false);
+	ir_ref layer = is_3d ? f[2] : irb_emit(b, IR_ITOF_S, IR_T_F32, &f[0], 1, IR_FM_RN, 0);
+	ir_ref x = f[is_3d ? 0 : 1], y = f[is_3d ? 1 : 2];
+	ir_ref xb = irb_emit(b, IR_BITCAST, IR_T_I32, &x, 1, 0, 0);
+	ir_ref yb = irb_emit(b, IR_BITCAST, IR_T_I32, &y, 1, 0, 0);
+	ir_ref zb = irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0);
+	ir_ref args[3] = {handle, pair64(b, xb, yb), zb};
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE3, IR_T_F32, args, 3,
+		                    (is_3d ? 2u : 5u) | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.a1d ({layer, x}, the layer an .s32): image_sample_lz with dim 1D_ARRAY (4), the address x
+ * then the layer's f32, rounded and clamped by the hardware as for .a2d. */
+static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref ch[4])
+{
+	ir_ref layer = irb_read_opnd(b, &c->elems[0], IR_T_I32, false);
+	ir_ref x = irb_read_opnd(b, &c->elems[1], IR_T_F32, false);
+	ir_ref lf = irb_emit(b, IR_ITOF_S, IR_T_F32, &layer, 1, IR_FM_RN, 0);
+	ir_ref xb = irb_emit(b, IR_BITCAST, IR_T_I32, &x, 1, 0, 0);
+	ir_ref lb = irb_emit(b, IR_BITCAST, IR_T_I32, &lf, 1, 0, 0);
+	ir_ref at = pair64(b, xb, lb);
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		                    4u | (1u << k) << 4, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
+ * a texture object (sample, sample3, fetch).  NULL when translated, else why not. */
+static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	bool is_2d = has(in, PTX_DW_G2D), layered = has(in, PTX_DW_G3D) || has(in, PTX_DW_GA2D);
+	bool a1d = has(in, PTX_DW_GA1D);
+	if (!is_2d && !layered && !a1d && !has(in, PTX_DW_G1D))
+		return "textures other than .1d, .2d, .3d, .a1d and .a2d (.cube, .2dms, .a2dms) "
+		       "are "
+		       "not generated yet (docs/TEXTURES.md)";
+	layered |= a1d;
+	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
+	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
+		return "only tex.v4 with .f32/.s32/.u32 results and .f32 or .s32 coordinates is "
+		       "generated yet (docs/TEXTURES.md)";
+	bool int_coords = in->types[1] == PTX_TYPE_S32;
+	if (int_coords && is_2d)
+		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
+	bool level = has(in, PTX_DW_LEVEL), grad = has(in, PTX_DW_GRAD);
+	if (layered && (int_coords || level || grad))
+		return "tex.3d/.a1d/.a2d with integer coordinates, .level or .grad is not "
+		       "generated yet "
+		       "(docs/TEXTURES.md)";
+	if (int_coords && (level || grad))
+		return "tex.level/.grad with integer coordinates is not generated yet "
+		       "(docs/TEXTURES.md)";
+	if (in->nopnds != 2u + level + 2u * grad || in->opnds[1].kind != PTX_OPND_BRACKET ||
+	    in->opnds[1].nelems != 2)
+		return "tex with an offset, a depth compare or a separate sampler is not generated "
+		       "yet (docs/TEXTURES.md)";
+	for (unsigned i = 0; grad && i < 2; i++) {
+		const struct ptx_operand *g = &in->opnds[2 + i];
+		if ((g->kind == PTX_OPND_VEC ? g->nelems : 1) < (is_2d ? 2u : 1u))
+			return "tex.grad operand form not supported";
+	}
+	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
+	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
+	if (nc != (a1d       ? 2u
+	           : layered ? 4u
+	           : is_2d   ? 2u
+	                     : 1u) ||
+	    d->kind != PTX_OPND_VEC || d->nelems != 4)
+		return "tex operand form not supported";
+	if (!is_register(&in->opnds[1].elems[0]))
+		return HANDLE_NOT_REGISTER;
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), ch[4];
 	uint32_t next = 0;
 	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
 		uint32_t body = irb_open_sealed(b);
@@ -439,10 +584,73 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 		irb_terminate(b, IR_BR, guard, body, next);
 		irb_switch_to(b, body);
 	}
+	if (int_coords)
+		fetch(b, handle, c, ch);
+	else if (a1d)
+		sample_a1d(b, handle, c, ch);
+	else if (layered)
+		sample3(b, handle, c, has(in, PTX_DW_G3D), ch);
+	else
+		sample(b, in, handle, is_2d, ch);
 	for (unsigned k = 0; k < 4; k++) {
-		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
-		                    (is_2d ? 1u : 0u) | (1u << k) << 4, 0);
+		ir_ref v = ch[k];
+		if (in->types[0] == PTX_TYPE_F32)
+			v = irb_emit(b, IR_BITCAST, IR_T_F32, &v, 1, 0, 0);
 		irb_write_dest(b, &d->elems[k], v, false, IR_NO_REF);
+	}
+	if (guard != IR_NO_REF) {
+		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
+		irb_seal(b, next);
+		irb_switch_to(b, next);
+	}
+	return NULL;
+}
+
+/* tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel, whose four texels
+ * (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+), (+,-), (-,-),
+ * the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no 4-dword
+ * values).  NULL when translated, else why not. */
+static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	static const enum ptx_dotword comps[4] = {PTX_DW_R, PTX_DW_G, PTX_DW_B, PTX_DW_A};
+	unsigned comp = 4;
+	for (unsigned i = 0; i < 4; i++)
+		if (has(in, comps[i]))
+			comp = i;
+	if (!has(in, PTX_DW_G2D))
+		return "tld4 other than .2d (arrays, cube maps) is not generated yet "
+		       "(docs/TEXTURES.md)";
+	if (comp == 4 || in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
+	    in->types[1] != PTX_TYPE_F32 || !has(in, PTX_DW_V4))
+		return "tld4 form not supported";
+	if (in->nopnds != 2 || in->opnds[1].kind != PTX_OPND_BRACKET || in->opnds[1].nelems != 2)
+		return "tld4 with an offset, a depth compare, a residency predicate or a separate "
+		       "sampler is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
+	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != 2 || d->kind != PTX_OPND_VEC ||
+	    d->nelems != 4)
+		return "tld4 operand form not supported";
+	if (!is_register(&in->opnds[1].elems[0]))
+		return HANDLE_NOT_REGISTER;
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false);
+	ir_ref at = float_bits(b, c, true);
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) {
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	for (unsigned h = 0; h < 2; h++) {
+		ir_ref v = irb_emit(b, IR_IMG_GATHER, IR_T_I64, (ir_ref[]){handle, at}, 2,
+		                    h | comp << 1, 0);
+		for (unsigned k = 0; k < 2; k++) {
+			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
+			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);
+			if (in->types[0] == PTX_TYPE_F32)
+				t = irb_emit(b, IR_BITCAST, IR_T_F32, &t, 1, 0, 0);
+			irb_write_dest(b, &d->elems[2 * h + k], t, false, IR_NO_REF);
+		}
 	}
 	if (guard != IR_NO_REF) {
 		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
@@ -475,6 +683,10 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 	}
 	if (op == PTX_OP_TEX) {
 		why = texture(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_TLD4) {
+		why = gather(b, in, guard);
 		if (!why)
 			return true;
 	} else if (op == PTX_OP_TXQ || op == PTX_OP_SUQ) {

@@ -389,6 +389,9 @@ R("buffer_atomic_swap", MUBUF, (64, 64, 48, 51, 51), ops="vdata1 va1 srsrc soff"
 R("buffer_atomic_swap_x2", MUBUF, (96, 96, 80, 65, 65), ops="vdata2 va1 srsrc soff", names={GFX11: "buffer_atomic_swap_b64", GFX12: "buffer_atomic_swap_b64"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 R("buffer_atomic_xor", MUBUF, (74, 74, 59, 62, 62), ops="vdata1 va1 srsrc soff", names={GFX11: "buffer_atomic_xor_b32", GFX12: "buffer_atomic_xor_b32"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
 R("buffer_atomic_xor_x2", MUBUF, (106, 106, 91, 75, 75), ops="vdata2 va1 srsrc soff", names={GFX11: "buffer_atomic_xor_b64", GFX12: "buffer_atomic_xor_b64"}, unit="VMEM_STORE", cnt="VS", flags=["ATOMIC", "STORE", "LOAD"])
+# a formatted load (tex1Dfetch on a HIP linear-memory texture object: the V# of its descriptor
+# block converts the element by its format and DST_SEL, docs/TEXTURES.md)
+R("buffer_load_format_xyzw", MUBUF, (3, 3, 3, 3, 3), ops="vdata4 va1 srsrc soff", flags=["LOAD"])
 R("buffer_load_dwordx4", MUBUF, (23, 23, 14, 23, 23), ops="vdata4 va1 srsrc soff", names={GFX11: "buffer_load_b128", GFX12: "buffer_load_b128"}, flags=["LOAD"])
 R("buffer_load_dword", MUBUF, (20, 20, 12, 20, 20), ops="vdata1 va1 srsrc soff", names={GFX11: "buffer_load_b32", GFX12: "buffer_load_b32"}, flags=["LOAD"])
 R("buffer_load_dwordx2", MUBUF, (21, 21, 13, 21, 21), ops="vdata2 va1 srsrc soff", names={GFX11: "buffer_load_b64", GFX12: "buffer_load_b64"}, flags=["LOAD"])

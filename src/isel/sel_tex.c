@@ -1,13 +1,15 @@
 /* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD,
- * IMG_STORE and IMG_SAMPLE become image_load/image_store/image_sample_lz on the image resource
+ * IMG_STORE, IMG_SAMPLE (_L, _D, 3: image_sample_l/_d, three address dwords) and IMG_GATHER
+ * become image_load/image_store/image_sample_lz/image_gather4_lz on the image resource
  * (T#), read from the handle's descriptor block with s_load_dwordx8 into s[88:95] right before
  * each of them (a fixed range: the allocator keeps virtual registers off it while it is live;
  * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
  * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle).  The
  * descriptors must be in SGPRs, so an access whose handle differs between lanes runs in a
- * waterfall loop over the distinct handles.  Only gfx1030 and gfx1100 are selected: their T#
- * layout is the one read here and the one amdsim runs; gfx90a and gfx1200 are errors by name
- * until their layouts are tested, and gfx942 has no image instructions.
+ * waterfall loop over the distinct handles.  The T# fields read here (HEIGHT-1 at word 2 bits
+ * 27:14, TYPE at word 3 bits 31:28, the levels on gfx90a) sit at the same places on gfx90a,
+ * gfx1030, gfx1100 and gfx1200; gfx90a samples with image_sample over one level (one_level),
+ * the others with image_sample_lz; gfx942 has no image instructions (an error by name).
  * requires: nothing beyond the selector's state.  Complexity: O(1) per instruction (the loop
  * runs once per distinct handle). */
 #include "isel/isel_int.h"
@@ -16,13 +18,16 @@ enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the ca
 
 /* Whether this IR instruction reports the target error of its PTX instruction: one per PTX
  * instruction -- IMG_HEIGHT (which a 2D suld/sust computes before its accesses), a 1D
- * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE. */
+ * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE, the x/y IMG_FETCH. */
 static bool reports(const struct ir_insn *in)
 {
 	bool first = ((in->aux >> 4) & 1) != 0;
 	switch (in->op) {
 	case IR_IMG_HEIGHT:
 		return true;
+	case IR_IMG_FETCH: /* the x, y half */
+	case IR_IMG_GATHER:
+		return !(in->aux & 1);
 	case IR_IMG_STORE:
 		return !(in->aux & 15);
 	case IR_IMG_LOAD:
@@ -37,9 +42,11 @@ static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 	if (s->gen == AMD_GFX940)
 		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
 		       "(docs/TEXTURES.md)";
-	if (s->gen != AMD_GFX10 && s->gen != AMD_GFX11)
-		return "surface and texture instructions are generated for gfx1030 and gfx1100 "
-		       "only so far: this target's image resource layout is not read yet "
+	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D))
+		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
+		       "be generated there (docs/TEXTURES.md)";
+	if (s->gen == AMD_GFX9 && in->op == IR_IMG_GATHER)
+		return "gfx90a has no image_gather4: tld4 cannot be generated there "
 		       "(docs/TEXTURES.md)";
 	return NULL;
 }
@@ -61,9 +68,27 @@ struct access {
 	struct mir_opnd at, data;
 };
 
+/* The address VGPRs of image_sample_l (the coordinates, then the LOD) or image_sample_d (d/dx of
+ * each coordinate, d/dy of each, then the coordinates: AMD's order) in one new tuple; n: the
+ * coordinates (1 or 2, the dwords of args[1] and of each derivative). */
+static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in, unsigned n)
+{
+	bool grad = in->op == IR_IMG_SAMPLE_D; /* IMG_SAMPLE3: laid out as IMG_SAMPLE_L */
+	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, 1u};
+	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : 0u};
+	uint32_t t = sel_new_vgpr(s, dwords[0] + dwords[1] + dwords[2]), at = 0;
+	for (unsigned p = 0; p < 3; p++)
+		for (unsigned k = 0; k < dwords[p]; k++)
+			sel_copy(s, sel_sub(t, at++, 1), sel_vsrc_opnd(s, in->args[arg[p]], k));
+	return mir_vreg(t, at);
+}
+
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
-	return sel_vgpr_opnd(s, in->args[1], (in->aux & 15) ? 2 : 0);
+	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
+	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3)
+		return lod_grad_address(s, in, two ? 2 : 1);
+	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
 
 /* The texel's dwords in one VGPR tuple: args[2] (i32 or i64) and, for 4, args[3] (i64). */
@@ -98,8 +123,9 @@ static struct mir_opnd load_tsharp(struct isel *s, struct mir_opnd hs)
 	return rsrc;
 }
 
-/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx10 and gfx11 (ROCR-Runtime resource_nv.h,
- * resource_gfx11.h): the height into SGPR dst. */
+/* HEIGHT-1 is bits 27:14 of T# dword 2 on gfx9, gfx10, gfx11 and gfx12 (ROCR-Runtime
+ * image_manager_ai.cpp, resource_nv.h, resource_gfx11.h; Mesa's ac_descriptors.c writes the
+ * gfx12 field with gfx10's macro): the height into SGPR dst. */
 static void height(struct isel *s, struct mir_opnd hs, struct mir_opnd dst)
 {
 	uint32_t w = sel_new_sgpr(s, 1), f = sel_new_sgpr(s, 1);
@@ -108,6 +134,63 @@ static void height(struct isel *s, struct mir_opnd hs, struct mir_opnd dst)
 	         (struct mir_opnd[]){mir_vreg(f, 1), mir_vreg(w, 1), mir_imm(14 | 14 << 16)});
 	struct mir_opnd ops[3] = {dst, mir_vreg(f, 1), mir_imm(1)};
 	sel_emit(s, AMD_OP_S_ADD_U32, 3, ops);
+}
+
+/* gfx90a has no image_sample_lz: image_sample computes a level of detail from the quad's
+ * coordinate differences.  PTX's tex without .level samples level 0 (the resource's
+ * BASE_LEVEL), so the T# in s[88:95] gets LAST_LEVEL = BASE_LEVEL (word 3 bits 19:16 and
+ * 15:12): with one level every LOD samples it.  The S#'s MAX_ANISO_RATIO (word 0 bits 11:9)
+ * is cleared too, since anisotropic filtering would take several samples of that level along
+ * the derivatives; what remains of the LOD -- magnification or minification filter -- is the
+ * same filter for a CUDA/HIP texture object (one filterMode).  Exact without a branch. */
+static void one_level(struct isel *s)
+{
+	struct mir_opnd w3 = mir_sgpr(TSHARP_SGPR + 3, 1), w0 = mir_sgpr(SSHARP_SGPR, 1);
+	uint32_t base = sel_new_sgpr(s, 1), last = sel_new_sgpr(s, 1), rest = sel_new_sgpr(s, 1);
+	sel_emit(s, AMD_OP_S_BFE_U32, 3,
+	         (struct mir_opnd[]){mir_vreg(base, 1), w3, mir_imm(12 | 4 << 16)});
+	sel_emit(s, AMD_OP_S_LSHL_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(last, 1), mir_vreg(base, 1), mir_imm(16)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3,
+	         (struct mir_opnd[]){mir_vreg(rest, 1), w3, mir_imm(~(15u << 16))});
+	sel_emit(s, AMD_OP_S_OR_B32, 3,
+	         (struct mir_opnd[]){w3, mir_vreg(rest, 1), mir_vreg(last, 1)});
+	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
+}
+
+/* The four-dword loads, two dwords of which (aux bit 0 clear: x, y; set: z, w) go to dst:
+ * tex1Dfetch's buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
+ * dwords 0-3, s_load_dwordx4 into s[88:91]; gfx12's soffset is null, llvm-mc-19 refuses an
+ * inline constant there), or tld4's image_gather4_lz of channel aux >> 1 (dmask 1 << it) with
+ * the T# and S# as image_sample_lz. */
+static void fetch(struct isel *s, const struct ir_insn *in, const struct access *a,
+                  struct mir_opnd hs, struct mir_opnd dst)
+{
+	uint32_t t = sel_new_vgpr(s, 4);
+	if (in->op == IR_IMG_GATHER) {
+		struct mir_opnd rsrc = load_tsharp(s, hs), samp = mir_sgpr(SSHARP_SGPR, 4);
+		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3,
+		         (struct mir_opnd[]){samp, hs, mir_imm(4 * 12)});
+		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, rsrc, samp};
+		struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_GATHER4_LZ, 4, ops);
+		mi->dmask = (uint8_t)(1u << ((in->aux >> 1) & 3));
+		mi->dim = 1; /* 2D */
+	} else {
+		struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
+		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
+		struct mir_opnd soff =
+		        s->gen == AMD_GFX12 ? mir_special(AMD_SPEC_NULL, 1) : mir_imm(0);
+		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, vs, soff};
+		struct mir_insn *mi = sel_emit(s, AMD_OP_BUFFER_LOAD_FORMAT_XYZW, 4, ops);
+		mi->idxen = true;
+	}
+	unsigned half = in->aux & 1;
+	for (unsigned k = 0; k < 2; k++) {
+		struct mir_opnd d = dst;
+		d.width = 1;
+		d.sub = (uint8_t)(dst.sub + k);
+		sel_copy(s, d, sel_sub(t, 2 * half + k, 1));
+	}
 }
 
 /* The access itself with the descriptor block at hs (SGPRs): image_load/image_sample_lz into
@@ -119,18 +202,31 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		height(s, hs, dst);
 		return;
 	}
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER) {
+		fetch(s, in, a, hs, dst);
+		return;
+	}
 	struct mir_opnd rsrc = load_tsharp(s, hs);
 	struct mir_insn *mi;
 	if (in->op == IR_IMG_STORE) {
 		unsigned dwords = (in->aux >> 4) & 7;
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
-	} else if (in->op == IR_IMG_SAMPLE) { /* the S#: dwords 12-15, into s[84:87] */
+	} else if (in->op == IR_IMG_SAMPLE || in->op == IR_IMG_SAMPLE_L ||
+	           in->op == IR_IMG_SAMPLE_D ||
+	           in->op == IR_IMG_SAMPLE3) { /* the S#: dwords 12-15, into s[84:87] */
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
+		unsigned op = in->op == IR_IMG_SAMPLE_L   ? AMD_OP_IMAGE_SAMPLE_L
+		              : in->op == IR_IMG_SAMPLE_D ? AMD_OP_IMAGE_SAMPLE_D
+		                                          : AMD_OP_IMAGE_SAMPLE_LZ;
+		if (s->gen == AMD_GFX9) {
+			one_level(s);
+			op = AMD_OP_IMAGE_SAMPLE;
+		}
 		struct mir_opnd ops[4] = {dst, a->at, rsrc, samp};
-		mi = sel_emit(s, AMD_OP_IMAGE_SAMPLE_LZ, 4, ops);
+		mi = sel_emit(s, op, 4, ops);
 		mi->dmask = (uint8_t)((in->aux >> 4) & 15);
 	} else {
 		mi = sel_emit(s, AMD_OP_IMAGE_LOAD, 3, (struct mir_opnd[]){dst, a->at, rsrc});
@@ -141,13 +237,16 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 
 static unsigned result_dwords(const struct ir_insn *in)
 {
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER)
+		return 2;
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
 
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
-	           in->op == IR_IMG_SAMPLE;
+	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
+	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER || in->op == IR_IMG_SAMPLE3;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -239,7 +338,8 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
-	    in->op != IR_IMG_SAMPLE)
+	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
+	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3)
 		return false;
 	if (!check_target(s, in))
 		return true;

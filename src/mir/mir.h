@@ -112,6 +112,7 @@ struct mir_insn {
 	uint32_t src_line; /* PTX line this instruction came from (0: none) */
 	/* image (MIMG) rows: the components and the dim (sel_tex.c; amd_inst's fields) */
 	uint8_t dmask, dim;
+	bool idxen; /* MUBUF: vaddr is an index (sel_tex.c's buffer_load_format) */
 };
 
 struct mir_block {

@@ -75,6 +75,7 @@ void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
 	out->offset1 = in->offset1;
 	out->cpol = in->cpol;
 	out->dmask = in->dmask, out->dim = in->dim;
+	out->idxen = in->idxen;
 	const struct amd_isa_op *row = sched_row(in);
 	if (row && (row->flags & AMD_F_OPSEL_FI_BC)) /* v_permlane16/x16: op_sel:[fi,bound_ctrl] */
 		out->op_sel = in->bound_ctrl ? 2 : 0;

@@ -38,8 +38,10 @@ static void usage(FILE *out)
 	             " u64:V | f32:V | f64:V |\n"
 	             "     image:FORMAT[/OPT]...:W[xH]:FILE[:OUTFILE] (a texture/surface object; "
 	             "FORMAT r32f r32ui r32i rg32f rgba32f rgba32ui r8 r8ui rgba8 rgba8ui; OPT "
-	             "the sampler's wrap mirror clamp border unnorm black white; gfx10 and gfx11 "
-	             "so far)\n"
+	             "the sampler's wrap mirror clamp border unnorm black white, or linear: a 1D "
+	             "buffer texture, array: WxHxD is D layers (else a 3D image), WxL a 1D array; "
+	             "gfx90a, gfx10, "
+	             "gfx11, gfx12)\n"
 	             "a buffer (in:/out:/inout:) goes to a pointer argument or to any 8-byte\n"
 	             "by_value one (its address is passed, as a GPU program passes a pointer)\n");
 }
@@ -89,15 +91,16 @@ struct cli_arg {
 };
 
 /* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
- * and y), /unnorm, /black /white (the border colour; default transparent black).  [v, end). */
+ * and y), /unnorm, /black /white (the border colour; default transparent black); /linear makes
+ * a 1D texture over linear memory (HSA's 1DB: a buffer descriptor).  [v, end). */
 static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)
 {
 	static const struct {
 		const char *name;
 		int addr, unnorm, border;
-	} opts[] = {{"wrap", 0, -1, -1},   {"mirror", 1, -1, -1}, {"clamp", 2, -1, -1},
-	            {"border", 6, -1, -1}, {"unnorm", -1, 1, -1}, {"black", -1, -1, 1},
-	            {"white", -1, -1, 2}};
+	} opts[] = {{"wrap", 0, -1, -1},   {"mirror", 1, -1, -1},  {"clamp", 2, -1, -1},
+	            {"border", 6, -1, -1}, {"unnorm", -1, 1, -1},  {"black", -1, -1, 1},
+	            {"white", -1, -1, 2},  {"linear", -1, -1, -1}, {"array", -1, -1, -1}};
 	while (v < end) {
 		const char *next = memchr(v + 1, '/', (size_t)(end - v - 1));
 		size_t n = (size_t)((next ? next : end) - v - 1);
@@ -114,6 +117,10 @@ static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_
 			sp->unnormalized = 1;
 		if (opts[k].border >= 0)
 			sp->border = (uint8_t)opts[k].border;
+		if (!strcmp(opts[k].name, "linear"))
+			sp->linear = 1;
+		if (!strcmp(opts[k].name, "array"))
+			sp->array = 1;
 		v = next ? next : end;
 	}
 	return true;
@@ -138,7 +145,7 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 		    !strncmp(v, names[i], strlen(names[i])))
 			f = i;
 	char *end;
-	unsigned long w = strtoul(colon + 1, &end, 10), h = 0;
+	unsigned long w = strtoul(colon + 1, &end, 10), h = 0, dd = 0;
 	if (f < 0 || end == colon + 1 || w == 0)
 		return false;
 	if (*end == 'x') {
@@ -146,8 +153,16 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 		h = strtoul(hs, &end, 10);
 		if (end == hs || h == 0)
 			return false;
+		if (*end == 'x') { /* WxHxD: a 3D image, or /array: D layers */
+			const char *ds = end + 1;
+			dd = strtoul(ds, &end, 10);
+			if (end == ds || dd == 0 || dd > 8192)
+				return false;
+		}
 	}
-	if (*end != ':' || w > 16384 || h > 16384)
+	if (samp.array && !dd) /* /array:WxL: a 1D array of L layers */
+		dd = h, h = 0;
+	if (*end != ':' || w > 16384 || h > 16384 || (samp.array && !dd))
 		return false;
 	const char *path = end + 1, *out = strchr(path, ':');
 	char buf[4096];
@@ -166,6 +181,7 @@ static bool parse_image_arg(const char *v, struct cli_arg *ca)
 	ca->spec.format = (enum sim_image_format)f;
 	ca->spec.width = (uint32_t)w;
 	ca->spec.height = (uint32_t)h;
+	ca->spec.depth = (uint32_t)dd;
 	ca->a.kind = SIM_ARG_IMAGE;
 	ca->a.image = &ca->spec;
 	ca->a.data = ca->in_data;

@@ -467,16 +467,16 @@ static void decode_vbuffer(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, 
 	in->imm = (int32_t)(w2 >> 8);
 }
 
-/* Image instructions: vaddr in src[0], vdata in src[1]/dst, the resource in saddr, the sampler in
- * soffset, and in imm dmask (3:0), dim (6:4), unorm (8), gfx9's da (9), an NSA form (10) or
- * gfx12 address fields that are not consecutive VGPRs (11), which sem_image.c refuses.
+/* Image instructions: vaddr in src[0] (gfx12: vaddr0, and its four vaddr fields in imm2), vdata
+ * in src[1]/dst, the resource in saddr, the sampler in soffset, and in imm dmask (3:0), dim
+ * (6:4), unorm (8), gfx9's da (9), an NSA form (10), which sem_image.c refuses.
  * gfx9 (MIMG): dmask 11:8, unorm 12, glc 13, da 14; vaddr 39:32, vdata 47:40, srsrc 52:48,
  * ssamp 57:53.  gfx10: nsa 2:1, dim 5:3, the same otherwise.  gfx11: nsa 0, dim 4:2, unorm 7,
  * dmask 11:8, glc 14; ssamp 62:58.  gfx12 (VIMAGE/VSAMPLE): dim 2:0, VSAMPLE unorm 13, dmask
  * 25:22; vdata 39:32, rsrc 49:41, th 54:52, VSAMPLE samp 63:55; vaddr0-3 in the third dword. */
 static void decode_mimg(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uint32_t w1)
 {
-	uint32_t dim = 0, unorm = (w0 >> 12) & 1, nsa = 0, da = 0, ragged = 0;
+	uint32_t dim = 0, unorm = (w0 >> 12) & 1, nsa = 0, da = 0;
 	uint32_t vaddr = w1 & 0xff, vdata = (w1 >> 8) & 0xff, ssamp = ((w1 >> 21) & 0x1f) << 2;
 	uint32_t srsrc = ((w1 >> 16) & 0x1f) << 2, dmask = (w0 >> 8) & 0xf;
 	in->glc = (uint8_t)((w0 >> 13) & 1);
@@ -503,17 +503,13 @@ static void decode_mimg(struct sim_ctx *c, struct sim_insn *in, uint32_t w0, uin
 		in->glc = (uint8_t)((w1 >> 20) & 1);
 		ssamp = sample ? w1 >> 23 : 0;
 		vaddr = w2 & 0xff;
-		for (unsigned i = 1; i < 4; i++) {
-			uint32_t f = (w2 >> (8 * i)) & 0xff;
-			ragged |= f && f != vaddr + i;
-		}
+		in->imm2 = w2; /* vaddr0-3: sem_image.c's address_vgpr */
 	}
 	in->src[0] = (uint16_t)(256 + vaddr);
 	in->src[1] = in->dst = (uint16_t)(256 + vdata);
 	in->saddr = (uint16_t)srsrc;
 	in->soffset = (uint16_t)ssamp;
-	in->imm = (int32_t)(dmask | dim << 4 | unorm << 8 | da << 9 | (nsa ? 1u : 0) << 10 |
-	                    ragged << 11);
+	in->imm = (int32_t)(dmask | dim << 4 | unorm << 8 | da << 9 | (nsa ? 1u : 0) << 10);
 }
 
 static void decode_mem(struct sim_ctx *c, struct sim_insn *in, int fmt, uint32_t w0, uint32_t w1)

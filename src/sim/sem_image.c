@@ -1,15 +1,16 @@
 /* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load,
  * image_store and image_sample_lz (point sampling: wrap, mirror, clamp and border, normalized
- * or not) on gfx10 and gfx11 over linear (SW_MODE 0) 1D and 2D images of one mip level.
+ * or not; image_sample, equal to it over one level) on gfx90a, gfx10, gfx11 and gfx12 over linear
+ * (SW_MODE 0) 1D and 2D images of one mip level.
  *
- * The resource (T#, 8 SGPRs) is read as AMD's gfx10/gfx11 layouts define it (the fields
- * image_desc.c writes; they differ in FORMAT's width and numbering): base address, FORMAT, WIDTH-1,
- * HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at integer
- * coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v / 255,
- * channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel) and
- * writes the components dmask names to consecutive VGPRs.  A store writes the dmask components as
- * the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else an
- * instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
+ * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
+ * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
+ * WIDTH-1, HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at
+ * integer coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v /
+ * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
+ * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
+ * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
+ * an instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
  * outside the image, NSA address forms, format conversions on store -- stops the run with an
  * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
@@ -19,45 +20,88 @@
 
 struct tdesc {
 	uint64_t base;
-	uint32_t width, height, pitch, dst_sel, type;
+	uint32_t width, height, depth, pitch, dst_sel, type;
 	const struct sim_image_format_info *fmt;
 };
 
-/* The T# in SGPRs in->saddr..+7, checked against what is simulated. */
+/* The mip levels a T# names beyond one: BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits
+ * 15:12 and 19:16; gfx12: BASE_LEVEL word 1 bits 29:25, LAST_LEVEL word 3 bits 19:15). */
+static bool has_levels(enum amd_gen gen, const uint32_t d[8])
+{
+	if (gen == AMD_GFX12)
+		return ((d[1] >> 25) & 31) || ((d[3] >> 15) & 31);
+	return ((d[3] >> 12) & 15) || ((d[3] >> 16) & 15);
+}
+
+/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts). */
 static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
 {
 	uint32_t d[8];
 	enum amd_gen gen = w->ctx->gen;
-	if (gen != AMD_GFX10 && gen != AMD_GFX11) {
-		sim_fault(w, "image instructions are simulated on gfx10 and gfx11 only so far");
+	if (gen == AMD_GFX940) {
+		sim_fault(w, "gfx942 has no image instructions");
 		return false;
 	}
-	if (in->imm & (3 << 10)) {
+	if (in->imm & (1 << 10)) {
 		sim_fault(w, "image instruction with separate (NSA) address VGPRs: not simulated");
 		return false;
 	}
 	sim_chk_sgpr_vmem(w, in, in->saddr, 8);
 	for (unsigned i = 0; i < 8; i++)
 		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
+	struct sim_field ff = sim_image_format_field(gen);
 	t->base = ((uint64_t)d[0] << 8) | (uint64_t)(d[1] & 0xff) << 40;
-	t->fmt = sim_image_format_of_code(gen, (d[1] >> 20) & (gen == AMD_GFX10 ? 0x1ff : 0xff));
-	t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
+	t->fmt = sim_image_format_of_code(gen, (d[1] >> ff.shift) & ((1u << ff.bits) - 1));
+	t->type = d[3] >> 28;
+	/* 3D, 1D and 2D arrays: DEPTH-1 (the last slice) at word 4 12:0 */
+	bool layered = t->type == 10 || t->type == 12 || t->type == 13;
+	t->depth = layered ? (d[4] & 0x1fff) + 1 : 1;
+	if (gen == AMD_GFX9) {
+		t->width = (d[2] & 0x3fff) + 1;
+		t->pitch = ((d[4] >> 13) & 0xffff) + 1;
+	} else {
+		t->width = ((d[1] >> 30) | (d[2] & 0xfff) << 2) + 1;
+		t->pitch = layered ? t->width : (d[4] & 0x3fff) + 1;
+	}
 	t->height = ((d[2] >> 14) & 0x3fff) + 1;
 	t->dst_sel = d[3] & 0xfff;
-	t->type = d[3] >> 28;
-	t->pitch = (d[4] & 0x3fff) + 1;
-	unsigned base_level = (d[3] >> 12) & 15, last_level = (d[3] >> 16) & 15;
-	unsigned sw_mode = (d[3] >> 20) & 31, dim = ((uint32_t)in->imm >> 4) & 7;
-	const char *why = !t->fmt                        ? "a texel format not simulated"
-	                  : sw_mode                      ? "a tiled (SW_MODE != 0) image"
-	                  : base_level || last_level     ? "mip levels"
-	                  : t->type != 8 && t->type != 9 ? "an image type other than 1D/2D"
-	                  : dim != t->type - 8           ? "a dim that differs from the image's"
-	                  : t->type == 9 && t->pitch < t->width ? "a pitch below the width"
+	/* gfx9's MIMG has no dim field: the resource's TYPE decides */
+	unsigned sw_mode = (d[3] >> 20) & 31;
+	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
+	const char *why = !t->fmt              ? "a texel format not simulated"
+	                  : sw_mode            ? "a tiled (SW_MODE != 0) image"
+	                  : has_levels(gen, d) ? "mip levels"
+	                  : t->type != 8 && t->type != 9 && !layered
+	                          ? "an image type other than 1D/2D/3D/1D or 2D array"
+	                  : dim != t->type - 8 ? "a dim that differs from the image's"
+	                  : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
 	                                                        : NULL;
 	if (why)
 		sim_fault(w, "image resource with %s: not simulated", why);
 	return !why;
+}
+
+/* The VGPR of address dword i: consecutive from src[0] before gfx12; gfx12's VIMAGE/VSAMPLE
+ * name each of the first three in its own field (vaddr0-2) and the rest consecutive from
+ * vaddr3 (decode.c keeps the fields in imm2). */
+static unsigned address_vgpr(const struct sim_wave *w, const struct sim_insn *in, unsigned i)
+{
+	if (w->ctx->gen != AMD_GFX12)
+		return (unsigned)(in->src[0] - SIM_VGPR0) + i;
+	return i < 3 ? (in->imm2 >> (8 * i)) & 0xff : (in->imm2 >> 24) + (i - 3);
+}
+
+/* The strict checker's view of the address VGPRs: the first n. */
+static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
+}
+
+/* ... of x, and y for a 2D image. */
+static void read_address(struct sim_wave *w, const struct sim_insn *in, bool two)
+{
+	read_address_n(w, in, two ? 2 : 1);
 }
 
 /* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
@@ -66,7 +110,11 @@ static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const 
                            unsigned l)
 {
 	unsigned vaddr = in->src[0] - SIM_VGPR0;
-	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, vaddr + 1)[l] : 0;
+	if (t->type > 9) {
+		sim_fault(w, "image_load/image_store of a 3D image or an array: not simulated");
+		return 0;
+	}
+	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, address_vgpr(w, in, 1))[l] : 0;
 	if (x >= t->width || (t->type == 9 && y >= t->height)) {
 		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
 		          y, t->width, t->type == 9 ? t->height : 1);
@@ -102,8 +150,8 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 	if (!read_tdesc(w, in, &t))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
-	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
-	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	unsigned dreg = in->dst - SIM_VGPR0;
+	read_address(w, in, t.type == 9);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -141,8 +189,8 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 		             "the identity DST_SEL: not simulated");
 		return;
 	}
-	unsigned vaddr = in->src[0] - SIM_VGPR0, sreg = in->src[1] - SIM_VGPR0;
-	sim_chk_read_v(w, in, vaddr, t.type == 9 ? 2 : 1);
+	unsigned sreg = in->src[1] - SIM_VGPR0;
+	read_address(w, in, t.type == 9);
 	sim_chk_read_v(w, in, sreg, n);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -162,7 +210,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 
 /* The sampler (S#, 4 SGPRs at in->soffset) as far as point sampling of one level reads it. */
 struct sdesc {
-	unsigned clamp[2]; /* CLAMP_X/Y: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
+	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
 };
@@ -175,10 +223,11 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 		d[i] = sim_rd_s32(w, in, (uint16_t)(in->soffset + i));
 	sd->clamp[0] = d[0] & 7;
 	sd->clamp[1] = (d[0] >> 3) & 7;
+	sd->clamp[2] = (d[0] >> 6) & 7;
 	sd->unnormalized = (d[0] >> 15 & 1) || ((uint32_t)in->imm >> 8 & 1);
 	sd->border = d[3] >> 30;
 	const char *why = NULL;
-	for (unsigned i = 0; i < 2; i++)
+	for (unsigned i = 0; i < 3; i++)
 		if (sd->clamp[i] != 0 && sd->clamp[i] != 1 && sd->clamp[i] != 2 &&
 		    sd->clamp[i] != 6)
 			why = "an address mode other than wrap, mirror, clamp and border";
@@ -191,6 +240,23 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 	if (why)
 		sim_fault(w, "image sampler with %s: not simulated", why);
 	return !why;
+}
+
+/* Texel i along an axis of m through an address mode, or -1 outside (border). */
+static long address_index(long i, long m, unsigned mode)
+{
+	switch (mode) {
+	case 0: /* wrap */
+		return ((i % m) + m) % m;
+	case 1: { /* mirror */
+		long r = ((i % (2 * m)) + 2 * m) % (2 * m);
+		return r < m ? r : 2 * m - 1 - r;
+	}
+	case 2: /* clamp to the last texel */
+		return i < 0 ? 0 : i >= m ? m - 1 : i;
+	default: /* border */
+		return i < 0 || i >= m ? -1 : i;
+	}
 }
 
 /* The texel index of a coordinate along an axis of n texels, or -1 outside (border).  Point
@@ -207,61 +273,113 @@ static long sample_index(struct sim_wave *w, float u, unsigned n, const struct s
 		          (double)u);
 		return -2;
 	}
-	long i = (long)f, m = (long)n;
-	switch (mode) {
-	case 0: /* wrap */
-		return ((i % m) + m) % m;
-	case 1: { /* mirror */
-		long r = ((i % (2 * m)) + 2 * m) % (2 * m);
-		return r < m ? r : 2 * m - 1 - r;
-	}
-	case 2: /* clamp to the last texel */
-		return i < 0 ? 0 : i >= m ? m - 1 : i;
-	default: /* border */
-		return i < 0 || i >= m ? -1 : i;
-	}
+	return address_index((long)f, (long)n, mode);
 }
 
-/* image_sample_lz: point sampling of level 0 (docs/TEXTURES.md). */
-static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
+/* gather4's footprint along an axis: the texel left of the sample point, i0 = floor(u * n -
+ * 0.5) (u - 0.5 unnormalized), and i0 + 1, each through the address mode (-1: border); a point
+ * within 1/256 of a texel centre (where the footprint changes) stops the run, as sample_index
+ * does near edges.  false after a fault. */
+static bool footprint(struct sim_wave *w, float u, unsigned n, const struct sdesc *sd,
+                      unsigned mode, long idx[2])
+{
+	double t = (sd->unnormalized ? (double)u : (double)u * n) - 0.5, f = floor(t);
+	if (!isfinite(t) || fabs(t) > 1e6 || t - f < 1.0 / 256 || t - f > 1 - 1.0 / 256) {
+		sim_fault(w,
+		          "image_gather4 coordinate %.9g within 1/256 of a texel centre (or not "
+		          "finite): the hardware's fixed-point rounding is not simulated",
+		          (double)u);
+		return false;
+	}
+	idx[0] = address_index((long)f, (long)n, mode);
+	idx[1] = address_index((long)f + 1, (long)n, mode);
+	return true;
+}
+
+/* Point sampling of level 0 (docs/TEXTURES.md): image_sample_lz; image_sample_l (the LOD after
+ * the coordinates) and image_sample_d (d/dx and d/dy of each coordinate before them) over a
+ * resource of one level (read_tdesc refuses others) with point filters (read_sdesc), where
+ * every LOD samples that level with the same filter -- so the LOD and the derivatives are read
+ * (the strict checker sees them) but choose nothing. */
+enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D };
+
+/* The four components of texel at = (x, y, z: slice or depth) after DST_SEL, or the border
+ * colour's for a coordinate < 0.  false after a fault. */
+static bool texel_or_border(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                            const long at[3], uint32_t comp[4])
+{
+	bool is_float = t->fmt->kind == SIM_TEXEL_FLOAT || t->fmt->kind == SIM_TEXEL_UNORM;
+	uint32_t one = is_float ? 0x3f800000u : 1u;
+	long x = at[0], y = at[1], z = at[2];
+	if (x < 0 || y < 0 || z < 0) {
+		uint32_t c = sd->border == 2 ? one : 0;
+		comp[0] = comp[1] = comp[2] = c;
+		comp[3] = sd->border ? one : 0;
+		return true;
+	}
+	unsigned size = t->fmt->channels * t->fmt->bytes;
+	uint64_t row = ((uint64_t)z * t->height + (uint64_t)y) * t->pitch;
+	uint64_t a = t->base + (row + (uint64_t)x) * size;
+	const uint8_t *p = sim_mem_map(w->ctx, a, size, false);
+	if (!p) {
+		sim_fault(w, "image texel at 0x%llx outside device memory", (unsigned long long)a);
+		return false;
+	}
+	texel_components(t, p, comp);
+	return true;
+}
+
+/* The slice of a 2D array's f32 coordinate: rounded to the nearest (ties to even) and clamped
+ * to [0, layers - 1]; a tie stops the run (the rounding of ties is not checked here). */
+static long array_slice(struct sim_wave *w, float s, unsigned layers)
+{
+	double r = nearbyint((double)s);
+	if (!isfinite(s) || fabs(fabs((double)s - floor((double)s)) - 0.5) < 1.0 / 256) {
+		sim_fault(w, "image array slice %.9g (a tie or not finite): not simulated",
+		          (double)s);
+		return -2;
+	}
+	return r < 0 ? 0 : r > layers - 1 ? (long)layers - 1 : (long)r;
+}
+
+static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
+	if (kind != SAMPLE_LZ && t.type > 9) {
+		sim_fault(w, "image_sample_l/_d of a 3D image or an array: not simulated");
+		return;
+	}
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
-	unsigned vaddr = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
-	bool two = t.type == 9;
-	sim_chk_read_v(w, in, vaddr, two ? 2 : 1);
+	unsigned dreg = in->dst - SIM_VGPR0;
+	unsigned dims = t.type == 8 ? 1 : t.type == 9 || t.type == 12 ? 2 : 3;
+	unsigned first = kind == SAMPLE_D ? 2 * dims : 0;
+	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
+	unsigned reg[3];
+	for (unsigned i = 0; i < dims; i++)
+		reg[i] = address_vgpr(w, in, first + i);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
-	bool is_float = t.fmt->kind == SIM_TEXEL_FLOAT || t.fmt->kind == SIM_TEXEL_UNORM;
-	uint32_t one = is_float ? 0x3f800000u : 1u;
+	const unsigned size[3] = {t.width, t.height, t.depth};
+	unsigned slice_axis = t.type == 13 ? 2 : t.type == 12 ? 1 : 3; /* the array's coordinate */
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		float u, v = 0;
-		uint32_t ub = VROW(w, vaddr)[l], vb = two ? VROW(w, vaddr + 1)[l] : 0;
-		memcpy(&u, &ub, 4);
-		memcpy(&v, &vb, 4);
-		long x = sample_index(w, u, t.width, &sd, sd.clamp[0]);
-		long y = two ? sample_index(w, v, t.height, &sd, sd.clamp[1]) : 0;
-		if (x == -2 || y == -2)
-			return;
-		uint32_t comp[4] = {0, 0, 0, sd.border ? one : 0};
-		if (x >= 0 && y >= 0) {
-			uint64_t a = t.base + ((uint64_t)y * t.pitch + (uint64_t)x) *
-			                              t.fmt->channels * t.fmt->bytes;
-			const uint8_t *p =
-			        sim_mem_map(w->ctx, a, t.fmt->channels * t.fmt->bytes, false);
-			if (!p) {
-				sim_fault(w, "image texel at 0x%llx outside device memory",
-				          (unsigned long long)a);
+		long at[3] = {0, 0, 0};
+		for (unsigned i = 0; i < dims; i++) {
+			float c;
+			memcpy(&c, &VROW(w, reg[i])[l], 4);
+			at[i] = i == slice_axis ? array_slice(w, c, t.depth)
+			                        : sample_index(w, c, size[i], &sd, sd.clamp[i]);
+			if (at[i] == -2)
 				return;
-			}
-			texel_components(&t, p, comp);
-		} else if (sd.border == 2) {
-			comp[0] = comp[1] = comp[2] = one;
 		}
+		if (t.type == 12) /* a 1D array: its slices are rows */
+			at[2] = at[1], at[1] = 0;
+		uint32_t comp[4];
+		if (!texel_or_border(w, &t, &sd, at, comp))
+			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
 				VROW(w, dreg + r++)[l] = comp[i];
@@ -269,8 +387,133 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, n ? n : 1);
 }
 
+/* buffer_load_format_xyzw (idxen, no other offset) through the V# in saddr..+3: the element at
+ * the index, converted by the V#'s format and DST_SEL as image_load converts a texel -- what
+ * tex1Dfetch reads from a HIP linear-memory texture (image_desc.c's linear_descriptor).  An
+ * index at or past NUM_RECORDS, other offsets, a stride other than the element size stop the
+ * run (not simulated). */
+static void buffer_load_format(struct sim_wave *w, const struct sim_insn *in)
+{
+	uint32_t d[4];
+	enum amd_gen gen = w->ctx->gen;
+	sim_chk_sgpr_vmem(w, in, in->saddr, 4);
+	for (unsigned i = 0; i < 4; i++)
+		d[i] = sim_rd_s32(w, in, (uint16_t)(in->saddr + i));
+	struct sim_field ff = sim_buffer_format_field(gen);
+	uint32_t code = (d[3] >> ff.shift) & ((1u << ff.bits) - 1);
+	if (gen == AMD_GFX9) /* NUM_FORMAT 14:12, DATA_FORMAT 18:15 -> DATA | NUM << 6 */
+		code = (code >> 3) | (code & 7) << 6;
+	struct tdesc t = {.dst_sel = d[3] & 0xfff, .fmt = sim_image_format_of_code(gen, code)};
+	uint64_t base = d[0] | (uint64_t)(d[1] & 0xffff) << 32;
+	uint32_t stride = (d[1] >> 16) & 0x3fff, nrec = d[2];
+	const char *why = !t.fmt                               ? "a format not simulated"
+	                  : !in->idxen || in->offen || in->imm ? "offsets other than an index"
+	                  : sim_rd_s32(w, in, in->soffset)     ? "an soffset"
+	                  : stride != t.fmt->channels * t.fmt->bytes
+	                          ? "a stride other than the element"
+	                          : NULL;
+	if (why) {
+		sim_fault(w, "buffer_load_format with %s: not simulated", why);
+		return;
+	}
+	unsigned vidx = in->src[0] - SIM_VGPR0, dreg = in->dst - SIM_VGPR0;
+	sim_chk_read_v(w, in, vidx, 1);
+	sim_chk_write_v(w, in, dreg, 4);
+	uint32_t op = sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t idx = VROW(w, vidx)[l], comp[4];
+		if (idx >= nrec) {
+			sim_fault(
+			        w,
+			        "buffer_load_format at index %u past NUM_RECORDS %u: not simulated",
+			        idx, nrec);
+			return;
+		}
+		const uint8_t *p =
+		        sim_mem_map(w->ctx, base + (uint64_t)idx * stride, stride, false);
+		if (!p) {
+			sim_fault(w, "buffer_load_format element %u outside device memory", idx);
+			return;
+		}
+		texel_components(&t, p, comp);
+		for (unsigned i = 0; i < 4; i++)
+			VROW(w, dreg + i)[l] = comp[i];
+	}
+	sim_chk_pending_v(w, op, dreg, 4);
+}
+
+/* image_gather4_lz (2D, level 0): channel dmask (one bit) of the four texels of the bilinear
+ * footprint, counter-clockwise from the lower left -- (i0, j1), (i1, j1), (i1, j0), (i0, j0) --
+ * the order of D3D's gather4, which the PTX ISA's tld4 states too. */
+static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	struct sdesc sd;
+	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+		return;
+	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
+	if (t.type != 9 || __builtin_popcount(dmask) != 1) {
+		sim_fault(w,
+		          "image_gather4_lz other than one channel of a 2D image: not simulated");
+		return;
+	}
+	unsigned ch = (unsigned)__builtin_ctz(dmask);
+	read_address(w, in, true);
+	sim_chk_write_v(w, in, dreg, 4);
+	uint32_t op = sim_chk_issue(w, in);
+	unsigned xreg = address_vgpr(w, in, 0), yreg = address_vgpr(w, in, 1);
+	static const unsigned corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		float u, v;
+		memcpy(&u, &VROW(w, xreg)[l], 4);
+		memcpy(&v, &VROW(w, yreg)[l], 4);
+		long xi[2], yi[2];
+		if (!footprint(w, u, t.width, &sd, sd.clamp[0], xi) ||
+		    !footprint(w, v, t.height, &sd, sd.clamp[1], yi))
+			return;
+		uint32_t out[4];
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t comp[4];
+			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], 0};
+			if (!texel_or_border(w, &t, &sd, at, comp))
+				return;
+			out[k] = comp[ch];
+		}
+		for (unsigned k = 0; k < 4; k++)
+			VROW(w, dreg + k)[l] = out[k];
+	}
+	sim_chk_pending_v(w, op, dreg, 4);
+}
+
+static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_LZ);
+}
+
+static void image_sample_l(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_L);
+}
+
+static void image_sample_d(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_D);
+}
+
 static const struct sim_sem image_sems[] = {
+        {"image_sample_l", image_sample_l, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_gather4_lz", image_gather4_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_sample_d", image_sample_d, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"buffer_load_format_xyzw", buffer_load_format, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16,
+         0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        /* image_sample: its level of detail comes from the quad's derivatives, but over a
+         * resource of one level (read_tdesc refuses others) with point filtering for both
+         * magnification and minification (read_sdesc) every LOD samples that level as
+         * image_sample_lz does (gfx90a has no image_sample_lz) */
+        {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
 };

@@ -52,9 +52,12 @@ enum sim_image_format {
 struct sim_image_spec {
 	enum sim_image_format format;
 	uint32_t width, height; /* height 0: a 1D image */
+	uint32_t depth;         /* 0: 1D/2D; a 3D image's depth or a 2D array's layers */
+	uint8_t array;          /* depth counts the layers of a 2D array (height 0: a 1D array) */
 	/* the sampler (S#): CLAMP_X/Y (0 wrap, 1 mirror, 2 clamp, 6 border), FORCE_UNNORMALIZED,
 	 * BORDER_COLOR_TYPE (0 transparent black, 1 opaque black, 2 opaque white) */
 	uint8_t addr_mode, unnormalized, border;
+	uint8_t linear; /* a 1D texture over linear memory: a buffer descriptor (V#), HSA's 1DB */
 };
 
 struct sim_arg {

@@ -322,13 +322,19 @@ struct sim_image_format_info {
 	uint8_t channels, bytes; /* channels per texel, bytes per channel */
 	uint8_t kind;            /* enum sim_texel_kind */
 	uint8_t gfx11_format;    /* the T#'s unified FORMAT on gfx11 */
-	uint8_t gfx10_format;    /* ... on gfx10 (9-bit field) */
+	uint8_t gfx10_format;    /* ... on gfx10 (9-bit field); gfx12 uses gfx11's numbers */
 	uint8_t hsa_type, hsa_order;
-	uint16_t dst_sel; /* DST_SEL_X/Y/Z/W the runtime sets */
+	uint16_t dst_sel;     /* DST_SEL_X/Y/Z/W the runtime sets */
+	uint16_t gfx9_format; /* gfx9's DATA_FORMAT | NUM_FORMAT << 6 (word 1 bits 29:20) */
 };
 enum { SIM_IMAGE_BLOCK_DWORDS = 20 }; /* HIP_TEXTURE_OBJECT_SIZE_DWORD */
 const struct sim_image_format_info *sim_image_format(enum sim_image_format f);
 const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, unsigned code);
+struct sim_field {
+	unsigned shift, bits;
+};
+struct sim_field sim_image_format_field(enum amd_gen gen);  /* where T# word 1 holds it */
+struct sim_field sim_buffer_format_field(enum amd_gen gen); /* ... V# word 3 (gfx9: NUM, DATA) */
 uint64_t sim_image_bytes(const struct sim_image_spec *s);
 bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
                           uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen);

@@ -9,13 +9,15 @@ reads zero and drops the store.  Generated kernels over every vector size and el
 access is 4, 8 or 16 bytes, .1d and .2d, every mode, with coordinates one element past both ends
 (surfaces built by amdsim's image: argument, HIP's descriptor block, with texels of the access
 size: r32ui/r32f, rg32f, rgba32ui/rgba32f; suld also .b8 on r8ui and 4 bytes on rgba8ui, whose
-8-bit integer channels hold the raw bytes).  On gfx1030 and gfx1100 they run in amdsim; a trap
+8-bit integer channels hold the raw bytes).  They run in amdsim; a trap
 must end the launch (exit status 4, "kernel trap"): an out-of-range .trap access, a surface whose
 texels are not the access size (or not 32-bit channels) and a byte x that is not a multiple of
-the access size; a guarded (@p) suld leaves the other lanes' registers alone.  gfx90a, gfx942
-and gfx1200 must reject them by name (no generation yet).  A handle that differs between threads
-runs through a waterfall loop (run_waterfall, wave32 and wave64).  The queries and tex: see run_queries and run_textures.
+the access size; a guarded (@p) suld leaves the other lanes' registers alone.  They run on
+gfx90a, gfx1030, gfx1100 and gfx1200; gfx942 (no image instructions) must reject them by name.
+A handle that differs between threads runs through a waterfall loop (run_waterfall, wave32 and
+wave64; gfx90a wave64 only).  The queries and tex: see run_queries and run_textures.
 usage: run_surf.py PTXAS_AMD AMDSIM"""
+import math
 import os
 import random
 import struct
@@ -23,9 +25,8 @@ import subprocess
 import sys
 import tempfile
 
-RUN = ['gfx1030', 'gfx1100']
-REJECT = {'gfx90a': 'gfx1030 and gfx1100 only', 'gfx1200': 'gfx1030 and gfx1100 only',
-          'gfx942': 'no image instructions'}
+RUN = ['gfx90a', 'gfx1030', 'gfx1100', 'gfx1200']
+REJECT = {'gfx942': 'no image instructions'}
 W, H = 5, 3
 FORMAT = {4: ['r32ui', 'r32f'], 8: ['rg32f'], 16: ['rgba32ui', 'rgba32f']}
 # suld also reads 8-bit integer channels: one (r8ui) or four (rgba8ui) bytes
@@ -379,11 +380,14 @@ def run_queries_block(exe, sim, tmp, target):
     return errs
 
 
-def tex_kernel(is_2d):
+def tex_kernel(is_2d, form=''):
     """t(tex, coords, out): thread n samples at its coordinates (two f32 or one) and stores the
-    four channels."""
+    four channels; form 'level' adds the level of detail (the x coordinate, whatever it is),
+    'grad' the derivatives ({x, y} and {y, x})."""
     n = 2 if is_2d else 1
     regs = ', '.join('%%c%d' % i for i in range(n))
+    extra = {'': '', 'level': ', %c0',
+             'grad': ', {%s}, {%s}' % (regs, ', '.join(reversed(regs.split(', '))))}[form]
     ld = 'ld.global.v2.f32 {%c0, %c1}, [%a];' if is_2d else 'ld.global.f32 %c0, [%a];'
     return ('.version 7.8\n.target sm_80\n.address_size 64\n'
             '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
@@ -391,10 +395,10 @@ def tex_kernel(is_2d):
             '\t.reg .b32 %%n;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
             '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
             '\tmul.wide.u32 %%off, %%n, %d;\n\tadd.u64 %%a, %%cs, %%off;\n\t%s\n'
-            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}];\n'
+            '\ttex%s.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, {%s}]%s;\n'
             '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
             '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
-            % (4 * n, ld, '2d' if is_2d else '1d', regs))
+            % (4 * n, ld, '.' + form if form else '', '2d' if is_2d else '1d', regs, extra))
 
 
 def f32(v):
@@ -462,13 +466,20 @@ def run_samplers(exe, sim, tmp, target, rng):
     return errs
 
 
-def run_textures(exe, sim, tmp, target, rng):
+def run_textures(exe, sim, tmp, target, rng, form=''):
     """tex.{1d,2d}.v4.f32.f32 with the sampler amdsim's image: argument builds (point
     filtering, wrap, normalized coordinates): texel centres shifted by whole periods, against
-    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image)."""
+    the PTX ISA's point sampling (texel floor(u * width) wrapped into the image).  form: tex.level
+    or tex.grad over the same one-level textures, where every level of detail samples level 0
+    (gfx90a has neither: rejected by name)."""
     errs = []
     for is_2d in (False, True):
-        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d))
+        hsaco, r = compile_ptx(exe, tmp, target, tex_kernel(is_2d, form))
+        if form and target == 'gfx90a':
+            if r.returncode == 0 or 'gfx90a has no image_sample_l' not in r.stderr:
+                errs.append('%s tex.%s: expected the rejection by name: %s' % (
+                    target, form, r.stderr[:300]))
+            continue
         if r.returncode:
             errs.append('%s tex: ptxas-amd failed: %s' % (target, r.stderr[:300]))
             continue
@@ -503,6 +514,284 @@ def run_textures(exe, sim, tmp, target, rng):
                     target, '2d' if is_2d else '1d', fmt, spec, got and got[:8], want[:8],
                     r.stderr.strip()[:300]))
     return errs
+
+
+def fetch_kernel(rtype, ctype):
+    """f(tex, out, w): thread n reads element n - 2 (ctype .s32: tex1Dfetch) or samples the
+    centre of texel n, normalized by the width w (ctype .f32), and stores the four channels
+    as rtype."""
+    coord = ('\tsub.s32 %x, %n, 2;' if ctype == 's32' else
+             '\tcvt.rn.f32.u32 %x, %n;\n\tadd.f32 %x, %x, 0f3F000000;\n'
+             '\tcvt.rn.f32.u32 %y, %w;\n\tdiv.rn.f32 %x, %x, %y;')
+    xty = '.b32' if ctype == 's32' else '.f32'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry f(.param .u64 tex, .param .u64 out, .param .u32 w)\n{\n'
+            '\t.reg .%s %%d<4>;\n\t.reg .b64 %%t, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n, %%w;\n\t.reg %s %%x, %%y;\n'
+            '\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%o, [out];\n'
+            '\tld.param.u32 %%w, [w];\n\tmov.u32 %%n, %%tid.x;\n%s\n'
+            '\ttex.1d.v4.%s.%s {%%d0, %%d1, %%d2, %%d3}, [%%t, {%%x}];\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.b32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % ('b32' if rtype != 'f32' else 'f32', xty, coord, rtype, ctype))
+
+
+FETCH_FORMATS = {  # format: (channels, bytes, kind) -- the texel rules of amdsim's image:
+    'r32f': (1, 4, 'f'), 'rgba32f': (4, 4, 'f'), 'rgba8': (4, 1, 'unorm'),
+    'r32ui': (1, 4, 'u'), 'r32i': (1, 4, 'u'), 'r8ui': (1, 1, 'u'), 'rgba8ui': (4, 1, 'u'),
+    'rg32f': (2, 4, 'f')}
+
+
+def texel_words(fmt, data, i):
+    """The four dwords a texel reads as (unorm8 v / 255 as f32 bits, integer and float bits
+    unchanged, missing channels 0 and alpha 1 -- 1.0 for float kinds)."""
+    ch, nb, kind = FETCH_FORMATS[fmt]
+    one = 0x3f800000 if kind in ('f', 'unorm') else 1
+    out = [0, 0, 0, one]
+    for c in range(ch):
+        v = int.from_bytes(data[(i * ch + c) * nb:(i * ch + c + 1) * nb], 'little')
+        if kind == 'unorm':
+            v = struct.unpack('<I', struct.pack('<f', v / 255.0))[0]
+        out[c] = v
+    return out
+
+
+def run_fetch(exe, sim, tmp, target, rng):
+    """tex.1d.v4.{f32,s32,u32}.s32 (tex1Dfetch) on linear-memory textures (image:FMT/linear,
+    the buffer descriptor HIP's runtime builds) against the element's converted channels, and 0
+    in all four for an index below 0 or at/past the width (CUDA's out-of-range fetch from
+    linear memory); tex.1d.v4.{u32,s32}.f32 samples of integer textures (readMode element
+    type: the texel's integers); an image (not linear) under tex1Dfetch traps."""
+    errs = []
+    cases = [('f32', 's32', f) for f in ('r32f', 'rgba32f', 'rgba8', 'rg32f')]
+    cases += [('u32', 's32', f) for f in ('r32ui', 'r8ui', 'rgba8ui')] + [('s32', 's32', 'r32i')]
+    cases += [('u32', 'f32', f) for f in ('r8ui', 'rgba8ui', 'r32ui')] + [('s32', 'f32', 'r32i')]
+    for rtype, ctype, fmt in cases:
+        hsaco, r = compile_ptx(exe, tmp, target, fetch_kernel(rtype, ctype))
+        tag = '%s tex.1d.v4.%s.%s %s' % (target, rtype, ctype, fmt)
+        if r.returncode:
+            errs.append('%s: ptxas-amd failed: %s' % (tag, r.stderr[:300]))
+            continue
+        ch, nb, _ = FETCH_FORMATS[fmt]
+        n = rng.randint(1, 20)
+        data = bytes(rng.getrandbits(8) for _ in range(n * ch * nb))
+        if fmt in ('r32f', 'rgba32f', 'rg32f'):
+            data = struct.pack('<%df' % (n * ch), *[rng.uniform(-9, 9) for _ in range(n * ch)])
+        img, out = os.path.join(tmp, 'img.bin'), os.path.join(tmp, 'out.bin')
+        with open(img, 'wb') as f:
+            f.write(data)
+        threads = n + 4 if ctype == 's32' else n
+        spec = '%s/linear' % fmt if ctype == 's32' else fmt
+        r = subprocess.run([sim, hsaco, '--kernel', 'f', '--grid', '1', '--block', str(threads),
+                            'image:%s:%d:%s' % (spec, n, img), 'out:%d:%s' % (16 * threads, out),
+                            'u32:%d' % n], capture_output=True, text=True, timeout=120)
+        want = []
+        for t in range(threads):
+            i = t - 2 if ctype == 's32' else t
+            want += texel_words(fmt, data, i) if 0 <= i < n else [0, 0, 0, 0]
+        got = list(struct.unpack('<%dI' % (4 * threads), open(out, 'rb').read())) \
+            if r.returncode == 0 else None
+        if got != want:
+            errs.append('%s (%d): got %r, expected %r; %s' % (
+                tag, n, got and got[:12], want[:12], r.stderr.strip()[:300]))
+    hsaco, r = compile_ptx(exe, tmp, target, fetch_kernel('f32', 's32'))
+    img = os.path.join(tmp, 'img.bin')
+    with open(img, 'wb') as f:
+        f.write(bytes(16))
+    r = subprocess.run([sim, hsaco, '--kernel', 'f', '--grid', '1', '--block', '4',
+                        'image:r32f:4:' + img, 'out:64:' + os.path.join(tmp, 'out.bin'),
+                        'u32:4'], capture_output=True, text=True, timeout=120)
+    if r.returncode != 4 or 'trap' not in r.stderr:
+        errs.append('%s tex1Dfetch of an image: expected the trap, exit %d: %s' % (
+            target, r.returncode, r.stderr[:300]))
+    return errs
+
+
+def gather_ref(data, w, h, u, v, comp, mode):
+    """The PTX ISA's tld4 on a 2D rgba32f texture: channel comp of the four texels of the
+    bilinear footprint of (u, v) (normalized), counter-clockwise from the lower left: (i0, j1),
+    (i1, j1), (i1, j0), (i0, j0) with i0 = floor(u * w - 0.5), through the address mode."""
+    i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+    out = []
+    for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+        x, y = sampled_index(i0 + di, w, mode), sampled_index(j0 + dj, h, mode)
+        out.append(0.0 if x < 0 or y < 0 else texel_rgba('rgba32f', data, y * w + x)[comp])
+    return out
+
+
+def run_gather(exe, sim, tmp, target, rng):
+    """tld4.{r,g,b,a}.2d.v4.f32.f32 (image_gather4_lz) on rgba32f textures under wrap, clamp and
+    border, points a quarter texel off the centres (away from where the footprint changes),
+    against gather_ref; gfx90a (no image_gather4) rejects it by name."""
+    errs = []
+    for comp, name in enumerate('rgba'):
+        src = tex_kernel(True).replace('tex.2d.v4.f32.f32', 'tld4.%s.2d.v4.f32.f32' % name)
+        hsaco, r = compile_ptx(exe, tmp, target, src)
+        if target == 'gfx90a':
+            if r.returncode == 0 or 'gfx90a has no image_gather4' not in r.stderr:
+                errs.append('%s tld4: expected the rejection by name: %s' % (target, r.stderr[:300]))
+            return errs
+        if r.returncode:
+            return ['%s tld4: ptxas-amd failed: %s' % (target, r.stderr[:300])]
+        for mode in ('wrap', 'clamp', 'border'):
+            w, h = rng.randint(1, 6), rng.randint(1, 5)
+            data = struct.pack('<%df' % (4 * w * h), *[rng.uniform(-9, 9) for _ in range(4 * w * h)])
+            coords, want = [], []
+            for _ in range(32):
+                u = (rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w
+                v = (rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h
+                coords += [u, v]
+                want += gather_ref(data, w, h, u, v, comp, mode)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<64f', *coords))
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:rgba32f/%s:%dx%d:%s' % (mode, w, h, img), 'in:' + cf,
+                                'out:512:' + out], capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != [f32(x) for x in want]:
+                errs.append('%s tld4.%s %s %dx%d: got %r, expected %r; %s' % (
+                    target, name, mode, w, h, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
+def layered_kernel(geom):
+    """t(tex, coords, out): thread n samples tex.3d at {x, y, z, z}, tex.a2d at {layer, x, y, y}
+    or tex.a1d at {layer, x} (the layer an .s32 read from the coordinate buffer's third word)
+    and stores the four channels."""
+    if geom == '3d':
+        ld = '\tld.global.v4.f32 {%c0, %c1, %c2, %c3}, [%a];'
+        opnd = '{%c0, %c1, %c2, %c2}'
+    elif geom == 'a1d':
+        ld = ('\tld.global.v2.f32 {%c0, %c1}, [%a];\n\tld.global.s32 %l, [%a+8];')
+        opnd = '{%l, %c0}'
+    else:
+        ld = ('\tld.global.v2.f32 {%c0, %c1}, [%a];\n\tld.global.s32 %l, [%a+8];')
+        opnd = '{%l, %c0, %c1, %c1}'
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry t(.param .u64 tex, .param .u64 coords, .param .u64 out)\n{\n'
+            '\t.reg .f32 %%c<4>, %%d<4>;\n\t.reg .b64 %%t, %%cs, %%o, %%a, %%off;\n'
+            '\t.reg .b32 %%n, %%l;\n\tld.param.u64 %%t, [tex];\n\tld.param.u64 %%cs, [coords];\n'
+            '\tld.param.u64 %%o, [out];\n\tmov.u32 %%n, %%tid.x;\n'
+            '\tmul.wide.u32 %%off, %%n, 16;\n\tadd.u64 %%a, %%cs, %%off;\n%s\n'
+            '\ttex.%s.v4.f32.f32 {%%d0, %%d1, %%d2, %%d3}, [%%t, %s];\n'
+            '\tadd.u64 %%a, %%o, %%off;\n'
+            '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
+            % (ld, geom, opnd))
+
+
+def run_layered(exe, sim, tmp, target, rng):
+    """tex.3d (image_sample_lz dim 3D; gfx90a image_sample) and tex.a2d (2D array: the layer
+    rounded and clamped to the layers, as CUDA clamps it) on rgba32f textures, texel centres up
+    to two periods out under wrap, clamp and border (3D: on all three axes), against point
+    sampling from the PTX ISA (the texel floor(u * size) through the address mode)."""
+    errs = []
+    for geom in ('3d', 'a2d', 'a1d'):
+        hsaco, r = compile_ptx(exe, tmp, target, layered_kernel(geom))
+        if r.returncode:
+            errs.append('%s tex.%s: ptxas-amd failed: %s' % (target, geom, r.stderr[:300]))
+            continue
+        for mode in ('wrap', 'clamp', 'border'):
+            w, h, dd = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 4)
+            h = 1 if geom == 'a1d' else h
+            data = struct.pack('<%df' % (4 * w * h * dd),
+                               *[rng.uniform(-9, 9) for _ in range(4 * w * h * dd)])
+            words, want = [], []
+            for _ in range(32):
+                i, j = rng.randrange(-2 * w, 3 * w), rng.randrange(-2 * h, 3 * h)
+                j = 0 if geom == 'a1d' else j  # a1d has no y: its rows are the layers
+                x, y = sampled_index(i, w, mode), sampled_index(j, h, mode)
+                if geom == '3d':
+                    k = rng.randrange(-2 * dd, 3 * dd)
+                    z = sampled_index(k, dd, mode)
+                    words += [struct.unpack('<I', struct.pack('<f', c))[0]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h, (k + 0.5) / dd, 0.0)]
+                else:
+                    layer = rng.randrange(-2, dd + 2)
+                    z = min(max(layer, 0), dd - 1)
+                    words += [struct.unpack('<I', struct.pack('<f', c))[0]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h)] + [layer & 0xffffffff, 0]
+                want += BORDER[''] if x < 0 or y < 0 or z < 0 else \
+                    texel_rgba('rgba32f', data, (z * h + y) * w + x)
+            img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+            with open(img, 'wb') as f:
+                f.write(data)
+            with open(cf, 'wb') as f:
+                f.write(struct.pack('<128I', *words))
+            spec = 'rgba32f/%s%s:%dx%dx%d' % (mode, '/array' if geom == 'a2d' else '', w, h, dd)
+            if geom == 'a1d':
+                spec = 'rgba32f/%s/array:%dx%d' % (mode, w, dd)
+            r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', '32',
+                                'image:%s:%s' % (spec, img), 'in:' + cf, 'out:512:' + out],
+                               capture_output=True, text=True, timeout=120)
+            got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
+                else None
+            if got != want:
+                errs.append('%s tex.%s %s: got %r, expected %r; %s' % (
+                    target, geom, spec, got and got[:8], want[:8], r.stderr.strip()[:300]))
+    return errs
+
+
+FETCH_WATERFALL = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry fw(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .b32 %n, %x, %d<4>;
+	.reg .b64 %ha, %hb, %h, %o, %off;
+	.reg .pred %p;
+	ld.param.u64 %ha, [a];
+	ld.param.u64 %hb, [b];
+	ld.param.u64 %o, [out];
+	mov.u32 %n, %tid.x;
+	and.b32 %x, %n, 1;
+	setp.eq.u32 %p, %x, 0;
+	selp.b64 %h, %ha, %hb, %p;
+	shr.u32 %x, %n, 1;
+	tex.1d.v4.u32.s32 {%d0, %d1, %d2, %d3}, [%h, {%x}];
+	mul.wide.u32 %off, %n, 16;
+	add.u64 %o, %o, %off;
+	st.global.v4.u32 [%o], {%d0, %d1, %d2, %d3};
+	ret;
+}
+"""
+
+
+def run_fetch_waterfall(exe, sim, tmp, target, wave):
+    """tex1Dfetch with a handle per thread (linear textures a, rgba32ui of 5 elements, and b,
+    r32ui of 3, on alternate threads): the waterfall loop over the two V#s; element t >> 1, 0
+    past the width."""
+    ptx, hsaco = os.path.join(tmp, 'fw.ptx'), os.path.join(tmp, 'fw.hsaco')
+    with open(ptx, 'w') as f:
+        f.write(FETCH_WATERFALL)
+    r = subprocess.run([exe, '--gpu-name', target, '--wavefront-size', str(wave), ptx, '-o',
+                        hsaco], capture_output=True, text=True, timeout=120)
+    tag = '%s wave%d tex1Dfetch waterfall' % (target, wave)
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr[:300])]
+    a, b = [0xa00 + i for i in range(20)], [0xb00 + i for i in range(3)]
+    fa, fb, out = (os.path.join(tmp, n) for n in ('fw_a.bin', 'fw_b.bin', 'fw_out.bin'))
+    with open(fa, 'wb') as f:
+        f.write(struct.pack('<20I', *a))
+    with open(fb, 'wb') as f:
+        f.write(struct.pack('<3I', *b))
+    r = subprocess.run([sim, hsaco, '--kernel', 'fw', '--grid', '1', '--block', '16',
+                        'image:rgba32ui/linear:5:' + fa, 'image:r32ui/linear:3:' + fb,
+                        'out:256:' + out], capture_output=True, text=True, timeout=120)
+    want = []
+    for t in range(16):
+        i = t >> 1
+        if t % 2 == 0:
+            want += a[4 * i:4 * i + 4] if i < 5 else [0] * 4
+        else:
+            want += [b[i], 0, 0, 1] if i < 3 else [0] * 4
+    got = list(struct.unpack('<64I', open(out, 'rb').read())) if r.returncode == 0 else None
+    if got != want:
+        return ['%s: got %r, expected %r; %s' % (tag, got, want, r.stderr.strip()[:300])]
+    return []
 
 
 def run_guarded_tex(exe, sim, tmp, target):
@@ -555,11 +844,16 @@ def main():
             errs += run_traps(exe, sim, tmp, target)
             errs += run_guarded(exe, sim, tmp, target)
             errs += run_queries(exe, sim, tmp, target, rng)
-            errs += run_textures(exe, sim, tmp, target, rng)
+            for form in ('', 'level', 'grad'):
+                errs += run_textures(exe, sim, tmp, target, rng, form)
             errs += run_samplers(exe, sim, tmp, target, rng)
             errs += run_guarded_tex(exe, sim, tmp, target)
-            for wave in (32, 64):
+            errs += run_fetch(exe, sim, tmp, target, rng)
+            errs += run_gather(exe, sim, tmp, target, rng)
+            errs += run_layered(exe, sim, tmp, target, rng)
+            for wave in (64,) if target == 'gfx90a' else (32, 64):
                 errs += run_waterfall(exe, sim, tmp, target, wave)
+                errs += run_fetch_waterfall(exe, sim, tmp, target, wave)
         for target in REJECT:
             errs += run_queries_block(exe, sim, tmp, target)
         for target, why in REJECT.items():
