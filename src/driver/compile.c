@@ -375,6 +375,7 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 		return false;
 	lap(c, ST_OPT);
 	ir_uniformity(ir);
+	ir_loop_motion(ir);
 	lap(c, ST_UNIFORM);
 	if (o->dump_ir)
 		ir_dump(o->dump_ir, ir);

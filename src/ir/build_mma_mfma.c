@@ -39,6 +39,7 @@ struct mma_unit_rec {
 	unsigned ndt;
 	ir_ref ctup[2]; /* the MTUP(s) of 4 dwords holding the converted C, or IR_NO_REF */
 	unsigned nv;    /* C and D registers: 4, or 8 for a pair of n8 tiles (n 16) */
+	ir_ref lane;    /* the lane id the shuffles' addresses come from (SREG) */
 	ir_ref cvar[8]; /* the C registers' values the mma read */
 	ir_ref dvar[8]; /* the D registers' values after it (IR_NO_REF: not recorded) */
 	struct mma_unit_rec *next;
@@ -452,9 +453,15 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	                       .rb = i4   ? q->k / 32
 	                             : i8 ? q->k / 16
 	                                  : q->k / 8};
+	/* one lane id per block: value numbering does not merge SREGs, and through it the
+	 * addresses, selects and shuffles of mma's sharing an operand (hgemm_mma's A) merge */
+	struct mma_unit_rec *prev = b->mma_recs;
+	ir_ref id = prev && prev->block == b->cur && prev->lane != IR_NO_REF
+	                    ? prev->lane
+	                    : irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+	rec->lane = id;
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
-	ir_ref id = irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
 	if (mu == IR_MU_WMMA12) {
 		wmma12_m16n8k16(&s, q->ea == EK_F16 ? IR_MX_WMMA12_F32_F16 : IR_MX_WMMA12_F32_BF16,
 		                a, bb, c, d, id);
@@ -522,6 +529,74 @@ static struct irb_phi *phi_of(struct irb *b, ir_ref v)
 	return NULL;
 }
 
+/* The value v stands for once trivial phis are removed (opt.c does that later): a phi whose
+ * operands, resolved the same way, are one value apart from itself and the phis being
+ * resolved above it (a web of phis passing one value around).  The C a mma reads in a loop
+ * body behind joins (the staging loops of hgemm_mma: if / loop / if between the loop header
+ * and the mma) is such a chain of phis over the header's accumulator phi.  The walk is
+ * bounded (depth, operands looked at; results that did not rely on skipping an outer phi are
+ * memoised); out of budget, v stays itself (no chain: only slower code). */
+enum { RESOLVE_DEPTH = 16, RESOLVE_BUDGET = 1024, RESOLVE_MEMO = 32 };
+
+struct resolver {
+	struct irb *b;
+	ir_ref stack[RESOLVE_DEPTH];  /* the phis being resolved, outermost first */
+	unsigned budget;              /* phi operands left to look at */
+	ir_ref memo[RESOLVE_MEMO][2]; /* (phi, value) resolved without skipping an outer phi */
+	unsigned nmemo;
+};
+
+/* *skipped: the result relied on skipping an outer phi (valid only inside that walk). */
+static ir_ref resolve_trivial(struct resolver *r, ir_ref v, unsigned depth, bool *skipped)
+{
+	struct irb_phi *p = phi_of(r->b, v);
+	if (!p || !p->args || depth == RESOLVE_DEPTH)
+		return v;
+	for (unsigned k = 0; k < r->nmemo; k++)
+		if (r->memo[k][0] == v)
+			return r->memo[k][1];
+	r->stack[depth] = v;
+	ir_ref one = IR_NO_REF;
+	bool skip = false;
+	const struct ir_block *bl = &r->b->fn->blocks[r->b->fn->vals[v].block];
+	for (uint32_t i = 0; i < bl->npreds; i++) {
+		if (r->budget == 0) {
+			*skipped = true; /* not memoised: out of budget, v stands for itself */
+			return v;
+		}
+		r->budget--;
+		ir_ref a = p->args[i];
+		bool above = false;
+		for (unsigned k = 0; k <= depth; k++)
+			above |= r->stack[k] == a;
+		if (above) {
+			skip |= a != v;
+			continue;
+		}
+		a = resolve_trivial(r, a, depth + 1, &skip);
+		if (one != IR_NO_REF && a != one) {
+			one = v;
+			break;
+		}
+		one = a;
+	}
+	if (one == IR_NO_REF)
+		one = v;
+	if (!skip && r->nmemo < RESOLVE_MEMO) {
+		r->memo[r->nmemo][0] = v;
+		r->memo[r->nmemo++][1] = one;
+	}
+	*skipped |= skip;
+	return one;
+}
+
+static ir_ref resolved(struct irb *b, ir_ref v)
+{
+	struct resolver r = {.b = b, .budget = RESOLVE_BUDGET};
+	bool skipped = false;
+	return resolve_trivial(&r, v, 0, &skipped);
+}
+
 static bool is_zero(struct irb *b, ir_ref v)
 {
 	return b->fn->vals[v].kind == IR_VAL_CONST && b->fn->vals[v].bits == 0;
@@ -560,7 +635,7 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 {
 	struct irb_phi *p[8] = {0}; /* nv >= 4 entries set below */
 	for (unsigned x = 0; x < m->nv; x++) {
-		p[x] = phi_of(b, m->cvar[x]);
+		p[x] = phi_of(b, resolved(b, m->cvar[x]));
 		if (!p[x] || !p[x]->args ||
 		    b->fn->vals[p[x]->res].block != b->fn->vals[p[0]->res].block)
 			return;
@@ -574,7 +649,7 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 		bool zero = true;
 		self[i] = true;
 		for (unsigned x = 0; x < m->nv; x++) {
-			in[x] = p[x]->args[i];
+			in[x] = resolved(b, p[x]->args[i]);
 			zero &= is_zero(b, in[x]);
 			self[i] &= in[x] == p[x]->res;
 		}

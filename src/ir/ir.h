@@ -461,6 +461,10 @@ unsigned ir_match_rotates(struct ir_function *fn);
 /* phi_cycles.c: webs of phis that only pass one value around (irreducible loops) become
  * that value; returns the number of phis replaced (left unused, for dead code). */
 unsigned ir_remove_phi_cycles(struct ir_function *fn);
+/* loop_motion.c: operations in a loop whose results only the loop's exit block reads move
+ * there, and those that read only values from before it move to its preheader (after
+ * ir_uniformity). */
+void ir_loop_motion(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);

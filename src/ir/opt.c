@@ -10,7 +10,8 @@
  *    neutral constant operand (x + 0, x * 1, x << 0, ...) into their other operand, and
  *    x & 0, x * 0 into 0.
  * 3. Local value numbering: within a block, an operation without effects that repeats an
- *    earlier one on the same operands (commutative ones in either order) is replaced.
+ *    earlier one on the same operands (commutative ones in either order) is replaced; equal
+ *    constants (type and bits) are first made one value.
  * 4. Rotates and funnel shifts written as two shifts become one FSHR (rotate.c).
  * 5. Dead code elimination: results nobody needs, unless the operation has effects; an
  *    atomic whose old value nobody needs becomes RED (the cheaper non-returning form).
@@ -254,6 +255,8 @@ static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, ui
 		if (in->res == IR_NO_REF || in->op == IR_PHI || (f & (IR_OPF_SIDE | IR_OPF_MEM)) ||
 		    in->op == IR_COPY)
 			continue;
+		for (uint32_t k = 0; k < in->nargs; k++) /* what this block merged already */
+			in->args[k] = find(o, in->args[k]);
 		ir_ref a0 = in->nargs > 0 ? in->args[0] : 0, a1 = in->nargs > 1 ? in->args[1] : 0;
 		if ((f & IR_OPF_COMM) && a1 < a0) {
 			in->args[0] = a1;
@@ -277,6 +280,37 @@ static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, ui
 				in->op = IR_COPY;
 				in->nargs = 1;
 				in->args[0] = e->res;
+				break;
+			}
+		}
+	}
+}
+
+/* Constants are values of their own (ir_const makes a new one each call): equal ones (type
+ * and bits) forward to the first, so that numbering sees `and x, 31` twice as the same. */
+static void merge_constants(struct opt *o)
+{
+	struct ir_function *fn = o->fn;
+	uint32_t nconst = 0, cap = 16;
+	for (ir_ref v = 0; v < fn->nvals; v++)
+		nconst += fn->vals[v].kind == IR_VAL_CONST && o->repl[v] == v;
+	while (cap < nconst * 2)
+		cap *= 2;
+	ir_ref *table = PA_NEW_ARRAY(fn->arena, ir_ref, cap);
+	memset(table, 0xff, cap * sizeof *table);
+	for (ir_ref v = 0; v < fn->nvals; v++) {
+		const struct ir_value *c = &fn->vals[v];
+		if (c->kind != IR_VAL_CONST || o->repl[v] != v)
+			continue;
+		uint64_t h = (c->bits ^ (uint64_t)c->type << 59) * 0x9e3779b97f4a7c15ull;
+		for (uint32_t s = (uint32_t)(h >> 32) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+			if (table[s] == IR_NO_REF) {
+				table[s] = v;
+				break;
+			}
+			const struct ir_value *e = &fn->vals[table[s]];
+			if (e->type == c->type && e->bits == c->bits) {
+				o->repl[v] = table[s];
 				break;
 			}
 		}
@@ -455,6 +489,8 @@ static void clean_round(struct opt *o)
 	uint32_t before = o->fn->nvals;
 	fold_constants(o);
 	grow_repl(o, before);
+	merge_constants(o);
+	rewrite_operands(o);
 	value_numbering(o);
 	rewrite_operands(o);
 }
@@ -477,6 +513,8 @@ unsigned ir_optimize(struct ir_function *fn)
 		uint32_t before = fn->nvals;
 		fold_constants(&o);
 		grow_repl(&o, before);
+		merge_constants(&o);
+		rewrite_operands(&o);
 		value_numbering(&o);
 		rewrite_operands(&o);
 	}
