@@ -33,6 +33,9 @@
  * unchanged; edges out of a region feed masks as above and jump to the code after it.
  * A loop with divergent branches whose only latch and only exit is its last block, on a
  * uniform branch, jumps back with s_cbranch_scc1 and EXEC as it is (has_scalar_back).
+ * Saved joins (a single-entry single-exit region's join restores the EXEC its root saved,
+ * s_and_saveexec style) and loops with an EXEC back edge (s_cbranch_execnz, no header
+ * mask) need no rejoin mask bookkeeping: cflow_join.c plans them.
  * A uniform integer compare that only its block's branch reads is selected by the branch,
  * into SCC where it is needed, instead of as a 0/1 SGPR (find_scc_preds).
  * requires: the IR's linear order and loops.  Complexity: O(blocks + edges) plus the
@@ -220,6 +223,30 @@ static bool entered_from_outside(const struct isel *s, uint32_t b)
 	return false;
 }
 
+/* A scalar loop's header b whose only predecessor outside the loop is the block just
+ * before it, a plain block (no region, no loop tail after it) that jumps to b: EXEC
+ * flows in, as into any block after a jump, and b needs no mask. */
+static bool entered_by_jump(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b];
+	uint32_t pos = bl->linear_pos, l = bl->loop;
+	if (pos == 0 || l == IR_NO_LOOP || ir->loops[l].header != b)
+		return false;
+	uint32_t p = ir->linear_order[pos - 1];
+	const struct ir_block *pb = &ir->blocks[p];
+	if (ir_in_loop(ir, p, l) || s->region[p] >= 0 || s->scalar_root[p] >= 0 ||
+	    pb->ninsns == 0 || pb->insns[pb->ninsns - 1].op != IR_JMP ||
+	    (pb->loop != IR_NO_LOOP && ir->loops[pb->loop].last == p))
+		return false;
+	for (uint32_t k = 0; k < bl->npreds; k++) {
+		uint32_t q = bl->preds[k];
+		if (ir->blocks[q].reachable && q != p && !ir_in_loop(ir, q, l))
+			return false;
+	}
+	return true;
+}
+
 /* The block is entered by a scalar branch from a region or its root, not from inside
  * its own region: it keeps a mask, where such edges leave their lanes. */
 static bool entered_from_region(const struct isel *s, uint32_t b)
@@ -256,12 +283,14 @@ static bool needs_mask(const struct isel *s, uint32_t b)
 	const struct ir_block *bl = &ir->blocks[b];
 	if (bl->linear_pos == 0)
 		return false; /* the entry: EXEC as the hardware starts the wave */
+	if (sel_is_exec_back_header(s, b))
+		return false; /* EXEC flows in from before the loop and back from its end */
 	if (only_returns(s, b))
 		return false; /* its lanes are done: nothing waits there */
 	if (entered_from_region(s, b))
 		return true;
 	if (s->region[b] >= 0) /* inside a region: only a loop header entered from outside */
-		return entered_from_outside(s, b);
+		return entered_from_outside(s, b) && !entered_by_jump(s, b);
 	uint32_t p0 = only_pred(ir, b);
 	if (p0 == NONE)
 		return true;
@@ -330,6 +359,28 @@ static uint64_t heap_pop(struct heap *h)
 	return top;
 }
 
+/* Greedy interval colouring of the intervals of one kind (saved joins or not), lowest
+ * free slot first, numbering slots from `first`: `busy` holds (end << 32 | slot) of the
+ * slots in use, `freed` the slots whose interval ended before the current start.
+ * Returns first + the slots used. */
+static uint32_t colour(struct isel *s, const struct interval *iv, uint32_t n, bool saved,
+                       uint32_t first, uint32_t *slots)
+{
+	struct heap busy = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
+	struct heap freed = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
+	uint32_t nslots = first;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((s->join_root[iv[i].block] != NONE) != saved)
+			continue;
+		while (busy.n && (uint32_t)(busy.v[0] >> 32) < iv[i].start)
+			heap_push(&freed, (uint32_t)heap_pop(&busy));
+		uint32_t slot = freed.n ? (uint32_t)heap_pop(&freed) : nslots++;
+		heap_push(&busy, (uint64_t)iv[i].end << 32 | slot);
+		slots[i] = slot;
+	}
+	return nslots;
+}
+
 static void assign_masks(struct isel *s, unsigned base)
 {
 	const struct ir_function *ir = s->ir;
@@ -337,8 +388,8 @@ static void assign_masks(struct isel *s, unsigned base)
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < ir->norder; k++) {
 		uint32_t b = ir->linear_order[k];
-		if (!needs_mask(s, b))
-			continue;
+		if (!needs_mask(s, b) || s->else_join[b] != NONE)
+			continue; /* an else side reads its join's slot */
 		const struct ir_block *bl = &ir->blocks[b];
 		uint32_t start = k, end = k;
 		for (uint32_t p = 0; p < bl->npreds; p++) {
@@ -354,25 +405,32 @@ static void assign_masks(struct isel *s, unsigned base)
 			uint32_t e = ir->blocks[ir->loops[bl->loop].last].linear_pos;
 			end = e > end ? e : end;
 		}
+		if (s->join_root[b] != NONE) { /* written at its root, maybe before every pred */
+			uint32_t r = ir->blocks[s->join_root[b]].linear_pos;
+			start = r < start ? r : start;
+		}
 		iv[n++] = (struct interval){start, end, b};
 	}
 	qsort(iv, n, sizeof *iv, by_start);
-	/* greedy colouring, lowest free slot first: `busy` holds (end << 32 | slot) of the
-	 * slots in use, `freed` the slots whose interval ended before the current start */
-	struct heap busy = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
-	struct heap freed = {PA_NEW_ARRAY(s->mf->arena, uint64_t, n + 1), 0};
-	uint32_t nslots = 0, in_sgprs = (MASK_SGPR_END - base) / s->mask_dw;
+	/* the accumulating masks first (zero while free: cleared at the entry and by their
+	 * block's head), then the saved joins' slots (cflow_join.c), which stay dirty */
+	uint32_t in_sgprs = (MASK_SGPR_END - base) / s->mask_dw;
+	uint32_t *slots = PA_NEW_ARRAY(s->mf->arena, uint32_t, n + 1);
+	uint32_t nacc = colour(s, iv, n, false, 0, slots);
+	uint32_t nslots = colour(s, iv, n, true, nacc, slots);
 	for (uint32_t i = 0; i < n; i++) {
-		while (busy.n && (uint32_t)(busy.v[0] >> 32) < iv[i].start)
-			heap_push(&freed, (uint32_t)heap_pop(&busy));
-		uint32_t slot = freed.n ? (uint32_t)heap_pop(&freed) : nslots++;
-		heap_push(&busy, (uint64_t)iv[i].end << 32 | slot);
+		uint32_t slot = slots[i];
 		s->mask_slot[iv[i].block] =
 		        slot < in_sgprs ? (int32_t)(base + slot * s->mask_dw)
 		                        : (int32_t)(MASK_IN_LANES + (slot - in_sgprs) * s->mask_dw);
 	}
+	for (uint32_t b = 0; b < ir->nblocks; b++)
+		if (s->else_join[b] != NONE)
+			s->mask_slot[b] = s->mask_slot[s->else_join[b]];
 	s->mf->reserved_sgprs_begin = base;
 	s->mf->reserved_sgprs_end = base + (nslots < in_sgprs ? nslots : in_sgprs) * s->mask_dw;
+	s->acc_sgprs_end = base + (nacc < in_sgprs ? nacc : in_sgprs) * s->mask_dw;
+	s->acc_lane_dw = nacc > in_sgprs ? (nacc - in_sgprs) * s->mask_dw : 0;
 	/* the masks past the SGPR budget: lanes of VGPRs (W dwords each) */
 	s->mask_lane_dw = nslots > in_sgprs ? (nslots - in_sgprs) * s->mask_dw : 0;
 	uint32_t nvgpr = (s->mask_lane_dw + s->wave - 1) / s->wave;
@@ -472,6 +530,7 @@ bool sel_cflow_plan(struct isel *s)
 	s->scalar_back = PA_NEW_ARRAY(a, bool, ir->nloops + 1);
 	for (uint32_t l = 0; l < ir->nloops; l++)
 		s->scalar_back[l] = has_scalar_back(s, l);
+	sel_plan_joins(s, needs_mask);
 	assign_masks(s, MASK_SGPR_BASE);
 	/* MIR blocks in code order: [head] body [two per loop of sel_atomic.c (CAS), sel_bar.c
 	 * (barrier wait) or sel_warp.c (match.any)] [one tail per loop ending here] ... exit */
@@ -522,6 +581,13 @@ static uint32_t skip_target(const struct isel *s, uint32_t b)
 	for (;;) {
 		if (s->region[b] >= 0) /* no lane in a region: past its end */
 			b = s->region_last[s->region[b]];
+		while (s->root_join[b] != NONE) { /* no lane at a saved root: none up to its
+			                           * join (itself a root, maybe) */
+			uint32_t j = s->root_join[b];
+			if (s->bar_only[j] != NONE)
+				return s->bar_only[j];
+			b = j;
+		}
 		if (s->mir_tail[b] != NONE)
 			return s->mir_tail[b];
 		uint32_t pos = ir->blocks[b].linear_pos;
@@ -588,7 +654,27 @@ static void set_succ(struct isel *s, uint32_t mb, uint32_t s0, uint32_t s1)
 void sel_block_begin(struct isel *s, uint32_t b)
 {
 	s->line = s->ir->blocks[b].ninsns ? s->ir->blocks[b].insns[0].line : s->line;
-	if (s->mask_slot[b] >= 0) {
+	if (s->mask_slot[b] >= 0 && s->join_root[b] != NONE) { /* never empty: no skip */
+		uint32_t h = s->mir_head[b];
+		s->cur = h;
+		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+		struct mir_opnd set[2] = {sel_exec(s), mask_get(s, b)};
+		sel_emit(s, mov, 2, set);
+		set_succ(s, h, s->mir_body[b], NONE);
+		s->mf->blocks[h].comment = "saved join: EXEC = the lanes of its root";
+	} else if (s->mask_slot[b] >= 0 && s->else_join[b] != NONE) {
+		uint32_t h = s->mir_head[b]; /* EXEC = J's slot & ~(the then side's lanes) */
+		s->cur = h;
+		unsigned op = sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64);
+		struct mir_opnd ops[3] = {sel_exec(s), mask_get(s, s->else_join[b]), sel_exec(s)};
+		sel_emit(s, op, 3, ops);
+		uint32_t skip = s->no_skip[b] ? s->bar_only[b] : skip_target(s, b);
+		struct mir_opnd tgt = mir_block_ref(skip);
+		sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
+		set_succ(s, h, s->mir_body[b], skip);
+		s->mf->blocks[h].skip_succ = 2;
+		s->mf->blocks[h].comment = "else side: EXEC = the join's saved lanes & ~then's";
+	} else if (s->mask_slot[b] >= 0) {
 		uint32_t h = s->mir_head[b];
 		s->cur = h;
 		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
@@ -610,21 +696,28 @@ void sel_block_begin(struct isel *s, uint32_t b)
 	sel_phi_entry(s, b);
 	if (s->ir->blocks[b].linear_pos == 0) { /* all rejoin masks start empty */
 		unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
-		for (unsigned r = s->mf->reserved_sgprs_begin; r < s->mf->reserved_sgprs_end;
+		for (unsigned r = s->mf->reserved_sgprs_begin; r < s->acc_sgprs_end;
 		     r += s->mask_dw) {
 			struct mir_opnd clr[2] = {mir_sgpr(r, s->mask_dw), mir_imm(0)};
 			sel_emit(s, mov, 2, clr);
 		}
-		for (uint32_t dw = 0; dw < s->mask_lane_dw; dw++)
+		for (uint32_t dw = 0; dw < s->acc_lane_dw; dw++)
 			lane_op(s, AMD_OP_V_WRITELANE_B32, mir_imm(0), dw, 0);
 	}
+}
+
+/* The lanes that go to block t are added to its mask: not when EXEC flows into it, nor
+ * when its root saves them (a saved join or an else side, cflow_join.c). */
+static bool records_lanes(const struct isel *s, uint32_t t)
+{
+	return s->mask_slot[t] >= 0 && s->join_root[t] == NONE && s->else_join[t] == NONE;
 }
 
 /* M_succ |= lanes (an SGPR mask operand) */
 static void add_lanes(struct isel *s, uint32_t succ, struct mir_opnd lanes)
 {
-	if (s->mask_slot[succ] < 0)
-		return; /* EXEC flows into it */
+	if (!records_lanes(s, succ))
+		return;
 	unsigned op = sel_wave_op(s, AMD_OP_S_OR_B32, AMD_OP_S_OR_B64);
 	if (in_lanes(s, succ)) {
 		struct mir_opnd m = mask_get(s, succ);
@@ -653,8 +746,14 @@ static uint32_t enter_fallthrough(struct isel *s, uint32_t succ, struct mir_opnd
 
 static bool flows_by_branch(const struct isel *s, uint32_t b, uint32_t succ)
 {
-	return s->mask_slot[succ] < 0 && s->ir->blocks[succ].linear_pos != 0 &&
-	       is_branch_fallthrough(s->ir, succ, b);
+	const struct ir_function *ir = s->ir;
+	if (s->mask_slot[succ] >= 0 || ir->blocks[succ].linear_pos == 0)
+		return false;
+	if (sel_is_exec_back_header(s, succ)) /* from the block before the loop */
+		return ir->blocks[b].linear_pos + 1 == ir->blocks[succ].linear_pos &&
+		       ir->blocks[b].nsuccs == 2 &&
+		       ir->blocks[b].succs[0] != ir->blocks[b].succs[1];
+	return is_branch_fallthrough(ir, succ, b);
 }
 
 /* SCC = the uniform branch condition r (p: its 0/1 SGPR, unless r is an scc_pred). */
@@ -674,16 +773,51 @@ static struct mir_opnd cond_opnd(struct isel *s, ir_ref r)
 	return s->scc_pred[r] ? mir_imm(0) : sel_bool_opnd(s, r);
 }
 
-/* Which side (0 taken, 1 not) of block b's divergent branch goes to a block that only
- * returns (only_returns) while the other falls through by the branch; -1 if not so. */
+/* The lanes that go to block t need no record: it only returns (only_returns), or it is
+ * a saved join, whose root saved them. */
+static bool drops_lanes(const struct isel *s, uint32_t t)
+{
+	return (s->mask_slot[t] < 0 && only_returns(s, t)) || s->join_root[t] != NONE ||
+	       s->else_join[t] != NONE;
+}
+
+/* Which side (0 taken, 1 not) of block b's divergent branch goes to a block whose lanes
+ * need no record (drops_lanes) while the other falls through by the branch; -1 if not so. */
 static int lanes_done(const struct isel *s, uint32_t b)
 {
 	const struct ir_block *bl = &s->ir->blocks[b];
 	for (int k = 0; k < 2; k++)
-		if (s->mask_slot[bl->succs[k]] < 0 && only_returns(s, bl->succs[k]) &&
-		    !flows_by_branch(s, b, bl->succs[k]) && flows_by_branch(s, b, bl->succs[1 - k]))
+		if (drops_lanes(s, bl->succs[k]) && !flows_by_branch(s, b, bl->succs[k]) &&
+		    flows_by_branch(s, b, bl->succs[1 - k]))
 			return k;
 	return -1;
+}
+
+/* J's slot = EXEC, at the end of J's saved root. */
+static void save_exec(struct isel *s, uint32_t j)
+{
+	unsigned mov = sel_wave_op(s, AMD_OP_S_MOV_B32, AMD_OP_S_MOV_B64);
+	if (!in_lanes(s, j)) {
+		struct mir_opnd ops[2] = {slot(s, j), sel_exec(s)};
+		sel_emit(s, mov, 2, ops);
+		return;
+	}
+	uint32_t t = sel_new_sgpr(s, s->mask_dw);
+	struct mir_opnd ops[2] = {mir_vreg(t, s->mask_dw), sel_exec(s)};
+	sel_emit(s, mov, 2, ops);
+	mask_put(s, j, ops[0]);
+}
+
+/* Block b saves EXEC with its branch's own EXEC update (s_and_saveexec). */
+static bool fuses_save(const struct isel *s, uint32_t b)
+{
+	uint32_t j = s->root_join[b];
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	uint64_t bits;
+	return j != NONE && !in_lanes(s, j) && t->op == IR_BR && bl->succs[0] != bl->succs[1] &&
+	       !sel_is_const((struct isel *)s, t->args[0], &bits) && !s->scc_pred[t->args[0]] &&
+	       lanes_done(s, b) >= 0;
 }
 
 /* The lanes of the returning side are done: EXEC &= p (side 0) or &= ~p (side 1) for the
@@ -691,14 +825,49 @@ static int lanes_done(const struct isel *s, uint32_t b)
 static uint32_t enter_rest(struct isel *s, uint32_t b, int k, struct mir_opnd p)
 {
 	uint32_t succ = s->ir->blocks[b].succs[k];
-	unsigned op = k == 0 ? sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64)
-	                     : sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64);
-	struct mir_opnd ops[3] = {sel_exec(s), sel_exec(s), p};
-	sel_emit(s, op, 3, ops);
+	if (fuses_save(s, b)) { /* J's slot = EXEC; EXEC = p & EXEC (k 0) or ~p & EXEC */
+		unsigned op = k == 0 ? sel_wave_op(s, AMD_OP_S_AND_SAVEEXEC_B32,
+		                                   AMD_OP_S_AND_SAVEEXEC_B64)
+		                     : sel_wave_op(s, AMD_OP_S_ANDN1_SAVEEXEC_B32,
+		                                   AMD_OP_S_ANDN1_SAVEEXEC_B64);
+		struct mir_opnd ops[2] = {slot(s, s->root_join[b]), p};
+		sel_emit(s, op, 2, ops);
+	} else {
+		unsigned op = k == 0 ? sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64)
+		                     : sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64);
+		struct mir_opnd ops[3] = {sel_exec(s), sel_exec(s), p};
+		sel_emit(s, op, 3, ops);
+	}
 	uint32_t skip = s->no_skip[succ] ? s->bar_only[succ] : skip_target(s, succ);
 	struct mir_opnd tgt = mir_block_ref(skip);
 	sel_emit(s, AMD_OP_S_CBRANCH_EXECZ, 1, &tgt);
 	return skip;
+}
+
+/* The end of the last block of a loop with an EXEC back edge (cflow_join.c): the exit's
+ * lanes go to its mask (if it records them), EXEC keeps the lanes that go round again;
+ * the loop tail jumps back while any is left. */
+static uint32_t exec_back_latch(struct isel *s, uint32_t b)
+{
+	const struct ir_block *bl = &s->ir->blocks[b];
+	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
+	if (t->op == IR_JMP)
+		return NONE; /* every lane goes round again */
+	uint32_t h = s->ir->loops[bl->loop].header;
+	int kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
+	uint32_t exit = bl->succs[1 - kb];
+	struct mir_opnd p = sel_mask_opnd(s, t->args[0]);
+	unsigned op_and = sel_wave_op(s, AMD_OP_S_AND_B32, AMD_OP_S_AND_B64);
+	unsigned op_andn2 = sel_wave_op(s, AMD_OP_S_ANDN2_B32, AMD_OP_S_ANDN2_B64);
+	if (!drops_lanes(s, exit)) {
+		uint32_t out = sel_new_sgpr(s, s->mask_dw);
+		struct mir_opnd o[3] = {mir_vreg(out, s->mask_dw), sel_exec(s), p};
+		sel_emit(s, kb == 0 ? op_andn2 : op_and, 3, o);
+		add_lanes(s, exit, o[0]);
+	}
+	struct mir_opnd e[3] = {sel_exec(s), sel_exec(s), p};
+	sel_emit(s, kb == 0 ? op_and : op_andn2, 3, e);
+	return NONE;
 }
 
 /* Emits the lane bookkeeping of block b's outgoing edges; returns where a wave with no
@@ -709,6 +878,10 @@ static uint32_t edges(struct isel *s, uint32_t b)
 	const struct ir_insn *t = &bl->insns[bl->ninsns - 1];
 	s->line = t->line;
 	s->col = t->col;
+	if (s->root_join[b] != NONE && !fuses_save(s, b))
+		save_exec(s, s->root_join[b]);
+	if (bl->loop != IR_NO_LOOP && s->exec_back[bl->loop] && s->ir->loops[bl->loop].last == b)
+		return exec_back_latch(s, b);
 	if (t->op == IR_JMP) {
 		add_lanes(s, bl->succs[0], sel_exec(s));
 		return NONE;
@@ -803,7 +976,7 @@ static void scalar_edges(struct isel *s, uint32_t b, int32_t r, uint32_t next)
 		unsigned sel = sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64);
 		for (unsigned k = 0; k < 2; k++) {
 			struct mir_opnd lanes = sel_exec(s);
-			if (s->region[bl->succs[k]] != r && s->mask_slot[bl->succs[k]] >= 0) {
+			if (s->region[bl->succs[k]] != r && records_lanes(s, bl->succs[k])) {
 				uint32_t m = sel_new_sgpr(s, s->mask_dw);
 				cond_scc(s, t->args[0], p);
 				struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw),
@@ -855,12 +1028,14 @@ static void scalar_latch(struct isel *s, uint32_t b, uint32_t l, uint32_t next)
 	}
 	unsigned kb = bl->succs[0] == h ? 0 : 1; /* the back edge's side */
 	struct mir_opnd p = cond_opnd(s, t->args[0]);
-	uint32_t m = sel_new_sgpr(s, s->mask_dw);
-	cond_scc(s, t->args[0], p);
-	struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
-	                         kb ? mir_imm(0) : sel_exec(s)};
-	sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
-	add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
+	if (records_lanes(s, bl->succs[1 - kb])) {
+		uint32_t m = sel_new_sgpr(s, s->mask_dw);
+		cond_scc(s, t->args[0], p);
+		struct mir_opnd cs[3] = {mir_vreg(m, s->mask_dw), kb ? sel_exec(s) : mir_imm(0),
+		                         kb ? mir_imm(0) : sel_exec(s)};
+		sel_emit(s, sel_wave_op(s, AMD_OP_S_CSELECT_B32, AMD_OP_S_CSELECT_B64), 3, cs);
+		add_lanes(s, bl->succs[1 - kb], mir_vreg(m, s->mask_dw));
+	}
 	cond_scc(s, t->args[0], p);
 	struct mir_opnd tgt = mir_block_ref(back);
 	sel_emit(s, kb ? AMD_OP_S_CBRANCH_SCC0 : AMD_OP_S_CBRANCH_SCC1, 1, &tgt);
@@ -927,6 +1102,14 @@ void sel_block_end(struct isel *s, uint32_t b)
 		                        : after;
 		if (s->region[h] >= 0 || s->scalar_back[l]) {
 			set_succ(s, t, next, NONE);
+			t = next;
+			continue;
+		}
+		if (s->exec_back[l]) { /* EXEC holds the lanes that go round again */
+			struct mir_opnd tgt = mir_block_ref(s->mir_body[h]);
+			sel_emit(s, AMD_OP_S_CBRANCH_EXECNZ, 1, &tgt);
+			set_succ(s, t, next, s->mir_body[h]);
+			s->mf->blocks[t].comment = "loop back: lanes left in EXEC";
 			t = next;
 			continue;
 		}

@@ -49,12 +49,19 @@ struct isel {
 	uint32_t *region_last; /* per region: its last block in linear order */
 	uint32_t *mir_else;    /* per IR block: MIR block after a scalar two-way branch, or ~0 */
 	bool *scalar_back;     /* per loop: its only latch branches back with s_cbranch_scc1 */
+	bool *exec_back;       /* per loop: jumps back on s_cbranch_execnz, no header mask
+	                        * (cflow_join.c) */
+	uint32_t *root_join;   /* per IR block: the saved join whose EXEC it saves, or ~0 */
+	uint32_t *join_root;   /* per IR block: saved join: the block whose EXEC it restores */
+	uint32_t *else_join;   /* per IR block: an if/else's else side: its root's join */
 	uint32_t exit_block;   /* MIR block with s_endpgm */
 	/* cflow.c: the rejoin masks past s63, in VGPR lanes */
-	uint32_t *mask_vgpr;   /* VGPR vregs holding them, W dwords each */
-	uint32_t mask_lane_dw; /* dwords of masks there */
-	bool *scc_pred;        /* per IR value: a scalar compare only its block's branch reads,
-	                        * selected there into SCC (cflow.c) */
+	uint32_t *mask_vgpr;    /* VGPR vregs holding them, W dwords each */
+	uint32_t mask_lane_dw;  /* dwords of masks there */
+	unsigned acc_sgprs_end; /* the accumulating masks' SGPRs end here (saved joins' after) */
+	uint32_t acc_lane_dw;   /* and their lane dwords (the first ones) */
+	bool *scc_pred;         /* per IR value: a scalar compare only its block's branch reads,
+	                         * selected there into SCC (cflow.c) */
 	/* sel_phi.c, per IR value */
 	uint32_t *phi_tgt; /* phi: the register its copies write, ~0u: its own */
 	bool *mask_merge;  /* lane mask whose writes keep the bits of lanes not in EXEC */
@@ -178,6 +185,9 @@ bool sel_bits(struct isel *s, const struct ir_insn *in);
 
 /* cflow.c: EXEC-mask control flow */
 bool sel_cflow_plan(struct isel *s);
+/* cflow_join.c: saved joins and EXEC back edges (after scalar regions, before masks) */
+void sel_plan_joins(struct isel *s, bool (*needs_mask)(const struct isel *, uint32_t));
+bool sel_is_exec_back_header(const struct isel *s, uint32_t b);
 void sel_block_begin(struct isel *s, uint32_t irb);
 void sel_block_end(struct isel *s, uint32_t irb);
 void sel_finish(struct isel *s);

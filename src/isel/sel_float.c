@@ -32,6 +32,20 @@ static struct mir_opnd src(struct isel *s, ir_ref r, bool wide)
 	return sel_vsrc_opnd(s, r, wide ? 2 : 0);
 }
 
+/* An f64 arithmetic source: a constant that is one of the f64 inline constants (0.0,
+ * +-0.5, +-1.0, +-2.0, +-4.0: high half, low half zero) stays an immediate instead of an
+ * SGPR pair loaded by two s_mov_b32 (only for slots typed f64, whose inline code reads
+ * the high half). */
+static struct mir_opnd f64_src(struct isel *s, ir_ref r)
+{
+	uint64_t bits;
+	uint32_t hi;
+	if (sel_is_const(s, r, &bits) && (uint32_t)bits == 0 &&
+	    ((hi = (uint32_t)(bits >> 32)) == 0 || amd_inline_code(AMD_DT_F64, hi) >= 240))
+		return mir_imm(hi);
+	return src(s, r, true);
+}
+
 static struct mir_insn *valu(struct isel *s, unsigned op, unsigned n, struct mir_opnd *ops)
 {
 	sel_fix_valu(s, op, n, ops);
@@ -118,10 +132,11 @@ static bool arith(struct isel *s, const struct ir_insn *in)
 	 * for everything else in [0, 1]) */
 	struct mir_opnd d =
 	        sat ? mir_vreg(sel_new_vgpr(s, w ? 2 : 1), w ? 2 : 1) : whole(s, in->res);
-	struct mir_opnd ops[4] = {d, src(s, in->args[0], w), src(s, in->args[1], w)};
+	struct mir_opnd ops[4] = {d, w ? f64_src(s, in->args[0]) : src(s, in->args[0], false),
+	                          w ? f64_src(s, in->args[1]) : src(s, in->args[1], false)};
 	unsigned op = w ? f64[k] : f32[k];
 	if (in->op == IR_FMA) {
-		ops[3] = src(s, in->args[2], w);
+		ops[3] = w ? f64_src(s, in->args[2]) : src(s, in->args[2], false);
 		op = w ? AMD_OP_V_FMA_F64 : AMD_OP_V_FMA_F32;
 	} else if (w && in->op == IR_FSUB) {
 		/* a - b as fma(b, -1.0, a): one rounding as a + (-b), but a NaN b comes out
