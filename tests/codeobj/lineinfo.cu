@@ -9,7 +9,7 @@ __device__ __forceinline__ float scale(float x, float s)
 
 __device__ __noinline__ int twice_plus(int v, int k)
 {
-	int r = v * 2;
+	int r = v ^ 0x5a5a; /* not v * 2: shl + add select as one v_lshl_add_u32, line 13 */
 	return r + k;
 }
 
