@@ -2,7 +2,13 @@
  *
  *   amdsim FILE.hsaco --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--dynamic-lds BYTES]
  *          [--seed N] [--no-strict] [--stats] [--wave-stats] [--cu-fill] [--trace]
- *          [--printf FILE] [--printf-buffer BYTES] [--max-insns N] ARG...
+ *          [--printf FILE] [--printf-buffer BYTES] [--max-insns N]
+ *          [--alignment-mode unaligned|aligned] ARG...
+ *
+ * --alignment-mode: SH_MEM_CONFIG.ALIGNMENT_MODE; `unaligned` (the default, what HIP's Linux
+ * driver programs) accepts any LDS address, `aligned` reports a DS access below its required
+ * alignment as a violation (docs/SIMULATOR.md).  The environment variable
+ * AMDSIM_ALIGNMENT_MODE sets the default (for running whole test suites in the aligned mode).
  *
  * --stats prints the per-wave figures and the CU timing model's (cu_*, docs/SIMULATOR.md);
  * --wave-stats only the per-wave ones (no CU model: no recording cost); --cu-fill repeats
@@ -32,7 +38,8 @@ static void usage(FILE *out)
 	             "              [--dynamic-lds BYTES] [--seed N] [--no-strict] [--stats] "
 	             "[--wave-stats] [--cu-fill]\n"
 	             "              [--trace] [--printf FILE] [--printf-buffer BYTES]\n"
-	             "              [--max-insns N] [--gpu GPU] ARG...\n"
+	             "              [--max-insns N] [--gpu GPU] "
+	             "[--alignment-mode unaligned|aligned] ARG...\n"
 	             "FILE may be a clang offload bundle (.hipfb): --gpu picks its entry\n"
 	             "ARG: in:FILE | out:SIZE:FILE | inout:FILE:OUTFILE | i32:V | u32:V | i64:V |"
 	             " u64:V | f32:V | f64:V |\n"
@@ -409,6 +416,7 @@ int main(int argc, char **argv)
 	bool have_grid = false, have_block = false, stats_on = false;
 	const char *printf_path = NULL;
 	sim_options_init(&opt);
+	const char *align_mode = getenv("AMDSIM_ALIGNMENT_MODE");
 	struct cli_arg *cargs = pa_xcalloc((size_t)argc + 1, sizeof *cargs);
 	size_t nargs = 0;
 	int usage_rc = -1;
@@ -453,6 +461,8 @@ int main(int argc, char **argv)
 			opt.max_insns = v;
 		} else if (!strcmp(a, "--seed") && has_next) {
 			opt.seed = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(a, "--alignment-mode") && has_next) {
+			align_mode = argv[++i];
 		} else if (!strcmp(a, "--no-strict")) {
 			opt.strict = false;
 		} else if (!strcmp(a, "--strict")) {
@@ -490,6 +500,13 @@ int main(int argc, char **argv)
 			nargs++;
 		}
 	}
+	if (usage_rc < 0 && align_mode && strcmp(align_mode, "unaligned") &&
+	    strcmp(align_mode, "aligned")) {
+		fprintf(stderr, "amdsim: error: bad alignment mode '%s' (unaligned or aligned)\n",
+		        align_mode);
+		usage_rc = 2;
+	}
+	opt.strict_alignment = align_mode && !strcmp(align_mode, "aligned");
 	if (usage_rc < 0 && (!file || !kernel || !have_grid || !have_block)) {
 		report_missing(file, kernel, have_grid, have_block);
 		usage(stderr);

@@ -483,6 +483,31 @@ static uint32_t ds_addr(struct sim_wave *w, const struct sim_insn *in, unsigned 
 	return VROW(w, in->src[0] - SIM_VGPR0)[l];
 }
 
+/* The aligned mode's rule (LLVM's DS selection patterns outside unaligned-access-mode): an
+ * element of n bytes needs n-byte alignment, ds_read/write_b96 16 bytes; ds_read2/write2
+ * check each of their two elements (at off0 and off1 from the lane's address).  Under
+ * SH_MEM_CONFIG UNALIGNED (HIP's, the default) nothing is required.  One report per
+ * instruction, for the lowest misaligned lane. */
+static void ds_check_align(struct sim_wave *w, const struct sim_insn *in, uint32_t off0,
+                           uint32_t off1, unsigned n)
+{
+	if (!w->ctx->opt->strict_alignment)
+		return;
+	uint32_t mask = (n == 12 ? 16 : n) - 1;
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t a0 = ds_addr(w, in, l) + off0, a1 = a0 - off0 + off1;
+		if ((a0 | a1) & mask) {
+			sim_violation(
+			        w, in,
+			        "misaligned LDS access: address 0x%x (lane %u) is not %u-byte "
+			        "aligned (aligned alignment mode)",
+			        a0 & mask ? a0 : a1, l, mask + 1);
+			return;
+		}
+	}
+}
+
 static void ds_load(struct sim_wave *w, const struct sim_insn *in)
 {
 	unsigned n = in->sem->bytes, nregs = (n + 3) / 4;
@@ -492,6 +517,7 @@ static void ds_load(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, in->src[0] - SIM_VGPR0, 1);
 	sim_chk_write_v(w, in, dreg, nregs);
 	uint32_t id = sim_chk_issue(w, in);
+	ds_check_align(w, in, off, off, n);
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint8_t *p = lds_ptr(w, ds_addr(w, in, l) + off, n);
@@ -516,6 +542,7 @@ static void ds_load2(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, in->src[0] - SIM_VGPR0, 1);
 	sim_chk_write_v(w, in, dreg, 2 * nregs);
 	uint32_t id = sim_chk_issue(w, in);
+	ds_check_align(w, in, (uint32_t)in->imm * scale, in->imm2 * scale, n);
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t a = ds_addr(w, in, l);
@@ -541,6 +568,7 @@ static void ds_store(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, in->src[0] - SIM_VGPR0, 1);
 	sim_chk_read_v(w, in, sreg, nregs);
 	sim_chk_issue(w, in);
+	ds_check_align(w, in, off, off, n);
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint8_t *p = lds_ptr(w, ds_addr(w, in, l) + off, n);
@@ -565,6 +593,7 @@ static void ds_store2(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, s0, nregs);
 	sim_chk_read_v(w, in, s1, nregs);
 	sim_chk_issue(w, in);
+	ds_check_align(w, in, (uint32_t)in->imm * scale, in->imm2 * scale, n);
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t a = ds_addr(w, in, l);
@@ -596,6 +625,7 @@ static void ds_atomic(struct sim_wave *w, const struct sim_insn *in)
 	if (ret)
 		sim_chk_write_v(w, in, dreg, nregs);
 	uint32_t id = sim_chk_issue(w, in);
+	ds_check_align(w, in, off, off, n);
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint8_t *p = lds_ptr(w, ds_addr(w, in, l) + off, n);

@@ -164,6 +164,11 @@ struct sim_options {
 	uint32_t printf_bytes; /* size of the printf buffer; 0 = 1 MiB */
 	bool cu_model;         /* record the launch and schedule it on one CU (cu_model.c) */
 	bool cu_fill;          /* repeat the launch until it has 2x the CU's wave slots */
+	/* SH_MEM_CONFIG.ALIGNMENT_MODE the kernel runs under: false = UNALIGNED, what the Linux
+	 * KFD (HIP's driver) programs on gfx9..gfx12, where any DS address works; true = the
+	 * aligned mode, where a DS access below its required alignment is a violation
+	 * (docs/SIMULATOR.md "LDS alignment"). */
+	bool strict_alignment;
 };
 
 struct sim_dispatch {
