@@ -320,8 +320,10 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_remove_dead_code(mf);
 	}
 	mir_coalesce_phi_copies(mf);
-	if (o->opt_level > 0)
+	if (o->opt_level > 0) {
+		mir_coalesce_tuples(mf);
 		mir_coalesce_dying_sources(mf);
+	}
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
 	if (o->opt_level > 0)

@@ -188,6 +188,20 @@ static bool brev64(struct isel *s, const struct ir_insn *in)
 
 /* ---- 16-bit integers ---- */
 
+/* Whether VGPR value a is a zero-extending load of at most 16 bits from global, shared,
+ * constant or generic memory (global/flat_load_ubyte/ushort, ds_read_u8/u16 clear the upper
+ * bits): its truncation to i16 is a copy (hgemm_mma's f16 tile loads, 12 v_and per k-step). */
+static bool zero_extending_load(struct isel *s, ir_ref a)
+{
+	const struct ir_insn *d = s->def[a];
+	if (!d || d->op != IR_LOAD || (d->aux & IR_MEM_SIGNED) || ir_mem_bytes(d->aux) > 2 ||
+	    s->vals[a].loc != LOC_VGPR)
+		return false;
+	unsigned space = d->aux & IR_SPACE_MASK;
+	return space == IR_SPACE_GLOBAL || space == IR_SPACE_SHARED || space == IR_SPACE_CONST ||
+	       space == IR_SPACE_GENERIC;
+}
+
 static bool widths16(struct isel *s, const struct ir_insn *in)
 {
 	ir_ref a = in->args[0];
@@ -199,6 +213,8 @@ static bool widths16(struct isel *s, const struct ir_insn *in)
 	case IR_TRUNC: /* to i16: keep the low half */
 		if (uni)
 			salu(s, AMD_OP_S_AND_B32, rd(s, in->res, 0), src, mir_imm(0xffff));
+		else if (zero_extending_load(s, a))
+			sel_copy(s, rd(s, in->res, 0), src);
 		else
 			sel_copy(s, rd(s, in->res, 0),
 			         valu(s, AMD_OP_V_AND_B32, src, mir_imm(0xffff),

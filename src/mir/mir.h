@@ -288,6 +288,11 @@ unsigned mir_coalesce_phi_copies(struct mir_function *fn);
  * the name of a one-VGPR source read there for the last time, so an accumulation chain
  * updates one register in place; returns how many sources were renamed. */
 unsigned mir_coalesce_dying_sources(struct mir_function *fn);
+/* Before allocation, after mir_coalesce_phi_copies (coalesce_tuple.c): the one-dword values
+ * copied into a matrix instruction's operand tuples live in the tuple's dwords, results
+ * copied out dword by dword into one tuple become it, and MFMA chains accumulate in place;
+ * returns how many renamings were made. */
+unsigned mir_coalesce_tuples(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

@@ -2,8 +2,9 @@
  * diamond with parallel copies, loops with swap and rotation cycles, 64-bit tuples, fixed
  * ABI registers, reserved SGPRs, pressure beyond the budget) and random structured
  * programs (each random one also after mir_coalesce_dying_sources, and an accumulation loop
- * through it and phi coalescing), each allocated by ra_run and judged by the symbolic checker in
- * ra_check.c plus the encoder (every allocated instruction must encode for its target). */
+ * through it and phi coalescing, an MFMA k-loop through mir_coalesce_tuples), each allocated by
+ * ra_run and judged by the symbolic checker in ra_check.c plus the encoder (every allocated
+ * instruction must encode for its target). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -694,6 +695,76 @@ static void case_accumulate(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* The operand tuples of an MFMA k-loop as sel_mma.c builds them: each step copies its A and
+ * B dwords (ds_bpermute results in the compiler, adds here) into fresh tuples, the first
+ * step copies the four accumulator phis into a C tuple, and the last step's result is copied
+ * out dword by dword into the phis.  mir_coalesce_tuples renames the pieces (the phis
+ * included) into the tuples, the result into the C tuple and the second step in place: no
+ * move is left in the loop and the chain holds one accumulator tuple (the allocation judged
+ * by the checker after the pass). */
+static void case_mfma_tuples(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "mfma-tuples");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	uint32_t cnt = newv(&fx, MIR_SGPR, 1, 1), cnt0 = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t cnt2 = newv(&fx, MIR_SGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	uint32_t p[4], init[4], q[4], c = newv(&fx, MIR_VGPR, 4, 2), d[2];
+	vadd(fn, b0, sub(addr, 0), mir_imm(0), mir_vgpr(0, 1));
+	vadd(fn, b0, sub(addr, 1), mir_imm(0), mir_vgpr(0, 1));
+	for (unsigned i = 0; i < 4; i++) {
+		p[i] = newv(&fx, MIR_VGPR, 1, 1);
+		init[i] = newv(&fx, MIR_VGPR, 1, 1);
+		q[i] = newv(&fx, MIR_VGPR, 1, 1);
+		vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
+	}
+	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b0, vr(fn, p[i]), vr(fn, init[i]), true);
+	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
+	succ(fn, b0, (int)b1, -1);
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b1, sub(c, i), vr(fn, p[i]), false);
+	for (unsigned step = 0; step < 2; step++) {
+		uint32_t a = newv(&fx, MIR_VGPR, 2, 2), b = newv(&fx, MIR_VGPR, 2, 2);
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t x = newv(&fx, MIR_VGPR, 1, 1);
+			vadd(fn, b1, vr(fn, x), mir_imm(16 * step + k), mir_vgpr(0, 1));
+			copy(fn, b1, sub(k < 2 ? a : b, k % 2), vr(fn, x), false);
+		}
+		d[step] = newv(&fx, MIR_VGPR, 4, 2);
+		struct mir_opnd ops[4] = {vr(fn, d[step]), vr(fn, a), vr(fn, b),
+		                          vr(fn, step ? d[0] : c)};
+		struct mir_insn in = mir_make(AMD_OP_V_MFMA_F32_4X4X4F16, 4, ops);
+		mir_append(fn, b1, &in);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b1, vr(fn, q[i]), sub(d[1], i), false);
+	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
+	for (unsigned i = 0; i < 4; i++)
+		copy(fn, b1, vr(fn, p[i]), vr(fn, q[i]), true);
+	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
+	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
+	succ(fn, b1, (int)b2, (int)b1);
+	for (unsigned i = 0; i < 4; i++)
+		store(fn, b2, vr(fn, addr), vr(fn, p[i]));
+	end(fn, b2);
+	mir_coalesce_phi_copies(fn);
+	unsigned renamed = mir_coalesce_tuples(fn);
+	bool ok = run(&fx, t, "mfma-tuples");
+	check(t, ok, "mfma-tuples/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	unsigned moves = 0;
+	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
+		moves += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32;
+	/* 4 phis and 8 A/B dwords into their tuples, the result into C, the second step in
+	 * place; registers: the address (2), C (4), the A and B of two steps (8) at most */
+	check(t, ok && renamed == 14 && moves == 0 && fn->num_vgprs <= 14,
+	      "mfma-tuples/%s: %u renamed, %u moves in the loop, %u VGPRs", gpu, renamed, moves,
+	      fn->num_vgprs);
+	teardown(&fx);
+}
+
 static void run_hand_cases(struct totals *t)
 {
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
@@ -714,6 +785,8 @@ static void run_hand_cases(struct totals *t)
 		case_sgpr_spill(t, gpus[g]);
 		case_bad_copy(t, gpus[g]);
 		case_accumulate(t, gpus[g]);
+		if (!strcmp(gpus[g], "gfx90a") || !strcmp(gpus[g], "gfx942"))
+			case_mfma_tuples(t, gpus[g]);
 	}
 }
 
