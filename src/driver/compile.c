@@ -887,6 +887,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.d = d;
 	c.real_d = d;
 	pa_arena_init(&c.fn_arena);
+	c.fn_arena.small_pages = true; /* (arena.h) */
 	pa_arena_init(&c.mir_arena[0]);
 	pa_arena_init(&c.mir_arena[1]);
 	pa_arena_init(&c.mod_arena);

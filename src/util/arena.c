@@ -95,9 +95,9 @@ static struct pa_arena_chunk *map_small_chunk(size_t size)
 	return c;
 }
 
-/* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned (NULL when mmap
- * fails: the caller falls back to malloc). */
-static struct pa_arena_chunk *map_chunk(size_t size)
+/* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned, for huge pages
+ * when `huge` (NULL when mmap fails: the caller falls back to malloc). */
+static struct pa_arena_chunk *map_chunk(size_t size, bool huge)
 {
 	size_t len = (sizeof(struct pa_arena_chunk) + size + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1);
 	unsigned char *m = mmap(NULL, len + HUGE_CHUNK, PROT_READ | PROT_WRITE,
@@ -112,7 +112,10 @@ static struct pa_arena_chunk *map_chunk(size_t size)
 	if (tail)
 		munmap(start + len, tail);
 #ifdef MADV_HUGEPAGE
-	madvise(start, len, MADV_HUGEPAGE);
+	if (huge)
+		madvise(start, len, MADV_HUGEPAGE);
+#else
+	(void)huge;
 #endif
 	struct pa_arena_chunk *c = (struct pa_arena_chunk *)start;
 	c->map = start;
@@ -132,7 +135,7 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		size = need;
 	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk) - 2 * HUGE_CHUNK)
 		out_of_memory(size);
-	struct pa_arena_chunk *c = size >= HUGE_CHUNK  ? map_chunk(size)
+	struct pa_arena_chunk *c = size >= HUGE_CHUNK  ? map_chunk(size, !a->small_pages)
 	                           : size >= MAP_CHUNK ? map_small_chunk(size)
 	                                               : NULL;
 	if (!c) {
