@@ -364,8 +364,8 @@ struct ptx_insn {
 	uint8_t nmods, nopnds;
 	uint8_t types[4], ntypes; /* mma has four: .dtype.atype.btype.ctype */
 	bool has_guard;
-	uint16_t *mods; /* enum ptx_dotword, in source order, types included */
-	struct ptx_operand guard;
+	uint16_t *mods;            /* enum ptx_dotword, in source order, types included */
+	struct ptx_operand *guard; /* with has_guard (a pointer: most instructions have none) */
 	struct ptx_operand *opnds;
 };
 
