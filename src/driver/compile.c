@@ -332,9 +332,28 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 }
 
 /* PTX to IR, cleaned up and with its uniformity known. */
+/* The kernel body that build_ir may free as soon as the IR is built (else NULL): on targets
+ * where scratch is always set up (architected flat scratch), no second selection -- and so no
+ * second IR build -- can need it, and the optimizer, selection and allocation need not share
+ * the peak with it.  Only the parser's body (pf->owner) on the attempt that reports to the real
+ * sink (compile_kernel's quiet tries may come again), and only a large one (a small one is not
+ * worth its statement array's regrowth). */
+static const struct ptx_function *early_release(const struct compiler *c,
+                                                const struct ptx_function *pf,
+                                                const struct ptx_symbol *real_sym)
+{
+	if (real_sym || c->d != c->real_d || !pf->owner || pf->nstmts < RELEASE_STMTS ||
+	    !c->o->target.info->architected_flat_scratch)
+		return NULL;
+	return pf;
+}
+
+/* PTX to IR, cleaned up and with its uniformity known.  `release` (or NULL): the body, freed
+ * once the IR is built when the IR makes no real calls (those keep the IR and the body for
+ * linking; release is then left alone). */
 static bool build_ir(struct compiler *c, const struct ptx_function *pf,
                      const struct ptx_module_state *m, const struct ptx_symbol *real_sym,
-                     struct ir_function *ir)
+                     const struct ptx_function *release, struct ir_function *ir)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
@@ -369,6 +388,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	if (!ir_build(ir, pf, m, o->filename, &c->fn_arena, &c->lib, d) || !ir_cfg_compute(ir, d))
 		return false;
 	keep_printfs(c, ir);
+	if (release && ir->ncallees == 0) {
+		ir_detach_body(ir);
+		ptx_release_body(release);
+	}
 	lap(c, ST_IR);
 	if (o->verify && !ir_verify(ir, d))
 		return false;
@@ -395,7 +418,8 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
 	lap(c, ST_PARSE);
-	if (!build_ir(c, pf, m, real_sym, ir))
+	const struct ptx_function *release = early_release(c, pf, real_sym);
+	if (!build_ir(c, pf, m, real_sym, release, ir))
 		return false;
 	c->compact = !real_sym && ir->ncallees == 0;
 	size_t nkernels = c->nkernels;
@@ -403,14 +427,17 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	/* the last attempt at a kernel compiled from the parser's body (pf->owner) reports to
 	 * the real sink (compile_kernel's quiet tries may come again) */
 	const struct ptx_function *body = !real_sym && c->d == c->real_d ? pf : NULL;
+	bool released = release && ir->ncallees == 0; /* (by build_ir) */
+	if (released)
+		body = NULL;
 	bool ok = select_and_allocate(c, ir, body, false, mf, ras, real_sym ? NULL : index);
-	if (!ok && ras->needs_scratch) { /* VGPRs spill: select again with scratch set up */
+	if (!ok && ras->needs_scratch && !released) { /* VGPRs spill: select again with scratch */
 		c->nkernels = nkernels;
 		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
 			c->nprintfs =
 			        nprintfs; /* (its formats are kept again, with the same ids) */
 			pa_arena_reset(&c->fn_arena);
-			if (!build_ir(c, pf, m, real_sym, ir))
+			if (!build_ir(c, pf, m, real_sym, NULL, ir))
 				return false;
 		}
 		ok = select_and_allocate(c, ir, body, true, mf, ras, real_sym ? NULL : index);
@@ -862,6 +889,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.d = d;
 	c.real_d = d;
 	pa_arena_init(&c.fn_arena);
+	c.fn_arena.small_pages = true; /* (arena.h) */
 	pa_arena_init(&c.mir_arena[0]);
 	pa_arena_init(&c.mir_arena[1]);
 	pa_arena_init(&c.mod_arena);

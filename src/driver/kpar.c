@@ -150,6 +150,7 @@ void drv_pool_start(struct compiler *c)
 		struct worker *w = &p->workers[p->nworkers];
 		w->pool = p;
 		pa_arena_init(&w->fn_arena);
+		w->fn_arena.small_pages = true; /* (arena.h) */
 		pa_arena_init(&w->mir_arena[0]);
 		pa_arena_init(&w->mir_arena[1]);
 		if (!have_attr || pthread_create(&w->thread, &attr, worker_main, w) != 0)

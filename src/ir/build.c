@@ -59,6 +59,9 @@ static void map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_
 		for (uint32_t i = 0; i < old.cap; i++)
 			if (old.keys[i] != ~0ull)
 				map_put(m, old.arena, old.keys[i], old.vals[i]);
+		/* the old table's pages go back (a large function's maps regrow many times) */
+		pa_arena_release(old.keys, old.cap * sizeof *old.keys);
+		pa_arena_release(old.vals, old.cap * sizeof *old.vals);
 	}
 	bool found;
 	uint32_t *slot = map_slot(m, key, &found);

@@ -1239,7 +1239,7 @@ void irb_insn(struct irb *b, const struct ptx_insn *in)
 	(void)type_class_of;
 	ir_ref guard = IR_NO_REF;
 	if (in->has_guard) {
-		guard = read_opnd(b, &in->guard, IR_T_PRED, false);
+		guard = read_opnd(b, in->guard, IR_T_PRED, false);
 	}
 	if (in->op == PTX_OP_EXIT && b->fn->real_sym) {
 		irb_error(b, "'exit' in recursive function '%s' is not supported yet",

@@ -151,8 +151,10 @@ static struct ptx_insn *copy_insn(struct copier *k, const struct ptx_insn *in)
 		n->mods = PA_NEW_ARRAY(k->a, uint16_t, in->nmods);
 		memcpy(n->mods, in->mods, in->nmods * sizeof *in->mods);
 	}
-	if (in->has_guard)
-		copy_operand(k, &n->guard, &in->guard);
+	if (in->has_guard) {
+		n->guard = PA_NEW(k->a, struct ptx_operand);
+		copy_operand(k, n->guard, in->guard);
+	}
 	if (in->nopnds) {
 		n->opnds = PA_NEW_ARRAY(k->a, struct ptx_operand, in->nopnds);
 		for (unsigned i = 0; i < in->nopnds; i++)

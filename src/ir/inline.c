@@ -914,7 +914,7 @@ bool irb_is_unused_param_address(const struct irb *b, const struct ptx_insn *in)
 		if (st->kind != PTX_STMT_INSN || st->u.insn == in)
 			continue;
 		const struct ptx_insn *other = st->u.insn;
-		if (other->has_guard && mentions(&other->guard, d->sym, d->index))
+		if (other->has_guard && mentions(other->guard, d->sym, d->index))
 			return false;
 		for (unsigned k = 0; k < other->nopnds; k++)
 			if (mentions(&other->opnds[k], d->sym, d->index))

@@ -99,3 +99,31 @@ void ir_add_edge(struct ir_function *fn, uint32_t from, uint32_t to)
 	f->succs[f->nsuccs++] = to;
 	fn->cfg_valid = false;
 }
+
+/* Copies what the IR shares with the PTX body it was built from (parameter names, the
+ * variables' symbols, which for variables declared in the body live there) into the IR's
+ * arena and forgets the block labels (read only while building), so that the body can be
+ * freed while the IR lives on. */
+void ir_detach_body(struct ir_function *fn)
+{
+	for (uint32_t i = 0; i < fn->nparams; i++)
+		fn->params[i].name =
+		        pa_arena_strndup(fn->arena, fn->params[i].name, strlen(fn->params[i].name));
+	for (uint32_t i = 0; i < fn->nsymvars; i++) {
+		const struct ptx_symbol *s = fn->symvars[i].sym;
+		if (!s)
+			continue;
+		struct ptx_symbol *copy = PA_NEW(fn->arena, struct ptx_symbol);
+		*copy = *s;
+		copy->name = pa_arena_strndup(fn->arena, s->name, strlen(s->name));
+		copy->init = NULL; /* (what the back end never reads) */
+		copy->ninit = 0;
+		copy->func = NULL;
+		copy->use_text = NULL;
+		copy->use_len = 0;
+		copy->hnext = copy->next_in_scope = NULL;
+		fn->symvars[i].sym = copy;
+	}
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		fn->blocks[b].label = NULL;
+}

@@ -419,6 +419,8 @@ void ir_body_fn_pointers(const struct ptx_function *pf,
 /* A deep copy of a function body (and its parameter symbols) into `arena`, valid after the
  * front end frees the original; module-level symbols are shared. */
 struct ptx_function *ir_copy_function(const struct ptx_function *pf, struct pa_arena *arena);
+/* Makes the IR independent of the PTX body ir_build read (ir.c), so the body can be freed. */
+void ir_detach_body(struct ir_function *fn);
 
 /* Builds the IR of one parsed kernel (ptx_parse_stream's on_function callback hands it
  * over, or a copy of it).  Calls are inlined from `lib` (NULL: none).  Unsupported PTX is

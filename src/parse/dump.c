@@ -234,7 +234,7 @@ static void print_insn(FILE *out, const struct ptx_insn *in)
 {
 	if (in->has_guard) {
 		fputc('@', out);
-		print_operand(out, &in->guard);
+		print_operand(out, in->guard);
 		fputc(' ', out);
 	}
 	fputs(ptx_ops[in->op].name, out);

@@ -742,7 +742,8 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 	}
 	if (guard) {
 		in->has_guard = true;
-		in->guard = *guard;
+		in->guard = PA_NEW(&c->fn_arena, struct ptx_operand);
+		*in->guard = *guard;
 	}
 	struct ptx_insn_locs locs = {.line = line,
 	                             .col = col,

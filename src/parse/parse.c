@@ -579,6 +579,7 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	unsigned errors_before = c->diag->nerrors;
 	pa_arena_init(&c->module_arena);
 	pa_arena_init(&c->fn_arena);
+	c->fn_arena.small_pages = true; /* (arena.h) */
 	ptx_symtab_init(&c->globals, 1024);
 	ptx_symtab_init(&c->locals, 1024);
 	ptx_symtab_init(&c->labels, 256);

@@ -344,19 +344,19 @@ enum ptx_opnd_kind {
  * ({v.x, v.y, ...}); `mov.b64 d, v` with a .v2 .u32 `v` packs like `mov.b64 d, {..}`.
  * A register source written `r + 4` (PTX allows a constant after a register
  * source) has `value` 4: the operand is the register's value plus that constant. */
-struct ptx_operand {
+struct ptx_operand { /* (small fields first: 48 bytes, not 56; a body holds many) */
 	uint8_t kind;
 	uint8_t comp;     /* vector component .x=1 .y=2 .z=3 .w=4, 0 none */
 	bool negated;     /* !%p */
 	bool is_unsigned; /* integer literal with U suffix */
 	uint32_t index;   /* register index inside a range */
 	uint32_t nelems;
+	uint16_t bits;     /* REG/SREG: width in bits as declared, see above */
+	uint8_t video_sel; /* video instructions: .b0-.b3 = 1-4, .h0 = 5, .h1 = 6; 0 none */
 	const struct ptx_symbol *sym;
 	uint64_t value; /* immediates; SYM/ADDR offset; REG: constant added (`r + 4`) */
 	struct ptx_operand *elems;
 	struct ptx_operand *pair; /* second destination of `p|q` */
-	uint16_t bits;            /* REG/SREG: width in bits as declared, see above */
-	uint8_t video_sel;        /* video instructions: .b0-.b3 = 1-4, .h0 = 5, .h1 = 6; 0 none */
 };
 
 struct ptx_insn {
@@ -364,8 +364,8 @@ struct ptx_insn {
 	uint8_t nmods, nopnds;
 	uint8_t types[4], ntypes; /* mma has four: .dtype.atype.btype.ctype */
 	bool has_guard;
-	uint16_t *mods; /* enum ptx_dotword, in source order, types included */
-	struct ptx_operand guard;
+	uint16_t *mods;            /* enum ptx_dotword, in source order, types included */
+	struct ptx_operand *guard; /* with has_guard (a pointer: most instructions have none) */
 	struct ptx_operand *opnds;
 };
 
@@ -381,10 +381,11 @@ enum ptx_stmt_kind {
 	PTX_STMT_TARGETS, /* sym = .branchtargets/.calltargets label, targets in opnds */
 };
 
-struct ptx_stmt {
+struct ptx_stmt { /* (48 bytes: nopnds beside the small fields) */
 	uint8_t kind;
 	uint32_t line;
 	uint32_t col; /* PTX_STMT_INSN: column of the instruction (its guard, if any) */
+	uint32_t nopnds;
 	union {
 		struct ptx_insn *insn;
 		struct ptx_symbol *sym;
@@ -394,8 +395,7 @@ struct ptx_stmt {
 		const char *text;
 	} u;
 	const char *extra;         /* .loc trailing text; .calltargets flag */
-	struct ptx_operand *opnds; /* PTX_STMT_TARGETS */
-	uint32_t nopnds;
+	struct ptx_operand *opnds; /* PTX_STMT_TARGETS (nopnds of them) */
 };
 
 struct ptx_ctx;

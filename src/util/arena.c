@@ -21,6 +21,8 @@
  * the kernel for transparent huge pages: a big function's arena then faults in 2 MiB at a
  * time instead of 4 KiB (page faults were most of the system time on large kernels). */
 #define HUGE_CHUNK ((size_t)2 << 20)
+/* Chunks of at least this size (and below HUGE_CHUNK) come from mmap too (map_small_chunk). */
+#define MAP_CHUNK ((size_t)256 << 10)
 /* How much of a chunk's free part the slow path clears at a time (at least). */
 #define ZERO_STEP ((size_t)8 << 10)
 /* What a reset arena keeps at most (one chunk); more is returned to the system. */
@@ -75,9 +77,27 @@ void pa_arena_init(struct pa_arena *a)
 	a->chunk_size = 64 * 1024;
 }
 
-/* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned (NULL when mmap
- * fails: the caller falls back to malloc). */
-static struct pa_arena_chunk *map_chunk(size_t size)
+/* A zeroed chunk of `size` usable bytes from mmap, whole pages (NULL when mmap fails: the
+ * caller falls back to malloc).  Between MAP_CHUNK and HUGE_CHUNK: glibc would serve such a
+ * chunk from its heap once it has raised its mmap threshold (it does when a large block is
+ * freed), and a freed heap block below the top stays resident -- the parser's and the IR's
+ * chunks would then stay in the process's RSS for the rest of the compile. */
+static struct pa_arena_chunk *map_small_chunk(size_t size)
+{
+	size_t len = (sizeof(struct pa_arena_chunk) + size + PAGE - 1) & ~(PAGE - 1);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	struct pa_arena_chunk *c = m;
+	c->map = m;
+	c->maplen = len;
+	c->size = len - sizeof *c;
+	return c;
+}
+
+/* A zeroed chunk of `size` usable bytes from mmap, its start 2 MiB aligned, for huge pages
+ * when `huge` (NULL when mmap fails: the caller falls back to malloc). */
+static struct pa_arena_chunk *map_chunk(size_t size, bool huge)
 {
 	size_t len = (sizeof(struct pa_arena_chunk) + size + HUGE_CHUNK - 1) & ~(HUGE_CHUNK - 1);
 	unsigned char *m = mmap(NULL, len + HUGE_CHUNK, PROT_READ | PROT_WRITE,
@@ -92,7 +112,10 @@ static struct pa_arena_chunk *map_chunk(size_t size)
 	if (tail)
 		munmap(start + len, tail);
 #ifdef MADV_HUGEPAGE
-	madvise(start, len, MADV_HUGEPAGE);
+	if (huge)
+		madvise(start, len, MADV_HUGEPAGE);
+#else
+	(void)huge;
 #endif
 	struct pa_arena_chunk *c = (struct pa_arena_chunk *)start;
 	c->map = start;
@@ -112,7 +135,9 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		size = need;
 	if (size > SIZE_MAX - sizeof(struct pa_arena_chunk) - 2 * HUGE_CHUNK)
 		out_of_memory(size);
-	struct pa_arena_chunk *c = size >= HUGE_CHUNK ? map_chunk(size) : NULL;
+	struct pa_arena_chunk *c = size >= HUGE_CHUNK  ? map_chunk(size, !a->small_pages)
+	                           : size >= MAP_CHUNK ? map_small_chunk(size)
+	                                               : NULL;
 	if (!c) {
 		/* not cleared here: the slow path clears the free part as allocation reaches it,
 		 * so a small function does not pay for clearing (and faulting in) all 64 KiB */

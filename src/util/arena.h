@@ -7,6 +7,7 @@
 #ifndef PA_ARENA_H
 #define PA_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,11 @@ struct pa_arena {
 	size_t chunk_size;           /* default size of a new chunk */
 	size_t bytes_reserved;       /* sum of chunk sizes (for statistics) */
 	size_t peak_reserved;        /* max of bytes_reserved over the arena's life */
+	/* No transparent huge pages for its chunks (set after pa_arena_init): for an arena whose
+	 * last, partly used chunk would hold up to 2 MiB of untouched memory in a huge page at
+	 * the compile's peak, where 4 KiB faults cost little (measured: the PTX body and the IR;
+	 * the machine IR's arenas fault far more and keep them). */
+	bool small_pages;
 };
 
 void pa_arena_init(struct pa_arena *a);

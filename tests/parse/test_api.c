@@ -49,7 +49,7 @@ static void on_function(void *user, const struct ptx_function *fn, const struct 
 	EXPECT(add->op == PTX_OP_ADD && add->nopnds == 3);
 	EXPECT(add->opnds[2].kind == PTX_OPND_INT && add->opnds[2].value == 255);
 	const struct ptx_insn *bra = fn->stmts[4].u.insn;
-	EXPECT(bra->op == PTX_OP_BRA && bra->has_guard && bra->guard.index == 1);
+	EXPECT(bra->op == PTX_OP_BRA && bra->has_guard && bra->guard->index == 1);
 	EXPECT(ptx_insn_has_mod(bra, PTX_DW_UNI));
 	EXPECT(bra->opnds[0].kind == PTX_OPND_SYM && bra->opnds[0].sym == fn->stmts[5].u.sym);
 	EXPECT(fn->stmts[5].kind == PTX_STMT_LABEL);
