@@ -104,6 +104,12 @@ static bool may_pass(const struct mir_function *fn, const struct mir_insn *b,
 	return !depend(fn, b, c);
 }
 
+/* Whether two VGPR sources (when `both` exist) lie in different banks (register mod 4). */
+static bool banks_differ(const struct mir_opnd *p, const struct mir_opnd *q, bool both)
+{
+	return !both || p->kind != MIR_VGPR || q->kind != MIR_VGPR || (p->v & 3) != (q->v & 3);
+}
+
 /* One half's operands (those of its v_dual_ row `dual`) into `out` at `at`, src0/vsrc1
  * swapped when `swap`. */
 static unsigned put_half(struct mir_opnd *out, unsigned at, const struct mir_insn *in,
@@ -137,6 +143,10 @@ static bool build(const struct mir_function *fn, const struct mir_insn *x,
 	out->enc = AMD_ENC_AUTO;
 	unsigned n = put_half(out->opnds, 0, x, fx->dual, swx);
 	out->nopnds = (uint8_t)put_half(out->opnds, n, y, fy->dual, swy);
+	if (!banks_differ(&out->opnds[2], &out->opnds[n + 2], n == 3 && out->nopnds == 6) ||
+	    (!banks_differ(&out->opnds[1], &out->opnds[n + 1], true) &&
+	     !(fx->dual == AMD_OP_V_DUAL_MOV_B32 && fy->dual == AMD_OP_V_DUAL_MOV_B32)))
+		return false; /* the encoder would refuse it (a quick look first) */
 	struct amd_inst inst;
 	sched_to_amd_inst(fn, out, 0, &inst);
 	uint32_t words[4];
