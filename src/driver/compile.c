@@ -462,6 +462,8 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 		mir_settle(c, mf);
 	}
 	isel_call_frame(mf);
+	if (o->opt_level > 0)
+		sched_vopd(mf);
 	sched_waitcnt(mf, &ss);
 	mir_settle(c, mf);
 	sched_hazards(mf, &ss);

@@ -75,6 +75,9 @@ enum {
 	                       * of consecutive MIR_IF_PARALLEL copies */
 	MIR_IF_WAVE_MASK = 2, /* SALU on a lane mask: b32 on wave32, b64 on wave64 */
 	MIR_IF_PC_ANCHOR = 4, /* the s_getpc_b64 whose result MIR_RELOC literals are relative to */
+	MIR_IF_DUAL = 8,      /* VOPD pair (sched/vopd.c, after allocation): `op` is the X half's
+	                       * v_dual_ row, `op_y` the Y half's; opnds holds X's operands, then
+	                       * Y's (nopnds = both rows' nopnds) */
 };
 
 /* A PC-relative literal (MIR_RELOC operand): the low or high dword of S - A, where S is the
@@ -112,7 +115,8 @@ struct mir_insn {
 	uint32_t src_line; /* PTX line this instruction came from (0: none) */
 	/* image (MIMG) rows: the components and the dim (sel_tex.c; amd_inst's fields) */
 	uint8_t dmask, dim;
-	bool idxen; /* MUBUF: vaddr is an index (sel_tex.c's buffer_load_format) */
+	bool idxen;    /* MUBUF: vaddr is an index (sel_tex.c's buffer_load_format) */
+	uint16_t op_y; /* MIR_IF_DUAL: the Y half's v_dual_ row */
 };
 
 struct mir_block {
@@ -250,6 +254,10 @@ static inline bool mir_opnd_is_def(const struct mir_insn *in, unsigned i)
 	if (in->op == MIR_COPY)
 		return i == 0;
 	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	if ((in->flags & MIR_IF_DUAL) && i >= row->nopnds) { /* the Y half's operands */
+		i -= row->nopnds;
+		row = &amd_isa_rows[in->op_y];
+	}
 	if (mir_has_rtn_opnd(in)) {
 		if (i == 0)
 			return true; /* the returned pre-op value */

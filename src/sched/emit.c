@@ -60,6 +60,13 @@ void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
 	(void)fn;
 	memset(out, 0, sizeof *out);
 	out->row = in->op;
+	if (in->flags & MIR_IF_DUAL) { /* VOPD: X's operands, then Y's */
+		unsigned nx = amd_isa_rows[in->op].nopnds;
+		out->dual = true, out->row_y = in->op_y;
+		for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++)
+			*(i < nx ? &out->ops[i] : &out->ops_y[i - nx]) = to_val(&in->opnds[i], 0);
+		return;
+	}
 	unsigned base = sched_row_base(in);
 	for (unsigned i = base; i < in->nopnds && i - base < AMD_MAX_OPNDS; i++)
 		out->ops[i - base] = to_val(&in->opnds[i], branch_offset);

@@ -2,6 +2,7 @@
  *
  * After register allocation (every operand physical), these passes make the machine code
  * correct for the hardware's timing and turn it into bytes:
+ *   sched_vopd     fuses independent VOP1/VOP2 pairs into RDNA dual-issue VOPD instructions;
  *   sched_waitcnt  inserts s_waitcnt (gfx9-11: vmcnt/expcnt/lgkmcnt, s_waitcnt_vscnt on
  *                  gfx10/11) or gfx12's s_wait_loadcnt/storecnt/dscnt/kmcnt, from a per-register
  *                  scoreboard of pending memory results, merged over the CFG to a fixed point;
@@ -44,6 +45,10 @@ void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo);
 void sched_list_undo(struct mir_function *fn, struct sched_undo *undo);
 /* A deep copy of fn's blocks and virtual registers in fn->arena (to retry allocation). */
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out);
+/* RDNA dual issue (vopd.c): fuses pairs of independent VOP1/VOP2 instructions of a
+ * wave32 block on gfx11/gfx12 into VOPD instructions (MIR_IF_DUAL) after allocation, before
+ * the waits; returns the number of pairs. */
+unsigned sched_vopd(struct mir_function *fn);
 void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats);
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats);
 
