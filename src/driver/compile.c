@@ -228,8 +228,68 @@ static void own_strings(struct mir_function *mf)
 		                                        strlen(mf->relocs[i].symbol));
 }
 
-/* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
- * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
+/* The waves per SIMD that `vgprs` VGPRs allow: co_occupancy's rule (what -v prints) with
+ * only the VGPR term, the one term the order of the code changes. */
+static unsigned vgpr_waves(const struct mir_function *mf, unsigned vgprs)
+{
+	struct co_descriptor desc = {.wave_size = mf->wave_size, .vgpr_count = vgprs};
+	return co_occupancy(mf->target, &desc);
+}
+
+/* The most VGPRs (within the budget) that still allow `waves` per SIMD. */
+static unsigned vgprs_for_waves(const struct mir_function *mf, unsigned waves)
+{
+	unsigned v = mf->max_vgprs;
+	while (v > 1 && vgpr_waves(mf, v) < waves)
+		v--;
+	return v;
+}
+
+/* ra_run_capped(mf, 0) within `vgprs` VGPRs: true when the order needs no more (no spill);
+ * false, with the MIR unchanged, when it does. */
+static bool fits(struct mir_function *mf, struct ra_stats *ras, unsigned vgprs)
+{
+	unsigned budget = mf->max_vgprs;
+	struct pa_diag quiet = {0};
+	mf->max_vgprs = vgprs;
+	bool ok = ra_run_capped(mf, ras, &quiet, 0);
+	mf->max_vgprs = budget;
+	return ok;
+}
+
+/* The latency schedule needs more VGPRs than the most waves allow: the order allocated is
+ * the one of the highest occupancy, the most scheduled of those -- the schedule, a tighter
+ * one (half the held loads' bound), else selection's order.  Selection's order sets the
+ * level (its allocation, kept for the last choice).  False with the MIR unchanged when
+ * selection's order spills too: the spill-cost choice of allocate_scheduled decides then. */
+static bool allocate_by_occupancy(struct mir_function *mf, struct ra_stats *ras,
+                                  struct sched_undo *undo)
+{
+	struct mir_function plain, tried;
+	sched_mir_copy(mf, &plain);
+	sched_list_undo(&plain, undo);
+	sched_mir_copy(&plain, &tried);
+	struct ra_stats tried_ras;
+	if (!fits(&tried, &tried_ras, tried.max_vgprs))
+		return false;
+	unsigned level = vgprs_for_waves(mf, vgpr_waves(mf, tried.num_vgprs));
+	if (fits(mf, ras, level))
+		return true;
+	struct sched_undo tighter;
+	sched_list_recorded(&plain, &tighter, SCHED_MAX_HELD_DWORDS / 2);
+	if (fits(&plain, ras, level)) {
+		*mf = plain;
+		return true;
+	}
+	*mf = tried;
+	*ras = tried_ras;
+	return true;
+}
+
+/* -O1+: allocates the code scheduled on virtual registers, choosing by occupancy first: when
+ * the schedule needs more VGPRs than the most waves allow, allocate_by_occupancy.  When that
+ * fails or spills, also selection's order (scheduling for latency raises pressure) and keeps
+ * the one spilling less.
  * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
  * one runs again capped at the plain one's cost: a scheduled order that spills far more
  * (thousands of values on a large kernel, in round after round) is given up as soon as it
@@ -237,9 +297,16 @@ static void own_strings(struct mir_function *mf)
 static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
 	struct sched_undo undo;
-	sched_list_recorded(mf, &undo);
+	sched_list_recorded(mf, &undo, SCHED_MAX_HELD_DWORDS);
+	unsigned top = vgprs_for_waves(mf, vgpr_waves(mf, 1));
+	if (top < mf->max_vgprs) {
+		if (fits(mf, ras, top))
+			return true;
+		if (!ras->rewritten && allocate_by_occupancy(mf, ras, &undo))
+			return true;
+	}
 	struct pa_diag quiet = {0};
-	bool ok = ra_run_capped(mf, ras, &quiet, 0);
+	bool ok = !ras->rewritten && ra_run_capped(mf, ras, &quiet, 0);
 	if (ok)
 		return true;
 	if (ras->rewritten) {
