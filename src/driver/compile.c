@@ -133,19 +133,6 @@ size_t drv_kernel_slot(struct compiler *c)
 	return c->nkernels++;
 }
 
-/* The threads of a workgroup at most (.reqntid, else .maxntid), 0 when the kernel does not
- * say. */
-static unsigned workgroup_threads(const struct ir_function *ir)
-{
-	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
-	if (!dims)
-		return 0;
-	unsigned threads = 1;
-	for (int i = 0; i < 3; i++)
-		threads *= dims[i] ? dims[i] : 1;
-	return threads;
-}
-
 /* Adds the kernel's entry with what the IR says (name, arguments, workgroup size), before
  * the IR is dropped; finish_kernel fills in the code.  Returns its index. */
 static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
@@ -155,7 +142,14 @@ static size_t begin_kernel(struct compiler *c, const struct ir_function *ir)
 	co_kernel_defaults(k);
 	k->name = pa_arena_strndup(&c->mod_arena, ir->name, strlen(ir->name));
 	k->uses_dynamic_stack = ir->ncallees || ir->calls_pointers; /* depth unknown here */
-	k->max_flat_workgroup_size = workgroup_threads(ir);
+	unsigned maxwg = 0;
+	const uint32_t *dims = ir->reqntid[0] ? ir->reqntid : ir->maxntid[0] ? ir->maxntid : NULL;
+	if (dims) {
+		maxwg = 1;
+		for (int i = 0; i < 3; i++)
+			maxwg *= dims[i] ? dims[i] : 1;
+	}
+	k->max_flat_workgroup_size = maxwg;
 	if (ir->reqntid[0])
 		for (int i = 0; i < 3; i++)
 			k->reqd_workgroup_size[i] = ir->reqntid[i] ? ir->reqntid[i] : 1;
@@ -234,100 +228,18 @@ static void own_strings(struct mir_function *mf)
 		                                        strlen(mf->relocs[i].symbol));
 }
 
-/* The waves per SIMD that `vgprs` VGPRs allow: co_occupancy's VGPR term (what -v prints),
- * the one term the order of the code changes, in whole workgroups of `wg_threads` (0:
- * unknown) as the CU places them (amdsim's CU model too): sgemm_reg8x8 on gfx1030 at 99
- * VGPRs allows 9 waves by the VGPR term but holds two workgroups of 8 waves on 4 SIMDs, the
- * 8 that 120 VGPRs hold -- no reason to give up the schedule there. */
-static unsigned vgpr_waves(const struct mir_function *mf, unsigned wg_threads, unsigned vgprs)
-{
-	struct co_descriptor desc = {.wave_size = mf->wave_size, .vgpr_count = vgprs};
-	unsigned waves = co_occupancy(mf->target, &desc);
-	unsigned wg_waves = (wg_threads + mf->wave_size - 1) / mf->wave_size;
-	if (wg_waves <= 1)
-		return waves;
-	enum { SIMDS = 4 }; /* a gfx9 CU; a gfx10+ WGP (the code objects' WGP mode) */
-	unsigned groups = waves * SIMDS / wg_waves;
-	unsigned lds = mf->target->info->gen >= AMD_GFX10 ? 131072 : 65536;
-	if (mf->lds_size && lds / mf->lds_size < groups)
-		groups = lds / mf->lds_size;
-	unsigned placed = (groups * wg_waves + SIMDS - 1) / SIMDS;
-	return placed < waves ? placed : waves;
-}
-
-/* The most VGPRs (within the budget) that still allow `waves` per SIMD. */
-static unsigned vgprs_for_waves(const struct mir_function *mf, unsigned wg_threads, unsigned waves)
-{
-	unsigned v = mf->max_vgprs;
-	while (v > 1 && vgpr_waves(mf, wg_threads, v) < waves)
-		v--;
-	return v;
-}
-
-/* ra_run_capped(mf, 0) within `vgprs` VGPRs: true when the order needs no more (no spill);
- * false, with the MIR unchanged, when it does. */
-static bool fits(struct mir_function *mf, struct ra_stats *ras, unsigned vgprs)
-{
-	unsigned budget = mf->max_vgprs;
-	struct pa_diag quiet = {0};
-	mf->max_vgprs = vgprs;
-	bool ok = ra_run_capped(mf, ras, &quiet, 0);
-	mf->max_vgprs = budget;
-	return ok;
-}
-
-/* The latency schedule needs more VGPRs than the most waves allow: the order allocated is
- * the one of the highest occupancy, the most scheduled of those -- the schedule, a tighter
- * one (half the held loads' bound), else selection's order.  Selection's order sets the
- * level (its allocation, kept for the last choice).  False with the MIR unchanged when
- * selection's order spills too: the spill-cost choice of allocate_scheduled decides then. */
-static bool allocate_by_occupancy(struct mir_function *mf, struct ra_stats *ras,
-                                  struct sched_undo *undo, unsigned wg_threads)
-{
-	struct mir_function plain, tried;
-	sched_mir_copy(mf, &plain);
-	sched_list_undo(&plain, undo);
-	sched_mir_copy(&plain, &tried);
-	struct ra_stats tried_ras;
-	if (!fits(&tried, &tried_ras, tried.max_vgprs))
-		return false;
-	unsigned level =
-	        vgprs_for_waves(mf, wg_threads, vgpr_waves(mf, wg_threads, tried.num_vgprs));
-	if (fits(mf, ras, level))
-		return true;
-	struct sched_undo tighter;
-	sched_list_recorded(&plain, &tighter, SCHED_MAX_HELD_DWORDS / 2);
-	if (fits(&plain, ras, level)) {
-		*mf = plain;
-		return true;
-	}
-	*mf = tried;
-	*ras = tried_ras;
-	return true;
-}
-
-/* -O1+: allocates the code scheduled on virtual registers, choosing by occupancy first: when
- * the schedule needs more VGPRs than the most waves allow, allocate_by_occupancy.  When that
- * fails or spills, also selection's order (scheduling for latency raises pressure) and keeps
- * the one spilling less.
+/* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
+ * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
  * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
  * one runs again capped at the plain one's cost: a scheduled order that spills far more
  * (thousands of values on a large kernel, in round after round) is given up as soon as it
  * has lost, and the choice is the same as running both to the end. */
-static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d,
-                               unsigned wg_threads)
+static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
 	struct sched_undo undo;
-	sched_list_recorded(mf, &undo, SCHED_MAX_HELD_DWORDS);
-	unsigned top = vgprs_for_waves(mf, wg_threads, vgpr_waves(mf, wg_threads, 1));
-	if (top < mf->max_vgprs) {
-		if (fits(mf, ras, top))
-			return true;
-		if (!ras->rewritten && allocate_by_occupancy(mf, ras, &undo, wg_threads))
-			return true;
-	}
+	sched_list_recorded(mf, &undo);
 	struct pa_diag quiet = {0};
-	bool ok = !ras->rewritten && ra_run_capped(mf, ras, &quiet, 0);
+	bool ok = ra_run_capped(mf, ras, &quiet, 0);
 	if (ok)
 		return true;
 	if (ras->rewritten) {
@@ -379,8 +291,6 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	struct pa_diag *d = c->d;
 	memset(ras, 0, sizeof *ras);
 	unsigned wave = o->target.wave_size;
-	/* (taken now: in compact mode the IR is gone at allocation) */
-	unsigned wg_threads = workgroup_threads(ir);
 	if (c->compact) /* (a selection without scratch before) */
 		pa_arena_reset(&c->mir_arena[c->mir_cur]);
 	if (!isel_run(ir, &o->target, wave, reserve_scratch, drv_mir_arena(c), mf, d))
@@ -417,7 +327,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
 	if (o->opt_level > 0)
-		return allocate_scheduled(mf, ras, d, wg_threads);
+		return allocate_scheduled(mf, ras, d);
 	return ra_run(mf, ras, d);
 }
 

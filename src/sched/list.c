@@ -50,7 +50,6 @@ struct region {
 	uint32_t number;
 	struct sched_undo *undo; /* (or NULL) where a region's new order is recorded */
 	uint32_t block, start;   /* the region being scheduled: block, first instruction */
-	uint32_t max_held;       /* before allocation: the bound on held load dwords */
 };
 
 struct sched_undo_region {
@@ -309,17 +308,16 @@ static uint32_t ready_pop(struct ready *q)
  * a load moved up ahead of the arithmetic holds its registers until its readers run, and
  * with no bound an unrolled loop's loads all move to its top (a register-blocked SGEMM: 64
  * ds_read2 holding 128 VGPRs, 240 in all against 98 unscheduled, a third of the waves).
- * A load that would take the total past the bound (rg->max_held: SCHED_MAX_HELD_DWORDS unless
- * the driver tightens it to keep an occupancy level) waits while other work is ready; 24 lets
- * the next step's loads (16 dwords there) start while one step computes.  After allocation
+ * A load that would take the total past MAX_HELD_DWORDS waits while other work is ready;
+ * 24 lets the next step's loads (16 dwords there) start while one step computes.  After allocation
  * the order cannot raise pressure and nothing is held back. */
+enum { MAX_HELD_DWORDS = 24 };
 
 struct held_loads {
 	uint32_t *dwords;  /* per instruction: VGPR dwords a load writes (0: not a load) */
 	uint32_t *readers; /* per load: read-after-write successors not yet emitted */
 	uint32_t *pred_first, *pred; /* per instruction: the loads it reads (CSR) */
 	uint32_t held;
-	uint32_t max_held; /* the region's bound (rg->max_held) */
 };
 
 static uint32_t load_vgpr_dwords(const struct region *rg, const struct mir_insn *in)
@@ -342,7 +340,6 @@ static void held_loads_init(struct region *rg, struct held_loads *hl, const stru
 	hl->readers = PA_NEW_ARRAY(rg->a, uint32_t, n);
 	hl->pred_first = PA_NEW_ARRAY(rg->a, uint32_t, n + 2);
 	hl->held = 0;
-	hl->max_held = rg->max_held;
 	for (uint32_t i = 0; i < n; i++)
 		hl->dwords[i] = load_vgpr_dwords(rg, &insns[i]);
 	uint32_t total = 0;
@@ -383,7 +380,7 @@ static struct ready *pick_queue(const struct held_loads *hl, struct ready *q, st
 	if (!q->n)
 		return ql;
 	uint32_t load = ql->item[0];
-	if (hl->held + hl->dwords[load] > hl->max_held)
+	if (hl->held + hl->dwords[load] > MAX_HELD_DWORDS)
 		return q;
 	return ready_before(ql, load, q->item[0]) ? ql : q;
 }
@@ -428,7 +425,7 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
 	return peak;
 }
 
-/* Whether the new order holds more than the bound's VGPR dwords beyond the old one at
+/* Whether the new order holds more than MAX_HELD_DWORDS VGPR dwords beyond the old one at
  * its peak (e.g. a kernel's 64 store addresses all computed before the first store, 128
  * VGPRs, where each store's address comes just before it): then the region keeps its
  * order.  Before allocation only. */
@@ -437,7 +434,7 @@ static bool raises_pressure(const struct region *rg, const struct mir_insn *insn
 {
 	if (!rg->vreg_key)
 		return false;
-	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + rg->max_held;
+	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + MAX_HELD_DWORDS;
 }
 
 /* insns[j] = the old insns[order[j]] for every j, in place (a copy of a large region would
@@ -554,13 +551,11 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	}
 }
 
-static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo,
-                          uint32_t max_held)
+static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo)
 {
 	struct region rg;
 	memset(&rg, 0, sizeof rg);
 	rg.undo = undo;
-	rg.max_held = max_held;
 	rg.t = fn->target;
 	rg.fn = fn;
 	struct pa_arena region_arena; /* (the function's arena would keep every region's graph) */
@@ -602,13 +597,13 @@ static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sch
 
 void sched_list(struct mir_function *fn, bool virtual_regs)
 {
-	list_schedule(fn, virtual_regs, NULL, SCHED_MAX_HELD_DWORDS);
+	list_schedule(fn, virtual_regs, NULL);
 }
 
-void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo, uint32_t max_held)
+void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo)
 {
 	memset(undo, 0, sizeof *undo);
-	list_schedule(fn, true, undo, max_held);
+	list_schedule(fn, true, undo);
 }
 
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out)

@@ -41,10 +41,7 @@ struct sched_undo {
 	struct sched_undo_region *regions;
 	uint32_t n, cap;
 };
-/* max_held: how many VGPR dwords loads moved ahead of their readers may hold at once
- * (SCHED_MAX_HELD_DWORDS; less keeps the pressure nearer selection's order). */
-enum { SCHED_MAX_HELD_DWORDS = 24 };
-void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo, uint32_t max_held);
+void sched_list_recorded(struct mir_function *fn, struct sched_undo *undo);
 void sched_list_undo(struct mir_function *fn, struct sched_undo *undo);
 /* A deep copy of fn's blocks and virtual registers in fn->arena (to retry allocation). */
 void sched_mir_copy(const struct mir_function *fn, struct mir_function *out);
