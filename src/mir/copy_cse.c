@@ -94,6 +94,20 @@ bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in)
 	return false;
 }
 
+/* Whether `in` ends a window of memory accesses that lds_pair.c and mem_widen.c merge: a
+ * store, atomic, cache operation, branch, message (s_barrier, s_waitcnt's kin) or EXEC write. */
+bool mir_ends_memory_window(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (in->op >= AMD_NUM_OPCODES)
+		return mir_writes_exec(fn, in);
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	if (row->flags & (AMD_F_STORE | AMD_F_ATOMIC | AMD_F_CACHE_CPOL | AMD_F_BRANCH))
+		return true;
+	if (row->unit == AMD_UNIT_MSG || row->unit == AMD_UNIT_BRANCH)
+		return true;
+	return mir_writes_exec(fn, in);
+}
+
 /* A constant put in an SGPR vreg defined once (a literal VOP3 cannot encode on gfx9): SGPR
  * writes do not depend on EXEC, so it is numbered across the whole block. */
 static bool sgpr_constant(const struct mir_function *fn, const uint8_t *defs,

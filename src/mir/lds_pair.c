@@ -110,19 +110,6 @@ static void address_form(const struct lds_pair *lp, uint32_t v, uint32_t *root, 
 	}
 }
 
-/* Whether instruction `in` ends every pairing window (see the header). */
-static bool barrier_to_pairing(const struct mir_function *fn, const struct mir_insn *in)
-{
-	if (in->op >= AMD_NUM_OPCODES)
-		return mir_writes_exec(fn, in);
-	const struct amd_isa_op *row = &amd_isa_rows[in->op];
-	if (row->flags & (AMD_F_STORE | AMD_F_ATOMIC | AMD_F_CACHE_CPOL | AMD_F_BRANCH))
-		return true;
-	if (row->unit == AMD_UNIT_MSG || row->unit == AMD_UNIT_BRANCH)
-		return true;
-	return mir_writes_exec(fn, in);
-}
-
 /* A read this pass may pair: ds_read_b32/b64 into a whole vreg defined once, at a dword
  * aligned offset, from a one-dword address vreg. */
 static bool pairable(const struct lds_pair *lp, const struct mir_insn *in, unsigned *words)
@@ -269,7 +256,7 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 		const struct mir_insn *in = &bl->insns[i];
 		unsigned words;
 		if (!pairable(lp, in, &words)) {
-			if (barrier_to_pairing(lp->fn, in))
+			if (mir_ends_memory_window(lp->fn, in))
 				nopen = 0;
 			continue;
 		}

@@ -256,19 +256,6 @@ static int cmp_cand(const void *pa, const void *pb)
 	return a->pos < b->pos ? -1 : a->pos > b->pos; /* deterministic order of equals */
 }
 
-/* Whether instruction `in` closes the window (see the header). */
-static bool ends_window(const struct mir_function *fn, const struct mir_insn *in)
-{
-	if (in->op >= AMD_NUM_OPCODES)
-		return mir_writes_exec(fn, in);
-	const struct amd_isa_op *row = &amd_isa_rows[in->op];
-	if (row->flags & (AMD_F_STORE | AMD_F_ATOMIC | AMD_F_CACHE_CPOL | AMD_F_BRANCH))
-		return true;
-	if (row->unit == AMD_UNIT_MSG || row->unit == AMD_UNIT_BRANCH)
-		return true;
-	return mir_writes_exec(fn, in);
-}
-
 static const uint16_t global_wide[5] = {0, AMD_OP_GLOBAL_LOAD_DWORD, AMD_OP_GLOBAL_LOAD_DWORDX2,
                                         AMD_OP_GLOBAL_LOAD_DWORDX3, AMD_OP_GLOBAL_LOAD_DWORDX4};
 
@@ -400,7 +387,7 @@ static void widen_block(struct widen *w, uint32_t b)
 				close_window(w, b, c, n);
 				n = 0;
 			}
-		} else if (ends_window(w->fn, in)) {
+		} else if (mir_ends_memory_window(w->fn, in)) {
 			close_window(w, b, c, n);
 			n = 0;
 		}

@@ -305,6 +305,8 @@ unsigned mir_coalesce_tuples(struct mir_function *fn);
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
 bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in);
+/* Whether `in` ends a window of memory accesses the merging passes combine (copy_cse.c). */
+bool mir_ends_memory_window(const struct mir_function *fn, const struct mir_insn *in);
 
 /* Prints the function (virtual or physical registers) in LLVM's syntax where possible,
  * one instruction per line, for --dump-mir and tests. */
