@@ -341,28 +341,40 @@ static unsigned step_results(struct mir_function *fn, struct tinfo *ti)
 	return done;
 }
 
-/* Step 4 on the MFMA at index i of block b. */
-static bool accumulate_in_place(struct mir_function *fn, const struct tinfo *ti, uint32_t b,
-                                uint32_t i)
+/* Step 4's common test: `in` is an MFMA whose result v and srcC u are distinct whole vregs of
+ * one file, size and alignment, and u is no other source of it. */
+static bool mfma_dst_and_src_c(const struct mir_function *fn, const struct mir_insn *in,
+                               uint32_t *v, uint32_t *u)
 {
-	struct mir_block *bl = &fn->blocks[b];
-	const struct mir_insn *in = &bl->insns[i];
 	if (!is_mfma(in) || in->nopnds < 4)
 		return false;
 	const struct mir_opnd *vo = &in->opnds[0], *uo = &in->opnds[3];
 	if (vo->kind != MIR_VREG || uo->kind != MIR_VREG || vo->v == uo->v || !is_whole(fn, vo) ||
 	    !is_whole(fn, uo))
 		return false;
-	uint32_t v = vo->v, u = uo->v;
-	const struct mir_vreg *vv = &fn->vregs[v], *uv = &fn->vregs[u];
-	const struct tinfo *ui = &ti[u];
-	if (vv->file != uv->file || vv->size != uv->size || vv->align != uv->align ||
-	    ui->ndefs != 1 || ui->nreads != 1 || ui->partial || ui->rtn || ui->def_block != b ||
-	    ui->def_index >= i)
+	const struct mir_vreg *vv = &fn->vregs[vo->v], *uv = &fn->vregs[uo->v];
+	if (vv->file != uv->file || vv->size != uv->size || vv->align != uv->align)
 		return false;
 	for (unsigned k = 1; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
-		if (k != 3 && in->opnds[k].kind == MIR_VREG && in->opnds[k].v == u)
+		if (k != 3 && in->opnds[k].kind == MIR_VREG && in->opnds[k].v == uo->v)
 			return false;
+	*v = vo->v;
+	*u = uo->v;
+	return true;
+}
+
+/* Step 4 on the MFMA at index i of block b. */
+static bool accumulate_in_place(struct mir_function *fn, const struct tinfo *ti, uint32_t b,
+                                uint32_t i)
+{
+	struct mir_block *bl = &fn->blocks[b];
+	uint32_t v, u;
+	if (!mfma_dst_and_src_c(fn, &bl->insns[i], &v, &u))
+		return false;
+	const struct tinfo *ui = &ti[u];
+	if (ui->ndefs != 1 || ui->nreads != 1 || ui->partial || ui->rtn || ui->def_block != b ||
+	    ui->def_index >= i)
+		return false;
 	for (uint32_t j = ui->def_index; j < i; j++)
 		if (mentions(&bl->insns[j], v) || mir_writes_exec(fn, &bl->insns[j]))
 			return false;
@@ -376,22 +388,12 @@ static bool accumulate_in_place(struct mir_function *fn, const struct tinfo *ti,
 static bool first_in_place(struct mir_function *fn, const struct tinfo *ti, uint32_t b, uint32_t i)
 {
 	struct mir_block *bl = &fn->blocks[b];
-	const struct mir_insn *in = &bl->insns[i];
-	if (!is_mfma(in) || in->nopnds < 4)
+	uint32_t v, u;
+	if (!mfma_dst_and_src_c(fn, &bl->insns[i], &v, &u))
 		return false;
-	const struct mir_opnd *vo = &in->opnds[0], *uo = &in->opnds[3];
-	if (vo->kind != MIR_VREG || uo->kind != MIR_VREG || vo->v == uo->v || !is_whole(fn, vo) ||
-	    !is_whole(fn, uo))
-		return false;
-	uint32_t v = vo->v, u = uo->v;
-	const struct mir_vreg *vv = &fn->vregs[v], *uv = &fn->vregs[u];
 	const struct tinfo *vi = &ti[v];
-	if (vv->file != uv->file || vv->size != uv->size || vv->align != uv->align ||
-	    vi->ndefs != 1 || vi->partial || vi->rtn || ti[u].rtn)
+	if (vi->ndefs != 1 || vi->partial || vi->rtn || ti[u].rtn)
 		return false;
-	for (unsigned k = 1; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
-		if (k != 3 && in->opnds[k].kind == MIR_VREG && in->opnds[k].v == u)
-			return false;
 	unsigned reads = 0;
 	for (uint32_t j = i + 1; j < bl->ninsns; j++) {
 		const struct mir_insn *c = &bl->insns[j];
