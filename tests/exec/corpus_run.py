@@ -143,21 +143,28 @@ def convert_case(rng):
         'bf16_train'
 
 
-def round_f32(q):
-    """The f32 nearest to the rational q (ties to even); normal results only."""
-    if q == 0:
-        return 0.0
-    sign = -1.0 if q < 0 else 1.0
+def round_sig(q, p):
+    """The nearest to the nonzero rational |q| with p significant bits (ties to even), as
+    (r, e): |q| ~ r * 2**(e - p + 1), 2**(p-1) <= r <= 2**p (r == 2**p when it rounds up to the
+    next binade); normal results only."""
     q = abs(q)
     e = q.numerator.bit_length() - q.denominator.bit_length()
     if Fraction(2) ** e > q:
         e -= 1
-    m = q / Fraction(2) ** (e - 23)  # 24 significant bits
+    m = q / Fraction(2) ** (e - p + 1)
     r = int(m)
     rem = m - r
     if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and r & 1):
         r += 1
-    return sign * r * 2.0 ** (e - 23)
+    return r, e
+
+
+def round_f32(q):
+    """The f32 nearest to the rational q (ties to even); normal results only."""
+    if q == 0:
+        return 0.0
+    r, e = round_sig(q, 24)
+    return (-1.0 if q < 0 else 1.0) * r * 2.0 ** (e - 23)
 
 
 def gemm_case(rng):
@@ -186,19 +193,10 @@ def round_bf16(q):
     """The bf16 nearest to the rational q (ties to even); finite inputs only."""
     if q == 0:
         return 0
-    sign = 0x8000 if q < 0 else 0
-    q = abs(q)
-    e = q.numerator.bit_length() - q.denominator.bit_length()
-    if Fraction(2) ** e > q:
-        e -= 1
-    m = q / Fraction(2) ** (e - 7)  # 8 significant bits
-    r = int(m)
-    rem = m - r
-    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and r & 1):
-        r += 1
+    r, e = round_sig(q, 8)
     if r == 256:
         r, e = 128, e + 1
-    return sign | ((e + 127) << 7) | (r - 128)
+    return (0x8000 if q < 0 else 0) | ((e + 127) << 7) | (r - 128)
 
 
 def assert_fail(ptxas, sim, tmp, t, sm):
