@@ -319,13 +319,21 @@ static bool write_file(const char *path, const struct co_buffer *b)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
 	struct stat st;
-	bool ok = fd >= 0 && write_all(fd, b->data, b->size) && !fstat(fd, &st) &&
-	          (!S_ISREG(st.st_mode) || ftruncate(fd, (off_t)b->size) == 0);
-	if (fd >= 0 && close(fd) != 0)
+	bool regular = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
+	bool ok = fd >= 0 && write_all(fd, b->data, b->size) &&
+	          (!regular || ftruncate(fd, (off_t)b->size) == 0);
+	int err = errno;
+	if (fd >= 0 && close(fd) != 0) {
+		err = ok ? errno : err;
 		ok = false;
+	}
 	if (!ok) {
-		fprintf(stderr, "ptxas-amd: error: cannot write '%s': %s\n", path, strerror(errno));
-		remove(path);
+		fprintf(stderr, "ptxas-amd: error: cannot write '%s': %s\n", path, strerror(err));
+		/* Only a regular file this call opened holds a partial object worth removing: a
+		 * path it could not open may be someone's file, and a device (/dev/null, a pipe)
+		 * is not ours to unlink. */
+		if (regular)
+			remove(path);
 	}
 	return ok;
 }

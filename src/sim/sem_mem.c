@@ -498,6 +498,7 @@ static void ds_check_align(struct sim_wave *w, const struct sim_insn *in, uint32
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t a0 = ds_addr(w, in, l) + off0, a1 = a0 - off0 + off1;
 		if ((a0 | a1) & mask) {
+			w->ctx->stats->misaligned++;
 			sim_violation(
 			        w, in,
 			        "misaligned LDS access: address 0x%x (lane %u) is not %u-byte "

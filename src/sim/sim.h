@@ -146,7 +146,8 @@ struct sim_stats {
 	uint64_t nop_cycles;                /* cycles spent in s_nop */
 	uint64_t cycles;                    /* sum over workgroups of the slowest wave's clock */
 	uint64_t waves, workgroups;
-	uint64_t violations;    /* strict-checker reports */
+	uint64_t violations;    /* strict-checker reports (alignment ones included) */
+	uint64_t misaligned;    /* of them, aligned mode's misaligned LDS accesses */
 	uint64_t matrix_cycles; /* cycles the matrix units were busy (passes x 4, all waves) */
 	bool trapped;           /* the run ended at an s_trap (trap, abort, assert): SIM_ERROR */
 	struct sim_cu_stats cu; /* when sim_options.cu_model */

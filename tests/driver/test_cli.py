@@ -87,6 +87,24 @@ check("codegen unsupported", ["--gpu-name", "gfx1100", "-", "-o", os.devnull], 1
                "GPUs"], stdin=UNSUPPORTED_PTX)
 
 
+
+def check_unwritable_output():
+    """An output path that cannot be written is reported and left alone: an empty directory
+    (open fails with EISDIR; an unlink of the path would remove it) and a device stay."""
+    with tempfile.TemporaryDirectory() as tmp:
+        target = os.path.join(tmp, "out.hsaco")
+        os.mkdir(target)
+        check("output is a directory", ["--gpu-name", "gfx90a", example, "-o", target], 1,
+              err_has=["cannot write '%s'" % target])
+        if not os.path.isdir(target):
+            failures.append("output is a directory: ptxas-amd removed the directory")
+    check("output to /dev/null", ["--gpu-name", "gfx1100", example, "-o", os.devnull], 0)
+    if not os.path.exists(os.devnull):
+        failures.append("output to /dev/null: the device is gone")
+
+
+check_unwritable_output()
+
 def kernel_source(name, gpu, directive=True):
     return ((".amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n" % gpu if directive else "") +
             ".text\n.globl {0}\n.p2align 8\n.type {0},@function\n{0}:\n  s_endpgm\n"

@@ -11,6 +11,7 @@ element, 16 for b96 and b128, each element of ds_read2/ds_write2) is a violation
 naming the pc and the address; the same instruction at an aligned address is not.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -142,7 +143,9 @@ def main():
                 r = run(cmd + ["--alignment-mode", "aligned"], env)
                 if need:
                     ok = (r.returncode == 3 and "misaligned LDS access" in r.stderr
-                          and "pc 0x" in r.stderr and "not %d-byte aligned" % need in r.stderr)
+                          and "pc 0x" in r.stderr and "not %d-byte aligned" % need in r.stderr
+                          and re.search(r"amdsim: \d+ misaligned LDS access\(es\)$", r.stderr, re.M)
+                          and "waitcnt/hazard" not in r.stderr)
                     check(ok, "%s %s: aligned mode reports it (exit %d: %s)"
                           % (t, n, r.returncode, r.stderr[:400]))
                 else:
