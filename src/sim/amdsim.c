@@ -420,7 +420,8 @@ static void print_violation_counts(const struct sim_stats *st)
 	if (timing && st->misaligned)
 		fputs(" and ", stderr);
 	if (st->misaligned)
-		fprintf(stderr, "%llu misaligned LDS access(es)", (unsigned long long)st->misaligned);
+		fprintf(stderr, "%llu misaligned LDS access(es)",
+		        (unsigned long long)st->misaligned);
 }
 
 int main(int argc, char **argv)
