@@ -76,7 +76,6 @@ struct isel {
 	uint32_t pc_base;                /* vreg: s_getpc_b64 anchor result, ~0 when unused */
 	uint32_t *local_offset;          /* per ir symvar: private (scratch) offset */
 	unsigned flat_scratch_init_sgpr; /* first user SGPR of flat_scratch_init */
-	bool reserve_scratch;            /* set scratch up even without .local (VGPR spills) */
 	/* real calls (sel_call.c): where .local variables start in the frame; frame bytes */
 	uint32_t locals_base, frame_size;
 	/* alloca's dynamic stack (sel_sys.c): its private offsets, after the .local frame */

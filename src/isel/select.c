@@ -549,13 +549,11 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 }
 
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
-              bool reserve_scratch, struct pa_arena *arena, struct mir_function *mf,
-              struct pa_diag *d)
+              struct pa_arena *arena, struct mir_function *mf, struct pa_diag *d)
 {
 	struct isel s;
 	memset(&s, 0, sizeof s);
 	s.ir = ir;
-	s.reserve_scratch = reserve_scratch;
 	s.mf = mf;
 	s.t = t;
 	s.gen = t->info->gen;

@@ -70,6 +70,33 @@ def mix_case(name, kernel, flags, seed):
     return c
 
 
+def grid3_case(name, flags):
+    """spill_grid3: spill_mix's reference on a 2 x 2 x 2 grid of 48-thread blocks (thread index
+    from the three block ids, x fastest); gid[0] = %gridid, the HSA dispatch id, 0 in amdsim,
+    where each launch is the first packet of its queue (machine-specific, as in
+    cases_sreg2.py)."""
+    nthreads = 8 * 48
+    rng = random.Random(name)
+    words = [rng.getrandbits(32) for _ in range(16 * nthreads)]
+    for t in range(0, nthreads, 7):  # some lanes leave the loop early: a3 & 1023 == 1023
+        words[16 * t + 3] |= 1023
+        words[16 * t + 4] = 0
+    n = 5
+
+    def check(outs, wave):
+        got, exp = unpack('I', outs[0]), mix_expect(words, n, nthreads)
+        errs = ['%s thread %d word %d: got %#x, expected %#x' % (name, k // 26, k % 26, g, e)
+                for k, (g, e) in enumerate(zip(got, exp)) if g != e][:12]
+        gid = unpack('Q', outs[1])[0]
+        return errs + (['%s: %%gridid %#x, the dispatch id is 0' % (name, gid)] if gid else [])
+
+    c = Case(name, 'spill_grid3', (2, 2, 2), (48,),
+             [Out(104 * nthreads), In('I', words), ('u32', n), Out(8)], check)
+    c.ptxas_flags = flags
+    c.must_spill = True
+    return c
+
+
 def with_budget(case, name, vgprs):
     """An existing case (its own reference) under a VGPR budget that makes it spill."""
     c = copy.copy(case)
@@ -85,6 +112,7 @@ def cases():
     return [mix_case('spill_mix_r8', 'spill_mix', ['--maxrregcount', '8'], 1),
             mix_case('spill_mix_r24', 'spill_mix', ['--maxrregcount', '24'], 2),
             mix_case('spill_maxnreg', 'spill_maxnreg', [], 3),
+            grid3_case('spill_grid3_r12', ['--maxrregcount', '12']),
             with_budget(mem['memspace_local'], 'spill_local_r8', 8),
             with_budget(mem['memspace_depot'], 'spill_depot_r8', 8),
             with_budget(mem['memspace_generic'], 'spill_generic_r8', 8)]
