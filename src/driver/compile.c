@@ -324,6 +324,7 @@ static bool allocate(struct compiler *c, struct mir_function *mf, struct ra_stat
 	                           : ra_run_unchanged(mf, ras, c->d);
 	if (ok || !ras->needs_scratch)
 		return ok;
+	mir_settle(c, mf); /* (without what the failed try left in the arena) */
 	mir_setup_scratch(mf);
 	if (o->verify && !mir_verify(mf, false, c->d))
 		return false;
