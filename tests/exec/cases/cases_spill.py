@@ -101,11 +101,9 @@ def grid3_case(name, flags):
 
 def sgpr_first_case(name, flags):
     """spill_sgpr_first (ptx/gen_spill_sgpr_first.py, which gives the semantics): SGPRs spill
-    to VGPR lanes before VGPRs must spill to scratch; one block of 64 threads.  At -O0 (the
-    driver's ra_run_unchanged goes back to selection's code on gfx90a/gfx1030).  The same
-    kernel at -O1..-O3 takes allocate_scheduled's kept copy there and runs right on those two,
-    but amdsim reports a missing s_waitcnt on gfx942/gfx11/gfx12, where none of this applies
-    (not yet investigated), so it is not a case here yet."""
+    to VGPR lanes before VGPRs must spill to scratch; one block of 64 threads.  On gfx90a and
+    gfx1030 the driver goes back to the code as selection made it before mir_setup_scratch:
+    allocate_scheduled's kept copy at -O3, ra_run_unchanged's at -O0."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                     'ptx'))
     from gen_spill_sgpr_first import NS, NV, NP
@@ -156,6 +154,7 @@ def cases():
             mix_case('spill_mix_r24', 'spill_mix', ['--maxrregcount', '24'], 2),
             mix_case('spill_maxnreg', 'spill_maxnreg', [], 3),
             grid3_case('spill_grid3_r12', ['--maxrregcount', '12']),
+            sgpr_first_case('spill_sgpr_first_r10', ['--maxrregcount', '10']),
             sgpr_first_case('spill_sgpr_first_o0_r10', ['-O0', '--maxrregcount', '10']),
             with_budget(mem['memspace_local'], 'spill_local_r8', 8),
             with_budget(mem['memspace_depot'], 'spill_depot_r8', 8),

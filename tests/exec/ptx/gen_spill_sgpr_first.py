@@ -17,7 +17,7 @@ kept copy).  cases_spill.py imports NS and NV for its reference.
 
 NS = 160
 NV = 8
-NP = 80  # parameters (amdsim takes at most 96 arguments)
+NP = 40  # parameters (amdsim takes at most 96 arguments and tracks at most 80 loads in flight)
 
 
 def main():
