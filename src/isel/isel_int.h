@@ -176,6 +176,9 @@ bool sel_global_cvta(struct isel *s, const struct ir_insn *in);
 void sel_local_layout(struct isel *s);
 unsigned sel_local_user_sgprs(struct isel *s, unsigned next);   /* returns the next SGPR */
 unsigned sel_local_system_sgprs(struct isel *s, unsigned next); /* returns the next SGPR */
+/* select.c: the end of the SGPRs a kernel's entry may read its inputs from, with the scratch
+ * set-up that selection or mir_setup_scratch may add (cflow.c's masks go above it) */
+unsigned sel_entry_sgprs_end(const struct isel *s);
 bool sel_local_symaddr(struct isel *s, const struct ir_insn *in);
 bool sel_local_access(struct isel *s, const struct ir_insn *in);
 bool sel_local_cvta(struct isel *s, const struct ir_insn *in);

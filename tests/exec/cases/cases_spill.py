@@ -138,6 +138,36 @@ def sgpr_first_case(name, flags):
     return c
 
 
+def entry_masks_case(name, flags, must_spill):
+    """scratch_entry_masks (the PTX's header gives the semantics): a 2 x 2 x 2 grid of 48-thread
+    blocks; %gridid is 0 in amdsim (cases_sreg2.py)."""
+    nthreads = 8 * 48
+    rng = random.Random(name)
+    words = [rng.getrandbits(32) for _ in range(nthreads)]
+
+    def expect(t):
+        bx, by, bz = (t // 48) % 2, (t // 96) % 2, t // 192
+        x = words[t]
+        for i in range(12):
+            x = (x * 1664525 + 1013904223) & M32
+            if x >> 24 < 40:
+                return ((((x + 0x10001 * bz) & M32) ^ i) + t) & M32
+        return ((x + 3 * by + 7 * bz + bx) & M32) ^ t
+
+    def check(outs, wave):
+        got = unpack('I', outs[0])
+        errs = ['%s thread %d: got %#x, expected %#x' % (name, t, got[t], expect(t))
+                for t in range(nthreads) if got[t] != expect(t)][:8]
+        gid = unpack('Q', outs[1])[0]
+        return errs + (['%s: %%gridid %#x, the dispatch id is 0' % (name, gid)] if gid else [])
+
+    c = Case(name, 'scratch_entry_masks', (2, 2, 2), (48,),
+             [Out(4 * nthreads), In('I', words), Out(8)], check)
+    c.ptxas_flags = flags
+    c.must_spill = must_spill
+    return c
+
+
 def with_budget(case, name, vgprs):
     """An existing case (its own reference) under a VGPR budget that makes it spill."""
     c = copy.copy(case)
@@ -155,6 +185,8 @@ def cases():
             mix_case('spill_maxnreg', 'spill_maxnreg', [], 3),
             grid3_case('spill_grid3_r12', ['--maxrregcount', '12']),
             sgpr_first_case('spill_sgpr_first_r10', ['--maxrregcount', '10']),
+            entry_masks_case('scratch_entry_masks', [], False),
+            entry_masks_case('scratch_entry_masks_o0', ['-O0'], False),
             sgpr_first_case('spill_sgpr_first_o0_r10', ['-O0', '--maxrregcount', '10']),
             with_budget(mem['memspace_local'], 'spill_local_r8', 8),
             with_budget(mem['memspace_depot'], 'spill_depot_r8', 8),
