@@ -6,8 +6,10 @@
  * machine code and the kernel's resource usage into the module arena and resets the
  * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
  * spill but that selection gave no scratch set-up (no .local, no architected flat scratch)
- * is selected again with it (ra_stats.needs_scratch): the set-up changes the entry's SGPR
- * layout, so it cannot be added after allocation.  Device functions are kept
+ * gets it in its selected code (ra_stats.needs_scratch, mir_setup_scratch) and is allocated
+ * again: the set-up changes the entry's SGPR layout, so it must come before allocation, and
+ * nothing after ir_build reads the PTX body, nor anything after selection the IR, on any
+ * target.  Device functions are kept
  * (ir_funclib) for inlining into their callers, or compiling on their own for real calls
  * (linked after each kernel that calls them; docs/CALLS.md); a kernel that calls a function
  * not defined yet waits, copied into its own arena, until it is (or the module ends), and so
@@ -228,12 +230,38 @@ static void own_strings(struct mir_function *mf)
 		                                        strlen(mf->relocs[i].symbol));
 }
 
+/* ra_run, except that a failure with ras->needs_scratch (VGPRs must spill, scratch not set
+ * up) leaves fn as it was, for mir_setup_scratch.  The allocator may find that need only in
+ * a round after SGPR spills changed the code, so where scratch is not set up a first run
+ * stops at the first spill (a function that does not spill is allocated by it), and a
+ * function that spills is copied before the real run. */
+static bool ra_run_unchanged(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
+{
+	if (mf->scratch_ready)
+		return ra_run(mf, ras, d);
+	struct pa_diag quiet = {0};
+	if (ra_run_capped(mf, ras, &quiet, 0))
+		return true;
+	if (ras->needs_scratch)
+		return false;
+	if (!ras->over_cost) /* failed before any change: again, to report why */
+		return ra_run(mf, ras, d);
+	struct mir_function kept;
+	sched_mir_copy(mf, &kept);
+	if (ra_run(mf, ras, d))
+		return true;
+	if (ras->needs_scratch)
+		*mf = kept;
+	return false;
+}
+
 /* -O1+: allocates the code scheduled on virtual registers; when that fails or spills, also
  * selection's order (scheduling for latency raises pressure) and keeps the one spilling less.
  * The scheduled allocation stops at its first spill, the plain one runs, and the scheduled
  * one runs again capped at the plain one's cost: a scheduled order that spills far more
  * (thousands of values on a large kernel, in round after round) is given up as soon as it
- * has lost, and the choice is the same as running both to the end. */
+ * has lost, and the choice is the same as running both to the end.  False with
+ * ras->needs_scratch: mf is in selection's order and unallocated, for mir_setup_scratch. */
 static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, struct pa_diag *d)
 {
 	struct sched_undo undo;
@@ -250,11 +278,22 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 		return false;
 	}
 	/* selection's order, made only now (a copy up front would add a whole MIR to the
-	 * peak of every kernel) */
+	 * peak of every kernel); where the scheduled order needs scratch, mf goes back to it
+	 * too, to be allocated again with scratch if the plain one needs it as well */
+	bool scratch = ras->needs_scratch;
 	struct mir_function plain;
+	if (scratch)
+		sched_list_undo(mf, &undo);
 	sched_mir_copy(mf, &plain);
-	sched_list_undo(&plain, &undo);
+	if (!scratch)
+		sched_list_undo(&plain, &undo);
 	bool spilled = ras->over_cost; /* else failed: needs scratch, or too much pressure */
+	/* both may spill SGPRs and then find that VGPRs must spill: selection's order is kept
+	 * for the set-up where it may be needed (a function spilling SGPRs, no .local) */
+	bool keep = spilled && !mf->scratch_ready;
+	struct mir_function kept;
+	if (keep)
+		sched_mir_copy(&plain, &kept);
 	struct ra_stats plain_ras;
 	struct pa_diag quiet2 = {0};
 	bool plain_ok = ra_run(&plain, &plain_ras, spilled ? &quiet2 : d);
@@ -270,30 +309,44 @@ static bool allocate_scheduled(struct mir_function *mf, struct ra_stats *ras, st
 	}
 	if (!ok && !spilled)
 		*ras = plain_ras;
+	if (!ok && keep && ras->needs_scratch)
+		*mf = kept;
 	return ok;
 }
 
-/* A kernel body of at least this many statements is given back to the parser as soon as
- * nothing can need it (smaller ones are not worth its statement array's regrowth). */
-#define RELEASE_STMTS 4096
+/* Allocation; where VGPRs must spill and selection set no scratch up (a kernel without
+ * .local on gfx90a or gfx1030), scratch is set up in the selected code and it is allocated
+ * again (the first try left it unallocated, in selection's order). */
+static bool allocate(struct compiler *c, struct mir_function *mf, struct ra_stats *ras)
+{
+	const struct pa_compile_options *o = c->o;
+	bool ok = o->opt_level > 0 ? allocate_scheduled(mf, ras, c->d)
+	                           : ra_run_unchanged(mf, ras, c->d);
+	if (ok || !ras->needs_scratch)
+		return ok;
+	mir_settle(c, mf); /* (without what the failed try left in the arena) */
+	mir_setup_scratch(mf);
+	if (o->verify && !mir_verify(mf, false, c->d))
+		return false;
+	ok = o->opt_level > 0 ? allocate_scheduled(mf, ras, c->d) : ra_run(mf, ras, c->d);
+	if (!ok && ras->needs_scratch)
+		pa_diag_report(c->d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
+		               "internal: '%s' needs scratch for VGPR spills after setting it up",
+		               mf->name);
+	return ok;
+}
 
-/* Selection, the register budget and allocation.  False after a diagnostic, or without one
- * and with ras->needs_scratch when VGPRs must spill but selection set no scratch up.  In
- * compact mode the kernel's module entry is begun from the IR (*index) and the IR is dropped
- * right after selection: allocation and scheduling need only the MIR.  `body` (or NULL): the
- * PTX the IR was built from, freed then too when no second selection can need it (scratch
- * set up: allocation cannot ask for it) and no other attempt will read it. */
+/* Selection, the register budget and allocation.  In compact mode the kernel's module entry
+ * is begun from the IR (*index) and the IR is dropped right after selection: allocation and
+ * scheduling need only the MIR. */
 static bool select_and_allocate(struct compiler *c, const struct ir_function *ir,
-                                const struct ptx_function *body, bool reserve_scratch,
                                 struct mir_function *mf, struct ra_stats *ras, size_t *index)
 {
 	const struct pa_compile_options *o = c->o;
 	struct pa_diag *d = c->d;
 	memset(ras, 0, sizeof *ras);
 	unsigned wave = o->target.wave_size;
-	if (c->compact) /* (a selection without scratch before) */
-		pa_arena_reset(&c->mir_arena[c->mir_cur]);
-	if (!isel_run(ir, &o->target, wave, reserve_scratch, drv_mir_arena(c), mf, d))
+	if (!isel_run(ir, &o->target, wave, drv_mir_arena(c), mf, d))
 		return false;
 	if (o->maxrregcount > 0 && (unsigned)o->maxrregcount < mf->max_vgprs)
 		mf->max_vgprs = (unsigned)o->maxrregcount;
@@ -308,8 +361,6 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	if (c->compact) { /* the IR goes before the MIR is copied: one copy of each at a time */
 		own_strings(mf);
 		pa_arena_reset(&c->fn_arena);
-		if (body && mf->scratch_ready && body->nstmts >= RELEASE_STMTS)
-			ptx_release_body(body);
 		mir_settle(c, mf);
 	}
 	lap(c, ST_ISEL);
@@ -326,24 +377,24 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	}
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
-	if (o->opt_level > 0)
-		return allocate_scheduled(mf, ras, d);
-	return ra_run(mf, ras, d);
+	return allocate(c, mf, ras);
 }
 
-/* PTX to IR, cleaned up and with its uniformity known. */
-/* The kernel body that build_ir may free as soon as the IR is built (else NULL): on targets
- * where scratch is always set up (architected flat scratch), no second selection -- and so no
- * second IR build -- can need it, and the optimizer, selection and allocation need not share
- * the peak with it.  Only the parser's body (pf->owner) on the attempt that reports to the real
- * sink (compile_kernel's quiet tries may come again), and only a large one (a small one is not
- * worth its statement array's regrowth). */
+/* A kernel body of at least this many statements is given back to the parser as soon as
+ * nothing can need it (smaller ones are not worth its statement array's regrowth). */
+#define RELEASE_STMTS 4096
+
+/* The kernel body that build_ir may free as soon as the IR is built (else NULL): nothing
+ * after the IR reads it (a kernel that must spill VGPRs without scratch gets it set up in its
+ * selected code, not by a second selection), and the optimizer, selection and allocation
+ * need not share the peak with it.  Only the parser's body (pf->owner) on the attempt that reports
+ * to the real sink (compile_kernel's quiet tries may come again), and only a large one (a small one
+ * is not worth its statement array's regrowth). */
 static const struct ptx_function *early_release(const struct compiler *c,
                                                 const struct ptx_function *pf,
                                                 const struct ptx_symbol *real_sym)
 {
-	if (real_sym || c->d != c->real_d || !pf->owner || pf->nstmts < RELEASE_STMTS ||
-	    !c->o->target.info->architected_flat_scratch)
+	if (real_sym || c->d != c->real_d || !pf->owner || pf->nstmts < RELEASE_STMTS)
 		return NULL;
 	return pf;
 }
@@ -422,35 +473,8 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	if (!build_ir(c, pf, m, real_sym, release, ir))
 		return false;
 	c->compact = !real_sym && ir->ncallees == 0;
-	size_t nkernels = c->nkernels;
-	uint32_t nprintfs = c->nprintfs - ir->nprintfs;
-	/* the last attempt at a kernel compiled from the parser's body (pf->owner) reports to
-	 * the real sink (compile_kernel's quiet tries may come again) */
-	const struct ptx_function *body = !real_sym && c->d == c->real_d ? pf : NULL;
-	bool released = release && ir->ncallees == 0; /* (by build_ir) */
-	if (released)
-		body = NULL;
-	bool ok = select_and_allocate(c, ir, body, false, mf, ras, real_sym ? NULL : index);
-	if (!ok && ras->needs_scratch && !released) { /* VGPRs spill: select again with scratch */
-		c->nkernels = nkernels;
-		if (c->compact) { /* the IR is gone: build it again (rare: spilling kernels) */
-			c->nprintfs =
-			        nprintfs; /* (its formats are kept again, with the same ids) */
-			pa_arena_reset(&c->fn_arena);
-			if (!build_ir(c, pf, m, real_sym, NULL, ir))
-				return false;
-		}
-		ok = select_and_allocate(c, ir, body, true, mf, ras, real_sym ? NULL : index);
-	}
-	if (!ok) {
-		if (ras->needs_scratch)
-			pa_diag_report(
-			        d, PA_DIAG_ERROR, NULL, 0, 0, NULL, 0,
-			        "internal: '%s' needs scratch for VGPR spills after selecting "
-			        "with it",
-			        pf->sym->name);
+	if (!select_and_allocate(c, ir, mf, ras, real_sym ? NULL : index))
 		return false;
-	}
 	if (o->verify && !mir_verify(mf, true, d))
 		return false;
 	mir_settle(c, mf);

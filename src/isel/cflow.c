@@ -531,7 +531,11 @@ bool sel_cflow_plan(struct isel *s)
 	for (uint32_t l = 0; l < ir->nloops; l++)
 		s->scalar_back[l] = has_scalar_back(s, l);
 	sel_plan_joins(s, needs_mask);
-	assign_masks(s, MASK_SGPR_BASE);
+	/* above the entry's inputs: the masks are cleared before the entry reads them (s8 and
+	 * s9 would be the third workgroup id and the private segment wave offset of a kernel
+	 * with %gridid, three block ids and flat scratch set up from user SGPRs) */
+	unsigned inputs_end = (sel_entry_sgprs_end(s) + 1) & ~1u;
+	assign_masks(s, inputs_end > MASK_SGPR_BASE ? inputs_end : MASK_SGPR_BASE);
 	/* MIR blocks in code order: [head] body [two per loop of sel_atomic.c (CAS), sel_bar.c
 	 * (barrier wait) or sel_warp.c (match.any)] [one tail per loop ending here] ... exit */
 	for (uint32_t k = 0; k < ir->norder; k++) {

@@ -15,11 +15,11 @@
 
 /* Selects machine code for one kernel: IR (after ir_cfg_compute and ir_uniformity) ->
  * MIR on virtual registers, with EXEC-mask control flow, in `arena`.  Unsupported
- * operations are reported at their PTX line; returns false then.  reserve_scratch sets up
- * scratch even without .local (for VGPR spills: see ra_stats.needs_scratch). */
+ * operations are reported at their PTX line; returns false then.  Scratch is set up for
+ * .local (and call frames) only; VGPR spills in a kernel without it get it afterwards
+ * (mir_setup_scratch, see ra_stats.needs_scratch). */
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
-              bool reserve_scratch, struct pa_arena *arena, struct mir_function *out,
-              struct pa_diag *d);
+              struct pa_arena *arena, struct mir_function *out, struct pa_diag *d);
 
 /* Real calls (sel_call.c).  After register allocation of a function compiled on its own
  * (fn->is_func): brackets it with the prologue and epilogue that save and restore every

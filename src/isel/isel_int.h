@@ -76,7 +76,6 @@ struct isel {
 	uint32_t pc_base;                /* vreg: s_getpc_b64 anchor result, ~0 when unused */
 	uint32_t *local_offset;          /* per ir symvar: private (scratch) offset */
 	unsigned flat_scratch_init_sgpr; /* first user SGPR of flat_scratch_init */
-	bool reserve_scratch;            /* set scratch up even without .local (VGPR spills) */
 	/* real calls (sel_call.c): where .local variables start in the frame; frame bytes */
 	uint32_t locals_base, frame_size;
 	/* alloca's dynamic stack (sel_sys.c): its private offsets, after the .local frame */
@@ -177,6 +176,9 @@ bool sel_global_cvta(struct isel *s, const struct ir_insn *in);
 void sel_local_layout(struct isel *s);
 unsigned sel_local_user_sgprs(struct isel *s, unsigned next);   /* returns the next SGPR */
 unsigned sel_local_system_sgprs(struct isel *s, unsigned next); /* returns the next SGPR */
+/* select.c: the end of the SGPRs a kernel's entry may read its inputs from, with the scratch
+ * set-up that selection or mir_setup_scratch may add (cflow.c's masks go above it) */
+unsigned sel_entry_sgprs_end(const struct isel *s);
 bool sel_local_symaddr(struct isel *s, const struct ir_insn *in);
 bool sel_local_access(struct isel *s, const struct ir_insn *in);
 bool sel_local_cvta(struct isel *s, const struct ir_insn *in);

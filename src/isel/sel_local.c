@@ -9,10 +9,10 @@
  * (after the workgroup ids), and the entry sets FLAT_SCRATCH to their sum -- gfx9 with
  * s_add_u32/s_addc_u32 into flat_scratch_lo/hi, gfx10 with s_setreg_b32 of
  * HW_REG_FLAT_SCR_LO/HI; gfx942, gfx11 and gfx12 have architected flat scratch and only
- * enable the private segment.  With s->reserve_scratch (the driver selects again so
- * when register allocation must spill VGPRs and scratch is not set up) the same set-up is
- * made for an empty frame; fn->scratch_ready tells the allocator scratch_* work as they are
- * (set up, or architected, where the allocator only enables the private segment).
+ * enable the private segment (the code: mir_flat_scratch_init, src/mir/scratch_setup.c).
+ * fn->scratch_ready tells the allocator scratch_* work as they are (set up, or architected,
+ * where the allocator only enables the private segment); a kernel without .local whose
+ * VGPRs must spill gets the same set-up after selection (mir_setup_scratch).
  * Addresses: a .local address is the 32-bit private offset (zero-extended when 64-bit);
  * ld.local/st.local are scratch_* with the offset in a VGPR (constant offsets 0..2047
  * folded into the instruction, which every target's field holds).  A generic address of
@@ -21,7 +21,7 @@
  *   requires: select.c's state.  Complexity: O(symbols) layout, O(1) per instruction. */
 #include "isel/isel_int.h"
 
-enum { HWREG_FLAT_SCR_LO = 20, HWREG_FLAT_SCR_HI = 21, SCRATCH_MAX_OFFSET = 2047 };
+enum { SCRATCH_MAX_OFFSET = 2047 };
 
 void sel_local_layout(struct isel *s)
 {
@@ -44,12 +44,12 @@ void sel_local_layout(struct isel *s)
 		off = 0;
 	}
 	s->mf->scratch_size = (uint32_t)off;
-	s->mf->scratch_ready = off || s->reserve_scratch || s->t->info->architected_flat_scratch;
+	s->mf->scratch_ready = off || s->t->info->architected_flat_scratch;
 }
 
 static bool uses_scratch(const struct isel *s)
 {
-	return s->mf->scratch_size || s->reserve_scratch;
+	return s->mf->scratch_size != 0;
 }
 
 static bool needs_init(const struct isel *s)
@@ -69,24 +69,10 @@ unsigned sel_local_user_sgprs(struct isel *s, unsigned next)
 /* FLAT_SCRATCH = flat_scratch_init + the wave's offset (wave_sgpr). */
 static void init_flat_scratch(struct isel *s, unsigned wave_sgpr)
 {
-	unsigned fsi = s->flat_scratch_init_sgpr;
-	bool gfx9 = s->gen == AMD_GFX9 || s->gen == AMD_GFX940;
-	uint32_t t = gfx9 ? 0 : sel_new_sgpr(s, 2);
-	struct mir_opnd lo[3] = {gfx9 ? mir_special(AMD_SPEC_FLAT_SCRATCH_LO, 1) : sel_sub(t, 0, 1),
-	                         mir_sgpr(fsi, 1), mir_sgpr(wave_sgpr, 1)};
-	sel_emit(s, AMD_OP_S_ADD_U32, 3, lo);
-	struct mir_opnd hi[3] = {gfx9 ? mir_special(AMD_SPEC_FLAT_SCRATCH_HI, 1) : sel_sub(t, 1, 1),
-	                         mir_sgpr(fsi + 1, 1), mir_imm(0)};
-	sel_emit(s, AMD_OP_S_ADDC_U32, 3, hi);
-	if (gfx9) {
-		s->mf->abi.uses_flat_scratch = true;
-		return;
-	}
-	for (unsigned k = 0; k < 2; k++) { /* hwreg(id, 0, 32) */
-		unsigned id = k ? HWREG_FLAT_SCR_HI : HWREG_FLAT_SCR_LO;
-		struct mir_opnd set[2] = {mir_imm(id | 31u << 11), sel_sub(t, k, 1)};
-		sel_emit(s, AMD_OP_S_SETREG_B32, 2, set);
-	}
+	struct mir_insn code[MIR_FLAT_SCRATCH_INIT_LEN];
+	unsigned n = mir_flat_scratch_init(s->mf, s->flat_scratch_init_sgpr, wave_sgpr, code);
+	for (unsigned i = 0; i < n; i++)
+		sel_emit(s, code[i].op, code[i].nopnds, code[i].opnds);
 }
 
 unsigned sel_local_system_sgprs(struct isel *s, unsigned next)
@@ -94,6 +80,7 @@ unsigned sel_local_system_sgprs(struct isel *s, unsigned next)
 	if (!uses_scratch(s))
 		return next;
 	s->mf->abi.private_segment = true;
+	s->mf->scratch_ready = true; /* (a kernel's call frames: its .local is none) */
 	if (!needs_init(s))
 		return next;
 	init_flat_scratch(s, next);

@@ -446,6 +446,27 @@ static void scan_inputs(struct isel *s, bool wg[3], unsigned *tid_dims)
 		}
 }
 
+unsigned sel_entry_sgprs_end(const struct isel *s)
+{
+	if (s->ir->real_sym)
+		return 0;
+	bool wg[3] = {false, false, false}, dispatch_id = false;
+	for (uint32_t b = 0; b < s->ir->nblocks; b++)
+		for (uint32_t i = 0; i < s->ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &s->ir->blocks[b].insns[i];
+			if (in->op != IR_SREG)
+				continue;
+			if (in->aux >= IR_SREG_CTAID_X && in->aux <= IR_SREG_CTAID_Z)
+				wg[in->aux - IR_SREG_CTAID_X] = true;
+			dispatch_id |= in->aux == IR_SREG_GRIDID;
+		}
+	bool init = !s->t->info->architected_flat_scratch; /* flat_scratch_init, wave offset */
+	unsigned end = 2 + (dispatch_id ? 2 : 0) + (init ? 2 + 1 : 0);
+	for (unsigned k = 0; k < 3 && s->gen < AMD_GFX12; k++) /* (gfx12: in TTMPs) */
+		end += wg[k];
+	return end;
+}
+
 static void entry_inputs(struct isel *s)
 {
 	struct mir_abi *abi = &s->mf->abi;
@@ -549,13 +570,11 @@ static bool select_insn(struct isel *s, const struct ir_insn *in)
 }
 
 bool isel_run(const struct ir_function *ir, const struct amd_target *t, unsigned wave_size,
-              bool reserve_scratch, struct pa_arena *arena, struct mir_function *mf,
-              struct pa_diag *d)
+              struct pa_arena *arena, struct mir_function *mf, struct pa_diag *d)
 {
 	struct isel s;
 	memset(&s, 0, sizeof s);
 	s.ir = ir;
-	s.reserve_scratch = reserve_scratch;
 	s.mf = mf;
 	s.t = t;
 	s.gen = t->info->gen;

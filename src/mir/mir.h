@@ -301,6 +301,19 @@ unsigned mir_coalesce_dying_sources(struct mir_function *fn);
  * copied out dword by dword into one tuple become it, and MFMA chains accumulate in place;
  * returns how many renamings were made. */
 unsigned mir_coalesce_tuples(struct mir_function *fn);
+/* Scratch set-up (scratch_setup.c).  The entry code that sets FLAT_SCRATCH to the
+ * flat_scratch_init user SGPRs fsi, fsi + 1 plus the wave's private offset (SGPR wave_sgpr)
+ * where flat scratch is not architected, into out; returns its length (gfx9: into
+ * flat_scratch_lo/hi, sets abi.uses_flat_scratch; gfx10: through a new SGPR pair vreg and
+ * s_setreg_b32). */
+enum { MIR_FLAT_SCRATCH_INIT_LEN = 4 };
+unsigned mir_flat_scratch_init(struct mir_function *fn, unsigned fsi, unsigned wave_sgpr,
+                               struct mir_insn out[MIR_FLAT_SCRATCH_INIT_LEN]);
+/* Before allocation: sets scratch up in a function selected without it (VGPRs must spill,
+ * no .local): the private segment, and where flat scratch is not architected the
+ * flat_scratch_init user SGPRs (the workgroup id inputs move up by two) and the entry code
+ * above; fn->scratch_ready.  Nothing when scratch is ready. */
+void mir_setup_scratch(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

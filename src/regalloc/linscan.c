@@ -391,7 +391,7 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 		expire(&ls, order[k].start);
 		int32_t r = choose(&ls, v);
 		if (r < 0 && f == RA_VGPR && !fn->scratch_ready) {
-			ctx->stats->needs_scratch = true; /* the caller selects again */
+			ctx->stats->needs_scratch = true; /* the caller sets scratch up */
 			return RA_FAILED;
 		}
 		if (r < 0) {

@@ -35,8 +35,9 @@ static inline unsigned ra_spill_cost(const struct ra_stats *r)
 
 /* Returns false with a diagnostic (naming the function) when the values cannot be
  * allocated within fn->max_sgprs / fn->max_vgprs; or without one, and with
- * stats->needs_scratch, when VGPRs must spill but scratch is not set up (select again with
- * isel_run's reserve_scratch).  VGPR spills grow fn->scratch_size past the .local frame. */
+ * stats->needs_scratch, when VGPRs must spill but scratch is not set up (mir_setup_scratch
+ * sets it up; fn may have been changed by SGPR spills by then).  VGPR spills grow
+ * fn->scratch_size past the .local frame. */
 bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d);
 
 /* ra_run that gives up, returning false without a diagnostic and with stats->over_cost,

@@ -513,7 +513,7 @@ static void build_hot(struct fixture *fx, unsigned file)
 }
 
 /* VGPRs beyond the budget without scratch set up: no diagnostic, stats.needs_scratch (the
- * driver selects again with scratch); with it, VGPRs spill to scratch; with enough
+ * driver sets scratch up, mir_setup_scratch); with it, VGPRs spill to scratch; with enough
  * registers it allocates. */
 static void case_vgpr_pressure(struct totals *t, const char *gpu)
 {
