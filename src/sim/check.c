@@ -83,6 +83,18 @@ static void list_remove_done(struct sim_chk *k, struct sim_cntlist *l)
 	l->n = j;
 }
 
+/* The list is full only of operations that complete out of order (scalar loads): at the
+ * counter's saturation the hardware stalls until one of them is back, but which one is not
+ * known, so none is known complete and the list keeps them all.  Past its capacity the oldest
+ * leaves the list but stays pending (its registers still need a wait): only a wait for a
+ * count of 0 completes it, and retire sweeps the ring for such operations then. */
+static void list_drop_oldest(struct sim_cntlist *l)
+{
+	memmove(l->ops, l->ops + 1, (l->n - 1) * sizeof l->ops[0]);
+	l->n--;
+	l->dropped++;
+}
+
 /* The count N that s_waitcnt must name so that op is known complete. */
 static unsigned needed_count(struct sim_chk *k, int cnt, const struct sim_memop *op)
 {
@@ -427,11 +439,33 @@ static unsigned cnt_max(const struct sim_ctx *c, int cnt)
 	}
 }
 
+/* A wait for 0 on cnt: the operations list_drop_oldest let go are complete too (the
+ * wave stalls for them as for the listed ones). */
+static void retire_dropped(struct sim_wave *w, int cnt, bool timing)
+{
+	struct sim_chk *k = &w->chk;
+	for (unsigned i = 0; i < SIM_OPS_RING; i++) {
+		struct sim_memop *op = &k->ring[i];
+		if (!op->id || op->done || !((op->cnts >> cnt) & 1))
+			continue;
+		if (timing && op->ready > w->clock) {
+			w->ctx->stats->wait_stall_cycles += op->ready - w->clock;
+			w->clock = op->ready;
+		}
+		op->done = true;
+	}
+	k->lists[cnt].dropped = 0;
+	for (int c = 0; c < SIM_NUM_CNTS; c++)
+		list_remove_done(k, &k->lists[c]);
+}
+
 static void retire(struct sim_wave *w, int cnt, unsigned n, bool timing)
 {
 	struct sim_chk *k = &w->chk;
 	struct sim_cntlist *l = &k->lists[cnt];
 	list_remove_done(k, l);
+	if (n == 0 && l->dropped)
+		retire_dropped(w, cnt, timing);
 	unsigned total = l->n;
 	if (total <= n)
 		return;
@@ -530,7 +564,9 @@ uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in)
 		cu_trace_mem(w, cnts, kind != SIM_MEM_SMEM);
 	uint32_t id = ++k->next_id;
 	struct sim_memop *op = &k->ring[id % SIM_OPS_RING];
-	if (op->id && !op->done) /* cannot happen: counters are bounded below the ring size */
+	/* a scalar load its full list let go of SIM_OPS_RING memory operations ago, with no wait
+	 * for 0 since, is taken as complete here (a checker limit) */
+	if (op->id && !op->done)
 		op->done = true;
 	memset(op, 0, sizeof *op);
 	op->id = id;
@@ -551,6 +587,8 @@ uint32_t sim_chk_issue(struct sim_wave *w, const struct sim_insn *in)
 			}
 		if (l->n >= cnt_max(c, (int)cn)) /* counter saturated: the hardware stalls issue */
 			retire(w, cn, cnt_max(c, (int)cn) - 1, true);
+		if (l->n == SIM_CNT_LIST)
+			list_drop_oldest(l);
 		l->ops[l->n++] = id;
 	}
 	if (c->gfx9_hazards && (kind == SIM_MEM_VSTORE) && in->sem->bytes > 8) {

@@ -147,6 +147,7 @@ struct sim_memop {
 struct sim_cntlist {
 	uint32_t ops[SIM_CNT_LIST]; /* memop ids, oldest first */
 	unsigned n;
+	unsigned dropped; /* pending operations let go of when full (check.c) */
 };
 
 /* The strict checker's per-wave state. */
