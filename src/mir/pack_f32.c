@@ -14,7 +14,9 @@
  *   - two dwords of one aligned pair of a wider vreg (in either order), or the same dword
  *     of one (read by both halves through op_sel/op_sel_hi), or
  *   - two different one-dword vregs, which are renamed everywhere to the two dwords of a
- *     new 2-dword vreg (a pure renaming: the dwords are disjoint registers);
+ *     new 2-dword vreg (a pure renaming: the dwords are disjoint registers), or one
+ *     one-dword vreg read by both halves, renamed to dword 0 of a new pair whose dword 1
+ *     nothing writes (liveness.c counts only the dwords op_sel/op_sel_hi pick as read);
  * the destinations likewise (two dwords of one pair, or two one-dword vregs renamed).  The
  * renamings must agree (a vreg goes to one place).  Moving j up to i is right when nothing
  * between writes j's sources or mentions j's destination, i does not write j's sources,
@@ -42,10 +44,10 @@ enum { WINDOW = 48, MAX_SRCS = 3, MAX_MERGES = MAX_SRCS + 1, UNMAPPED = 0xffffff
 
 struct pack {
 	struct mir_function *fn;
-	uint32_t nvregs;   /* vregs before the pass (the renamable ones) */
-	uint32_t *map_v;   /* renamed one-dword vreg: its tuple and dword (UNMAPPED: none) */
+	uint32_t nvregs; /* vregs before the pass (the renamable ones) */
+	uint32_t *map_v; /* renamed one-dword vreg: its tuple and dword (UNMAPPED: none) */
 	uint8_t *map_sub;
-	bool *dead;        /* per instruction of the current block: merged into an earlier one */
+	bool *dead; /* per instruction of the current block: merged into an earlier one */
 	unsigned npacked;
 };
 
@@ -55,7 +57,8 @@ struct loc {
 	uint8_t sub;
 };
 
-/* Two one-dword vregs to become dwords 0 and 1 of a new tuple. */
+/* Two one-dword vregs to become dwords 0 and 1 of a new tuple; hi UNMAPPED: lo alone becomes
+ * dword 0 of a pair whose dword 1 nothing writes (a value both halves read). */
 struct merge {
 	uint32_t lo, hi;
 };
@@ -150,7 +153,8 @@ static bool add_merge(struct plan *p, uint32_t lo, uint32_t hi, unsigned *index)
 			*index = m;
 			return true;
 		}
-		if (e->lo == lo || e->lo == hi || e->hi == lo || e->hi == hi)
+		if (e->lo == lo || e->lo == hi ||
+		    (e->hi != UNMAPPED && (e->hi == lo || e->hi == hi)))
 			return false;
 	}
 	*index = p->nmerges;
@@ -165,6 +169,12 @@ static bool plan_opnd(const struct pack *pk, struct plan *p, unsigned k, const s
 {
 	struct loc la = resolve(pk, a), lb = resolve(pk, b);
 	const struct mir_vreg *va = &pk->fn->vregs[la.v];
+	if (la.v == lb.v && va->size == 1 && k > 0) { /* one value read by both halves */
+		if (la.v >= pk->nvregs || pk->map_v[la.v] != UNMAPPED)
+			return false;
+		p->opnd[k] = (struct loc){UNMAPPED, 0};
+		return add_merge(p, la.v, UNMAPPED, &p->merge_of[k]);
+	}
 	if (la.v == lb.v) {
 		if (va->size < 2 || va->align < 2 || (la.sub >> 1) != (lb.sub >> 1) ||
 		    (la.sub | 1u) >= va->size)
@@ -212,17 +222,18 @@ static void apply(struct pack *pk, struct mir_insn *a, const struct mir_insn *b,
 	for (unsigned m = 0; m < p->nmerges; m++) {
 		tuple[m] = mir_new_vreg(pk->fn, MIR_VGPR, 2, 2);
 		pk->map_v[p->merges[m].lo] = tuple[m], pk->map_sub[p->merges[m].lo] = 0;
-		pk->map_v[p->merges[m].hi] = tuple[m], pk->map_sub[p->merges[m].hi] = 1;
+		if (p->merges[m].hi != UNMAPPED)
+			pk->map_v[p->merges[m].hi] = tuple[m], pk->map_sub[p->merges[m].hi] = 1;
 	}
 	struct mir_insn in = *a;
 	in.op = (uint16_t)packed_row(a->op);
 	for (unsigned k = 0; k < a->nopnds; k++) {
 		const struct loc *l = &p->opnd[k];
-		in.opnds[k] = l->v == UNMAPPED ? mir_vreg(tuple[p->merge_of[k]], 2)
-		                               : (struct mir_opnd){.kind = MIR_VREG,
-		                                                   .sub = l->sub,
-		                                                   .width = 2,
-		                                                   .v = l->v};
+		in.opnds[k] =
+		        l->v == UNMAPPED
+		                ? mir_vreg(tuple[p->merge_of[k]], 2)
+		                : (struct mir_opnd){
+		                          .kind = MIR_VREG, .sub = l->sub, .width = 2, .v = l->v};
 	}
 	in.neg = a->neg, in.neg_hi = b->neg;
 	in.op_sel = p->op_sel, in.op_sel_hi = p->op_sel_hi, in.op_sel_hi_set = true;
@@ -268,8 +279,8 @@ static bool writes_mode(const struct mir_function *fn)
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
 			unsigned op = fn->blocks[b].insns[i].op;
-			if (op == AMD_OP_S_SETREG_B32 ||
-			    op == AMD_OP_S_ROUND_MODE || op == AMD_OP_S_DENORM_MODE)
+			if (op == AMD_OP_S_SETREG_B32 || op == AMD_OP_S_ROUND_MODE ||
+			    op == AMD_OP_S_DENORM_MODE)
 				return true;
 		}
 	return false;

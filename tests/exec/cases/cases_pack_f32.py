@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ref import Case, In, Out, unpack
 
-NOUT = 16
+NOUT = 18
 
 
 def f32(bits):
@@ -94,6 +94,8 @@ def results(ax, ay, bx, by, cx, cy):
     for _ in range(4):
         s0, s1 = mul(fma(s0, ax, bx), cx), mul(fma(s1, ay, by), cy)
     r[14], r[15] = s0, s1
+    q = mul(ax, ax)
+    r[16], r[17] = fma(bx, q, cx), fma(by, q, cy)
     return r
 
 
