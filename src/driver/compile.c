@@ -374,6 +374,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	if (o->opt_level > 0) {
 		mir_coalesce_tuples(mf);
 		mir_coalesce_dying_sources(mf);
+		mir_pack_f32(mf);
 	}
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;

@@ -175,6 +175,12 @@ static void print_insn(FILE *out, const struct mir_function *fn, const struct mi
 		fprintf(out, " neg:%#x", in->neg);
 	if (in->abs)
 		fprintf(out, " abs:%#x", in->abs);
+	if (in->op_sel)
+		fprintf(out, " op_sel:%#x", in->op_sel);
+	if (in->op_sel_hi_set)
+		fprintf(out, " op_sel_hi:%#x", in->op_sel_hi);
+	if (in->neg_hi)
+		fprintf(out, " neg_hi:%#x", in->neg_hi);
 	if (in->rtn)
 		fprintf(out, " rtn");
 	if (in->dpp)

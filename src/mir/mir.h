@@ -117,6 +117,11 @@ struct mir_insn {
 	uint8_t dmask, dim;
 	bool idxen;    /* MUBUF: vaddr is an index (sel_tex.c's buffer_load_format) */
 	uint16_t op_y; /* MIR_IF_DUAL: the Y half's v_dual_ row */
+	/* VOP3P (packed) rows: per source bit i, op_sel / op_sel_hi pick the high half of source
+	 * i for the low / high result half (op_sel_hi: only when op_sel_hi_set; else all 1s,
+	 * LLVM's default), neg_hi negates the half that feeds the high result (`neg` is neg_lo) */
+	uint8_t op_sel, op_sel_hi, neg_hi;
+	bool op_sel_hi_set;
 };
 
 struct mir_block {
@@ -314,6 +319,10 @@ unsigned mir_flat_scratch_init(struct mir_function *fn, unsigned fsi, unsigned w
  * flat_scratch_init user SGPRs (the workgroup id inputs move up by two) and the entry code
  * above; fn->scratch_ready.  Nothing when scratch is ready. */
 void mir_setup_scratch(struct mir_function *fn);
+/* Before allocation, last of the clean-ups (pack_f32.c): on gfx90a/gfx942, two independent
+ * f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
+ * v_pk_fma/mul/add_f32, their one-dword values renamed into pairs; returns how many. */
+unsigned mir_pack_f32(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

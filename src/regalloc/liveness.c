@@ -53,6 +53,21 @@ static uint8_t dword_mask(const struct mir_opnd *o)
 	return (uint8_t)(((1u << o->width) - 1) << o->sub);
 }
 
+/* The dwords of operand k that `in` reads: all of them, except for a source of the packed
+ * f32 rows, which reads only the dwords its op_sel/op_sel_hi bits pick (mir_pack_f32 gives a
+ * value both halves read a pair whose other dword nothing writes: reading it would make the
+ * pair live back to the function's entry). */
+static uint8_t read_mask(const struct mir_insn *in, unsigned k, const struct mir_opnd *o)
+{
+	bool packed = in->op == AMD_OP_V_PK_FMA_F32 || in->op == AMD_OP_V_PK_MUL_F32 ||
+	              in->op == AMD_OP_V_PK_ADD_F32;
+	if (!packed || k == 0 || o->width != 2)
+		return dword_mask(o);
+	unsigned hi = in->op_sel_hi_set ? in->op_sel_hi : 7u;
+	unsigned lo_dword = (in->op_sel >> (k - 1)) & 1u, hi_dword = (hi >> (k - 1)) & 1u;
+	return (uint8_t)(((1u << lo_dword) | (1u << hi_dword)) << o->sub);
+}
+
 /* Records block b in list l of vreg v, once per block (stamp). */
 static void record(struct liveness_scan *scan, struct vreg_blocks *l, uint32_t *stamp, uint32_t v,
                    uint32_t b)
@@ -77,7 +92,7 @@ static void scan_group(const struct mir_function *fn, uint32_t b, uint32_t i, ui
 			const struct mir_opnd *o = &in->opnds[k];
 			if (o->kind != MIR_VREG || !ra_opnd_is_use(in, k))
 				continue;
-			uint8_t need = dword_mask(o);
+			uint8_t need = read_mask(in, k, o);
 			if ((scan->defined[o->v] & need) != need)
 				record(scan, &scan->gen, scan->gen_stamp, o->v, b);
 		}

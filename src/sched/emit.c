@@ -76,6 +76,9 @@ void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
 	out->enc = in->enc;
 	out->neg = in->neg;
 	out->abs = in->abs;
+	out->neg_hi = in->neg_hi;
+	out->op_sel = in->op_sel;
+	out->op_sel_hi = in->op_sel_hi, out->op_sel_hi_set = in->op_sel_hi_set;
 	out->omod = in->omod;
 	out->clamp = in->clamp;
 	out->offset = in->offset;

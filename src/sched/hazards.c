@@ -271,6 +271,34 @@ static enum step trans_use_step(const struct hz *hz, const struct mir_insn *c,
 	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT : STEP_CONTINUE;
 }
 
+/* gfx942 (LLVM's DstSelForwardingHazard, a GFX940 feature): a VALU whose result may come
+ * through the dst-select forwarding path needs 1 wait state before a VALU that reads or
+ * writes that register.  For the packed 32-bit rows LLVM takes src0's op_sel_hi bit for the
+ * DST_OP_SEL bit (one bit of its modifier word): clang-19 puts an s_nop 0 between a
+ * v_pk_fma/mul/add_f32 with src0's default op_sel_hi and the next VALU using its result, and
+ * none when that bit is clear. */
+static bool dst_sel_forwards(const struct mir_insn *p)
+{
+	if (p->op != AMD_OP_V_PK_FMA_F32 && p->op != AMD_OP_V_PK_MUL_F32 &&
+	    p->op != AMD_OP_V_PK_ADD_F32 && p->op != AMD_OP_V_PK_MOV_B32)
+		return false;
+	return !p->op_sel_hi_set || (p->op_sel_hi & 1);
+}
+
+static enum step dst_sel_step(const struct hz *hz, const struct mir_insn *c,
+                              const struct mir_insn *p, struct look *lk)
+{
+	(void)lk;
+	if (!dst_sel_forwards(p))
+		return STEP_CONTINUE;
+	struct sched_range pd[SCHED_MAX_RANGES], cd[SCHED_MAX_RANGES];
+	unsigned npd = sched_insn_defs(hz->fn, p, pd), ncd = sched_insn_defs(hz->fn, c, cd);
+	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ||
+	                       sched_ranges_overlap(pd, npd, cd, ncd)
+	               ? STEP_HIT
+	               : STEP_CONTINUE;
+}
+
 static bool readlane_consumer(const struct hz *hz, const struct mir_insn *in)
 {
 	(void)hz;
@@ -656,6 +684,8 @@ static const struct rule rules[] = {
          false, valu_consumer, valu_sgpr_step},
         {"transcendental result, VALU uses it", GEN(AMD_GFX940), FIX_NOP, 1, 0, false,
          valu_consumer, trans_use_step},
+        {"packed f32 result through dst-select forwarding, VALU uses it", GEN(AMD_GFX940), FIX_NOP,
+         1, 0, false, valu_consumer, dst_sel_step},
         {"VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", GEN(AMD_GFX940), FIX_NOP, 4, 0,
          false, readlane_consumer, exec_readlane_step},
         {"VALU writes VGPR, v_readlane/v_readfirstlane reads it", GEN(AMD_GFX940), FIX_NOP, 1, 0,

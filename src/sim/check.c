@@ -337,6 +337,25 @@ static void check_trans_use(struct sim_wave *w, const struct sim_insn *in, unsig
 	}
 }
 
+/* gfx942 (LLVM's DstSelForwardingHazard): the packed 32-bit VALU rows with src0's op_sel_hi
+ * bit set -- the bit LLVM reads as DST_OP_SEL, so clang-19 puts s_nop 0 after them -- need 1
+ * wait state before a VALU reads or writes their result. */
+static bool dst_sel_forwards(const struct sim_wave *w, const struct sim_insn *in)
+{
+	if (!w->ctx->gfx940_hazards || !(in->sem->flags & SEM_VALU) || !(in->opsel_hi & 1))
+		return false;
+	const char *n = in->sem->name;
+	return !strcmp(n, "v_pk_fma_f32") || !strcmp(n, "v_pk_mul_f32") ||
+	       !strcmp(n, "v_pk_add_f32") || !strcmp(n, "v_pk_mov_b32");
+}
+
+static void need_dst_sel(struct sim_wave *w, const struct sim_insn *in, unsigned r)
+{
+	if (w->ctx->gfx940_hazards && (in->sem->flags & SEM_VALU) && w->chk.dstsel_vgpr[r])
+		need_ws(w, in, w->chk.dstsel_vgpr[r], 1,
+		        "packed f32 result through dst-select forwarding used by a VALU (gfx940)");
+}
+
 void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg, unsigned n)
 {
 	if (w->tr)
@@ -353,6 +372,7 @@ void sim_chk_read_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg,
 		    !(in->sem->flags & SEM_TRANS) && k->trans_vgpr[r])
 			need_ws(w, in, k->trans_vgpr[r], 1,
 			        "transcendental result used by a VALU instruction (gfx940)");
+		need_dst_sel(w, in, r);
 		if (w->ctx->gfx11_trans_hazard && (in->sem->flags & SEM_VALU))
 			check_trans_use(w, in, r);
 		if (k->mfma_def[r] && !(in->sem->flags & SEM_MATRIX))
@@ -387,9 +407,11 @@ void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 		return;
 	struct sim_chk *k = &w->chk;
 	bool valu = in->sem->flags & SEM_VALU, trans = in->sem->flags & SEM_TRANS;
+	bool dst_sel = dst_sel_forwards(w, in);
 	for (unsigned r = reg; r < reg + n && r < SIM_MAX_VREGS; r++) {
 		if (k->vpend[r] && op_pending(k, k->vpend[r]))
 			report_pending(w, in, op_of(k, k->vpend[r]), 'v', r, "overwrites");
+		need_dst_sel(w, in, r);
 		k->vpend[r] = 0;
 		if (valu && w->ctx->gfx9_hazards && k->store_nregs && r >= k->store_data &&
 		    r < k->store_data + k->store_nregs)
@@ -405,6 +427,7 @@ void sim_chk_write_v(struct sim_wave *w, const struct sim_insn *in, unsigned reg
 			k->mfma_def[r] = k->mfma_srcc[r] = 0;
 		k->valu_vgpr[r] = valu && !(in->sem->flags & SEM_DOT) ? k->ws : 0;
 		k->trans_vgpr[r] = trans ? k->ws : 0;
+		k->dstsel_vgpr[r] = dst_sel ? k->ws : 0;
 		k->trans_def[r] = trans ? (struct sim_trans_def){k->valu_issued, k->trans_issued,
 		                                                 k->vdst_epoch + 1}
 		                        : (struct sim_trans_def){0, 0, 0};

@@ -614,8 +614,15 @@ static void v_lshl_add_u64(struct sim_wave *w, const struct sim_insn *in)
 	}
 }
 
-/* packed f32 (gfx90a/gfx942): each half picks its source halves with op_sel / op_sel_hi */
+/* packed f32 (gfx90a/gfx942): each half picks its source halves with op_sel / op_sel_hi, then
+ * neg_lo / neg_hi flip its sign; each half is then the f32 operation of v_add/v_mul/v_fma_f32:
+ * the MODE register's f32 rounding and denormal fields apply to both halves (inputs and
+ * result flushed as for v_fma_f32). */
 enum { PKF_ADD, PKF_MUL, PKF_FMA };
+static inline float pk_f32_in(uint32_t bits, bool ftz)
+{
+	return sim_as_f32(ftz32(sim_as_f32(bits), ftz));
+}
 static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 {
 	unsigned op = in->sem->arg, nsrc = op == PKF_FMA ? 3 : 2;
@@ -643,8 +650,8 @@ static void v_pk_f32(struct sim_wave *w, const struct sim_insn *in)
 			uint64_t val = vs64(&src[i], l);
 			uint32_t lo = (uint32_t)(((in->opsel >> i) & 1) ? val >> 32 : val);
 			uint32_t hi = (uint32_t)(((in->opsel_hi >> i) & 1) ? val >> 32 : val);
-			x[i] = sim_as_f32(lo ^ (((in->neg >> i) & 1u) << 31));
-			y[i] = sim_as_f32(hi ^ (((in->neg_hi >> i) & 1u) << 31));
+			x[i] = pk_f32_in(lo ^ (((in->neg >> i) & 1u) << 31), v.ftz_in);
+			y[i] = pk_f32_in(hi ^ (((in->neg_hi >> i) & 1u) << 31), v.ftz_in);
 		}
 		float r0 = op == PKF_ADD   ? x[0] + x[1]
 		           : op == PKF_MUL ? x[0] * x[1]
@@ -694,7 +701,8 @@ static void v_fmac_f32(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, v.dreg, 1);
 	FOR_LANES(v)
 	{
-		float r = fmaf(vf32(&s0, l, v.ftz_in), vf32(&s1, l, v.ftz_in), sim_as_f32(d[l]));
+		float c = sim_as_f32(ftz32(sim_as_f32(d[l]), v.ftz_in)); /* an input too */
+		float r = fmaf(vf32(&s0, l, v.ftz_in), vf32(&s1, l, v.ftz_in), c);
 		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
@@ -732,7 +740,8 @@ static void v_mac_f32(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, v.dreg, 1);
 	FOR_LANES(v)
 	{
-		float r = vf32(&s0, l, v.ftz_in) * vf32(&s1, l, v.ftz_in) + sim_as_f32(d[l]);
+		float c = sim_as_f32(ftz32(sim_as_f32(d[l]), v.ftz_in)); /* an input too */
+		float r = vf32(&s0, l, v.ftz_in) * vf32(&s1, l, v.ftz_in) + c;
 		d[l] = ftz32(sim_fout32(w, in, r), v.ftz_out);
 	}
 }
@@ -798,7 +807,7 @@ static void v_fmac_f64(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_read_v(w, in, v.dreg, 2);
 	FOR_LANES(v)
 	{
-		double c = sim_as_f64((uint64_t)dh[l] << 32 | d[l]);
+		double c = sim_as_f64(ftz64(sim_as_f64((uint64_t)dh[l] << 32 | d[l]), v.ftz_in));
 		uint64_t r = ftz64(
 		        sim_fout64(w, in, fma(vf64(&s0, l, v.ftz_in), vf64(&s1, l, v.ftz_in), c)),
 		        v.ftz_out);

@@ -162,6 +162,7 @@ struct sim_chk {
 	uint64_t valu_sgpr[SIM_NUM_SREGS];
 	uint64_t valu_vgpr[SIM_MAX_VREGS];
 	uint64_t trans_vgpr[SIM_MAX_VREGS];
+	uint64_t dstsel_vgpr[SIM_MAX_VREGS]; /* gfx942: written by a dst-select forwarding VALU */
 	uint64_t setreg, salu_m0;
 	uint64_t fp_atomic; /* gfx10: last VMEM/FLAT FP atomic not yet followed by a VALU or wait */
 	uint64_t store_ws;  /* large store issued at this stamp */
