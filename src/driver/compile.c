@@ -1,7 +1,8 @@
 /* pa_compile_ptx: the pipeline, one kernel at a time.
  *
  * The front end streams functions; for each kernel this file runs, in order: ir_build,
- * ir_cfg_compute, ir_optimize, ir_uniformity, isel_run, ra_run, sched_waitcnt,
+ * ir_cfg_compute, ir_optimize, ir_strength_reduce (and ir_optimize again when it
+ * rewrote anything), ir_uniformity, ir_loop_motion, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
  * machine code and the kernel's resource usage into the module arena and resets the
  * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
@@ -365,6 +366,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
+		mir_hoist_loop_constants(mf);
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);
 		mir_pair_lds(mf);
@@ -448,6 +450,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	ir_optimize(ir);
+	if (ir_strength_reduce(ir))
+		ir_optimize(ir); /* the old addresses' operations are dead now */
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	lap(c, ST_OPT);

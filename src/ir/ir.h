@@ -467,6 +467,11 @@ unsigned ir_remove_phi_cycles(struct ir_function *fn);
  * there, and those that read only values from before it move to its preheader (after
  * ir_uniformity). */
 void ir_loop_motion(struct ir_function *fn);
+/* strength_reduce.c: addresses of .shared/.global accesses affine in an induction variable
+ * become induction variables of their own (before ir_uniformity; run ir_optimize again
+ * when it returns nonzero: the old addresses' operations are dead); returns how many
+ * accesses were rewritten. */
+unsigned ir_strength_reduce(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);

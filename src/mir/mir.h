@@ -290,6 +290,10 @@ void mir_compact(struct mir_function *fn, struct pa_arena *dst);
  * mir_remove_dead_code (dead_code.c) deletes effect-free instructions whose results are
  * never read. */
 void mir_cse_copies(struct mir_function *fn);
+/* Before mir_cse_copies (loop_const.c): copies of constants (and VGPR copies of SGPRs
+ * defined before the loop) in a loop move to the block before it, a few per loop (register
+ * pressure), equal ones to one register; returns how many moved. */
+unsigned mir_hoist_loop_constants(struct mir_function *fn);
 void mir_widen_memory(struct mir_function *fn);
 void mir_pair_lds(struct mir_function *fn);
 void mir_remove_dead_code(struct mir_function *fn);
