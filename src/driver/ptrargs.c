@@ -64,11 +64,12 @@ static bool set_add(struct addr_set *s, ir_ref root, int64_t off)
 	return true;
 }
 
-/* Adds (t + delta) to s; false when s overflows. */
+/* Adds (t + delta) to s, the offsets wrapping as 64-bit addresses do; false when s has no
+ * room. */
 static bool set_union(struct addr_set *s, const struct addr_set *t, int64_t delta)
 {
 	for (unsigned i = 0; i < t->n; i++)
-		if (!set_add(s, t->root[i], t->off[i] + delta))
+		if (!set_add(s, t->root[i], (int64_t)((uint64_t)t->off[i] + (uint64_t)delta)))
 			return false;
 	return true;
 }
@@ -114,7 +115,8 @@ static bool addr_step(const struct ir_function *ir, struct store_index *x, const
 			return false;
 		int64_t c = (int64_t)ir->vals[d->args[k1 ? 1 : 0]].bits;
 		addr_set(ir, x, d->args[k1 ? 0 : 1], depth + 1, &t);
-		return set_union(out, &t, d->op == IR_SUB ? -c : c);
+		/* two's complement negation: -INT64_MIN is undefined in C, wraps in PTX */
+		return set_union(out, &t, d->op == IR_SUB ? (int64_t)(0 - (uint64_t)c) : c);
 	}
 	case IR_PHI: { /* nvcc -G: frame addresses through phis, some undefined */
 		const struct ir_block *bl = &ir->blocks[ir->vals[d->res].block];
