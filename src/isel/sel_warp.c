@@ -5,11 +5,12 @@
  * reads the same lane (a broadcast: the result is uniform).  A lane.read with a constant
  * pattern (IR_LANE_AUX, from shfl with immediate b and c) is one DPP v_mov or ds_swizzle
  * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
- * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
- * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
- * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
- * 32 lanes ds_swizzle xor 16)
- * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  On
+ * row_share (gfx10+), gfx9 xor 7/8/15 row_half_mirror/row_ror:8/row_mirror, other xor n < 32
+ * and idx in segments <= 32 ds_swizzle's bitmask mode; gfx9 up/down by n in rows
+ * row_shr/row_shl, n = 1 wave_shr/wave_shl, n = 16 in 32 lanes ds_swizzle xor 16, each then
+ * v_cndmask with the constant mask of the lanes in range (the others keep theirs); other
+ * up/down (gfx9, whole wave64 warps) ds_bpermute from lane + (in range ? -n/+n : 0), an
+ * address without a compare (v_cndmask of constants, v_add_lshl_u32).  On
  * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
  * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
  * permlane16, idx in 32-lane segments v_readlane (wave32) or permlane16 + permlanex16 +
@@ -116,43 +117,6 @@ static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsign
 	return m;
 }
 
-/* .up/.down by n in segments of p lanes: DPP row_shr/row_shl reads the right lane wherever
- * the source is in range and in the same 16-lane row; the n lanes after (up) or before
- * (down) each row boundary inside a segment (p > 16) are written from their source with
- * v_readlane/v_writelane -- or, for n = 16 in 32-lane segments, every source is the lane
- * xor 16, a ds_swizzle; then the lanes out of range (a constant mask) keep their own
- * value through v_cndmask. */
-static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
-                        unsigned p)
-{
-	uint32_t t = sel_new_vgpr(s, 1);
-	if (n == 16) {
-		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
-	} else if (n == 1 && s->gen < AMD_GFX10) { /* gfx9 DPP wave_shr:1 / wave_shl:1 */
-		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
-	} else {
-		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
-		for (unsigned g = 0; g < s->wave; g += p)
-			for (unsigned r = g + 16; r < g + p; r += 16)
-				for (unsigned k = 0; k < n; k++) {
-					unsigned to = up ? r + k : r - n + k,
-					         from = up ? to - n : to + n;
-					uint32_t x = sel_new_sgpr(s, 1);
-					struct mir_opnd rl[3] = {mir_vreg(x, 1), a, mir_imm(from)};
-					sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
-					struct mir_opnd wl[3] = {mir_vreg(t, 1), mir_vreg(x, 1),
-					                         mir_imm(to)};
-					sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
-				}
-	}
-	uint64_t in_range = shift_in_range(s, up, n, p);
-	uint32_t m = sel_new_sgpr(s, s->mask_dw);
-	for (unsigned h = 0; h < s->mask_dw; h++)
-		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(in_range >> (32 * h))));
-	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), mir_vreg(m, s->mask_dw)};
-	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
-}
-
 /* Sets `mask` (wave-size bits) into a new SGPR lane mask. */
 static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 {
@@ -160,6 +124,44 @@ static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 	for (unsigned h = 0; h < s->mask_dw; h++)
 		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(mask >> (32 * h))));
 	return mir_vreg(m, s->mask_dw);
+}
+
+/* gfx9 .up/.down by n in segments of p lanes where one instruction reads every source in
+ * range: p <= 16 DPP row_shr/row_shl:n, n = 1 DPP wave_shr/wave_shl:1, n = 16 in 32 lanes
+ * ds_swizzle xor 16; then the lanes out of range (a constant mask) keep their own value
+ * through v_cndmask.  False (nothing emitted) where there is no such instruction. */
+static bool shift_one(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
+                      unsigned p)
+{
+	if (p > 16 && n != 1 && !(n == 16 && p == 32))
+		return false;
+	uint32_t t = sel_new_vgpr(s, 1);
+	if (p <= 16)
+		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
+	else if (n == 1)
+		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
+	else
+		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), const_mask(s, shift_in_range(s, up, n, p))};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+	return true;
+}
+
+/* .up/.down by n in segments of p lanes with ds_bpermute.  The lanes in range are a constant
+ * mask, so the address needs no compare: (lane + (in range ? -n / +n : 0)) * 4, a v_cndmask of
+ * two constants and one v_add_lshl_u32; the lanes out of range read themselves. */
+static void shift_bpermute(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
+                           bool up, unsigned n, unsigned p)
+{
+	uint32_t off = sel_new_vgpr(s, 1), addr = sel_new_vgpr(s, 1);
+	struct mir_opnd sel[4] = {mir_vreg(off, 1), mir_imm(0), mir_imm(up ? 0u - n : n),
+	                          const_mask(s, shift_in_range(s, up, n, p))};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, sel);
+	struct mir_opnd add[4] = {mir_vreg(addr, 1), sel_vsrc_opnd(s, lane, 0), mir_vreg(off, 1),
+	                          mir_imm(2)};
+	valu(s, AMD_OP_V_ADD_LSHL_U32, 4, add);
+	struct mir_opnd ops[3] = {d, mir_vreg(addr, 1), a};
+	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
 }
 
 /* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
@@ -243,6 +245,10 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 			for (unsigned i = 0; i < 16; i++)
 				sel[i] = i ^ (n & 15);
 			permlane(s, true, d, a, sel);
+		} else if (n == 7 || n == 8 || n == 15) {
+			/* gfx9, one DPP instead of an LDS trip: row_half_mirror (lane ^ 7 in 8
+			 * lanes), row_ror:8 (lane ^ 8 in 16), row_mirror (lane ^ 15 in 16) */
+			dpp_mov(s, d, a, n == 7 ? 0x141 : n == 8 ? 0x128 : 0x140);
 		} else {
 			swizzle(s, d, a, 0x1f, 0, n);
 		}
@@ -262,12 +268,14 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
 		}
 		return;
-	default:
+	default: {
+		bool up = IR_LANE_KIND(aux) == IR_LANE_UP;
 		if (gfx10 && p <= 32)
-			shift_permlane(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
-		else
-			shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+			shift_permlane(s, d, a, up, n, p);
+		else if (gfx10 || !shift_one(s, d, a, up, n, p))
+			shift_bpermute(s, d, a, lane, up, n, p);
 		return;
+	}
 	}
 }
 
