@@ -4,8 +4,8 @@
  * ISA semantics, with lane, offset and the c operand's fields W bits wide for a warp of W
  * lanes, evaluated on wave lanes) and reads the value there with one lane.read; with
  * immediate b and c naming segments of 2^k lanes the lane.read carries the pattern instead
- * (IR_LANE_AUX: xor, idx, up/down; its lane operand the wave lane) for DPP/ds_swizzle/
- * v_permlane/constant-address ds_bpermute selection, and the source lane is not computed.
+ * (IR_LANE_AUX: xor, idx, up/down; its lane operand the wave lane * 4) for DPP/ds_swizzle/
+ * v_permlane/ds_bpermute-with-offset selection, and the source lane is not computed.
  * vote.sync, activemask,
  * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
  * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
@@ -121,6 +121,13 @@ static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
 static ir_ref wave_lane(struct irb *b)
 {
 	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+}
+
+/* The wave lane times 4, the operand of a lane.read with a pattern (IR_LANE_AUX): the lane's
+ * own ds_bpermute address, which selection offsets to shift every lane (one for all shuffles). */
+static ir_ref lane_address(struct irb *b)
+{
+	return op2(b, IR_SHL, IR_T_I32, wave_lane(b), konst(b, IR_T_I32, 2));
 }
 
 /* %laneid: the lane within the warp. */
@@ -397,7 +404,7 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, uint64_t
  * saw phis of blocks not sealed yet, whose later predecessors may bring other values.  Once
  * every block is sealed, irb_warp_finish makes it the pattern if they are still the same. */
 struct irb_shfl_check {
-	ir_ref read, lane;    /* the lane.read; the wave lane */
+	ir_ref read, lane4;   /* the lane.read; the wave lane * 4 */
 	ir_ref bv, c;         /* the operands */
 	uint64_t bits, cbits; /* their values when built */
 	uint32_t pattern;
@@ -447,7 +454,7 @@ static void finish_shfl_checks(struct irb *b)
 		    bits != ck->bits || cbits != ck->cbits)
 			continue;
 		rd->aux = ck->pattern;
-		rd->args[1] = ck->lane;
+		rd->args[1] = ck->lane4;
 	}
 }
 
@@ -498,8 +505,9 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 	        shfl_consts(b, bv, c, &bits, &cbits, &late) ? const_pattern(b, in, bits, cbits) : 0;
 	ir_ref args[3] = {in_range, j, lane};
 	uint64_t always;
+	ir_ref lane4 = pattern ? lane_address(b) : IR_NO_REF;
 	if (pattern && !late) { /* DPP/ds_swizzle/...: no source lane to compute */
-		ir_ref ab[2] = {a, lane};
+		ir_ref ab[2] = {a, lane4};
 		ir_ref d = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2, pattern, 0);
 		irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 		if (in->opnds[0].pair)
@@ -510,9 +518,10 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 	                      ? (always ? j : lane)
 	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
 	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);
-	if (pattern)
-		add_shfl_check(b,
-		               (struct irb_shfl_check){d, lane, bv, c, bits, cbits, pattern, NULL});
+	if (pattern) {
+		struct irb_shfl_check ck = {d, lane4, bv, c, bits, cbits, pattern, NULL};
+		add_shfl_check(b, ck);
+	}
 	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 	if (in->opnds[0].pair)
 		irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
@@ -645,7 +654,7 @@ static ir_ref redux_varying(struct irb *b, unsigned kind, ir_ref a, ir_ref m)
 	enum ir_op alu = redux_alu[kind];
 	if (p >= 0) {
 		for (unsigned n = 1; n < (1u << p); n <<= 1) {
-			ir_ref ab[2] = {a, wave_lane(b)};
+			ir_ref ab[2] = {a, lane_address(b)};
 			ir_ref y = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2,
 			                    IR_LANE_AUX(IR_LANE_XOR, n, (unsigned)p), 0);
 			a = op2(b, alu, IR_T_I32, a, y);

@@ -7,10 +7,10 @@
  * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
  * row_share (gfx10+), gfx9 xor 7/8/15 row_half_mirror/row_ror:8/row_mirror, other xor n < 32
  * and idx in segments <= 32 ds_swizzle's bitmask mode; gfx9 up/down by n in rows
- * row_shr/row_shl, n = 1 wave_shr/wave_shl, n = 16 in 32 lanes ds_swizzle xor 16, each then
- * v_cndmask with the constant mask of the lanes in range (the others keep theirs); other
- * up/down (gfx9, whole wave64 warps) ds_bpermute from lane + (in range ? -n/+n : 0), an
- * address without a compare (v_cndmask of constants, v_add_lshl_u32).  On
+ * row_shr/row_shl, n = 16 in 32 lanes ds_swizzle xor 16, other up/down (gfx9, whole wave64
+ * warps) ds_bpermute from lane -n/+n through its offset field (the lane's own address is the
+ * pattern's operand, shared), each then v_cndmask with the constant mask of the lanes in
+ * range (the others keep theirs).  On
  * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
  * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
  * permlane16, idx in 32-lane segments v_readlane (wave32) or permlane16 + permlanex16 +
@@ -50,6 +50,15 @@ static void put_scalar(struct isel *s, ir_ref res, uint32_t sv)
 		sel_copy(s, sel_sub(d, k, 1), sel_sub(sv, k, 1));
 }
 
+/* dst = ds_bpermute(data, addr + offset): lane l reads lane ((addr + offset) / 4) mod the wave
+ * size (the ISA's pseudo-code: the address's high bits are ignored) */
+static void bpermute_at(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
+                        struct mir_opnd addr, unsigned offset)
+{
+	struct mir_opnd ops[3] = {dst, addr, sel_to_vgpr(s, data)};
+	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops)->offset = (int32_t)offset;
+}
+
 /* dst = ds_bpermute(data, lane * 4) */
 static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
                      struct mir_opnd lane)
@@ -57,8 +66,7 @@ static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
 	uint32_t addr = sel_new_vgpr(s, 1);
 	struct mir_opnd sh[3] = {mir_vreg(addr, 1), mir_imm(2), lane};
 	valu(s, AMD_OP_V_LSHLREV_B32, 3, sh);
-	struct mir_opnd ops[3] = {dst, mir_vreg(addr, 1), sel_to_vgpr(s, data)};
-	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
+	bpermute_at(s, dst, data, mir_vreg(addr, 1), 0);
 }
 
 /* ---- constant lane patterns (IR_LANE_AUX): DPP and ds_swizzle ---- */
@@ -126,20 +134,19 @@ static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 	return mir_vreg(m, s->mask_dw);
 }
 
-/* gfx9 .up/.down by n in segments of p lanes where one instruction reads every source in
- * range: p <= 16 DPP row_shr/row_shl:n, n = 1 DPP wave_shr/wave_shl:1, n = 16 in 32 lanes
- * ds_swizzle xor 16; then the lanes out of range (a constant mask) keep their own value
- * through v_cndmask.  False (nothing emitted) where there is no such instruction. */
+/* gfx9 .up/.down by n in segments of p lanes that need no lane address: p <= 16 DPP
+ * row_shr/row_shl:n, n = 16 in 32 lanes ds_swizzle xor 16; then the lanes out of range (a
+ * constant mask) keep their own value through v_cndmask.  False (nothing emitted) otherwise.
+ * (n = 1 in larger segments is shift_bpermute: DPP wave_shr/wave_shl:1 costs two VALU
+ * instructions where it costs one, the CU model's bench scan 4535 -> 4439 cycles.) */
 static bool shift_one(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
                       unsigned p)
 {
-	if (p > 16 && n != 1 && !(n == 16 && p == 32))
+	if (p > 16 && !(n == 16 && p == 32))
 		return false;
 	uint32_t t = sel_new_vgpr(s, 1);
 	if (p <= 16)
 		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
-	else if (n == 1)
-		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
 	else
 		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
 	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), const_mask(s, shift_in_range(s, up, n, p))};
@@ -147,21 +154,17 @@ static bool shift_one(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool
 	return true;
 }
 
-/* .up/.down by n in segments of p lanes with ds_bpermute.  The lanes in range are a constant
- * mask, so the address needs no compare: (lane + (in range ? -n / +n : 0)) * 4, a v_cndmask of
- * two constants and one v_add_lshl_u32; the lanes out of range read themselves. */
-static void shift_bpermute(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
+/* .up/.down by n in segments of p lanes with ds_bpermute: every lane reads lane -n/+n of the
+ * wave through the instruction's offset (the lane's own address, lane4, is shared by all
+ * shuffles), then the lanes out of range (a constant mask) keep their own value. */
+static void shift_bpermute(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4,
                            bool up, unsigned n, unsigned p)
 {
-	uint32_t off = sel_new_vgpr(s, 1), addr = sel_new_vgpr(s, 1);
-	struct mir_opnd sel[4] = {mir_vreg(off, 1), mir_imm(0), mir_imm(up ? 0u - n : n),
-	                          const_mask(s, shift_in_range(s, up, n, p))};
-	valu(s, AMD_OP_V_CNDMASK_B32, 4, sel);
-	struct mir_opnd add[4] = {mir_vreg(addr, 1), sel_vsrc_opnd(s, lane, 0), mir_vreg(off, 1),
-	                          mir_imm(2)};
-	valu(s, AMD_OP_V_ADD_LSHL_U32, 4, add);
-	struct mir_opnd ops[3] = {d, mir_vreg(addr, 1), a};
-	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
+	uint32_t t = sel_new_vgpr(s, 1);
+	unsigned offset = 4 * (up ? s->wave - n : n);
+	bpermute_at(s, mir_vreg(t, 1), a, sel_vsrc_opnd(s, lane4, 0), offset);
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), const_mask(s, shift_in_range(s, up, n, p))};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
 
 /* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
@@ -224,10 +227,10 @@ static void idx32(struct isel *s, struct mir_opnd d, struct mir_opnd a, unsigned
 
 /* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
  * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4, unsigned n,
                      uint32_t aux);
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4,
                          uint32_t aux)
 {
 	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
@@ -236,7 +239,7 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 	switch (IR_LANE_KIND(aux)) {
 	case IR_LANE_XOR:
 		if (n >= 32) {
-			xor_high(s, d, a, lane, n, aux);
+			xor_high(s, d, a, lane4, n, aux);
 		} else if (n < 4) {
 			dpp_mov(s, d, a, quad_perm(3, 0, n));
 		} else if (gfx10 && n < 16) {
@@ -273,13 +276,13 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 		if (gfx10 && p <= 32)
 			shift_permlane(s, d, a, up, n, p);
 		else if (gfx10 || !shift_one(s, d, a, up, n, p))
-			shift_bpermute(s, d, a, lane, up, n, p);
+			shift_bpermute(s, d, a, lane4, up, n, p);
 		return;
 	}
 	}
 }
 
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4, unsigned n,
                      uint32_t aux)
 {
 	if (s->gen >= AMD_GFX11 && s->wave == 64) {
@@ -291,14 +294,31 @@ static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_re
 		uint32_t t = sel_new_vgpr(s, 1);
 		struct mir_opnd ops[2] = {mir_vreg(t, 1), a};
 		sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
-		lane_pattern(s, d, mir_vreg(t, 1), lane,
+		lane_pattern(s, d, mir_vreg(t, 1), lane4,
 		             IR_LANE_AUX(IR_LANE_XOR, n - 32, IR_LANE_SEG(aux)));
 		return;
 	}
-	uint32_t from = sel_new_vgpr(s, 1);
-	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), sel_vsrc_opnd(s, lane, 0)};
+	if (n == 32) { /* lane ^ 32 is lane + 32 modulo 64 */
+		bpermute_at(s, d, a, sel_vsrc_opnd(s, lane4, 0), 128);
+		return;
+	}
+	uint32_t addr = sel_new_vgpr(s, 1);
+	struct mir_opnd x[3] = {mir_vreg(addr, 1), mir_imm(4 * n), sel_vsrc_opnd(s, lane4, 0)};
 	valu(s, AMD_OP_V_XOR_B32, 3, x);
-	bpermute(s, d, a, mir_vreg(from, 1));
+	bpermute_at(s, d, a, mir_vreg(addr, 1), 0);
+}
+
+/* The value a lane.read moves: a 32-bit bitcast's source (shfl of an f32 is bitcast, read,
+ * bitcast back; the bitcast's copy would stay live beside its source, which the code after the
+ * shuffle still reads, and cost a v_mov per step). */
+static ir_ref moved_value(const struct isel *s, ir_ref v)
+{
+	const struct ir_insn *def = s->def[v];
+	if (def && def->op == IR_BITCAST &&
+	    ir_type_bits((enum ir_type)s->ir->vals[def->args[0]].type) == 32 &&
+	    s->vals[def->args[0]].loc == LOC_VGPR)
+		return def->args[0];
+	return v;
 }
 
 static bool lane_read(struct isel *s, const struct ir_insn *in)
@@ -309,7 +329,7 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 		return true;
 	}
 	if (in->aux) {
-		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
+		struct mir_opnd a = sel_vgpr_opnd(s, moved_value(s, in->args[0]), 0);
 		if (s->vals[in->res].loc == LOC_VGPR) {
 			lane_pattern(s, d, a, in->args[1], in->aux);
 			return true;
@@ -322,7 +342,8 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (!s->ir->vals[in->args[1]].divergent) { /* one lane for all: v_readlane */
 		uint32_t t = sel_new_sgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(t, 1), sel_vgpr_opnd(s, in->args[0], 0),
+		struct mir_opnd ops[3] = {mir_vreg(t, 1),
+		                          sel_vgpr_opnd(s, moved_value(s, in->args[0]), 0),
 		                          sel_sreg_opnd(s, in->args[1], 0)};
 		sel_emit(s, AMD_OP_V_READLANE_B32, 3, ops);
 		sel_copy(s, d, mir_vreg(t, 1));
@@ -330,13 +351,14 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (s->vals[in->res].loc != LOC_VGPR) { /* uniform by analysis: through a VGPR */
 		uint32_t t = sel_new_vgpr(s, 1);
-		bpermute(s, mir_vreg(t, 1), sel_vsrc_opnd(s, in->args[0], 0),
+		bpermute(s, mir_vreg(t, 1), sel_vsrc_opnd(s, moved_value(s, in->args[0]), 0),
 		         sel_vsrc_opnd(s, in->args[1], 0));
 		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
 	}
-	bpermute(s, d, sel_vsrc_opnd(s, in->args[0], 0), sel_vsrc_opnd(s, in->args[1], 0));
+	bpermute(s, d, sel_vsrc_opnd(s, moved_value(s, in->args[0]), 0),
+	         sel_vsrc_opnd(s, in->args[1], 0));
 	return true;
 }
 
