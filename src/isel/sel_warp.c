@@ -23,8 +23,9 @@
  * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
  * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
  * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
- * wave64, --warp-size 32, each half separately, the result per lane).  match.any is a waterfall
- * loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
+ * wave64, --warp-size 32, each lane combines its row with the other row of its half, read by
+ * ds_swizzle xor 16 on gfx9 or v_permlanex16 on gfx10+: the result per lane).  match.any is a
+ * waterfall loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
  * gives its value (v_readlane), v_cmp_eq finds the lanes holding it, which take the compare
  * mask and leave EXEC.  bar.sum (bar.red's CTA-wide
  * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
@@ -491,15 +492,19 @@ static bool redux(struct isel *s, const struct ir_insn *in)
 	set_exec(s, mir_imm(~0u));
 	acc = reduce_rows(s, acc, redux_rows[kind].op);
 	unsigned sop = redux_rows[kind].sop;
-	if (halves) { /* lanes 0-31 get rows 0-1, lanes 32-63 rows 2-3 */
-		uint32_t lo = combine_rows(s, acc, 0, 2, sop), hi = combine_rows(s, acc, 2, 2, sop);
+	if (halves) { /* each half's two rows: every lane combines its row with the other one */
+		uint32_t other = sel_new_vgpr(s, 1);
+		if (s->gen >= AMD_GFX10) {
+			unsigned same_lane[16];
+			for (unsigned i = 0; i < 16; i++)
+				same_lane[i] = i;
+			permlane(s, true, mir_vreg(other, 1), mir_vreg(acc, 1), same_lane);
+		} else {
+			swizzle(s, mir_vreg(other, 1), mir_vreg(acc, 1), 0x1f, 0, 16);
+		}
 		set_exec(s, mir_vreg(saved, w));
-		uint32_t m = sel_new_sgpr(s, 2);
-		sel_copy(s, sel_sub(m, 0, 1), mir_imm(0));
-		sel_copy(s, sel_sub(m, 1, 1), mir_imm(~0u));
-		struct mir_opnd ops[4] = {rd(s, in->res, 0), mir_vreg(lo, 1), mir_vreg(hi, 1),
-		                          mir_vreg(m, 2)};
-		valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+		struct mir_opnd ops[3] = {rd(s, in->res, 0), mir_vreg(acc, 1), mir_vreg(other, 1)};
+		valu(s, redux_rows[kind].op, 3, ops);
 		return true;
 	}
 	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, sop);
