@@ -414,7 +414,6 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir->wave_size = o->target.wave_size;
 	ir->warp_size = o->warp_size;
 	ir->no_lanemask_warning = o->no_lanemask_warning;
-	ir->has_permlane = o->target.info->gen >= AMD_GFX10;
 	switch (o->target.info->gen) { /* docs/TENSOR.md */
 	case AMD_GFX9:
 	case AMD_GFX940:

@@ -563,7 +563,7 @@ static bool build_function(struct ir_function *fn, const struct ptx_function *pf
 {
 	unsigned wave = fn->wave_size == 64 ? 64 : 32; /* the caller's settings (ir.h) */
 	unsigned warp = fn->warp_size == 32 ? 32 : wave;
-	bool no_lanemask_warning = fn->no_lanemask_warning, has_permlane = fn->has_permlane;
+	bool no_lanemask_warning = fn->no_lanemask_warning;
 	unsigned matrix_unit = fn->matrix_unit;
 	const struct ptx_symbol *real_sym = fn->real_sym;
 	uint32_t stack_size = fn->stack_size, printf_id_base = fn->printf_id_base;
@@ -586,7 +586,6 @@ static bool build_function(struct ir_function *fn, const struct ptx_function *pf
 	fn->wave_size = wave;
 	fn->warp_size = warp;
 	fn->no_lanemask_warning = no_lanemask_warning;
-	fn->has_permlane = has_permlane;
 	fn->matrix_unit = matrix_unit;
 	fn->arena = arena;
 	fn->name = pf->sym->name;

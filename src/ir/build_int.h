@@ -100,6 +100,8 @@ struct irb {
 	struct irb_printf_check *printf_checks;
 	/* build_warp.c: narrow membermask registers to check once every block is sealed */
 	struct irb_mask_check *mask_checks;
+	/* build_warp.c: shuffles whose b and c looked constant before every block was sealed */
+	struct irb_shfl_check *shfl_checks;
 	/* build_mma_mfma.c: the mma's computed on the matrix unit (chains of accumulators) */
 	struct mma_unit_rec *mma_recs;
 };

@@ -1,11 +1,12 @@
 /* ir_build, part 3: warp-level PTX instructions -> IR, and the wave-size rules.
  *
  * shfl.sync computes its source lane and in-range predicate with integer operations (PTX
- * ISA semantics, with lane, offset and the c operand's fields W bits wide for a wave of W
- * lanes) and reads the value there with one lane.read; with immediate b and c naming
- * segments of 2^k lanes the lane.read carries the pattern instead (IR_LANE_AUX: xor, idx,
- * or up/down in segments of at most 16 lanes) for DPP/ds_swizzle selection, and the source
- * lane is not computed.  vote.sync, activemask,
+ * ISA semantics, with lane, offset and the c operand's fields W bits wide for a warp of W
+ * lanes, evaluated on wave lanes) and reads the value there with one lane.read; with
+ * immediate b and c naming segments of 2^k lanes the lane.read carries the pattern instead
+ * (IR_LANE_AUX: xor, idx, up/down; its lane operand the wave lane * 4) for DPP/ds_swizzle/
+ * v_permlane/ds_bpermute-with-offset selection, and the source lane is not computed.
+ * vote.sync, activemask,
  * match.all.sync and elect.sync are integer arithmetic on two wave-wide operations:
  * ballot (the lane mask of the active lanes where a predicate holds) and activemask;
  * redux.sync and match.any.sync are one operation each; %lanemask_* come from %laneid.
@@ -120,6 +121,13 @@ static ir_ref cmp(struct irb *b, enum ir_cmp k, ir_ref a, ir_ref c)
 static ir_ref wave_lane(struct irb *b)
 {
 	return irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
+}
+
+/* The wave lane times 4, the operand of a lane.read with a pattern (IR_LANE_AUX): the lane's
+ * own ds_bpermute address, which selection offsets to shift every lane (one for all shuffles). */
+static ir_ref lane_address(struct irb *b)
+{
+	return op2(b, IR_SHL, IR_T_I32, wave_lane(b), konst(b, IR_T_I32, 2));
 }
 
 /* %laneid: the lane within the warp. */
@@ -300,8 +308,11 @@ static ir_ref read_member_mask(struct irb *b, const struct ptx_insn *in, unsigne
 	return v;
 }
 
+static void finish_shfl_checks(struct irb *b);
+
 void irb_warp_finish(struct irb *b)
 {
+	finish_shfl_checks(b);
 	for (const struct irb_mask_check *ck = b->mask_checks; ck; ck = ck->next) {
 		ir_ref path[CONST_PATH];
 		uint64_t value = 0;
@@ -363,21 +374,14 @@ bool irb_is_lanemask_sreg(struct irb *b, const char *name, enum ir_type want)
 	return true;
 }
 
-/* .up/.down across 16-lane rows: a v_readlane/v_writelane pair per lane after a row
- * boundary; worth it over ds_bpermute (amdsim --stats on bench/kernels reduce_warp and scan)
- * while pairs x (wave size / 32) stays within this */
-enum { SHIFT_FIXUP_BUDGET = 16 };
-
 /* The lane pattern of a shfl with constant b and c that selection does with DPP,
  * ds_swizzle or v_permlane* (IR_LANE_AUX, 0 if none): c must name segments of 2^k lanes (its
  * segment mask the high bits, its clamp the segment's end, or 0 for .up); .bfly n >= 32 on
  * whole wave64 warps is selection's too (v_permlane64 on gfx11+, else ds_bpermute). */
-static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref bv, ir_ref c)
+static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, uint64_t bits,
+                              uint64_t cbits)
 {
-	uint64_t bits, cbits;
 	unsigned wave = b->fn->warp_size;
-	if (!const_bits(b, bv, &bits) || !const_bits(b, c, &cbits))
-		return 0;
 	unsigned n = (unsigned)bits & (wave - 1), seg = (unsigned)(cbits >> 8) & (wave - 1);
 	unsigned p = wave - seg, k = 0, clamp = (unsigned)cbits & (wave - 1) & ~seg;
 	if (p & (p - 1))
@@ -389,32 +393,91 @@ static uint32_t const_pattern(struct irb *b, const struct ptx_insn *in, ir_ref b
 		return 0;
 	if (ptx_insn_has_mod(in, PTX_DW_BFLY))
 		return n < p ? IR_LANE_AUX(IR_LANE_XOR, n, k) : 0;
-	/* .up/.down: within 16-lane rows, a few lanes across row boundaries, or n = 16 in
-	 * 32-lane segments, or with v_permlane16/x16 any n in 32-lane segments (sel_warp.c) */
-	unsigned wv = b->fn->wave_size, pairs = p > 16 ? n * (wv / 16 - wv / p) : 0;
-	bool shift_ok = n < p && (pairs * (wv / 32) <= SHIFT_FIXUP_BUDGET || (n == 16 && p == 32) ||
-	                          (p == 32 && b->fn->has_permlane));
+	/* .up/.down by any n < p: selection picks DPP, v_permlane16/x16, ds_swizzle or a
+	 * ds_bpermute whose address needs no compare (the lanes in range are a constant mask) */
 	if (ptx_insn_has_mod(in, PTX_DW_DOWN) || up)
-		return shift_ok ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
+		return n < p ? IR_LANE_AUX(up ? IR_LANE_UP : IR_LANE_DOWN, n, k) : 0;
 	return p <= 32 ? IR_LANE_AUX(IR_LANE_IDX, n & (p - 1), k) : 0;
+}
+
+/* A shuffle built with a computed source lane although its b and c look constant: known_const
+ * saw phis of blocks not sealed yet, whose later predecessors may bring other values.  Once
+ * every block is sealed, irb_warp_finish makes it the pattern if they are still the same. */
+struct irb_shfl_check {
+	ir_ref read, lane4;   /* the lane.read; the wave lane * 4 */
+	ir_ref bv, c;         /* the operands */
+	uint64_t bits, cbits; /* their values when built */
+	uint32_t pattern;
+	struct irb_shfl_check *next;
+};
+
+static void add_shfl_check(struct irb *b, struct irb_shfl_check ck)
+{
+	struct irb_shfl_check *n = PA_NEW(b->arena, struct irb_shfl_check);
+	*n = ck;
+	n->next = b->shfl_checks;
+	b->shfl_checks = n;
+}
+
+/* Whether shfl's b and c are known constants (*late: through phis not complete yet). */
+static bool shfl_consts(struct irb *b, ir_ref bv, ir_ref c, uint64_t *bits, uint64_t *cbits,
+                        bool *late)
+{
+	ir_ref path[CONST_PATH];
+	bool have_b = false, have_c = false, partial = false;
+	if (!known_const(b, bv, bits, &have_b, &partial, path, 0) || !have_b ||
+	    !known_const(b, c, cbits, &have_c, &partial, path, 0) || !have_c)
+		return false;
+	*late = partial;
+	return true;
+}
+
+/* The instruction defining r, for rewriting (r an instruction's result). */
+static struct ir_insn *insn_of(struct irb *b, ir_ref r)
+{
+	struct ir_block *bl = &b->fn->blocks[b->fn->vals[r].block];
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].res == r)
+			return &bl->insns[i];
+	return NULL;
+}
+
+/* The shuffles of add_shfl_check whose b and c are still those constants take the pattern
+ * (the computed source lane is left to dead-code elimination). */
+static void finish_shfl_checks(struct irb *b)
+{
+	for (const struct irb_shfl_check *ck = b->shfl_checks; ck; ck = ck->next) {
+		uint64_t bits, cbits;
+		bool late = false;
+		struct ir_insn *rd = insn_of(b, ck->read);
+		if (!rd || !shfl_consts(b, ck->bv, ck->c, &bits, &cbits, &late) || late ||
+		    bits != ck->bits || cbits != ck->cbits)
+			continue;
+		rd->aux = ck->pattern;
+		rd->args[1] = ck->lane4;
+	}
 }
 
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask */
 static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 {
-	unsigned wave = b->fn->warp_size;
+	unsigned warp = b->fn->warp_size;
 	ir_ref a = irb_read_opnd(b, &in->opnds[1], IR_T_I32, false);
 	ir_ref bv = irb_read_opnd(b, &in->opnds[2], IR_T_I32, false);
 	ir_ref c = irb_read_opnd(b, &in->opnds[3], IR_T_I32, false);
 	read_member_mask(b, in, 4);
-	ir_ref field = konst(b, IR_T_I32, wave - 1);
-	ir_ref lane = laneid(b);
+	ir_ref field = konst(b, IR_T_I32, warp - 1);
 	ir_ref bval = op2(b, IR_AND, IR_T_I32, bv, field);
 	ir_ref cval = op2(b, IR_AND, IR_T_I32, c, field);
 	ir_ref seg = op2(b, IR_AND, IR_T_I32, op2(b, IR_SHR_U, IR_T_I32, c, konst(b, IR_T_I32, 8)),
 	                 field);
 	ir_ref notseg = op1(b, IR_NOT, IR_T_I32, seg);
-	ir_ref min_lane = op2(b, IR_AND, IR_T_I32, lane, seg);
+	/* The PTX formulas on wave lanes: in halves the lane's warp_base (lane & 32) joins the
+	 * segment bits, so minLane, maxLane and j are the warp's lanes plus warp_base (j stays
+	 * in the warp wherever it is in range), and the source lane needs no OR afterwards. */
+	ir_ref lane = wave_lane(b);
+	ir_ref high = konst(b, IR_T_I32, b->fn->wave_size - warp); /* 32 in halves, else 0 */
+	ir_ref min_lane = op2(b, IR_AND, IR_T_I32, lane, op2(b, IR_OR, IR_T_I32, seg, high));
 	ir_ref max_lane = op2(b, IR_OR, IR_T_I32, min_lane, op2(b, IR_AND, IR_T_I32, cval, notseg));
 	ir_ref j, in_range;
 	if (ptx_insn_has_mod(in, PTX_DW_UP)) {
@@ -428,18 +491,23 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 		else /* .idx */
 			j = op2(b, IR_OR, IR_T_I32, min_lane,
 			        op2(b, IR_AND, IR_T_I32, bval, notseg));
-		uint64_t top;
-		bool whole = const_bits(b, max_lane, &top) && top == wave - 1;
-		/* .bfly and .idx never leave the wave: no clamp at its last lane is no clamp */
+		uint64_t sv, cv;
+		bool whole = const_bits(b, seg, &sv) && sv == 0 && const_bits(b, cval, &cv) &&
+		             cv == warp - 1;
+		/* .bfly and .idx never leave the warp: no clamp at its last lane is no clamp */
 		in_range = whole && !ptx_insn_has_mod(in, PTX_DW_DOWN)
 		                   ? konst(b, IR_T_PRED, 1)
 		                   : cmp(b, IR_CMP_LE, j, max_lane);
 	}
-	uint32_t pattern = const_pattern(b, in, bv, c);
+	uint64_t bits, cbits;
+	bool late = false;
+	uint32_t pattern =
+	        shfl_consts(b, bv, c, &bits, &cbits, &late) ? const_pattern(b, in, bits, cbits) : 0;
 	ir_ref args[3] = {in_range, j, lane};
 	uint64_t always;
-	if (pattern) { /* DPP/ds_swizzle: no source lane to compute */
-		ir_ref ab[2] = {a, lane};
+	ir_ref lane4 = pattern ? lane_address(b) : IR_NO_REF;
+	if (pattern && !late) { /* DPP/ds_swizzle/...: no source lane to compute */
+		ir_ref ab[2] = {a, lane4};
 		ir_ref d = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2, pattern, 0);
 		irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 		if (in->opnds[0].pair)
@@ -449,9 +517,11 @@ static void tr_shfl(struct irb *b, const struct ptx_insn *in)
 	ir_ref from = const_bits(b, in_range, &always)
 	                      ? (always ? j : lane)
 	                      : irb_emit(b, IR_SELECT, IR_T_I32, args, 3, 0, 0);
-	if (in_halves(b))
-		from = op2(b, IR_OR, IR_T_I32, from, warp_base(b));
 	ir_ref d = op2(b, IR_LANE_READ, IR_T_I32, a, from);
+	if (pattern) {
+		struct irb_shfl_check ck = {d, lane4, bv, c, bits, cbits, pattern, NULL};
+		add_shfl_check(b, ck);
+	}
 	irb_write_dest(b, &in->opnds[0], d, false, IR_NO_REF);
 	if (in->opnds[0].pair)
 		irb_write_dest(b, in->opnds[0].pair, in_range, false, IR_NO_REF);
@@ -584,7 +654,7 @@ static ir_ref redux_varying(struct irb *b, unsigned kind, ir_ref a, ir_ref m)
 	enum ir_op alu = redux_alu[kind];
 	if (p >= 0) {
 		for (unsigned n = 1; n < (1u << p); n <<= 1) {
-			ir_ref ab[2] = {a, laneid(b)};
+			ir_ref ab[2] = {a, lane_address(b)};
 			ir_ref y = irb_emit(b, IR_LANE_READ, IR_T_I32, ab, 2,
 			                    IR_LANE_AUX(IR_LANE_XOR, n, (unsigned)p), 0);
 			a = op2(b, alu, IR_T_I32, a, y);

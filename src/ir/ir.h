@@ -322,9 +322,6 @@ struct ir_function {
 	unsigned wave_size;
 	unsigned warp_size;
 	bool no_lanemask_warning;
-	/* Set by the caller: the target has v_permlane16/x16 (gfx10+), so .up/.down by any
-	 * constant in 32-lane segments is a lane pattern (build_warp.c). */
-	bool has_permlane;
 	/* Set by the caller: the matrix unit mma.sync may select (enum ir_matrix_unit; 0: none,
 	 * the portable lowering of build_mma.c only). */
 	unsigned matrix_unit;

@@ -5,11 +5,12 @@
  * reads the same lane (a broadcast: the result is uniform).  A lane.read with a constant
  * pattern (IR_LANE_AUX, from shfl with immediate b and c) is one DPP v_mov or ds_swizzle
  * instead: xor n < 4 and idx in quads quad_perm, xor n < 16 row_xmask and idx in rows
- * row_share (gfx10+), other xor n < 32 and idx in segments <= 32 ds_swizzle's bitmask
- * mode; up/down by n a row_shr/row_shl (plus a v_readlane/v_writelane pair per lane
- * crossing a row boundary in segments over 16 lanes; gfx9 n = 1 wave_shr/wave_shl; n = 16 in
- * 32 lanes ds_swizzle xor 16)
- * then v_cndmask with the constant mask of the lanes in range (the others keep theirs).  On
+ * row_share (gfx10+), gfx9 xor 7/8/15 row_half_mirror/row_ror:8/row_mirror, other xor n < 32
+ * and idx in segments <= 32 ds_swizzle's bitmask mode; gfx9 up/down by n in rows
+ * row_shr/row_shl, n = 16 in 32 lanes ds_swizzle xor 16, other up/down (gfx9, whole wave64
+ * warps) ds_bpermute from lane -n/+n through its offset field (the lane's own address is the
+ * pattern's operand, shared), each then v_cndmask with the constant mask of the lanes in
+ * range (the others keep theirs).  On
  * gfx10+ v_permlane16/v_permlanex16 (a lane of a row reads any lane of its row / of the other
  * row of its 32) take over: xor 16..31 one permlanex16, idx in 8-lane segments one
  * permlane16, idx in 32-lane segments v_readlane (wave32) or permlane16 + permlanex16 +
@@ -22,8 +23,9 @@
  * inactive lanes holding the operation's identity, reduces each row of 16 lanes with four DPP forms
  * of the operation (quad_perm, quad_perm, row_half_mirror, row_mirror, as LLVM's wave reductions)
  * and combines the rows' lane 0 with v_readlane and the SALU operation (with 32-lane warps on
- * wave64, --warp-size 32, each half separately, the result per lane).  match.any is a waterfall
- * loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
+ * wave64, --warp-size 32, each lane combines its row with the other row of its half, read by
+ * ds_swizzle xor 16 on gfx9 or v_permlanex16 on gfx10+: the result per lane).  match.any is a
+ * waterfall loop, one round per distinct value among the active lanes: the first lane left (s_ff1)
  * gives its value (v_readlane), v_cmp_eq finds the lanes holding it, which take the compare
  * mask and leave EXEC.  bar.sum (bar.red's CTA-wide
  * sum of per-wave counts in LDS) loads slot k into lane k < n under a full EXEC and adds them as
@@ -49,6 +51,15 @@ static void put_scalar(struct isel *s, ir_ref res, uint32_t sv)
 		sel_copy(s, sel_sub(d, k, 1), sel_sub(sv, k, 1));
 }
 
+/* dst = ds_bpermute(data, addr + offset): lane l reads lane ((addr + offset) / 4) mod the wave
+ * size (the ISA's pseudo-code: the address's high bits are ignored) */
+static void bpermute_at(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
+                        struct mir_opnd addr, unsigned offset)
+{
+	struct mir_opnd ops[3] = {dst, addr, sel_to_vgpr(s, data)};
+	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops)->offset = (int32_t)offset;
+}
+
 /* dst = ds_bpermute(data, lane * 4) */
 static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
                      struct mir_opnd lane)
@@ -56,8 +67,7 @@ static void bpermute(struct isel *s, struct mir_opnd dst, struct mir_opnd data,
 	uint32_t addr = sel_new_vgpr(s, 1);
 	struct mir_opnd sh[3] = {mir_vreg(addr, 1), mir_imm(2), lane};
 	valu(s, AMD_OP_V_LSHLREV_B32, 3, sh);
-	struct mir_opnd ops[3] = {dst, mir_vreg(addr, 1), sel_to_vgpr(s, data)};
-	sel_emit(s, AMD_OP_DS_BPERMUTE_B32, 3, ops);
+	bpermute_at(s, dst, data, mir_vreg(addr, 1), 0);
 }
 
 /* ---- constant lane patterns (IR_LANE_AUX): DPP and ds_swizzle ---- */
@@ -116,43 +126,6 @@ static uint64_t shift_in_range(const struct isel *s, bool up, unsigned n, unsign
 	return m;
 }
 
-/* .up/.down by n in segments of p lanes: DPP row_shr/row_shl reads the right lane wherever
- * the source is in range and in the same 16-lane row; the n lanes after (up) or before
- * (down) each row boundary inside a segment (p > 16) are written from their source with
- * v_readlane/v_writelane -- or, for n = 16 in 32-lane segments, every source is the lane
- * xor 16, a ds_swizzle; then the lanes out of range (a constant mask) keep their own
- * value through v_cndmask. */
-static void shift_lanes(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
-                        unsigned p)
-{
-	uint32_t t = sel_new_vgpr(s, 1);
-	if (n == 16) {
-		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
-	} else if (n == 1 && s->gen < AMD_GFX10) { /* gfx9 DPP wave_shr:1 / wave_shl:1 */
-		dpp_mov(s, mir_vreg(t, 1), a, up ? 0x138u : 0x130u);
-	} else {
-		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
-		for (unsigned g = 0; g < s->wave; g += p)
-			for (unsigned r = g + 16; r < g + p; r += 16)
-				for (unsigned k = 0; k < n; k++) {
-					unsigned to = up ? r + k : r - n + k,
-					         from = up ? to - n : to + n;
-					uint32_t x = sel_new_sgpr(s, 1);
-					struct mir_opnd rl[3] = {mir_vreg(x, 1), a, mir_imm(from)};
-					sel_emit(s, AMD_OP_V_READLANE_B32, 3, rl);
-					struct mir_opnd wl[3] = {mir_vreg(t, 1), mir_vreg(x, 1),
-					                         mir_imm(to)};
-					sel_emit(s, AMD_OP_V_WRITELANE_B32, 3, wl);
-				}
-	}
-	uint64_t in_range = shift_in_range(s, up, n, p);
-	uint32_t m = sel_new_sgpr(s, s->mask_dw);
-	for (unsigned h = 0; h < s->mask_dw; h++)
-		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(in_range >> (32 * h))));
-	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), mir_vreg(m, s->mask_dw)};
-	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
-}
-
 /* Sets `mask` (wave-size bits) into a new SGPR lane mask. */
 static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 {
@@ -160,6 +133,39 @@ static struct mir_opnd const_mask(struct isel *s, uint64_t mask)
 	for (unsigned h = 0; h < s->mask_dw; h++)
 		sel_copy(s, sel_sub(m, h, 1), mir_imm((uint32_t)(mask >> (32 * h))));
 	return mir_vreg(m, s->mask_dw);
+}
+
+/* gfx9 .up/.down by n in segments of p lanes that need no lane address: p <= 16 DPP
+ * row_shr/row_shl:n, n = 16 in 32 lanes ds_swizzle xor 16; then the lanes out of range (a
+ * constant mask) keep their own value through v_cndmask.  False (nothing emitted) otherwise.
+ * (n = 1 in larger segments is shift_bpermute: DPP wave_shr/wave_shl:1 costs two VALU
+ * instructions where it costs one, the CU model's bench scan 4535 -> 4439 cycles.) */
+static bool shift_one(struct isel *s, struct mir_opnd d, struct mir_opnd a, bool up, unsigned n,
+                      unsigned p)
+{
+	if (p > 16 && !(n == 16 && p == 32))
+		return false;
+	uint32_t t = sel_new_vgpr(s, 1);
+	if (p <= 16)
+		dpp_mov(s, mir_vreg(t, 1), a, (up ? 0x110u : 0x100u) | n);
+	else
+		swizzle(s, mir_vreg(t, 1), a, 0x1f, 0, 16);
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), const_mask(s, shift_in_range(s, up, n, p))};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+	return true;
+}
+
+/* .up/.down by n in segments of p lanes with ds_bpermute: every lane reads lane -n/+n of the
+ * wave through the instruction's offset (the lane's own address, lane4, is shared by all
+ * shuffles), then the lanes out of range (a constant mask) keep their own value. */
+static void shift_bpermute(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4,
+                           bool up, unsigned n, unsigned p)
+{
+	uint32_t t = sel_new_vgpr(s, 1);
+	unsigned offset = 4 * (up ? s->wave - n : n);
+	bpermute_at(s, mir_vreg(t, 1), a, sel_vsrc_opnd(s, lane4, 0), offset);
+	struct mir_opnd ops[4] = {d, a, mir_vreg(t, 1), const_mask(s, shift_in_range(s, up, n, p))};
+	valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
 }
 
 /* gfx10+ .up/.down by 0 < n < p, p <= 32: within each row one v_permlane16 reads the source
@@ -222,10 +228,10 @@ static void idx32(struct isel *s, struct mir_opnd d, struct mir_opnd a, unsigned
 
 /* .bfly with n >= 32 (whole wave64 warps): gfx11+ v_permlane64 swaps the halves, the rest
  * of n (< 32) follows as its own pattern; elsewhere ds_bpermute from lane ^ n. */
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4, unsigned n,
                      uint32_t aux);
 
-static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane,
+static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4,
                          uint32_t aux)
 {
 	unsigned n = IR_LANE_N(aux), p = 1u << IR_LANE_SEG(aux);
@@ -234,7 +240,7 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 	switch (IR_LANE_KIND(aux)) {
 	case IR_LANE_XOR:
 		if (n >= 32) {
-			xor_high(s, d, a, lane, n, aux);
+			xor_high(s, d, a, lane4, n, aux);
 		} else if (n < 4) {
 			dpp_mov(s, d, a, quad_perm(3, 0, n));
 		} else if (gfx10 && n < 16) {
@@ -243,6 +249,10 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 			for (unsigned i = 0; i < 16; i++)
 				sel[i] = i ^ (n & 15);
 			permlane(s, true, d, a, sel);
+		} else if (n == 7 || n == 8 || n == 15) {
+			/* gfx9, one DPP instead of an LDS trip: row_half_mirror (lane ^ 7 in 8
+			 * lanes), row_ror:8 (lane ^ 8 in 16), row_mirror (lane ^ 15 in 16) */
+			dpp_mov(s, d, a, n == 7 ? 0x141 : n == 8 ? 0x128 : 0x140);
 		} else {
 			swizzle(s, d, a, 0x1f, 0, n);
 		}
@@ -262,16 +272,18 @@ static void lane_pattern(struct isel *s, struct mir_opnd d, struct mir_opnd a, i
 			swizzle(s, d, a, ~(p - 1) & 0x1f, n, 0);
 		}
 		return;
-	default:
+	default: {
+		bool up = IR_LANE_KIND(aux) == IR_LANE_UP;
 		if (gfx10 && p <= 32)
-			shift_permlane(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
-		else
-			shift_lanes(s, d, a, IR_LANE_KIND(aux) == IR_LANE_UP, n, p);
+			shift_permlane(s, d, a, up, n, p);
+		else if (gfx10 || !shift_one(s, d, a, up, n, p))
+			shift_bpermute(s, d, a, lane4, up, n, p);
 		return;
+	}
 	}
 }
 
-static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane, unsigned n,
+static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_ref lane4, unsigned n,
                      uint32_t aux)
 {
 	if (s->gen >= AMD_GFX11 && s->wave == 64) {
@@ -283,14 +295,31 @@ static void xor_high(struct isel *s, struct mir_opnd d, struct mir_opnd a, ir_re
 		uint32_t t = sel_new_vgpr(s, 1);
 		struct mir_opnd ops[2] = {mir_vreg(t, 1), a};
 		sel_emit(s, AMD_OP_V_PERMLANE64_B32, 2, ops);
-		lane_pattern(s, d, mir_vreg(t, 1), lane,
+		lane_pattern(s, d, mir_vreg(t, 1), lane4,
 		             IR_LANE_AUX(IR_LANE_XOR, n - 32, IR_LANE_SEG(aux)));
 		return;
 	}
-	uint32_t from = sel_new_vgpr(s, 1);
-	struct mir_opnd x[3] = {mir_vreg(from, 1), mir_imm(n), sel_vsrc_opnd(s, lane, 0)};
+	if (n == 32) { /* lane ^ 32 is lane + 32 modulo 64 */
+		bpermute_at(s, d, a, sel_vsrc_opnd(s, lane4, 0), 128);
+		return;
+	}
+	uint32_t addr = sel_new_vgpr(s, 1);
+	struct mir_opnd x[3] = {mir_vreg(addr, 1), mir_imm(4 * n), sel_vsrc_opnd(s, lane4, 0)};
 	valu(s, AMD_OP_V_XOR_B32, 3, x);
-	bpermute(s, d, a, mir_vreg(from, 1));
+	bpermute_at(s, d, a, mir_vreg(addr, 1), 0);
+}
+
+/* The value a lane.read moves: a 32-bit bitcast's source (shfl of an f32 is bitcast, read,
+ * bitcast back; the bitcast's copy would stay live beside its source, which the code after the
+ * shuffle still reads, and cost a v_mov per step). */
+static ir_ref moved_value(const struct isel *s, ir_ref v)
+{
+	const struct ir_insn *def = s->def[v];
+	if (def && def->op == IR_BITCAST &&
+	    ir_type_bits((enum ir_type)s->ir->vals[def->args[0]].type) == 32 &&
+	    s->vals[def->args[0]].loc == LOC_VGPR)
+		return def->args[0];
+	return v;
 }
 
 static bool lane_read(struct isel *s, const struct ir_insn *in)
@@ -301,7 +330,7 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 		return true;
 	}
 	if (in->aux) {
-		struct mir_opnd a = sel_vgpr_opnd(s, in->args[0], 0);
+		struct mir_opnd a = sel_vgpr_opnd(s, moved_value(s, in->args[0]), 0);
 		if (s->vals[in->res].loc == LOC_VGPR) {
 			lane_pattern(s, d, a, in->args[1], in->aux);
 			return true;
@@ -314,7 +343,8 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (!s->ir->vals[in->args[1]].divergent) { /* one lane for all: v_readlane */
 		uint32_t t = sel_new_sgpr(s, 1);
-		struct mir_opnd ops[3] = {mir_vreg(t, 1), sel_vgpr_opnd(s, in->args[0], 0),
+		struct mir_opnd ops[3] = {mir_vreg(t, 1),
+		                          sel_vgpr_opnd(s, moved_value(s, in->args[0]), 0),
 		                          sel_sreg_opnd(s, in->args[1], 0)};
 		sel_emit(s, AMD_OP_V_READLANE_B32, 3, ops);
 		sel_copy(s, d, mir_vreg(t, 1));
@@ -322,13 +352,14 @@ static bool lane_read(struct isel *s, const struct ir_insn *in)
 	}
 	if (s->vals[in->res].loc != LOC_VGPR) { /* uniform by analysis: through a VGPR */
 		uint32_t t = sel_new_vgpr(s, 1);
-		bpermute(s, mir_vreg(t, 1), sel_vsrc_opnd(s, in->args[0], 0),
+		bpermute(s, mir_vreg(t, 1), sel_vsrc_opnd(s, moved_value(s, in->args[0]), 0),
 		         sel_vsrc_opnd(s, in->args[1], 0));
 		struct mir_opnd ops[2] = {d, mir_vreg(t, 1)};
 		sel_emit(s, AMD_OP_V_READFIRSTLANE_B32, 2, ops);
 		return true;
 	}
-	bpermute(s, d, sel_vsrc_opnd(s, in->args[0], 0), sel_vsrc_opnd(s, in->args[1], 0));
+	bpermute(s, d, sel_vsrc_opnd(s, moved_value(s, in->args[0]), 0),
+	         sel_vsrc_opnd(s, in->args[1], 0));
 	return true;
 }
 
@@ -461,15 +492,19 @@ static bool redux(struct isel *s, const struct ir_insn *in)
 	set_exec(s, mir_imm(~0u));
 	acc = reduce_rows(s, acc, redux_rows[kind].op);
 	unsigned sop = redux_rows[kind].sop;
-	if (halves) { /* lanes 0-31 get rows 0-1, lanes 32-63 rows 2-3 */
-		uint32_t lo = combine_rows(s, acc, 0, 2, sop), hi = combine_rows(s, acc, 2, 2, sop);
+	if (halves) { /* each half's two rows: every lane combines its row with the other one */
+		uint32_t other = sel_new_vgpr(s, 1);
+		if (s->gen >= AMD_GFX10) {
+			unsigned same_lane[16];
+			for (unsigned i = 0; i < 16; i++)
+				same_lane[i] = i;
+			permlane(s, true, mir_vreg(other, 1), mir_vreg(acc, 1), same_lane);
+		} else {
+			swizzle(s, mir_vreg(other, 1), mir_vreg(acc, 1), 0x1f, 0, 16);
+		}
 		set_exec(s, mir_vreg(saved, w));
-		uint32_t m = sel_new_sgpr(s, 2);
-		sel_copy(s, sel_sub(m, 0, 1), mir_imm(0));
-		sel_copy(s, sel_sub(m, 1, 1), mir_imm(~0u));
-		struct mir_opnd ops[4] = {rd(s, in->res, 0), mir_vreg(lo, 1), mir_vreg(hi, 1),
-		                          mir_vreg(m, 2)};
-		valu(s, AMD_OP_V_CNDMASK_B32, 4, ops);
+		struct mir_opnd ops[3] = {rd(s, in->res, 0), mir_vreg(acc, 1), mir_vreg(other, 1)};
+		valu(s, redux_rows[kind].op, 3, ops);
 		return true;
 	}
 	uint32_t r = combine_rows(s, acc, 0, s->wave / 16, sop);

@@ -38,7 +38,15 @@ SHUFFLES = [
     # clamps that are not a segment's end (no pattern), whole-wave shifts
     ('down', 3, 0x2015), ('up', 2, 0x2003), ('up', 1, 0), ('down', 1, 63),
     # idx in 32-lane segments: v_readlane on wave32, v_permlane16 + v_permlanex16 on wave64
-    ('idx', 0, 0x201f), ('idx', 5, 0x201f), ('idx', 16, 0x201f), ('idx', 29, 0x201f)]
+    ('idx', 0, 0x201f), ('idx', 5, 0x201f), ('idx', 16, 0x201f), ('idx', 29, 0x201f),
+    # gfx9 one-DPP xors (row_half_mirror, row_ror:8, row_mirror) and whole-wave shifts
+    # (ds_bpermute with a constant-mask address on wave64)
+    ('bfly', 7, 0x3807), ('bfly', 7, 0x201f), ('bfly', 8, 0x201f), ('bfly', 15, 0x201f),
+    ('bfly', 8, 63), ('bfly', 15, 0x300f), ('up', 5, 0), ('up', 33, 0), ('down', 9, 63),
+    ('down', 16, 63), ('up', 2, 0x3000),
+    # b and c read in loop headers: the same constant on the back edge, and c changed there
+    # (the second iteration's shuffle is stored)
+    ('down', 3, 0x201f), ('up', 5, 0x3000)]
 
 
 def shfl_case():
