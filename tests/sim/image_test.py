@@ -5,6 +5,8 @@ gfx1030, gfx1100 and gfx1200 (gfx942 has none): image_load/image_store, image_sa
 (gfx90a image_sample) under every address mode, image_sample_l/_d, image_gather4_lz, 3D and 2D
 array sampling, buffer_load_format_xyzw through a linear texture's V#; image arguments built by
 amdsim as HIP's descriptor block (T# at dword 0, S# at dword 12) in each generation's layout.
+Also the cube-map face selection v_cubeid/sc/tc/ma_f32 (clang-19's __builtin_amdgcn_cube*) on
+all five targets against the ISA documents' pseudo-code (cube_ref).
 
 usage: image_test.py AMDSIM"""
 import math
@@ -99,6 +101,65 @@ def test_image(amdsim, tmp):
         if target != "gfx90a":  # no image_gather4 there
             image_gather_target(amdsim, tmp, target)
         image_layered_target(amdsim, tmp, target)
+    for target in ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"):
+        cube_target(amdsim, tmp, target)
+
+
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+def cube_ref(x, y, z):
+    """(id, sc, tc, ma) of V_CUBEID/SC/TC/MA_F32 as the pseudo-code of AMD's ISA documents
+    (Vega, CDNA, RDNA 1-4) states them: major axis z when |z| >= |x| and |z| >= |y|, else y
+    when |y| >= |x|, else x; ma twice the signed major coordinate.  NaNs compare false."""
+    if abs(z) >= abs(x) and abs(z) >= abs(y):
+        return (5.0 if z < 0 else 4.0), (-x if z < 0 else x), -y, f32(2.0 * z)
+    if abs(y) >= abs(x):
+        return (3.0 if y < 0 else 2.0), x, (-z if y < 0 else z), f32(2.0 * y)
+    return (1.0 if x < 0 else 0.0), (z if x < 0 else -z), -y, f32(2.0 * x)
+
+
+def cube_target(amdsim, tmp, target):
+    """v_cubeid/sc/tc/ma_f32 (clang-19 -O3 selects them for the builtins) over random directions
+    and the ties between axes (|x| = |y| = |z| in every sign, zeros of either sign, one NaN
+    operand), bit-exact against cube_ref."""
+    hs = img_kernel(tmp, target, "cube", """
+kernel void cube(global float4 *o, global float4 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float x = c[l].x, y = c[l].y, z = c[l].z;
+  o[l] = (float4)(__builtin_amdgcn_cubeid(x, y, z), __builtin_amdgcn_cubesc(x, y, z),
+                  __builtin_amdgcn_cubetc(x, y, z), __builtin_amdgcn_cubema(x, y, z));
+}
+""")
+    dis = run(["llvm-objdump-19", "-d", "--mcpu=" + target, hs]).stdout
+    for op in ("v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32"):
+        check(op in dis, "%s: clang-19 did not emit %s" % (target, op))
+    rng = random.Random(23)
+    dirs = [(sx * 1.0, sy * 1.0, sz * 1.0) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    dirs += [(0.0, 0.0, 0.0), (-0.0, -0.0, -0.0), (0.0, -0.0, 0.0), (-0.0, 0.0, -0.0),
+             (2.0, -2.0, 1.0), (-1.0, 3.0, -3.0), (1.5, 0.25, -1.5), (math.nan, 1.0, 2.0),
+             (1.0, math.nan, 0.5), (3.0, 1.0, math.nan)]
+    while len(dirs) < 64:
+        dirs.append(tuple(f32(rng.choice((-1, 1)) * rng.uniform(0, 8) ** rng.choice((1, 2)))
+                          for _ in range(3)))
+    n = len(dirs)
+    coords = [v for d in dirs for v in d + (0.0,)]
+    cf, outp = os.path.join(tmp, "cube.in"), os.path.join(tmp, "cube.out")
+    open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+    r = run([amdsim, hs, "--kernel", "cube", "--grid", str(n), "--block", str(n),
+             "out:%d:%s" % (16 * n, outp), "in:" + cf])
+    if not check(r.returncode == 0, "%s cube: %s" % (target, r.stderr[:300])):
+        return
+    got = read_words(outp, "I")
+    for i, d in enumerate(dirs):
+        want = [struct.unpack("<I", struct.pack("<f", v))[0] for v in cube_ref(*d)]
+        have = got[4 * i:4 * i + 4]
+        same = all(a == b or (math.isnan(struct.unpack("<f", struct.pack("<I", a))[0]) and
+                              math.isnan(struct.unpack("<f", struct.pack("<I", b))[0]))
+                   for a, b in zip(have, want))
+        check(same, "%s cube%s: got %s, expected %s" % (
+            target, d, [hex(v) for v in have], [hex(v) for v in want]))
 
 
 def image_target(amdsim, tmp, target):
