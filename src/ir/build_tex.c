@@ -4,24 +4,23 @@
  * A handle is a texture or surface object: a .u64 value, the address of the descriptor block
  * HIP's runtime builds (hipTextureObject_t: the 8-dword image resource, 4 more dwords, then
  * the sampler at dword 12; hipSurfaceObject_t: the image resource).  tex (.1d/.2d with
- * .level/.grad, .3d, .a2d; f32/s32/u32 results) samples through the object's sampler
- * (IMG_SAMPLE*), tex.1d with integer coordinates is tex1Dfetch on a linear texture's buffer
- * descriptor (IMG_FETCH), tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on
- * .1d/.2d surfaces are translated (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to
- * image_load/image_store): the byte x coordinate becomes an element index (x / the access
- * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes
- * made of 32-bit channels (HSA channel type SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R,
- * RG or RGBA, the descriptor's dwords 8-9: then image_load/image_store move the texel's bits
- * unchanged) or, for a suld of 1 or 4 bytes, of 8-bit integer channels (image_load extends
- * each; its low byte is the raw byte), else the wave traps (s_trap 2): exact or stopped,
- * never a converted value.  A
- * misaligned x traps too.  .zero reads 0 / drops the store outside the surface, .clamp clamps
- * each coordinate to the last element, .trap traps.  Every other form is rejected here by
- * name, with the reason that applies to it: the texture-reference API (module
- * .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA 12 removed), the
- * independent texturing mode (separate sampler handles; HIP's texture objects carry their
- * sampler), istypep (HIP's texture and surface objects are both plain image descriptors: the
- * kind of a handle is not recorded), else "not generated yet".
+ * .level/.grad, .3d, .a1d, .a2d, .cube/.acube with .level; f32/s32/u32 results) samples through
+ * the object's sampler (IMG_SAMPLE*; a cube face chosen by CUBE, sampled as an array layer), tex.1d
+ * with integer coordinates is tex1Dfetch on a linear texture's buffer descriptor (IMG_FETCH),
+ * tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on .1d/.2d surfaces are translated
+ * (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to image_load/image_store): the byte x
+ * coordinate becomes an element index (x / the access size S, which the PTX ISA makes the transfer
+ * size), the surface must hold texels of S bytes made of 32-bit channels (HSA channel type
+ * SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R, RG or RGBA, the descriptor's dwords 8-9: then
+ * image_load/image_store move the texel's bits unchanged) or, for a suld of 1 or 4 bytes, of 8-bit
+ * integer channels (image_load extends each; its low byte is the raw byte), else the wave traps
+ * (s_trap 2): exact or stopped, never a converted value.  A misaligned x traps too.  .zero reads 0
+ * / drops the store outside the surface, .clamp clamps each coordinate to the last element, .trap
+ * traps.  Every other form is rejected here by name, with the reason that applies to it: the
+ * texture-reference API (module .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA
+ * 12 removed), the independent texturing mode (separate sampler handles; HIP's texture objects
+ * carry their sampler), istypep (HIP's texture and surface objects are both plain image
+ * descriptors: the kind of a handle is not recorded), else "not generated yet".
  * requires: irb state at the instruction; breaks: nothing.  O(operands). */
 #include "build_int.h"
 
@@ -531,16 +530,83 @@ static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c
 	}
 }
 
-/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
- * a texture object (sample, sample3, fetch).  NULL when translated, else why not. */
+static ir_ref cube_op(struct irb *b, const ir_ref dir[3], unsigned which)
+{
+	return irb_emit(b, IR_CUBE, IR_T_F32, dir, 3, which, 0);
+}
+
+/* The array layer of cube `c` (an .s32) and face `face` (an f32 0-5) in a cube-map array of
+ * 6 * N layers (T# dword 4 bits 12:0: the last layer, 6N - 1): 6 * clamp(c, 0, N - 1) + face,
+ * as an f32 (exact: below 2^14).  The hardware clamps the layer itself, but to the last face
+ * of the last cube, not to the same face of it. */
+static ir_ref cube_layer(struct irb *b, ir_ref handle, ir_ref c, ir_ref face)
+{
+	ir_ref last = op2(b, IR_AND, IR_T_I32, desc_word(b, handle, 4), k32(b, 0x1fff), 0);
+	ir_ref first_of_last = op2(b, IR_SUB, IR_T_I32, last, k32(b, 5), 0); /* 6(N - 1) */
+	c = op2(b, IR_MIN_S, IR_T_I32, op2(b, IR_MAX_S, IR_T_I32, c, k32(b, 0), 0),
+	        k32(b, 1u << 14), 0);
+	ir_ref six_c = op2(b, IR_MUL, IR_T_I32, c, k32(b, 6), 0);
+	six_c = op2(b, IR_MAX_S, IR_T_I32, op2(b, IR_MIN_S, IR_T_I32, six_c, first_of_last, 0),
+	            k32(b, 0), 0);
+	ir_ref base = irb_emit(b, IR_ITOF_S, IR_T_F32, &six_c, 1, IR_FM_RN, 0);
+	return op2(b, IR_FADD, IR_T_F32, base, face, IR_FM_RN);
+}
+
+/* tex[.level].cube ({x, y, z, -}) and tex[.level].acube ({cube, x, y, z}, the cube an .s32) on a
+ * texture object whose faces are the layers of a 2D array, six per cube in CUDA's order (+x,
+ * -x, +y, -y, +z, -z, which is v_cubeid's): the face is the direction's major axis
+ * (v_cubeid), its coordinates CUDA's (s / m + 1) / 2 and (t / m + 1) / 2 with m the major
+ * coordinate's magnitude, i.e. sc / |ma| + 0.5 and tc / |ma| + 0.5 (v_cubesc/v_cubetc/
+ * v_cubema; ma is twice the major coordinate), an IEEE division and add.  Then image_sample_lz
+ * (image_sample_l with .level) of the 2D array at (s, t, layer) with the sampler made
+ * normalized with clamp-to-edge (IR_IMG_CUBE_FACE): the face coordinates are normalized by
+ * definition and lie in [0, 1], whose 1.0 is the last texel's edge, not a wrap. */
+static void sample_cube(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool array,
+                        ir_ref ch[4])
+{
+	const struct ptx_operand *c = &in->opnds[1].elems[1];
+	ir_ref dir[3];
+	for (unsigned i = 0; i < 3; i++)
+		dir[i] = irb_read_opnd(b, &c->elems[i + (array ? 1 : 0)], IR_T_F32, false);
+	ir_ref face = cube_op(b, dir, 0), m = cube_op(b, dir, 3),
+	       half = ir_const(b->fn, IR_T_F32, 0x3f000000);
+	m = irb_emit(b, IR_FABS, IR_T_F32, &m, 1, 0, 0);
+	ir_ref st[2];
+	for (unsigned i = 0; i < 2; i++) {
+		ir_ref q = op2(b, IR_FDIV, IR_T_F32, cube_op(b, dir, 1 + i), m, IR_FM_RN);
+		q = op2(b, IR_FADD, IR_T_F32, q, half, IR_FM_RN);
+		st[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &q, 1, 0, 0);
+	}
+	ir_ref layer = face;
+	if (array)
+		layer = cube_layer(b, handle, irb_read_opnd(b, &c->elems[0], IR_T_I32, false),
+		                   face);
+	ir_ref args[4] = {handle, pair64(b, st[0], st[1]),
+	                  irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0), IR_NO_REF};
+	unsigned nargs = 3;
+	enum ir_op op = IR_IMG_SAMPLE3;
+	if (has(in, PTX_DW_LEVEL)) {
+		ir_ref lod = irb_read_opnd(b, &in->opnds[2], IR_T_F32, false);
+		args[nargs++] = irb_emit(b, IR_BITCAST, IR_T_I32, &lod, 1, 0, 0);
+		op = IR_IMG_SAMPLE3_L;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, op, IR_T_F32, args, nargs,
+		                    5u | (1u << k) << 4 | IR_IMG_CUBE_FACE, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d,cube,acube} of those,
+ * tex.1d.v4.{f32,s32,u32}.s32 on a texture object (sample, sample3, fetch).  NULL when translated,
+ * else why not. */
 static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	bool is_2d = has(in, PTX_DW_G2D), layered = has(in, PTX_DW_G3D) || has(in, PTX_DW_GA2D);
-	bool a1d = has(in, PTX_DW_GA1D);
-	if (!is_2d && !layered && !a1d && !has(in, PTX_DW_G1D))
-		return "textures other than .1d, .2d, .3d, .a1d and .a2d (.cube, .2dms, .a2dms) "
-		       "are "
-		       "not generated yet (docs/TEXTURES.md)";
+	bool a1d = has(in, PTX_DW_GA1D), cube = has(in, PTX_DW_GCUBE) || has(in, PTX_DW_GACUBE);
+	if (!is_2d && !layered && !a1d && !cube && !has(in, PTX_DW_G1D))
+		return "textures other than .1d, .2d, .3d, .a1d, .a2d, .cube and .acube (.2dms, "
+		       ".a2dms) are not generated yet (docs/TEXTURES.md)";
 	layered |= a1d;
 	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
@@ -553,6 +619,9 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (layered && (int_coords || level || grad))
 		return "tex.3d/.a1d/.a2d with integer coordinates, .level or .grad is not "
 		       "generated yet "
+		       "(docs/TEXTURES.md)";
+	if (cube && (int_coords || grad))
+		return "tex.cube/.acube with integer coordinates or .grad is not generated yet "
 		       "(docs/TEXTURES.md)";
 	if (int_coords && (level || grad))
 		return "tex.level/.grad with integer coordinates is not generated yet "
@@ -568,10 +637,10 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
-	if (nc != (a1d       ? 2u
-	           : layered ? 4u
-	           : is_2d   ? 2u
-	                     : 1u) ||
+	if (nc != (a1d               ? 2u
+	           : layered || cube ? 4u
+	           : is_2d           ? 2u
+	                             : 1u) ||
 	    d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
 	if (!is_register(&in->opnds[1].elems[0]))
@@ -586,6 +655,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	if (int_coords)
 		fetch(b, handle, c, ch);
+	else if (cube)
+		sample_cube(b, in, handle, has(in, PTX_DW_GACUBE), ch);
 	else if (a1d)
 		sample_a1d(b, handle, c, ch);
 	else if (layered)

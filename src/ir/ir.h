@@ -57,6 +57,9 @@ enum ir_redux {
 	                       * 32); the result is then per lane (divergent) */
 };
 
+/* IMG_SAMPLE3(_L) aux flag (build_tex.c, sel_tex.c): a cube face's normalized coordinates. */
+enum { IR_IMG_CUBE_FACE = 256 };
+
 /* NBAR / NBAR_RED aux flags (build_bar.c, sel_bar.c). */
 enum {
 	IR_NBAR_ARRIVE = 1,  /* bar.arrive: no wait, a release only */

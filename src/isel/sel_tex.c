@@ -1,10 +1,11 @@
 /* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD,
- * IMG_STORE, IMG_SAMPLE (_L, _D, 3: image_sample_l/_d, three address dwords) and IMG_GATHER
+ * IMG_STORE, IMG_SAMPLE (_L, _D, 3, 3_L: image_sample_l/_d, three address dwords) and IMG_GATHER
  * become image_load/image_store/image_sample_lz/image_gather4_lz on the image resource
  * (T#), read from the handle's descriptor block with s_load_dwordx8 into s[88:95] right before
  * each of them (a fixed range: the allocator keeps virtual registers off it while it is live;
  * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
- * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle).  The
+ * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle), CUBE
+ * v_cubeid/sc/tc/ma_f32.  The
  * descriptors must be in SGPRs, so an access whose handle differs between lanes runs in a
  * waterfall loop over the distinct handles.  The T# fields read here (HEIGHT-1 at word 2 bits
  * 27:14, TYPE at word 3 bits 31:28, the levels on gfx90a) sit at the same places on gfx90a,
@@ -42,7 +43,8 @@ static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 	if (s->gen == AMD_GFX940)
 		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
 		       "(docs/TEXTURES.md)";
-	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D))
+	if (s->gen == AMD_GFX9 &&
+	    (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3_L))
 		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
 		       "be generated there (docs/TEXTURES.md)";
 	if (s->gen == AMD_GFX9 && in->op == IR_IMG_GATHER)
@@ -68,14 +70,15 @@ struct access {
 	struct mir_opnd at, data;
 };
 
-/* The address VGPRs of image_sample_l (the coordinates, then the LOD) or image_sample_d (d/dx of
- * each coordinate, d/dy of each, then the coordinates: AMD's order) in one new tuple; n: the
- * coordinates (1 or 2, the dwords of args[1] and of each derivative). */
+/* The address VGPRs of image_sample_l (the coordinates, then the LOD), image_sample_d (d/dx of
+ * each coordinate, d/dy of each, then the coordinates: AMD's order) or the three-dword samples
+ * (x, y, then z or the layer; IMG_SAMPLE3_L: then the LOD) in one new tuple; n: the
+ * coordinates of args[1] (1 or 2, also the dwords of each derivative). */
 static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in, unsigned n)
 {
-	bool grad = in->op == IR_IMG_SAMPLE_D; /* IMG_SAMPLE3: laid out as IMG_SAMPLE_L */
-	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, 1u};
-	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : 0u};
+	bool grad = in->op == IR_IMG_SAMPLE_D, lod3 = in->op == IR_IMG_SAMPLE3_L;
+	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, grad ? 1u : 3u};
+	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : lod3 ? 1u : 0u};
 	uint32_t t = sel_new_vgpr(s, dwords[0] + dwords[1] + dwords[2]), at = 0;
 	for (unsigned p = 0; p < 3; p++)
 		for (unsigned k = 0; k < dwords[p]; k++)
@@ -86,7 +89,8 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
 	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
-	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3)
+	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3 ||
+	    in->op == IR_IMG_SAMPLE3_L)
 		return lod_grad_address(s, in, two ? 2 : 1);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
@@ -158,6 +162,23 @@ static void one_level(struct isel *s)
 	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
 }
 
+static bool is_sample(enum ir_op op)
+{
+	return op == IR_IMG_SAMPLE || op == IR_IMG_SAMPLE_L || op == IR_IMG_SAMPLE_D ||
+	       op == IR_IMG_SAMPLE3 || op == IR_IMG_SAMPLE3_L;
+}
+
+/* A cube face's coordinates (tex.cube, build_tex.c) are normalized and lie in [0, 1], 1.0 the
+ * far edge of the last texel: the S# in s[84:87] gets FORCE_UNNORMALIZED (word 0 bit 15)
+ * cleared and CLAMP_X/CLAMP_Y (bits 2:0, 5:3) set to 2, clamp to the last texel, whatever the
+ * texture object's own sampler says (same fields on gfx9 to gfx12). */
+static void cube_face_sampler(struct isel *s)
+{
+	struct mir_opnd w0 = mir_sgpr(SSHARP_SGPR, 1);
+	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(0x3fu | 1u << 15))});
+	sel_emit(s, AMD_OP_S_OR_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(2u | 2u << 3)});
+}
+
 /* The four-dword loads, two dwords of which (aux bit 0 clear: x, y; set: z, w) go to dst:
  * tex1Dfetch's buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
  * dwords 0-3, s_load_dwordx4 into s[88:91]; gfx12's soffset is null, llvm-mc-19 refuses an
@@ -212,13 +233,14 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		unsigned dwords = (in->aux >> 4) & 7;
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
-	} else if (in->op == IR_IMG_SAMPLE || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D ||
-	           in->op == IR_IMG_SAMPLE3) { /* the S#: dwords 12-15, into s[84:87] */
+	} else if (is_sample(in->op)) { /* the S#: dwords 12-15, into s[84:87] */
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
-		unsigned op = in->op == IR_IMG_SAMPLE_L   ? AMD_OP_IMAGE_SAMPLE_L
+		if (in->aux & IR_IMG_CUBE_FACE)
+			cube_face_sampler(s);
+		unsigned op = in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE3_L
+		                      ? AMD_OP_IMAGE_SAMPLE_L
 		              : in->op == IR_IMG_SAMPLE_D ? AMD_OP_IMAGE_SAMPLE_D
 		                                          : AMD_OP_IMAGE_SAMPLE_LZ;
 		if (s->gen == AMD_GFX9) {
@@ -246,7 +268,8 @@ bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
 	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
 	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER || in->op == IR_IMG_SAMPLE3;
+	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER ||
+	           in->op == IR_IMG_SAMPLE3 || in->op == IR_IMG_SAMPLE3_L;
 	return img && s->ir->vals[in->args[0]].divergent;
 }
 
@@ -333,13 +356,29 @@ static bool img_desc(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* v_cubeid/v_cubesc/v_cubetc/v_cubema_f32 (aux 0-3) of the direction args[0..2] */
+static bool cube(struct isel *s, const struct ir_insn *in)
+{
+	static const unsigned ops[4] = {AMD_OP_V_CUBEID_F32, AMD_OP_V_CUBESC_F32,
+	                                AMD_OP_V_CUBETC_F32, AMD_OP_V_CUBEMA_F32};
+	unsigned op = ops[in->aux & 3];
+	struct mir_opnd o[4] = {mir_vreg(sel_def(s, in->res), 1), sel_vsrc_opnd(s, in->args[0], 0),
+	                        sel_vsrc_opnd(s, in->args[1], 0), sel_vsrc_opnd(s, in->args[2], 0)};
+	sel_fix_valu(s, op, 4, o);
+	sel_emit(s, op, 4, o);
+	return true;
+}
+
 bool sel_tex(struct isel *s, const struct ir_insn *in)
 {
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
+	if (in->op == IR_CUBE)
+		return cube(s, in);
 	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
 	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
-	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3)
+	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3 &&
+	    in->op != IR_IMG_SAMPLE3_L)
 		return false;
 	if (!check_target(s, in))
 		return true;

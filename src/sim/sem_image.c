@@ -348,14 +348,11 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 	struct sdesc sd;
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
-	if (kind != SAMPLE_LZ && t.type > 9) {
-		sim_fault(w, "image_sample_l/_d of a 3D image or an array: not simulated");
-		return;
-	}
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
 	unsigned dims = t.type == 8 ? 1 : t.type == 9 || t.type == 12 ? 2 : 3;
-	unsigned first = kind == SAMPLE_D ? 2 * dims : 0;
+	/* image_sample_d: d/dx and d/dy of each coordinate but an array's slice come first */
+	unsigned first = kind == SAMPLE_D ? 2 * (dims - (t.type == 12 || t.type == 13)) : 0;
 	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
 	unsigned reg[3];
 	for (unsigned i = 0; i < dims; i++)

@@ -317,27 +317,35 @@ kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
 
 
 def image_layered_target(amdsim, tmp, target):
-    """image_sample_lz (gfx90a: image_sample, `da` for arrays) of 3D images (x, y, z normalized,
-    the address mode on all three), 2D and 1D arrays (x[, y], then the slice as a float: rounded to the
-    nearest and clamped to the layers), rgba32f, against the CPU's texel choice."""
+    """image_sample_lz (gfx90a: image_sample, `da` for arrays) and image_sample_l (LOD 0 after
+    the address; not gfx90a) of 3D images (x, y, z normalized, the address mode on all three), 2D
+    and 1D arrays (x[, y], then the slice as a float: rounded to the nearest and clamped to the
+    layers; the faces of a cube map are such slices), rgba32f, against the CPU's texel choice."""
     rng = random.Random(13)
     wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
-    for geom in ("3D", "2D_ARRAY", "1D_ARRAY"):
+    forms = [(g, lz) for g in ("3D", "2D_ARRAY", "1D_ARRAY") for lz in (True, False)
+             if lz or target != "gfx90a"]  # image_sample_l (LOD c[l].w, 0): not on gfx90a
+    for geom, lz in forms:
         one = geom == "1D_ARRAY"  # (x, slice): the slice in c[l].z, c[l].y unused
         vec = '[a] "v"((float2)(c[l].x, c[l].z))' if one else \
             '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        if not lz:
+            vec = '[a] "v"((float3)(c[l].x, c[l].z, c[l].w))' if one else \
+                '[a] "v"((float4)(c[l].x, c[l].y, c[l].z, c[l].w))'
+        name = "image_sample_lz" if lz else "image_sample_l"
         if target == "gfx90a":
             op = "image_sample %[r], %[a], %[d], %[s] dmask:0xf" + (" da" if geom != "3D" else "")
             ops = vec
         elif target == "gfx1200":
-            op = "image_sample_lz %%[r], [%s], %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_%s" % (
-                "%[x], %[z]" if one else "%[x], %[y], %[z]", geom)
+            op = "%s %%[r], [%s%s], %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_%s" % (
+                name, "%[x], %[z]" if one else "%[x], %[y], %[z]", "" if lz else ", %[w]", geom)
             ops = '[x] "v"(c[l].x), [z] "v"(c[l].z)' if one else \
                 '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+            ops += "" if lz else ', [w] "v"(c[l].w)'
         else:
-            op = "image_sample_lz %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
+            op = name + " %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
             ops = vec
-        hs = img_kernel(tmp, target, "imgl" + geom, """
+        hs = img_kernel(tmp, target, "imgl" + geom + name, """
 kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
   int l = __builtin_amdgcn_workitem_id_x();
   float4 r;
@@ -374,12 +382,12 @@ kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
             r = run([amdsim, hs, "--kernel", "s3", "--grid", str(n), "--block", str(n),
                      "out:%d:%s" % (16 * n, outp),
                      "image:rgba32f%s%s:%s:%s" % (opts, arr, size, src), "in:" + cf])
-            if not check(r.returncode == 0, "%s sample %s %s: %s" % (
-                    target, geom, opts, r.stderr[:300])):
+            if not check(r.returncode == 0, "%s %s %s %s: %s" % (
+                    target, name, geom, opts, r.stderr[:300])):
                 continue
             got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
-            check(got == want, "%s sample %s %s %dx%dx%d: got %s, expected %s" % (
-                target, geom, opts, w, h, dd, got[:8], want[:8]))
+            check(got == want, "%s %s %s %s %dx%dx%d: got %s, expected %s" % (
+                target, name, geom, opts, w, h, dd, got[:8], want[:8]))
 
 
 def point_index(i, n, mode):
