@@ -103,9 +103,10 @@ static ir_ref pair64(struct irb *b, ir_ref lo, ir_ref hi)
 	return op2(b, IR_OR, IR_T_I64, l, h, 0);
 }
 
-/* The shape of one suld.b/sust.b: 2D or not, elements, their bits, the texel's dwords. */
+/* The shape of one suld.b/sust.b: 2D (or 3D: x, y and z) or 1D, elements, their bits, the
+ * texel's dwords. */
 struct surf {
-	bool is_2d;
+	bool is_2d, is_3d;
 	unsigned nelem, bits, dwords, log2_bytes; /* dwords: bytes / 4 (0 for one byte) */
 	bool narrow; /* suld of 1 or 4 bytes: texels of 8-bit integer channels qualify too */
 	enum { MODE_TRAP, MODE_CLAMP, MODE_ZERO } mode;
@@ -118,13 +119,14 @@ static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
 	                                             PTX_DW_CV, PTX_DW_WB, PTX_DW_WT};
 	if (!has(in, PTX_DW_B))
 		return "sust.p (formatted stores) is not generated yet (docs/TEXTURES.md)";
-	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D))
-		return "surfaces other than .1d and .2d (arrays, 3D) are not generated yet "
+	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D) && !has(in, PTX_DW_G3D))
+		return "surfaces other than .1d, .2d and .3d (arrays) are not generated yet "
 		       "(docs/TEXTURES.md)";
 	for (unsigned i = 0; i < sizeof cache_ops / sizeof cache_ops[0]; i++)
 		if (has(in, cache_ops[i]))
 			return "cache operators on suld/sust are not generated yet";
-	f->is_2d = has(in, PTX_DW_G2D);
+	f->is_3d = has(in, PTX_DW_G3D);
+	f->is_2d = has(in, PTX_DW_G2D) || f->is_3d;
 	f->nelem = has(in, PTX_DW_V4) ? 4 : has(in, PTX_DW_V2) ? 2 : 1;
 	f->bits = has(in, PTX_DW_B64)   ? 64
 	          : has(in, PTX_DW_B32) ? 32
@@ -148,8 +150,8 @@ static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
 	f->handle = &br->elems[0];
 	f->coords = &br->elems[1];
 	unsigned ncoord = f->coords->kind == PTX_OPND_VEC ? f->coords->nelems : 1;
-	if (ncoord != (f->is_2d ? 2u : 1u))
-		return "surface coordinates: one for .1d, two for .2d";
+	if (ncoord != (f->is_3d ? 4u : f->is_2d ? 2u : 1u))
+		return "surface coordinates: one for .1d, two for .2d, four for .3d";
 	f->data = &in->opnds[at ? 0 : 1];
 	unsigned ndata = f->data->kind == PTX_OPND_VEC ? f->data->nelems : 1;
 	if (ndata != f->nelem)
@@ -204,13 +206,19 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 	                icmp(b, IR_CMP_EQ, misaligned, k32(b, 0)), 0);
 	trap_unless(b, ok);
 	x = op2(b, IR_SHR_S, IR_T_I32, x, k32(b, f->log2_bytes), 0);
-	ir_ref c[2] = {x, IR_NO_REF}, size[2] = {desc_word(b, handle, 10), IR_NO_REF};
+	ir_ref c[3] = {x, IR_NO_REF, IR_NO_REF};
+	ir_ref size[3] = {desc_word(b, handle, 10), IR_NO_REF, IR_NO_REF};
 	if (f->is_2d) {
 		c[1] = irb_read_opnd(b, elem(f->coords, 1), IR_T_I32, true);
 		size[1] = irb_emit(b, IR_IMG_HEIGHT, IR_T_I32, &handle, 1, 0, 0);
 	}
+	if (f->is_3d) { /* DEPTH-1 at T# word 4 bits 12:0 (gfx9 to gfx12) */
+		c[2] = irb_read_opnd(b, elem(f->coords, 2), IR_T_I32, true);
+		ir_ref last = op2(b, IR_AND, IR_T_I32, desc_word(b, handle, 4), k32(b, 0x1fff), 0);
+		size[2] = op2(b, IR_ADD, IR_T_I32, last, k32(b, 1), 0);
+	}
 	*inside = IR_NO_REF;
-	for (unsigned i = 0; i < (f->is_2d ? 2u : 1u); i++) {
+	for (unsigned i = 0; i < (f->is_3d ? 3u : f->is_2d ? 2u : 1u); i++) {
 		ir_ref in = icmp(b, IR_CMP_LTU, c[i], size[i]);
 		*inside = i ? op2(b, IR_AND, IR_T_PRED, *inside, in, 0) : in;
 		ir_ref last = op2(b, IR_SUB, IR_T_I32, size[i], k32(b, 1), 0);
@@ -219,6 +227,9 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 	}
 	if (f->mode == MODE_TRAP)
 		trap_unless(b, *inside);
+	if (f->is_3d) /* x | z << 16 | y << 32: each below 2^14 (sel_tex.c unpacks them) */
+		c[0] = op2(b, IR_OR, IR_T_I32, c[0], op2(b, IR_SHL, IR_T_I32, c[2], k32(b, 16), 0),
+		           0);
 	return f->is_2d ? pair64(b, c[0], c[1]) : c[0];
 }
 
@@ -227,7 +238,8 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 static void texel_dwords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at,
                          ir_ref inside, bool narrow, ir_ref dw[4])
 {
-	unsigned dim = f->is_2d ? 1 : 0, n = narrow ? 1u << f->log2_bytes : f->dwords;
+	unsigned dim = f->is_3d ? 2u : f->is_2d ? 1u : 0u;
+	unsigned n = narrow ? 1u << f->log2_bytes : f->dwords;
 	ir_ref args[2] = {handle, at};
 	for (unsigned k = 0; k < n; k++) {
 		ir_ref c = irb_emit(b, IR_IMG_LOAD, IR_T_I32, args, 2, dim | (1u << k) << 4, 0);
@@ -286,6 +298,15 @@ static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref
 	irb_switch_to(b, join);
 }
 
+/* image_store of the texel's dwords lo, hi at the element coordinates at */
+static void store_texel(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref lo,
+                        ir_ref hi)
+{
+	unsigned dim = f->is_3d ? 2u : f->is_2d ? 1u : 0u;
+	irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
+	         dim | f->dwords << 4, 0);
+}
+
 static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside)
 {
 	ir_ref dw[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
@@ -313,18 +334,16 @@ static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_re
 		uint32_t body = irb_open_sealed(b), next = irb_new_block(b);
 		irb_terminate(b, IR_BR, inside, body, next);
 		irb_switch_to(b, body);
-		irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
-		         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+		store_texel(b, f, handle, at, lo, hi);
 		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
 		irb_seal(b, next);
 		irb_switch_to(b, next);
 		return;
 	}
-	irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
-	         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+	store_texel(b, f, handle, at, lo, hi);
 }
 
-/* suld.b / sust.b on a .1d/.2d surface object; NULL when translated, else why not. */
+/* suld.b / sust.b on a .1d/.2d/.3d surface object; NULL when translated, else why not. */
 static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	struct surf f;

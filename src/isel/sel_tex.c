@@ -86,12 +86,30 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 	return mir_vreg(t, at);
 }
 
+/* The x, y, z VGPRs of a 3D image_load/image_store from their packed i64 (x | z << 16) |
+ * y << 32 (build_tex.c clamps each below 2^14 first). */
+static struct mir_opnd address3(struct isel *s, ir_ref at)
+{
+	uint32_t t = sel_new_vgpr(s, 3);
+	struct mir_opnd lo = sel_vsrc_opnd(s, at, 0);
+	struct mir_opnd x[3] = {sel_sub(t, 0, 1), mir_imm(0xffff), lo};
+	sel_fix_valu(s, AMD_OP_V_AND_B32, 3, x);
+	sel_emit(s, AMD_OP_V_AND_B32, 3, x);
+	sel_copy(s, sel_sub(t, 1, 1), sel_vsrc_opnd(s, at, 1));
+	struct mir_opnd z[3] = {sel_sub(t, 2, 1), mir_imm(16), lo};
+	sel_fix_valu(s, AMD_OP_V_LSHRREV_B32, 3, z);
+	sel_emit(s, AMD_OP_V_LSHRREV_B32, 3, z);
+	return mir_vreg(t, 3);
+}
+
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
 	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
 	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3 ||
 	    in->op == IR_IMG_SAMPLE3_L)
 		return lod_grad_address(s, in, two ? 2 : 1);
+	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE) && (in->aux & 15) == 2)
+		return address3(s, in->args[1]);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
 
@@ -264,13 +282,16 @@ static unsigned result_dwords(const struct ir_insn *in)
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
 
+/* The operations that access an image through the handle args[0] (IMG_HEIGHT: its T#). */
+static bool is_image_access(enum ir_op op)
+{
+	return op == IR_IMG_LOAD || op == IR_IMG_STORE || op == IR_IMG_HEIGHT || is_sample(op) ||
+	       op == IR_IMG_FETCH || op == IR_IMG_GATHER;
+}
+
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
-	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
-	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER ||
-	           in->op == IR_IMG_SAMPLE3 || in->op == IR_IMG_SAMPLE3_L;
-	return img && s->ir->vals[in->args[0]].divergent;
+	return is_image_access((enum ir_op)in->op) && s->ir->vals[in->args[0]].divergent;
 }
 
 /* A handle that differs between lanes: a waterfall loop (its two MIR blocks laid out by
@@ -375,10 +396,7 @@ bool sel_tex(struct isel *s, const struct ir_insn *in)
 		return img_desc(s, in);
 	if (in->op == IR_CUBE)
 		return cube(s, in);
-	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
-	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
-	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3 &&
-	    in->op != IR_IMG_SAMPLE3_L)
+	if (!is_image_access((enum ir_op)in->op))
 		return false;
 	if (!check_target(s, in))
 		return true;

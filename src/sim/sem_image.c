@@ -1,7 +1,8 @@
-/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load,
- * image_store and image_sample_lz (point sampling: wrap, mirror, clamp and border, normalized
- * or not; image_sample, equal to it over one level) on gfx90a, gfx10, gfx11 and gfx12 over linear
- * (SW_MODE 0) 1D and 2D images of one mip level.
+/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
+ * image_store (1D, 2D, 3D), image_sample_lz/_l/_d (point sampling: wrap, mirror, clamp and
+ * border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
+ * arrays), image_gather4_lz and buffer_load_format_xyzw on gfx90a, gfx10, gfx11 and gfx12 over
+ * linear (SW_MODE 0) images of one mip level.
  *
  * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
  * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
@@ -10,9 +11,9 @@
  * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
  * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
  * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
- * an instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
- * outside the image, NSA address forms, format conversions on store -- stops the run with an
- * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
+ * an instance asks for -- another generation, tiling, mip levels, loads/stores of arrays, a
+ * coordinate outside the image, NSA address forms, format conversions on store -- stops the run
+ * with an error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
 #include <string.h>
 
@@ -98,29 +99,36 @@ static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsign
 		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
 }
 
-/* ... of x, and y for a 2D image. */
-static void read_address(struct sim_wave *w, const struct sim_insn *in, bool two)
+/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image. */
+static void read_address(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t)
 {
-	read_address_n(w, in, two ? 2 : 1);
+	read_address_n(w, in, t->type == 10 ? 3 : t->type == 9 ? 2 : 1);
 }
 
-/* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
- * fault) outside the image. */
+/* Byte address of the texel at the integer coordinates in lane l's address VGPRs (x; y of a 2D
+ * or 3D image; z of a 3D one: its slices one after the other, as texel_or_border reads them),
+ * or 0 (after a fault) outside the image. */
 static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
                            unsigned l)
 {
-	unsigned vaddr = in->src[0] - SIM_VGPR0;
-	if (t->type > 9) {
-		sim_fault(w, "image_load/image_store of a 3D image or an array: not simulated");
+	if (t->type > 10) {
+		sim_fault(w, "image_load/image_store of an array: not simulated");
 		return 0;
 	}
-	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, address_vgpr(w, in, 1))[l] : 0;
-	if (x >= t->width || (t->type == 9 && y >= t->height)) {
-		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
-		          y, t->width, t->type == 9 ? t->height : 1);
+	unsigned dims = t->type == 10 ? 3 : t->type == 9 ? 2 : 1;
+	uint32_t c[3] = {0, 0, 0};
+	const uint32_t size[3] = {t->width, dims > 1 ? t->height : 1, dims > 2 ? t->depth : 1};
+	for (unsigned i = 0; i < dims; i++)
+		c[i] = VROW(w, address_vgpr(w, in, i))[l];
+	if (c[0] >= size[0] || c[1] >= size[1] || c[2] >= size[2]) {
+		sim_fault(w,
+		          "image access at (%u, %u, %u) outside the %ux%ux%u image: not "
+		          "simulated",
+		          c[0], c[1], c[2], size[0], size[1], size[2]);
 		return 0;
 	}
-	return t->base + ((uint64_t)y * t->pitch + x) * t->fmt->channels * t->fmt->bytes;
+	uint64_t row = (uint64_t)c[2] * t->height + c[1];
+	return t->base + (row * t->pitch + c[0]) * t->fmt->channels * t->fmt->bytes;
 }
 
 /* The four components a load sees after DST_SEL, from the texel's bytes. */
@@ -151,7 +159,7 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
-	read_address(w, in, t.type == 9);
+	read_address(w, in, &t);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -190,7 +198,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	}
 	unsigned sreg = in->src[1] - SIM_VGPR0;
-	read_address(w, in, t.type == 9);
+	read_address(w, in, &t);
 	sim_chk_read_v(w, in, sreg, n);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -456,7 +464,7 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	}
 	unsigned ch = (unsigned)__builtin_ctz(dmask);
-	read_address(w, in, true);
+	read_address(w, in, &t); /* a 2D image: x, y */
 	sim_chk_write_v(w, in, dreg, 4);
 	uint32_t op = sim_chk_issue(w, in);
 	unsigned xreg = address_vgpr(w, in, 0), yreg = address_vgpr(w, in, 1);

@@ -233,7 +233,7 @@ kernel void nw(global uint *o, constant int8 *d) {
     open(src, "wb").write(data)
     r = run([amdsim, load, "--kernel", "ld", "--grid", "64", "--block", "64",
              "out:1024:" + outp, "image:r32f:%dx%d:%s" % (w, h, src), "i32:%d" % w, "i32:15"])
-    check(r.returncode == 1 and "outside the 5x3 image" in r.stderr,
+    check(r.returncode == 1 and "outside the 5x3x1 image" in r.stderr,
           "image_load outside the image: error (exit %d: %s)" % (r.returncode, r.stderr[:200]))
 
 
