@@ -216,10 +216,11 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 	}
 }
 
-/* The sampler (S#, 4 SGPRs at in->soffset) as far as point sampling of one level reads it. */
+/* The sampler (S#, 4 SGPRs at in->soffset) as far as sampling one level reads it. */
 struct sdesc {
 	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
+	bool bilinear;     /* XY_MAG_FILTER = XY_MIN_FILTER = 1 (else both 0: point) */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
 };
 
@@ -241,8 +242,10 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 			why = "an address mode other than wrap, mirror, clamp and border";
 		else if (sd->unnormalized && sd->clamp[i] < 2)
 			why = "wrap or mirror with unnormalized coordinates";
-	if ((d[2] >> 20) & 15)
-		why = "filtering other than point (XY_MAG/MIN_FILTER)";
+	unsigned mag = (d[2] >> 20) & 3, min = (d[2] >> 22) & 3;
+	sd->bilinear = mag == 1;
+	if (mag > 1 || min != mag)
+		why = "XY_MAG/MIN_FILTER other than both point or both bilinear";
 	if (sd->border > 2)
 		why = "a border color from the border color table";
 	if (why)
@@ -350,6 +353,100 @@ static long array_slice(struct sim_wave *w, float s, unsigned layers)
 	return r < 0 ? 0 : r > layers - 1 ? (long)layers - 1 : (long)r;
 }
 
+/* Bilinear filtering along an axis of n texels: the texels left and right of the sample point
+ * t = u * n - 0.5 (u - 0.5 unnormalized), i0 = floor(t) and i0 + 1 through the address mode
+ * (-1: border), and the weight of the right one, frac(t) in 8-bit fixed point rounded to the
+ * nearest (*a256 / 256): the 8 fractional bits of CUDA's definition of linear filtering (CUDA C++
+ * Programming Guide, "Texture Fetching": alpha "stored in 9-bit fixed point format with 8 bits
+ * of fractional value") and of D3D's minimum subtexel precision.  How AMD's texture unit rounds
+ * to those 8 bits is not documented: a point within 1/64 of a rounding tie stops the run, and
+ * round-to-nearest elsewhere is this simulator's assumption (docs/TEXTURES.md).  false after a
+ * fault. */
+static bool bilinear_axis(struct sim_wave *w, float u, unsigned n, const struct sdesc *sd,
+                          unsigned mode, long idx[2], unsigned *a256)
+{
+	double t = (sd->unnormalized ? (double)u : (double)u * n) - 0.5, q = t * 256.0;
+	if (!isfinite(t) || fabs(t) > 1e6 || fabs(q - floor(q) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "bilinear image_sample coordinate %.9g within 1/64 of a rounding tie of "
+		          "the 8-bit weight (or not finite): not simulated",
+		          (double)u);
+		return false;
+	}
+	double k = floor(q + 0.5), i0 = floor(k / 256.0);
+	*a256 = (unsigned)(k - 256.0 * i0);
+	idx[0] = address_index((long)i0, (long)n, mode);
+	idx[1] = address_index((long)i0 + 1, (long)n, mode);
+	return true;
+}
+
+/* One lane's point sample: the texel of each coordinate c (the slice of an array rounded) after
+ * DST_SEL, or the border colour.  false after a fault. */
+static bool point_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                       const float c[3], unsigned dims, uint32_t comp[4])
+{
+	const unsigned size[3] = {t->width, t->height, t->depth};
+	unsigned slice_axis = t->type == 13   ? 2
+	                      : t->type == 12 ? 1
+	                                      : 3; /* the array's coordinate */
+	long at[3] = {0, 0, 0};
+	for (unsigned i = 0; i < dims; i++) {
+		at[i] = i == slice_axis ? array_slice(w, c[i], t->depth)
+		                        : sample_index(w, c[i], size[i], sd, sd->clamp[i]);
+		if (at[i] == -2)
+			return false;
+	}
+	if (t->type == 12) /* a 1D array: its slices are rows */
+		at[2] = at[1], at[1] = 0;
+	return texel_or_border(w, t, sd, at, comp);
+}
+
+/* One lane's bilinear sample of a 1D or 2D image or array (a 3D image's Z_FILTER is not
+ * simulated): the weighted sum (1-a)(1-b) T[i0,j0] + a(1-b) T[i1,j0] + (1-a)b T[i0,j1] +
+ * ab T[i1,j1] of the footprint's texels (border colour outside), computed exactly in double and
+ * rounded once to f32, per component after DST_SEL; float and unorm formats only (CUDA filters
+ * only textures that return floats).  false after a fault. */
+static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                          const float c[3], uint32_t comp[4])
+{
+	if (t->type == 10 || (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM)) {
+		sim_fault(w,
+		          "bilinear filtering of a 3D image or an integer format: not simulated");
+		return false;
+	}
+	bool two = t->type == 9 || t->type == 13;
+	long ix[2], iy[2] = {0, 0}, slice = 0;
+	unsigned a = 0, b = 0;
+	if (!bilinear_axis(w, c[0], t->width, sd, sd->clamp[0], ix, &a) ||
+	    (two && !bilinear_axis(w, c[1], t->height, sd, sd->clamp[1], iy, &b)))
+		return false;
+	if (t->type == 12 || t->type == 13) {
+		slice = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth);
+		if (slice == -2)
+			return false;
+	}
+	double sum[4] = {0, 0, 0, 0};
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned wx = k & 1 ? a : 256 - a, wy = k & 2 ? b : 256 - b;
+		if (!two && (k & 2))
+			continue;
+		long at[3] = {ix[k & 1], two ? iy[k >> 1] : 0, slice};
+		uint32_t tc[4];
+		if (!texel_or_border(w, t, sd, at, tc))
+			return false;
+		for (unsigned i = 0; i < 4; i++) {
+			float v;
+			memcpy(&v, &tc[i], 4);
+			sum[i] += (double)(two ? wx * wy : wx * 256u) / 65536.0 * v;
+		}
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		float v = (float)sum[i];
+		memcpy(&comp[i], &v, 4);
+	}
+	return true;
+}
+
 static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
@@ -367,23 +464,14 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 		reg[i] = address_vgpr(w, in, first + i);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
-	const unsigned size[3] = {t.width, t.height, t.depth};
-	unsigned slice_axis = t.type == 13 ? 2 : t.type == 12 ? 1 : 3; /* the array's coordinate */
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		long at[3] = {0, 0, 0};
-		for (unsigned i = 0; i < dims; i++) {
-			float c;
-			memcpy(&c, &VROW(w, reg[i])[l], 4);
-			at[i] = i == slice_axis ? array_slice(w, c, t.depth)
-			                        : sample_index(w, c, size[i], &sd, sd.clamp[i]);
-			if (at[i] == -2)
-				return;
-		}
-		if (t.type == 12) /* a 1D array: its slices are rows */
-			at[2] = at[1], at[1] = 0;
+		float c[3] = {0, 0, 0};
+		for (unsigned i = 0; i < dims; i++)
+			memcpy(&c[i], &VROW(w, reg[i])[l], 4);
 		uint32_t comp[4];
-		if (!texel_or_border(w, &t, &sd, at, comp))
+		if (!(sd.bilinear ? bilinear_lane(w, &t, &sd, c, comp)
+		                  : point_lane(w, &t, &sd, c, dims, comp)))
 			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
