@@ -371,6 +371,92 @@ static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_r
 	return NULL;
 }
 
+/* The operation of a sured.b: .add (.u32/.s32), .min/.max (.u32 unsigned, .s32 signed),
+ * .and/.or (.b32); -1 for the other forms (64-bit ones). */
+static int sured_op(const struct ptx_insn *in)
+{
+	unsigned t = in->ntypes == 1 ? in->types[0] : 0;
+	bool u = t == PTX_TYPE_U32, sg = t == PTX_TYPE_S32;
+	if (has(in, PTX_DW_ADD) && (u || sg))
+		return IR_IMG_ATOMIC_ADD;
+	if (has(in, PTX_DW_MIN) && (u || sg))
+		return u ? IR_IMG_ATOMIC_UMIN : IR_IMG_ATOMIC_SMIN;
+	if (has(in, PTX_DW_MAX) && (u || sg))
+		return u ? IR_IMG_ATOMIC_UMAX : IR_IMG_ATOMIC_SMAX;
+	if ((has(in, PTX_DW_AND) || has(in, PTX_DW_OR)) && t == PTX_TYPE_B32)
+		return has(in, PTX_DW_AND) ? IR_IMG_ATOMIC_AND : IR_IMG_ATOMIC_OR;
+	return -1;
+}
+
+/* sured.b.{add,min,max,and,or}.{1d,2d,3d} of 32 bits on a surface object: image_atomic_* (no
+ * return; relaxed, as the PTX ISA's sured is) on the texel at element x / 4, which must be one
+ * 32-bit integer channel (HSA SIGNED_INT32/UNSIGNED_INT32, order R: the atomic's integer
+ * operation then acts on the bits the PTX ISA's .b names; else the wave traps, as for
+ * suld/sust), with the modes of suld/sust (.zero: no access outside).  NULL when translated,
+ * else why not. */
+static const char *surface_reduction(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	if (!has(in, PTX_DW_B))
+		return "sured.p (formatted reductions) is not generated yet (docs/TEXTURES.md)";
+	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D) && !has(in, PTX_DW_G3D))
+		return "sured on surface arrays is not generated yet (docs/TEXTURES.md)";
+	int op = sured_op(in);
+	if (op < 0)
+		return "sured.b other than .add/.min/.max of .u32/.s32 and .and/.or of .b32 (the "
+		       "64-bit "
+		       "forms) is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *br = &in->opnds[0];
+	if (in->nopnds != 2 || br->kind != PTX_OPND_BRACKET || br->nelems != 2)
+		return "sured operand form not supported";
+	struct surf f = {.is_3d = has(in, PTX_DW_G3D),
+	                 .nelem = 1,
+	                 .bits = 32,
+	                 .dwords = 1,
+	                 .log2_bytes = 2,
+	                 .handle = &br->elems[0],
+	                 .coords = &br->elems[1],
+	                 .data = &in->opnds[1]};
+	f.is_2d = has(in, PTX_DW_G2D) || f.is_3d;
+	f.mode = has(in, PTX_DW_CLAMP) ? MODE_CLAMP : has(in, PTX_DW_ZERO) ? MODE_ZERO : MODE_TRAP;
+	unsigned ncoord = f.coords->kind == PTX_OPND_VEC ? f.coords->nelems : 1;
+	if (ncoord != (f.is_3d ? 4u : f.is_2d ? 2u : 1u))
+		return "surface coordinates: one for .1d, two for .2d, four for .3d";
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) {
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
+	enum { FLOAT = 15 };
+	trap_unless(b, icmp(b, IR_CMP_NE, desc_word(b, handle, 8), k32(b, FLOAT)));
+	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
+	ir_ref v = irb_read_opnd(b, f.data, IR_T_I32, false);
+	uint32_t join = 0;
+	if (f.mode == MODE_ZERO) { /* outside: no access */
+		uint32_t body = irb_open_sealed(b);
+		join = irb_new_block(b);
+		irb_terminate(b, IR_BR, inside, body, join);
+		irb_switch_to(b, body);
+	}
+	irb_emit(b, IR_IMG_ATOMIC, IR_T_NONE, (ir_ref[]){handle, at, v}, 3,
+	         (f.is_3d   ? 2u
+	          : f.is_2d ? 1u
+	                    : 0u) |
+	                 (unsigned)op << 4,
+	         0);
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t to = k ? next : join;
+		if (!to)
+			continue;
+		irb_terminate(b, IR_JMP, IR_NO_REF, to, 0);
+		irb_seal(b, to);
+		irb_switch_to(b, to);
+	}
+	return NULL;
+}
+
 /* The handle of txq/suq: `[%rd]`, a .u64 register. */
 static bool query_handle(struct irb *b, const struct ptx_operand *o, ir_ref *handle)
 {
@@ -785,6 +871,10 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			return true;
 	} else if (op == PTX_OP_SULD || op == PTX_OP_SUST) {
 		why = surface_access(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_SURED) {
+		why = surface_reduction(b, in, guard);
 		if (!why)
 			return true;
 	}

@@ -30,6 +30,7 @@ static bool reports(const struct ir_insn *in)
 	case IR_IMG_GATHER:
 		return !(in->aux & 1);
 	case IR_IMG_STORE:
+	case IR_IMG_ATOMIC:
 		return !(in->aux & 15);
 	case IR_IMG_LOAD:
 		return !(in->aux & 15) && first;
@@ -108,7 +109,8 @@ static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3 ||
 	    in->op == IR_IMG_SAMPLE3_L)
 		return lod_grad_address(s, in, two ? 2 : 1);
-	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE) && (in->aux & 15) == 2)
+	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_ATOMIC) &&
+	    (in->aux & 15) == 2)
 		return address3(s, in->args[1]);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
@@ -131,6 +133,8 @@ static struct access prepare(struct isel *s, const struct ir_insn *in)
 	struct access a = {{0}, {0}};
 	if (in->op == IR_IMG_STORE)
 		a.data = store_data(s, in, (in->aux >> 4) & 7);
+	if (in->op == IR_IMG_ATOMIC)
+		a.data = sel_vgpr_opnd(s, in->args[2], 0);
 	if (in->op != IR_IMG_HEIGHT)
 		a.at = coords(s, in);
 	return a;
@@ -247,7 +251,18 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 	}
 	struct mir_opnd rsrc = load_tsharp(s, hs);
 	struct mir_insn *mi;
-	if (in->op == IR_IMG_STORE) {
+	if (in->op == IR_IMG_ATOMIC) { /* no glc: nothing returned */
+		static const unsigned ops[] = {[IR_IMG_ATOMIC_ADD] = AMD_OP_IMAGE_ATOMIC_ADD,
+		                               [IR_IMG_ATOMIC_SMIN] = AMD_OP_IMAGE_ATOMIC_SMIN,
+		                               [IR_IMG_ATOMIC_UMIN] = AMD_OP_IMAGE_ATOMIC_UMIN,
+		                               [IR_IMG_ATOMIC_SMAX] = AMD_OP_IMAGE_ATOMIC_SMAX,
+		                               [IR_IMG_ATOMIC_UMAX] = AMD_OP_IMAGE_ATOMIC_UMAX,
+		                               [IR_IMG_ATOMIC_AND] = AMD_OP_IMAGE_ATOMIC_AND,
+		                               [IR_IMG_ATOMIC_OR] = AMD_OP_IMAGE_ATOMIC_OR};
+		mi = sel_emit(s, ops[(in->aux >> 4) % 7], 3,
+		              (struct mir_opnd[]){a->data, a->at, rsrc});
+		mi->dmask = 1;
+	} else if (in->op == IR_IMG_STORE) {
 		unsigned dwords = (in->aux >> 4) & 7;
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
@@ -285,8 +300,8 @@ static unsigned result_dwords(const struct ir_insn *in)
 /* The operations that access an image through the handle args[0] (IMG_HEIGHT: its T#). */
 static bool is_image_access(enum ir_op op)
 {
-	return op == IR_IMG_LOAD || op == IR_IMG_STORE || op == IR_IMG_HEIGHT || is_sample(op) ||
-	       op == IR_IMG_FETCH || op == IR_IMG_GATHER;
+	return op == IR_IMG_LOAD || op == IR_IMG_STORE || op == IR_IMG_ATOMIC ||
+	       op == IR_IMG_HEIGHT || is_sample(op) || op == IR_IMG_FETCH || op == IR_IMG_GATHER;
 }
 
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)

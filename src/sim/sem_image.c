@@ -595,6 +595,79 @@ static void image_sample_d(struct sim_wave *w, const struct sim_insn *in)
 	sample_at(w, in, SAMPLE_D);
 }
 
+/* image_atomic_add/smin/umin/smax/umax/and/or (sem arg: the operation) on a texel of one 32-bit
+ * integer channel (dmask 1, identity DST_SEL): read, combine with the data VGPR, write, lane by
+ * lane; with glc (gfx12: th TH_ATOMIC_RETURN) the old value returns in the data VGPR.  Other
+ * formats and dmasks stop the run (not simulated). */
+enum { IA_ADD, IA_SMIN, IA_UMIN, IA_SMAX, IA_UMAX, IA_AND, IA_OR };
+
+static uint32_t image_atomic_apply(unsigned op, uint32_t old, uint32_t v)
+{
+	int32_t so = (int32_t)old, sv = (int32_t)v;
+	switch (op) {
+	case IA_ADD:
+		return old + v;
+	case IA_SMIN:
+		return (uint32_t)(sv < so ? sv : so);
+	case IA_UMIN:
+		return v < old ? v : old;
+	case IA_SMAX:
+		return (uint32_t)(sv > so ? sv : so);
+	case IA_UMAX:
+		return v > old ? v : old;
+	case IA_AND:
+		return old & v;
+	default:
+		return old | v;
+	}
+}
+
+static void image_atomic(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	if (!read_tdesc(w, in, &t))
+		return;
+	const struct sim_image_format_info *f = t.fmt;
+	if (f->channels != 1 || f->bytes != 4 || f->kind == SIM_TEXEL_FLOAT ||
+	    ((uint32_t)in->imm & 15) != 1 || (t.dst_sel & 7) != 4) {
+		sim_fault(w,
+		          "image atomics other than on one 32-bit integer channel (dmask 1): not "
+		          "simulated");
+		return;
+	}
+	unsigned reg = in->src[1] - SIM_VGPR0;
+	bool ret = in->glc;
+	read_address(w, in, &t);
+	sim_chk_read_v(w, in, reg, 1);
+	if (ret)
+		sim_chk_write_v(w, in, reg, 1);
+	uint32_t id = sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint64_t a = texel_addr(w, in, &t, l);
+		uint8_t *p = a ? sim_mem_map(w->ctx, a, 4, true) : NULL;
+		if (!p) {
+			if (a)
+				sim_fault(w, "image texel at 0x%llx outside device memory",
+				          (unsigned long long)a);
+			return;
+		}
+		uint32_t old, nv;
+		memcpy(&old, p, 4);
+		nv = image_atomic_apply(in->sem->arg, old, VROW(w, reg)[l]);
+		memcpy(p, &nv, 4);
+		if (ret)
+			VROW(w, reg)[l] = old;
+	}
+	if (ret)
+		sim_chk_pending_v(w, id, reg, 1);
+}
+
+#define IA(name, op)                                                                               \
+	{                                                                                          \
+		name, image_atomic, SIM_CLASS_VMEM_ATOMIC, SIM_MEM_VATOMIC_RET, 0, 4, op           \
+	}
+
 static const struct sim_sem image_sems[] = {
         {"image_sample_l", image_sample_l, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_gather4_lz", image_gather4_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
@@ -603,12 +676,25 @@ static const struct sim_sem image_sems[] = {
          0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         /* image_sample: its level of detail comes from the quad's derivatives, but over a
-         * resource of one level (read_tdesc refuses others) with point filtering for both
+         * resource of one level (read_tdesc refuses others) with the same filter for
          * magnification and minification (read_sdesc) every LOD samples that level as
          * image_sample_lz does (gfx90a has no image_sample_lz) */
         {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
+        IA("image_atomic_add", IA_ADD),
+        IA("image_atomic_smin", IA_SMIN),
+        IA("image_atomic_umin", IA_UMIN),
+        IA("image_atomic_smax", IA_SMAX),
+        IA("image_atomic_umax", IA_UMAX),
+        IA("image_atomic_and", IA_AND),
+        IA("image_atomic_or", IA_OR),
+        /* gfx12's names of the same */
+        IA("image_atomic_add_uint", IA_ADD),
+        IA("image_atomic_min_int", IA_SMIN),
+        IA("image_atomic_min_uint", IA_UMIN),
+        IA("image_atomic_max_int", IA_SMAX),
+        IA("image_atomic_max_uint", IA_UMAX),
 };
 
 const struct sim_sem *sim_sems_image(unsigned *n)
