@@ -666,10 +666,9 @@ static ir_ref cube_layer(struct irb *b, ir_ref handle, ir_ref c, ir_ref face)
  * (image_sample_l with .level) of the 2D array at (s, t, layer) with the sampler made
  * normalized with clamp-to-edge (IR_IMG_CUBE_FACE): the face coordinates are normalized by
  * definition and lie in [0, 1], whose 1.0 is the last texel's edge, not a wrap. */
-static void sample_cube(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool array,
-                        ir_ref ch[4])
+static ir_ref cube_address(struct irb *b, const struct ptx_operand *c, ir_ref handle, bool array,
+                           ir_ref *layer_bits)
 {
-	const struct ptx_operand *c = &in->opnds[1].elems[1];
 	ir_ref dir[3];
 	for (unsigned i = 0; i < 3; i++)
 		dir[i] = irb_read_opnd(b, &c->elems[i + (array ? 1 : 0)], IR_T_F32, false);
@@ -686,8 +685,15 @@ static void sample_cube(struct irb *b, const struct ptx_insn *in, ir_ref handle,
 	if (array)
 		layer = cube_layer(b, handle, irb_read_opnd(b, &c->elems[0], IR_T_I32, false),
 		                   face);
-	ir_ref args[4] = {handle, pair64(b, st[0], st[1]),
-	                  irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0), IR_NO_REF};
+	*layer_bits = irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0);
+	return pair64(b, st[0], st[1]);
+}
+
+static void sample_cube(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool array,
+                        ir_ref ch[4])
+{
+	ir_ref args[4] = {handle, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	args[1] = cube_address(b, &in->opnds[1].elems[1], handle, array, &args[2]);
 	unsigned nargs = 3;
 	enum ir_op op = IR_IMG_SAMPLE3;
 	if (has(in, PTX_DW_LEVEL)) {
@@ -782,10 +788,11 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	return NULL;
 }
 
-/* tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel, whose four texels
- * (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+), (+,-), (-,-),
- * the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no 4-dword
- * values).  NULL when translated, else why not. */
+/* tld4.{r,g,b,a}.{2d,a2d,cube,acube}.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel,
+ * whose four texels (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+),
+ * (+,-), (-,-), the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no
+ * 4-dword values); .a2d gathers in its layer (IMG_GATHER3), a cube face as tex.cube samples it.
+ * NULL when translated, else why not. */
 static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	static const enum ptx_dotword comps[4] = {PTX_DW_R, PTX_DW_G, PTX_DW_B, PTX_DW_A};
@@ -793,8 +800,9 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 	for (unsigned i = 0; i < 4; i++)
 		if (has(in, comps[i]))
 			comp = i;
-	if (!has(in, PTX_DW_G2D))
-		return "tld4 other than .2d (arrays, cube maps) is not generated yet "
+	bool a2d = has(in, PTX_DW_GA2D), cube = has(in, PTX_DW_GCUBE) || has(in, PTX_DW_GACUBE);
+	if (!has(in, PTX_DW_G2D) && !a2d && !cube)
+		return "tld4 other than .2d, .a2d, .cube and .acube is not generated yet "
 		       "(docs/TEXTURES.md)";
 	if (comp == 4 || in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    in->types[1] != PTX_TYPE_F32 || !has(in, PTX_DW_V4))
@@ -803,13 +811,26 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 		return "tld4 with an offset, a depth compare, a residency predicate or a separate "
 		       "sampler is not generated yet (docs/TEXTURES.md)";
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
-	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != 2 || d->kind != PTX_OPND_VEC ||
-	    d->nelems != 4)
+	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != (a2d || cube ? 4u : 2u) ||
+	    d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tld4 operand form not supported";
 	if (!is_register(&in->opnds[1].elems[0]))
 		return HANDLE_NOT_REGISTER;
-	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false);
-	ir_ref at = float_bits(b, c, true);
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), at, layer = 0;
+	if (cube) {
+		at = cube_address(b, c, handle, has(in, PTX_DW_GACUBE), &layer);
+	} else if (a2d) { /* {layer, x, y, -}: the layer an .s32, as its f32 (tex.a2d) */
+		ir_ref l = irb_read_opnd(b, &c->elems[0], IR_T_I32, false), xy[2];
+		ir_ref lf = irb_emit(b, IR_ITOF_S, IR_T_F32, &l, 1, IR_FM_RN, 0);
+		layer = irb_emit(b, IR_BITCAST, IR_T_I32, &lf, 1, 0, 0);
+		for (unsigned i = 0; i < 2; i++) {
+			ir_ref f = irb_read_opnd(b, &c->elems[1 + i], IR_T_F32, false);
+			xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+		}
+		at = pair64(b, xy[0], xy[1]);
+	} else {
+		at = float_bits(b, c, true);
+	}
 	uint32_t next = 0;
 	if (guard != IR_NO_REF) {
 		uint32_t body = irb_open_sealed(b);
@@ -818,8 +839,11 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 		irb_switch_to(b, body);
 	}
 	for (unsigned h = 0; h < 2; h++) {
-		ir_ref v = irb_emit(b, IR_IMG_GATHER, IR_T_I64, (ir_ref[]){handle, at}, 2,
-		                    h | comp << 1, 0);
+		ir_ref v = a2d || cube ? irb_emit(b, IR_IMG_GATHER3, IR_T_I64,
+		                                  (ir_ref[]){handle, at, layer}, 3,
+		                                  h | comp << 1 | (cube ? IR_IMG_CUBE_FACE : 0), 0)
+		                       : irb_emit(b, IR_IMG_GATHER, IR_T_I64,
+		                                  (ir_ref[]){handle, at}, 2, h | comp << 1, 0);
 		for (unsigned k = 0; k < 2; k++) {
 			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
 			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);

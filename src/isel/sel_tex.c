@@ -28,6 +28,7 @@ static bool reports(const struct ir_insn *in)
 		return true;
 	case IR_IMG_FETCH: /* the x, y half */
 	case IR_IMG_GATHER:
+	case IR_IMG_GATHER3:
 		return !(in->aux & 1);
 	case IR_IMG_STORE:
 	case IR_IMG_ATOMIC:
@@ -48,7 +49,7 @@ static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 	    (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3_L))
 		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
 		       "be generated there (docs/TEXTURES.md)";
-	if (s->gen == AMD_GFX9 && in->op == IR_IMG_GATHER)
+	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3))
 		return "gfx90a has no image_gather4: tld4 cannot be generated there "
 		       "(docs/TEXTURES.md)";
 	return NULL;
@@ -105,9 +106,10 @@ static struct mir_opnd address3(struct isel *s, ir_ref at)
 
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
-	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
+	bool two = in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3 ||
+	           (in->op != IR_IMG_FETCH && (in->aux & 15));
 	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3 ||
-	    in->op == IR_IMG_SAMPLE3_L)
+	    in->op == IR_IMG_SAMPLE3_L || in->op == IR_IMG_GATHER3)
 		return lod_grad_address(s, in, two ? 2 : 1);
 	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_ATOMIC) &&
 	    (in->aux & 15) == 2)
@@ -205,19 +207,21 @@ static void cube_face_sampler(struct isel *s)
  * tex1Dfetch's buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
  * dwords 0-3, s_load_dwordx4 into s[88:91]; gfx12's soffset is null, llvm-mc-19 refuses an
  * inline constant there), or tld4's image_gather4_lz of channel aux >> 1 (dmask 1 << it) with
- * the T# and S# as image_sample_lz. */
+ * the T# and S# as image_sample_lz (IMG_GATHER3: dim 2D array, three address dwords). */
 static void fetch(struct isel *s, const struct ir_insn *in, const struct access *a,
                   struct mir_opnd hs, struct mir_opnd dst)
 {
 	uint32_t t = sel_new_vgpr(s, 4);
-	if (in->op == IR_IMG_GATHER) {
+	if (in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3) {
 		struct mir_opnd rsrc = load_tsharp(s, hs), samp = mir_sgpr(SSHARP_SGPR, 4);
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3,
 		         (struct mir_opnd[]){samp, hs, mir_imm(4 * 12)});
+		if (in->aux & IR_IMG_CUBE_FACE)
+			cube_face_sampler(s);
 		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, rsrc, samp};
 		struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_GATHER4_LZ, 4, ops);
 		mi->dmask = (uint8_t)(1u << ((in->aux >> 1) & 3));
-		mi->dim = 1; /* 2D */
+		mi->dim = in->op == IR_IMG_GATHER3 ? 5 : 1; /* 2D array, 2D */
 	} else {
 		struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
@@ -245,7 +249,7 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		height(s, hs, dst);
 		return;
 	}
-	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER) {
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3) {
 		fetch(s, in, a, hs, dst);
 		return;
 	}
@@ -292,7 +296,7 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 
 static unsigned result_dwords(const struct ir_insn *in)
 {
-	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER)
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3)
 		return 2;
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
@@ -301,7 +305,8 @@ static unsigned result_dwords(const struct ir_insn *in)
 static bool is_image_access(enum ir_op op)
 {
 	return op == IR_IMG_LOAD || op == IR_IMG_STORE || op == IR_IMG_ATOMIC ||
-	       op == IR_IMG_HEIGHT || is_sample(op) || op == IR_IMG_FETCH || op == IR_IMG_GATHER;
+	       op == IR_IMG_HEIGHT || is_sample(op) || op == IR_IMG_FETCH || op == IR_IMG_GATHER ||
+	       op == IR_IMG_GATHER3;
 }
 
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)

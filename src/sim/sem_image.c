@@ -546,13 +546,13 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
-	if (t.type != 9 || __builtin_popcount(dmask) != 1) {
-		sim_fault(w,
-		          "image_gather4_lz other than one channel of a 2D image: not simulated");
+	if ((t.type != 9 && t.type != 13) || __builtin_popcount(dmask) != 1) {
+		sim_fault(w, "image_gather4_lz other than one channel of a 2D image or array: not "
+		             "simulated");
 		return;
 	}
 	unsigned ch = (unsigned)__builtin_ctz(dmask);
-	read_address(w, in, &t); /* a 2D image: x, y */
+	read_address_n(w, in, t.type == 13 ? 3 : 2); /* x, y[, the slice] */
 	sim_chk_write_v(w, in, dreg, 4);
 	uint32_t op = sim_chk_issue(w, in);
 	unsigned xreg = address_vgpr(w, in, 0), yreg = address_vgpr(w, in, 1);
@@ -562,14 +562,21 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 		float u, v;
 		memcpy(&u, &VROW(w, xreg)[l], 4);
 		memcpy(&v, &VROW(w, yreg)[l], 4);
-		long xi[2], yi[2];
+		long xi[2], yi[2], slice = 0;
 		if (!footprint(w, u, t.width, &sd, sd.clamp[0], xi) ||
 		    !footprint(w, v, t.height, &sd, sd.clamp[1], yi))
 			return;
+		if (t.type ==
+		    13) { /* a 2D array: the slice rounded and clamped, as sampling does */
+			float sl;
+			memcpy(&sl, &VROW(w, address_vgpr(w, in, 2))[l], 4);
+			if ((slice = array_slice(w, sl, t.depth)) == -2)
+				return;
+		}
 		uint32_t out[4];
 		for (unsigned k = 0; k < 4; k++) {
 			uint32_t comp[4];
-			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], 0};
+			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], slice};
 			if (!texel_or_border(w, &t, &sd, at, comp))
 				return;
 			out[k] = comp[ch];

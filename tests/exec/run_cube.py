@@ -10,9 +10,14 @@ built by amdsim's image: argument (rgba32f 2D arrays), point sampling (the texel
 floor(u * size)), directions at random texel positions away from texel and face edges, random
 magnitudes; the sampler of the object is wrap or unnormalized (a cube face is sampled
 normalized with clamp-to-edge whatever it says); acube layers from -1 to N (clamped to the
-cubes).  Targets gfx90a (tex.cube/.acube only: no image_sample_l there), gfx1030, gfx1100,
-gfx1200; gfx942 rejects by name.
+cubes).  Also tld4.{r,g,b,a} on .a2d (a layer of a 2D array, under the sampler's address mode)
+and .cube (footprints inside a face: across an edge NVIDIA gathers from the neighbouring face,
+this code clamps, docs/TEXTURES.md): the four texels of the bilinear footprint counter-clockwise
+from the lower left, (i0, j1), (i1, j1), (i1, j0), (i0, j0) with i0 = floor(u * w - 0.5), as the
+PTX ISA states for tld4.  Targets gfx90a (tex.cube/.acube only: no image_sample_l or
+image_gather4 there), gfx1030, gfx1100, gfx1200; gfx942 rejects by name.
 usage: run_cube.py PTXAS_AMD AMDSIM"""
+import math
 import os
 import random
 import struct
@@ -41,6 +46,79 @@ def kernel(geom, level):
             '\tadd.u64 %%a, %%o, %%off;\n'
             '\tst.global.v4.f32 [%%a], {%%d0, %%d1, %%d2, %%d3};\n\tret;\n}\n'
             % (lev, geom, opnd, ', 0f00000000' if level else ''))
+
+
+def gather_kernel(geom, comp):
+    """t(tex, coords, out): thread n reads {a, b, c, layer} and stores tld4.COMP.GEOM's four
+    texels: .a2d at {layer, a, b, -}, .cube at {a, b, c, -}."""
+    opnd = '{%l, %c0, %c1, %c1}' if geom == 'a2d' else '{%c0, %c1, %c2, %c2}'
+    return kernel('cube', False).replace('tex.cube.v4.f32.f32', 'tld4.%s.%s.v4.f32.f32' % (
+        comp, geom)).replace('[%t, {%c0, %c1, %c2, %c2}]', '[%t, ' + opnd + ']')
+
+
+def cube_gather_point(rng, w, h, face):
+    """A direction whose face coordinates are a quarter texel off a centre with the bilinear
+    footprint inside the face; its (u, v, face) by CUDA's table."""
+    i, j = rng.randrange(w - 1), rng.randrange(h - 1)  # footprints (i, i+1), (j, j+1)
+    m = rng.uniform(0.25, 40.0)
+    u = (i + 0.5 + rng.choice((0.25, 0.75))) / w
+    v = (j + 0.5 + rng.choice((0.25, 0.75))) / h
+    s, t = (2 * u - 1) * m, (2 * v - 1) * m
+    d = [(m, -t, -s), (-m, -t, s), (s, m, t), (s, -m, -t), (s, -t, m), (-s, -t, -m)][face]
+    d = tuple(f32(c) for c in d)
+    face, sc, tc, mm = cuda_face(*d)
+    return d, (sc / mm + 1) / 2, (tc / mm + 1) / 2, face
+
+
+def run_gather(sim, hsaco, tmp, rng, target, geom, comp, opts):
+    """tld4 of channel `comp` (0-3): points a quarter texel off the centres (amdsim stops near a
+    centre, where the footprint changes); .cube keeps the footprint inside the face."""
+    w, h = rng.randint(2, 6), rng.randint(2, 5)
+    layers = 6 if geom == 'cube' else rng.randint(1, 4)
+    mode = 'clamp' if geom == 'cube' else (opts.split('/')[1] if opts else 'wrap')
+    vals = [rng.uniform(-9, 9) for _ in range(4 * w * h * layers)]
+    data = struct.pack('<%df' % len(vals), *vals)
+    vals = list(struct.unpack('<%df' % len(vals), data))
+    words, want = [], []
+    for n in range(N):
+        if geom == 'cube':
+            d, u, v, layer = cube_gather_point(rng, w, h, n % 6)
+            words += [struct.unpack('<I', struct.pack('<f', c))[0] for c in d] + [0]
+        else:
+            u = f32((rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w)
+            v = f32((rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h)
+            cube = rng.randrange(-1, layers + 1)
+            layer = min(max(cube, 0), layers - 1)
+            words += [struct.unpack('<I', struct.pack('<f', c))[0] for c in (u, v, 0.0)]
+            words.append(cube & 0xffffffff)
+        i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+        for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+            x, y = sampled(i0 + di, w, mode), sampled(j0 + dj, h, mode)
+            want.append(0.0 if x < 0 or y < 0 else vals[4 * ((layer * h + y) * w + x) + comp])
+    img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
+    with open(img, 'wb') as f:
+        f.write(data)
+    with open(cf, 'wb') as f:
+        f.write(struct.pack('<%dI' % len(words), *words))
+    spec = 'rgba32f%s/array:%dx%dx%d' % (opts, w, h, layers)
+    r = subprocess.run([sim, hsaco, '--kernel', 't', '--grid', '1', '--block', str(N),
+                        'image:%s:%s' % (spec, img), 'in:' + cf, 'out:%d:%s' % (16 * N, out)],
+                       capture_output=True, text=True, timeout=120)
+    got = list(struct.unpack('<%df' % (4 * N), open(out, 'rb').read())) \
+        if r.returncode == 0 else None
+    if got != want:
+        return ['%s tld4.%s.%s %s: got %r, expected %r; %s' % (
+            target, 'rgba'[comp], geom, spec, got and got[:8], want[:8], r.stderr.strip()[:300])]
+    return []
+
+
+def sampled(i, n, mode):
+    """Texel i along an axis of n through CUDA's wrap, clamp or border (-1) mode."""
+    if mode == 'wrap':
+        return i % n
+    if mode == 'clamp':
+        return min(max(i, 0), n - 1)
+    return i if 0 <= i < n else -1
 
 
 def f32(v):
@@ -135,6 +213,23 @@ def main():
                         continue
                     for opts in ('', '/clamp', '/unnorm/clamp', '/border'):
                         errs += run_case(sim, hsaco, tmp, rng, geom, opts, target)
+                        n += 1
+            for geom in ('a2d', 'cube'):
+                for comp in range(4):
+                    if target == 'gfx942':
+                        break
+                    hsaco, r = compile_ptx(exe, tmp, target, gather_kernel(geom, 'rgba'[comp]))
+                    if target == 'gfx90a':
+                        if r.returncode == 0 or 'no image_gather4' not in r.stderr:
+                            errs.append('gfx90a tld4.%s: expected the rejection by name: %s'
+                                        % (geom, r.stderr[:300]))
+                        break
+                    if r.returncode:
+                        errs.append('%s tld4.%s: ptxas-amd failed: %s' % (
+                            target, geom, r.stderr[:300]))
+                        continue
+                    for opts in ('', '/clamp', '/border') if geom == 'a2d' else ('',):
+                        errs += run_gather(sim, hsaco, tmp, rng, target, geom, comp, opts)
                         n += 1
         _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('cube', False).replace(
             'tex.cube', 'tex.grad.cube').replace('[%t, {%c0, %c1, %c2, %c2}]',

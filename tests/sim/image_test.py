@@ -100,6 +100,7 @@ def test_image(amdsim, tmp):
         image_fetch_target(amdsim, tmp, target)
         if target != "gfx90a":  # no image_gather4 there
             image_gather_target(amdsim, tmp, target)
+            image_gather_array_target(amdsim, tmp, target)
         image_layered_target(amdsim, tmp, target)
     for target in ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"):
         cube_target(amdsim, tmp, target)
@@ -314,6 +315,55 @@ kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
             got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
             check(got == want, "%s image_gather4_lz ch %d %s %dx%d: got %s, expected %s" % (
                 target, ch, opts, w, h, got[:8], want[:8]))
+
+
+def image_gather_array_target(amdsim, tmp, target):
+    """image_gather4_lz dim 2D_ARRAY (x, y, then the slice as a float: rounded to the nearest,
+    clamped to the layers) of each channel of rgba32f 2D arrays under clamp: the footprint of
+    image_gather_target in that slice."""
+    rng = random.Random(17)
+    wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
+    for ch in range(4):
+        if target == "gfx1200":
+            addr, ops = "[%[x], %[y], %[z]]", '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+        else:
+            addr, ops = "%[a]", '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        hs = img_kernel(tmp, target, "imgga%d" % ch, """
+kernel void g(global float4 *o, constant int8 *d, global float4 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("image_gather4_lz %%[r], %s, %%[d], %%[s] dmask:0x%x dim:SQ_RSRC_IMG_2D_ARRAY\\n %s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (addr, 1 << ch, wait, ops))
+        w, h, dd, n = rng.randint(1, 6), rng.randint(1, 4), rng.randint(1, 4), 32
+        vals = [rng.uniform(-50, 50) for _ in range(4 * w * h * dd)]
+        data = struct.pack("<%df" % len(vals), *vals)
+        vals = list(struct.unpack("<%df" % len(vals), data))
+        coords, want = [], []
+        for _ in range(n):
+            u = (rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w
+            v = (rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h
+            layer = rng.randrange(-2, dd + 2)
+            coords += [u, v, layer + rng.choice((-0.3, 0.0, 0.3)), 0.0]
+            z = min(max(layer, 0), dd - 1)
+            i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+            for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+                x, y = point_index(i0 + di, w, "clamp"), point_index(j0 + dj, h, "clamp")
+                want.append(vals[4 * ((z * h + y) * w + x) + ch])
+        src, cf, outp = (os.path.join(tmp, f) for f in ("ga.bin", "ca.bin", "ga.out"))
+        open(src, "wb").write(data)
+        open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+        r = run([amdsim, hs, "--kernel", "g", "--grid", str(n), "--block", str(n),
+                 "out:%d:%s" % (16 * n, outp),
+                 "image:rgba32f/clamp/array:%dx%dx%d:%s" % (w, h, dd, src), "in:" + cf])
+        if not check(r.returncode == 0, "%s image_gather4_lz 2D_ARRAY: %s" % (
+                target, r.stderr[:300])):
+            continue
+        got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
+        check(got == want, "%s image_gather4_lz 2D_ARRAY ch %d %dx%dx%d: got %s, expected %s" % (
+            target, ch, w, h, dd, got[:8], want[:8]))
 
 
 def image_layered_target(amdsim, tmp, target):
