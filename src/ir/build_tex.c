@@ -4,24 +4,23 @@
  * A handle is a texture or surface object: a .u64 value, the address of the descriptor block
  * HIP's runtime builds (hipTextureObject_t: the 8-dword image resource, 4 more dwords, then
  * the sampler at dword 12; hipSurfaceObject_t: the image resource).  tex (.1d/.2d with
- * .level/.grad, .3d, .a2d; f32/s32/u32 results) samples through the object's sampler
- * (IMG_SAMPLE*), tex.1d with integer coordinates is tex1Dfetch on a linear texture's buffer
- * descriptor (IMG_FETCH), tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on
- * .1d/.2d surfaces are translated (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to
- * image_load/image_store): the byte x coordinate becomes an element index (x / the access
- * size S, which the PTX ISA makes the transfer size), the surface must hold texels of S bytes
- * made of 32-bit channels (HSA channel type SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R,
- * RG or RGBA, the descriptor's dwords 8-9: then image_load/image_store move the texel's bits
- * unchanged) or, for a suld of 1 or 4 bytes, of 8-bit integer channels (image_load extends
- * each; its low byte is the raw byte), else the wave traps (s_trap 2): exact or stopped,
- * never a converted value.  A
- * misaligned x traps too.  .zero reads 0 / drops the store outside the surface, .clamp clamps
- * each coordinate to the last element, .trap traps.  Every other form is rejected here by
- * name, with the reason that applies to it: the texture-reference API (module
- * .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA 12 removed), the
- * independent texturing mode (separate sampler handles; HIP's texture objects carry their
- * sampler), istypep (HIP's texture and surface objects are both plain image descriptors: the
- * kind of a handle is not recorded), else "not generated yet".
+ * .level/.grad, .3d, .a1d, .a2d, .cube/.acube with .level; f32/s32/u32 results) samples through
+ * the object's sampler (IMG_SAMPLE*; a cube face chosen by CUBE, sampled as an array layer), tex.1d
+ * with integer coordinates is tex1Dfetch on a linear texture's buffer descriptor (IMG_FETCH),
+ * tld4.2d gathers (IMG_GATHER).  suld.b and sust.b on .1d/.2d surfaces are translated
+ * (IMG_LOAD/IMG_STORE, IMG_HEIGHT; sel_tex.c selects them to image_load/image_store): the byte x
+ * coordinate becomes an element index (x / the access size S, which the PTX ISA makes the transfer
+ * size), the surface must hold texels of S bytes made of 32-bit channels (HSA channel type
+ * SIGNED_INT32/UNSIGNED_INT32/FLOAT with order R, RG or RGBA, the descriptor's dwords 8-9: then
+ * image_load/image_store move the texel's bits unchanged) or, for a suld of 1 or 4 bytes, of 8-bit
+ * integer channels (image_load extends each; its low byte is the raw byte), else the wave traps
+ * (s_trap 2): exact or stopped, never a converted value.  A misaligned x traps too.  .zero reads 0
+ * / drops the store outside the surface, .clamp clamps each coordinate to the last element, .trap
+ * traps.  Every other form is rejected here by name, with the reason that applies to it: the
+ * texture-reference API (module .texref/.samplerref/.surfref variables, bound by calls HIP and CUDA
+ * 12 removed), the independent texturing mode (separate sampler handles; HIP's texture objects
+ * carry their sampler), istypep (HIP's texture and surface objects are both plain image
+ * descriptors: the kind of a handle is not recorded), else "not generated yet".
  * requires: irb state at the instruction; breaks: nothing.  O(operands). */
 #include "build_int.h"
 
@@ -104,9 +103,10 @@ static ir_ref pair64(struct irb *b, ir_ref lo, ir_ref hi)
 	return op2(b, IR_OR, IR_T_I64, l, h, 0);
 }
 
-/* The shape of one suld.b/sust.b: 2D or not, elements, their bits, the texel's dwords. */
+/* The shape of one suld.b/sust.b: 2D (or 3D: x, y and z) or 1D, elements, their bits, the
+ * texel's dwords. */
 struct surf {
-	bool is_2d;
+	bool is_2d, is_3d;
 	unsigned nelem, bits, dwords, log2_bytes; /* dwords: bytes / 4 (0 for one byte) */
 	bool narrow; /* suld of 1 or 4 bytes: texels of 8-bit integer channels qualify too */
 	enum { MODE_TRAP, MODE_CLAMP, MODE_ZERO } mode;
@@ -119,13 +119,14 @@ static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
 	                                             PTX_DW_CV, PTX_DW_WB, PTX_DW_WT};
 	if (!has(in, PTX_DW_B))
 		return "sust.p (formatted stores) is not generated yet (docs/TEXTURES.md)";
-	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D))
-		return "surfaces other than .1d and .2d (arrays, 3D) are not generated yet "
+	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D) && !has(in, PTX_DW_G3D))
+		return "surfaces other than .1d, .2d and .3d (arrays) are not generated yet "
 		       "(docs/TEXTURES.md)";
 	for (unsigned i = 0; i < sizeof cache_ops / sizeof cache_ops[0]; i++)
 		if (has(in, cache_ops[i]))
 			return "cache operators on suld/sust are not generated yet";
-	f->is_2d = has(in, PTX_DW_G2D);
+	f->is_3d = has(in, PTX_DW_G3D);
+	f->is_2d = has(in, PTX_DW_G2D) || f->is_3d;
 	f->nelem = has(in, PTX_DW_V4) ? 4 : has(in, PTX_DW_V2) ? 2 : 1;
 	f->bits = has(in, PTX_DW_B64)   ? 64
 	          : has(in, PTX_DW_B32) ? 32
@@ -149,8 +150,8 @@ static const char *surf_shape(const struct ptx_insn *in, struct surf *f)
 	f->handle = &br->elems[0];
 	f->coords = &br->elems[1];
 	unsigned ncoord = f->coords->kind == PTX_OPND_VEC ? f->coords->nelems : 1;
-	if (ncoord != (f->is_2d ? 2u : 1u))
-		return "surface coordinates: one for .1d, two for .2d";
+	if (ncoord != (f->is_3d ? 4u : f->is_2d ? 2u : 1u))
+		return "surface coordinates: one for .1d, two for .2d, four for .3d";
 	f->data = &in->opnds[at ? 0 : 1];
 	unsigned ndata = f->data->kind == PTX_OPND_VEC ? f->data->nelems : 1;
 	if (ndata != f->nelem)
@@ -205,13 +206,19 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 	                icmp(b, IR_CMP_EQ, misaligned, k32(b, 0)), 0);
 	trap_unless(b, ok);
 	x = op2(b, IR_SHR_S, IR_T_I32, x, k32(b, f->log2_bytes), 0);
-	ir_ref c[2] = {x, IR_NO_REF}, size[2] = {desc_word(b, handle, 10), IR_NO_REF};
+	ir_ref c[3] = {x, IR_NO_REF, IR_NO_REF};
+	ir_ref size[3] = {desc_word(b, handle, 10), IR_NO_REF, IR_NO_REF};
 	if (f->is_2d) {
 		c[1] = irb_read_opnd(b, elem(f->coords, 1), IR_T_I32, true);
 		size[1] = irb_emit(b, IR_IMG_HEIGHT, IR_T_I32, &handle, 1, 0, 0);
 	}
+	if (f->is_3d) { /* DEPTH-1 at T# word 4 bits 12:0 (gfx9 to gfx12) */
+		c[2] = irb_read_opnd(b, elem(f->coords, 2), IR_T_I32, true);
+		ir_ref last = op2(b, IR_AND, IR_T_I32, desc_word(b, handle, 4), k32(b, 0x1fff), 0);
+		size[2] = op2(b, IR_ADD, IR_T_I32, last, k32(b, 1), 0);
+	}
 	*inside = IR_NO_REF;
-	for (unsigned i = 0; i < (f->is_2d ? 2u : 1u); i++) {
+	for (unsigned i = 0; i < (f->is_3d ? 3u : f->is_2d ? 2u : 1u); i++) {
 		ir_ref in = icmp(b, IR_CMP_LTU, c[i], size[i]);
 		*inside = i ? op2(b, IR_AND, IR_T_PRED, *inside, in, 0) : in;
 		ir_ref last = op2(b, IR_SUB, IR_T_I32, size[i], k32(b, 1), 0);
@@ -220,6 +227,9 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 	}
 	if (f->mode == MODE_TRAP)
 		trap_unless(b, *inside);
+	if (f->is_3d) /* x | z << 16 | y << 32: each below 2^14 (sel_tex.c unpacks them) */
+		c[0] = op2(b, IR_OR, IR_T_I32, c[0], op2(b, IR_SHL, IR_T_I32, c[2], k32(b, 16), 0),
+		           0);
 	return f->is_2d ? pair64(b, c[0], c[1]) : c[0];
 }
 
@@ -228,7 +238,8 @@ static ir_ref surf_coords(struct irb *b, const struct surf *f, ir_ref handle, ir
 static void texel_dwords(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at,
                          ir_ref inside, bool narrow, ir_ref dw[4])
 {
-	unsigned dim = f->is_2d ? 1 : 0, n = narrow ? 1u << f->log2_bytes : f->dwords;
+	unsigned dim = f->is_3d ? 2u : f->is_2d ? 1u : 0u;
+	unsigned n = narrow ? 1u << f->log2_bytes : f->dwords;
 	ir_ref args[2] = {handle, at};
 	for (unsigned k = 0; k < n; k++) {
 		ir_ref c = irb_emit(b, IR_IMG_LOAD, IR_T_I32, args, 2, dim | (1u << k) << 4, 0);
@@ -287,6 +298,15 @@ static void surf_load(struct irb *b, const struct surf *f, ir_ref handle, ir_ref
 	irb_switch_to(b, join);
 }
 
+/* image_store of the texel's dwords lo, hi at the element coordinates at */
+static void store_texel(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref lo,
+                        ir_ref hi)
+{
+	unsigned dim = f->is_3d ? 2u : f->is_2d ? 1u : 0u;
+	irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
+	         dim | f->dwords << 4, 0);
+}
+
 static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_ref at, ir_ref inside)
 {
 	ir_ref dw[4] = {IR_NO_REF, IR_NO_REF, IR_NO_REF, IR_NO_REF};
@@ -314,18 +334,16 @@ static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_re
 		uint32_t body = irb_open_sealed(b), next = irb_new_block(b);
 		irb_terminate(b, IR_BR, inside, body, next);
 		irb_switch_to(b, body);
-		irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
-		         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+		store_texel(b, f, handle, at, lo, hi);
 		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
 		irb_seal(b, next);
 		irb_switch_to(b, next);
 		return;
 	}
-	irb_emit(b, IR_IMG_STORE, IR_T_NONE, (ir_ref[]){handle, at, lo, hi}, 4,
-	         (f->is_2d ? 1u : 0u) | f->dwords << 4, 0);
+	store_texel(b, f, handle, at, lo, hi);
 }
 
-/* suld.b / sust.b on a .1d/.2d surface object; NULL when translated, else why not. */
+/* suld.b / sust.b on a .1d/.2d/.3d surface object; NULL when translated, else why not. */
 static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	struct surf f;
@@ -349,6 +367,92 @@ static const char *surface_access(struct irb *b, const struct ptx_insn *in, ir_r
 		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
 		irb_seal(b, next);
 		irb_switch_to(b, next);
+	}
+	return NULL;
+}
+
+/* The operation of a sured.b: .add (.u32/.s32), .min/.max (.u32 unsigned, .s32 signed),
+ * .and/.or (.b32); -1 for the other forms (64-bit ones). */
+static int sured_op(const struct ptx_insn *in)
+{
+	unsigned t = in->ntypes == 1 ? in->types[0] : 0;
+	bool u = t == PTX_TYPE_U32, sg = t == PTX_TYPE_S32;
+	if (has(in, PTX_DW_ADD) && (u || sg))
+		return IR_IMG_ATOMIC_ADD;
+	if (has(in, PTX_DW_MIN) && (u || sg))
+		return u ? IR_IMG_ATOMIC_UMIN : IR_IMG_ATOMIC_SMIN;
+	if (has(in, PTX_DW_MAX) && (u || sg))
+		return u ? IR_IMG_ATOMIC_UMAX : IR_IMG_ATOMIC_SMAX;
+	if ((has(in, PTX_DW_AND) || has(in, PTX_DW_OR)) && t == PTX_TYPE_B32)
+		return has(in, PTX_DW_AND) ? IR_IMG_ATOMIC_AND : IR_IMG_ATOMIC_OR;
+	return -1;
+}
+
+/* sured.b.{add,min,max,and,or}.{1d,2d,3d} of 32 bits on a surface object: image_atomic_* (no
+ * return; relaxed, as the PTX ISA's sured is) on the texel at element x / 4, which must be one
+ * 32-bit integer channel (HSA SIGNED_INT32/UNSIGNED_INT32, order R: the atomic's integer
+ * operation then acts on the bits the PTX ISA's .b names; else the wave traps, as for
+ * suld/sust), with the modes of suld/sust (.zero: no access outside).  NULL when translated,
+ * else why not. */
+static const char *surface_reduction(struct irb *b, const struct ptx_insn *in, ir_ref guard)
+{
+	if (!has(in, PTX_DW_B))
+		return "sured.p (formatted reductions) is not generated yet (docs/TEXTURES.md)";
+	if (!has(in, PTX_DW_G1D) && !has(in, PTX_DW_G2D) && !has(in, PTX_DW_G3D))
+		return "sured on surface arrays is not generated yet (docs/TEXTURES.md)";
+	int op = sured_op(in);
+	if (op < 0)
+		return "sured.b other than .add/.min/.max of .u32/.s32 and .and/.or of .b32 (the "
+		       "64-bit "
+		       "forms) is not generated yet (docs/TEXTURES.md)";
+	const struct ptx_operand *br = &in->opnds[0];
+	if (in->nopnds != 2 || br->kind != PTX_OPND_BRACKET || br->nelems != 2)
+		return "sured operand form not supported";
+	struct surf f = {.is_3d = has(in, PTX_DW_G3D),
+	                 .nelem = 1,
+	                 .bits = 32,
+	                 .dwords = 1,
+	                 .log2_bytes = 2,
+	                 .handle = &br->elems[0],
+	                 .coords = &br->elems[1],
+	                 .data = &in->opnds[1]};
+	f.is_2d = has(in, PTX_DW_G2D) || f.is_3d;
+	f.mode = has(in, PTX_DW_CLAMP) ? MODE_CLAMP : has(in, PTX_DW_ZERO) ? MODE_ZERO : MODE_TRAP;
+	unsigned ncoord = f.coords->kind == PTX_OPND_VEC ? f.coords->nelems : 1;
+	if (ncoord != (f.is_3d ? 4u : f.is_2d ? 2u : 1u))
+		return "surface coordinates: one for .1d, two for .2d, four for .3d";
+	uint32_t next = 0;
+	if (guard != IR_NO_REF) {
+		uint32_t body = irb_open_sealed(b);
+		next = irb_new_block(b);
+		irb_terminate(b, IR_BR, guard, body, next);
+		irb_switch_to(b, body);
+	}
+	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
+	enum { FLOAT = 15 };
+	trap_unless(b, icmp(b, IR_CMP_NE, desc_word(b, handle, 8), k32(b, FLOAT)));
+	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
+	ir_ref v = irb_read_opnd(b, f.data, IR_T_I32, false);
+	uint32_t join = 0;
+	if (f.mode == MODE_ZERO) { /* outside: no access */
+		uint32_t body = irb_open_sealed(b);
+		join = irb_new_block(b);
+		irb_terminate(b, IR_BR, inside, body, join);
+		irb_switch_to(b, body);
+	}
+	irb_emit(b, IR_IMG_ATOMIC, IR_T_NONE, (ir_ref[]){handle, at, v}, 3,
+	         (f.is_3d   ? 2u
+	          : f.is_2d ? 1u
+	                    : 0u) |
+	                 (unsigned)op << 4,
+	         0);
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t to = k ? next : join;
+		if (!to)
+			continue;
+		irb_terminate(b, IR_JMP, IR_NO_REF, to, 0);
+		irb_seal(b, to);
+		irb_switch_to(b, to);
 	}
 	return NULL;
 }
@@ -531,16 +635,89 @@ static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c
 	}
 }
 
-/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d} of those, and tex.1d.v4.{f32,s32,u32}.s32 on
- * a texture object (sample, sample3, fetch).  NULL when translated, else why not. */
+static ir_ref cube_op(struct irb *b, const ir_ref dir[3], unsigned which)
+{
+	return irb_emit(b, IR_CUBE, IR_T_F32, dir, 3, which, 0);
+}
+
+/* The array layer of cube `c` (an .s32) and face `face` (an f32 0-5) in a cube-map array of
+ * 6 * N layers (T# dword 4 bits 12:0: the last layer, 6N - 1): 6 * clamp(c, 0, N - 1) + face,
+ * as an f32 (exact: below 2^14).  The hardware clamps the layer itself, but to the last face
+ * of the last cube, not to the same face of it. */
+static ir_ref cube_layer(struct irb *b, ir_ref handle, ir_ref c, ir_ref face)
+{
+	ir_ref last = op2(b, IR_AND, IR_T_I32, desc_word(b, handle, 4), k32(b, 0x1fff), 0);
+	ir_ref first_of_last = op2(b, IR_SUB, IR_T_I32, last, k32(b, 5), 0); /* 6(N - 1) */
+	c = op2(b, IR_MIN_S, IR_T_I32, op2(b, IR_MAX_S, IR_T_I32, c, k32(b, 0), 0),
+	        k32(b, 1u << 14), 0);
+	ir_ref six_c = op2(b, IR_MUL, IR_T_I32, c, k32(b, 6), 0);
+	six_c = op2(b, IR_MAX_S, IR_T_I32, op2(b, IR_MIN_S, IR_T_I32, six_c, first_of_last, 0),
+	            k32(b, 0), 0);
+	ir_ref base = irb_emit(b, IR_ITOF_S, IR_T_F32, &six_c, 1, IR_FM_RN, 0);
+	return op2(b, IR_FADD, IR_T_F32, base, face, IR_FM_RN);
+}
+
+/* tex[.level].cube ({x, y, z, -}) and tex[.level].acube ({cube, x, y, z}, the cube an .s32) on a
+ * texture object whose faces are the layers of a 2D array, six per cube in CUDA's order (+x,
+ * -x, +y, -y, +z, -z, which is v_cubeid's): the face is the direction's major axis
+ * (v_cubeid), its coordinates CUDA's (s / m + 1) / 2 and (t / m + 1) / 2 with m the major
+ * coordinate's magnitude, i.e. sc / |ma| + 0.5 and tc / |ma| + 0.5 (v_cubesc/v_cubetc/
+ * v_cubema; ma is twice the major coordinate), an IEEE division and add.  Then image_sample_lz
+ * (image_sample_l with .level) of the 2D array at (s, t, layer) with the sampler made
+ * normalized with clamp-to-edge (IR_IMG_CUBE_FACE): the face coordinates are normalized by
+ * definition and lie in [0, 1], whose 1.0 is the last texel's edge, not a wrap. */
+static ir_ref cube_address(struct irb *b, const struct ptx_operand *c, ir_ref handle, bool array,
+                           ir_ref *layer_bits)
+{
+	ir_ref dir[3];
+	for (unsigned i = 0; i < 3; i++)
+		dir[i] = irb_read_opnd(b, &c->elems[i + (array ? 1 : 0)], IR_T_F32, false);
+	ir_ref face = cube_op(b, dir, 0), m = cube_op(b, dir, 3),
+	       half = ir_const(b->fn, IR_T_F32, 0x3f000000);
+	m = irb_emit(b, IR_FABS, IR_T_F32, &m, 1, 0, 0);
+	ir_ref st[2];
+	for (unsigned i = 0; i < 2; i++) {
+		ir_ref q = op2(b, IR_FDIV, IR_T_F32, cube_op(b, dir, 1 + i), m, IR_FM_RN);
+		q = op2(b, IR_FADD, IR_T_F32, q, half, IR_FM_RN);
+		st[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &q, 1, 0, 0);
+	}
+	ir_ref layer = face;
+	if (array)
+		layer = cube_layer(b, handle, irb_read_opnd(b, &c->elems[0], IR_T_I32, false),
+		                   face);
+	*layer_bits = irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0);
+	return pair64(b, st[0], st[1]);
+}
+
+static void sample_cube(struct irb *b, const struct ptx_insn *in, ir_ref handle, bool array,
+                        ir_ref ch[4])
+{
+	ir_ref args[4] = {handle, IR_NO_REF, IR_NO_REF, IR_NO_REF};
+	args[1] = cube_address(b, &in->opnds[1].elems[1], handle, array, &args[2]);
+	unsigned nargs = 3;
+	enum ir_op op = IR_IMG_SAMPLE3;
+	if (has(in, PTX_DW_LEVEL)) {
+		ir_ref lod = irb_read_opnd(b, &in->opnds[2], IR_T_F32, false);
+		args[nargs++] = irb_emit(b, IR_BITCAST, IR_T_I32, &lod, 1, 0, 0);
+		op = IR_IMG_SAMPLE3_L;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		ir_ref v = irb_emit(b, op, IR_T_F32, args, nargs,
+		                    5u | (1u << k) << 4 | IR_IMG_CUBE_FACE, 0);
+		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
+	}
+}
+
+/* tex.{1d,2d}.v4.{f32,s32,u32}.f32, tex.{3d,a1d,a2d,cube,acube} of those,
+ * tex.1d.v4.{f32,s32,u32}.s32 on a texture object (sample, sample3, fetch).  NULL when translated,
+ * else why not. */
 static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	bool is_2d = has(in, PTX_DW_G2D), layered = has(in, PTX_DW_G3D) || has(in, PTX_DW_GA2D);
-	bool a1d = has(in, PTX_DW_GA1D);
-	if (!is_2d && !layered && !a1d && !has(in, PTX_DW_G1D))
-		return "textures other than .1d, .2d, .3d, .a1d and .a2d (.cube, .2dms, .a2dms) "
-		       "are "
-		       "not generated yet (docs/TEXTURES.md)";
+	bool a1d = has(in, PTX_DW_GA1D), cube = has(in, PTX_DW_GCUBE) || has(in, PTX_DW_GACUBE);
+	if (!is_2d && !layered && !a1d && !cube && !has(in, PTX_DW_G1D))
+		return "textures other than .1d, .2d, .3d, .a1d, .a2d, .cube and .acube (.2dms, "
+		       ".a2dms) are not generated yet (docs/TEXTURES.md)";
 	layered |= a1d;
 	if (in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    (in->types[1] != PTX_TYPE_F32 && in->types[1] != PTX_TYPE_S32) || !has(in, PTX_DW_V4))
@@ -553,6 +730,9 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (layered && (int_coords || level || grad))
 		return "tex.3d/.a1d/.a2d with integer coordinates, .level or .grad is not "
 		       "generated yet "
+		       "(docs/TEXTURES.md)";
+	if (cube && (int_coords || grad))
+		return "tex.cube/.acube with integer coordinates or .grad is not generated yet "
 		       "(docs/TEXTURES.md)";
 	if (int_coords && (level || grad))
 		return "tex.level/.grad with integer coordinates is not generated yet "
@@ -568,10 +748,10 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
 	unsigned nc = c->kind == PTX_OPND_VEC ? c->nelems : 1;
-	if (nc != (a1d       ? 2u
-	           : layered ? 4u
-	           : is_2d   ? 2u
-	                     : 1u) ||
+	if (nc != (a1d               ? 2u
+	           : layered || cube ? 4u
+	           : is_2d           ? 2u
+	                             : 1u) ||
 	    d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tex operand form not supported";
 	if (!is_register(&in->opnds[1].elems[0]))
@@ -586,6 +766,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	}
 	if (int_coords)
 		fetch(b, handle, c, ch);
+	else if (cube)
+		sample_cube(b, in, handle, has(in, PTX_DW_GACUBE), ch);
 	else if (a1d)
 		sample_a1d(b, handle, c, ch);
 	else if (layered)
@@ -606,10 +788,11 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	return NULL;
 }
 
-/* tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel, whose four texels
- * (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+), (+,-), (-,-),
- * the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no 4-dword
- * values).  NULL when translated, else why not. */
+/* tld4.{r,g,b,a}.{2d,a2d,cube,acube}.v4.{f32,s32,u32}.f32: image_gather4_lz of that channel,
+ * whose four texels (the bilinear footprint, counter-clockwise from the lower left: (-,+), (+,+),
+ * (+,-), (-,-), the order the PTX ISA and AMD's gather4 share) come in two halves (the IR has no
+ * 4-dword values); .a2d gathers in its layer (IMG_GATHER3), a cube face as tex.cube samples it.
+ * NULL when translated, else why not. */
 static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
 	static const enum ptx_dotword comps[4] = {PTX_DW_R, PTX_DW_G, PTX_DW_B, PTX_DW_A};
@@ -617,8 +800,9 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 	for (unsigned i = 0; i < 4; i++)
 		if (has(in, comps[i]))
 			comp = i;
-	if (!has(in, PTX_DW_G2D))
-		return "tld4 other than .2d (arrays, cube maps) is not generated yet "
+	bool a2d = has(in, PTX_DW_GA2D), cube = has(in, PTX_DW_GCUBE) || has(in, PTX_DW_GACUBE);
+	if (!has(in, PTX_DW_G2D) && !a2d && !cube)
+		return "tld4 other than .2d, .a2d, .cube and .acube is not generated yet "
 		       "(docs/TEXTURES.md)";
 	if (comp == 4 || in->ntypes != 2 || !is_tex_value_type(in->types[0]) ||
 	    in->types[1] != PTX_TYPE_F32 || !has(in, PTX_DW_V4))
@@ -627,13 +811,26 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 		return "tld4 with an offset, a depth compare, a residency predicate or a separate "
 		       "sampler is not generated yet (docs/TEXTURES.md)";
 	const struct ptx_operand *c = &in->opnds[1].elems[1], *d = &in->opnds[0];
-	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != 2 || d->kind != PTX_OPND_VEC ||
-	    d->nelems != 4)
+	if ((c->kind == PTX_OPND_VEC ? c->nelems : 1) != (a2d || cube ? 4u : 2u) ||
+	    d->kind != PTX_OPND_VEC || d->nelems != 4)
 		return "tld4 operand form not supported";
 	if (!is_register(&in->opnds[1].elems[0]))
 		return HANDLE_NOT_REGISTER;
-	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false);
-	ir_ref at = float_bits(b, c, true);
+	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), at, layer = 0;
+	if (cube) {
+		at = cube_address(b, c, handle, has(in, PTX_DW_GACUBE), &layer);
+	} else if (a2d) { /* {layer, x, y, -}: the layer an .s32, as its f32 (tex.a2d) */
+		ir_ref l = irb_read_opnd(b, &c->elems[0], IR_T_I32, false), xy[2];
+		ir_ref lf = irb_emit(b, IR_ITOF_S, IR_T_F32, &l, 1, IR_FM_RN, 0);
+		layer = irb_emit(b, IR_BITCAST, IR_T_I32, &lf, 1, 0, 0);
+		for (unsigned i = 0; i < 2; i++) {
+			ir_ref f = irb_read_opnd(b, &c->elems[1 + i], IR_T_F32, false);
+			xy[i] = irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+		}
+		at = pair64(b, xy[0], xy[1]);
+	} else {
+		at = float_bits(b, c, true);
+	}
 	uint32_t next = 0;
 	if (guard != IR_NO_REF) {
 		uint32_t body = irb_open_sealed(b);
@@ -642,8 +839,11 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 		irb_switch_to(b, body);
 	}
 	for (unsigned h = 0; h < 2; h++) {
-		ir_ref v = irb_emit(b, IR_IMG_GATHER, IR_T_I64, (ir_ref[]){handle, at}, 2,
-		                    h | comp << 1, 0);
+		ir_ref v = a2d || cube ? irb_emit(b, IR_IMG_GATHER3, IR_T_I64,
+		                                  (ir_ref[]){handle, at, layer}, 3,
+		                                  h | comp << 1 | (cube ? IR_IMG_CUBE_FACE : 0), 0)
+		                       : irb_emit(b, IR_IMG_GATHER, IR_T_I64,
+		                                  (ir_ref[]){handle, at}, 2, h | comp << 1, 0);
 		for (unsigned k = 0; k < 2; k++) {
 			ir_ref part = k ? op2(b, IR_SHR_U, IR_T_I64, v, k32(b, 32), 0) : v;
 			ir_ref t = irb_emit(b, IR_TRUNC, IR_T_I32, &part, 1, 0, 0);
@@ -695,6 +895,10 @@ bool irb_tex(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 			return true;
 	} else if (op == PTX_OP_SULD || op == PTX_OP_SUST) {
 		why = surface_access(b, in, guard);
+		if (!why)
+			return true;
+	} else if (op == PTX_OP_SURED) {
+		why = surface_reduction(b, in, guard);
 		if (!why)
 			return true;
 	}

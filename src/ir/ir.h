@@ -57,6 +57,19 @@ enum ir_redux {
 	                       * 32); the result is then per lane (divergent) */
 };
 
+/* IMG_SAMPLE3(_L) aux flag (build_tex.c, sel_tex.c): a cube face's normalized coordinates. */
+enum { IR_IMG_CUBE_FACE = 256 };
+/* IMG_ATOMIC operations (aux >> 4) */
+enum ir_img_atomic {
+	IR_IMG_ATOMIC_ADD,
+	IR_IMG_ATOMIC_SMIN,
+	IR_IMG_ATOMIC_UMIN,
+	IR_IMG_ATOMIC_SMAX,
+	IR_IMG_ATOMIC_UMAX,
+	IR_IMG_ATOMIC_AND,
+	IR_IMG_ATOMIC_OR,
+};
+
 /* NBAR / NBAR_RED aux flags (build_bar.c, sel_bar.c). */
 enum {
 	IR_NBAR_ARRIVE = 1,  /* bar.arrive: no wait, a release only */

@@ -959,6 +959,11 @@ R("v_cndmask_b32", VOP2, (0, 0, 1, 1, 1), e64=(256, 256, 257, 257, 257), ops="vd
 R("v_cos_f16", VOP1, (74, 74, 97, 97, 97), e64=(394, 394, 481, 481, 481), ops="vd1 vs1", unit="TRANS", lat="TRANS")
 R("v_cos_f32", VOP1, (42, 42, 54, 54, 54), e64=(362, 362, 438, 438, 438), ops="vd1 vs1", unit="TRANS", lat="TRANS")
 R("v_ffbl_b32", VOP1, (46, 46, 58, 58, 58), e64=(366, 366, 442, 442, 442), ops="vd1 vs1", names={GFX11: "v_ctz_i32_b32", GFX12: "v_ctz_i32_b32"})
+# cube-map face selection (tex.cube, docs/TEXTURES.md): face id, s/t numerators, 2 * major axis
+R("v_cubeid_f32", VOP3, (452, 452, 324, 524, 524), ops="vd1 vs1 vs1 vs1")
+R("v_cubema_f32", VOP3, (455, 455, 327, 527, 527), ops="vd1 vs1 vs1 vs1")
+R("v_cubesc_f32", VOP3, (453, 453, 325, 525, 525), ops="vd1 vs1 vs1 vs1")
+R("v_cubetc_f32", VOP3, (454, 454, 326, 526, 526), ops="vd1 vs1 vs1 vs1")
 R("v_cvt_f16_f32", VOP1, (10, 10, 10, 10, 10), e64=(330, 330, 394, 394, 394), ops="vd1 vs1")
 R("v_cvt_f16_i16", VOP1, (58, 58, 81, 81, 81), e64=(378, 378, 465, 465, 465), ops="vd1 vs1")
 R("v_cvt_f16_u16", VOP1, (57, 57, 80, 80, 80), e64=(377, 377, 464, 464, 464), ops="vd1 vs1")

@@ -1,10 +1,11 @@
 /* Instruction selection for the IR operations of build_tex.c (docs/TEXTURES.md): IMG_LOAD,
- * IMG_STORE, IMG_SAMPLE (_L, _D, 3: image_sample_l/_d, three address dwords) and IMG_GATHER
+ * IMG_STORE, IMG_SAMPLE (_L, _D, 3, 3_L: image_sample_l/_d, three address dwords) and IMG_GATHER
  * become image_load/image_store/image_sample_lz/image_gather4_lz on the image resource
  * (T#), read from the handle's descriptor block with s_load_dwordx8 into s[88:95] right before
  * each of them (a fixed range: the allocator keeps virtual registers off it while it is live;
  * the sampler S# likewise into s[84:87]); IMG_HEIGHT reads the resource's HEIGHT-1 field,
- * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle).  The
+ * IMG_DESC a dword of the block (s_load_dword, or a global load from a per-lane handle), CUBE
+ * v_cubeid/sc/tc/ma_f32.  The
  * descriptors must be in SGPRs, so an access whose handle differs between lanes runs in a
  * waterfall loop over the distinct handles.  The T# fields read here (HEIGHT-1 at word 2 bits
  * 27:14, TYPE at word 3 bits 31:28, the levels on gfx90a) sit at the same places on gfx90a,
@@ -27,8 +28,10 @@ static bool reports(const struct ir_insn *in)
 		return true;
 	case IR_IMG_FETCH: /* the x, y half */
 	case IR_IMG_GATHER:
+	case IR_IMG_GATHER3:
 		return !(in->aux & 1);
 	case IR_IMG_STORE:
+	case IR_IMG_ATOMIC:
 		return !(in->aux & 15);
 	case IR_IMG_LOAD:
 		return !(in->aux & 15) && first;
@@ -42,10 +45,11 @@ static const char *target_refusal(struct isel *s, const struct ir_insn *in)
 	if (s->gen == AMD_GFX940)
 		return "gfx942 has no image instructions: surfaces and textures cannot be accessed "
 		       "(docs/TEXTURES.md)";
-	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D))
+	if (s->gen == AMD_GFX9 &&
+	    (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3_L))
 		return "gfx90a has no image_sample_l/image_sample_d: tex.level and tex.grad cannot "
 		       "be generated there (docs/TEXTURES.md)";
-	if (s->gen == AMD_GFX9 && in->op == IR_IMG_GATHER)
+	if (s->gen == AMD_GFX9 && (in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3))
 		return "gfx90a has no image_gather4: tld4 cannot be generated there "
 		       "(docs/TEXTURES.md)";
 	return NULL;
@@ -68,14 +72,15 @@ struct access {
 	struct mir_opnd at, data;
 };
 
-/* The address VGPRs of image_sample_l (the coordinates, then the LOD) or image_sample_d (d/dx of
- * each coordinate, d/dy of each, then the coordinates: AMD's order) in one new tuple; n: the
- * coordinates (1 or 2, the dwords of args[1] and of each derivative). */
+/* The address VGPRs of image_sample_l (the coordinates, then the LOD), image_sample_d (d/dx of
+ * each coordinate, d/dy of each, then the coordinates: AMD's order) or the three-dword samples
+ * (x, y, then z or the layer; IMG_SAMPLE3_L: then the LOD) in one new tuple; n: the
+ * coordinates of args[1] (1 or 2, also the dwords of each derivative). */
 static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in, unsigned n)
 {
-	bool grad = in->op == IR_IMG_SAMPLE_D; /* IMG_SAMPLE3: laid out as IMG_SAMPLE_L */
-	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, 1u};
-	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : 0u};
+	bool grad = in->op == IR_IMG_SAMPLE_D, lod3 = in->op == IR_IMG_SAMPLE3_L;
+	const unsigned arg[3] = {grad ? 2u : 1u, grad ? 3u : 2u, grad ? 1u : 3u};
+	const unsigned dwords[3] = {n, grad ? n : 1u, grad ? n : lod3 ? 1u : 0u};
 	uint32_t t = sel_new_vgpr(s, dwords[0] + dwords[1] + dwords[2]), at = 0;
 	for (unsigned p = 0; p < 3; p++)
 		for (unsigned k = 0; k < dwords[p]; k++)
@@ -83,11 +88,32 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 	return mir_vreg(t, at);
 }
 
+/* The x, y, z VGPRs of a 3D image_load/image_store from their packed i64 (x | z << 16) |
+ * y << 32 (build_tex.c clamps each below 2^14 first). */
+static struct mir_opnd address3(struct isel *s, ir_ref at)
+{
+	uint32_t t = sel_new_vgpr(s, 3);
+	struct mir_opnd lo = sel_vsrc_opnd(s, at, 0);
+	struct mir_opnd x[3] = {sel_sub(t, 0, 1), mir_imm(0xffff), lo};
+	sel_fix_valu(s, AMD_OP_V_AND_B32, 3, x);
+	sel_emit(s, AMD_OP_V_AND_B32, 3, x);
+	sel_copy(s, sel_sub(t, 1, 1), sel_vsrc_opnd(s, at, 1));
+	struct mir_opnd z[3] = {sel_sub(t, 2, 1), mir_imm(16), lo};
+	sel_fix_valu(s, AMD_OP_V_LSHRREV_B32, 3, z);
+	sel_emit(s, AMD_OP_V_LSHRREV_B32, 3, z);
+	return mir_vreg(t, 3);
+}
+
 static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 {
-	bool two = in->op == IR_IMG_GATHER || (in->op != IR_IMG_FETCH && (in->aux & 15));
-	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3)
+	bool two = in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3 ||
+	           (in->op != IR_IMG_FETCH && (in->aux & 15));
+	if (in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_SAMPLE3 ||
+	    in->op == IR_IMG_SAMPLE3_L || in->op == IR_IMG_GATHER3)
 		return lod_grad_address(s, in, two ? 2 : 1);
+	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_ATOMIC) &&
+	    (in->aux & 15) == 2)
+		return address3(s, in->args[1]);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }
 
@@ -109,6 +135,8 @@ static struct access prepare(struct isel *s, const struct ir_insn *in)
 	struct access a = {{0}, {0}};
 	if (in->op == IR_IMG_STORE)
 		a.data = store_data(s, in, (in->aux >> 4) & 7);
+	if (in->op == IR_IMG_ATOMIC)
+		a.data = sel_vgpr_opnd(s, in->args[2], 0);
 	if (in->op != IR_IMG_HEIGHT)
 		a.at = coords(s, in);
 	return a;
@@ -158,23 +186,42 @@ static void one_level(struct isel *s)
 	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(7u << 9))});
 }
 
+static bool is_sample(enum ir_op op)
+{
+	return op == IR_IMG_SAMPLE || op == IR_IMG_SAMPLE_L || op == IR_IMG_SAMPLE_D ||
+	       op == IR_IMG_SAMPLE3 || op == IR_IMG_SAMPLE3_L;
+}
+
+/* A cube face's coordinates (tex.cube, build_tex.c) are normalized and lie in [0, 1], 1.0 the
+ * far edge of the last texel: the S# in s[84:87] gets FORCE_UNNORMALIZED (word 0 bit 15)
+ * cleared and CLAMP_X/CLAMP_Y (bits 2:0, 5:3) set to 2, clamp to the last texel, whatever the
+ * texture object's own sampler says (same fields on gfx9 to gfx12). */
+static void cube_face_sampler(struct isel *s)
+{
+	struct mir_opnd w0 = mir_sgpr(SSHARP_SGPR, 1);
+	sel_emit(s, AMD_OP_S_AND_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(~(0x3fu | 1u << 15))});
+	sel_emit(s, AMD_OP_S_OR_B32, 3, (struct mir_opnd[]){w0, w0, mir_imm(2u | 2u << 3)});
+}
+
 /* The four-dword loads, two dwords of which (aux bit 0 clear: x, y; set: z, w) go to dst:
  * tex1Dfetch's buffer_load_format_xyzw (idxen) at the index a->at through the V# (the block's
  * dwords 0-3, s_load_dwordx4 into s[88:91]; gfx12's soffset is null, llvm-mc-19 refuses an
  * inline constant there), or tld4's image_gather4_lz of channel aux >> 1 (dmask 1 << it) with
- * the T# and S# as image_sample_lz. */
+ * the T# and S# as image_sample_lz (IMG_GATHER3: dim 2D array, three address dwords). */
 static void fetch(struct isel *s, const struct ir_insn *in, const struct access *a,
                   struct mir_opnd hs, struct mir_opnd dst)
 {
 	uint32_t t = sel_new_vgpr(s, 4);
-	if (in->op == IR_IMG_GATHER) {
+	if (in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3) {
 		struct mir_opnd rsrc = load_tsharp(s, hs), samp = mir_sgpr(SSHARP_SGPR, 4);
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3,
 		         (struct mir_opnd[]){samp, hs, mir_imm(4 * 12)});
+		if (in->aux & IR_IMG_CUBE_FACE)
+			cube_face_sampler(s);
 		struct mir_opnd ops[4] = {mir_vreg(t, 4), a->at, rsrc, samp};
 		struct mir_insn *mi = sel_emit(s, AMD_OP_IMAGE_GATHER4_LZ, 4, ops);
 		mi->dmask = (uint8_t)(1u << ((in->aux >> 1) & 3));
-		mi->dim = 1; /* 2D */
+		mi->dim = in->op == IR_IMG_GATHER3 ? 5 : 1; /* 2D array, 2D */
 	} else {
 		struct mir_opnd vs = mir_sgpr(TSHARP_SGPR, 4);
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, (struct mir_opnd[]){vs, hs, mir_imm(0)});
@@ -202,23 +249,35 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 		height(s, hs, dst);
 		return;
 	}
-	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER) {
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3) {
 		fetch(s, in, a, hs, dst);
 		return;
 	}
 	struct mir_opnd rsrc = load_tsharp(s, hs);
 	struct mir_insn *mi;
-	if (in->op == IR_IMG_STORE) {
+	if (in->op == IR_IMG_ATOMIC) { /* no glc: nothing returned */
+		static const unsigned ops[] = {[IR_IMG_ATOMIC_ADD] = AMD_OP_IMAGE_ATOMIC_ADD,
+		                               [IR_IMG_ATOMIC_SMIN] = AMD_OP_IMAGE_ATOMIC_SMIN,
+		                               [IR_IMG_ATOMIC_UMIN] = AMD_OP_IMAGE_ATOMIC_UMIN,
+		                               [IR_IMG_ATOMIC_SMAX] = AMD_OP_IMAGE_ATOMIC_SMAX,
+		                               [IR_IMG_ATOMIC_UMAX] = AMD_OP_IMAGE_ATOMIC_UMAX,
+		                               [IR_IMG_ATOMIC_AND] = AMD_OP_IMAGE_ATOMIC_AND,
+		                               [IR_IMG_ATOMIC_OR] = AMD_OP_IMAGE_ATOMIC_OR};
+		mi = sel_emit(s, ops[(in->aux >> 4) % 7], 3,
+		              (struct mir_opnd[]){a->data, a->at, rsrc});
+		mi->dmask = 1;
+	} else if (in->op == IR_IMG_STORE) {
 		unsigned dwords = (in->aux >> 4) & 7;
 		mi = sel_emit(s, AMD_OP_IMAGE_STORE, 3, (struct mir_opnd[]){a->data, a->at, rsrc});
 		mi->dmask = (uint8_t)((1u << dwords) - 1);
-	} else if (in->op == IR_IMG_SAMPLE || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D ||
-	           in->op == IR_IMG_SAMPLE3) { /* the S#: dwords 12-15, into s[84:87] */
+	} else if (is_sample(in->op)) { /* the S#: dwords 12-15, into s[84:87] */
 		struct mir_opnd samp = mir_sgpr(SSHARP_SGPR, 4);
 		struct mir_opnd lo[3] = {samp, hs, mir_imm(4 * 12)};
 		sel_emit(s, AMD_OP_S_LOAD_DWORDX4, 3, lo);
-		unsigned op = in->op == IR_IMG_SAMPLE_L   ? AMD_OP_IMAGE_SAMPLE_L
+		if (in->aux & IR_IMG_CUBE_FACE)
+			cube_face_sampler(s);
+		unsigned op = in->op == IR_IMG_SAMPLE_L || in->op == IR_IMG_SAMPLE3_L
+		                      ? AMD_OP_IMAGE_SAMPLE_L
 		              : in->op == IR_IMG_SAMPLE_D ? AMD_OP_IMAGE_SAMPLE_D
 		                                          : AMD_OP_IMAGE_SAMPLE_LZ;
 		if (s->gen == AMD_GFX9) {
@@ -237,17 +296,22 @@ static void access(struct isel *s, const struct ir_insn *in, const struct access
 
 static unsigned result_dwords(const struct ir_insn *in)
 {
-	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER)
+	if (in->op == IR_IMG_FETCH || in->op == IR_IMG_GATHER || in->op == IR_IMG_GATHER3)
 		return 2;
 	return in->op == IR_IMG_LOAD ? (unsigned)__builtin_popcount((in->aux >> 4) & 15) : 1;
 }
 
+/* The operations that access an image through the handle args[0] (IMG_HEIGHT: its T#). */
+static bool is_image_access(enum ir_op op)
+{
+	return op == IR_IMG_LOAD || op == IR_IMG_STORE || op == IR_IMG_ATOMIC ||
+	       op == IR_IMG_HEIGHT || is_sample(op) || op == IR_IMG_FETCH || op == IR_IMG_GATHER ||
+	       op == IR_IMG_GATHER3;
+}
+
 bool sel_tex_needs_loop(const struct isel *s, const struct ir_insn *in)
 {
-	bool img = in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_HEIGHT ||
-	           in->op == IR_IMG_SAMPLE || in->op == IR_IMG_FETCH || in->op == IR_IMG_SAMPLE_L ||
-	           in->op == IR_IMG_SAMPLE_D || in->op == IR_IMG_GATHER || in->op == IR_IMG_SAMPLE3;
-	return img && s->ir->vals[in->args[0]].divergent;
+	return is_image_access((enum ir_op)in->op) && s->ir->vals[in->args[0]].divergent;
 }
 
 /* A handle that differs between lanes: a waterfall loop (its two MIR blocks laid out by
@@ -333,13 +397,26 @@ static bool img_desc(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* v_cubeid/v_cubesc/v_cubetc/v_cubema_f32 (aux 0-3) of the direction args[0..2] */
+static bool cube(struct isel *s, const struct ir_insn *in)
+{
+	static const unsigned ops[4] = {AMD_OP_V_CUBEID_F32, AMD_OP_V_CUBESC_F32,
+	                                AMD_OP_V_CUBETC_F32, AMD_OP_V_CUBEMA_F32};
+	unsigned op = ops[in->aux & 3];
+	struct mir_opnd o[4] = {mir_vreg(sel_def(s, in->res), 1), sel_vsrc_opnd(s, in->args[0], 0),
+	                        sel_vsrc_opnd(s, in->args[1], 0), sel_vsrc_opnd(s, in->args[2], 0)};
+	sel_fix_valu(s, op, 4, o);
+	sel_emit(s, op, 4, o);
+	return true;
+}
+
 bool sel_tex(struct isel *s, const struct ir_insn *in)
 {
 	if (in->op == IR_IMG_DESC)
 		return img_desc(s, in);
-	if (in->op != IR_IMG_LOAD && in->op != IR_IMG_STORE && in->op != IR_IMG_HEIGHT &&
-	    in->op != IR_IMG_SAMPLE && in->op != IR_IMG_FETCH && in->op != IR_IMG_SAMPLE_L &&
-	    in->op != IR_IMG_SAMPLE_D && in->op != IR_IMG_GATHER && in->op != IR_IMG_SAMPLE3)
+	if (in->op == IR_CUBE)
+		return cube(s, in);
+	if (!is_image_access((enum ir_op)in->op))
 		return false;
 	if (!check_target(s, in))
 		return true;

@@ -98,16 +98,18 @@ struct cli_arg {
 };
 
 /* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
- * and y), /unnorm, /black /white (the border colour; default transparent black); /linear makes
+ * and y), /unnorm, /black /white (the border colour; default transparent black), /bilinear (the
+ * XY filters; default point); /linear makes
  * a 1D texture over linear memory (HSA's 1DB: a buffer descriptor).  [v, end). */
 static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)
 {
 	static const struct {
 		const char *name;
 		int addr, unnorm, border;
-	} opts[] = {{"wrap", 0, -1, -1},   {"mirror", 1, -1, -1},  {"clamp", 2, -1, -1},
-	            {"border", 6, -1, -1}, {"unnorm", -1, 1, -1},  {"black", -1, -1, 1},
-	            {"white", -1, -1, 2},  {"linear", -1, -1, -1}, {"array", -1, -1, -1}};
+	} opts[] = {{"wrap", 0, -1, -1},     {"mirror", 1, -1, -1},  {"clamp", 2, -1, -1},
+	            {"border", 6, -1, -1},   {"unnorm", -1, 1, -1},  {"black", -1, -1, 1},
+	            {"white", -1, -1, 2},    {"linear", -1, -1, -1}, {"array", -1, -1, -1},
+	            {"bilinear", -1, -1, -1}};
 	while (v < end) {
 		const char *next = memchr(v + 1, '/', (size_t)(end - v - 1));
 		size_t n = (size_t)((next ? next : end) - v - 1);
@@ -128,6 +130,8 @@ static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_
 			sp->linear = 1;
 		if (!strcmp(opts[k].name, "array"))
 			sp->array = 1;
+		if (!strcmp(opts[k].name, "bilinear"))
+			sp->bilinear = 1;
 		v = next ? next : end;
 	}
 	return true;

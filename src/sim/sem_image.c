@@ -1,7 +1,8 @@
-/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load,
- * image_store and image_sample_lz (point sampling: wrap, mirror, clamp and border, normalized
- * or not; image_sample, equal to it over one level) on gfx90a, gfx10, gfx11 and gfx12 over linear
- * (SW_MODE 0) 1D and 2D images of one mip level.
+/* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
+ * image_store (1D, 2D, 3D), image_sample_lz/_l/_d (point sampling: wrap, mirror, clamp and
+ * border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
+ * arrays), image_gather4_lz and buffer_load_format_xyzw on gfx90a, gfx10, gfx11 and gfx12 over
+ * linear (SW_MODE 0) images of one mip level.
  *
  * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
  * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
@@ -10,9 +11,9 @@
  * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
  * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
  * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
- * an instance asks for -- another generation, tiling, mip levels, arrays and 3D, a coordinate
- * outside the image, NSA address forms, format conversions on store -- stops the run with an
- * error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
+ * an instance asks for -- another generation, tiling, mip levels, loads/stores of arrays, a
+ * coordinate outside the image, NSA address forms, format conversions on store -- stops the run
+ * with an error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
 #include <string.h>
 
@@ -98,29 +99,36 @@ static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsign
 		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
 }
 
-/* ... of x, and y for a 2D image. */
-static void read_address(struct sim_wave *w, const struct sim_insn *in, bool two)
+/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image. */
+static void read_address(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t)
 {
-	read_address_n(w, in, two ? 2 : 1);
+	read_address_n(w, in, t->type == 10 ? 3 : t->type == 9 ? 2 : 1);
 }
 
-/* Byte address of the texel at the coordinates in lane l's address VGPRs, or 0 (after a
- * fault) outside the image. */
+/* Byte address of the texel at the integer coordinates in lane l's address VGPRs (x; y of a 2D
+ * or 3D image; z of a 3D one: its slices one after the other, as texel_or_border reads them),
+ * or 0 (after a fault) outside the image. */
 static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
                            unsigned l)
 {
-	unsigned vaddr = in->src[0] - SIM_VGPR0;
-	if (t->type > 9) {
-		sim_fault(w, "image_load/image_store of a 3D image or an array: not simulated");
+	if (t->type > 10) {
+		sim_fault(w, "image_load/image_store of an array: not simulated");
 		return 0;
 	}
-	uint32_t x = VROW(w, vaddr)[l], y = t->type == 9 ? VROW(w, address_vgpr(w, in, 1))[l] : 0;
-	if (x >= t->width || (t->type == 9 && y >= t->height)) {
-		sim_fault(w, "image access at (%u, %u) outside the %ux%u image: not simulated", x,
-		          y, t->width, t->type == 9 ? t->height : 1);
+	unsigned dims = t->type == 10 ? 3 : t->type == 9 ? 2 : 1;
+	uint32_t c[3] = {0, 0, 0};
+	const uint32_t size[3] = {t->width, dims > 1 ? t->height : 1, dims > 2 ? t->depth : 1};
+	for (unsigned i = 0; i < dims; i++)
+		c[i] = VROW(w, address_vgpr(w, in, i))[l];
+	if (c[0] >= size[0] || c[1] >= size[1] || c[2] >= size[2]) {
+		sim_fault(w,
+		          "image access at (%u, %u, %u) outside the %ux%ux%u image: not "
+		          "simulated",
+		          c[0], c[1], c[2], size[0], size[1], size[2]);
 		return 0;
 	}
-	return t->base + ((uint64_t)y * t->pitch + x) * t->fmt->channels * t->fmt->bytes;
+	uint64_t row = (uint64_t)c[2] * t->height + c[1];
+	return t->base + (row * t->pitch + c[0]) * t->fmt->channels * t->fmt->bytes;
 }
 
 /* The four components a load sees after DST_SEL, from the texel's bytes. */
@@ -151,7 +159,7 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
-	read_address(w, in, t.type == 9);
+	read_address(w, in, &t);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -190,7 +198,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	}
 	unsigned sreg = in->src[1] - SIM_VGPR0;
-	read_address(w, in, t.type == 9);
+	read_address(w, in, &t);
 	sim_chk_read_v(w, in, sreg, n);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
@@ -208,10 +216,11 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 	}
 }
 
-/* The sampler (S#, 4 SGPRs at in->soffset) as far as point sampling of one level reads it. */
+/* The sampler (S#, 4 SGPRs at in->soffset) as far as sampling one level reads it. */
 struct sdesc {
 	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
+	bool bilinear;     /* XY_MAG_FILTER = XY_MIN_FILTER = 1 (else both 0: point) */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
 };
 
@@ -233,8 +242,10 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 			why = "an address mode other than wrap, mirror, clamp and border";
 		else if (sd->unnormalized && sd->clamp[i] < 2)
 			why = "wrap or mirror with unnormalized coordinates";
-	if ((d[2] >> 20) & 15)
-		why = "filtering other than point (XY_MAG/MIN_FILTER)";
+	unsigned mag = (d[2] >> 20) & 3, min = (d[2] >> 22) & 3;
+	sd->bilinear = mag == 1;
+	if (mag > 1 || min != mag)
+		why = "XY_MAG/MIN_FILTER other than both point or both bilinear";
 	if (sd->border > 2)
 		why = "a border color from the border color table";
 	if (why)
@@ -342,43 +353,125 @@ static long array_slice(struct sim_wave *w, float s, unsigned layers)
 	return r < 0 ? 0 : r > layers - 1 ? (long)layers - 1 : (long)r;
 }
 
+/* Bilinear filtering along an axis of n texels: the texels left and right of the sample point
+ * t = u * n - 0.5 (u - 0.5 unnormalized), i0 = floor(t) and i0 + 1 through the address mode
+ * (-1: border), and the weight of the right one, frac(t) in 8-bit fixed point rounded to the
+ * nearest (*a256 / 256): the 8 fractional bits of CUDA's definition of linear filtering (CUDA C++
+ * Programming Guide, "Texture Fetching": alpha "stored in 9-bit fixed point format with 8 bits
+ * of fractional value") and of D3D's minimum subtexel precision.  How AMD's texture unit rounds
+ * to those 8 bits is not documented: a point within 1/64 of a rounding tie stops the run, and
+ * round-to-nearest elsewhere is this simulator's assumption (docs/TEXTURES.md).  false after a
+ * fault. */
+static bool bilinear_axis(struct sim_wave *w, float u, unsigned n, const struct sdesc *sd,
+                          unsigned mode, long idx[2], unsigned *a256)
+{
+	double t = (sd->unnormalized ? (double)u : (double)u * n) - 0.5, q = t * 256.0;
+	if (!isfinite(t) || fabs(t) > 1e6 || fabs(q - floor(q) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "bilinear image_sample coordinate %.9g within 1/64 of a rounding tie of "
+		          "the 8-bit weight (or not finite): not simulated",
+		          (double)u);
+		return false;
+	}
+	double k = floor(q + 0.5), i0 = floor(k / 256.0);
+	*a256 = (unsigned)(k - 256.0 * i0);
+	idx[0] = address_index((long)i0, (long)n, mode);
+	idx[1] = address_index((long)i0 + 1, (long)n, mode);
+	return true;
+}
+
+/* One lane's point sample: the texel of each coordinate c (the slice of an array rounded) after
+ * DST_SEL, or the border colour.  false after a fault. */
+static bool point_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                       const float c[3], unsigned dims, uint32_t comp[4])
+{
+	const unsigned size[3] = {t->width, t->height, t->depth};
+	unsigned slice_axis = t->type == 13   ? 2
+	                      : t->type == 12 ? 1
+	                                      : 3; /* the array's coordinate */
+	long at[3] = {0, 0, 0};
+	for (unsigned i = 0; i < dims; i++) {
+		at[i] = i == slice_axis ? array_slice(w, c[i], t->depth)
+		                        : sample_index(w, c[i], size[i], sd, sd->clamp[i]);
+		if (at[i] == -2)
+			return false;
+	}
+	if (t->type == 12) /* a 1D array: its slices are rows */
+		at[2] = at[1], at[1] = 0;
+	return texel_or_border(w, t, sd, at, comp);
+}
+
+/* One lane's bilinear sample of a 1D or 2D image or array (a 3D image's Z_FILTER is not
+ * simulated): the weighted sum (1-a)(1-b) T[i0,j0] + a(1-b) T[i1,j0] + (1-a)b T[i0,j1] +
+ * ab T[i1,j1] of the footprint's texels (border colour outside), computed exactly in double and
+ * rounded once to f32, per component after DST_SEL; float and unorm formats only (CUDA filters
+ * only textures that return floats).  false after a fault. */
+static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                          const float c[3], uint32_t comp[4])
+{
+	if (t->type == 10 || (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM)) {
+		sim_fault(w,
+		          "bilinear filtering of a 3D image or an integer format: not simulated");
+		return false;
+	}
+	bool two = t->type == 9 || t->type == 13;
+	long ix[2], iy[2] = {0, 0}, slice = 0;
+	unsigned a = 0, b = 0;
+	if (!bilinear_axis(w, c[0], t->width, sd, sd->clamp[0], ix, &a) ||
+	    (two && !bilinear_axis(w, c[1], t->height, sd, sd->clamp[1], iy, &b)))
+		return false;
+	if (t->type == 12 || t->type == 13) {
+		slice = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth);
+		if (slice == -2)
+			return false;
+	}
+	double sum[4] = {0, 0, 0, 0};
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned wx = k & 1 ? a : 256 - a, wy = k & 2 ? b : 256 - b;
+		if (!two && (k & 2))
+			continue;
+		long at[3] = {ix[k & 1], two ? iy[k >> 1] : 0, slice};
+		uint32_t tc[4];
+		if (!texel_or_border(w, t, sd, at, tc))
+			return false;
+		for (unsigned i = 0; i < 4; i++) {
+			float v;
+			memcpy(&v, &tc[i], 4);
+			sum[i] += (double)(two ? wx * wy : wx * 256u) / 65536.0 * v;
+		}
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		float v = (float)sum[i];
+		memcpy(&comp[i], &v, 4);
+	}
+	return true;
+}
+
 static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
-	if (kind != SAMPLE_LZ && t.type > 9) {
-		sim_fault(w, "image_sample_l/_d of a 3D image or an array: not simulated");
-		return;
-	}
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
 	unsigned dims = t.type == 8 ? 1 : t.type == 9 || t.type == 12 ? 2 : 3;
-	unsigned first = kind == SAMPLE_D ? 2 * dims : 0;
+	/* image_sample_d: d/dx and d/dy of each coordinate but an array's slice come first */
+	unsigned first = kind == SAMPLE_D ? 2 * (dims - (t.type == 12 || t.type == 13)) : 0;
 	read_address_n(w, in, first + dims + (kind == SAMPLE_L));
 	unsigned reg[3];
 	for (unsigned i = 0; i < dims; i++)
 		reg[i] = address_vgpr(w, in, first + i);
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
-	const unsigned size[3] = {t.width, t.height, t.depth};
-	unsigned slice_axis = t.type == 13 ? 2 : t.type == 12 ? 1 : 3; /* the array's coordinate */
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		long at[3] = {0, 0, 0};
-		for (unsigned i = 0; i < dims; i++) {
-			float c;
-			memcpy(&c, &VROW(w, reg[i])[l], 4);
-			at[i] = i == slice_axis ? array_slice(w, c, t.depth)
-			                        : sample_index(w, c, size[i], &sd, sd.clamp[i]);
-			if (at[i] == -2)
-				return;
-		}
-		if (t.type == 12) /* a 1D array: its slices are rows */
-			at[2] = at[1], at[1] = 0;
+		float c[3] = {0, 0, 0};
+		for (unsigned i = 0; i < dims; i++)
+			memcpy(&c[i], &VROW(w, reg[i])[l], 4);
 		uint32_t comp[4];
-		if (!texel_or_border(w, &t, &sd, at, comp))
+		if (!(sd.bilinear ? bilinear_lane(w, &t, &sd, c, comp)
+		                  : point_lane(w, &t, &sd, c, dims, comp)))
 			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
@@ -453,13 +546,13 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
-	if (t.type != 9 || __builtin_popcount(dmask) != 1) {
-		sim_fault(w,
-		          "image_gather4_lz other than one channel of a 2D image: not simulated");
+	if ((t.type != 9 && t.type != 13) || __builtin_popcount(dmask) != 1) {
+		sim_fault(w, "image_gather4_lz other than one channel of a 2D image or array: not "
+		             "simulated");
 		return;
 	}
 	unsigned ch = (unsigned)__builtin_ctz(dmask);
-	read_address(w, in, true);
+	read_address_n(w, in, t.type == 13 ? 3 : 2); /* x, y[, the slice] */
 	sim_chk_write_v(w, in, dreg, 4);
 	uint32_t op = sim_chk_issue(w, in);
 	unsigned xreg = address_vgpr(w, in, 0), yreg = address_vgpr(w, in, 1);
@@ -469,14 +562,21 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 		float u, v;
 		memcpy(&u, &VROW(w, xreg)[l], 4);
 		memcpy(&v, &VROW(w, yreg)[l], 4);
-		long xi[2], yi[2];
+		long xi[2], yi[2], slice = 0;
 		if (!footprint(w, u, t.width, &sd, sd.clamp[0], xi) ||
 		    !footprint(w, v, t.height, &sd, sd.clamp[1], yi))
 			return;
+		if (t.type ==
+		    13) { /* a 2D array: the slice rounded and clamped, as sampling does */
+			float sl;
+			memcpy(&sl, &VROW(w, address_vgpr(w, in, 2))[l], 4);
+			if ((slice = array_slice(w, sl, t.depth)) == -2)
+				return;
+		}
 		uint32_t out[4];
 		for (unsigned k = 0; k < 4; k++) {
 			uint32_t comp[4];
-			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], 0};
+			long at[3] = {xi[corner[k][0]], yi[corner[k][1]], slice};
 			if (!texel_or_border(w, &t, &sd, at, comp))
 				return;
 			out[k] = comp[ch];
@@ -502,6 +602,79 @@ static void image_sample_d(struct sim_wave *w, const struct sim_insn *in)
 	sample_at(w, in, SAMPLE_D);
 }
 
+/* image_atomic_add/smin/umin/smax/umax/and/or (sem arg: the operation) on a texel of one 32-bit
+ * integer channel (dmask 1, identity DST_SEL): read, combine with the data VGPR, write, lane by
+ * lane; with glc (gfx12: th TH_ATOMIC_RETURN) the old value returns in the data VGPR.  Other
+ * formats and dmasks stop the run (not simulated). */
+enum { IA_ADD, IA_SMIN, IA_UMIN, IA_SMAX, IA_UMAX, IA_AND, IA_OR };
+
+static uint32_t image_atomic_apply(unsigned op, uint32_t old, uint32_t v)
+{
+	int32_t so = (int32_t)old, sv = (int32_t)v;
+	switch (op) {
+	case IA_ADD:
+		return old + v;
+	case IA_SMIN:
+		return (uint32_t)(sv < so ? sv : so);
+	case IA_UMIN:
+		return v < old ? v : old;
+	case IA_SMAX:
+		return (uint32_t)(sv > so ? sv : so);
+	case IA_UMAX:
+		return v > old ? v : old;
+	case IA_AND:
+		return old & v;
+	default:
+		return old | v;
+	}
+}
+
+static void image_atomic(struct sim_wave *w, const struct sim_insn *in)
+{
+	struct tdesc t;
+	if (!read_tdesc(w, in, &t))
+		return;
+	const struct sim_image_format_info *f = t.fmt;
+	if (f->channels != 1 || f->bytes != 4 || f->kind == SIM_TEXEL_FLOAT ||
+	    ((uint32_t)in->imm & 15) != 1 || (t.dst_sel & 7) != 4) {
+		sim_fault(w,
+		          "image atomics other than on one 32-bit integer channel (dmask 1): not "
+		          "simulated");
+		return;
+	}
+	unsigned reg = in->src[1] - SIM_VGPR0;
+	bool ret = in->glc;
+	read_address(w, in, &t);
+	sim_chk_read_v(w, in, reg, 1);
+	if (ret)
+		sim_chk_write_v(w, in, reg, 1);
+	uint32_t id = sim_chk_issue(w, in);
+	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint64_t a = texel_addr(w, in, &t, l);
+		uint8_t *p = a ? sim_mem_map(w->ctx, a, 4, true) : NULL;
+		if (!p) {
+			if (a)
+				sim_fault(w, "image texel at 0x%llx outside device memory",
+				          (unsigned long long)a);
+			return;
+		}
+		uint32_t old, nv;
+		memcpy(&old, p, 4);
+		nv = image_atomic_apply(in->sem->arg, old, VROW(w, reg)[l]);
+		memcpy(p, &nv, 4);
+		if (ret)
+			VROW(w, reg)[l] = old;
+	}
+	if (ret)
+		sim_chk_pending_v(w, id, reg, 1);
+}
+
+#define IA(name, op)                                                                               \
+	{                                                                                          \
+		name, image_atomic, SIM_CLASS_VMEM_ATOMIC, SIM_MEM_VATOMIC_RET, 0, 4, op           \
+	}
+
 static const struct sim_sem image_sems[] = {
         {"image_sample_l", image_sample_l, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_gather4_lz", image_gather4_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
@@ -510,12 +683,25 @@ static const struct sim_sem image_sems[] = {
          0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         /* image_sample: its level of detail comes from the quad's derivatives, but over a
-         * resource of one level (read_tdesc refuses others) with point filtering for both
+         * resource of one level (read_tdesc refuses others) with the same filter for
          * magnification and minification (read_sdesc) every LOD samples that level as
          * image_sample_lz does (gfx90a has no image_sample_lz) */
         {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
+        IA("image_atomic_add", IA_ADD),
+        IA("image_atomic_smin", IA_SMIN),
+        IA("image_atomic_umin", IA_UMIN),
+        IA("image_atomic_smax", IA_SMAX),
+        IA("image_atomic_umax", IA_UMAX),
+        IA("image_atomic_and", IA_AND),
+        IA("image_atomic_or", IA_OR),
+        /* gfx12's names of the same */
+        IA("image_atomic_add_uint", IA_ADD),
+        IA("image_atomic_min_int", IA_SMIN),
+        IA("image_atomic_min_uint", IA_UMIN),
+        IA("image_atomic_max_int", IA_SMAX),
+        IA("image_atomic_max_uint", IA_UMAX),
 };
 
 const struct sim_sem *sim_sems_image(unsigned *n)

@@ -1,5 +1,6 @@
 /* sem_vmisc: vector compares (VOPC, also as VOP3; v_cmpx writes EXEC), class tests, the
- * cross-lane moves (v_readlane, v_readfirstlane, v_writelane, v_permlane16/x16/64).
+ * cross-lane moves (v_readlane, v_readfirstlane, v_writelane, v_permlane16/x16/64), the
+ * cube-map face selection (v_cubeid/v_cubesc/v_cubetc/v_cubema).
  * One generic compare function serves every compare row: the row's `bytes` column selects
  * the operand type and `arg` the condition, so the table, not a switch, lists the compares.
  * complexity: O(lanes) per instruction. */
@@ -251,6 +252,74 @@ static void v_permlane64_b32(struct sim_wave *w, const struct sim_insn *in)
 	}
 }
 
+/* The cube-map face selection of V_CUBEID/SC/TC/MA_F32, as the pseudo-code of AMD's ISA
+ * documents states it (the same on Vega/CDNA and RDNA 1-4): the major axis is z when |z| >= |x|
+ * and |z| >= |y|, else y when |y| >= |x|, else x (a NaN compares false, so it falls through
+ * to x); -0.0 counts as positive (the tests are `< 0`).  S0, S1, S2 are x, y, z. */
+enum cube_axis { CUBE_X, CUBE_Y, CUBE_Z };
+
+static enum cube_axis cube_major(float x, float y, float z)
+{
+	if (fabsf(z) >= fabsf(x) && fabsf(z) >= fabsf(y))
+		return CUBE_Z;
+	return fabsf(y) >= fabsf(x) ? CUBE_Y : CUBE_X;
+}
+
+/* the face: 0/1 +x/-x, 2/3 +y/-y, 4/5 +z/-z */
+static float cube_id(float x, float y, float z)
+{
+	switch (cube_major(x, y, z)) {
+	case CUBE_Z:
+		return z < 0 ? 5.0f : 4.0f;
+	case CUBE_Y:
+		return y < 0 ? 3.0f : 2.0f;
+	default:
+		return x < 0 ? 1.0f : 0.0f;
+	}
+}
+
+/* the s numerator (OpenGL's sc) */
+static float cube_sc(float x, float y, float z)
+{
+	switch (cube_major(x, y, z)) {
+	case CUBE_Z:
+		return z < 0 ? -x : x;
+	case CUBE_Y:
+		return x;
+	default:
+		return x < 0 ? z : -z;
+	}
+}
+
+/* the t numerator (OpenGL's tc) */
+static float cube_tc(float x, float y, float z)
+{
+	switch (cube_major(x, y, z)) {
+	case CUBE_Y:
+		return y < 0 ? -z : z;
+	default:
+		return -y;
+	}
+}
+
+/* twice the major axis coordinate, signed */
+static float cube_ma(float x, float y, float z)
+{
+	switch (cube_major(x, y, z)) {
+	case CUBE_Z:
+		return 2.0f * z;
+	case CUBE_Y:
+		return 2.0f * y;
+	default:
+		return 2.0f * x;
+	}
+}
+
+VF32(v_cubeid_f32, 3, cube_id(a, b, c))
+VF32(v_cubesc_f32, 3, cube_sc(a, b, c))
+VF32(v_cubetc_f32, 3, cube_tc(a, b, c))
+VF32(v_cubema_f32, 3, cube_ma(a, b, c))
+
 /* AGPRs (gfx90a/gfx942) live in rows 256..511 of the wave's register file. */
 static void v_accvgpr_read_b32(struct sim_wave *w, const struct sim_insn *in)
 {
@@ -356,6 +425,10 @@ static const struct sim_sem vmisc_sems[] = {
         {"v_permlane16_b32", v_permlane16_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
         {"v_permlanex16_b32", v_permlanex16_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
         {"v_permlane64_b32", v_permlane64_b32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_cubeid_f32", v_cubeid_f32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_cubesc_f32", v_cubesc_f32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_cubetc_f32", v_cubetc_f32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
+        {"v_cubema_f32", v_cubema_f32, SIM_CLASS_VALU, 0, SEM_VALU, 0, 0},
 };
 
 const struct sim_sem *sim_sems_vmisc(unsigned *n)

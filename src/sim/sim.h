@@ -57,7 +57,9 @@ struct sim_image_spec {
 	/* the sampler (S#): CLAMP_X/Y (0 wrap, 1 mirror, 2 clamp, 6 border), FORCE_UNNORMALIZED,
 	 * BORDER_COLOR_TYPE (0 transparent black, 1 opaque black, 2 opaque white) */
 	uint8_t addr_mode, unnormalized, border;
-	uint8_t linear; /* a 1D texture over linear memory: a buffer descriptor (V#), HSA's 1DB */
+	uint8_t bilinear; /* XY_MAG_FILTER = XY_MIN_FILTER = bilinear (HIP's cudaFilterModeLinear)
+	                   */
+	uint8_t linear;   /* a 1D texture over linear memory: a buffer descriptor (V#), HSA's 1DB */
 };
 
 struct sim_arg {

@@ -5,6 +5,8 @@ gfx1030, gfx1100 and gfx1200 (gfx942 has none): image_load/image_store, image_sa
 (gfx90a image_sample) under every address mode, image_sample_l/_d, image_gather4_lz, 3D and 2D
 array sampling, buffer_load_format_xyzw through a linear texture's V#; image arguments built by
 amdsim as HIP's descriptor block (T# at dword 0, S# at dword 12) in each generation's layout.
+Also the cube-map face selection v_cubeid/sc/tc/ma_f32 (clang-19's __builtin_amdgcn_cube*) on
+all five targets against the ISA documents' pseudo-code (cube_ref).
 
 usage: image_test.py AMDSIM"""
 import math
@@ -98,7 +100,67 @@ def test_image(amdsim, tmp):
         image_fetch_target(amdsim, tmp, target)
         if target != "gfx90a":  # no image_gather4 there
             image_gather_target(amdsim, tmp, target)
+            image_gather_array_target(amdsim, tmp, target)
         image_layered_target(amdsim, tmp, target)
+    for target in ("gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"):
+        cube_target(amdsim, tmp, target)
+
+
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+def cube_ref(x, y, z):
+    """(id, sc, tc, ma) of V_CUBEID/SC/TC/MA_F32 as the pseudo-code of AMD's ISA documents
+    (Vega, CDNA, RDNA 1-4) states them: major axis z when |z| >= |x| and |z| >= |y|, else y
+    when |y| >= |x|, else x; ma twice the signed major coordinate.  NaNs compare false."""
+    if abs(z) >= abs(x) and abs(z) >= abs(y):
+        return (5.0 if z < 0 else 4.0), (-x if z < 0 else x), -y, f32(2.0 * z)
+    if abs(y) >= abs(x):
+        return (3.0 if y < 0 else 2.0), x, (-z if y < 0 else z), f32(2.0 * y)
+    return (1.0 if x < 0 else 0.0), (z if x < 0 else -z), -y, f32(2.0 * x)
+
+
+def cube_target(amdsim, tmp, target):
+    """v_cubeid/sc/tc/ma_f32 (clang-19 -O3 selects them for the builtins) over random directions
+    and the ties between axes (|x| = |y| = |z| in every sign, zeros of either sign, one NaN
+    operand), bit-exact against cube_ref."""
+    hs = img_kernel(tmp, target, "cube", """
+kernel void cube(global float4 *o, global float4 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float x = c[l].x, y = c[l].y, z = c[l].z;
+  o[l] = (float4)(__builtin_amdgcn_cubeid(x, y, z), __builtin_amdgcn_cubesc(x, y, z),
+                  __builtin_amdgcn_cubetc(x, y, z), __builtin_amdgcn_cubema(x, y, z));
+}
+""")
+    dis = run(["llvm-objdump-19", "-d", "--mcpu=" + target, hs]).stdout
+    for op in ("v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32"):
+        check(op in dis, "%s: clang-19 did not emit %s" % (target, op))
+    rng = random.Random(23)
+    dirs = [(sx * 1.0, sy * 1.0, sz * 1.0) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    dirs += [(0.0, 0.0, 0.0), (-0.0, -0.0, -0.0), (0.0, -0.0, 0.0), (-0.0, 0.0, -0.0),
+             (2.0, -2.0, 1.0), (-1.0, 3.0, -3.0), (1.5, 0.25, -1.5), (math.nan, 1.0, 2.0),
+             (1.0, math.nan, 0.5), (3.0, 1.0, math.nan)]
+    while len(dirs) < 64:
+        dirs.append(tuple(f32(rng.choice((-1, 1)) * rng.uniform(0, 8) ** rng.choice((1, 2)))
+                          for _ in range(3)))
+    n = len(dirs)
+    coords = [v for d in dirs for v in d + (0.0,)]
+    cf, outp = os.path.join(tmp, "cube.in"), os.path.join(tmp, "cube.out")
+    open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+    r = run([amdsim, hs, "--kernel", "cube", "--grid", str(n), "--block", str(n),
+             "out:%d:%s" % (16 * n, outp), "in:" + cf])
+    if not check(r.returncode == 0, "%s cube: %s" % (target, r.stderr[:300])):
+        return
+    got = read_words(outp, "I")
+    for i, d in enumerate(dirs):
+        want = [struct.unpack("<I", struct.pack("<f", v))[0] for v in cube_ref(*d)]
+        have = got[4 * i:4 * i + 4]
+        same = all(a == b or (math.isnan(struct.unpack("<f", struct.pack("<I", a))[0]) and
+                              math.isnan(struct.unpack("<f", struct.pack("<I", b))[0]))
+                   for a, b in zip(have, want))
+        check(same, "%s cube%s: got %s, expected %s" % (
+            target, d, [hex(v) for v in have], [hex(v) for v in want]))
 
 
 def image_target(amdsim, tmp, target):
@@ -172,7 +234,7 @@ kernel void nw(global uint *o, constant int8 *d) {
     open(src, "wb").write(data)
     r = run([amdsim, load, "--kernel", "ld", "--grid", "64", "--block", "64",
              "out:1024:" + outp, "image:r32f:%dx%d:%s" % (w, h, src), "i32:%d" % w, "i32:15"])
-    check(r.returncode == 1 and "outside the 5x3 image" in r.stderr,
+    check(r.returncode == 1 and "outside the 5x3x1 image" in r.stderr,
           "image_load outside the image: error (exit %d: %s)" % (r.returncode, r.stderr[:200]))
 
 
@@ -255,28 +317,85 @@ kernel void g(global float4 *o, constant int8 *d, global float2 *c) {
                 target, ch, opts, w, h, got[:8], want[:8]))
 
 
+def image_gather_array_target(amdsim, tmp, target):
+    """image_gather4_lz dim 2D_ARRAY (x, y, then the slice as a float: rounded to the nearest,
+    clamped to the layers) of each channel of rgba32f 2D arrays under clamp: the footprint of
+    image_gather_target in that slice."""
+    rng = random.Random(17)
+    wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
+    for ch in range(4):
+        if target == "gfx1200":
+            addr, ops = "[%[x], %[y], %[z]]", '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+        else:
+            addr, ops = "%[a]", '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        hs = img_kernel(tmp, target, "imgga%d" % ch, """
+kernel void g(global float4 *o, constant int8 *d, global float4 *c) {
+  int l = __builtin_amdgcn_workitem_id_x();
+  float4 r;
+  __asm volatile("image_gather4_lz %%[r], %s, %%[d], %%[s] dmask:0x%x dim:SQ_RSRC_IMG_2D_ARRAY\\n %s"
+      : [r] "=v"(r) : %s, [d] "s"(*d), [s] "s"(((constant int4 *)d)[3]));
+  o[l] = r;
+}
+""" % (addr, 1 << ch, wait, ops))
+        w, h, dd, n = rng.randint(1, 6), rng.randint(1, 4), rng.randint(1, 4), 32
+        vals = [rng.uniform(-50, 50) for _ in range(4 * w * h * dd)]
+        data = struct.pack("<%df" % len(vals), *vals)
+        vals = list(struct.unpack("<%df" % len(vals), data))
+        coords, want = [], []
+        for _ in range(n):
+            u = (rng.randrange(-2 * w, 3 * w) + rng.choice((0.25, 0.75))) / w
+            v = (rng.randrange(-2 * h, 3 * h) + rng.choice((0.25, 0.75))) / h
+            layer = rng.randrange(-2, dd + 2)
+            coords += [u, v, layer + rng.choice((-0.3, 0.0, 0.3)), 0.0]
+            z = min(max(layer, 0), dd - 1)
+            i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+            for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+                x, y = point_index(i0 + di, w, "clamp"), point_index(j0 + dj, h, "clamp")
+                want.append(vals[4 * ((z * h + y) * w + x) + ch])
+        src, cf, outp = (os.path.join(tmp, f) for f in ("ga.bin", "ca.bin", "ga.out"))
+        open(src, "wb").write(data)
+        open(cf, "wb").write(struct.pack("<%df" % len(coords), *coords))
+        r = run([amdsim, hs, "--kernel", "g", "--grid", str(n), "--block", str(n),
+                 "out:%d:%s" % (16 * n, outp),
+                 "image:rgba32f/clamp/array:%dx%dx%d:%s" % (w, h, dd, src), "in:" + cf])
+        if not check(r.returncode == 0, "%s image_gather4_lz 2D_ARRAY: %s" % (
+                target, r.stderr[:300])):
+            continue
+        got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
+        check(got == want, "%s image_gather4_lz 2D_ARRAY ch %d %dx%dx%d: got %s, expected %s" % (
+            target, ch, w, h, dd, got[:8], want[:8]))
+
+
 def image_layered_target(amdsim, tmp, target):
-    """image_sample_lz (gfx90a: image_sample, `da` for arrays) of 3D images (x, y, z normalized,
-    the address mode on all three), 2D and 1D arrays (x[, y], then the slice as a float: rounded to the
-    nearest and clamped to the layers), rgba32f, against the CPU's texel choice."""
+    """image_sample_lz (gfx90a: image_sample, `da` for arrays) and image_sample_l (LOD 0 after
+    the address; not gfx90a) of 3D images (x, y, z normalized, the address mode on all three), 2D
+    and 1D arrays (x[, y], then the slice as a float: rounded to the nearest and clamped to the
+    layers; the faces of a cube map are such slices), rgba32f, against the CPU's texel choice."""
     rng = random.Random(13)
     wait = "s_wait_loadcnt 0" if target == "gfx1200" else "s_waitcnt vmcnt(0)"
-    for geom in ("3D", "2D_ARRAY", "1D_ARRAY"):
+    forms = [(g, lz) for g in ("3D", "2D_ARRAY", "1D_ARRAY") for lz in (True, False)
+             if lz or target != "gfx90a"]  # image_sample_l (LOD c[l].w, 0): not on gfx90a
+    for geom, lz in forms:
         one = geom == "1D_ARRAY"  # (x, slice): the slice in c[l].z, c[l].y unused
         vec = '[a] "v"((float2)(c[l].x, c[l].z))' if one else \
             '[a] "v"((float3)(c[l].x, c[l].y, c[l].z))'
+        if not lz:
+            vec = '[a] "v"((float3)(c[l].x, c[l].z, c[l].w))' if one else \
+                '[a] "v"((float4)(c[l].x, c[l].y, c[l].z, c[l].w))'
+        name = "image_sample_lz" if lz else "image_sample_l"
         if target == "gfx90a":
             op = "image_sample %[r], %[a], %[d], %[s] dmask:0xf" + (" da" if geom != "3D" else "")
             ops = vec
         elif target == "gfx1200":
-            op = "image_sample_lz %%[r], [%s], %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_%s" % (
-                "%[x], %[z]" if one else "%[x], %[y], %[z]", geom)
+            op = "%s %%[r], [%s%s], %%[d], %%[s] dmask:0xf dim:SQ_RSRC_IMG_%s" % (
+                name, "%[x], %[z]" if one else "%[x], %[y], %[z]", "" if lz else ", %[w]", geom)
             ops = '[x] "v"(c[l].x), [z] "v"(c[l].z)' if one else \
                 '[x] "v"(c[l].x), [y] "v"(c[l].y), [z] "v"(c[l].z)'
+            ops += "" if lz else ', [w] "v"(c[l].w)'
         else:
-            op = "image_sample_lz %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
+            op = name + " %[r], %[a], %[d], %[s] dmask:0xf dim:SQ_RSRC_IMG_" + geom
             ops = vec
-        hs = img_kernel(tmp, target, "imgl" + geom, """
+        hs = img_kernel(tmp, target, "imgl" + geom + name, """
 kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
   int l = __builtin_amdgcn_workitem_id_x();
   float4 r;
@@ -313,12 +432,12 @@ kernel void s3(global float4 *o, constant int8 *d, global float4 *c) {
             r = run([amdsim, hs, "--kernel", "s3", "--grid", str(n), "--block", str(n),
                      "out:%d:%s" % (16 * n, outp),
                      "image:rgba32f%s%s:%s:%s" % (opts, arr, size, src), "in:" + cf])
-            if not check(r.returncode == 0, "%s sample %s %s: %s" % (
-                    target, geom, opts, r.stderr[:300])):
+            if not check(r.returncode == 0, "%s %s %s %s: %s" % (
+                    target, name, geom, opts, r.stderr[:300])):
                 continue
             got = list(struct.unpack("<%df" % (4 * n), open(outp, "rb").read()))
-            check(got == want, "%s sample %s %s %dx%dx%d: got %s, expected %s" % (
-                target, geom, opts, w, h, dd, got[:8], want[:8]))
+            check(got == want, "%s %s %s %s %dx%dx%d: got %s, expected %s" % (
+                target, name, geom, opts, w, h, dd, got[:8], want[:8]))
 
 
 def point_index(i, n, mode):

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""sured.b.{add,min,max,and,or}.{1d,2d,3d} on surface objects (docs/TEXTURES.md "Surface
+reductions") in amdsim, against CPU references written here from the PTX ISA: "sured.b performs
+an unformatted reduction on .u32, .s32, .b32 ... data.  The lowest dimension coordinate
+represents a byte offset into the surface and is not scaled"; the operation is atomic (so
+threads hitting one texel all count, in any order: the operations are commutative); .trap,
+.clamp and .zero as for suld/sust (out-of-range: trap, the nearest element, no access).  32
+threads each reduce a random value into a random texel (collisions wanted) of r32ui and r32i
+surfaces, coordinates up to two elements outside for .clamp/.zero; a surface of floats must trap
+(the .b reduction is on integer bits, which AMD's image atomics apply only to integer
+channels), as must .trap outside.  gfx90a, gfx1030, gfx1100, gfx1200; gfx942 rejects by name.
+usage: run_sured.py PTXAS_AMD AMDSIM"""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+RUN = ['gfx90a', 'gfx1030', 'gfx1100', 'gfx1200']
+N = 32
+OPS = [('add', 'u32'), ('add', 's32'), ('min', 'u32'), ('min', 's32'), ('max', 'u32'),
+       ('max', 's32'), ('and', 'b32'), ('or', 'b32')]
+SIZE = {'1d': (5, 1, 1), '2d': (4, 3, 1), '3d': (3, 2, 2)}
+
+
+def kernel(op, ty, geom, mode):
+    """k(surf, buf): thread n reads {x, y, z, v} (element coordinates and the value) and reduces."""
+    c = {'1d': '{%xb}', '2d': '{%xb, %y}', '3d': '{%xb, %y, %z, %z}'}[geom]
+    return ('.version 7.8\n.target sm_80\n.address_size 64\n'
+            '.visible .entry k(.param .u64 surf, .param .u64 buf)\n{\n'
+            '\t.reg .b32 %x, %y, %z, %v, %xb, %n;\n\t.reg .b64 %surf, %buf, %off, %a;\n'
+            '\tld.param.u64 %surf, [surf];\n\tld.param.u64 %buf, [buf];\n'
+            '\tmov.u32 %n, %tid.x;\n\tmul.wide.u32 %off, %n, 16;\n\tadd.u64 %a, %buf, %off;\n'
+            '\tld.global.v4.u32 {%x, %y, %z, %v}, [%a];\n\tshl.b32 %xb, %x, 2;\n'
+            '\tsured.b.{op}.{geom}.{ty}.{mode} [%surf, {c}], %v;\n\tret;\n}}\n'
+            ).replace('{op}', op).replace('{geom}', geom).replace('{ty}', ty).replace(
+                '{mode}', mode).replace('{c}', c).replace('}}', '}')
+
+
+def apply(op, ty, old, v):
+    s = (lambda u: u - (1 << 32) if u >> 31 else u) if ty == 's32' else (lambda u: u)
+    if op == 'add':
+        return (old + v) & 0xffffffff
+    if op in ('min', 'max'):
+        pick = min if op == 'min' else max
+        return pick(old, v, key=s)
+    return old & v if op == 'and' else old | v
+
+
+def compile_ptx(exe, tmp, target, src):
+    ptx, hsaco = os.path.join(tmp, 'k.ptx'), os.path.join(tmp, 'k.%s.hsaco' % target)
+    with open(ptx, 'w') as f:
+        f.write(src)
+    r = subprocess.run([exe, '--gpu-name', target, ptx, '-o', hsaco], capture_output=True,
+                       text=True, timeout=120)
+    return hsaco, r
+
+
+def launch(sim, hsaco, tmp, fmt, geom, img, words):
+    w, h, d = SIZE[geom]
+    paths = [os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin')]
+    if os.path.exists(paths[2]):
+        os.remove(paths[2])
+    with open(paths[0], 'wb') as f:
+        f.write(img)
+    with open(paths[1], 'wb') as f:
+        f.write(struct.pack('<%dI' % len(words), *words))
+    size = {'1d': '%d' % w, '2d': '%dx%d' % (w, h), '3d': '%dx%dx%d' % (w, h, d)}[geom]
+    r = subprocess.run([sim, hsaco, '--kernel', 'k', '--grid', '1', '--block', str(N),
+                        'image:%s:%s:%s:%s' % (fmt, size, paths[0], paths[2]), 'in:' + paths[1]],
+                       capture_output=True, text=True, timeout=120)
+    return r, open(paths[2], 'rb').read() if os.path.exists(paths[2]) else None
+
+
+def run_case(exe, sim, tmp, rng, target, op, ty, geom, mode):
+    tag = '%s sured.b.%s.%s.%s.%s' % (target, op, geom, ty, mode)
+    hsaco, r = compile_ptx(exe, tmp, target, kernel(op, ty, geom, mode))
+    if r.returncode:
+        return ['%s: ptxas-amd failed: %s' % (tag, r.stderr.strip()[:300])]
+    dims = SIZE[geom]
+    texels = [rng.getrandbits(32) for _ in range(dims[0] * dims[1] * dims[2])]
+    want, words = list(texels), []
+    out = 0 if mode == 'trap' else 2
+    for _ in range(N):
+        used = {'1d': 1, '2d': 2, '3d': 3}[geom]  # the coordinates the geometry reads
+        c = [rng.randrange(-out, n + out) if k < used else 0 for k, n in enumerate(dims)]
+        v = rng.getrandbits(32)
+        words += [x & 0xffffffff for x in c] + [v]
+        if mode == 'zero' and not all(0 <= x < n for x, n in zip(c, dims)):
+            continue
+        x, y, z = (min(max(x, 0), n - 1) for x, n in zip(c, dims))
+        i = (z * dims[1] + y) * dims[0] + x
+        want[i] = apply(op, ty, want[i], v)
+    fmt = 'r32i' if ty == 's32' else 'r32ui'
+    r, data = launch(sim, hsaco, tmp, fmt, geom, struct.pack('<%dI' % len(texels), *texels),
+                     words)
+    got = list(struct.unpack('<%dI' % (len(data) // 4), data)) if data else None
+    if r.returncode or got != want:
+        return ['%s: exit %d, got %r, expected %r; %s' % (
+            tag, r.returncode, got and got[:6], want[:6], r.stderr.strip()[:300])]
+    return []
+
+
+def run_traps(exe, sim, tmp, target):
+    errs = []
+    for what, src, fmt, words in (
+            ('a float surface', kernel('add', 'u32', '2d', 'zero'), 'r32f', [0, 0, 0, 1] * N),
+            ('.trap outside', kernel('or', 'b32', '2d', 'trap'), 'r32ui', [4, 0, 0, 1] * N)):
+        hsaco, r = compile_ptx(exe, tmp, target, src)
+        if r.returncode:
+            errs.append('%s sured trap (%s): ptxas-amd failed: %s' % (target, what, r.stderr))
+            continue
+        r, _ = launch(sim, hsaco, tmp, fmt, '2d', bytes(4 * 12), words)
+        if r.returncode != 4 or 'kernel trap' not in r.stderr:
+            errs.append('%s sured %s: exit %d, expected the trap (4): %s' % (
+                target, what, r.returncode, r.stderr.strip()[:300]))
+    return errs
+
+
+def main():
+    exe, sim = sys.argv[1], sys.argv[2]
+    errs, n = [], 0
+    rng = random.Random(41)
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in RUN:
+            for op, ty in OPS:
+                for geom, mode in (('2d', 'trap'), ('2d', 'clamp'), ('2d', 'zero'),
+                                   (rng.choice(('1d', '3d')), rng.choice(('clamp', 'zero')))):
+                    errs += run_case(exe, sim, tmp, rng, target, op, ty, geom, mode)
+                    n += 1
+            errs += run_traps(exe, sim, tmp, target)
+        _, r = compile_ptx(exe, tmp, 'gfx942', kernel('add', 'u32', '2d', 'zero'))
+        if r.returncode == 0 or 'no image instructions' not in r.stderr:
+            errs.append('gfx942 sured: expected the rejection by name: %s' % r.stderr[:300])
+        _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('add', 'u32', '2d', 'zero').replace(
+            '.u32.zero', '.u64.zero').replace('%v;', '%off;'))
+        if r.returncode == 0 or 'the 64-bit forms' not in r.stderr:
+            errs.append('sured.b.add.u64: expected the rejection by name: %s' % r.stderr[:300])
+    for e in errs:
+        print(e)
+    print('%d sured cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))
+    return 1 if errs else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
