@@ -645,7 +645,7 @@ bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 static int match_opcode(struct ptx_ctx *c, size_t len, const uint16_t *mods, uint32_t nmods,
                         uint32_t *consumed)
 {
-	const struct ptx_kw_entry *e = ptx_kw_find(&c->optab, c->scratch, (uint32_t)len);
+	const struct ptx_kw_entry *e = ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len);
 	if (!e)
 		return -1;
 	int op = e->id == UINT16_MAX ? -1 : e->id;
@@ -657,7 +657,7 @@ static int match_opcode(struct ptx_ctx *c, size_t len, const uint16_t *mods, uin
 			break;
 		memcpy(c->scratch + len, w, wl + 1);
 		len += wl;
-		e = ptx_kw_find(&c->optab, c->scratch, (uint32_t)len);
+		e = ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len);
 		if (!e)
 			break;
 		if (e->id != UINT16_MAX) {
@@ -682,7 +682,7 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 		}
 		if (t->dw == PTX_NDOTWORDS) {
 			/* an unknown mnemonic is named as such, not by its first modifier */
-			if (!bad && !ptx_kw_find(&c->optab, c->scratch, (uint32_t)len)) {
+			if (!bad && !ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len)) {
 				ptx_error_at(c, line, col, "unknown instruction '%.*s'",
 				             (int)(len > 40 ? 40 : len), c->scratch);
 				return false;

@@ -583,7 +583,6 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	ptx_symtab_init(&c->globals, 1024);
 	ptx_symtab_init(&c->locals, 1024);
 	ptx_symtab_init(&c->labels, 256);
-	ptx_tables_init(&c->dwtab, &c->optab);
 	ptx_lex_init(&c->lx, in, c);
 	c->listbuf = pa_xmalloc(PTX_MAX_LIST * sizeof *c->listbuf);
 	declare_sregs(c);
@@ -613,7 +612,6 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	ptx_lex_free(&c->lx);
 	free(c->listbuf);
 	free(c->stmts);
-	ptx_tables_free(&c->dwtab, &c->optab);
 	ptx_symtab_free(&c->globals);
 	ptx_symtab_free(&c->locals);
 	ptx_symtab_free(&c->labels);
