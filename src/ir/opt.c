@@ -32,6 +32,10 @@ struct opt {
 	struct ir_function *fn;
 	ir_ref *repl;
 	unsigned removed;
+	/* the pass's own arrays (replacement map, hash tables, DCE work lists): kept out of the
+	 * function's arena, where they would stay (some MiB on a large kernel) beside the IR
+	 * through selection and allocation; freed when the pass ends */
+	struct pa_arena tmp;
 };
 
 static ir_ref find(struct opt *o, ir_ref r)
@@ -296,7 +300,8 @@ static void merge_constants(struct opt *o)
 		nconst += fn->vals[v].kind == IR_VAL_CONST && o->repl[v] == v;
 	while (cap < nconst * 2)
 		cap *= 2;
-	ir_ref *table = PA_NEW_ARRAY(fn->arena, ir_ref, cap);
+	struct pa_arena_mark mark = pa_arena_mark(&o->tmp);
+	ir_ref *table = PA_NEW_ARRAY(&o->tmp, ir_ref, cap);
 	memset(table, 0xff, cap * sizeof *table);
 	for (ir_ref v = 0; v < fn->nvals; v++) {
 		const struct ir_value *c = &fn->vals[v];
@@ -315,6 +320,7 @@ static void merge_constants(struct opt *o)
 			}
 		}
 	}
+	pa_arena_rewind(&o->tmp, mark);
 }
 
 static void value_numbering(struct opt *o)
@@ -327,17 +333,19 @@ static void value_numbering(struct opt *o)
 	uint32_t cap = 16;
 	while (cap < maxn * 2)
 		cap *= 2;
-	uint32_t *table = PA_NEW_ARRAY(fn->arena, uint32_t, cap);
+	struct pa_arena_mark mark = pa_arena_mark(&o->tmp);
+	uint32_t *table = PA_NEW_ARRAY(&o->tmp, uint32_t, cap);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		number_block(o, &fn->blocks[b], table, cap);
+	pa_arena_rewind(&o->tmp, mark);
 }
 
 static void dead_code(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
-	bool *live = PA_NEW_ARRAY(fn->arena, bool, fn->nvals + 1);
-	uint32_t *work = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
-	uint64_t *def = PA_NEW_ARRAY(fn->arena, uint64_t, fn->nvals + 1);
+	bool *live = PA_NEW_ARRAY(&o->tmp, bool, fn->nvals + 1);
+	uint32_t *work = PA_NEW_ARRAY(&o->tmp, uint32_t, fn->nvals + 1);
+	uint64_t *def = PA_NEW_ARRAY(&o->tmp, uint64_t, fn->nvals + 1);
 	uint32_t nwork = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
@@ -473,8 +481,9 @@ static void grow_repl(struct opt *o, uint32_t before)
 	struct ir_function *fn = o->fn;
 	if (fn->nvals <= before)
 		return;
-	ir_ref *nr = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	ir_ref *nr = PA_NEW_ARRAY(&o->tmp, ir_ref, fn->nvals + 1);
 	memcpy(nr, o->repl, before * sizeof *nr);
+	pa_arena_release(o->repl, before * sizeof *nr);
 	for (uint32_t v = before; v < fn->nvals; v++)
 		nr[v] = v;
 	o->repl = nr;
@@ -498,7 +507,8 @@ static void clean_round(struct opt *o)
 unsigned ir_optimize(struct ir_function *fn)
 {
 	struct opt o = {.fn = fn};
-	o.repl = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	pa_arena_init(&o.tmp);
+	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		o.repl[v] = v;
 	for (int round = 0; round < 3; round++) {
@@ -533,5 +543,6 @@ unsigned ir_optimize(struct ir_function *fn)
 		rewrite_operands(&o);
 	}
 	dead_code(&o);
+	pa_arena_free(&o.tmp);
 	return o.removed;
 }
