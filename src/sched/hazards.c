@@ -63,6 +63,7 @@ struct hz {
 	uint32_t **preds, *npreds;
 	uint32_t cur_block; /* the block whose instructions the walk starts in */
 	bool ignore_fixes;  /* for notes: look through inserted fixes */
+	bool no_mfma;       /* the function has no MFMA (see rule_needs) */
 	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
 };
 
@@ -724,13 +725,27 @@ static unsigned walk(const struct hz *hz, const struct rule *rule, const struct 
 	return need;
 }
 
-/* Per rule, what the consumer needs given the code before it. */
+/* A rule whose producer is an MFMA: its step continues, recording no miss, at any other
+ * instruction. */
+static bool producer_is_mfma(const struct rule *r)
+{
+	return r->step == mfma_result_step || r->step == mfma_srcc_step || r->step == mfma_war_step;
+}
+
+/* Per rule, what the consumer needs given the code before it.  In a function without MFMA,
+ * an MFMA-producer rule with at least `states` instructions before the consumer in its block
+ * needs nothing: its walk would end there (on gfx9/gfx940, its targets, every instruction
+ * is a wait state or more) with nothing missed -- and it was the most walked of all rules
+ * (every VALU and memory instruction is its consumer). */
 static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
                        const struct mir_insn *before, uint32_t nbefore, unsigned need[NUM_RULES])
 {
 	for (unsigned r = 0; r < NUM_RULES; r++) {
 		need[r] = 0;
 		if (!(rules[r].gens & GEN(hz->gen)) || !rules[r].is_consumer(hz, consumer))
+			continue;
+		if (hz->no_mfma && !hz->ignore_fixes && nbefore >= rules[r].states &&
+		    producer_is_mfma(&rules[r]))
 			continue;
 		struct look lk = {0};
 		if (rules[r].memoryless)
@@ -901,7 +916,10 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 	/* All in the function's arena, whose memory is reused from function to function (a
 	 * fresh arena per call would fault in new pages for every kernel). */
 	struct pa_arena *a = fn->arena;
-	struct hz hz = {.fn = fn, .gen = fn->target->info->gen};
+	struct hz hz = {.fn = fn, .gen = fn->target->info->gen, .no_mfma = true};
+	for (uint32_t b = 0; b < fn->nblocks && hz.no_mfma; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns && hz.no_mfma; i++)
+			hz.no_mfma = !mfma_of(&fn->blocks[b].insns[i]);
 	sched_preds(fn, a, &hz.preds, &hz.npreds);
 	hz.visited = pa_arena_alloc(a, fn->nblocks + 1, 1);
 	struct mir_insn *stage = NULL;
