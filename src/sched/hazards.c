@@ -768,15 +768,19 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 {
 	uint8_t pending[SCHED_NUM_SLOTS] = {0};
 	struct sched_range uses[SCHED_MAX_RANGES];
-	unsigned nu = sched_insn_uses(hz->fn, in, uses);
+	unsigned nu = sched_insn_uses(hz->fn, in, uses), npending = 0;
 	for (unsigned u = 0; u < nu; u++)
-		memset(&pending[uses[u].first], 1, uses[u].count);
+		for (unsigned s = uses[u].first; s < uses[u].first + uses[u].count; s++)
+			npending += !pending[s], pending[s] = 1;
 	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0, valu_at_trans = 0;
 	/* Only the last DELAY_WINDOW instructions: a producer further back has long finished,
 	 * and without the bound code with no TRANS would search every block back to its start
-	 * for every VALU (s_delay_alu is a hint; omitting one never breaks correctness). */
+	 * for every VALU (s_delay_alu is a hint; omitting one never breaks correctness).  The
+	 * search also ends once every register read has met its producer (nothing older can
+	 * feed it), or once both kinds of producer are found. */
 	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
-	for (uint32_t j = nbefore; j-- > stop && (nvalu < 4 || ntrans < 3);) {
+	for (uint32_t j = nbefore; j-- > stop && (nvalu < 4 || ntrans < 3) && npending &&
+	                           !(valu_dep && trans_dep);) {
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
@@ -789,7 +793,7 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 		for (unsigned d = 0; d < nd; d++)
 			for (unsigned s = defs[d].first; s < defs[d].first + defs[d].count; s++)
 				if (pending[s])
-					feeds = true, pending[s] = 0;
+					feeds = true, pending[s] = 0, npending--;
 		if (!feeds)
 			continue;
 		if (unit == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
