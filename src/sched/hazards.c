@@ -779,8 +779,8 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 	 * search also ends once every register read has met its producer (nothing older can
 	 * feed it), or once both kinds of producer are found. */
 	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
-	for (uint32_t j = nbefore; j-- > stop && (nvalu < 4 || ntrans < 3) && npending &&
-	                           !(valu_dep && trans_dep);) {
+	for (uint32_t j = nbefore;
+	     j-- > stop && (nvalu < 4 || ntrans < 3) && npending && !(valu_dep && trans_dep);) {
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
