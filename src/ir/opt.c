@@ -32,6 +32,10 @@ struct opt {
 	struct ir_function *fn;
 	ir_ref *repl;
 	unsigned removed;
+	/* a replacement was recorded since the last rewrite_operands: operands may name
+	 * replaced values (without one, every operand is still its own root, and a rewrite
+	 * would change nothing) */
+	bool dirty;
 	/* the pass's own arrays (replacement map, hash tables, DCE work lists): kept out of the
 	 * function's arena, where they would stay (some MiB on a large kernel) beside the IR
 	 * through selection and allocation; freed when the pass ends */
@@ -54,6 +58,9 @@ static ir_ref find(struct opt *o, ir_ref r)
 static void rewrite_operands(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
+	if (!o->dirty)
+		return;
+	o->dirty = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct ir_block *bl = &fn->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
@@ -99,6 +106,7 @@ static bool forward(struct opt *o)
 			}
 			if (to != IR_NO_REF && to != in->res) {
 				o->repl[in->res] = to;
+				o->dirty = true;
 				changed = true;
 			}
 		}
@@ -239,6 +247,7 @@ static void fold_constants(struct opt *o)
 			in->nargs = 1;
 			in->args[0] = ir_const(fn, (enum ir_type)in->type, v);
 			o->repl[in->res] = in->res;
+			o->dirty = true;
 		}
 	}
 }
@@ -281,6 +290,7 @@ static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, ui
 			    e->imm == in->imm && e->nargs == in->nargs &&
 			    !memcmp(e->args, in->args, in->nargs * sizeof *in->args)) {
 				o->repl[in->res] = e->res;
+				o->dirty = true;
 				in->op = IR_COPY;
 				in->nargs = 1;
 				in->args[0] = e->res;
@@ -316,6 +326,7 @@ static void merge_constants(struct opt *o)
 			const struct ir_value *e = &fn->vals[table[s]];
 			if (e->type == c->type && e->bits == c->bits) {
 				o->repl[v] = table[s];
+				o->dirty = true;
 				break;
 			}
 		}
@@ -506,7 +517,7 @@ static void clean_round(struct opt *o)
 
 unsigned ir_optimize(struct ir_function *fn)
 {
-	struct opt o = {.fn = fn};
+	struct opt o = {.fn = fn, .dirty = true};
 	pa_arena_init(&o.tmp);
 	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
