@@ -395,26 +395,20 @@ static bool parse_added_constant(struct ptx_ctx *c, struct ptx_operand *o)
 /* Special registers newer than the module's .version/.target are errors. */
 static bool check_sreg(struct ptx_ctx *c, const struct ptx_symbol *s, const struct ptx_token *t)
 {
-	for (unsigned i = 0; i < ptx_nsregs; i++) {
-		const struct ptx_sreg_info *r = &ptx_sregs[i];
-		if (strcmp(r->name, s->name))
-			continue;
-		if (r->ver && c->mod.version && r->ver > c->mod.version) {
-			ptx_error_at(c, t->line, t->col,
-			             "special register '%s' requires PTX ISA %u.%u or later "
-			             "(module declares .version %u.%u)",
-			             s->name, r->ver / 10, r->ver % 10, c->mod.version / 10,
-			             c->mod.version % 10);
-			return false;
-		}
-		if (r->sm && c->mod.sm && r->sm > c->mod.sm) {
-			ptx_error_at(c, t->line, t->col,
-			             "special register '%s' requires sm_%u or later (module "
-			             "targets sm_%u)",
-			             s->name, r->sm, c->mod.sm);
-			return false;
-		}
-		return true;
+	const struct ptx_sreg_info *r = &ptx_sregs[s->sreg]; /* (declare_sregs) */
+	if (r->ver && c->mod.version && r->ver > c->mod.version) {
+		ptx_error_at(c, t->line, t->col,
+		             "special register '%s' requires PTX ISA %u.%u or later "
+		             "(module declares .version %u.%u)",
+		             s->name, r->ver / 10, r->ver % 10, c->mod.version / 10,
+		             c->mod.version % 10);
+		return false;
+	}
+	if (r->sm && c->mod.sm && r->sm > c->mod.sm) {
+		ptx_error_at(c, t->line, t->col,
+		             "special register '%s' requires sm_%u or later (module targets sm_%u)",
+		             s->name, r->sm, c->mod.sm);
+		return false;
 	}
 	return true;
 }

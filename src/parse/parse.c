@@ -558,6 +558,7 @@ static void declare_sregs(struct ptx_ctx *c)
 		s->space = PTX_SPACE_SREG;
 		s->type = r->type;
 		s->vec = r->ncomp;
+		s->sreg = (uint8_t)i;
 		if (!strcmp(r->name, "%envreg"))
 			s->range = 32;
 		else if (!strcmp(r->name, "%pm"))

@@ -81,6 +81,7 @@ const struct ptx_sreg_info ptx_sregs[] = {
         {"%pm7_64", PTX_TYPE_U64, 1, 40, 50},
 };
 const unsigned ptx_nsregs = sizeof ptx_sregs / sizeof ptx_sregs[0];
+_Static_assert(sizeof ptx_sregs / sizeof ptx_sregs[0] <= 256, "ptx_symbol.sreg is 8 bits");
 
 uint32_t ptx_hash(const char *s, size_t n)
 {
