@@ -65,6 +65,20 @@ struct hz {
 	bool ignore_fixes;  /* for notes: look through inserted fixes */
 	bool no_mfma;       /* the function has no MFMA (see rule_needs) */
 	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
+	/* delay_for's memo of the block's rewritten instructions (fresh[]): unit and registers
+	 * written, filled as its searches first reach each one (they look back up to 64
+	 * instructions from every VALU; fresh only grows, and only an s_delay_alu's operand
+	 * changes in place); entries of another block have another stamp */
+	struct delay_memo *memo;
+	uint32_t memo_cap, stamp;
+	struct sched_range *pool; /* the memo's registers */
+	uint32_t npool, pool_cap;
+};
+
+struct delay_memo {
+	uint32_t stamp; /* hz.stamp of the block it was filled in (0: never) */
+	uint32_t off;   /* its defs: pool[off .. off + ndefs) */
+	uint8_t unit, ndefs;
 };
 
 #define GEN(g) (1u << (g))
@@ -763,8 +777,28 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
  * them (the VALU one only when it is younger than the TRANS one).  A register rewritten
  * later no longer depends on the older producer; a va_vdst(0) drain ends the search.
  * 0: no delay. */
-static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
-                          const struct mir_insn *before, uint32_t nbefore)
+/* The unit and the registers written of before[j] (delay_for's memo). */
+static const struct delay_memo *memo_of(struct hz *hz, const struct mir_insn *before, uint32_t j)
+{
+	hz->memo = pa_arena_grow(hz->fn->arena, hz->memo, &hz->memo_cap, j + 1, sizeof *hz->memo);
+	struct delay_memo *m = &hz->memo[j];
+	if (m->stamp == hz->stamp)
+		return m;
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, &before[j], defs);
+	hz->pool = pa_arena_grow(hz->fn->arena, hz->pool, &hz->pool_cap, hz->npool + nd + 1,
+	                         sizeof *hz->pool);
+	memcpy(hz->pool + hz->npool, defs, nd * sizeof *defs);
+	*m = (struct delay_memo){.stamp = hz->stamp,
+	                         .off = hz->npool,
+	                         .unit = (uint8_t)unit_of(&before[j]),
+	                         .ndefs = (uint8_t)nd};
+	hz->npool += nd;
+	return m;
+}
+
+static uint32_t delay_for(struct hz *hz, const struct mir_insn *in, const struct mir_insn *before,
+                          uint32_t nbefore)
 {
 	uint8_t pending[SCHED_NUM_SLOTS] = {0};
 	struct sched_range uses[SCHED_MAX_RANGES];
@@ -784,11 +818,12 @@ static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
-		unsigned unit = unit_of(p);
+		const struct delay_memo *m = memo_of(hz, before, j);
+		unsigned unit = m->unit;
 		nvalu += unit == AMD_UNIT_VALU;
 		ntrans += unit == AMD_UNIT_TRANS;
-		struct sched_range defs[SCHED_MAX_RANGES];
-		unsigned nd = sched_insn_defs(hz->fn, p, defs);
+		const struct sched_range *defs = hz->pool + m->off;
+		unsigned nd = m->ndefs;
 		bool feeds = false;
 		for (unsigned d = 0; d < nd; d++)
 			for (unsigned s = defs[d].first; s < defs[d].first + defs[d].count; s++)
@@ -889,6 +924,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	struct mir_insn *fresh = *stage;
 	uint32_t last_delay = UINT32_MAX; /* a one-field s_delay_alu in fresh a later may join */
 	hz->cur_block = b;
+	hz->stamp++; /* (delay_for's memo: a new block) */
+	hz->npool = 0;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
