@@ -304,9 +304,8 @@ static void solve(struct wc *wc)
 }
 
 /* Gives the slots of r[0..n) compact indices where they have none yet, and appends those
- * indices to wc->slots[*nslots..] (grown as needed). */
-static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n, uint32_t *nlist,
-                       uint32_t *cap)
+ * indices to wc->slots[*nlist..] (which has room for them). */
+static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n, uint32_t *nlist)
 {
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned s = r[i].first; s < r[i].first + r[i].count; s++) {
@@ -314,10 +313,16 @@ static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n, u
 				wc->reg_of_slot[wc->nslots] = (uint16_t)s;
 				wc->slot_of[s] = (uint16_t)wc->nslots++;
 			}
-			wc->slots = pa_arena_grow(wc->arena, wc->slots, cap, *nlist + 1,
-			                          sizeof *wc->slots);
 			wc->slots[(*nlist)++] = wc->slot_of[s];
 		}
+}
+
+static uint32_t range_slots(const struct sched_range *r, unsigned n)
+{
+	uint32_t total = 0;
+	for (unsigned i = 0; i < n; i++)
+		total += r[i].count;
+	return total;
 }
 
 /* Gives every register slot the function touches a compact index (in order of first
@@ -343,15 +348,16 @@ static void wc_init(struct wc *wc, const struct mir_function *fn, struct pa_aren
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			struct sched_range u[SCHED_MAX_RANGES], d[SCHED_MAX_RANGES];
 			unsigned nu = sched_insn_uses(fn, in, u), nd = sched_insn_defs(fn, in, d);
+			/* room for reads, writes and a copy of the reads (the rotation below) */
+			uint32_t nread = range_slots(u, nu), nwrite = range_slots(d, nd);
+			wc->slots =
+			        pa_arena_grow(wc->arena, wc->slots, &cap,
+			                      nlist + 2 * nread + nwrite + 1, sizeof *wc->slots);
 			/* (compact indices in order of first appearance, reads first, as before) */
 			uint32_t start = nlist;
-			mark_slots(wc, u, nu, &nlist, &cap);
-			uint32_t nread = nlist - start;
-			mark_slots(wc, d, nd, &nlist, &cap);
+			mark_slots(wc, u, nu, &nlist);
+			mark_slots(wc, d, nd, &nlist);
 			/* the list holds reads then writes: rotate to writes then reads */
-			uint32_t nwrite = nlist - start - nread;
-			wc->slots = pa_arena_grow(wc->arena, wc->slots, &cap, nlist + nread,
-			                          sizeof *wc->slots);
 			memcpy(wc->slots + nlist, wc->slots + start, nread * sizeof *wc->slots);
 			memmove(wc->slots + start, wc->slots + start + nread,
 			        (nwrite + nread) * sizeof *wc->slots);
