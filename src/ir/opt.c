@@ -32,6 +32,14 @@ struct opt {
 	struct ir_function *fn;
 	ir_ref *repl;
 	unsigned removed;
+	/* a replacement was recorded since the last rewrite_operands: operands may name
+	 * replaced values (without one, every operand is still its own root, and a rewrite
+	 * would change nothing) */
+	bool dirty;
+	/* the pass's own arrays (replacement map, hash tables, DCE work lists): kept out of the
+	 * function's arena, where they would stay (some MiB on a large kernel) beside the IR
+	 * through selection and allocation; freed when the pass ends */
+	struct pa_arena tmp;
 };
 
 static ir_ref find(struct opt *o, ir_ref r)
@@ -50,6 +58,9 @@ static ir_ref find(struct opt *o, ir_ref r)
 static void rewrite_operands(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
+	if (!o->dirty)
+		return;
+	o->dirty = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct ir_block *bl = &fn->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
@@ -95,6 +106,7 @@ static bool forward(struct opt *o)
 			}
 			if (to != IR_NO_REF && to != in->res) {
 				o->repl[in->res] = to;
+				o->dirty = true;
 				changed = true;
 			}
 		}
@@ -235,6 +247,7 @@ static void fold_constants(struct opt *o)
 			in->nargs = 1;
 			in->args[0] = ir_const(fn, (enum ir_type)in->type, v);
 			o->repl[in->res] = in->res;
+			o->dirty = true;
 		}
 	}
 }
@@ -277,6 +290,7 @@ static void number_block(struct opt *o, struct ir_block *bl, uint32_t *table, ui
 			    e->imm == in->imm && e->nargs == in->nargs &&
 			    !memcmp(e->args, in->args, in->nargs * sizeof *in->args)) {
 				o->repl[in->res] = e->res;
+				o->dirty = true;
 				in->op = IR_COPY;
 				in->nargs = 1;
 				in->args[0] = e->res;
@@ -296,7 +310,8 @@ static void merge_constants(struct opt *o)
 		nconst += fn->vals[v].kind == IR_VAL_CONST && o->repl[v] == v;
 	while (cap < nconst * 2)
 		cap *= 2;
-	ir_ref *table = PA_NEW_ARRAY(fn->arena, ir_ref, cap);
+	struct pa_arena_mark mark = pa_arena_mark(&o->tmp);
+	ir_ref *table = PA_NEW_ARRAY(&o->tmp, ir_ref, cap);
 	memset(table, 0xff, cap * sizeof *table);
 	for (ir_ref v = 0; v < fn->nvals; v++) {
 		const struct ir_value *c = &fn->vals[v];
@@ -311,10 +326,12 @@ static void merge_constants(struct opt *o)
 			const struct ir_value *e = &fn->vals[table[s]];
 			if (e->type == c->type && e->bits == c->bits) {
 				o->repl[v] = table[s];
+				o->dirty = true;
 				break;
 			}
 		}
 	}
+	pa_arena_rewind(&o->tmp, mark);
 }
 
 static void value_numbering(struct opt *o)
@@ -327,17 +344,19 @@ static void value_numbering(struct opt *o)
 	uint32_t cap = 16;
 	while (cap < maxn * 2)
 		cap *= 2;
-	uint32_t *table = PA_NEW_ARRAY(fn->arena, uint32_t, cap);
+	struct pa_arena_mark mark = pa_arena_mark(&o->tmp);
+	uint32_t *table = PA_NEW_ARRAY(&o->tmp, uint32_t, cap);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		number_block(o, &fn->blocks[b], table, cap);
+	pa_arena_rewind(&o->tmp, mark);
 }
 
 static void dead_code(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
-	bool *live = PA_NEW_ARRAY(fn->arena, bool, fn->nvals + 1);
-	uint32_t *work = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
-	uint64_t *def = PA_NEW_ARRAY(fn->arena, uint64_t, fn->nvals + 1);
+	bool *live = PA_NEW_ARRAY(&o->tmp, bool, fn->nvals + 1);
+	uint32_t *work = PA_NEW_ARRAY(&o->tmp, uint32_t, fn->nvals + 1);
+	uint64_t *def = PA_NEW_ARRAY(&o->tmp, uint64_t, fn->nvals + 1);
 	uint32_t nwork = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
@@ -473,8 +492,9 @@ static void grow_repl(struct opt *o, uint32_t before)
 	struct ir_function *fn = o->fn;
 	if (fn->nvals <= before)
 		return;
-	ir_ref *nr = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	ir_ref *nr = PA_NEW_ARRAY(&o->tmp, ir_ref, fn->nvals + 1);
 	memcpy(nr, o->repl, before * sizeof *nr);
+	pa_arena_release(o->repl, before * sizeof *nr);
 	for (uint32_t v = before; v < fn->nvals; v++)
 		nr[v] = v;
 	o->repl = nr;
@@ -497,8 +517,9 @@ static void clean_round(struct opt *o)
 
 unsigned ir_optimize(struct ir_function *fn)
 {
-	struct opt o = {.fn = fn};
-	o.repl = PA_NEW_ARRAY(fn->arena, ir_ref, fn->nvals + 1);
+	struct opt o = {.fn = fn, .dirty = true};
+	pa_arena_init(&o.tmp);
+	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		o.repl[v] = v;
 	for (int round = 0; round < 3; round++) {
@@ -533,5 +554,6 @@ unsigned ir_optimize(struct ir_function *fn)
 		rewrite_operands(&o);
 	}
 	dead_code(&o);
+	pa_arena_free(&o.tmp);
 	return o.removed;
 }

@@ -38,6 +38,9 @@ struct uni {
 	uint32_t *dom_in, *dom_out; /* dominator tree DFS interval per block: O(1) dominance */
 	uint64_t region_work;       /* blocks visited by sync_dependence so far */
 	bool all_phis;              /* over budget: every phi is divergent (done once) */
+	/* the arrays above: freed when the pass ends (in the function's arena they would stay
+	 * beside the IR through selection and allocation) */
+	struct pa_arena tmp;
 };
 
 /* sync_dependence visits each divergent branch's region: quadratic on a ladder of
@@ -75,7 +78,7 @@ static bool is_source(const struct ir_insn *in)
 static void build_users(struct uni *u)
 {
 	struct ir_function *fn = u->fn;
-	u->user_start = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
+	u->user_start = PA_NEW_ARRAY(&u->tmp, uint32_t, fn->nvals + 1);
 	uint32_t total = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t b = 0; b < fn->nblocks; b++) {
@@ -101,7 +104,7 @@ static void build_users(struct uni *u)
 				u->user_start[v] = total; /* end; decremented while filling */
 			}
 			u->user_start[fn->nvals] = total;
-			u->users = PA_NEW_ARRAY(fn->arena, uint64_t, total ? total : 1);
+			u->users = PA_NEW_ARRAY(&u->tmp, uint64_t, total ? total : 1);
 		}
 	}
 }
@@ -112,12 +115,12 @@ static void number_dom_tree(struct uni *u)
 {
 	struct ir_function *fn = u->fn;
 	uint32_t n = fn->nblocks, t = 0, sp = 0;
-	uint32_t *first = PA_NEW_ARRAY(fn->arena, uint32_t, n + 2);
-	uint32_t *kids = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	uint32_t *next = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	u->dom_in = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	u->dom_out = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
+	uint32_t *first = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 2);
+	uint32_t *kids = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 1);
+	uint32_t *stack = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 1);
+	uint32_t *next = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 1);
+	u->dom_in = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 1);
+	u->dom_out = PA_NEW_ARRAY(&u->tmp, uint32_t, n + 1);
 	for (uint32_t b = 1; b < n; b++)
 		if (fn->blocks[b].reachable && fn->blocks[b].idom < n)
 			first[fn->blocks[b].idom + 2]++;
@@ -251,10 +254,11 @@ static void divergent_branch(struct uni *u, uint32_t b)
 void ir_uniformity(struct ir_function *fn)
 {
 	struct uni u = {.fn = fn};
-	u.work = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvals + 1);
-	u.stamp = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
-	u.queue = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
-	u.loop_done = PA_NEW_ARRAY(fn->arena, bool, fn->nloops + 1);
+	pa_arena_init(&u.tmp);
+	u.work = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nvals + 1);
+	u.stamp = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);
+	u.queue = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);
+	u.loop_done = PA_NEW_ARRAY(&u.tmp, bool, fn->nloops + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		fn->vals[v].divergent = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
@@ -281,4 +285,5 @@ void ir_uniformity(struct ir_function *fn)
 				mark(&u, in->res); /* lane.read: as its lane operand */
 		}
 	}
+	pa_arena_free(&u.tmp);
 }

@@ -395,26 +395,20 @@ static bool parse_added_constant(struct ptx_ctx *c, struct ptx_operand *o)
 /* Special registers newer than the module's .version/.target are errors. */
 static bool check_sreg(struct ptx_ctx *c, const struct ptx_symbol *s, const struct ptx_token *t)
 {
-	for (unsigned i = 0; i < ptx_nsregs; i++) {
-		const struct ptx_sreg_info *r = &ptx_sregs[i];
-		if (strcmp(r->name, s->name))
-			continue;
-		if (r->ver && c->mod.version && r->ver > c->mod.version) {
-			ptx_error_at(c, t->line, t->col,
-			             "special register '%s' requires PTX ISA %u.%u or later "
-			             "(module declares .version %u.%u)",
-			             s->name, r->ver / 10, r->ver % 10, c->mod.version / 10,
-			             c->mod.version % 10);
-			return false;
-		}
-		if (r->sm && c->mod.sm && r->sm > c->mod.sm) {
-			ptx_error_at(c, t->line, t->col,
-			             "special register '%s' requires sm_%u or later (module "
-			             "targets sm_%u)",
-			             s->name, r->sm, c->mod.sm);
-			return false;
-		}
-		return true;
+	const struct ptx_sreg_info *r = &ptx_sregs[s->sreg]; /* (declare_sregs) */
+	if (r->ver && c->mod.version && r->ver > c->mod.version) {
+		ptx_error_at(c, t->line, t->col,
+		             "special register '%s' requires PTX ISA %u.%u or later "
+		             "(module declares .version %u.%u)",
+		             s->name, r->ver / 10, r->ver % 10, c->mod.version / 10,
+		             c->mod.version % 10);
+		return false;
+	}
+	if (r->sm && c->mod.sm && r->sm > c->mod.sm) {
+		ptx_error_at(c, t->line, t->col,
+		             "special register '%s' requires sm_%u or later (module targets sm_%u)",
+		             s->name, r->sm, c->mod.sm);
+		return false;
 	}
 	return true;
 }
@@ -645,7 +639,7 @@ bool ptx_parse_operand(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fwd)
 static int match_opcode(struct ptx_ctx *c, size_t len, const uint16_t *mods, uint32_t nmods,
                         uint32_t *consumed)
 {
-	const struct ptx_kw_entry *e = ptx_kw_find(&c->optab, c->scratch, (uint32_t)len);
+	const struct ptx_kw_entry *e = ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len);
 	if (!e)
 		return -1;
 	int op = e->id == UINT16_MAX ? -1 : e->id;
@@ -657,7 +651,7 @@ static int match_opcode(struct ptx_ctx *c, size_t len, const uint16_t *mods, uin
 			break;
 		memcpy(c->scratch + len, w, wl + 1);
 		len += wl;
-		e = ptx_kw_find(&c->optab, c->scratch, (uint32_t)len);
+		e = ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len);
 		if (!e)
 			break;
 		if (e->id != UINT16_MAX) {
@@ -682,7 +676,7 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 		}
 		if (t->dw == PTX_NDOTWORDS) {
 			/* an unknown mnemonic is named as such, not by its first modifier */
-			if (!bad && !ptx_kw_find(&c->optab, c->scratch, (uint32_t)len)) {
+			if (!bad && !ptx_kw_find(&ptx_op_table, c->scratch, (uint32_t)len)) {
 				ptx_error_at(c, line, col, "unknown instruction '%.*s'",
 				             (int)(len > 40 ? 40 : len), c->scratch);
 				return false;

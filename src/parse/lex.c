@@ -415,7 +415,7 @@ void ptx_lex_next(struct ptx_lexer *lx)
 	}
 	if (t->kind == PTX_TOK_DOTWORD) {
 		const struct ptx_kw_entry *e =
-		        ptx_kw_find_hashed(&lx->ctx->dwtab, t->text, t->len, lx->dw_hash);
+		        ptx_kw_find_hashed(&ptx_dotword_table, t->text, t->len, lx->dw_hash);
 		if (e)
 			t->dw = e->id;
 	}

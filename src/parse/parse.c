@@ -558,6 +558,7 @@ static void declare_sregs(struct ptx_ctx *c)
 		s->space = PTX_SPACE_SREG;
 		s->type = r->type;
 		s->vec = r->ncomp;
+		s->sreg = (uint8_t)i;
 		if (!strcmp(r->name, "%envreg"))
 			s->range = 32;
 		else if (!strcmp(r->name, "%pm"))
@@ -583,7 +584,6 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	ptx_symtab_init(&c->globals, 1024);
 	ptx_symtab_init(&c->locals, 1024);
 	ptx_symtab_init(&c->labels, 256);
-	ptx_tables_init(&c->dwtab, &c->optab);
 	ptx_lex_init(&c->lx, in, c);
 	c->listbuf = pa_xmalloc(PTX_MAX_LIST * sizeof *c->listbuf);
 	declare_sregs(c);
@@ -613,7 +613,6 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	ptx_lex_free(&c->lx);
 	free(c->listbuf);
 	free(c->stmts);
-	ptx_tables_free(&c->dwtab, &c->optab);
 	ptx_symtab_free(&c->globals);
 	ptx_symtab_free(&c->locals);
 	ptx_symtab_free(&c->labels);

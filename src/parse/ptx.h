@@ -263,6 +263,7 @@ struct ptx_symbol {
 	bool is_ptr;  /* .param .ptr */
 	bool managed; /* .attribute(.managed) */
 	uint8_t ptr_space;
+	uint8_t sreg;   /* PTX_SYM_SREG: its row in ptx_sregs */
 	uint32_t align; /* 0 = natural */
 	uint32_t range; /* 0 = single name, N = parameterized %name<N> */
 	uint32_t line, col;

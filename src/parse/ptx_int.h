@@ -113,22 +113,23 @@ struct ptx_symbol *ptx_symtab_lookup(const struct ptx_symtab *t, const struct pt
                                      uint32_t *index);
 uint32_t ptx_hash(const char *s, size_t n);
 
-/* Keyword tables (dotted words, opcodes) built per parse in the context. */
+/* Keyword tables (dotted words, opcodes): open-addressing hash tables generated at build
+ * time by gen_kwtab.py (ptx_kwtab.c), so a process builds nothing at start-up. */
 struct ptx_kw_entry {
 	uint32_t hash;
-	uint16_t id;     /* enum value, or UINT16_MAX for a prefix-only opcode entry */
-	bool has_longer; /* opcode: a longer dotted row name starts with this one */
-	const char *text;
-	uint32_t len;
+	uint16_t id;        /* enum value, or UINT16_MAX for a prefix-only opcode entry */
+	uint8_t has_longer; /* opcode: a longer dotted row name starts with this one */
+	uint8_t len;        /* 0: empty slot (no keyword is empty) */
+	uint16_t text;      /* offset of the text in ptx_kw_text */
 };
 
 struct ptx_kwtab {
-	struct ptx_kw_entry *slots;
+	const struct ptx_kw_entry *slots;
 	uint32_t mask;
 };
 
-void ptx_tables_init(struct ptx_kwtab *dotwords, struct ptx_kwtab *ops);
-void ptx_tables_free(struct ptx_kwtab *dotwords, struct ptx_kwtab *ops);
+extern const char ptx_kw_text[];
+extern const struct ptx_kwtab ptx_dotword_table, ptx_op_table;
 const struct ptx_kw_entry *ptx_kw_find(const struct ptx_kwtab *t, const char *s, uint32_t len);
 const struct ptx_kw_entry *ptx_kw_find_hashed(const struct ptx_kwtab *t, const char *s,
                                               uint32_t len, uint32_t hash);
@@ -153,7 +154,6 @@ struct ptx_ctx {
 	struct ptx_symtab globals; /* module scope: variables, functions, special registers */
 	struct ptx_symtab locals;  /* function scopes */
 	struct ptx_symtab labels;  /* labels of the current function */
-	struct ptx_kwtab dwtab, optab;
 	struct ptx_module_state mod;
 	bool seen_version, seen_target, seen_address_size, seen_code;
 	bool stop;          /* too many errors: stop parsing */

@@ -2,15 +2,12 @@
  * keyword hash tables the lexer and parser look words up in.
  *
  * The rows come from ptx_dotwords.def and ptx_ops.def (one table per fact).  The
- * hash tables are built per parse in the caller's context (no global state):
- * open addressing, power-of-two size at most half full, FNV-1a hashes, so a
- * lookup is one hash plus usually one compare.  Opcode rows with dots in their
- * name ("cp.async.wait_group") also enter every proper prefix ("cp", "cp.async")
- * so the parser can match the longest row.  Complexity: O(rows) to build. */
+ * hash tables are generated from the same files at build time (gen_kwtab.py writes
+ * ptx_kwtab.c): open addressing, power-of-two size at most a quarter full, FNV-1a
+ * hashes, so a lookup is one hash plus usually one compare.  Opcode rows with dots in
+ * their name ("cp.async.wait_group") also enter every proper prefix ("cp", "cp.async")
+ * so the parser can match the longest row. */
 #include "ptx_int.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 #define C(x) PTX_MC_##x
 #define F(x) PTX_OF_##x
@@ -84,6 +81,7 @@ const struct ptx_sreg_info ptx_sregs[] = {
         {"%pm7_64", PTX_TYPE_U64, 1, 40, 50},
 };
 const unsigned ptx_nsregs = sizeof ptx_sregs / sizeof ptx_sregs[0];
+_Static_assert(sizeof ptx_sregs / sizeof ptx_sregs[0] <= 256, "ptx_symbol.sreg is 8 bits");
 
 uint32_t ptx_hash(const char *s, size_t n)
 {
@@ -91,15 +89,6 @@ uint32_t ptx_hash(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = PTX_HASH_STEP(h, s[i]);
 	return h;
-}
-
-static struct ptx_kw_entry *kw_slot(struct ptx_kwtab *t, const char *s, uint32_t len, uint32_t hash)
-{
-	for (uint32_t i = hash & t->mask;; i = (i + 1) & t->mask) {
-		struct ptx_kw_entry *e = &t->slots[i];
-		if (!e->text || (e->hash == hash && e->len == len && !memcmp(e->text, s, len)))
-			return e;
-	}
 }
 
 const struct ptx_kw_entry *ptx_kw_find(const struct ptx_kwtab *t, const char *s, uint32_t len)
@@ -112,60 +101,12 @@ const struct ptx_kw_entry *ptx_kw_find_hashed(const struct ptx_kwtab *t, const c
 {
 	for (uint32_t i = hash & t->mask;; i = (i + 1) & t->mask) {
 		const struct ptx_kw_entry *e = &t->slots[i];
-		if (!e->text)
+		if (!e->len)
 			return NULL;
-		if (e->hash == hash && e->len == len && ptx_same_text(e->text, s, len))
+		if (e->hash == hash && e->len == len &&
+		    ptx_same_text(ptx_kw_text + e->text, s, len))
 			return e;
 	}
-}
-
-static void kw_alloc(struct ptx_kwtab *t, unsigned n)
-{
-	uint32_t size = 16;
-	while (size < 4 * n)
-		size *= 2;
-	t->slots = pa_xcalloc(size, sizeof *t->slots);
-	t->mask = size - 1;
-}
-
-void ptx_tables_init(struct ptx_kwtab *dotwords, struct ptx_kwtab *ops)
-{
-	kw_alloc(dotwords, PTX_NDOTWORDS);
-	for (unsigned i = 0; i < PTX_NDOTWORDS; i++) {
-		const char *s = ptx_dotwords[i].text;
-		uint32_t len = (uint32_t)strlen(s), hash = ptx_hash(s, len);
-		*kw_slot(dotwords, s, len, hash) = (struct ptx_kw_entry){
-		        .hash = hash, .id = (uint16_t)i, .text = s, .len = len};
-	}
-	kw_alloc(ops, 2 * PTX_NOPS);
-	for (unsigned i = 0; i < PTX_NOPS; i++) {
-		const char *s = ptx_ops[i].name;
-		uint32_t len = (uint32_t)strlen(s);
-		struct ptx_kw_entry *e = kw_slot(ops, s, len, ptx_hash(s, len));
-		bool had_longer = e->text && e->has_longer;
-		*e = (struct ptx_kw_entry){.hash = ptx_hash(s, len),
-		                           .id = (uint16_t)i,
-		                           .text = s,
-		                           .len = len,
-		                           .has_longer = had_longer};
-		for (uint32_t k = 0; k < len; k++) {
-			if (s[k] != '.')
-				continue;
-			struct ptx_kw_entry *p = kw_slot(ops, s, k, ptx_hash(s, k));
-			if (!p->text)
-				*p = (struct ptx_kw_entry){.hash = ptx_hash(s, k),
-				                           .id = UINT16_MAX,
-				                           .text = s,
-				                           .len = k};
-			p->has_longer = true;
-		}
-	}
-}
-
-void ptx_tables_free(struct ptx_kwtab *dotwords, struct ptx_kwtab *ops)
-{
-	free(dotwords->slots);
-	free(ops->slots);
 }
 
 bool ptx_insn_has_mod(const struct ptx_insn *insn, enum ptx_dotword dw)

@@ -63,7 +63,22 @@ struct hz {
 	uint32_t **preds, *npreds;
 	uint32_t cur_block; /* the block whose instructions the walk starts in */
 	bool ignore_fixes;  /* for notes: look through inserted fixes */
+	bool no_mfma;       /* the function has no MFMA (see rule_needs) */
 	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
+	/* delay_for's memo of the block's rewritten instructions (fresh[]): unit and registers
+	 * written, filled as its searches first reach each one (they look back up to 64
+	 * instructions from every VALU; fresh only grows, and only an s_delay_alu's operand
+	 * changes in place); entries of another block have another stamp */
+	struct delay_memo *memo;
+	uint32_t memo_cap, stamp;
+	struct sched_range *pool; /* the memo's registers */
+	uint32_t npool, pool_cap;
+};
+
+struct delay_memo {
+	uint32_t stamp; /* hz.stamp of the block it was filled in (0: never) */
+	uint32_t off;   /* its defs: pool[off .. off + ndefs) */
+	uint8_t unit, ndefs;
 };
 
 #define GEN(g) (1u << (g))
@@ -754,13 +769,27 @@ static unsigned walk(const struct hz *hz, const struct rule *rule, const struct 
 	return need;
 }
 
-/* Per rule, what the consumer needs given the code before it. */
+/* A rule whose producer is an MFMA: its step continues, recording no miss, at any other
+ * instruction. */
+static bool producer_is_mfma(const struct rule *r)
+{
+	return r->step == mfma_result_step || r->step == mfma_srcc_step || r->step == mfma_war_step;
+}
+
+/* Per rule, what the consumer needs given the code before it.  In a function without MFMA,
+ * an MFMA-producer rule with at least `states` instructions before the consumer in its block
+ * needs nothing: its walk would end there (on gfx9/gfx940, its targets, every instruction
+ * is a wait state or more) with nothing missed -- and it was the most walked of all rules
+ * (every VALU and memory instruction is its consumer). */
 static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
                        const struct mir_insn *before, uint32_t nbefore, unsigned need[NUM_RULES])
 {
 	for (unsigned r = 0; r < NUM_RULES; r++) {
 		need[r] = 0;
 		if (!(rules[r].gens & GEN(hz->gen)) || !rules[r].is_consumer(hz, consumer))
+			continue;
+		if (hz->no_mfma && !hz->ignore_fixes && nbefore >= rules[r].states &&
+		    producer_is_mfma(&rules[r]))
 			continue;
 		struct look lk = {0};
 		if (rules[r].memoryless)
@@ -778,33 +807,58 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
  * them (the VALU one only when it is younger than the TRANS one).  A register rewritten
  * later no longer depends on the older producer; a va_vdst(0) drain ends the search.
  * 0: no delay. */
-static uint32_t delay_for(const struct hz *hz, const struct mir_insn *in,
-                          const struct mir_insn *before, uint32_t nbefore)
+/* The unit and the registers written of before[j] (delay_for's memo). */
+static const struct delay_memo *memo_of(struct hz *hz, const struct mir_insn *before, uint32_t j)
+{
+	hz->memo = pa_arena_grow(hz->fn->arena, hz->memo, &hz->memo_cap, j + 1, sizeof *hz->memo);
+	struct delay_memo *m = &hz->memo[j];
+	if (m->stamp == hz->stamp)
+		return m;
+	struct sched_range defs[SCHED_MAX_RANGES];
+	unsigned nd = sched_insn_defs(hz->fn, &before[j], defs);
+	hz->pool = pa_arena_grow(hz->fn->arena, hz->pool, &hz->pool_cap, hz->npool + nd + 1,
+	                         sizeof *hz->pool);
+	memcpy(hz->pool + hz->npool, defs, nd * sizeof *defs);
+	*m = (struct delay_memo){.stamp = hz->stamp,
+	                         .off = hz->npool,
+	                         .unit = (uint8_t)unit_of(&before[j]),
+	                         .ndefs = (uint8_t)nd};
+	hz->npool += nd;
+	return m;
+}
+
+static uint32_t delay_for(struct hz *hz, const struct mir_insn *in, const struct mir_insn *before,
+                          uint32_t nbefore)
 {
 	uint8_t pending[SCHED_NUM_SLOTS] = {0};
 	struct sched_range uses[SCHED_MAX_RANGES];
-	unsigned nu = sched_insn_uses(hz->fn, in, uses);
+	unsigned nu = sched_insn_uses(hz->fn, in, uses), npending = 0;
 	for (unsigned u = 0; u < nu; u++)
-		memset(&pending[uses[u].first], 1, uses[u].count);
+		for (unsigned s = uses[u].first; s < uses[u].first + uses[u].count; s++)
+			npending += !pending[s], pending[s] = 1;
 	unsigned nvalu = 0, ntrans = 0, valu_dep = 0, trans_dep = 0, valu_at_trans = 0;
 	/* Only the last DELAY_WINDOW instructions: a producer further back has long finished,
 	 * and without the bound code with no TRANS would search every block back to its start
-	 * for every VALU (s_delay_alu is a hint; omitting one never breaks correctness). */
+	 * for every VALU (s_delay_alu is a hint; omitting one never breaks correctness).  The
+	 * search also ends once every register read has met its producer (nothing older can
+	 * feed it), or once both kinds of producer are found. */
 	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
-	for (uint32_t j = nbefore; j-- > stop && (nvalu < 4 || ntrans < 3);) {
+	for (uint32_t j = nbefore;
+	     j-- > stop && (nvalu < 4 || ntrans < 3) && npending && !(valu_dep && trans_dep);) {
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
-		unsigned unit = unit_of(p);
+		const struct delay_memo *m = memo_of(hz, before, j);
+		unsigned unit = m->unit;
 		nvalu += unit == AMD_UNIT_VALU;
 		ntrans += unit == AMD_UNIT_TRANS;
-		struct sched_range defs[SCHED_MAX_RANGES];
-		unsigned nd = sched_insn_defs(hz->fn, p, defs);
+		const struct sched_range *defs = hz->pool + m->off;
+		unsigned nd = m->ndefs;
 		bool feeds = false;
 		for (unsigned d = 0; d < nd; d++)
 			for (unsigned s = defs[d].first; s < defs[d].first + defs[d].count; s++)
 				if (pending[s])
-					feeds = true, pending[s] = 0;
+					feeds = true, pending[s] = 0, npending--;
 		if (!feeds)
 			continue;
 		if (unit == AMD_UNIT_TRANS && !trans_dep && ntrans <= 3)
@@ -900,6 +954,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	struct mir_insn *fresh = *stage;
 	uint32_t last_delay = UINT32_MAX; /* a one-field s_delay_alu in fresh a later may join */
 	hz->cur_block = b;
+	hz->stamp++; /* (delay_for's memo: a new block) */
+	hz->npool = 0;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
@@ -931,7 +987,10 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 	/* All in the function's arena, whose memory is reused from function to function (a
 	 * fresh arena per call would fault in new pages for every kernel). */
 	struct pa_arena *a = fn->arena;
-	struct hz hz = {.fn = fn, .gen = fn->target->info->gen};
+	struct hz hz = {.fn = fn, .gen = fn->target->info->gen, .no_mfma = true};
+	for (uint32_t b = 0; b < fn->nblocks && hz.no_mfma; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns && hz.no_mfma; i++)
+			hz.no_mfma = !mfma_of(&fn->blocks[b].insns[i]);
 	sched_preds(fn, a, &hz.preds, &hz.npreds);
 	hz.visited = pa_arena_alloc(a, fn->nblocks + 1, 1);
 	struct mir_insn *stage = NULL;

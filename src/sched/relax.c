@@ -22,8 +22,9 @@
  * just wrote needs no wait states on gfx9-12 (SALU results forward to SALU; LLVM emits
  * this very sequence), and amdsim's strict mode checks it.
  *   requires: physical operands, after sched_hazards (final instructions).
- *   breaks: nothing.  O(rounds x instructions); rounds are few; a function too small for
- *   any branch to be out of reach (instructions x 16 bytes) is not laid out at all. */
+ *   breaks: nothing.  O(rounds x instructions); rounds are few; a function where no branch
+ *   can be out of reach (instructions between branch and target x 16 bytes) is not laid
+ *   out at all. */
 #include <string.h>
 
 #include "sched/sched.h"
@@ -231,13 +232,39 @@ static bool finish(struct mir_function *fn, const uint32_t *block_addr, struct p
 	return true;
 }
 
+/* Whether every branch reaches its target whatever the instructions' sizes: at most
+ * MAX_INSN_BYTES each, counted between the branch and the target.  Then the layout (which
+ * encodes the whole function once more) could expand nothing: a large kernel whose branches
+ * are all short (or that has none) skips it.  first[] is scratch for the blocks' first
+ * instruction numbers. */
+static bool every_branch_reaches(const struct mir_function *fn, uint64_t *first)
+{
+	uint64_t n = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		first[b] = n;
+		n += fn->blocks[b].ninsns;
+	}
+	if (n * MAX_INSN_BYTES <= SHORT_REACH_BYTES)
+		return true;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_opnd *label = branch_label(&fn->blocks[b].insns[i]);
+			if (!label || label->v >= fn->nblocks)
+				continue;
+			uint64_t end = first[b] + i + 1, to = first[label->v];
+			if ((to > end ? to - end : end - to) * MAX_INSN_BYTES > SHORT_REACH_BYTES)
+				return false;
+		}
+	return true;
+}
+
 bool sched_relax(struct mir_function *fn, struct pa_arena *arena, struct pa_diag *d)
 {
-	uint64_t ninsns = 0;
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		ninsns += fn->blocks[b].ninsns;
-	if (ninsns * MAX_INSN_BYTES <= SHORT_REACH_BYTES)
-		return true; /* every branch reaches: no layout (it would encode the code twice) */
+	struct pa_arena_mark mark = pa_arena_mark(arena);
+	bool reach = every_branch_reaches(fn, pa_arena_array(arena, fn->nblocks + 1, 8, 8));
+	pa_arena_rewind(arena, mark);
+	if (reach)
+		return true;
 	uint32_t *block_addr = pa_arena_array(arena, fn->nblocks + 1, sizeof *block_addr, 4);
 	unsigned pair = ~0u;
 	for (unsigned round = 0; round < MAX_ROUNDS; round++) {

@@ -56,6 +56,13 @@ struct wc {
 	struct mir_insn *staging; /* the block being rewritten (grows as needed) */
 	uint32_t staging_cap;
 	bool *reached;
+	/* The compact slots each instruction writes, then those it reads, found once by
+	 * wc_init (the fixed point visits every instruction two or three times): instruction
+	 * `at` (its number in the function, block by block) has slots[at_off[at] ..
+	 * at_off[at] + ndefs[at]) written and up to at_off[at + 1] read; block b starts at
+	 * instruction first[b]. */
+	uint32_t *first, *at_off;
+	uint16_t *ndefs, *slots;
 };
 
 static board *block_board(const struct wc *wc, uint32_t b)
@@ -155,27 +162,27 @@ static void work_wait(struct work *wk, const struct sched_wait *w)
 }
 
 /* Records the events of `in` and the registers its results land in. */
-static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in)
+/* Issues instruction `in`, number `at` in the function. */
+static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in, uint32_t at)
 {
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
 	if (!nev)
 		return;
-	struct sched_range defs[SCHED_MAX_RANGES];
-	unsigned ndefs = sched_insn_defs(wc->fn, in, defs);
+	const uint16_t *defs = wc->slots + wc->at_off[at];
+	unsigned ndefs = wc->ndefs[at];
 	for (unsigned e = 0; e < nev; e++) {
 		unsigned c = ev[e].counter;
 		uint32_t *stamp = wk->stamp + c * wc->nslots;
 		uint32_t now = ++wk->seq[c];
 		wk->kinds[c] |= ev[e].kind;
-		for (unsigned r = 0; r < ndefs; r++)
-			for (unsigned s = defs[r].first; s < defs[r].first + defs[r].count; s++)
-				stamp[wc->slot_of[s]] = now;
+		for (unsigned k = 0; k < ndefs; k++)
+			stamp[defs[k]] = now;
 	}
 }
 
 /* The wait `in` needs before it issues (none when no register of it is pending). */
-static void needed_wait(const struct wc *wc, const struct work *wk, const struct mir_insn *in,
+static void needed_wait(const struct wc *wc, const struct work *wk, uint32_t at,
                         struct sched_wait *w)
 {
 	sched_wait_none(w);
@@ -183,24 +190,22 @@ static void needed_wait(const struct wc *wc, const struct work *wk, const struct
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
 		any |= wk->kinds[c];
 	if (!any)
-		return; /* nothing pending at all */
-	struct sched_range regs[2 * SCHED_MAX_RANGES];
-	unsigned n = sched_insn_uses(wc->fn, in, regs);
-	n += sched_insn_defs(wc->fn, in, regs + n);
+		return;                                    /* nothing pending at all */
+	const uint16_t *regs = wc->slots + wc->at_off[at]; /* written and read */
+	unsigned n = wc->at_off[at + 1] - wc->at_off[at];
 	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++) {
 		if (!wk->kinds[c])
 			continue; /* nothing pending on this counter */
 		bool unordered = is_unordered(wk->kinds[c]);
-		for (unsigned r = 0; r < n; r++)
-			for (unsigned s = regs[r].first; s < regs[r].first + regs[r].count; s++) {
-				unsigned d = work_dist(wc, wk, c, wc->slot_of[s]);
-				if (d == NOT_PENDING)
-					continue;
-				if (unordered)
-					d = 0;
-				if (d < w->n[c])
-					w->n[c] = (uint8_t)d;
-			}
+		for (unsigned k = 0; k < n; k++) {
+			unsigned d = work_dist(wc, wk, c, regs[k]);
+			if (d == NOT_PENDING)
+				continue;
+			if (unordered)
+				d = 0;
+			if (d < w->n[c])
+				w->n[c] = (uint8_t)d;
+		}
 	}
 }
 
@@ -236,7 +241,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		struct sched_wait w;
-		needed_wait(wc, wk, in, &w);
+		needed_wait(wc, wk, wc->first[b] + i, &w);
 		if (emit)
 			fresh = wc->staging =
 			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
@@ -256,7 +261,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 		}
 		if (sched_wait_of_insn(wc->t, in, &w))
 			work_wait(wk, &w);
-		work_issue(wc, wk, in);
+		work_issue(wc, wk, in, wc->first[b] + i);
 		if (emit)
 			fresh[nfresh++] = *in;
 	}
@@ -298,14 +303,26 @@ static void solve(struct wc *wc)
 	}
 }
 
-static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n)
+/* Gives the slots of r[0..n) compact indices where they have none yet, and appends those
+ * indices to wc->slots[*nlist..] (which has room for them). */
+static void mark_slots(struct wc *wc, const struct sched_range *r, unsigned n, uint32_t *nlist)
 {
 	for (unsigned i = 0; i < n; i++)
-		for (unsigned s = r[i].first; s < r[i].first + r[i].count; s++)
+		for (unsigned s = r[i].first; s < r[i].first + r[i].count; s++) {
 			if (wc->slot_of[s] == UNUSED_SLOT) {
 				wc->reg_of_slot[wc->nslots] = (uint16_t)s;
 				wc->slot_of[s] = (uint16_t)wc->nslots++;
 			}
+			wc->slots[(*nlist)++] = wc->slot_of[s];
+		}
+}
+
+static uint32_t range_slots(const struct sched_range *r, unsigned n)
+{
+	uint32_t total = 0;
+	for (unsigned i = 0; i < n; i++)
+		total += r[i].count;
+	return total;
 }
 
 /* Gives every register slot the function touches a compact index (in order of first
@@ -317,13 +334,37 @@ static void wc_init(struct wc *wc, const struct mir_function *fn, struct pa_aren
 	wc->t = fn->target;
 	wc->arena = arena;
 	memset(wc->slot_of, 0xff, sizeof wc->slot_of);
+	uint32_t total = 0, nlist = 0, cap = 0;
+	wc->first = pa_arena_array(arena, fn->nblocks + 1, sizeof *wc->first, 4);
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
+		wc->first[b] = total;
+		total += fn->blocks[b].ninsns;
+	}
+	wc->at_off = pa_arena_array(arena, total + 1, sizeof *wc->at_off, 4);
+	wc->ndefs = pa_arena_array(arena, total + 1, sizeof *wc->ndefs, 2);
+	uint32_t at = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, at++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
-			struct sched_range r[SCHED_MAX_RANGES];
-			mark_slots(wc, r, sched_insn_uses(fn, in, r));
-			mark_slots(wc, r, sched_insn_defs(fn, in, r));
+			struct sched_range u[SCHED_MAX_RANGES], d[SCHED_MAX_RANGES];
+			unsigned nu = sched_insn_uses(fn, in, u), nd = sched_insn_defs(fn, in, d);
+			/* room for reads, writes and a copy of the reads (the rotation below) */
+			uint32_t nread = range_slots(u, nu), nwrite = range_slots(d, nd);
+			wc->slots =
+			        pa_arena_grow(wc->arena, wc->slots, &cap,
+			                      nlist + 2 * nread + nwrite + 1, sizeof *wc->slots);
+			/* (compact indices in order of first appearance, reads first, as before) */
+			uint32_t start = nlist;
+			mark_slots(wc, u, nu, &nlist);
+			mark_slots(wc, d, nd, &nlist);
+			/* the list holds reads then writes: rotate to writes then reads */
+			memcpy(wc->slots + nlist, wc->slots + start, nread * sizeof *wc->slots);
+			memmove(wc->slots + start, wc->slots + start + nread,
+			        (nwrite + nread) * sizeof *wc->slots);
+			wc->at_off[at] = start;
+			wc->ndefs[at] = (uint16_t)nwrite;
 		}
+	wc->at_off[total] = nlist;
 	if (!wc->nslots)
 		wc->nslots = 1;
 	wc->board_size = (size_t)SCHED_NUM_COUNTERS * (wc->nslots + 1);
@@ -437,7 +478,7 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 			} else {
 				notes[k] = event_note(&wc, in);
 			}
-			work_issue(&wc, &bd, in);
+			work_issue(&wc, &bd, in, k);
 		}
 	}
 	return notes;

@@ -29,7 +29,9 @@
 #define RETAIN_MAX ((size_t)4 << 20)
 /* Abandoned growable arrays of at least this size give their pages back (pa_arena_release). */
 #define RELEASE_MIN ((size_t)256 << 10)
-#define PAGE        ((size_t)4096)
+/* Growable arrays that reach this size move to a mapping of their own (struct pa_arena_big). */
+#define GROW_MAP ((size_t)256 << 10)
+#define PAGE     ((size_t)4096)
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
@@ -37,6 +39,17 @@ struct pa_arena_chunk {
 	unsigned char *end;    /* end of the used part once a newer chunk took over */
 	unsigned char *zeroed; /* end of the zeroed part then (the arena's limit) */
 	void *map;             /* mmap'ed region holding the chunk (NULL: from malloc) */
+	size_t maplen;
+	_Alignas(16) unsigned char data[];
+};
+
+/* A large growable array: one anonymous mapping, this header first.  Doubling it is an
+ * mremap, which moves the page table entries: no copy, no page faults on a second copy, and
+ * the old pages are not resident beside the new ones.  (Copying doubling arrays was a fifth of
+ * the page faults of a 50k-instruction kernel, each a few microseconds on a virtual machine.) */
+struct pa_arena_big {
+	struct pa_arena_big *prev; /* older one */
+	uint64_t seq;              /* order of creation (pa_arena_mark.nbig) */
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
@@ -160,6 +173,66 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		a->peak_reserved = a->bytes_reserved;
 }
 
+/* The big array whose data is `p`: the link that points to it (NULL: none). */
+static struct pa_arena_big **find_big(struct pa_arena *a, const void *p)
+{
+	for (struct pa_arena_big **l = &a->big; *l; l = &(*l)->prev)
+		if ((*l)->data == p)
+			return l;
+	return NULL;
+}
+
+static void drop_big(struct pa_arena *a, struct pa_arena_big *b)
+{
+	a->bytes_reserved -= b->maplen;
+	munmap(b, b->maplen);
+}
+
+/* Frees the big arrays made since the mark (sequence number `seq`). */
+static void drop_bigs_since(struct pa_arena *a, uint64_t seq)
+{
+	while (a->big && a->big->seq >= seq) {
+		struct pa_arena_big *b = a->big;
+		a->big = b->prev;
+		drop_big(a, b);
+	}
+}
+
+/* `bytes` of zeroed memory holding the first `keep` bytes of `old` (a big array of this
+ * arena or NULL) in a big array (NULL when mmap or mremap fail: the caller copies). */
+static void *grow_big(struct pa_arena *a, void *old, size_t keep, size_t bytes)
+{
+	if (bytes > SIZE_MAX - sizeof(struct pa_arena_big) - PAGE)
+		out_of_memory(bytes);
+	size_t len = (sizeof(struct pa_arena_big) + bytes + PAGE - 1) & ~(PAGE - 1);
+	struct pa_arena_big **link = old ? find_big(a, old) : NULL;
+	struct pa_arena_big *b;
+	if (link) {
+		b = mremap(*link, (*link)->maplen, len, MREMAP_MAYMOVE);
+		if (b == MAP_FAILED)
+			return NULL;
+		a->bytes_reserved += len - b->maplen;
+		b->maplen = len;
+		*link = b; /* (the header moved with its pages) */
+	} else {
+		b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b == MAP_FAILED)
+			return NULL;
+		b->maplen = len;
+		b->seq = a->nbig++;
+		b->prev = a->big;
+		a->big = b;
+		a->bytes_reserved += len;
+		if (old) {
+			memcpy(b->data, old, keep);
+			pa_arena_release(old, keep);
+		}
+	}
+	if (a->bytes_reserved > a->peak_reserved)
+		a->peak_reserved = a->bytes_reserved;
+	return b->data;
+}
+
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 {
 	if (size > SIZE_MAX - 4096)
@@ -199,6 +272,7 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n)
 
 void pa_arena_reset(struct pa_arena *a)
 {
+	drop_bigs_since(a, 0);
 	struct pa_arena_chunk *c = a->head;
 	if (!c)
 		return;
@@ -230,6 +304,7 @@ static void drop_chunk(struct pa_arena_chunk *c)
 
 void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
 {
+	drop_bigs_since(a, m.nbig);
 	unsigned char *used_end = a->next, *zeroed = a->limit;
 	while (a->head && a->head != m.chunk) {
 		struct pa_arena_chunk *c = a->head;
@@ -251,6 +326,7 @@ void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
 
 void pa_arena_free(struct pa_arena *a)
 {
+	drop_bigs_since(a, 0);
 	struct pa_arena_chunk *c = a->head;
 	while (c) {
 		struct pa_arena_chunk *prev = c->prev;
@@ -288,6 +364,15 @@ void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need,
 	uint32_t ncap = *cap ? *cap * 2 : 8;
 	while (ncap < need)
 		ncap *= 2;
+	if (elem && ncap > SIZE_MAX / elem)
+		out_of_memory(SIZE_MAX);
+	if ((size_t)ncap * elem >= GROW_MAP) {
+		void *big = grow_big(a, old, (size_t)*cap * elem, (size_t)ncap * elem);
+		if (big) {
+			*cap = ncap;
+			return big;
+		}
+	}
 	void *fresh = pa_arena_array(a, ncap, elem, 8);
 	if (old) {
 		memcpy(fresh, old, (size_t)*cap * elem);

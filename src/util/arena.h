@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct pa_arena_chunk;
+struct pa_arena_big;
 
 struct pa_arena {
 	struct pa_arena_chunk *head; /* current chunk; older chunks follow ->prev */
@@ -26,6 +27,11 @@ struct pa_arena {
 	 * the compile's peak, where 4 KiB faults cost little (measured: the PTX body and the IR;
 	 * the machine IR's arenas fault far more and keep them). */
 	bool small_pages;
+	/* Growable arrays of GROW_MAP bytes or more (pa_arena_grow): each in a mapping of its own,
+	 * newest first, so that doubling one moves its pages (mremap) instead of copying them into
+	 * new ones; freed with the arena. */
+	struct pa_arena_big *big;
+	uint64_t nbig; /* big arrays made so far: their sequence numbers (for rewind) */
 };
 
 void pa_arena_init(struct pa_arena *a);
@@ -56,7 +62,8 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
 /* Frees everything allocated but keeps the memory for reuse (as one chunk). */
 /* A growable array in the arena: returns `old` when it holds `need` elements of `elem` bytes,
  * else a copy with twice the capacity (or more), updating *cap.  The old copy is left to
- * the arena. */
+ * the arena (a large one reads as zeros afterwards, or is no longer mapped: never keep a
+ * pointer into an array across its growth). */
 void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
@@ -71,10 +78,11 @@ void pa_arena_release(void *p, size_t size);
 struct pa_arena_mark {
 	struct pa_arena_chunk *chunk;
 	unsigned char *next;
+	uint64_t nbig;
 };
 static inline struct pa_arena_mark pa_arena_mark(const struct pa_arena *a)
 {
-	return (struct pa_arena_mark){a->head, a->next};
+	return (struct pa_arena_mark){a->head, a->next, a->nbig};
 }
 void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m);
 
