@@ -104,6 +104,8 @@ struct irb {
 	struct irb_shfl_check *shfl_checks;
 	/* build_mma_mfma.c: the mma's computed on the matrix unit (chains of accumulators) */
 	struct mma_unit_rec *mma_recs;
+	/* build_ldsm.c: recent ldmatrix registers and the loads mma's made of them */
+	struct ldsm_table *ldsm;
 };
 
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -186,6 +188,9 @@ bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 void irb_mma(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_ldmatrix.c: ldmatrix, stmatrix, movmatrix (docs/TENSOR.md) */
 void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_ldsm.c: ldmatrix (non-.trans) register `val` of matrix `mat` is the dword at the row
+ * address `addr` of lane 8 mat + l/4 plus 4 (l % 4) + off in lane l of its 32-lane group */
+void ldsm_note(struct irb *b, ir_ref val, ir_ref addr, int64_t off, unsigned mat);
 /* build_intsat.c: integer saturation, SIMD16x2 integer forms, set, video instructions,
  * min/max .relu/.xorsign; false if the instruction is not one of these */
 bool irb_intsat(struct irb *b, const struct ptx_insn *in, ir_ref guard);

@@ -8,6 +8,8 @@
  * the low half first: M[l/4][2(l%4)] and M[l/4][2(l%4) + 1]; with .trans, of its transpose:
  * M[2(l%4)][l/4] and M[2(l%4) + 1][l/4].
  *
+ * Each non-.trans register is noted (build_ldsm.c) with its row-address register, so that a
+ * matrix-unit mma reading it may load its own operand layout from LDS instead of shuffling.
  * Algorithm, per matrix i, for thread l of its 32-lane group:
  *   ldmatrix:       row = lane.read(addr, 8i + l/4); d[i] = load32(row + 4(l%4))
  *   ldmatrix.trans: for j in 0,1: col_j = lane.read(addr, 8i + 2(l%4) + j);
@@ -227,6 +229,7 @@ static void tr_ldmatrix(struct irb *b, const struct ptx_insn *in)
 		ir_ref v;
 		if (!trans) {
 			v = lds_load(b, element_address(b, &g, addr, i, -1), LDS_32, off);
+			ldsm_note(b, v, addr, off, i); /* an mma may load it its own way */
 		} else {
 			ir_ref lo = lds_load(b, element_address(b, &g, addr, i, 0), LDS_16, off);
 			ir_ref hi = lds_load(b, element_address(b, &g, addr, i, 1), LDS_16, off);

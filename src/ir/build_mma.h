@@ -106,6 +106,20 @@ void mma_nibbles_bytes(struct irb *b, const struct mma_fast *q, const ir_ref *a,
  * emitted) where the target or the form does not allow it. */
 bool mma_f64_unit(struct irb *b, const struct mma_layout *const l[4], uint32_t fround,
                   ir_ref *const *reg, ir_ref *d);
+/* build_ldsm.c: a lane-read byte address at = row | col | c (4 x the source wave lane): row
+ * holds its bits 4-7 (the row within a matrix, the wave half), col (IR_NO_REF: none) its
+ * bits 2-3 (the dword within the row), c a constant. */
+struct ldsm_at {
+	ir_ref row, col;
+	uint32_t c;
+};
+/* The dword vals[idx] holds in the lane at / 4, idx = sum of preds[j] << j (the reader's
+ * predicates, 1 << np values), as one LDS load from the row address that ldmatrix read, when
+ * every val is a register of one non-.trans ldmatrix of this block with no effects since;
+ * else IR_NO_REF (nothing emitted).  site: a code that with the lane id `id` determines at's
+ * values and preds (a later call with the same site, id, c and vals reuses the load). */
+ir_ref ldsm_pick(struct irb *b, uint64_t site, ir_ref id, const struct ldsm_at *at, unsigned np,
+                 const ir_ref *preds, const ir_ref *vals);
 /* the shape in a matrix instruction's words; false if none */
 bool mma_shape(const struct ptx_insn *in, unsigned *m, unsigned *n, unsigned *k);
 #endif

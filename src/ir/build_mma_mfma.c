@@ -14,7 +14,10 @@
  * the source lane's bit 1).  Per mma: A^T 8 reads + 4 selects, B^T 8 reads, C^T 4 reads + 4
  * selects, D back 8 reads + 4 selects, 4 MFMAs.  The MFMA adds the 4 products of a chunk to C
  * and rounds once (amdsim's model): exact data stay exact, general data are within the
- * accumulation bound of tests/hw/tensor_bound.py. */
+ * accumulation bound of tests/hw/tensor_bound.py.
+ * A and B registers that a non-.trans ldmatrix of this block loaded are loaded again from LDS
+ * in the unit's layout instead of shuffled (build_ldsm.c; `pick`), the same lane functions
+ * giving the row of the source lane's dword. */
 #include "ir/build_mma.h"
 
 static ir_ref konst(struct irb *b, uint32_t v)
@@ -60,9 +63,12 @@ struct mfma_state {
 	bool pair;                /* WMMA: two n8 tiles (B, C, D of 2 tiles), no padding */
 	unsigned rb;              /* B registers of one n8 tile */
 	ir_ref bit1;              /* pred: lane bit 1 */
+	ir_ref id;                /* the lane id the addresses come from */
 	/* byte addresses (4 x the wave lane) of the reads, the header's lane functions:
 	 * C^T per slot, B^T and A^T per (chunk parity n0, register q), D per x1 */
 	ir_ref at_c[2], at_bt[2][2], at_at[2][2], at_d[2];
+	/* at_at[f][q] = row_at | u[f] | 4q, at_bt[f][q] = row_bt | u[f] | 4q (build_ldsm.c) */
+	ir_ref row_at, row_bt, u[2];
 };
 
 /* Records the unit's result `acc` (n dwords) for the chains and reads its dwords out. */
@@ -102,6 +108,7 @@ static void addresses(struct mfma_state *s, ir_ref id)
 	ir_ref x = and_k(b, op2(b, IR_XOR, shl_k(b, l, 5), shl_k(b, l, 2)), 64);
 	ir_ref v = op2(b, IR_OR, op2(b, IR_OR, and_k(b, l4, 16), and_k(b, l3, 32)),
 	               op2(b, IR_OR, x, base));
+	s->row_at = t1, s->row_bt = v, s->u[0] = u[0], s->u[1] = u[1];
 	for (unsigned f = 0; f < 2; f++) {
 		s->at_c[f] = op2(b, IR_OR, t1c, u[f]);
 		ir_ref a0 = op2(b, IR_OR, t1, u[f]), b0 = op2(b, IR_OR, v, u[f]);
@@ -120,6 +127,23 @@ static void addresses(struct mfma_state *s, ir_ref id)
 static ir_ref read_at(struct mfma_state *s, ir_ref v, ir_ref at)
 {
 	return op2(s->b, IR_MPERM, v, at);
+}
+
+/* Operand sites for ldsm_pick's reuse of loads: what determines x and the predicates. */
+enum { SITE_MFMA_A = 1, SITE_MFMA_B, SITE_WMMA_A, SITE_WMMA_B, SITE_WMMA12_A, SITE_WMMA12_B };
+
+static uint64_t site(unsigned operand, unsigned n0, unsigned q, bool pair)
+{
+	return (uint64_t)operand << 16 | n0 << 8 | q << 1 | pair;
+}
+
+/* vals[idx] (idx the predicates' bits, 1 << np values) of the lane at = row | col | c,
+ * loaded from LDS where they are registers of one ldmatrix (build_ldsm.c); else IR_NO_REF */
+static ir_ref pick(struct mfma_state *s, uint64_t code, ir_ref row, ir_ref col, uint32_t c,
+                   unsigned np, const ir_ref *preds, const ir_ref *vals)
+{
+	struct ldsm_at at = {row, col, c};
+	return ldsm_pick(s->b, code, s->id, &at, np, preds, vals);
 }
 
 /* sel1 ? a : b by the lane's bit 1 (flipped when flip) */
@@ -183,9 +207,22 @@ static void mfma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 		/* B^T rows (the MFMA's A): B register h from lane {q, L4^n0, L0, L2, L1^L4} */
 		/* A^T columns (its B): A register 2h + (L4 of the reader) from lane
 		 * {q, L4^n0, L0, L1, L3}: the source picks it by its own bit 1 */
-		ir_ref v = by_bit1(s, n0, a[2 * h + 1], a[2 * h]);
+		ir_ref v = IR_NO_REF;
+		/* the source's bit 1 is bit 3 of the address; A's register 2h + (it ^ n0) */
+		ir_ref cmp[2] = {s->u[n0], konst(b, 0)};
+		ir_ref src1 = irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
+		ir_ref va[2] = {a[2 * h + n0], a[2 * h + 1 - n0]};
 		for (unsigned q = 0; q < 2; q++) {
-			ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
+			ta[q] = pick(s, site(SITE_MFMA_B, n0, 2 * h + q, false), s->row_bt,
+			             s->u[n0], 4 * q, 0, NULL, &bb[h]);
+			if (ta[q] == IR_NO_REF)
+				ta[q] = read_at(s, bb[h], s->at_bt[n0][q]);
+			tb[q] = pick(s, site(SITE_MFMA_A, n0, 2 * h + q, false), s->row_at,
+			             s->u[n0], 4 * q, 1, &src1, va);
+			if (tb[q] != IR_NO_REF)
+				continue;
+			if (v == IR_NO_REF)
+				v = by_bit1(s, n0, a[2 * h + 1], a[2 * h]);
 			tb[q] = read_at(s, v, s->at_at[n0][q]);
 		}
 		bool one = s->i8 || s->tf32;
@@ -244,10 +281,19 @@ static void wmma_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir_r
 			ta[q] = tb[q] = konst(b, 0);
 			continue;
 		}
-		ir_ref r0 = read_at(s, a[2 * h], at_ab[q & 3]),
-		       r1 = read_at(s, a[2 * h + 1], at_ab[q & 3]);
-		ir_ref sel[3] = {bit3, r1, r0};
-		ta[q] = irb_emit(b, IR_SELECT, IR_T_I32, sel, 3, 0, 0);
+		/* from LDS where the registers are an ldmatrix's (build_ldsm.c) */
+		ta[q] = pick(s, site(SITE_WMMA_A, 0, q, false), l7, IR_NO_REF, 4 * (q & 3), 1,
+		             &bit3, a + 2 * h);
+		if (ta[q] == IR_NO_REF) {
+			ir_ref r0 = read_at(s, a[2 * h], at_ab[q & 3]),
+			       r1 = read_at(s, a[2 * h + 1], at_ab[q & 3]);
+			ta[q] = sel3(b, bit3, r1, r0);
+		}
+		ir_ref bv[2] = {bb[h], s->pair ? bb[s->rb + h] : IR_NO_REF};
+		tb[q] = pick(s, site(SITE_WMMA_B, 0, q, s->pair), l7, IR_NO_REF, 4 * (q & 3),
+		             s->pair, &bit3, bv);
+		if (tb[q] != IR_NO_REF)
+			continue;
 		tb[q] = read_at(s, bb[h], at_ab[q & 3]);
 		if (s->pair) /* column L & 15: tile L3 */
 			tb[q] = sel3(b, bit3, read_at(s, bb[s->rb + h], at_ab[q & 3]), tb[q]);
@@ -314,6 +360,39 @@ static ir_ref lane_bit(struct irb *b, ir_ref id, unsigned bit)
 	return irb_emit(b, IR_ICMP, IR_T_PRED, cmp, 2, IR_CMP_NE, 0);
 }
 
+/* wmma12_m16n8k16's operand register q from LDS where the registers are an ldmatrix's
+ * (build_ldsm.c): the same selects, of row addresses; IR_NO_REF where they are not.
+ * B^T (bt): B register L4 (k8: zero for L4), pairs: of tile L3; A^T: A register L3 + 2 L4
+ * (k8: L3, zero for L4). */
+static ir_ref wmma12_load(struct mfma_state *s, bool bt, unsigned q, ir_ref l7, const ir_ref *v)
+{
+	struct irb *b = s->b;
+	bool k8 = s->steps == 2, pair = bt && s->pair;
+	ir_ref b3 = lane_bit(b, s->id, 3), b4 = lane_bit(b, s->id, 4);
+	ir_ref p[2] = {b3, b4};
+	ir_ref bv[4] = {v[0], pair ? v[s->rb] : IR_NO_REF, k8 ? IR_NO_REF : v[1],
+	                pair && !k8 ? v[s->rb + 1] : IR_NO_REF};
+	unsigned np = bt ? (unsigned)pair + !k8 : k8 ? 1 : 2;
+	ir_ref x = pick(s, site(bt ? SITE_WMMA12_A : SITE_WMMA12_B, k8, q, pair), l7, IR_NO_REF,
+	                4 * q, np, bt && !pair ? p + 1 : p, bt ? bv : v);
+	return x == IR_NO_REF || !k8 ? x : sel3(b, b4, konst(b, 0), x);
+}
+
+/* wmma12_m16n8k16's B^T register q by lane reads: B register L4, pairs: of tile L3 */
+static ir_ref wmma12_bt(struct mfma_state *s, const ir_ref *bb, ir_ref at, ir_ref b3, ir_ref b4)
+{
+	struct irb *b = s->b;
+	bool k8 = s->steps == 2;
+	ir_ref lo = read_at(s, bb[0], at);
+	ir_ref t = sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[1], at), lo);
+	if (s->pair) { /* rows n = L & 15 of B^T: tile L3 */
+		ir_ref lo1 = read_at(s, bb[s->rb], at);
+		t = sel3(b, b3, sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[s->rb + 1], at), lo1),
+		         t);
+	}
+	return t;
+}
+
 /* gfx1200 (wave32, RDNA4: no replication, lanes 16-31 hold the upper half of K, C/D[i][j]
  * register i % 8 of lane j + 16 (i / 8)): one v_wmma_f32_16x16x16_f16 (bf16) computes the
  * product transposed, D^T = B^T A^T + C^T, with the n rows 8-15 padding (lanes 16-31 of C and
@@ -334,15 +413,12 @@ static void wmma12_m16n8k16(struct mfma_state *s, enum ir_matrix_op op, const ir
 	       b4 = lane_bit(b, id, 4);
 	ir_ref ta[4], tb[4], tc[8];
 	for (unsigned q = 0; q < 4; q++) {
-		ir_ref lo = read_at(s, bb[0], at[q]);
-		ta[q] = sel3(b, b4, k8 ? konst(b, 0) : read_at(s, bb[1], at[q]), lo);
-		if (s->pair) { /* rows n = L & 15 of B^T: tile L3 */
-			ir_ref lo1 = read_at(s, bb[s->rb], at[q]);
-			ta[q] = sel3(b, b3,
-			             sel3(b, b4,
-			                  k8 ? konst(b, 0) : read_at(s, bb[s->rb + 1], at[q]), lo1),
-			             ta[q]);
-		}
+		ta[q] = wmma12_load(s, true, q, l7, bb);
+		tb[q] = wmma12_load(s, false, q, l7, a);
+		if (ta[q] == IR_NO_REF)
+			ta[q] = wmma12_bt(s, bb, at[q], b3, b4);
+		if (tb[q] != IR_NO_REF)
+			continue;
 		ir_ref r[4];
 		for (unsigned k = 0; k < (k8 ? 2u : 4u); k++)
 			r[k] = read_at(s, a[k], at[q]);
@@ -460,6 +536,7 @@ bool mma_matrix_unit(struct irb *b, const struct mma_fast *q, const ir_ref *a, c
 	                    ? prev->lane
 	                    : irb_emit(b, IR_SREG, IR_T_I32, NULL, 0, IR_SREG_LANEID, 0);
 	rec->lane = id;
+	s.id = id;
 	rec->next = b->mma_recs;
 	b->mma_recs = rec;
 	if (mu == IR_MU_WMMA12) {

@@ -12,7 +12,9 @@
  *      operand of it whole, no returning atomic) becomes T[k] everywhere -- a pure
  *      renaming, since nothing else writes T[k] -- when no definition of x lies between
  *      the copy and R (R must read x's value at the copy).  An x copied into two tuples
- *      goes into the first; the copy into the second then reads T[k].
+ *      goes into the first; the copy into the second then reads T[k].  1b: a wider x (the
+ *      pair of a ds_read2: an mma's operand loaded from LDS, build_ldsm.c), defined once
+ *      and whole before its copies x[j] -> T[d0 + j], becomes T[d0 ..] the same way.
  *   2. tuple reuse: a tuple whose dwords are copies of U[0..n-1] of one tuple U of its
  *      size is replaced by U at its reader when nothing writes U in between (the B
  *      fragment that two mma share).
@@ -48,7 +50,7 @@ struct tinfo {
 /* Where a renamed one-dword vreg now lives: vreg `to`, dword `sub` (NONE: not renamed). */
 struct dest {
 	uint32_t to;
-	uint8_t sub;
+	uint8_t sub, width; /* width: x's dwords (step 1b) */
 };
 
 static bool is_whole(const struct mir_function *fn, const struct mir_opnd *o)
@@ -169,13 +171,50 @@ static void apply_pieces(struct mir_function *fn, const struct dest *dest)
 			for (unsigned k = 0; k < bl->insns[i].nopnds && k < AMD_MAX_OPNDS; k++) {
 				struct mir_opnd *o = &bl->insns[i].opnds[k];
 				if (o->kind == MIR_VREG && dest[o->v].to != NONE) {
-					o->sub = dest[o->v].sub;
-					o->width = 1;
+					bool whole = is_whole(fn, o);
+					o->sub = (uint8_t)(dest[o->v].sub + (whole ? 0 : o->sub));
+					o->width = whole ? dest[o->v].width : o->width;
 					o->v = dest[o->v].to;
 				}
 			}
 		delete_marked(bl);
 	}
+}
+
+/* Step 1b: a wider x (the pair of a ds_read2, a wide load), defined once and whole in block
+ * b before the copies, copied one piece per dword x[j] -> T[d0 + j] (d0 aligned as x must
+ * be), becomes T[d0 .. d0 + size - 1]: its definition writes those dwords, which nothing
+ * else writes, so its other readers (copies into a second tuple: two mma's sharing A) read
+ * the same values there. */
+static unsigned rename_wide(struct mir_function *fn, const struct tinfo *ti, struct dest *dest,
+                            uint32_t b, uint32_t t, const uint32_t *at, unsigned d0)
+{
+	struct mir_block *bl = &fn->blocks[b];
+	const struct mir_opnd *s0 = &bl->insns[at[d0]].opnds[1];
+	if (bl->insns[at[d0]].op == DELETED || s0->sub != 0)
+		return 0;
+	uint32_t x = s0->v;
+	const struct tinfo *xi = &ti[x];
+	unsigned size = fn->vregs[x].size, align = fn->vregs[x].align ? fn->vregs[x].align : 1;
+	if (size < 2 || size > 4 || d0 + size > fn->vregs[t].size || xi->ndefs != 1 ||
+	    xi->nreads < size || xi->rtn || dest[x].to != NONE || xi->def_block != b ||
+	    d0 % align != 0 || fn->vregs[t].align < align)
+		return 0;
+	const struct mir_insn *def = &bl->insns[xi->def_index];
+	for (unsigned k = 0; k < def->nopnds && k < AMD_MAX_OPNDS; k++)
+		if (def->opnds[k].kind == MIR_VREG && def->opnds[k].v == x &&
+		    (!mir_opnd_is_def(def, k) || !is_whole(fn, &def->opnds[k])))
+			return 0;
+	for (unsigned j = 0; j < size; j++) {
+		const struct mir_insn *c = &bl->insns[at[d0 + j]];
+		if (c->op == DELETED || c->opnds[1].v != x || c->opnds[1].sub != j ||
+		    at[d0 + j] < xi->def_index)
+			return 0;
+	}
+	dest[x] = (struct dest){t, (uint8_t)d0, (uint8_t)size};
+	for (unsigned j = 0; j < size; j++)
+		bl->insns[at[d0 + j]].op = DELETED;
+	return size;
 }
 
 /* Step 1 on the copies into the tuple operand k of R (block b, index r). */
@@ -200,10 +239,12 @@ static unsigned rename_pieces(struct mir_function *fn, const struct tinfo *ti, s
 			clobbered = writes(&bl->insns[j], x);
 		if (clobbered)
 			continue;
-		dest[x] = (struct dest){t, (uint8_t)d};
+		dest[x] = (struct dest){t, (uint8_t)d, 1};
 		c->op = DELETED;
 		done++;
 	}
+	for (unsigned d = 0; d < fn->vregs[t].size && dest[t].to == NONE; d++)
+		done += rename_wide(fn, ti, dest, b, t, at, d);
 	return done;
 }
 
