@@ -26,8 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+from simlib import TARGETS, build_cl, finish
+
 amdsim, mnemonics_exe, srcdir = sys.argv[1:4]
-TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 HINTS = {'gfx90a': ('s_dcache_wb', 's_dcache_inv_vol'),
          'gfx942': ('s_dcache_wb', 's_dcache_inv_vol'), 'gfx1030': ('s_inst_prefetch',),
          'gfx1100': ('s_set_inst_prefetch_distance',), 'gfx1200': ('s_sleep_var',)}
@@ -83,11 +84,9 @@ def disasm_names(hsaco, target):
 
 def build(tmp, target, src=LOOPS, level='-O3'):
     stem = os.path.splitext(os.path.basename(src))[0]
-    o, co = (os.path.join(tmp, '%s-%s%s' % (stem, target, ext)) for ext in ('.o', '.hsaco'))
-    subprocess.run(['clang-19', '-x', 'cl', '-cl-std=CL2.0', '-target', 'amdgcn-amd-amdhsa',
-                    '-mcpu=' + target, '-nogpulib', level, '-I', KSRC, '-c', src, '-o', o],
-                   check=True)
-    subprocess.run(['ld.lld-19', '-shared', o, '-o', co], check=True)
+    co = build_cl(src, target, os.path.join(tmp, '%s-%s' % (stem, target)), ['-I', KSRC], level)
+    if not co:  # simlib printed the FAIL line naming target and source
+        finish()
     return co
 
 

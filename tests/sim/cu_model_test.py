@@ -32,33 +32,24 @@ import math
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 
+from simlib import TARGETS, build_cl, check, cl_flags, finish, run
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
 
 
 def build(target, n, tmp):
     src = os.path.join(HERE, "kernels", "cu_bench.cl")
     base = os.path.join(tmp, "cu-%s-%d" % (target, n))
-    flags = ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=" + target,
-             "-nogpulib", "-O3", "-DN=%d" % n]
-    subprocess.run(["clang-19"] + flags + ["-c", src, "-o", base + ".o"], check=True)
-    subprocess.run(["ld.lld-19", "-shared", base + ".o", "-o", base + ".hsaco"], check=True)
+    flags = ["-DN=%d" % n]
+    if not build_cl(src, target, base, flags):
+        finish()
     occ = {}
     if n == 64:  # clang-19's own occupancy figure per kernel
-        asm = subprocess.run(["clang-19"] + flags + ["-S", src, "-o", "-"], check=True,
-                             capture_output=True, text=True).stdout
+        asm = run(["clang-19"] + cl_flags(target) + ["-O3"] + flags + ["-S", src, "-o", "-"],
+                  check=True).stdout
         kernel = None
         for line in asm.splitlines():
             m = re.match(r"^([a-z_]+):", line)
@@ -71,8 +62,8 @@ def build(target, n, tmp):
 
 
 def stats(amdsim, hsaco, kernel, grid, block, args):
-    r = subprocess.run([amdsim, hsaco, "--kernel", kernel, "--grid", str(grid), "--block",
-                        str(block), "--stats"] + args, capture_output=True, text=True)
+    r = run([amdsim, hsaco, "--kernel", kernel, "--grid", str(grid), "--block", str(block),
+             "--stats"] + args)
     if r.returncode != 0:
         raise RuntimeError("%s %s: exit %d %s" % (hsaco, kernel, r.returncode, r.stderr[:300]))
     out = {}
@@ -184,12 +175,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for t in TARGETS:
             one_target(amdsim, t, tmp)
-    if FAILURES:
-        print("%d failures" % len(FAILURES))
-        return 1
-    print("all passed")
-    return 0
+    finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

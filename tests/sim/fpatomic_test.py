@@ -11,11 +11,11 @@ usage: fpatomic_test.py AMDSIM [TARGET...]"""
 import math
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 
-TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
+from simlib import TARGETS, assemble, run
+
 LANES = 32
 QNAN, QNAN_P, SNAN, NQNAN = 0x7fc00000, 0x7fc12345, 0x7fa00000, 0xffc00001
 ONE, TWO, NEG1, PZERO, NZERO = 0x3f800000, 0x40000000, 0xbf800000, 0, 0x80000000
@@ -100,18 +100,13 @@ amdhsa.kernels:
 
 
 def test_target(amdsim, tmp, t):
-    s = os.path.join(tmp, "fa-%s.s" % t)
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t))
-    r = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj",
-                        s, "-o", o], capture_output=True, text=True)
-    if r.returncode:
-        return ["%s: llvm-mc: %s" % (t, r.stderr[:1500])]
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    h, err = assemble(kernel_src(t), t, os.path.join(tmp, "fa-" + t))
+    if not h:
+        return ["%s: llvm-mc: %s" % (t, err[:1500])]
     inb, outb = os.path.join(tmp, "fa.in"), os.path.join(tmp, "fa.out")
     open(inb, "wb").write(struct.pack("<64I", *([p[0] for p in PAIRS] + [p[1] for p in PAIRS])))
-    r = subprocess.run([amdsim, h, "--kernel", "fa", "--grid", "1", "--block", str(LANES),
-                        "in:" + inb, "out:256:" + outb], capture_output=True, text=True)
+    r = run([amdsim, h, "--kernel", "fa", "--grid", "1", "--block", str(LANES), "in:" + inb,
+             "out:256:" + outb])
     if r.returncode:
         return ["%s: amdsim exit %d: %s" % (t, r.returncode, r.stderr[:800])]
     got = struct.unpack("<64I", open(outb, "rb").read())

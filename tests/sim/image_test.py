@@ -13,27 +13,10 @@ import math
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
-def read_words(path, fmt):
-    data = open(path, "rb").read()
-    return list(struct.unpack("<%d%s" % (len(data) // 4, fmt), data))
+from simlib import build_cl_text, check, finish, read_words, run
 
 
 IMG_FORMATS = {  # name: (channels, bytes per channel, kind) -- docs/TEXTURES.md
@@ -44,12 +27,10 @@ IMG_FORMATS = {  # name: (channels, bytes per channel, kind) -- docs/TEXTURES.md
 
 def img_kernel(tmp, target, name, body):
     """An OpenCL kernel with the image instruction in inline asm (clang-19 assembles it),
-    linked to a code object."""
-    cl, obj, hs = (os.path.join(tmp, "%s.%s" % (name, e)) for e in ("cl", "o", "hsaco"))
-    open(cl, "w").write(body)
-    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                    "-mcpu=" + target, "-nogpulib", "-O3", "-c", cl, "-o", obj], check=True)
-    subprocess.run(["ld.lld-19", "-shared", obj, "-o", hs], check=True)
+    linked to a code object; a failure to build stops the script."""
+    hs = build_cl_text(body, target, os.path.join(tmp, name))
+    if not hs:
+        finish()
     return hs
 
 
@@ -548,10 +529,7 @@ def image_sample_cases(amdsim, tmp, target, name, hs):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_image(sys.argv[1], tmp)
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("ok")
+    finish()
 
 
 if __name__ == "__main__":

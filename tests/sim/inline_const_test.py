@@ -24,15 +24,13 @@ import math
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction
 
-TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
-WAVE32 = ("gfx1030", "gfx1100", "gfx1200")
+from simlib import TARGETS, WAVE32, assemble, check, finish, run
+
 LANES = 32
-FAILURES = []
 
 # (format name, exponent bits, mantissa bits)
 FMT = {"f16": (5, 10), "f32": (8, 23), "f64": (11, 52)}
@@ -45,17 +43,6 @@ CONSTS = INT_CONSTS + FLOAT_CONSTS + [INV2PI]
 SNAN16, SNAN32, SNAN64 = 0x7d00, 0x7fa00000, 0x7ff4000000000000
 MAX_FINITE = {"f16": 0x7bff, "f32": 0x7f7fffff, "f64": 0x7fefffffffffffff}
 INV2PI_BITS = {"f16": 0x3118, "f32": 0x3e22f983, "f64": 0x3fc45f306dc9c882}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
 # ---- IEEE formats on bit patterns ----
@@ -609,13 +596,9 @@ def compare(t, groups, data):
 
 def test_target(amdsim, tmp, t):
     groups = all_groups(t)
-    s = os.path.join(tmp, "ic-%s.s" % t)
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t, groups))
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
-    if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:1500])):
+    h, err = assemble(kernel_src(t, groups), t, os.path.join(tmp, "ic-" + t))
+    if not check(h, "%s: llvm-mc: %s" % (t, err[:1500])):
         return
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
     lits = literal_free(h)
     check(not lits, "%s: %d tested instructions hold a literal, e.g. %s" % (t, len(lits), lits[:3]))
     inb, outb = os.path.join(tmp, "ic.in"), os.path.join(tmp, "ic.out")
@@ -781,13 +764,9 @@ def test_pk_f32_constant(amdsim, tmp, t):
            "f16": ([0] * LANES, [0] * LANES)}
     groups = [("pk", inp, [Case(["v_pk_mul_f32 v[20:21], v[12:13], 1.0"], "b64",
                                 [None] * LANES, "pk_mul_f32 constant")])]
-    s = os.path.join(tmp, "pkf-%s.s" % t)
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t, groups))
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
-    if not check(r.returncode == 0, "%s pk_f32: llvm-mc: %s" % (t, r.stderr[:800])):
+    h, err = assemble(kernel_src(t, groups), t, os.path.join(tmp, "pkf-" + t))
+    if not check(h, "%s pk_f32: llvm-mc: %s" % (t, err[:800])):
         return
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
     inb, outb = os.path.join(tmp, "pkf.in"), os.path.join(tmp, "pkf.out")
     open(inb, "wb").write(group_input(inp))
     r = run([amdsim, h, "--kernel", "ic", "--grid", "1", "--block", str(LANES), "in:" + inb,
@@ -910,13 +889,10 @@ def test_divnan(amdsim, tmp, t):
 
 
 def run_kernel(amdsim, tmp, t, tag, groups, round32, extra=""):
-    s = os.path.join(tmp, "%s-%s.s" % (tag, t))
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(kernel_src(t, groups, round32, extra))
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s, "-o", o])
-    if not check(r.returncode == 0, "%s outmod: llvm-mc: %s" % (t, r.stderr[:1500])):
+    h, err = assemble(kernel_src(t, groups, round32, extra), t,
+                      os.path.join(tmp, "%s-%s" % (tag, t)))
+    if not check(h, "%s outmod: llvm-mc: %s" % (t, err[:1500])):
         return
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
     inb, outb = os.path.join(tmp, "om.in"), os.path.join(tmp, "om.out")
     open(inb, "wb").write(b"".join(group_input(g[1]) for g in groups))
     size = sum(out_bytes(cs) for g in groups for cs in g[2])
@@ -938,10 +914,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for t in targets:
             test(amdsim, tmp, t)
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("ok")
+    finish()
 
 
 main()

@@ -12,12 +12,10 @@ naming the pc and the address; the same instruction at an aligned address is not
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
-FAILURES = []
+from simlib import TARGETS, assemble, check, finish, metadata, run
 
 # name: (address in v1, DS instruction with generic mnemonic, the alignment it misses or 0)
 CASES = {
@@ -73,31 +71,6 @@ KERNEL = """
 .end_amdhsa_kernel
 """
 
-META = """  - .name: {name}
-    .symbol: {name}.kd
-    .kernarg_segment_size: 8
-    .group_segment_fixed_size: 64
-    .private_segment_fixed_size: 0
-    .kernarg_segment_align: 8
-    .wavefront_size: {wsize}
-    .sgpr_count: 16
-    .vgpr_count: 8
-    .max_flat_workgroup_size: 256
-    .args:
-      - {{ .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }}
-"""
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(cmd, env=None):
-    return subprocess.run(cmd, capture_output=True, text=True, env=env)
-
 
 def build(t, tmp):
     gfx9 = t in ("gfx90a", "gfx942")
@@ -110,17 +83,9 @@ def build(t, tmp):
         op, rest = insn.split(" ", 1)
         src += KERNEL.format(name=n, addr=addr, insn=names[op] + " " + rest, wait=wait,
                              wave=wave)
-    meta = "".join(META.format(name=n, wsize=64 if gfx9 else 32) for n in CASES)
-    src += ("\n.amdgpu_metadata\n---\namdhsa.version: [ 1, 2 ]\namdhsa.kernels:\n%s..."
-            "\n.end_amdgpu_metadata\n" % meta)
-    s = os.path.join(tmp, "align-%s.s" % t)
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(src)
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s,
-             "-o", o])
-    if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:500])):
-        return None
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
+    src += metadata(CASES, 64 if gfx9 else 32, lds=64)
+    h, err = assemble(src, t, os.path.join(tmp, "align-" + t))
+    check(h, "%s: llvm-mc: %s" % (t, err[:500]))
     return h
 
 
@@ -137,10 +102,10 @@ def main():
             for n, (addr, _, need) in CASES.items():
                 cmd = [amdsim, h, "--kernel", n, "--grid", "1", "--block", "64",
                        "out:256:" + outb]
-                r = run(cmd, env)
+                r = run(cmd, env=env)
                 check(r.returncode == 0, "%s %s: unaligned mode (default) accepts it (exit "
                       "%d: %s)" % (t, n, r.returncode, r.stderr[:300]))
-                r = run(cmd + ["--alignment-mode", "aligned"], env)
+                r = run(cmd + ["--alignment-mode", "aligned"], env=env)
                 if need:
                     ok = (r.returncode == 3 and "misaligned LDS access" in r.stderr
                           and "pc 0x" in r.stderr and "not %d-byte aligned" % need in r.stderr
@@ -153,17 +118,14 @@ def main():
                           "(exit %d: %s)" % (t, n, r.returncode, r.stderr[:300]))
             # the environment variable selects the mode for whole test suites
             r = run([amdsim, h, "--kernel", "b128_at8", "--grid", "1", "--block", "64",
-                     "out:256:" + outb], dict(env, AMDSIM_ALIGNMENT_MODE="aligned"))
+                     "out:256:" + outb], env=dict(env, AMDSIM_ALIGNMENT_MODE="aligned"))
             check(r.returncode == 3 and "address 0x8 " in r.stderr,
                   "%s: AMDSIM_ALIGNMENT_MODE=aligned (exit %d: %s)"
                   % (t, r.returncode, r.stderr[:300]))
-        r = run([amdsim, "x.hsaco", "--alignment-mode", "dword"], env)
+        r = run([amdsim, "x.hsaco", "--alignment-mode", "dword"], env=env)
         check(r.returncode == 2 and "bad alignment mode 'dword'" in r.stderr,
               "an unknown mode is refused by name (exit %d: %s)" % (r.returncode, r.stderr))
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("ok")
+    finish()
 
 
 main()

@@ -15,20 +15,19 @@ usage: pk_f32_test.py AMDSIM SRCDIR"""
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction
 
+from simlib import TARGETS, build_cl, check, finish, run
+
 amdsim, srcdir = sys.argv[1:3]
-TARGETS = ('gfx90a', 'gfx942', 'gfx1030', 'gfx1100', 'gfx1200')
 PACKED = ('gfx90a', 'gfx942')
 SRC = os.path.join(srcdir, 'tests', 'sim', 'kernels', 'pk_f32.cl')
 KSRC = os.path.join(srcdir, 'tests', 'kernels', 'src')
 GRID, BLOCK = 2, 64
 N = GRID * BLOCK  # float2 elements per buffer
 NAN = 'nan'
-failures = []
 
 
 def decode(bits, ftz):
@@ -145,21 +144,15 @@ def operands(rng):
 
 def build(tmp, target, ftz):
     flags = ['-cl-denorms-are-zero'] if ftz else []
-    o, co = (os.path.join(tmp, 'pk-%s-%d%s' % (target, ftz, ext)) for ext in ('.o', '.hsaco'))
-    subprocess.run(['clang-19', '-x', 'cl', '-cl-std=CL2.0', '-target', 'amdgcn-amd-amdhsa',
-                    '-mcpu=' + target, '-nogpulib', '-O3', '-I', KSRC] + flags +
-                   ['-c', SRC, '-o', o], check=True)
-    subprocess.run(['ld.lld-19', '-shared', o, '-o', co], check=True)
-    return co
+    return build_cl(SRC, target, os.path.join(tmp, 'pk-%s-%d' % (target, ftz)),
+                    ['-I', KSRC] + flags)
 
 
 def check_packed(hsaco, target):
-    text = subprocess.run(['llvm-objdump-19', '-d', '--mcpu=' + target, hsaco],
-                          capture_output=True, text=True, check=True).stdout
+    text = run(['llvm-objdump-19', '-d', '--mcpu=' + target, hsaco], check=True).stdout
     for want in ('v_pk_fma_f32', 'v_pk_mul_f32', 'v_pk_add_f32', 'neg_lo:[0,0,1]'):
-        if want not in text:
-            failures.append('%s: clang-19 no longer emits %s (the test would not cover it)'
-                            % (target, want))
+        check(want in text, '%s: clang-19 no longer emits %s (the test would not cover it)'
+              % (target, want))
 
 
 # kernel -> (output f32 per element, [(op, output slot, operand buffers)] per half)
@@ -170,16 +163,14 @@ KERNELS = {
 }
 
 
-def run(tmp, hsaco, target, ftz, kernel, ins, bufs):
+def run_kernel(tmp, hsaco, target, ftz, kernel, ins, bufs):
     width, ops = KERNELS[kernel]
     out = os.path.join(tmp, 'out.bin')
-    p = subprocess.run([amdsim, hsaco, '--kernel', kernel, '--grid', str(GRID), '--block',
-                        str(BLOCK)] + ['in:' + f for f in ins] +
-                       ['out:%d:%s' % (4 * width * N, out)],
-                       capture_output=True, text=True, timeout=120)
+    p = run([amdsim, hsaco, '--kernel', kernel, '--grid', str(GRID), '--block', str(BLOCK)] +
+            ['in:' + f for f in ins] + ['out:%d:%s' % (4 * width * N, out)], timeout=120)
     where = '%s %s%s' % (target, kernel, ' (denormals flushed)' if ftz else '')
-    if p.returncode != 0:
-        failures.append('%s: amdsim exit %d: %s' % (where, p.returncode, p.stderr[-400:]))
+    if not check(p.returncode == 0, '%s: amdsim exit %d: %s'
+                 % (where, p.returncode, p.stderr[-400:])):
         return
     got = struct.unpack('<%dI' % (width * N), open(out, 'rb').read())
     bad = []
@@ -193,8 +184,7 @@ def run(tmp, hsaco, target, ftz, kernel, ins, bufs):
                     bad.append('[%d].%d %s(%s) = %#010x, expected %s' % (
                         i, h, op, ', '.join('%#010x' % a for a in args), g,
                         'NaN' if want is NAN else '%#010x' % want))
-    if bad:
-        failures.append('%s: %d wrong values, first %s' % (where, len(bad), bad[0]))
+    check(not bad, '%s: %d wrong values, first %s' % (where, len(bad), bad[0] if bad else ''))
 
 
 def main():
@@ -209,14 +199,13 @@ def main():
         for target in TARGETS:
             for ftz in (False, True):
                 hsaco = build(tmp, target, ftz)
+                if not hsaco:
+                    continue
                 if target in PACKED:
                     check_packed(hsaco, target)
                 for kernel in KERNELS:
-                    run(tmp, hsaco, target, ftz, kernel, ins, bufs)
-    for f in failures:
-        print('FAIL', f)
-    print('packed f32 kernels in amdsim: %d failures' % len(failures))
-    return 1 if failures else 0
+                    run_kernel(tmp, hsaco, target, ftz, kernel, ins, bufs)
+    finish()
 
 
-sys.exit(main())
+main()

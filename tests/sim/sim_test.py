@@ -15,76 +15,27 @@
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 
+from simlib import (TARGETS, WAVE32, assemble, build_cl, build_cl_text, check, disasm, finish,
+                    metadata, patch_word, read_words, run, text_section)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"]
-WAVE32 = ("gfx1030", "gfx1100", "gfx1200")  # default wave32; they also run wave64 code
-FAILURES = []
 
 
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
-def build_cl(name, target, outdir, flags=()):
-    src = os.path.join(HERE, "kernels", name + ".cl")
-    tag = target + "".join(flags)
-    obj = os.path.join(outdir, "%s-%s.o" % (name, tag))
-    hsaco = os.path.join(outdir, "%s-%s.hsaco" % (name, tag))
-    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                    "-mcpu=" + target, "-nogpulib", "-O3", *flags, "-c", src, "-o", obj],
-                   check=True)
-    subprocess.run(["ld.lld-19", "-shared", obj, "-o", hsaco], check=True)
-    return hsaco
+def build_kernel(name, target, outdir, flags=()):
+    """tests/sim/kernels/NAME.cl for target; a failure to build stops the script."""
+    base = os.path.join(outdir, "%s-%s" % (name, target + "".join(flags)))
+    h = build_cl(os.path.join(HERE, "kernels", name + ".cl"), target, base, flags)
+    if not h:
+        finish()
+    return h
 
 
 def write_floats(path, vals):
     with open(path, "wb") as f:
         f.write(struct.pack("<%df" % len(vals), *vals))
-
-
-def read_words(path, fmt):
-    data = open(path, "rb").read()
-    return list(struct.unpack("<%d%s" % (len(data) // 4, fmt), data))
-
-
-def text_section(hsaco):
-    """(file offset, address) of .text, from llvm-readelf-19."""
-    out = run(["llvm-readelf-19", "-S", "-W", hsaco]).stdout
-    for ln in out.splitlines():
-        f = ln.replace("]", "] ").split()
-        if ".text" in f:
-            i = f.index(".text")
-            return int(f[i + 3], 16), int(f[i + 2], 16)
-    raise RuntimeError("no .text in " + hsaco)
-
-
-def disasm(hsaco):
-    """[(address, mnemonic, text, [words])] from llvm-objdump-19."""
-    res = []
-    for ln in run(["llvm-objdump-19", "-d", hsaco]).stdout.splitlines():
-        m = re.match(r"\s+(\S+)(.*?)//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)", ln)
-        if m:
-            res.append((int(m.group(3), 16), m.group(1), (m.group(1) + m.group(2)).strip(),
-                        [int(x, 16) for x in m.group(4).split()]))
-    return res
-
-
-def patch_word(src, dst, addr, word):
-    off, base = text_section(src)
-    data = bytearray(open(src, "rb").read())
-    data[off + addr - base: off + addr - base + 4] = struct.pack("<I", word)
-    open(dst, "wb").write(data)
 
 
 def delete_insn(src, dst, addr, end_addr):
@@ -110,7 +61,7 @@ def vadd_args(tmp, n=1000, size=None):
 def test_exec(amdsim, tmp):
     test_vbuffer_gfx12(amdsim, tmp)
     for t in TARGETS:
-        h = build_cl("vadd", t, tmp)
+        h = build_kernel("vadd", t, tmp)
         args, out, exp = vadd_args(tmp)
         r = run([amdsim, h, "--kernel", "vadd", "--grid", "4", "--block", "256"] + args)
         check(r.returncode == 0, "%s vadd exit %d: %s" % (t, r.returncode, r.stderr))
@@ -123,7 +74,7 @@ def test_exec(amdsim, tmp):
         ok = ok and re.search(part, r.stdout) is not None
         check(ok, "%s --trace prints instructions with wave and EXEC: %s" % (t, r.stdout[:300]))
         # reduction with barriers and LDS
-        h = build_cl("lds_sum", t, tmp)
+        h = build_kernel("lds_sum", t, tmp)
         a = os.path.join(tmp, "la.bin")
         open(a, "wb").write(struct.pack("<1024I", *range(1024)))
         o = os.path.join(tmp, "lo.bin")
@@ -141,12 +92,12 @@ def test_exec(amdsim, tmp):
         check(r.returncode == 0, "%s lds_sum exit %d: %s" % (t, r.returncode, r.stderr))
         check(read_words(o, "I") == exp, "%s lds_sum result" % t)
         if t in WAVE32:  # RDNA also runs wave64 code
-            h = build_cl("lds_sum", t, tmp, ("-mwavefrontsize64",))
+            h = build_kernel("lds_sum", t, tmp, ("-mwavefrontsize64",))
             r = run([amdsim, h, "--kernel", "lds_sum", "--grid", "4", "--block", "256",
                      "in:" + a, "out:16:" + o, "u32:10", "--stats"])
             check(r.returncode == 0 and read_words(o, "I") == exp,
                   "%s wave64 lds_sum: exit %d %s" % (t, r.returncode, r.stderr[:300]))
-            h = build_cl("vadd", t, tmp, ("-mwavefrontsize64",))
+            h = build_kernel("vadd", t, tmp, ("-mwavefrontsize64",))
             args, out, vexp = vadd_args(tmp)
             r = run([amdsim, h, "--kernel", "vadd", "--grid", "3", "--block", "100"] + args)
             check(r.returncode == 0 and read_words(out, "f")[:300] == vexp[:300],
@@ -174,14 +125,9 @@ VBUF12_BODY = """  s_load_b64 s[0:1], s[0:1], 0x0
 def test_vbuffer_gfx12(amdsim, tmp):
     start, end = W12_SRC.index("  s_load_b64"), W12_SRC.index(".rodata")
     src = W12_SRC[:start] + VBUF12_BODY + W12_SRC[end:]
-    s = os.path.join(tmp, "vbuf12.s")
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(src)
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj", s,
-             "-o", o])
-    if not check(r.returncode == 0, "gfx1200 vbuffer: llvm-mc: %s" % r.stderr[:500]):
+    h, err = assemble(src, "gfx1200", os.path.join(tmp, "vbuf12"))
+    if not check(h, "gfx1200 vbuffer: llvm-mc: %s" % err[:500]):
         return
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
     buf, outb = os.path.join(tmp, "vbuf.bin"), os.path.join(tmp, "vbuf.out")
     open(buf, "wb").write(struct.pack("<64I", *range(1000, 1064)))
     r = run([amdsim, h, "--kernel", "w12", "--grid", "1", "--block", "64",
@@ -221,7 +167,7 @@ def wait_sites(target, insns):
 
 def test_waitcnt(amdsim, tmp):
     for t in TARGETS:
-        h = build_cl("vadd", t, tmp)
+        h = build_kernel("vadd", t, tmp)
         args, out, exp = vadd_args(tmp)
         cmd = ["--kernel", "vadd", "--grid", "4", "--block", "256"] + args
         check(run([amdsim, h] + cmd).returncode == 0, "%s: unpatched vadd passes" % t)
@@ -298,14 +244,9 @@ amdhsa.kernels:
 
 
 def test_waitcnt_gfx12(amdsim, tmp):
-    s = os.path.join(tmp, "w12.s")
-    o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-    open(s, "w").write(W12_SRC)
-    r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj", s,
-             "-o", o])
-    if not check(r.returncode == 0, "gfx1200 w12: llvm-mc: %s" % r.stderr[:500]):
+    h, err = assemble(W12_SRC, "gfx1200", os.path.join(tmp, "w12"))
+    if not check(h, "gfx1200 w12: llvm-mc: %s" % err[:500]):
         return
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
     buf = os.path.join(tmp, "w12.bin")
     open(buf, "wb").write(struct.pack("<64I", *range(1000, 1064)))
     outb = os.path.join(tmp, "w12.out")
@@ -394,52 +335,22 @@ ASM_KERNEL = """
 .end_amdhsa_kernel
 """
 
-ASM_META = """
-.amdgpu_metadata
----
-amdhsa.version: [ 1, 2 ]
-amdhsa.kernels:
-{kernels}
-...
-.end_amdgpu_metadata
-"""
-
-META_KERNEL = """  - .name: {name}
-    .symbol: {name}.kd
-    .kernarg_segment_size: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .kernarg_segment_align: 8
-    .wavefront_size: 64
-    .sgpr_count: 16
-    .vgpr_count: 8
-    .max_flat_workgroup_size: 256
-    .args:
-      - {{ .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }}
-"""
-
 
 def test_hazard(amdsim, tmp):
     for t in ["gfx90a", "gfx942", "gfx1030"]:
         names = [n for n, (ts, _, _) in HAZARD_KERNELS.items() if t in ts]
         src = '.amdgcn_target "amdgcn-amd-amdhsa--%s"\n' % t
-        kernel, meta = ASM_KERNEL, META_KERNEL
+        kernel = ASM_KERNEL
         if t in WAVE32:
             kernel = kernel.replace(".amdhsa_accum_offset 8", ".amdhsa_wavefront_size32 1")
-            meta = meta.replace(".wavefront_size: 64", ".wavefront_size: 32")
         for n in names:
             body = "\n".join("  s_nop " + ln[4:] if ln.startswith("NOP") else "  " + ln
                              for ln in HAZARD_KERNELS[n][1])
             src += kernel.format(name=n, body=body)
-        src += ASM_META.format(kernels="".join(meta.format(name=n) for n in names))
-        s = os.path.join(tmp, "hz-%s.s" % t)
-        o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-        open(s, "w").write(src)
-        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s,
-                 "-o", o])
-        if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:500])):
+        src += metadata(names, 32 if t in WAVE32 else 64)
+        h, err = assemble(src, t, os.path.join(tmp, "hz-" + t))
+        if not check(h, "%s: llvm-mc: %s" % (t, err[:500])):
             continue
-        subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
         insns = disasm(h)
         outb = os.path.join(tmp, "hz.out")
         for n in names:
@@ -499,17 +410,10 @@ def test_roundmode(amdsim, tmp):
             if t == "gfx1200":  # gfx12 has the split waits only
                 k = k.replace("s_waitcnt lgkmcnt(0)", "s_wait_kmcnt 0x0")
             src += k.format(name=n, body="\n".join("  " + ln for ln in ROUND_BODY))
-        meta = "".join(META_KERNEL.format(name=n) for n in names)
-        src += ASM_META.format(kernels=meta.replace(".wavefront_size: 64",
-                                                    ".wavefront_size: %d" % wave))
-        s = os.path.join(tmp, "round-%s.s" % t)
-        o, h = s[:-2] + ".o", s[:-2] + ".hsaco"
-        open(s, "w").write(src)
-        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t, "-filetype=obj", s,
-                 "-o", o])
-        if not check(r.returncode == 0, "%s: llvm-mc: %s" % (t, r.stderr[:500])):
+        src += metadata(names, wave)
+        h, err = assemble(src, t, os.path.join(tmp, "round-" + t))
+        if not check(h, "%s: llvm-mc: %s" % (t, err[:500])):
             continue
-        subprocess.run(["ld.lld-19", "-shared", o, "-o", h], check=True)
         outb = os.path.join(tmp, "round.out")
         for (rm32, rm64), n in zip(cases, names):
             r = run([amdsim, h, "--kernel", n, "--grid", "1", "--block", str(wave),
@@ -525,7 +429,7 @@ def test_roundmode(amdsim, tmp):
 
 def test_determinism(amdsim, tmp):
     for t in ["gfx90a", "gfx1100", "gfx1200"]:
-        h = build_cl("lds_sum", t, tmp)
+        h = build_kernel("lds_sum", t, tmp)
         a = os.path.join(tmp, "la.bin")
         open(a, "wb").write(struct.pack("<2048I", *[i * 7 for i in range(2048)]))
         res = []
@@ -542,7 +446,7 @@ def test_determinism(amdsim, tmp):
 
 
 def test_errors(amdsim, tmp):
-    h = build_cl("vadd", "gfx90a", tmp)
+    h = build_kernel("vadd", "gfx90a", tmp)
     args, out, exp = vadd_args(tmp)
     base = ["--kernel", "vadd", "--grid", "4", "--block", "256"]
     data = open(h, "rb").read()
@@ -583,13 +487,9 @@ def test_errors(amdsim, tmp):
                "  float4 r = 0; int x = __builtin_amdgcn_workitem_id_x();\n"
                '  __asm volatile("%s" : "+v"(r) : "v"(x), "s"(*d)%s);\n'
                "  o[x] = r;\n}\n" % (insn, samp))
-        cl, obj, hi = (os.path.join(tmp, "img." + e) for e in ("cl", "o", "hsaco"))
-        open(cl, "w").write(src)
-        r = run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                 "-mcpu=" + target, "-nogpulib", "-O3", "-c", cl, "-o", obj])
-        if not check(r.returncode == 0, "%s image kernel: %s" % (target, r.stderr[:300])):
+        hi = build_cl_text(src, target, os.path.join(tmp, "img"))
+        if not hi:  # the failure names target and img.cl
             continue
-        subprocess.run(["ld.lld-19", "-shared", obj, "-o", hi], check=True)
         desc = os.path.join(tmp, "desc.bin")
         open(desc, "wb").write(bytes(64))
         outi = os.path.join(tmp, "img.out")
@@ -606,14 +506,9 @@ def test_errors(amdsim, tmp):
                          ("s_barrier_signal 0", "only the work-group barrier")]:
         src = W12_SRC.replace("  s_wait_loadcnt_dscnt 0x0\n",
                               "  s_wait_loadcnt_dscnt 0x0\n  %s\n" % body)
-        s = os.path.join(tmp, "bar12.s")
-        o, hb = s[:-2] + ".o", s[:-2] + ".hsaco"
-        open(s, "w").write(src)
-        r = run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1200", "-filetype=obj",
-                 s, "-o", o])
-        if not check(r.returncode == 0, "gfx1200 barrier kernel: %s" % r.stderr[:300]):
+        hb, err = assemble(src, "gfx1200", os.path.join(tmp, "bar12"))
+        if not check(hb, "gfx1200 barrier kernel: %s" % err[:300]):
             continue
-        subprocess.run(["ld.lld-19", "-shared", o, "-o", hb], check=True)
         outb = os.path.join(tmp, "bar12.out")
         r = run([amdsim, hb, "--kernel", "w12", "--grid", "1", "--block", "64",
                  "out:256:" + outb])
@@ -625,7 +520,7 @@ def test_errors(amdsim, tmp):
 def test_spin(amdsim, tmp):
     n, groups = 128, 2
     for t in ("gfx90a", "gfx1100"):
-        h = build_cl("spin", t, tmp)
+        h = build_kernel("spin", t, tmp)
         out = os.path.join(tmp, "spin-%s.bin" % t)
         base = [amdsim, h, "--kernel", "spin", "--grid", str(groups), "--block", str(n),
                 "out:%d:%s" % (4 * n * groups, out), "i32:%d" % n]
@@ -650,7 +545,7 @@ def test_spin(amdsim, tmp):
 
 def test_api(amdsim, tmp, loader):
     for t in TARGETS:
-        h = build_cl("vadd", t, tmp)
+        h = build_kernel("vadd", t, tmp)
         r = run([loader, h, t])
         check(r.returncode == 0, "%s loader/API unit test: %s%s" % (t, r.stdout, r.stderr))
 
@@ -662,10 +557,7 @@ def main():
             test_api(amdsim, tmp, sys.argv[3])
         else:
             globals()["test_" + what](amdsim, tmp)
-    if FAILURES:
-        print("%d failure(s)" % len(FAILURES))
-        sys.exit(1)
-    print("ok")
+    finish()
 
 
 main()

@@ -16,30 +16,29 @@ import subprocess
 import sys
 import tempfile
 
+import simlib
+
 amdsim, srcdir = sys.argv[1], sys.argv[2]
 KSRC = os.path.join(srcdir, "tests", "kernels", "src")
 failures = []
 
 
 def build(tmp, name, src_text, drop_waits=False):
-    cl, s, o, co = (os.path.join(tmp, name + ext) for ext in (".cl", ".s", ".o", ".hsaco"))
+    cl = os.path.join(tmp, name + ".cl")
     with open(cl, "w") as f:
         f.write(src_text)
-    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                    "-mcpu=gfx90a", "-nogpulib", "-O3", "-I", KSRC, "-S", cl, "-o", s],
-                   check=True)
+    asm = simlib.run(["clang-19"] + simlib.cl_flags("gfx90a") +
+                     ["-O3", "-I", KSRC, "-S", cl, "-o", "-"], check=True).stdout
     if drop_waits:
-        text = open(s).read().splitlines(True)
-        with open(s, "w") as f:
-            f.writelines(l for l in text if "s_waitcnt" not in l)
-    subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj",
-                    s, "-o", o], check=True)
-    subprocess.run(["ld.lld-19", "-shared", o, "-o", co], check=True)
+        asm = "".join(l for l in asm.splitlines(True) if "s_waitcnt" not in l)
+    co, err = simlib.assemble(asm, "gfx90a", os.path.join(tmp, name))
+    if not co:
+        sys.exit("FAIL: %s: llvm-mc-19: %s" % (name, err[:600]))
     return co
 
 
 def check(what, args, status, err_has=(), err_lacks=()):
-    p = subprocess.run([amdsim] + args, capture_output=True, text=True, timeout=120)
+    p = simlib.run([amdsim] + args, timeout=120)
     problems = [f"exit {p.returncode}, expected {status}"] if p.returncode != status else []
     problems += [f"stderr lacks {s!r}" for s in err_has if s not in p.stderr]
     problems += [f"stderr has {s!r}" for s in err_lacks if s in p.stderr]

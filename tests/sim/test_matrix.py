@@ -31,22 +31,10 @@ Layout sources (the tables in LAYOUT below; docs/MATRIX_UNITS.md):
 import os
 import random
 import struct
-import subprocess
 import sys
 import tempfile
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+from simlib import build_cl_text, check, disasm, finish, run, text_section
 
 
 # ---- layouts written from the documents: (lane, register, sub-element) per element ----
@@ -211,15 +199,8 @@ def from_lane_major(data, nregs, lanes):
 # ---- kernels ----
 
 def build(src, target, tmp, name):
-    cl = os.path.join(tmp, name + ".cl")
-    obj, hsaco = cl[:-3] + ".o", cl[:-3] + ".hsaco"
-    open(cl, "w").write(src)
-    r = run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-             "-mcpu=" + target, "-nogpulib", "-O3", "-c", cl, "-o", obj])
-    if not check(r.returncode == 0, "%s %s: clang: %s" % (target, name, r.stderr[-400:])):
-        return None
-    run(["ld.lld-19", "-shared", obj, "-o", hsaco], check=True)
-    return hsaco
+    """A failure to compile is a failure naming target and NAME.cl, and gives None."""
+    return build_cl_text(src, target, os.path.join(tmp, name))
 
 
 HEADER = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
@@ -621,8 +602,7 @@ def main():
     amdsim, what = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         {"layout": test_layout, "hazard": test_hazard, "place": test_place}[what](amdsim, tmp)
-    print("%d failures" % len(FAILURES))
-    return 1 if FAILURES else 0
+    finish()
 
 
 # The wait states amdsim's rules ask for (src/sim/check.c) per MFMA row, written from the
@@ -671,28 +651,6 @@ HAZ_TYPES = {  # builtin suffix -> (A type, C type, C element type)
 }
 
 
-def disasm(hsaco):
-    """[(address, mnemonic, words)] of .text, from llvm-objdump-19."""
-    import re
-    res = []
-    for ln in run(["llvm-objdump-19", "-d", hsaco]).stdout.splitlines():
-        m = re.match(r"\s+(\S+)(.*?)//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)", ln)
-        if m:
-            res.append((int(m.group(3), 16), m.group(1), m.group(2).strip(),
-                        [int(x, 16) for x in m.group(4).split()]))
-    return res
-
-
-def text_offset(hsaco):
-    out = run(["llvm-readelf-19", "-S", "-W", hsaco]).stdout
-    for ln in out.splitlines():
-        f = ln.replace("]", "] ").split()
-        if ".text" in f:
-            i = f.index(".text")
-            return int(f[i + 3], 16), int(f[i + 2], 16)
-    raise RuntimeError("no .text")
-
-
 def nops_after(insns, idx):
     """Wait states of the s_nop run right after instruction idx, and the run's indexes."""
     n, run_idx, k = 0, [], idx + 1
@@ -705,7 +663,7 @@ def nops_after(insns, idx):
 
 def shorten_nops(hsaco, dst, insns, run_idx, by):
     """A copy of hsaco whose s_nop run after an MFMA has `by` fewer wait states."""
-    off, base = text_offset(hsaco)
+    off, base = text_section(hsaco)
     data = bytearray(open(hsaco, "rb").read())
     first = insns[run_idx[0]]
     word = first[3][0]
@@ -804,7 +762,7 @@ def test_wmma_hazard(amdsim, tmp):
                  "inout:%s:%s" % (write(tmp, "c", size), os.path.join(tmp, "co")),
                  "out:64:" + os.path.join(tmp, "o")])
         check(r.returncode == 0, "%s: amdsim rejects clang's WMMA code: %s" % (target, r.stderr))
-        off, base = text_offset(h)
+        off, base = text_section(h)
         data = bytearray(open(h, "rb").read())
         at = off + insns[idx[0] + 1][0] - base
         data[at:at + 4] = struct.pack("<I", 0xBF800000)  # v_nop -> s_nop 0 (not a VALU)
@@ -825,4 +783,4 @@ def write(tmp, name, size):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
