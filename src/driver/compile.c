@@ -59,8 +59,12 @@ static void keep_printfs(struct compiler *c, const struct ir_function *ir)
 	}
 }
 
-double drv_thread_cpu(void)
+/* The thread's CPU time for --time-passes; 0 without it, so that an untimed compile
+ * makes no clock_gettime call per stage. */
+double drv_stage_clock(const struct compiler *c)
 {
+	if (!c->o->time_passes)
+		return 0;
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID,
 	              &ts); /* CPU: wall time on a shared machine is noise */
@@ -69,7 +73,9 @@ double drv_thread_cpu(void)
 
 static void lap(struct compiler *c, enum stage s)
 {
-	double n = drv_thread_cpu();
+	if (!c->o->time_passes)
+		return;
+	double n = drv_stage_clock(c);
 	c->t[s] += n - c->mark;
 	c->mark = n;
 	size_t used = pa_arena_used(&c->fn_arena) + pa_arena_used(&c->mir_arena[0]) +
@@ -791,7 +797,7 @@ void drv_compile_here(struct compiler *c, const struct ptx_function *pf)
 	pa_arena_reset(&c->fn_arena);
 	pa_arena_reset(&c->mir_arena[0]);
 	pa_arena_reset(&c->mir_arena[1]);
-	c->mark = drv_thread_cpu();
+	c->mark = drv_stage_clock(c);
 	c->bytes_mark = 0;
 }
 
@@ -926,7 +932,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_init(&c.lib_arena);
 	ir_funclib_init(&c.lib, &c.lib_arena);
 	drv_pool_start(&c);
-	c.mark = drv_thread_cpu();
+	c.mark = drv_stage_clock(&c);
 	struct ptx_parse_options popts = {.filename = o->filename,
 	                                  .diag = d,
 	                                  .on_function = on_function,

@@ -89,7 +89,7 @@ struct compiler {
 };
 
 /* compile.c */
-double drv_thread_cpu(void);
+double drv_stage_clock(const struct compiler *c);
 size_t drv_kernel_slot(struct compiler *c);
 void drv_compile_here(struct compiler *c, const struct ptx_function *pf);
 struct pa_arena *drv_mir_arena(struct compiler *c);

@@ -88,7 +88,7 @@ static void run_job(struct worker *w, struct kjob *j)
 	pa_arena_init(&s->lib_arena);
 	ir_funclib_init(&s->lib, &s->lib_arena); /* (empty: the kernel calls nothing) */
 	s->mod = j->mod;
-	s->mark = drv_thread_cpu();
+	s->mark = drv_stage_clock(s);
 	drv_compile_here(s, j->fn);
 	w->fn_arena = s->fn_arena;
 	w->mir_arena[0] = s->mir_arena[0];
