@@ -5,7 +5,8 @@
 #   e.g. tests/fuzz/build-and-run.sh /tmp/fuzz -max_total_time=600
 #
 # meson's project compiler is gcc, which has no libFuzzer, so this script compiles
-# src/util/*.c, src/parse/*.c (globbed now, skipping files that define main) and
+# src/util/*.c, src/parse/*.c (globbed now, skipping files that define main), the keyword
+# tables gen_kwtab.py writes and
 # tests/fuzz/fuzz_parse.c directly with -fsanitize=fuzzer,address,undefined.
 # Seeds are the corpus split into one-function modules (split_seeds.py), the
 # hand-written corpus files and the saved inputs in tests/fuzz/crashes;
@@ -25,6 +26,10 @@ for f in "$root"/src/util/*.c "$root"/src/parse/*.c; do
 	grep -q '^int main' "$f" && continue
 	srcs="$srcs $f"
 done
+# The keyword tables are generated at build time (src/parse/meson.build does the same).
+python3 "$root/src/parse/gen_kwtab.py" "$root/src/parse/ptx_dotwords.def" \
+	"$root/src/parse/ptx_ops.def" "$out/ptx_kwtab.c"
+srcs="$srcs $out/ptx_kwtab.c"
 # shellcheck disable=SC2086
 "$cc" -g -O1 -std=c17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
