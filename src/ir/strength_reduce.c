@@ -520,6 +520,23 @@ static bool access_form(struct sr *r, const struct ir_insn *in, struct walk *w, 
 	return true;
 }
 
+/* The group of access `in` (NULL when it is none or its address is not affine in the
+ * counter), its address's affine form in *a and the operations it takes apart in *ops. */
+static struct group *access_group(struct sr *r, const struct ir_insn *in, struct affine *a,
+                                  unsigned *ops)
+{
+	uint32_t space;
+	struct walk w = {.fn = r->fn,
+	                 .ind = &r->ind,
+	                 .seen = r->seen,
+	                 .nseen = r->nseen,
+	                 .stamp = r->ind.loop + 1};
+	if (!is_access(r->fn, in, &space) || !access_form(r, in, &w, a))
+		return NULL;
+	*ops = w.ops;
+	return group_of(r, a, space);
+}
+
 /* Pass 1 over loop l's own blocks: the groups, their offsets and their gain. */
 static void collect(struct sr *r, uint32_t l)
 {
@@ -530,16 +547,9 @@ static void collect(struct sr *r, uint32_t l)
 			continue;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			const struct ir_insn *in = &bl->insns[i];
-			uint32_t space;
 			struct affine a;
-			struct walk w = {.fn = fn,
-			                 .ind = &r->ind,
-			                 .seen = r->seen,
-			                 .nseen = r->nseen,
-			                 .stamp = r->ind.loop + 1};
-			if (!is_access(fn, in, &space) || !access_form(r, in, &w, &a))
-				continue;
-			struct group *g = group_of(r, &a, space);
+			unsigned ops;
+			struct group *g = access_group(r, in, &a, &ops);
 			if (!g)
 				continue;
 			enum ir_type t = (enum ir_type)fn->vals[in->args[0]].type;
@@ -548,7 +558,7 @@ static void collect(struct sr *r, uint32_t l)
 			g->kmax = k > g->kmax ? k : g->kmax;
 			g->naccess++;
 			r->naccess++;
-			g->gain += w.ops + (offset_fits(space, in->imm) ? 0 : 1);
+			g->gain += ops + (offset_fits(g->space, in->imm) ? 0 : 1);
 		}
 	}
 }
@@ -580,16 +590,9 @@ static uint32_t plan(struct sr *r, uint32_t l, struct change *out)
 			continue;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			const struct ir_insn *in = &bl->insns[i];
-			uint32_t space;
 			struct affine a;
-			struct walk w = {.fn = fn,
-			                 .ind = &r->ind,
-			                 .seen = r->seen,
-			                 .nseen = r->nseen,
-			                 .stamp = r->ind.loop + 1};
-			if (!is_access(fn, in, &space) || !access_form(r, in, &w, &a))
-				continue;
-			struct group *g = group_of(r, &a, space);
+			unsigned ops;
+			struct group *g = access_group(r, in, &a, &ops);
 			if (!g || !wanted(g))
 				continue;
 			enum ir_type t = (enum ir_type)fn->vals[in->args[0]].type;
