@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from run_surf import compile_ptx, rejected_by_name
+
 RUN = ['gfx90a', 'gfx1030', 'gfx1100', 'gfx1200']
 N = 32
 OPS = [('add', 'u32'), ('add', 's32'), ('min', 'u32'), ('min', 's32'), ('max', 'u32'),
@@ -46,15 +48,6 @@ def apply(op, ty, old, v):
         pick = min if op == 'min' else max
         return pick(old, v, key=s)
     return old & v if op == 'and' else old | v
-
-
-def compile_ptx(exe, tmp, target, src):
-    ptx, hsaco = os.path.join(tmp, 'k.ptx'), os.path.join(tmp, 'k.%s.hsaco' % target)
-    with open(ptx, 'w') as f:
-        f.write(src)
-    r = subprocess.run([exe, '--gpu-name', target, ptx, '-o', hsaco], capture_output=True,
-                       text=True, timeout=120)
-    return hsaco, r
 
 
 def launch(sim, hsaco, tmp, fmt, geom, img, words):
@@ -130,13 +123,11 @@ def main():
                     errs += run_case(exe, sim, tmp, rng, target, op, ty, geom, mode)
                     n += 1
             errs += run_traps(exe, sim, tmp, target)
-        _, r = compile_ptx(exe, tmp, 'gfx942', kernel('add', 'u32', '2d', 'zero'))
-        if r.returncode == 0 or 'no image instructions' not in r.stderr:
-            errs.append('gfx942 sured: expected the rejection by name: %s' % r.stderr[:300])
-        _, r = compile_ptx(exe, tmp, 'gfx1100', kernel('add', 'u32', '2d', 'zero').replace(
-            '.u32.zero', '.u64.zero').replace('%v;', '%off;'))
-        if r.returncode == 0 or 'the 64-bit forms' not in r.stderr:
-            errs.append('sured.b.add.u64: expected the rejection by name: %s' % r.stderr[:300])
+        errs += rejected_by_name(exe, tmp, 'gfx942', kernel('add', 'u32', '2d', 'zero'),
+                                 'no image instructions', 'gfx942 sured')
+        errs += rejected_by_name(exe, tmp, 'gfx1100', kernel('add', 'u32', '2d', 'zero').replace(
+            '.u32.zero', '.u64.zero').replace('%v;', '%off;'), 'the 64-bit forms',
+            'sured.b.add.u64')
     for e in errs:
         print(e)
     print('%d sured cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))

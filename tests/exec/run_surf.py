@@ -153,6 +153,15 @@ def compile_ptx(exe, tmp, target, src):
     return hsaco, r
 
 
+def rejected_by_name(exe, tmp, target, src, text, what):
+    """The problems (none or one) of a form that must be rejected with `text` in the
+    diagnostic: compiling src for target must fail and say it."""
+    _, r = compile_ptx(exe, tmp, target, src)
+    if r.returncode == 0 or text not in r.stderr:
+        return ['%s: expected the rejection by name: %s' % (what, r.stderr[:300])]
+    return []
+
+
 def launch(sim, hsaco, tmp, fmt, is_2d, bw, bh, buf, nslots, store):
     img, out, outimg = (os.path.join(tmp, n) for n in ('img.bin', 'out.bin', 'outimg.bin'))
     spec = 'image:%s:%s:%s' % (fmt, '%dx%d' % (W, H) if is_2d else '%d' % W, img)

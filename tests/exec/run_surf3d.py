@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from run_surf import compile_ptx, rejected_by_name
+
 RUN = ['gfx90a', 'gfx1030', 'gfx1100', 'gfx1200']
 W, H, D = 3, 2, 3
 FORMAT = {4: 'r32ui', 8: 'rg32f', 16: 'rgba32ui'}
@@ -106,15 +108,6 @@ def store_ref(img, vals, nelem, bits, mode):
     return bytes(img)
 
 
-def compile_ptx(exe, tmp, target, src):
-    ptx, hsaco = os.path.join(tmp, 'k.ptx'), os.path.join(tmp, 'k.%s.hsaco' % target)
-    with open(ptx, 'w') as f:
-        f.write(src)
-    r = subprocess.run([exe, '--gpu-name', target, ptx, '-o', hsaco], capture_output=True,
-                       text=True, timeout=120)
-    return hsaco, r
-
-
 def launch(sim, hsaco, tmp, fmt, block, img, buf, nslots):
     """Runs k over one block; returns (result, the output buffer or the image after it)."""
     paths = [os.path.join(tmp, n) for n in ('img.bin', 'buf.bin', 'outimg.bin')]
@@ -177,9 +170,8 @@ def main():
             if r.returncode != 4 or 'kernel trap' not in r.stderr:
                 errs.append('%s suld.b.3d.trap past the last slice: exit %d, expected the '
                             'trap (4): %s' % (target, r.returncode, r.stderr.strip()[:300]))
-        _, r = compile_ptx(exe, tmp, 'gfx942', kernel('sust', 1, 32, 'zero'))
-        if r.returncode == 0 or 'no image instructions' not in r.stderr:
-            errs.append('gfx942 sust.b.3d: expected the rejection by name: %s' % r.stderr[:300])
+        errs += rejected_by_name(exe, tmp, 'gfx942', kernel('sust', 1, 32, 'zero'),
+                                 'no image instructions', 'gfx942 sust.b.3d')
     for e in errs:
         print(e)
     print('%d .3d surface cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))
