@@ -376,6 +376,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);
 		mir_pair_lds(mf);
+		mir_compare_literals_to_vcc(mf);
 		mir_remove_dead_code(mf);
 	}
 	mir_coalesce_phi_copies(mf);

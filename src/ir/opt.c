@@ -28,6 +28,8 @@
 
 #include "ir/ir.h"
 
+enum { MAX_FOLD_ROUNDS = 8 };
+
 struct opt {
 	struct ir_function *fn;
 	ir_ref *repl;
@@ -218,9 +220,11 @@ static bool absorbed(const struct ir_function *fn, const struct ir_insn *in)
 	       (const_int(fn, in->args[1], &c) && c == 0);
 }
 
-static void fold_constants(struct opt *o)
+/* Returns whether it folded anything (the folded values' users may fold in turn). */
+static bool fold_constants(struct opt *o)
 {
 	struct ir_function *fn = o->fn;
+	bool folded = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct ir_block *bl = &fn->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
@@ -232,6 +236,7 @@ static void fold_constants(struct opt *o)
 				in->op = IR_COPY;
 				in->nargs = 1;
 				in->args[0] = ir_const(fn, (enum ir_type)in->type, 0);
+				folded = true;
 				continue;
 			}
 			ir_ref same = identity(fn, in);
@@ -239,6 +244,7 @@ static void fold_constants(struct opt *o)
 				in->op = IR_COPY;
 				in->nargs = 1;
 				in->args[0] = same;
+				folded = true;
 				continue;
 			}
 			if (!fold(fn, in, &v))
@@ -248,8 +254,10 @@ static void fold_constants(struct opt *o)
 			in->args[0] = ir_const(fn, (enum ir_type)in->type, v);
 			o->repl[in->res] = in->res;
 			o->dirty = true;
+			folded = true;
 		}
 	}
+	return folded;
 }
 
 /* Local value numbering over one block with an open-addressing table of instruction
@@ -522,7 +530,11 @@ unsigned ir_optimize(struct ir_function *fn)
 	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		o.repl[v] = v;
-	for (int round = 0; round < 3; round++) {
+	/* three rounds, more (up to MAX_FOLD_ROUNDS) while folding still finds something: a
+	 * phi that becomes a constant late makes a chain of operations on it constant one link
+	 * per round (warp3_shfl's shuffle control `and 31, -1`) */
+	bool folded = true;
+	for (int round = 0; round < 3 || (folded && round < MAX_FOLD_ROUNDS); round++) {
 		for (int k = 0; k < 16 && forward(&o); k++)
 			;
 		rewrite_operands(&o);
@@ -532,7 +544,7 @@ unsigned ir_optimize(struct ir_function *fn)
 			rewrite_operands(&o);
 		}
 		uint32_t before = fn->nvals;
-		fold_constants(&o);
+		folded = fold_constants(&o);
 		grow_repl(&o, before);
 		merge_constants(&o);
 		rewrite_operands(&o);

@@ -297,6 +297,10 @@ unsigned mir_hoist_loop_constants(struct mir_function *fn);
 void mir_widen_memory(struct mir_function *fn);
 void mir_pair_lds(struct mir_function *fn);
 void mir_remove_dead_code(struct mir_function *fn);
+/* Before mir_remove_dead_code, gfx9 (vcc_cmp.c): a VGPR compared with a literal held in a
+ * constant vreg becomes v_cmp_*_e32 vcc, literal, v where VCC can hold the mask until its
+ * last read (same block); the reads name vcc; returns how many compares changed. */
+unsigned mir_compare_literals_to_vcc(struct mir_function *fn);
 /* Before allocation (coalesce.c): makes the definition of a phi copy's source write the
  * phi's register directly where that changes nothing else, removing the copy; returns
  * how many copies went. */
