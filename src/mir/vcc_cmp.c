@@ -29,15 +29,24 @@
 static unsigned mirrored(unsigned op)
 {
 	static const uint16_t pairs[][2] = {
-	        {AMD_OP_V_CMP_EQ_I32, AMD_OP_V_CMP_EQ_I32},   {AMD_OP_V_CMP_NE_I32, AMD_OP_V_CMP_NE_I32},
-	        {AMD_OP_V_CMP_LT_I32, AMD_OP_V_CMP_GT_I32},   {AMD_OP_V_CMP_LE_I32, AMD_OP_V_CMP_GE_I32},
-	        {AMD_OP_V_CMP_EQ_U32, AMD_OP_V_CMP_EQ_U32},   {AMD_OP_V_CMP_NE_U32, AMD_OP_V_CMP_NE_U32},
-	        {AMD_OP_V_CMP_LT_U32, AMD_OP_V_CMP_GT_U32},   {AMD_OP_V_CMP_LE_U32, AMD_OP_V_CMP_GE_U32},
-	        {AMD_OP_V_CMP_EQ_F32, AMD_OP_V_CMP_EQ_F32},   {AMD_OP_V_CMP_LG_F32, AMD_OP_V_CMP_LG_F32},
-	        {AMD_OP_V_CMP_LT_F32, AMD_OP_V_CMP_GT_F32},   {AMD_OP_V_CMP_LE_F32, AMD_OP_V_CMP_GE_F32},
-	        {AMD_OP_V_CMP_NGE_F32, AMD_OP_V_CMP_NLE_F32}, {AMD_OP_V_CMP_NGT_F32, AMD_OP_V_CMP_NLT_F32},
-	        {AMD_OP_V_CMP_NLG_F32, AMD_OP_V_CMP_NLG_F32}, {AMD_OP_V_CMP_NEQ_F32, AMD_OP_V_CMP_NEQ_F32},
-	        {AMD_OP_V_CMP_O_F32, AMD_OP_V_CMP_O_F32},     {AMD_OP_V_CMP_U_F32, AMD_OP_V_CMP_U_F32},
+	        {AMD_OP_V_CMP_EQ_I32, AMD_OP_V_CMP_EQ_I32},
+	        {AMD_OP_V_CMP_NE_I32, AMD_OP_V_CMP_NE_I32},
+	        {AMD_OP_V_CMP_LT_I32, AMD_OP_V_CMP_GT_I32},
+	        {AMD_OP_V_CMP_LE_I32, AMD_OP_V_CMP_GE_I32},
+	        {AMD_OP_V_CMP_EQ_U32, AMD_OP_V_CMP_EQ_U32},
+	        {AMD_OP_V_CMP_NE_U32, AMD_OP_V_CMP_NE_U32},
+	        {AMD_OP_V_CMP_LT_U32, AMD_OP_V_CMP_GT_U32},
+	        {AMD_OP_V_CMP_LE_U32, AMD_OP_V_CMP_GE_U32},
+	        {AMD_OP_V_CMP_EQ_F32, AMD_OP_V_CMP_EQ_F32},
+	        {AMD_OP_V_CMP_LG_F32, AMD_OP_V_CMP_LG_F32},
+	        {AMD_OP_V_CMP_LT_F32, AMD_OP_V_CMP_GT_F32},
+	        {AMD_OP_V_CMP_LE_F32, AMD_OP_V_CMP_GE_F32},
+	        {AMD_OP_V_CMP_NGE_F32, AMD_OP_V_CMP_NLE_F32},
+	        {AMD_OP_V_CMP_NGT_F32, AMD_OP_V_CMP_NLT_F32},
+	        {AMD_OP_V_CMP_NLG_F32, AMD_OP_V_CMP_NLG_F32},
+	        {AMD_OP_V_CMP_NEQ_F32, AMD_OP_V_CMP_NEQ_F32},
+	        {AMD_OP_V_CMP_O_F32, AMD_OP_V_CMP_O_F32},
+	        {AMD_OP_V_CMP_U_F32, AMD_OP_V_CMP_U_F32},
 	};
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
 		if (pairs[i][0] == op)
@@ -58,15 +67,16 @@ static bool names_vcc(const struct mir_function *fn, const struct mir_insn *in)
 		bool operand = false;
 		for (int k = 0; k < row->nopnds; k++)
 			operand |= row->opnds[k].kind == AMD_OPK_VCC;
-		if (!operand && ((row->flags & AMD_F_READS_VCC) ||
-		                 ((amd_implicit_defs(fn->target, row) |
-		                   amd_implicit_uses(fn->target, row)) & AMD_IMP_VCC)))
+		if (!operand &&
+		    ((row->flags & AMD_F_READS_VCC) ||
+		     ((amd_implicit_defs(fn->target, row) | amd_implicit_uses(fn->target, row)) &
+		      AMD_IMP_VCC)))
 			return true;
 	}
 	for (unsigned k = 0; k < in->nopnds; k++) {
 		const struct mir_opnd *o = &in->opnds[k];
-		if (o->kind == MIR_SPECIAL && (o->v == AMD_SPEC_VCC || o->v == AMD_SPEC_VCC_LO ||
-		                               o->v == AMD_SPEC_VCC_HI))
+		if (o->kind == MIR_SPECIAL &&
+		    (o->v == AMD_SPEC_VCC || o->v == AMD_SPEC_VCC_LO || o->v == AMD_SPEC_VCC_HI))
 			return true;
 		if (o->kind == MIR_SGPR && o->v + o->width > 106 && o->v < 108)
 			return true;
@@ -213,4 +223,3 @@ unsigned mir_compare_literals_to_vcc(struct mir_function *fn)
 	}
 	return n;
 }
-
