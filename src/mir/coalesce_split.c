@@ -51,8 +51,8 @@ static void note_def(const struct mir_function *fn, struct sinfo *s, const struc
 {
 	note_block(s, b);
 	uint8_t bit = (uint8_t)(1u << (o->sub % MAX_DWORDS));
-	if (o->width != 1 || o->sub >= MAX_DWORDS || fn->vregs[o->v].size < 2 || fn->vregs[o->v].size > MAX_DWORDS ||
-	    (s->defined & bit) || in->rtn) {
+	if (o->width != 1 || o->sub >= MAX_DWORDS || fn->vregs[o->v].size < 2 ||
+	    fn->vregs[o->v].size > MAX_DWORDS || (s->defined & bit) || in->rtn) {
 		s->bad = true;
 		return;
 	}

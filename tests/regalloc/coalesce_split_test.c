@@ -146,7 +146,8 @@ static bool run(const struct mir_function *fn, struct lane *l)
 			write(l, &o[1], 0, (uint32_t)(sum >> 32));
 			break;
 		case AMD_OP_V_ADDC_CO_U32:
-			sum = (uint64_t)read(l, &o[2], 0) + read(l, &o[3], 0) + (read(l, &o[4], 0) & 1);
+			sum = (uint64_t)read(l, &o[2], 0) + read(l, &o[3], 0) +
+			      (read(l, &o[4], 0) & 1);
 			write(l, &o[0], 0, (uint32_t)sum);
 			write(l, &o[1], 0, (uint32_t)(sum >> 32));
 			break;
@@ -188,11 +189,16 @@ static unsigned copies_left(const struct mir_function *fn)
 }
 
 /* The renamed block must compute P0 + step (64-bit) into P and its reader(s). */
-static const char *check_values(const struct mir_function *fn, const struct built *r,
-                                uint32_t step, enum shape shape)
+static const char *check_values(const struct mir_function *fn, const struct built *r, uint32_t step,
+                                enum shape shape)
 {
-	static const uint64_t p0s[] = {0, 0x10, 0xfffffe00u, 0xffffffffu, 0x1fffffff0ull,
-	                               0x7fffffffffffff00ull, 0xffffffffffffffffull};
+	static const uint64_t p0s[] = {0,
+	                               0x10,
+	                               0xfffffe00u,
+	                               0xffffffffu,
+	                               0x1fffffff0ull,
+	                               0x7fffffffffffff00ull,
+	                               0xffffffffffffffffull};
 	for (unsigned i = 0; i < sizeof p0s / sizeof p0s[0]; i++) {
 		struct lane l;
 		memset(&l, 0, sizeof l);
