@@ -305,6 +305,11 @@ unsigned mir_compare_literals_to_vcc(struct mir_function *fn);
  * phi's register directly where that changes nothing else, removing the copy; returns
  * how many copies went. */
 unsigned mir_coalesce_phi_copies(struct mir_function *fn);
+/* Before allocation, after mir_coalesce_phi_copies (coalesce_split.c): a phi copied dword by
+ * dword (a 64-bit pointer stepped by a loop: P[0] <- V[0], P[1] <- V[1]) takes V's
+ * one-dword definitions directly where that changes nothing else, removing the copies;
+ * returns how many copies went. */
+unsigned mir_coalesce_split_phi_copies(struct mir_function *fn);
 /* Before allocation, after mir_coalesce_phi_copies (coalesce_dying.c): a VALU result takes
  * the name of a one-VGPR source read there for the last time, so an accumulation chain
  * updates one register in place; returns how many sources were renamed. */
