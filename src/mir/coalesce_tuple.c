@@ -20,15 +20,18 @@
  *      fragment that two mma share).
  *   3. results: a matrix result D (one whole definition) whose only readers are copies
  *      `COPY P[k], D[k]` after it in its block, one per dword, becomes P when nothing else
- *      mentions P from D's definition to the last copy and EXEC is not written there (P's
- *      old value is dead; D's definition writes the lanes the copies wrote).  With step 1
- *      this makes a loop's accumulator tuple the matrix result of its last step.
+ *      mentions P from D's definition to the last copy, D's definition reads P at most as
+ *      its whole srcC (an MFMA's and a WMMA's D may equal srcC), and EXEC is not written
+ *      there (P's old value is dead; D's definition writes the lanes the copies wrote) but
+ *      by a WMMA's own bracket (writes_exec).  With step 1 this makes a loop's accumulator
+ *      tuple the matrix result of its last step (of its only step: a WMMA k-loop).
  *   4. accumulation in place: walking each block backwards, a matrix result u (one whole
  *      definition, read once, as srcC of a matrix instruction I writing v of u's size and
  *      alignment) becomes v when nothing mentions v between u's definition and I and u's
  *      definition does not mention v: the chain of k-steps updates one tuple (an MFMA's
- *      vdst may equal its srcC exactly; the WMMA rows are not renamed: a gfx11 WMMA's D
- *      may not overlap A or B, and their chains are one instruction long).
+ *      and a WMMA's vdst may equal its srcC exactly; D never overlaps A or B, which are
+ *      other vregs, live at the instruction's read point where D's interval starts).
+ *      EXEC writes as in step 3.
  * Registers: every renaming merges two intervals into their union, so the pressure never
  * grows (the values were live at the same time before).
  *   requires: virtual registers, after mir_coalesce_phi_copies.  breaks: nothing.
@@ -58,14 +61,40 @@ static bool is_whole(const struct mir_function *fn, const struct mir_opnd *o)
 	return o->sub == 0 && (o->width == 0 || o->width == fn->vregs[o->v].size);
 }
 
-static bool is_mfma(const struct mir_insn *in)
-{
-	return in->op < AMD_NUM_OPCODES && (amd_isa_rows[in->op].flags & AMD_F_MAI);
-}
-
 static bool is_matrix(const struct mir_insn *in)
 {
 	return in->op < AMD_NUM_OPCODES && (amd_isa_rows[in->op].flags & (AMD_F_MAI | AMD_F_WMMA));
+}
+
+static bool is_wmma(const struct mir_insn *in)
+{
+	return in->op < AMD_NUM_OPCODES && (amd_isa_rows[in->op].flags & AMD_F_WMMA);
+}
+
+/* Whether instruction j of bl is half of a WMMA's EXEC bracket (sel_mma.c): the
+ * `s_or_saveexec s, -1` just before it or the `s_mov exec, s` just after it. */
+static bool wmma_bracket(const struct mir_block *bl, uint32_t j)
+{
+	const struct mir_insn *in = &bl->insns[j];
+	if (in->op == AMD_OP_S_OR_SAVEEXEC_B32 || in->op == AMD_OP_S_OR_SAVEEXEC_B64)
+		return j + 1 < bl->ninsns && is_wmma(&bl->insns[j + 1]) &&
+		       in->opnds[1].kind == MIR_IMM && in->opnds[1].v == 0xffffffffu;
+	if ((in->op != AMD_OP_S_MOV_B32 && in->op != AMD_OP_S_MOV_B64) || j < 2 ||
+	    !is_wmma(&bl->insns[j - 1]) || !wmma_bracket(bl, j - 2))
+		return false;
+	const struct mir_opnd *saved = &bl->insns[j - 2].opnds[0];
+	return in->opnds[1].kind == MIR_VREG && saved->kind == MIR_VREG &&
+	       in->opnds[1].v == saved->v;
+}
+
+/* Whether instruction j of bl writes EXEC, a WMMA's bracket aside: the bracket makes the
+ * WMMA write its D in the lanes outside the saved EXEC too, which renaming D into an older
+ * tuple P overwrites in P; but those lanes are threads that do not exist or did not execute
+ * the mma.sync/wmma.mma (.aligned: every thread of the warp executes it), so nothing reads
+ * them there. */
+static bool writes_exec(const struct mir_function *fn, const struct mir_block *bl, uint32_t j)
+{
+	return mir_writes_exec(fn, &bl->insns[j]) && !wmma_bracket(bl, j);
 }
 
 static bool is_tuple(const struct mir_function *fn, uint32_t v)
@@ -324,6 +353,18 @@ static void rename_range(struct mir_block *bl, uint32_t from, uint32_t to, uint3
 				bl->insns[i].opnds[k].v = new;
 }
 
+/* Whether the matrix instruction `def` leaves P alone or reads it only as its whole srcC:
+ * then its result may be written into P (an MFMA's or a WMMA's D may equal its srcC). */
+static bool p_at_most_src_c(const struct mir_function *fn, const struct mir_insn *def, uint32_t p)
+{
+	for (unsigned k = 0; k < def->nopnds && k < AMD_MAX_OPNDS; k++) {
+		const struct mir_opnd *o = &def->opnds[k];
+		if (o->kind == MIR_VREG && o->v == p && (k != 3 || !is_whole(fn, o)))
+			return false;
+	}
+	return true;
+}
+
 /* Step 3 on the matrix result D. */
 static bool result_into_tuple(struct mir_function *fn, const struct tinfo *ti, uint32_t dv)
 {
@@ -352,13 +393,13 @@ static bool result_into_tuple(struct mir_function *fn, const struct tinfo *ti, u
 	if (p == NONE || seen != (1u << fn->vregs[dv].size) - 1 || ti[p].rtn)
 		return false;
 	const struct mir_vreg *pv = &fn->vregs[p], *vv = &fn->vregs[dv];
-	if (pv->size != vv->size || pv->align != vv->align || mentions(def, p))
+	if (pv->size != vv->size || pv->align != vv->align || !p_at_most_src_c(fn, def, p))
 		return false;
-	for (uint32_t j = d; j <= last; j++) {
+	for (uint32_t j = d + 1; j <= last; j++) {
 		const struct mir_insn *c = &bl->insns[j];
-		bool copy = j > d && c->op == MIR_COPY && c->opnds[1].kind == MIR_VREG &&
-		            c->opnds[1].v == dv;
-		if ((!copy && mentions(c, p)) || mir_writes_exec(fn, c))
+		bool copy =
+		        c->op == MIR_COPY && c->opnds[1].kind == MIR_VREG && c->opnds[1].v == dv;
+		if ((!copy && mentions(c, p)) || writes_exec(fn, bl, j))
 			return false;
 	}
 	rename_range(bl, d, last, dv, p);
@@ -384,10 +425,10 @@ static unsigned step_results(struct mir_function *fn, struct tinfo *ti)
 
 /* Step 4's common test: `in` is an MFMA whose result v and srcC u are distinct whole vregs of
  * one file, size and alignment, and u is no other source of it. */
-static bool mfma_dst_and_src_c(const struct mir_function *fn, const struct mir_insn *in,
-                               uint32_t *v, uint32_t *u)
+static bool matrix_dst_and_src_c(const struct mir_function *fn, const struct mir_insn *in,
+                                 uint32_t *v, uint32_t *u)
 {
-	if (!is_mfma(in) || in->nopnds < 4)
+	if (!is_matrix(in) || in->nopnds < 4)
 		return false;
 	const struct mir_opnd *vo = &in->opnds[0], *uo = &in->opnds[3];
 	if (vo->kind != MIR_VREG || uo->kind != MIR_VREG || vo->v == uo->v || !is_whole(fn, vo) ||
@@ -410,14 +451,14 @@ static bool accumulate_in_place(struct mir_function *fn, const struct tinfo *ti,
 {
 	struct mir_block *bl = &fn->blocks[b];
 	uint32_t v, u;
-	if (!mfma_dst_and_src_c(fn, &bl->insns[i], &v, &u))
+	if (!matrix_dst_and_src_c(fn, &bl->insns[i], &v, &u))
 		return false;
 	const struct tinfo *ui = &ti[u];
 	if (ui->ndefs != 1 || ui->nreads != 1 || ui->partial || ui->rtn || ui->def_block != b ||
 	    ui->def_index >= i)
 		return false;
 	for (uint32_t j = ui->def_index; j < i; j++)
-		if (mentions(&bl->insns[j], v) || mir_writes_exec(fn, &bl->insns[j]))
+		if (mentions(&bl->insns[j], v) || writes_exec(fn, bl, j))
 			return false;
 	rename_range(bl, ui->def_index, i, u, v);
 	return true;
@@ -430,7 +471,7 @@ static bool first_in_place(struct mir_function *fn, const struct tinfo *ti, uint
 {
 	struct mir_block *bl = &fn->blocks[b];
 	uint32_t v, u;
-	if (!mfma_dst_and_src_c(fn, &bl->insns[i], &v, &u))
+	if (!matrix_dst_and_src_c(fn, &bl->insns[i], &v, &u))
 		return false;
 	const struct tinfo *vi = &ti[v];
 	if (vi->ndefs != 1 || vi->partial || vi->rtn || ti[u].rtn)
@@ -438,7 +479,7 @@ static bool first_in_place(struct mir_function *fn, const struct tinfo *ti, uint
 	unsigned reads = 0;
 	for (uint32_t j = i + 1; j < bl->ninsns; j++) {
 		const struct mir_insn *c = &bl->insns[j];
-		if (mir_writes_exec(fn, c))
+		if (writes_exec(fn, bl, j))
 			return false;
 		for (unsigned k = 0; k < c->nopnds && k < AMD_MAX_OPNDS; k++)
 			if (c->opnds[k].kind == MIR_VREG && c->opnds[k].v == v)

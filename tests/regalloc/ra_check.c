@@ -1,6 +1,7 @@
 /* Independent symbolic checker of register allocation results (see ra_check.h).
  * Physical register index: SGPR r -> r, VGPR r -> NSGPR + r.  Labels: vreg v dword d ->
- * 4v + d; entry value of physical register p -> 4*nvregs + p; immediate k -> after those. */
+ * 8v + d (VD: a WMMA tuple has 8 dwords); entry value of physical register p -> 8*nvregs + p;
+ * immediate k -> after those. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 
 #include "ra_check.h"
 
-enum { NSGPR = 128, NVGPR = 512, NREGS = NSGPR + NVGPR, MAX_IMMS = 256, MAX_SLOTS = 512 };
+enum { VD = 8, NSGPR = 128, NVGPR = 512, NREGS = NSGPR + NVGPR, MAX_IMMS = 256, MAX_SLOTS = 512 };
 /* A state holds NREGS register label sets, then MAX_SLOTS sets for the lanes of VGPRs
  * that v_writelane_b32 / v_readlane_b32 address (spill slots) and for the scratch dwords
  * that scratch_store/load_dword(x2) address (VGPR spill slots: key SCRATCH_KEY, byte
@@ -71,20 +72,20 @@ static void add(uint64_t *set, uint32_t l)
 
 static uint32_t phys_label(const struct checker *ck, unsigned p)
 {
-	return 4 * ck->virt->nvregs + p;
+	return VD * ck->virt->nvregs + p;
 }
 
 static uint32_t imm_label(struct checker *ck, uint32_t bits)
 {
 	for (uint32_t k = 0; k < ck->nimms; k++)
 		if (ck->imms[k] == bits)
-			return 4 * ck->virt->nvregs + NREGS + k;
+			return VD * ck->virt->nvregs + NREGS + k;
 	if (ck->nimms == MAX_IMMS) {
 		fprintf(stderr, "ra_check: too many immediates\n");
 		abort();
 	}
 	ck->imms[ck->nimms++] = bits;
-	return 4 * ck->virt->nvregs + NREGS + ck->nimms - 1;
+	return VD * ck->virt->nvregs + NREGS + ck->nimms - 1;
 }
 
 /* State set index of lane `lane` of physical VGPR index p. */
@@ -134,12 +135,19 @@ static bool is_ra_move(unsigned op)
 	       op == AMD_OP_V_WRITELANE_B32 || op == AMD_OP_V_READLANE_B32 || is_scratch(op);
 }
 
+/* An instruction the allocator may have inserted: a move row whose destination is a
+ * register (a write of EXEC, a WMMA's EXEC bracket, is the program's own). */
+static bool is_ra_move_insn(const struct mir_insn *in)
+{
+	return is_ra_move(in->op) && in->opnds[0].kind != MIR_SPECIAL;
+}
+
 /* The constant an SGPR holds (an immediate label in its set), or false. */
 static bool sgpr_constant(struct checker *ck, uint64_t *state, unsigned r, uint32_t *value)
 {
 	const uint64_t *set = reg_set(ck, state, phys_index(MIR_SGPR, r));
 	for (uint32_t k = 0; k < ck->nimms; k++)
-		if (has(set, 4 * ck->virt->nvregs + NREGS + k)) {
+		if (has(set, VD * ck->virt->nvregs + NREGS + k)) {
 			*value = ck->imms[k];
 			return true;
 		}
@@ -277,7 +285,7 @@ static uint32_t opnd_label(struct checker *ck, const struct mir_opnd *o, unsigne
 {
 	switch (o->kind) {
 	case MIR_VREG:
-		return 4 * o->v + o->sub + k;
+		return VD * o->v + o->sub + k;
 	case MIR_SGPR:
 	case MIR_VGPR:
 		return phys_label(ck, phys_index(o->kind, o->v + k));
@@ -394,7 +402,7 @@ static int check_opnd(struct checker *ck, const struct mir_opnd *vo, const struc
 static void step_insn(struct checker *ck, uint64_t *state, const struct mir_insn *vi,
                       const struct mir_insn *ai, uint32_t b, uint32_t i)
 {
-	if (!same_modifiers(vi, ai) || is_ra_move(vi->op)) {
+	if (!same_modifiers(vi, ai) || is_ra_move_insn(vi)) {
 		fail(ck, "bb%u insn %u: instruction differs from the virtual one", b, i);
 		return;
 	}
@@ -439,11 +447,11 @@ static void run_block(struct checker *ck, uint32_t b, uint64_t *state)
 	uint32_t v = 0, a = 0;
 	while (v < vb->ninsns || a < ab->ninsns) {
 		bool at_copy = v < vb->ninsns && vb->insns[v].op == MIR_COPY;
-		if (at_copy || (a < ab->ninsns && is_ra_move(ab->insns[a].op))) {
+		if (at_copy || (a < ab->ninsns && is_ra_move_insn(&ab->insns[a]))) {
 			uint32_t vend = v, aend = a;
 			while (at_copy && vend < vb->ninsns && vb->insns[vend].op == MIR_COPY)
 				vend++;
-			while (aend < ab->ninsns && is_ra_move(ab->insns[aend].op))
+			while (aend < ab->ninsns && is_ra_move_insn(&ab->insns[aend]))
 				aend++;
 			apply_moves(ck, state, ab, a, aend);
 			if (at_copy) {
@@ -529,7 +537,7 @@ bool ra_check(const struct mir_function *virt, const struct mir_function *alloc,
               size_t errlen)
 {
 	struct checker ck = {.virt = virt, .alloc = alloc, .err = err, .errlen = errlen};
-	ck.words = (4 * virt->nvregs + NREGS + MAX_IMMS + 63) / 64;
+	ck.words = (VD * virt->nvregs + NREGS + MAX_IMMS + 63) / 64;
 	size_t n = (size_t)NSETS * ck.words;
 	ck.outs = calloc((size_t)virt->nblocks * n + 1, sizeof(uint64_t));
 	ck.has_out = calloc(virt->nblocks + 1, sizeof(bool));

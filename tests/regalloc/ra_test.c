@@ -765,6 +765,76 @@ static void case_mfma_tuples(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* The one-step WMMA k-loop as sel_mma.c builds it (gfx11/gfx12): the step copies its A and B
+ * dwords into fresh tuples and the eight accumulator phis into a C tuple, runs the WMMA in
+ * its EXEC bracket (s_or_saveexec -1 ... s_mov exec) and its result is copied out dword by
+ * dword into the phis.  The WMMA reads C and its result goes back into C (D may equal srcC),
+ * the bracket notwithstanding: no move is left in the loop (the allocation judged by the
+ * checker after the pass). */
+static void case_wmma_tuples(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "wmma-tuples");
+	struct mir_function *fn = &fx.fn;
+	bool gfx12 = !strcmp(gpu, "gfx1200");
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
+	uint32_t cnt = newv(&fx, MIR_SGPR, 1, 1), cnt0 = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t cnt2 = newv(&fx, MIR_SGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	uint32_t saved = newv(&fx, MIR_SGPR, 1, 1), c = newv(&fx, MIR_VGPR, 8, 1);
+	uint32_t a = newv(&fx, MIR_VGPR, 8, 1), b = newv(&fx, MIR_VGPR, 8, 1);
+	uint32_t d = newv(&fx, MIR_VGPR, 8, 1), p[8], init[8], q[8];
+	vadd(fn, b0, sub(addr, 0), mir_imm(0), mir_vgpr(0, 1));
+	vadd(fn, b0, sub(addr, 1), mir_imm(0), mir_vgpr(0, 1));
+	for (unsigned i = 0; i < 8; i++) {
+		p[i] = newv(&fx, MIR_VGPR, 1, 1);
+		init[i] = newv(&fx, MIR_VGPR, 1, 1);
+		q[i] = newv(&fx, MIR_VGPR, 1, 1);
+		vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
+	}
+	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
+	for (unsigned i = 0; i < 8; i++)
+		copy(fn, b0, vr(fn, p[i]), vr(fn, init[i]), true);
+	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
+	succ(fn, b0, (int)b1, -1);
+	for (unsigned k = 0; k < 16; k++) {
+		uint32_t x = newv(&fx, MIR_VGPR, 1, 1);
+		vadd(fn, b1, vr(fn, x), mir_imm(k), mir_vgpr(0, 1));
+		copy(fn, b1, sub(k < 8 ? a : b, k % 8), vr(fn, x), false);
+	}
+	for (unsigned i = 0; i < 8; i++)
+		copy(fn, b1, sub(c, i), vr(fn, p[i]), false);
+	emit(fn, b1, AMD_OP_S_OR_SAVEEXEC_B32, 2, vr(fn, saved), mir_imm(0xffffffffu), none);
+	struct mir_opnd ops[4] = {vr(fn, d), vr(fn, a), vr(fn, b), vr(fn, c)};
+	struct mir_insn in = mir_make(gfx12 ? AMD_OP_V_WMMA_F32_16X16X16_F16_GFX12
+	                                    : AMD_OP_V_WMMA_F32_16X16X16_F16,
+	                              4, ops);
+	mir_append(fn, b1, &in);
+	emit(fn, b1, AMD_OP_S_MOV_B32, 2, mir_special(AMD_SPEC_EXEC_LO, 1), vr(fn, saved), none);
+	for (unsigned i = 0; i < 8; i++)
+		copy(fn, b1, vr(fn, q[i]), sub(d, i), false);
+	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
+	for (unsigned i = 0; i < 8; i++)
+		copy(fn, b1, vr(fn, p[i]), vr(fn, q[i]), true);
+	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
+	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
+	succ(fn, b1, (int)b2, (int)b1);
+	for (unsigned i = 0; i < 8; i++)
+		store(fn, b2, vr(fn, addr), vr(fn, p[i]));
+	end(fn, b2);
+	mir_coalesce_phi_copies(fn);
+	unsigned renamed = mir_coalesce_tuples(fn);
+	bool ok = run(&fx, t, "wmma-tuples");
+	check(t, ok, "wmma-tuples/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	unsigned moves = 0;
+	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
+		moves += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32;
+	/* registers: v0, v1 (the address is even-aligned), the address (2), C (8), A and B (16) */
+	check(t, ok && moves == 0 && fn->num_vgprs <= 28,
+	      "wmma-tuples/%s: %u renamed, %u moves in the loop, %u VGPRs", gpu, renamed, moves,
+	      fn->num_vgprs);
+	teardown(&fx);
+}
+
 static void run_hand_cases(struct totals *t)
 {
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
@@ -787,6 +857,8 @@ static void run_hand_cases(struct totals *t)
 		case_accumulate(t, gpus[g]);
 		if (!strcmp(gpus[g], "gfx90a") || !strcmp(gpus[g], "gfx942"))
 			case_mfma_tuples(t, gpus[g]);
+		if (!strcmp(gpus[g], "gfx1100") || !strcmp(gpus[g], "gfx1200"))
+			case_wmma_tuples(t, gpus[g]);
 	}
 }
 
