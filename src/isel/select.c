@@ -320,7 +320,8 @@ static bool vop3_source(const struct isel *s, const struct amd_isa_op *row)
  * them (gfx10+), the operand is 32-bit and the constant bus has room (a literal takes a slot):
  * no s_mov/v_mov.  Else a VGPR in a VGPR-only slot, an SGPR elsewhere (gfx9's VOP3 takes no
  * literal; an SGPR in the VGPR-only slot of a VOP2/VOPC row would trade a v_mov for an s_mov,
- * which amdsim's CU model found no faster on gfx90a).  nseen: the bus slots the sources
+ * which amdsim's CU model found no faster on gfx90a; a gfx9 compare whose mask can live in
+ * VCC loses that register later, src/mir/vcc_cmp.c).  nseen: the bus slots the sources
  * before it took, of `limit`. */
 static enum literal_home literal_home(const struct isel *s, unsigned op, const struct mir_opnd *ops,
                                       unsigned i, unsigned nseen, unsigned limit, bool have_literal,
