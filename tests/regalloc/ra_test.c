@@ -695,6 +695,69 @@ static void case_accumulate(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* The loop around a matrix k-loop case: entry b0 sets n accumulator phis p (from init) and
+ * a counter, b1 is the loop body the case fills, b2 stores the phis after 10 iterations. */
+struct acc_loop {
+	uint32_t b0, b1, b2, cnt, cnt0, cnt2, addr, n;
+	uint32_t p[8], init[8], q[8];
+};
+
+/* The blocks and the counter/address vregs (before the case's own vregs: same numbering). */
+static void acc_loop_begin(struct fixture *fx, struct acc_loop *lp, unsigned n)
+{
+	struct mir_function *fn = &fx->fn;
+	lp->n = n;
+	lp->b0 = mir_new_block(fn), lp->b1 = mir_new_block(fn), lp->b2 = mir_new_block(fn);
+	lp->cnt = newv(fx, MIR_SGPR, 1, 1), lp->cnt0 = newv(fx, MIR_SGPR, 1, 1);
+	lp->cnt2 = newv(fx, MIR_SGPR, 1, 1), lp->addr = newv(fx, MIR_VGPR, 2, 2);
+}
+
+/* Entry block b0: the address, the phis' initial values, the phi copies. */
+static void acc_loop_entry(struct fixture *fx, struct acc_loop *lp)
+{
+	struct mir_function *fn = &fx->fn;
+	vadd(fn, lp->b0, sub(lp->addr, 0), mir_imm(0), mir_vgpr(0, 1));
+	vadd(fn, lp->b0, sub(lp->addr, 1), mir_imm(0), mir_vgpr(0, 1));
+	for (unsigned i = 0; i < lp->n; i++) {
+		lp->p[i] = newv(fx, MIR_VGPR, 1, 1);
+		lp->init[i] = newv(fx, MIR_VGPR, 1, 1);
+		lp->q[i] = newv(fx, MIR_VGPR, 1, 1);
+		vadd(fn, lp->b0, vr(fn, lp->init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
+	}
+	sadd(fn, lp->b0, vr(fn, lp->cnt0), mir_imm(0), mir_imm(0));
+	for (unsigned i = 0; i < lp->n; i++)
+		copy(fn, lp->b0, vr(fn, lp->p[i]), vr(fn, lp->init[i]), true);
+	copy(fn, lp->b0, vr(fn, lp->cnt), vr(fn, lp->cnt0), true);
+	succ(fn, lp->b0, (int)lp->b1, -1);
+}
+
+/* The end of b1 (the result tuple res copied out dword by dword into the phis, the latch)
+ * and b2; then the tuple pass and the allocation.  Returns whether ra_run succeeded and
+ * sets *renamed and *moves (v_mov_b32 left in the loop). */
+static bool acc_loop_finish(struct fixture *fx, struct totals *t, struct acc_loop *lp, uint32_t res,
+                            const char *name, unsigned *renamed, unsigned *moves)
+{
+	struct mir_function *fn = &fx->fn;
+	for (unsigned i = 0; i < lp->n; i++)
+		copy(fn, lp->b1, vr(fn, lp->q[i]), sub(res, i), false);
+	sadd(fn, lp->b1, vr(fn, lp->cnt2), vr(fn, lp->cnt), mir_imm(1));
+	for (unsigned i = 0; i < lp->n; i++)
+		copy(fn, lp->b1, vr(fn, lp->p[i]), vr(fn, lp->q[i]), true);
+	copy(fn, lp->b1, vr(fn, lp->cnt), vr(fn, lp->cnt2), true);
+	branch_if(fn, lp->b1, vr(fn, lp->cnt2), mir_imm(10), lp->b1);
+	succ(fn, lp->b1, (int)lp->b2, (int)lp->b1);
+	for (unsigned i = 0; i < lp->n; i++)
+		store(fn, lp->b2, vr(fn, lp->addr), vr(fn, lp->p[i]));
+	end(fn, lp->b2);
+	mir_coalesce_phi_copies(fn);
+	*renamed = mir_coalesce_tuples(fn);
+	bool ok = run(fx, t, name);
+	*moves = 0;
+	for (uint32_t i = 0; i < fn->blocks[lp->b1].ninsns; i++)
+		*moves += fn->blocks[lp->b1].insns[i].op == AMD_OP_V_MOV_B32;
+	return ok;
+}
+
 /* The operand tuples of an MFMA k-loop as sel_mma.c builds them: each step copies its A and
  * B dwords (ds_bpermute results in the compiler, adds here) into fresh tuples, the first
  * step copies the four accumulator phis into a C tuple, and the last step's result is copied
@@ -707,25 +770,12 @@ static void case_mfma_tuples(struct totals *t, const char *gpu)
 	struct fixture fx;
 	setup(&fx, gpu, "mfma-tuples");
 	struct mir_function *fn = &fx.fn;
-	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
-	uint32_t cnt = newv(&fx, MIR_SGPR, 1, 1), cnt0 = newv(&fx, MIR_SGPR, 1, 1);
-	uint32_t cnt2 = newv(&fx, MIR_SGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
-	uint32_t p[4], init[4], q[4], c = newv(&fx, MIR_VGPR, 4, 2), d[2];
-	vadd(fn, b0, sub(addr, 0), mir_imm(0), mir_vgpr(0, 1));
-	vadd(fn, b0, sub(addr, 1), mir_imm(0), mir_vgpr(0, 1));
-	for (unsigned i = 0; i < 4; i++) {
-		p[i] = newv(&fx, MIR_VGPR, 1, 1);
-		init[i] = newv(&fx, MIR_VGPR, 1, 1);
-		q[i] = newv(&fx, MIR_VGPR, 1, 1);
-		vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
-	}
-	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
+	struct acc_loop lp;
+	acc_loop_begin(&fx, &lp, 4);
+	uint32_t c = newv(&fx, MIR_VGPR, 4, 2), d[2], b1 = lp.b1;
+	acc_loop_entry(&fx, &lp);
 	for (unsigned i = 0; i < 4; i++)
-		copy(fn, b0, vr(fn, p[i]), vr(fn, init[i]), true);
-	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
-	succ(fn, b0, (int)b1, -1);
-	for (unsigned i = 0; i < 4; i++)
-		copy(fn, b1, sub(c, i), vr(fn, p[i]), false);
+		copy(fn, b1, sub(c, i), vr(fn, lp.p[i]), false);
 	for (unsigned step = 0; step < 2; step++) {
 		uint32_t a = newv(&fx, MIR_VGPR, 2, 2), b = newv(&fx, MIR_VGPR, 2, 2);
 		for (unsigned k = 0; k < 4; k++) {
@@ -739,24 +789,9 @@ static void case_mfma_tuples(struct totals *t, const char *gpu)
 		struct mir_insn in = mir_make(AMD_OP_V_MFMA_F32_4X4X4F16, 4, ops);
 		mir_append(fn, b1, &in);
 	}
-	for (unsigned i = 0; i < 4; i++)
-		copy(fn, b1, vr(fn, q[i]), sub(d[1], i), false);
-	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
-	for (unsigned i = 0; i < 4; i++)
-		copy(fn, b1, vr(fn, p[i]), vr(fn, q[i]), true);
-	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
-	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
-	succ(fn, b1, (int)b2, (int)b1);
-	for (unsigned i = 0; i < 4; i++)
-		store(fn, b2, vr(fn, addr), vr(fn, p[i]));
-	end(fn, b2);
-	mir_coalesce_phi_copies(fn);
-	unsigned renamed = mir_coalesce_tuples(fn);
-	bool ok = run(&fx, t, "mfma-tuples");
+	unsigned renamed, moves;
+	bool ok = acc_loop_finish(&fx, t, &lp, d[1], "mfma-tuples", &renamed, &moves);
 	check(t, ok, "mfma-tuples/%s: ra_run failed: %s", gpu, diag_text(&fx));
-	unsigned moves = 0;
-	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
-		moves += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32;
 	/* 4 phis and 8 A/B dwords into their tuples, the result into C, the second step in
 	 * place; registers: the address (2), C (4), the A and B of two steps (8) at most */
 	check(t, ok && renamed == 14 && moves == 0 && fn->num_vgprs <= 14,
@@ -777,32 +812,19 @@ static void case_wmma_tuples(struct totals *t, const char *gpu)
 	setup(&fx, gpu, "wmma-tuples");
 	struct mir_function *fn = &fx.fn;
 	bool gfx12 = !strcmp(gpu, "gfx1200");
-	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn);
-	uint32_t cnt = newv(&fx, MIR_SGPR, 1, 1), cnt0 = newv(&fx, MIR_SGPR, 1, 1);
-	uint32_t cnt2 = newv(&fx, MIR_SGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	struct acc_loop lp;
+	acc_loop_begin(&fx, &lp, 8);
 	uint32_t saved = newv(&fx, MIR_SGPR, 1, 1), c = newv(&fx, MIR_VGPR, 8, 1);
 	uint32_t a = newv(&fx, MIR_VGPR, 8, 1), b = newv(&fx, MIR_VGPR, 8, 1);
-	uint32_t d = newv(&fx, MIR_VGPR, 8, 1), p[8], init[8], q[8];
-	vadd(fn, b0, sub(addr, 0), mir_imm(0), mir_vgpr(0, 1));
-	vadd(fn, b0, sub(addr, 1), mir_imm(0), mir_vgpr(0, 1));
-	for (unsigned i = 0; i < 8; i++) {
-		p[i] = newv(&fx, MIR_VGPR, 1, 1);
-		init[i] = newv(&fx, MIR_VGPR, 1, 1);
-		q[i] = newv(&fx, MIR_VGPR, 1, 1);
-		vadd(fn, b0, vr(fn, init[i]), mir_imm(i + 1), mir_vgpr(0, 1));
-	}
-	sadd(fn, b0, vr(fn, cnt0), mir_imm(0), mir_imm(0));
-	for (unsigned i = 0; i < 8; i++)
-		copy(fn, b0, vr(fn, p[i]), vr(fn, init[i]), true);
-	copy(fn, b0, vr(fn, cnt), vr(fn, cnt0), true);
-	succ(fn, b0, (int)b1, -1);
+	uint32_t d = newv(&fx, MIR_VGPR, 8, 1), b1 = lp.b1;
+	acc_loop_entry(&fx, &lp);
 	for (unsigned k = 0; k < 16; k++) {
 		uint32_t x = newv(&fx, MIR_VGPR, 1, 1);
 		vadd(fn, b1, vr(fn, x), mir_imm(k), mir_vgpr(0, 1));
 		copy(fn, b1, sub(k < 8 ? a : b, k % 8), vr(fn, x), false);
 	}
 	for (unsigned i = 0; i < 8; i++)
-		copy(fn, b1, sub(c, i), vr(fn, p[i]), false);
+		copy(fn, b1, sub(c, i), vr(fn, lp.p[i]), false);
 	emit(fn, b1, AMD_OP_S_OR_SAVEEXEC_B32, 2, vr(fn, saved), mir_imm(0xffffffffu), none);
 	struct mir_opnd ops[4] = {vr(fn, d), vr(fn, a), vr(fn, b), vr(fn, c)};
 	struct mir_insn in = mir_make(gfx12 ? AMD_OP_V_WMMA_F32_16X16X16_F16_GFX12
@@ -810,24 +832,9 @@ static void case_wmma_tuples(struct totals *t, const char *gpu)
 	                              4, ops);
 	mir_append(fn, b1, &in);
 	emit(fn, b1, AMD_OP_S_MOV_B32, 2, mir_special(AMD_SPEC_EXEC_LO, 1), vr(fn, saved), none);
-	for (unsigned i = 0; i < 8; i++)
-		copy(fn, b1, vr(fn, q[i]), sub(d, i), false);
-	sadd(fn, b1, vr(fn, cnt2), vr(fn, cnt), mir_imm(1));
-	for (unsigned i = 0; i < 8; i++)
-		copy(fn, b1, vr(fn, p[i]), vr(fn, q[i]), true);
-	copy(fn, b1, vr(fn, cnt), vr(fn, cnt2), true);
-	branch_if(fn, b1, vr(fn, cnt2), mir_imm(10), b1);
-	succ(fn, b1, (int)b2, (int)b1);
-	for (unsigned i = 0; i < 8; i++)
-		store(fn, b2, vr(fn, addr), vr(fn, p[i]));
-	end(fn, b2);
-	mir_coalesce_phi_copies(fn);
-	unsigned renamed = mir_coalesce_tuples(fn);
-	bool ok = run(&fx, t, "wmma-tuples");
+	unsigned renamed, moves;
+	bool ok = acc_loop_finish(&fx, t, &lp, d, "wmma-tuples", &renamed, &moves);
 	check(t, ok, "wmma-tuples/%s: ra_run failed: %s", gpu, diag_text(&fx));
-	unsigned moves = 0;
-	for (uint32_t i = 0; i < fn->blocks[b1].ninsns; i++)
-		moves += fn->blocks[b1].insns[i].op == AMD_OP_V_MOV_B32;
 	/* registers: v0, v1 (the address is even-aligned), the address (2), C (8), A and B (16) */
 	check(t, ok && moves == 0 && fn->num_vgprs <= 28,
 	      "wmma-tuples/%s: %u renamed, %u moves in the loop, %u VGPRs", gpu, renamed, moves,
