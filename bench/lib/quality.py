@@ -24,6 +24,8 @@ SIM_TIMEOUT = 600
 OCCUPANCY = {
     'gfx90a': dict(vgprs=512, vgpr_granule=8, sgprs=800, sgpr_granule=16, max_waves=8,
                    lds=65536, simds=4, max_groups=16),
+    'gfx942': dict(vgprs=512, vgpr_granule=8, sgprs=800, sgpr_granule=16, max_waves=8,
+                   lds=65536, simds=4, max_groups=16),  # CDNA3: as CDNA2 (unified file)
     'gfx1100': dict(vgprs=1536, vgpr_granule=24, sgprs=0, sgpr_granule=0, max_waves=16,
                     lds=131072, simds=4, max_groups=32),
 }

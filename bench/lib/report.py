@@ -239,6 +239,11 @@ def targets_section(run):
         rows.append(('VGPRs <= clang-19, %s (kernels)' % t, 'all',
                      verdict(pairs or None, pairs and fewer == len(pairs),
                              '%d of %d' % (fewer, len(pairs)))))
+    for t in extra_targets(run):
+        measured = [k['name'] for k in run.kernels if t in k['quality']]
+        for name, r in zip(measured, cycle_ratios(run, t)):
+            rows.append(('CU-model cycles, ptxas-amd / clang-19, %s on %s' % (name, t), '-',
+                         fmt_ratio(r)))
     if run.startup and run.startup.ok:
         out += ['Start-up alone (`ptxas-amd --version`, no input): %.4f s CPU, %.4f s wall, '
                 '%.1f MiB peak RSS; the binary loads %d shared libraries (`ldd`: %s).' % (
@@ -270,6 +275,8 @@ def cycle_ratios(run, target, key='cu_cycles'):
     """ptxas-amd / clang-19 per kernel: CU-model cycles, or key='cycles' the per-wave model."""
     out = []
     for k in run.kernels:
+        if target not in k['quality']:  # an extra target: only some kernels
+            continue
         q = k['quality'][target]
         a, c = q.get('amd'), q.get('clang')
         if a and c and not a['problem'] and not c['problem'] and a.get(key) and c.get(key):
@@ -389,13 +396,21 @@ def quality_cell(q, key):
     return str(q[key]) if q and q.get(key) is not None else 'n/a'
 
 
+def extra_targets(run):
+    """The targets outside TARGETS some kernels were measured on (bench/run EXTRA_TARGETS)."""
+    return sorted({t for k in run.kernels for t in k['quality']
+                   if t not in TARGETS and t != 'passes'})
+
+
 def quality_table(run, target):
-    out = ['### %s' % target, '',
+    kernels = [k for k in run.kernels if target in k['quality']]
+    out = ['### %s' % target + ('' if target in TARGETS else ' (only %s)' % ', '.join(
+        k['name'] for k in kernels)), '',
            '| kernel | compiler | insns | VGPRs | SGPRs | LDS | scratch | waves/SIMD | '
            's_waitcnt | s_nop | dyn. wave insns | per-wave cycles | CU cycles | '
            'achieved waves/SIMD | result |',
            '|---|---|' + '---:|' * 12 + '---|']
-    for k in run.kernels:
+    for k in kernels:
         entry = k['quality'][target]
         for comp, label in (('clang', 'clang-19'), ('amd', 'ptxas-amd')):
             q = entry.get(comp)
@@ -414,7 +429,7 @@ def quality_table(run, target):
     wave = cycle_ratios(run, target, 'cycles')
     out += ['', 'CU-model cycles ptxas-amd / clang-19 (per-wave model in brackets): ' + ', '.join(
         '%s %s (%s)' % (k['name'], fmt_ratio(r), fmt_ratio(w))
-        for k, r, w in zip(run.kernels, ratios, wave)), '']
+        for k, r, w in zip(kernels, ratios, wave)), '']
     return out
 
 
@@ -568,7 +583,7 @@ def method_section():
             'emitted for the same CUDA source (`-x hip -emit-llvm`; only llc is timed); '
             'clang-19 is the whole `-x hip --offload-arch=T -O3` compile to a code object. '
             'PTX instructions are counted statements of the function bodies (no directives). '
-            'Occupancy is waves per SIMD allowed by VGPRs (gfx90a: 512 per lane incl. AGPRs, '
+            'Occupancy is waves per SIMD allowed by VGPRs (gfx90a and gfx942: 512 per lane incl. AGPRs, '
             'granule 8; gfx1100 wave32: 1536, granule 24), SGPRs (gfx90a: 800, granule 16) and '
             'LDS per block (64 KiB per CU / 128 KiB per WGP, 4 SIMDs), capped at 8 (gfx90a) / '
             '16 (gfx1100). Dynamic figures are `amdsim --stats --cu-fill` (seed 0) on the fixed '
@@ -578,7 +593,8 @@ def method_section():
             'dependency latencies, memory pipes, bank conflicts, DRAM bandwidth), the launch '
             'repeated until it has twice as many waves as the CU has wave slots (the same '
             'work for both compilers); per-wave cycles: the older model that '
-            'times each wave alone.', '']
+            'times each wave alone. The tensor-core GEMM is also measured on gfx942 (code '
+            'quality only, one untimed compile per compiler: `EXTRA_TARGETS` in bench/run).', '']
 
 
 def write_charts(run, out_dir):
@@ -624,7 +640,7 @@ def write(run, out_dir):
     lines += passes_table(run)
     lines += ['## Code quality (same CUDA source: clang-19 -O3 vs ptxas-amd -O3 on nvcc\'s PTX)',
               '']
-    for t in TARGETS:
+    for t in TARGETS + tuple(extra_targets(run)):
         lines += quality_table(run, t)
     for t in TARGETS:
         lines += cu_table(run, t)
