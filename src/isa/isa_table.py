@@ -215,7 +215,7 @@ R("v_dual_and_b32", VOPD, (-1, -1, -1, 18, 18), ops="vd1 vs1 vv1")
 # ../shared/reference); tests/sim/test_matrix.py checks the wait states they
 # imply against clang-19's s_nop counts.  WMMA passes (timing model only; RDNA3/4 interlock a
 # VALU reading a WMMA result; their one hazard, a WMMA reading the previous WMMA's D as A/B
-# without a VALU between, is a rule of src/sched/hazards.c): estimates from the published
+# without a VALU between, is a rule of src/sched/hazards_matrix.c): estimates from the published
 # peak rates per CU (RDNA3 512 f16/bf16/i8 and 1024 i4 ops/clk; RDNA4 twice that for f16/
 # bf16, four times for i8, eight for i4): a 16x16x16 f16 wave32 WMMA on one SIMD of a 2-SIMD
 # CU is 32 cycles (8 passes) on gfx1100, 16 (4) on gfx1200.

@@ -80,6 +80,8 @@ struct isel {
 	uint32_t locals_base, frame_size;
 	/* alloca's dynamic stack (sel_sys.c): its private offsets, after the .local frame */
 	uint32_t dyn_stack_begin, dyn_stack_end;
+	/* sel_atomic.c: the function holds a release wider than the CTA (computed once) */
+	bool wider_release, wider_release_known;
 };
 
 /* sel_call.c */
@@ -153,7 +155,7 @@ unsigned sel_mm_cpol(const struct isel *s, uint32_t aux, enum sel_mm_kind kind);
 void sel_mm_release(struct isel *s, uint32_t aux);       /* before a release access */
 void sel_mm_acquire(struct isel *s, uint32_t aux);       /* after an acquire access */
 void sel_mm_volatile_wait(struct isel *s, uint32_t aux); /* after a .volatile access */
-void sel_mm_barrier_release(struct isel *s); /* before s_barrier (waits for every counter) */
+void sel_mm_barrier_release(struct isel *s); /* before s_barrier (a CTA-scope release) */
 void sel_mm_barrier_acquire(struct isel *s); /* after s_barrier */
 /* Whether an atomic becomes a compare-and-swap loop (two extra MIR blocks, cflow.c). */
 bool sel_atomic_needs_loop(const struct isel *s, const struct ir_insn *in);

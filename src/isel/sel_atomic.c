@@ -18,10 +18,12 @@
  * counter; an acquire waits for every counter after the access, then invalidates the caches
  * the scope needs (buffer_wbinvl1_vol and buffer_invl2, buffer_inv, buffer_gl0_inv and
  * buffer_gl1_inv, global_inv) and waits again.  The waits are all-counter waits, stronger than
- * LLVM's per-counter ones.  A fence is a release then an acquire.  .volatile loads and stores
+ * LLVM's per-counter ones, but for a CTA-scope release, which waits as clang-19 does
+ * (cta_release_wait).  A fence is a release then an acquire.  .volatile loads and stores
  * take LLVM's volatile cache bits and wait for completion after each access.  bar.sync is a
  * CTA-scope release before the barrier and an acquire after it, as HIP's __syncthreads.
  * Complexity: O(1) per instruction. */
+#include "isa/isa.h"
 #include "isel/isel_int.h"
 
 enum { NONE = 0 }; /* no row (AMD_OP_ values start above the s_nop row 0) */
@@ -196,6 +198,65 @@ static bool is_acquire(uint32_t aux)
 	return ir_order_of(aux) == IR_ORD_ACQUIRE || ir_order_of(aux) == IR_ORD_ACQ_REL;
 }
 
+/* Whether the function holds a release wider than the CTA (fence, atomic, red or store
+ * .release/.acq_rel at .gpu/.sys) or may reach one outside it (a call; a function compiled
+ * on its own, whose caller may release after it returns). */
+static bool has_wider_release(const struct isel *s)
+{
+	if (s->ir->real_sym)
+		return true;
+	for (uint32_t b = 0; b < s->ir->nblocks; b++)
+		for (uint32_t i = 0; i < s->ir->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &s->ir->blocks[b].insns[i];
+			if (in->op == IR_CALL || in->op == IR_CALL_PTR)
+				return true;
+			bool ordered = in->op == IR_FENCE || in->op == IR_ATOMIC ||
+			               in->op == IR_RED || in->op == IR_STORE;
+			if (ordered && is_release(in->aux) && ir_scope_of(in->aux) != IR_SCOPE_CTA)
+				return true;
+		}
+	return false;
+}
+
+/* The waits of a CTA-scope release (bar.sync's first half, fence/atomic .release.cta), as
+ * clang-19 places them for __syncthreads's `fence release workgroup` and s_barrier in the
+ * configuration our code objects declare (tgsplit off, WGP mode; AMDGPUUsage's memory-model
+ * code sequences, and SIInsertWaitcnts's wait before a barrier on targets without the
+ * BackOffBarrier feature):
+ *  - gfx90a/gfx942: lgkmcnt(0) only (LDS, and FLAT's LDS side).  "If not TgSplit execution
+ *    mode, omit vmcnt(0)": the waves of a workgroup share one CU, whose vector L1 and
+ *    memory pipeline keep a wave's earlier global accesses ahead of another wave's later
+ *    ones, so .global stores before the barrier are visible to the CTA after it (PTX's
+ *    CTA-scope guarantee).  A thread's later .gpu/.sys release, though, waits only for its
+ *    own wave's stores: where the function holds one (or may, through a call), PTX's
+ *    causality order (transitive through the barrier) needs the other waves' stores
+ *    complete as well, so the wait keeps vmcnt(0) (LLVM later made gfx10 CU mode, the same
+ *    shape, wait at barriers for this reason: llvm-project PR 161638).
+ *  - gfx10/gfx11: vmcnt(0) lgkmcnt(0) and vscnt(0) (WGP mode: the workgroup spans two CUs'
+ *    L0 caches; gfx11 also lacks BackOffBarrier, so s_barrier needs every counter zero
+ *    anyway); no expcnt: nothing in our code increments it.
+ *  - gfx12: every counter (loadcnt, storecnt, dscnt, kmcnt: no BackOffBarrier) after
+ *    global_wb scope:SCOPE_SE. */
+static void cta_release_wait(struct isel *s)
+{
+	if (s->gen == AMD_GFX12) {
+		sel_waitcnt_all(s);
+		return;
+	}
+	bool vmem = true;
+	if (s->gen == AMD_GFX9 || s->gen == AMD_GFX940) {
+		if (!s->wider_release_known)
+			s->wider_release = has_wider_release(s), s->wider_release_known = true;
+		vmem = s->wider_release;
+	}
+	struct mir_opnd w = mir_imm(amd_waitcnt_pack(s->t, vmem ? 0 : ~0u, ~0u, 0));
+	sel_emit(s, AMD_OP_S_WAITCNT, 1, &w);
+	if (s->t->info->has_vscnt) {
+		struct mir_opnd ops[2] = {mir_special(AMD_SPEC_NULL, 1), mir_imm(0)};
+		sel_emit(s, AMD_OP_S_WAITCNT_VSCNT, 2, ops);
+	}
+}
+
 void sel_mm_release(struct isel *s, uint32_t aux)
 {
 	if (!is_release(aux))
@@ -208,7 +269,10 @@ void sel_mm_release(struct isel *s, uint32_t aux)
 		         sc == IR_SCOPE_GPU ? AMD_CPOL_SC1 : AMD_CPOL_SC0 | AMD_CPOL_SC1);
 	else if (s->gen == AMD_GFX12)
 		cache_op(s, AMD_OP_GLOBAL_WB, AMD_CPOL_SCOPE(gfx12_scope(sc)));
-	sel_waitcnt_all(s);
+	if (sc == IR_SCOPE_CTA)
+		cta_release_wait(s);
+	else
+		sel_waitcnt_all(s);
 }
 
 void sel_mm_volatile_wait(struct isel *s, uint32_t aux)

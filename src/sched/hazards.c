@@ -11,7 +11,8 @@
  * software hazards our code can hit: the gfx10 ones (VcmpxExecWAR, VMEMtoScalarWrite,
  * SMEMtoVectorWrite, LdsBranchVmemWAR) are features of gfx101x only, not of gfx1030, in
  * LLVM's processor definitions.  Facts: ../shared/reference/hazards.txt, LLVM's
- * GCNHazardRecognizer and processor feature lists, the AMD ISA manuals.  Then, on
+ * GCNHazardRecognizer and processor feature lists, the AMD ISA manuals.  The MFMA/WMMA
+ * dependency rules' consumers and steps live in hazards_matrix.c (hazards_int.h).  Then, on
  * gfx11/gfx12, each VALU/TRANS result read within the dependency window gets an
  * s_delay_alu naming it (AMDGPUInsertDelayAlu's instid encoding; a hint for speed, never
  * needed for correctness: the hardware interlocks).  Walking into a predecessor that is not
@@ -24,27 +25,12 @@
 #include <string.h>
 
 #include "sched/sched.h"
+#include "sched/hazards_int.h"
 #include "sched/sched_int.h"
 
-enum step { STEP_CONTINUE, STEP_HIT, STEP_EXPIRED };
 enum fix { FIX_NOP, FIX_DEPCTR, FIX_DEPCTR_AFTER, FIX_VNOP };
 enum { WALK_LIMIT = 64, WALK_DEPTH = 8, DELAY_WINDOW = 64 };
 
-enum { MAX_FORWARD_SRCS = 4 };
-struct look {
-	unsigned states; /* wait states between the instruction looked at and the consumer */
-	unsigned count;  /* instructions between them */
-	unsigned valu, trans;
-	/* VALUPartialForwarding: VALUs between the consumer and the write of each VGPR
-	 * source / of exec, plus one (0: not seen yet) */
-	uint8_t def_pos[MAX_FORWARD_SRCS], exec_pos;
-	/* FIX_NOP rules whose need depends on the producer (MFMA): their step never hits but
-	 * records here the most wait states a producer still lacks, and the walk goes on to
-	 * older producers until the rule's `states` (the largest need) have passed */
-	unsigned miss;
-};
-
-struct hz;
 struct rule {
 	const char *name;
 	uint8_t gens;   /* bit per enum amd_gen */
@@ -57,24 +43,6 @@ struct rule {
 	                  const struct mir_insn *prev, struct look *lk);
 };
 
-struct hz {
-	struct mir_function *fn;
-	enum amd_gen gen;
-	uint32_t **preds, *npreds;
-	uint32_t cur_block; /* the block whose instructions the walk starts in */
-	bool ignore_fixes;  /* for notes: look through inserted fixes */
-	bool no_mfma;       /* the function has no MFMA (see rule_needs) */
-	uint8_t *visited;   /* per block, for memoryless rules (scratch) */
-	/* delay_for's memo of the block's rewritten instructions (fresh[]): unit and registers
-	 * written, filled as its searches first reach each one (they look back up to 64
-	 * instructions from every VALU; fresh only grows, and only an s_delay_alu's operand
-	 * changes in place); entries of another block have another stamp */
-	struct delay_memo *memo;
-	uint32_t memo_cap, stamp;
-	struct sched_range *pool; /* the memo's registers */
-	uint32_t npool, pool_cap;
-};
-
 struct delay_memo {
 	uint32_t stamp; /* hz.stamp of the block it was filled in (0: never) */
 	uint32_t off;   /* its defs: pool[off .. off + ndefs) */
@@ -85,31 +53,9 @@ struct delay_memo {
 
 /* ---- instruction classes ---- */
 
-static unsigned unit_of(const struct mir_insn *in)
-{
-	const struct amd_isa_op *row = sched_row(in);
-	return row ? row->unit : AMD_UNIT_SALU;
-}
-
-static bool is_valu(const struct mir_insn *in)
-{
-	unsigned u = unit_of(in);
-	return u == AMD_UNIT_VALU || u == AMD_UNIT_TRANS;
-}
-
-static bool is_vmem(const struct mir_insn *in)
-{
-	const struct amd_isa_op *row = sched_row(in);
-	if (!row)
-		return false;
-	return row->format == AMD_FMT_FLAT || row->format == AMD_FMT_GLOBAL ||
-	       row->format == AMD_FMT_SCRATCH || row->format == AMD_FMT_MUBUF ||
-	       row->format == AMD_FMT_MIMG;
-}
-
 static bool is_salu(const struct mir_insn *in)
 {
-	return unit_of(in) == AMD_UNIT_SALU;
+	return hz_unit_of(in) == AMD_UNIT_SALU;
 }
 
 static bool is_fix(const struct mir_insn *in)
@@ -137,8 +83,8 @@ static unsigned depctr_field(const struct mir_insn *in, unsigned shift, unsigned
 
 /* Whether prev writes a register in `slot_lo..slot_hi` that consumer reads (uses) or
  * writes (defs). */
-static bool writes_read(const struct hz *hz, const struct mir_insn *prev,
-                        const struct mir_insn *consumer, unsigned slot_lo, unsigned slot_hi)
+bool hz_writes_read(const struct hz *hz, const struct mir_insn *prev,
+                    const struct mir_insn *consumer, unsigned slot_lo, unsigned slot_hi)
 {
 	struct sched_range defs[SCHED_MAX_RANGES], uses[SCHED_MAX_RANGES];
 	unsigned nd = sched_insn_defs(hz->fn, prev, defs);
@@ -156,7 +102,7 @@ static bool writes_read(const struct hz *hz, const struct mir_insn *prev,
 static bool writes_sgpr_read(const struct hz *hz, const struct mir_insn *prev,
                              const struct mir_insn *consumer)
 {
-	return writes_read(hz, prev, consumer, 0, SCHED_SLOT_SCC);
+	return hz_writes_read(hz, prev, consumer, 0, SCHED_SLOT_SCC);
 }
 
 static bool writes_opnd(const struct hz *hz, const struct mir_insn *prev, const struct mir_opnd *o)
@@ -186,14 +132,14 @@ static unsigned mask_width(const struct hz *hz)
 static bool vmem_consumer(const struct hz *hz, const struct mir_insn *in)
 {
 	(void)hz;
-	return is_vmem(in);
+	return hz_is_vmem(in);
 }
 
 static enum step valu_sgpr_step(const struct hz *hz, const struct mir_insn *c,
                                 const struct mir_insn *p, struct look *lk)
 {
 	(void)lk;
-	return is_valu(p) && writes_sgpr_read(hz, p, c) ? STEP_HIT : STEP_CONTINUE;
+	return hz_is_valu(p) && writes_sgpr_read(hz, p, c) ? STEP_HIT : STEP_CONTINUE;
 }
 
 static bool lane_select_consumer(const struct hz *hz, const struct mir_insn *in)
@@ -206,7 +152,7 @@ static enum step lane_select_step(const struct hz *hz, const struct mir_insn *c,
                                   const struct mir_insn *p, struct look *lk)
 {
 	(void)lk;
-	return is_valu(p) && writes_opnd(hz, p, &c->opnds[2]) ? STEP_HIT : STEP_CONTINUE;
+	return hz_is_valu(p) && writes_opnd(hz, p, &c->opnds[2]) ? STEP_HIT : STEP_CONTINUE;
 }
 
 static bool div_fmas_consumer(const struct hz *hz, const struct mir_insn *in)
@@ -220,8 +166,9 @@ static enum step vcc_step(const struct hz *hz, const struct mir_insn *c, const s
                           struct look *lk)
 {
 	(void)c, (void)lk;
-	return is_valu(p) && writes_slots(hz, p, SCHED_SLOT_VCC_LO, mask_width(hz)) ? STEP_HIT
-	                                                                            : STEP_CONTINUE;
+	return hz_is_valu(p) && writes_slots(hz, p, SCHED_SLOT_VCC_LO, mask_width(hz))
+	               ? STEP_HIT
+	               : STEP_CONTINUE;
 }
 
 static bool hwreg_consumer(const struct hz *hz, const struct mir_insn *in)
@@ -253,7 +200,7 @@ static enum step m0_step(const struct hz *hz, const struct mir_insn *c, const st
 static bool valu_consumer(const struct hz *hz, const struct mir_insn *in)
 {
 	(void)hz;
-	return is_valu(in);
+	return hz_is_valu(in);
 }
 
 /* A store wider than 8 bytes: its data VGPRs must not be overwritten by the next VALU. */
@@ -262,7 +209,7 @@ static enum step wide_store_step(const struct hz *hz, const struct mir_insn *c,
 {
 	(void)lk;
 	const struct amd_isa_op *row = sched_row(p);
-	if (!row || !is_vmem(p) || !(row->flags & AMD_F_STORE))
+	if (!row || !hz_is_vmem(p) || !(row->flags & AMD_F_STORE))
 		return STEP_CONTINUE;
 	struct sched_range defs[SCHED_MAX_RANGES];
 	unsigned nd = sched_insn_defs(hz->fn, c, defs);
@@ -281,9 +228,10 @@ static enum step trans_use_step(const struct hz *hz, const struct mir_insn *c,
                                 const struct mir_insn *p, struct look *lk)
 {
 	(void)lk;
-	if (unit_of(c) != AMD_UNIT_VALU || unit_of(p) != AMD_UNIT_TRANS)
+	if (hz_unit_of(c) != AMD_UNIT_VALU || hz_unit_of(p) != AMD_UNIT_TRANS)
 		return STEP_CONTINUE;
-	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT : STEP_CONTINUE;
+	return hz_writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT
+	                                                                   : STEP_CONTINUE;
 }
 
 /* gfx942 (LLVM's DstSelForwardingHazard, a GFX940 feature): a VALU whose result may come
@@ -308,7 +256,7 @@ static enum step dst_sel_step(const struct hz *hz, const struct mir_insn *c,
 		return STEP_CONTINUE;
 	struct sched_range pd[SCHED_MAX_RANGES], cd[SCHED_MAX_RANGES];
 	unsigned npd = sched_insn_defs(hz->fn, p, pd), ncd = sched_insn_defs(hz->fn, c, cd);
-	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ||
+	return hz_writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ||
 	                       sched_ranges_overlap(pd, npd, cd, ncd)
 	               ? STEP_HIT
 	               : STEP_CONTINUE;
@@ -325,7 +273,7 @@ static enum step exec_readlane_step(const struct hz *hz, const struct mir_insn *
                                     const struct mir_insn *p, struct look *lk)
 {
 	(void)c, (void)lk;
-	return is_valu(p) && writes_slots(hz, p, SCHED_SLOT_EXEC_LO, mask_width(hz))
+	return hz_is_valu(p) && writes_slots(hz, p, SCHED_SLOT_EXEC_LO, mask_width(hz))
 	               ? STEP_HIT
 	               : STEP_CONTINUE;
 }
@@ -334,7 +282,7 @@ static enum step vgpr_readlane_step(const struct hz *hz, const struct mir_insn *
                                     const struct mir_insn *p, struct look *lk)
 {
 	(void)lk;
-	if (c->op == AMD_OP_V_WRITELANE_B32 || !is_valu(p))
+	if (c->op == AMD_OP_V_WRITELANE_B32 || !hz_is_valu(p))
 		return STEP_CONTINUE;
 	return writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
 }
@@ -351,7 +299,7 @@ static enum step dpp_vgpr_step(const struct hz *hz, const struct mir_insn *c,
                                const struct mir_insn *p, struct look *lk)
 {
 	(void)lk;
-	return is_valu(p) && writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
+	return hz_is_valu(p) && writes_opnd(hz, p, &c->opnds[1]) ? STEP_HIT : STEP_CONTINUE;
 }
 
 /* ---- gfx11 (s_waitcnt_depctr fixes) ---- */
@@ -361,7 +309,7 @@ static enum step dpp_vgpr_step(const struct hz *hz, const struct mir_insn *c,
 /* A drain of outstanding VALU writes: va_vdst(0), or vector memory, FLAT or LDS. */
 static bool drains_valu(const struct mir_insn *p)
 {
-	return depctr_field(p, 12, 4) == 0 || is_vmem(p) || unit_of(p) == AMD_UNIT_LDS;
+	return depctr_field(p, 12, 4) == 0 || hz_is_vmem(p) || hz_unit_of(p) == AMD_UNIT_LDS;
 }
 
 static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
@@ -369,12 +317,12 @@ static enum step trans_drain_step(const struct hz *hz, const struct mir_insn *c,
 {
 	if (drains_valu(p))
 		return STEP_EXPIRED;
-	if (unit_of(p) == AMD_UNIT_TRANS &&
-	    writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS))
+	if (hz_unit_of(p) == AMD_UNIT_TRANS &&
+	    hz_writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS))
 		return STEP_HIT;
-	if (unit_of(p) == AMD_UNIT_TRANS && ++lk->trans > 1)
+	if (hz_unit_of(p) == AMD_UNIT_TRANS && ++lk->trans > 1)
 		return STEP_EXPIRED;
-	if (unit_of(p) == AMD_UNIT_VALU && ++lk->valu > 5)
+	if (hz_unit_of(p) == AMD_UNIT_VALU && ++lk->valu > 5)
 		return STEP_EXPIRED;
 	return STEP_CONTINUE;
 }
@@ -398,7 +346,7 @@ static unsigned vgpr_sources(const struct hz *hz, const struct mir_insn *in,
 static bool partial_forward_consumer(const struct hz *hz, const struct mir_insn *in)
 {
 	struct sched_range srcs[MAX_FORWARD_SRCS];
-	return hz->fn->wave_size == 64 && is_valu(in) && vgpr_sources(hz, in, srcs) >= 2;
+	return hz->fn->wave_size == 64 && hz_is_valu(in) && vgpr_sources(hz, in, srcs) >= 2;
 }
 
 /* Records which sources / exec `p` writes; true when something new was seen. */
@@ -410,7 +358,7 @@ static bool forward_track(const struct hz *hz, const struct mir_insn *c, const s
 	bool changed = false, any_def = false;
 	for (unsigned k = 0; k < ns; k++)
 		any_def |= lk->def_pos[k] != 0;
-	if (is_valu(p)) {
+	if (hz_is_valu(p)) {
 		for (unsigned k = 0; k < ns; k++)
 			if (!lk->def_pos[k] && sched_ranges_overlap(defs, nd, &srcs[k], 1))
 				lk->def_pos[k] = (uint8_t)(lk->valu + 1), changed = true;
@@ -463,7 +411,7 @@ static enum step partial_forward_step(const struct hz *hz, const struct mir_insn
 		verdict = STEP_EXPIRED;
 	else if (changed && lk->exec_pos)
 		verdict = forward_verdict(lk);
-	lk->valu += is_valu(p);
+	lk->valu += hz_is_valu(p);
 	return verdict;
 }
 
@@ -514,7 +462,7 @@ static enum step mask_write_step(const struct hz *hz, const struct mir_insn *c,
 	(void)lk;
 	if (depctr_field(p, 0, 1) == 0)
 		return STEP_EXPIRED;
-	if (!is_valu(p))
+	if (!hz_is_valu(p))
 		return STEP_CONTINUE;
 	if (reads_mask_written(hz, p, c))
 		return STEP_HIT;
@@ -524,162 +472,6 @@ static enum step mask_write_step(const struct hz *hz, const struct mir_insn *c,
 		if (uses[i].first < SCHED_SLOT_M0)
 			return STEP_EXPIRED;
 	return STEP_CONTINUE;
-}
-
-/* ---- MFMA dependencies (gfx90a, gfx942) ----
- * The wait states after an MFMA producer P, by its passes NP (the instruction table's
- * `passes`), as LLVM's GCNHazardRecognizer counts them (checkMAIHazards90A,
- * checkMAIVALUHazards; ../shared/reference/hazards.txt; the CDNA2/CDNA3 ISA dependency
- * tables): a VALU, memory or MFMA srcA/srcB read, or a VALU overwrite, of P's D: NP + 3
- * (gfx942 non-XDL NP + 2; f64 4x4 6 / memory 9, 16x16 11 / memory 18); the next MFMA's srcC
- * on the same registers: 0 (f64 4x4 4, gfx942 2-pass 2), overlapping: NP (gfx942 XDL NP + 1,
- * f64 consumer NP + 1 on gfx90a, f64 P 9 / 4); a VALU overwriting P's srcC: NP - 1.  Written
- * apart from amdsim's (src/sim/check.c); tests/sched (kernel "mfma") and
- * tests/sim/test_matrix.py (clang-19's s_nop counts) judge them. */
-
-static const struct amd_matrix_info *mfma_of(const struct mir_insn *in)
-{
-	const struct amd_isa_op *row = sched_row(in);
-	return row && (row->flags & AMD_F_MAI) ? amd_isa_matrix((enum amd_opcode)in->op) : NULL;
-}
-
-static bool is_dot(const struct mir_insn *in)
-{
-	const struct amd_isa_op *row = sched_row(in);
-	return row && !strncmp(row->name, "v_dot", 5);
-}
-
-/* The slots of MFMA operand k (0 D, 1 A, 2 B, 3 C); empty for a constant C. */
-static struct sched_range mfma_opnd(const struct hz *hz, const struct mir_insn *in, unsigned k)
-{
-	unsigned i = sched_row_base(in) + k;
-	struct sched_range none = {0, 0};
-	return i < in->nopnds ? sched_opnd_slots(hz->fn, &in->opnds[i]) : none;
-}
-
-static bool overlaps(struct sched_range a, struct sched_range b)
-{
-	return a.count && b.count && sched_ranges_overlap(&a, 1, &b, 1);
-}
-
-static unsigned mfma_raw_need(const struct hz *hz, const struct amd_matrix_info *p, bool mem)
-{
-	unsigned np = p->passes[hz->gen];
-	if (p->ab_type == AMD_MT_F64)
-		return np <= 4 ? (mem ? 9 : 6) : (mem ? 18 : 11);
-	return hz->gen == AMD_GFX940 && !p->xdl ? np + 2 : np + 3;
-}
-
-static void note_miss(struct look *lk, unsigned need)
-{
-	unsigned miss = need > lk->states ? need - lk->states : 0;
-	lk->miss = miss > lk->miss ? miss : lk->miss;
-}
-
-static bool mfma_consumer(const struct hz *hz, const struct mir_insn *in)
-{
-	(void)hz;
-	return mfma_of(in) != NULL;
-}
-
-static bool matrix_reader_consumer(const struct hz *hz, const struct mir_insn *in)
-{
-	(void)hz;
-	unsigned u = unit_of(in);
-	return u == AMD_UNIT_VALU || u == AMD_UNIT_TRANS || is_vmem(in) || u == AMD_UNIT_LDS;
-}
-
-/* P = MFMA; the consumer reads (VALU, memory, MFMA srcA/srcB) or a VALU overwrites P's D. */
-static enum step mfma_result_step(const struct hz *hz, const struct mir_insn *c,
-                                  const struct mir_insn *p, struct look *lk)
-{
-	const struct amd_matrix_info *pm = mfma_of(p);
-	if (!pm)
-		return STEP_CONTINUE;
-	struct sched_range d = mfma_opnd(hz, p, 0);
-	bool hit;
-	if (mfma_of(c)) {
-		hit = overlaps(d, mfma_opnd(hz, c, 1)) || overlaps(d, mfma_opnd(hz, c, 2));
-	} else {
-		struct sched_range uses[SCHED_MAX_RANGES], defs[SCHED_MAX_RANGES];
-		unsigned nu = sched_insn_uses(hz->fn, c, uses);
-		unsigned nd = is_valu(c) ? sched_insn_defs(hz->fn, c, defs) : 0;
-		hit = sched_ranges_overlap(&d, 1, uses, nu) ||
-		      sched_ranges_overlap(&d, 1, defs, nd);
-	}
-	if (hit)
-		note_miss(lk, mfma_raw_need(hz, pm, !is_valu(c) && !mfma_of(c)));
-	return STEP_CONTINUE;
-}
-
-/* P = MFMA writing registers the consumer MFMA reads as srcC. */
-static enum step mfma_srcc_step(const struct hz *hz, const struct mir_insn *c,
-                                const struct mir_insn *p, struct look *lk)
-{
-	const struct amd_matrix_info *pm = mfma_of(p), *cm = mfma_of(c);
-	if (!pm)
-		return STEP_CONTINUE;
-	struct sched_range d = mfma_opnd(hz, p, 0), src_c = mfma_opnd(hz, c, 3);
-	if (!overlaps(d, src_c))
-		return STEP_CONTINUE;
-	unsigned np = pm->passes[hz->gen], need;
-	bool f64 = pm->ab_type == AMD_MT_F64, gfx940 = hz->gen == AMD_GFX940;
-	if (d.first == src_c.first && d.count == src_c.count)
-		need = f64 && np <= 4 ? 4 : gfx940 && !f64 && np == 2 ? 2 : 0;
-	else if (f64)
-		need = np <= 4 ? 4 : 9;
-	else if (gfx940)
-		need = pm->xdl ? np + 1 : np;
-	else
-		need = cm && cm->ab_type == AMD_MT_F64 ? np + 1 : np;
-	note_miss(lk, need);
-	return STEP_CONTINUE;
-}
-
-/* P = MFMA (not f64) reading as srcC a register the consumer VALU overwrites. */
-static enum step mfma_war_step(const struct hz *hz, const struct mir_insn *c,
-                               const struct mir_insn *p, struct look *lk)
-{
-	const struct amd_matrix_info *pm = mfma_of(p);
-	if (!pm || pm->ab_type == AMD_MT_F64 || !is_valu(c) || mfma_of(c))
-		return STEP_CONTINUE;
-	struct sched_range defs[SCHED_MAX_RANGES], src_c = mfma_opnd(hz, p, 3);
-	unsigned nd = sched_insn_defs(hz->fn, c, defs);
-	if (src_c.count && sched_ranges_overlap(&src_c, 1, defs, nd))
-		note_miss(lk, pm->passes[hz->gen] - 1);
-	return STEP_CONTINUE;
-}
-
-/* P = a VALU other than MFMA or a dot product writing a VGPR the MFMA reads. */
-static enum step valu_to_mfma_step(const struct hz *hz, const struct mir_insn *c,
-                                   const struct mir_insn *p, struct look *lk)
-{
-	(void)lk;
-	if (!is_valu(p) || mfma_of(p) || is_dot(p))
-		return STEP_CONTINUE;
-	return writes_read(hz, p, c, SCHED_SLOT_VGPR0, SCHED_NUM_SLOTS) ? STEP_HIT : STEP_CONTINUE;
-}
-
-/* gfx11/gfx12 (LLVM's fixWMMAHazards): a WMMA reading the previous WMMA's D as A or B with
- * no VALU instruction in between; fixed with a v_nop. */
-static bool wmma_consumer(const struct hz *hz, const struct mir_insn *in)
-{
-	(void)hz;
-	const struct amd_isa_op *row = sched_row(in);
-	return row && (row->flags & AMD_F_WMMA);
-}
-
-static enum step wmma_step(const struct hz *hz, const struct mir_insn *c, const struct mir_insn *p,
-                           struct look *lk)
-{
-	(void)lk;
-	if (!is_valu(p))
-		return STEP_CONTINUE;
-	if (!wmma_consumer(hz, p))
-		return STEP_EXPIRED;
-	struct sched_range d = mfma_opnd(hz, p, 0);
-	return overlaps(d, mfma_opnd(hz, c, 1)) || overlaps(d, mfma_opnd(hz, c, 2)) ? STEP_HIT
-	                                                                            : STEP_EXPIRED;
 }
 
 static const struct rule rules[] = {
@@ -716,18 +508,18 @@ static const struct rule rules[] = {
         {"VALUMaskWrite: VALU reads SGPR as lane mask, SALU writes it", GEN(AMD_GFX11),
          FIX_DEPCTR_AFTER, 0, 0xfffe, true, mask_write_consumer, mask_write_step},
         {"MFMA result, then a VALU/memory/MFMA srcA-B read or a VALU write",
-         GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 19, 0, false, matrix_reader_consumer,
-         mfma_result_step},
+         GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 19, 0, false, hz_matrix_reader_consumer,
+         hz_mfma_result_step},
         {"MFMA result, then an MFMA reading it as srcC", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP,
-         19, 0, false, mfma_consumer, mfma_srcc_step},
+         19, 0, false, hz_mfma_consumer, hz_mfma_srcc_step},
         {"MFMA reads srcC, then a VALU overwrites it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 15,
-         0, false, matrix_reader_consumer, mfma_war_step},
+         0, false, hz_matrix_reader_consumer, hz_mfma_war_step},
         {"VALU writes VGPR, MFMA reads it", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 2, 0, false,
-         mfma_consumer, valu_to_mfma_step},
+         hz_mfma_consumer, hz_valu_to_mfma_step},
         {"VALU writes EXEC, MFMA", GEN(AMD_GFX9) | GEN(AMD_GFX940), FIX_NOP, 4, 0, false,
-         mfma_consumer, exec_readlane_step},
+         hz_mfma_consumer, exec_readlane_step},
         {"WMMA reads the previous WMMA's result as A/B", GEN(AMD_GFX11) | GEN(AMD_GFX12), FIX_VNOP,
-         0, 0, false, wmma_consumer, wmma_step},
+         0, 0, false, hz_wmma_consumer, hz_wmma_step},
 };
 enum { NUM_RULES = sizeof rules / sizeof rules[0] };
 
@@ -773,7 +565,8 @@ static unsigned walk(const struct hz *hz, const struct rule *rule, const struct 
  * instruction. */
 static bool producer_is_mfma(const struct rule *r)
 {
-	return r->step == mfma_result_step || r->step == mfma_srcc_step || r->step == mfma_war_step;
+	return r->step == hz_mfma_result_step || r->step == hz_mfma_srcc_step ||
+	       r->step == hz_mfma_war_step;
 }
 
 /* Per rule, what the consumer needs given the code before it.  In a function without MFMA,
@@ -821,7 +614,7 @@ static const struct delay_memo *memo_of(struct hz *hz, const struct mir_insn *be
 	memcpy(hz->pool + hz->npool, defs, nd * sizeof *defs);
 	*m = (struct delay_memo){.stamp = hz->stamp,
 	                         .off = hz->npool,
-	                         .unit = (uint8_t)unit_of(&before[j]),
+	                         .unit = (uint8_t)hz_unit_of(&before[j]),
 	                         .ndefs = (uint8_t)nd};
 	hz->npool += nd;
 	return m;
@@ -961,7 +754,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
 		                               nfresh + MOST_FIXES_PER_INSN, sizeof *fresh);
 		unsigned after = insert_fixes(hz, in, fresh, &nfresh, stats);
-		if (hz->fn->target->info->has_delay_alu && is_valu(in)) {
+		if (hz->fn->target->info->has_delay_alu && hz_is_valu(in)) {
 			uint32_t delay = delay_for(hz, in, fresh, nfresh);
 			if (delay && !join_delay(fresh, nfresh, &last_delay, delay)) {
 				if (delay < 16)
@@ -990,7 +783,7 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 	struct hz hz = {.fn = fn, .gen = fn->target->info->gen, .no_mfma = true};
 	for (uint32_t b = 0; b < fn->nblocks && hz.no_mfma; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns && hz.no_mfma; i++)
-			hz.no_mfma = !mfma_of(&fn->blocks[b].insns[i]);
+			hz.no_mfma = !hz_mfma_of(&fn->blocks[b].insns[i]);
 	sched_preds(fn, a, &hz.preds, &hz.npreds);
 	hz.visited = pa_arena_alloc(a, fn->nblocks + 1, 1);
 	struct mir_insn *stage = NULL;

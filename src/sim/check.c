@@ -173,7 +173,7 @@ static void need_ws(struct sim_wave *w, const struct sim_insn *in, uint64_t stam
  *   overlapping: NP (gfx942 XDL P: NP + 1; gfx90a f64 consumer: NP + 1), f64 P: 16x16 9,
  *   4x4 4;
  * - a VALU overwrites P's srcC: NP - 1 (not after f64 MFMA).
- * This file's formulas are written separately from the compiler's (src/sched/hazards.c);
+ * This file's formulas are written separately from the compiler's (src/sched/hazards_matrix.c);
  * tests/sim/test_matrix.py checks both against clang-19's s_nop counts. */
 
 static const struct amd_matrix_info *mfma_info(unsigned row1)

@@ -8,7 +8,13 @@ instructions (buffer_wbl2, buffer_inv, buffer_gl0_inv, global_inv, ...) with the
 the cache-policy bits of the memory instruction itself (glc, dlc, sc0, sc1, nt, th, scope), in
 order.  Waits are not compared (ptxas-amd waits for every counter where LLVM waits for some);
 instead every release must be preceded by a wait for all memory counters after its last
-write-back, and every acquire followed by one before its invalidates.
+write-back, and every acquire followed by one before its invalidates.  The waits of bar.sync are
+compared: in kernels with a global load, a global store and a shared store in flight at the
+barrier, the counters waited to zero between the last memory instruction and the barrier must be
+llc-19's for __syncthreads (fence release workgroup; s_barrier; fence acquire workgroup), but for
+kmcnt and expcnt (ours may wait on them: nothing of ours is pending there that matters) and for
+one deliberate difference: gfx90a/gfx942 keep vmcnt(0) where the kernel also holds a .gpu
+release (PTX's causality order is transitive through the barrier; sel_atomic.c).
 
 usage: test_memmodel.py PTXAS_AMD [--target T]... [-v]
 """
@@ -76,8 +82,66 @@ def forms():
     return out
 
 
+# bar.sync with memory in flight: (name, PTX body, LLVM body, extra counters ours waits for on
+# gfx90a/gfx942).  %r2 (loaded) is used after the barrier, so the load is still pending there.
+BAR_PTX = ('mov.u32 %%r3, %%tid.x;\n\tmul.wide.u32 %%rd3, %%r3, 4;\n\t'
+           'add.s64 %%rd3, %%rd1, %%rd3;\n\t'
+           'ld.global.u32 %%r2, [%%rd3+64];\n\tst.global.u32 [%%rd1], %%r1;\n\t'
+           'st.shared.u32 [sh], %%r1;\n\tbar.sync 0;\n\t%sst.global.u32 [%%rd2], %%r2;')
+BAR_LL = ('%%t = call i32 @llvm.amdgcn.workitem.id.x()\n  %%t64 = zext i32 %%t to i64\n  '
+          '%%b = getelementptr i32, ptr addrspace(1) %%p, i64 %%t64\n  '
+          '%%a = getelementptr i32, ptr addrspace(1) %%b, i64 16\n  '
+          '%%r = load i32, ptr addrspace(1) %%a, align 4\n  '
+          'store i32 %%v, ptr addrspace(1) %%p, align 4\n  '
+          'store i32 %%v, ptr addrspace(3) @sh, align 4\n  '
+          'fence syncscope("workgroup") release\n  call void @llvm.amdgcn.s.barrier()\n  '
+          'fence syncscope("workgroup") acquire\n  %sstore i32 %%r, ptr addrspace(1) %%q, align 4')
+BAR_FORMS = (('bar_wait', BAR_PTX % '', BAR_LL % '', set()),
+             ('bar_wait_gpu_release', BAR_PTX % 'fence.acq_rel.gpu;\n\t',
+              BAR_LL % 'fence syncscope("agent") acq_rel\n  ', {'vmcnt'}))
+IGNORED_COUNTERS = {'kmcnt', 'expcnt'}
+
+
+def waited_counters(lines):
+    """Counters waited to zero between the last memory instruction before the first barrier
+    and the barrier (None: no barrier)."""
+    end = next((k for k, ins in enumerate(lines)
+                if ins.split()[0] in ('s_barrier', 's_barrier_signal')), None)
+    if end is None:
+        return None
+    start = end
+    while start > 0 and not re.match(r'^(global|flat|buffer|ds|s_load|s_buffer)_',
+                                     lines[start - 1]):
+        start -= 1
+    out = set()
+    for ins in lines[start:end]:
+        op = ins.split()[0]
+        if op == 's_waitcnt':
+            out |= {c for c, n in re.findall(r'(\w+cnt)\((\d+)\)', ins) if int(n) == 0}
+            if re.match(r'^s_waitcnt\s+0$', ins):
+                out |= {'vmcnt', 'expcnt', 'lgkmcnt'}
+        elif op == 's_waitcnt_vscnt' and re.search(r',\s*0(x0)?$', ins):
+            out.add('vscnt')
+        elif op.startswith('s_wait_') and re.search(r'\s0(x0)?$', ins):
+            out |= {c if c.endswith('cnt') else c + 'cnt' for c in op[len('s_wait_'):].split('_')
+                    if c}
+    return out
+
+
+def bar_problems(ours, theirs, target, extra):
+    got, exp = waited_counters(ours), waited_counters(theirs)
+    if got is None or exp is None:
+        return ['no barrier in the output']
+    got, exp = got - IGNORED_COUNTERS, exp - IGNORED_COUNTERS
+    if target in ('gfx90a', 'gfx942'):
+        exp = exp | extra
+    if got != exp:
+        return ['bar.sync waits for %s, llc-19 for %s' % (sorted(got), sorted(exp))]
+    return []
+
+
 def ptx_module(fs):
-    parts = ['.version 7.8\n.target sm_70\n.address_size 64\n']
+    parts = ['.version 7.8\n.target sm_70\n.address_size 64\n.shared .align 4 .u32 sh;\n']
     for name, body, _ in fs:
         parts.append('.visible .entry %s(.param .u64 p, .param .u64 q, .param .u32 v)\n{\n'
                      '\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n'
@@ -87,7 +151,9 @@ def ptx_module(fs):
 
 
 def llvm_module(fs):
-    parts = ['target triple = "amdgcn-amd-amdhsa"\ndeclare void @llvm.amdgcn.s.barrier()\n']
+    parts = ['target triple = "amdgcn-amd-amdhsa"\ndeclare void @llvm.amdgcn.s.barrier()\n'
+             '@sh = addrspace(3) global i32 poison, align 4\n'
+             'declare i32 @llvm.amdgcn.workitem.id.x()\n']
     for name, _, body in fs:
         parts.append('define amdgpu_kernel void @%s(ptr addrspace(1) %%p1, ptr addrspace(1) %%q,'
                      ' i32 %%v, ptr %%p0) {\n  %s\n  ret void\n}\n' % (name, body.replace('ptr addrspace(0) %p', 'ptr %p0')
@@ -155,6 +221,8 @@ def main():
         print('memmodel: %s not found: skipped' % LLC)
         return 77
     fs = forms()
+    bar_extra = {name: extra for name, _, _, extra in BAR_FORMS}
+    fs += [(name, p, ll) for name, p, ll, _ in BAR_FORMS]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         ptx, ll = os.path.join(tmp, 'mm.ptx'), os.path.join(tmp, 'mm.ll')
@@ -183,6 +251,8 @@ def main():
                 errs = wait_problems(ok_k.get(name, []), target)
                 if name not in ok_k or name not in ref_k:
                     errs.append('kernel missing from the output')
+                elif name in bar_extra:
+                    errs += bar_problems(ok_k[name], ref_k[name], target, bar_extra[name])
                 if got != exp or errs:
                     bad += 1
                     print('FAIL  %-8s %-22s ptxas-amd %s\n%40s llc-19    %s%s' % (
