@@ -339,9 +339,33 @@ static bool neg_abs(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* A divergent 64-bit shl of a sign- or zero-extended 32-bit value by a constant c <= 5:
+ * sext(x) << c = sext(x) * 2^c (mod 2^64), one v_mad_i64_i32 (v_mad_u64_u32 for zext) with
+ * the inline constant 2^c, as mul.wide is, where the extension and a 64-bit shift take a
+ * v_mov or v_ashrrev for the high half and a v_lshlrev_b64.  2^c <= 32 keeps the factor an
+ * inline constant (no literal on gfx9's VOP3) and positive as a signed 32-bit operand. */
+static bool shift_widened(struct isel *s, const struct ir_insn *in)
+{
+	uint64_t c;
+	if (in->op != IR_SHL || words(s, in) != 2 || is_uniform_int(s, in) ||
+	    !sel_is_const(s, in->args[1], &c) || c > 5)
+		return false;
+	const struct ir_insn *d = s->def[in->args[0]];
+	if (!d || (d->op != IR_SEXT && d->op != IR_ZEXT) ||
+	    s->ir->vals[d->args[0]].type != IR_T_I32)
+		return false;
+	uint32_t junk = sel_new_sgpr(s, s->mask_dw);
+	struct mir_opnd ops[5] = {mir_vreg(sel_def(s, in->res), 2), mir_vreg(junk, s->mask_dw),
+	                          vs(s, d->args[0], 0), mir_imm(1u << c), mir_imm(0)};
+	valu(s, d->op == IR_SEXT ? AMD_OP_V_MAD_I64_I32 : AMD_OP_V_MAD_U64_U32, 5, ops);
+	return true;
+}
+
 /* PTX shifts: amounts >= the width give 0 (shl, shr.u) or the sign (shr.s). */
 static bool shift(struct isel *s, const struct ir_insn *in)
 {
+	if (shift_widened(s, in))
+		return true;
 	bool uni = is_uniform_int(s, in), wide = words(s, in) == 2;
 	unsigned width = wide ? 64 : 32;
 	ir_ref a = in->args[0], amt = in->args[1];
