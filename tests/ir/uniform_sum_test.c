@@ -10,7 +10,13 @@
  *   5. u a constant: left alone (the selector folds constants into offsets);
  *   6. a variable shift amount: left alone;
  *   7. every operand uniform: left alone (nothing divergent to split off);
- *   8. p64 + ((u64 + sext(d)) << 70): amounts >= 64 give 0 on both sides: rewritten. */
+ *   8. p64 + ((u64 + sext(d)) << 70): amounts >= 64 give 0 on both sides: rewritten;
+ *   9. one offset (u + d) << 2 added to two bases (nvcc's input and output rows): both
+ *      sums rewritten, the lane's part made once; with a third reader that is not such a
+ *      sum: left alone;
+ *  10. placement (bb0 -> bb1 -> bb2 -> bb3, bb2 a loop): two sums in bb1 and bb3 with the
+ *      same p and u (defined in bb0) share one uniform base made at the end of bb0; a sum
+ *      in bb3 whose u is defined in the loop gets its uniform part in bb3, not in the loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +95,8 @@ static uint64_t run(const struct fx *f, const uint64_t *params, ir_ref want)
 	const struct ir_block *bl = &fn->blocks[0];
 	for (uint32_t k = 0; k < bl->ninsns; k++) {
 		const struct ir_insn *in = &bl->insns[k];
-		uint64_t a = in->nargs > 0 ? v[in->args[0]] : 0, b = in->nargs > 1 ? v[in->args[1]] : 0;
+		uint64_t a = in->nargs > 0 ? v[in->args[0]] : 0,
+		         b = in->nargs > 1 ? v[in->args[1]] : 0;
 		unsigned bits = in->type == IR_T_I32 ? 32 : 64;
 		uint64_t x = 0;
 		switch (in->op) {
@@ -120,8 +127,13 @@ static uint64_t run(const struct fx *f, const uint64_t *params, ir_ref want)
 
 static uint64_t random64(unsigned *seed)
 {
-	static const uint64_t edges[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff,
-	                                 0xffffffffffffffffull, 0x8000000000000000ull};
+	static const uint64_t edges[] = {0,
+	                                 1,
+	                                 0x7fffffff,
+	                                 0x80000000,
+	                                 0xffffffff,
+	                                 0xffffffffffffffffull,
+	                                 0x8000000000000000ull};
 	*seed = *seed * 1103515245u + 12345u;
 	if (*seed % 4 == 0)
 		return edges[(*seed >> 8) % (sizeof edges / sizeof edges[0])];
@@ -152,6 +164,7 @@ static void check(struct fx *f, const char *name, ir_ref sum, unsigned expect)
 		before[t] = run(f, params[t], sum);
 	}
 	uint32_t ninsns = f->fn.blocks[0].ninsns;
+	CHECK(ir_cfg_compute(&f->fn, NULL), "%s: cfg", name);
 	unsigned got = ir_split_uniform_sums(&f->fn);
 	CHECK(got == expect, "%s: %u sums rewritten, expected %u", name, got, expect);
 	for (int t = 0; t < TRIALS; t++)
@@ -223,6 +236,139 @@ static void variable_amount(void)
 	pa_arena_free(&f.arena);
 }
 
+/* Two sums p + x and p2 + x of x = (u + d) << 2, and (extra) a third reader of x. */
+static void shared_offset(const char *name, bool extra, unsigned expect)
+{
+	struct fx f;
+	init(&f);
+	ir_ref p = param(&f, IR_T_I64, 0, false), p2 = param(&f, IR_T_I64, 3, false);
+	ir_ref u = param(&f, IR_T_I64, 1, false), d = param(&f, IR_T_I64, 2, true);
+	ir_ref q = op(&f, IR_ADD, IR_T_I64, u, d, true);
+	ir_ref x = op(&f, IR_SHL, IR_T_I64, q, ir_const(&f.fn, IR_T_I32, 2), true);
+	ir_ref sum2 = op(&f, IR_ADD, IR_T_I64, x, p2, true);
+	if (extra)
+		op(&f, IR_MUL, IR_T_I64, x, x, true);
+	ir_ref sum = op(&f, IR_ADD, IR_T_I64, p, x, true);
+	finish(&f);
+	uint64_t params[TRIALS][NPARAMS], before[TRIALS][2];
+	unsigned seed = 11;
+	for (int t = 0; t < TRIALS; t++) {
+		for (int i = 0; i < NPARAMS; i++)
+			params[t][i] = random64(&seed);
+		before[t][0] = run(&f, params[t], sum);
+		before[t][1] = run(&f, params[t], sum2);
+	}
+	CHECK(ir_cfg_compute(&f.fn, NULL), "%s: cfg", name);
+	unsigned got = ir_split_uniform_sums(&f.fn);
+	CHECK(got == expect, "%s: %u sums rewritten, expected %u", name, got, expect);
+	for (int t = 0; t < TRIALS; t++)
+		CHECK(run(&f, params[t], sum) == before[t][0] &&
+		              run(&f, params[t], sum2) == before[t][1],
+		      "%s: trial %d: value changed", name, t);
+	unsigned lane_shifts = 0;
+	for (uint32_t k = 0; k < f.fn.blocks[0].ninsns; k++) {
+		const struct ir_insn *in = &f.fn.blocks[0].insns[k];
+		lane_shifts += in->op == IR_SHL && in->args[0] == d;
+	}
+	CHECK(lane_shifts == (expect ? 1u : 0u), "%s: %u shifts of the lane value", name,
+	      lane_shifts);
+	pa_arena_free(&f.arena);
+}
+
+/* Appends to block b of f an instruction (as op(), any block). */
+static ir_ref op_in(struct fx *f, uint32_t b, enum ir_op o, ir_ref a, ir_ref c, bool div)
+{
+	ir_ref r = ir_new_value(&f->fn, IR_T_I64, b);
+	f->fn.vals[r].divergent = div;
+	ir_append(
+	        &f->fn, b,
+	        &(struct ir_insn){
+	                .op = (uint16_t)o, .type = IR_T_I64, .nargs = 2, .res = r, .args = {a, c}});
+	return r;
+}
+
+/* p + ((u + d) << 2) in block b; returns the sum. */
+static ir_ref row_in(struct fx *f, uint32_t b, ir_ref p, ir_ref u, ir_ref d)
+{
+	ir_ref q = op_in(f, b, IR_ADD, u, d, true);
+	ir_ref x = op_in(f, b, IR_SHL, q, ir_const(&f->fn, IR_T_I32, 2), true);
+	return op_in(f, b, IR_ADD, p, x, true);
+}
+
+/* The block and operation that define value r. */
+static const struct ir_insn *find_def(const struct fx *f, ir_ref r, uint32_t *block)
+{
+	for (uint32_t b = 0; b < f->fn.nblocks; b++)
+		for (uint32_t k = 0; k < f->fn.blocks[b].ninsns; k++)
+			if (f->fn.blocks[b].insns[k].res == r) {
+				*block = b;
+				return &f->fn.blocks[b].insns[k];
+			}
+	return NULL;
+}
+
+/* The uniform operand of the rewritten sum `sum` and the block defining it. */
+static ir_ref uniform_part(const struct fx *f, ir_ref sum, uint32_t *block)
+{
+	uint32_t b;
+	const struct ir_insn *in = find_def(f, sum, &b);
+	ir_ref base = f->fn.vals[in->args[0]].divergent ? in->args[1] : in->args[0];
+	find_def(f, base, block);
+	return base;
+}
+
+static void placement(void)
+{
+	struct fx f;
+	init(&f);
+	for (int b = 1; b < 4; b++)
+		ir_new_block(&f.fn);
+	ir_ref p = param(&f, IR_T_I64, 0, false), u = param(&f, IR_T_I64, 1, false);
+	ir_ref d = param(&f, IR_T_I64, 2, true);
+	ir_append(&f.fn, 0, &(struct ir_insn){.op = IR_JMP, .res = IR_NO_REF});
+	ir_ref s1 = row_in(&f, 1, p, u, d);
+	ir_append(&f.fn, 1, &(struct ir_insn){.op = IR_JMP, .res = IR_NO_REF});
+	/* bb2: a loop, v = phi(u, v + 1) uniform, leaving when v == 0 */
+	ir_ref v = ir_new_value(&f.fn, IR_T_I64, 2);
+	ir_ref *a = PA_NEW_ARRAY(&f.arena, ir_ref, 2);
+	a[0] = u;
+	ir_append(&f.fn, 2,
+	          &(struct ir_insn){.op = IR_PHI, .type = IR_T_I64, .res = v, .phi_args = a});
+	a[1] = op_in(&f, 2, IR_ADD, v, ir_const(&f.fn, IR_T_I64, 1), false);
+	ir_ref c = ir_new_value(&f.fn, IR_T_PRED, 2);
+	ir_append(&f.fn, 2,
+	          &(struct ir_insn){.op = IR_ICMP,
+	                            .type = IR_T_PRED,
+	                            .nargs = 2,
+	                            .res = c,
+	                            .aux = IR_CMP_EQ,
+	                            .args = {a[1], ir_const(&f.fn, IR_T_I64, 0)}});
+	ir_append(&f.fn, 2,
+	          &(struct ir_insn){.op = IR_BR, .nargs = 1, .res = IR_NO_REF, .args = {c}});
+	ir_ref s2 = row_in(&f, 3, p, u, d), s3 = row_in(&f, 3, p, a[1], d);
+	ir_append(&f.fn, 3, &(struct ir_insn){.op = IR_RET, .res = IR_NO_REF});
+	ir_add_edge(&f.fn, 0, 1);
+	ir_add_edge(&f.fn, 1, 2);
+	ir_add_edge(&f.fn, 2, 3); /* taken: leave */
+	ir_add_edge(&f.fn, 2, 2);
+	static uint32_t p1[] = {0}, p2[] = {1, 2}, p3[] = {2};
+	f.fn.blocks[1].preds = p1;
+	f.fn.blocks[1].npreds = 1;
+	f.fn.blocks[2].preds = p2;
+	f.fn.blocks[2].npreds = 2;
+	f.fn.blocks[3].preds = p3;
+	f.fn.blocks[3].npreds = 1;
+	CHECK(ir_cfg_compute(&f.fn, NULL), "placement: cfg");
+	unsigned got = ir_split_uniform_sums(&f.fn);
+	CHECK(got == 3, "placement: %u sums rewritten, expected 3", got);
+	uint32_t b1, b2, b3;
+	ir_ref base1 = uniform_part(&f, s1, &b1), base2 = uniform_part(&f, s2, &b2);
+	uniform_part(&f, s3, &b3);
+	CHECK(base1 == base2 && b1 == 0, "placement: the shared base is not one value in bb0");
+	CHECK(b3 == 3, "placement: the base of a loop value is in bb%u, not bb3", b3);
+	pa_arena_free(&f.arena);
+}
+
 int main(void)
 {
 	row_address("row-address", 2, 1);
@@ -233,6 +379,9 @@ int main(void)
 	variable_amount();
 	plain("all-uniform", false, false, true, 0);
 	row_address("shift-70", 70, 1);
+	shared_offset("shared-offset", false, 2);
+	shared_offset("shared-offset-other-reader", true, 0);
+	placement();
 	if (failures) {
 		fprintf(stderr, "%u failure(s)\n", failures);
 		return 1;
