@@ -463,8 +463,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 		return false;
 	lap(c, ST_OPT);
 	ir_uniformity(ir);
-	if (o->opt_level > 0)
+	if (o->opt_level > 0) {
 		ir_split_uniform_sums(ir);
+		ir_fold_sub_chains(ir);
+	}
 	ir_loop_motion(ir);
 	lap(c, ST_UNIFORM);
 	if (o->dump_ir)

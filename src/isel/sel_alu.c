@@ -83,6 +83,21 @@ static bool shift_add(struct isel *s, const struct ir_insn *in, ir_ref sh, ir_re
 	return true;
 }
 
+/* A divergent 32-bit ~x + y as one v_xad_u32 (x ^ -1) + y (nvcc's trip counts, n + ~i), the
+ * not left to dead code when nothing else reads it.  Only within the not's block (x is read
+ * here, after the not: see shift_add). */
+static bool not_add(struct isel *s, const struct ir_insn *in, ir_ref n, ir_ref y)
+{
+	const struct ir_insn *d = s->def[n];
+	if (!d || d->op != IR_NOT || d->type != IR_T_I32 || !s->ir->vals[n].divergent ||
+	    s->ir->vals[n].block != s->ir->vals[in->res].block)
+		return false;
+	struct mir_opnd ops[4] = {rd(s, in->res, 0), vs(s, d->args[0], 0), mir_imm(0xffffffffu),
+	                          vs(s, y, 0)};
+	valu(s, AMD_OP_V_XAD_U32, 4, ops);
+	return true;
+}
+
 static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 {
 	ir_ref a = in->args[0], b = in->args[1];
@@ -99,7 +114,8 @@ static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 		return true;
 	}
 	if (words(s, in) == 1) {
-		if (is_add && (shift_add(s, in, a, b) || shift_add(s, in, b, a)))
+		if (is_add && (shift_add(s, in, a, b) || shift_add(s, in, b, a) ||
+		               not_add(s, in, a, b) || not_add(s, in, b, a)))
 			return true;
 		valu2(s, is_add ? AMD_OP_V_ADD_U32 : AMD_OP_V_SUB_U32, rd(s, in->res, 0),
 		      vs(s, a, 0), vs(s, b, 0));
