@@ -375,6 +375,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_hoist_loop_constants(mf);
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);
+		mir_merge_scalar_loads(mf);
 		mir_pair_lds(mf);
 		mir_compare_literals_to_vcc(mf);
 		mir_remove_dead_code(mf);
