@@ -375,6 +375,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_hoist_loop_constants(mf);
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);
+		mir_merge_scalar_loads(mf);
 		mir_pair_lds(mf);
 		mir_compare_literals_to_vcc(mf);
 		mir_remove_dead_code(mf);
@@ -463,6 +464,10 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 		return false;
 	lap(c, ST_OPT);
 	ir_uniformity(ir);
+	if (o->opt_level > 0) {
+		ir_split_uniform_sums(ir);
+		ir_fold_sub_chains(ir);
+	}
 	ir_loop_motion(ir);
 	lap(c, ST_UNIFORM);
 	if (o->dump_ir)

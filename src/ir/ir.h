@@ -477,6 +477,13 @@ unsigned ir_remove_phi_cycles(struct ir_function *fn);
  * there, and those that read only values from before it move to its preheader (after
  * ir_uniformity). */
 void ir_loop_motion(struct ir_function *fn);
+/* opt_uniform_sum.c: base + (u + lane) and base + ((u + lane) << c) with base and u uniform
+ * become (base + u) + lane and (base + (u << c)) + (lane << c), so the uniform part is scalar
+ * (after ir_uniformity); returns how many sums were rewritten. */
+unsigned ir_split_uniform_sums(struct ir_function *fn);
+/* opt_sub_chain.c: (x - a) - b becomes x - s where s = a + b is computed where it dominates
+ * (needs ir_cfg_compute); returns how many were rewritten. */
+unsigned ir_fold_sub_chains(struct ir_function *fn);
 /* strength_reduce.c: addresses of .shared/.global accesses affine in an induction variable
  * become induction variables of their own (before ir_uniformity; run ir_optimize again
  * when it returns nonzero: the old addresses' operations are dead); returns how many

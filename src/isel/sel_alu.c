@@ -83,6 +83,21 @@ static bool shift_add(struct isel *s, const struct ir_insn *in, ir_ref sh, ir_re
 	return true;
 }
 
+/* A divergent 32-bit ~x + y as one v_xad_u32 (x ^ -1) + y (nvcc's trip counts, n + ~i), the
+ * not left to dead code when nothing else reads it.  Only within the not's block (x is read
+ * here, after the not: see shift_add). */
+static bool not_add(struct isel *s, const struct ir_insn *in, ir_ref n, ir_ref y)
+{
+	const struct ir_insn *d = s->def[n];
+	if (!d || d->op != IR_NOT || d->type != IR_T_I32 || !s->ir->vals[n].divergent ||
+	    s->ir->vals[n].block != s->ir->vals[in->res].block)
+		return false;
+	struct mir_opnd ops[4] = {rd(s, in->res, 0), vs(s, d->args[0], 0), mir_imm(0xffffffffu),
+	                          vs(s, y, 0)};
+	valu(s, AMD_OP_V_XAD_U32, 4, ops);
+	return true;
+}
+
 static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 {
 	ir_ref a = in->args[0], b = in->args[1];
@@ -99,7 +114,8 @@ static bool add_sub(struct isel *s, const struct ir_insn *in, bool is_add)
 		return true;
 	}
 	if (words(s, in) == 1) {
-		if (is_add && (shift_add(s, in, a, b) || shift_add(s, in, b, a)))
+		if (is_add && (shift_add(s, in, a, b) || shift_add(s, in, b, a) ||
+		               not_add(s, in, a, b) || not_add(s, in, b, a)))
 			return true;
 		valu2(s, is_add ? AMD_OP_V_ADD_U32 : AMD_OP_V_SUB_U32, rd(s, in->res, 0),
 		      vs(s, a, 0), vs(s, b, 0));
@@ -339,9 +355,33 @@ static bool neg_abs(struct isel *s, const struct ir_insn *in)
 	return true;
 }
 
+/* A divergent 64-bit shl of a sign- or zero-extended 32-bit value by a constant c <= 5:
+ * sext(x) << c = sext(x) * 2^c (mod 2^64), one v_mad_i64_i32 (v_mad_u64_u32 for zext) with
+ * the inline constant 2^c, as mul.wide is, where the extension and a 64-bit shift take a
+ * v_mov or v_ashrrev for the high half and a v_lshlrev_b64.  2^c <= 32 keeps the factor an
+ * inline constant (no literal on gfx9's VOP3) and positive as a signed 32-bit operand. */
+static bool shift_widened(struct isel *s, const struct ir_insn *in)
+{
+	uint64_t c;
+	if (in->op != IR_SHL || words(s, in) != 2 || is_uniform_int(s, in) ||
+	    !sel_is_const(s, in->args[1], &c) || c > 5)
+		return false;
+	const struct ir_insn *d = s->def[in->args[0]];
+	if (!d || (d->op != IR_SEXT && d->op != IR_ZEXT) ||
+	    s->ir->vals[d->args[0]].type != IR_T_I32)
+		return false;
+	uint32_t junk = sel_new_sgpr(s, s->mask_dw);
+	struct mir_opnd ops[5] = {mir_vreg(sel_def(s, in->res), 2), mir_vreg(junk, s->mask_dw),
+	                          vs(s, d->args[0], 0), mir_imm(1u << c), mir_imm(0)};
+	valu(s, d->op == IR_SEXT ? AMD_OP_V_MAD_I64_I32 : AMD_OP_V_MAD_U64_U32, 5, ops);
+	return true;
+}
+
 /* PTX shifts: amounts >= the width give 0 (shl, shr.u) or the sign (shr.s). */
 static bool shift(struct isel *s, const struct ir_insn *in)
 {
+	if (shift_widened(s, in))
+		return true;
 	bool uni = is_uniform_int(s, in), wide = words(s, in) == 2;
 	unsigned width = wide ? 64 : 32;
 	ir_ref a = in->args[0], amt = in->args[1];

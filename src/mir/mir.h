@@ -295,6 +295,10 @@ void mir_cse_copies(struct mir_function *fn);
  * pressure), equal ones to one register; returns how many moved. */
 unsigned mir_hoist_loop_constants(struct mir_function *fn);
 void mir_widen_memory(struct mir_function *fn);
+/* After mir_cse_copies (smem_merge.c): s_load_dword/x2 of adjacent dwords through one base
+ * (kernel parameters) become one s_load_dwordx2/x4/x8; returns how many operands were
+ * renamed into the wide loads' tuples. */
+unsigned mir_merge_scalar_loads(struct mir_function *fn);
 void mir_pair_lds(struct mir_function *fn);
 void mir_remove_dead_code(struct mir_function *fn);
 /* Before mir_remove_dead_code, gfx9 (vcc_cmp.c): a VGPR compared with a literal held in a

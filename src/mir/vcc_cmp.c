@@ -1,5 +1,7 @@
 /* mir_compare_literals_to_vcc: on gfx9, a VGPR compared with a literal writes VCC through
- * the e32 (VOPC) form instead of a lane mask through the e64 form.
+ * the e32 (VOPC) form instead of a lane mask through the e64 form; a VGPR plus a literal with
+ * carry-out (v_add_co_u32, the low half of a 64-bit pointer step) the same way through its
+ * e32 (VOP2) form, which writes the carry to VCC for the v_addc_co_u32 of the high half.
  *
  * gfx9's VOP3 takes no literal, so selection puts a compare's non-inline constant in a
  * register first (`v_mov_b32 vT, 0x309` + `v_cmp_eq_i32_e64 s[4:5], v7, vT`, or an s_mov
@@ -201,6 +203,40 @@ static uint32_t try_compare(struct mir_function *fn, const struct vcc_facts *f,
 	return last;
 }
 
+/* The same for a 32-bit add with carry-out, v_add_co_u32 (the low half of a 64-bit add of
+ * a literal: a pointer stepping by 512 bytes): its e32 (VOP2) form takes the literal in src0
+ * and writes the carry to VCC, which the v_addc_co_u32 of the high half reads.  Addition
+ * commutes, so the literal becomes src0 and the VGPR src1 whichever operand it was. */
+static uint32_t try_carry(struct mir_function *fn, const struct vcc_facts *f, struct mir_block *bl,
+                          uint32_t i)
+{
+	struct mir_insn *in = &bl->insns[i];
+	if (in->op != AMD_OP_V_ADD_CO_U32 || in->nopnds != 4 || in->neg || in->abs || in->clamp ||
+	    in->flags || in->opnds[1].kind != MIR_VREG || in->opnds[1].width != 2 ||
+	    f->defs[in->opnds[1].v] != 1)
+		return i;
+	uint32_t value;
+	unsigned other;
+	if (literal_source(f, in, 3, &value) && is_vgpr(fn, &in->opnds[2]))
+		other = 2;
+	else if (literal_source(f, in, 2, &value) && is_vgpr(fn, &in->opnds[3]))
+		other = 3;
+	else
+		return i;
+	uint32_t m = in->opnds[1].v, last = last_read(fn, f, bl, i, m);
+	if (!last)
+		return i;
+	struct mir_opnd vcc = mir_special(AMD_SPEC_VCC, 2), v = in->opnds[other];
+	in->opnds[1] = vcc;
+	in->opnds[2] = mir_imm(value);
+	in->opnds[3] = v;
+	for (uint32_t j = i + 1; j <= last; j++)
+		for (unsigned k = 0; k < bl->insns[j].nopnds; k++)
+			if (bl->insns[j].opnds[k].kind == MIR_VREG && bl->insns[j].opnds[k].v == m)
+				bl->insns[j].opnds[k] = vcc;
+	return last;
+}
+
 unsigned mir_compare_literals_to_vcc(struct mir_function *fn)
 {
 	if (fn->target->info->has_vop3_literal || fn->wave_size != 64)
@@ -217,6 +253,8 @@ unsigned mir_compare_literals_to_vcc(struct mir_function *fn)
 			continue;
 		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			uint32_t next = try_compare(fn, &f, bl, i);
+			if (next == i)
+				next = try_carry(fn, &f, bl, i);
 			n += next != i;
 			i = next;
 		}

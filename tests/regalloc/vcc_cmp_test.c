@@ -6,7 +6,11 @@
  * signs, the literal's neighbours, infinities, NaN), each compare evaluated from the ISA's
  * definition (lt: a < b; nge: !(a >= b), true when either is NaN; ...), so a wrong mirror fails.
  * Where it must not (an inline constant, a VCC writer in the block, a reader in another block,
- * gfx10+ whose VOP3 takes literals): the function is unchanged. */
+ * gfx10+ whose VOP3 takes literals): the function is unchanged.
+ * The carry form the same way: v_add_co_u32 of a VGPR and a literal whose carry mask only the
+ * v_addc_co_u32 of the high half reads writes vcc, takes the literal as src0 and the VGPR as
+ * src1 (the same sum: addition commutes), and the v_addc reads vcc; not with an inline
+ * constant, a VCC writer between, the v_addc in another block, or on gfx10+. */
 #include <stdio.h>
 #include <string.h>
 
@@ -207,6 +211,64 @@ static void run_case(struct totals *t, const char *gpu, unsigned op, uint32_t k,
 	pa_arena_free(&arena);
 }
 
+/* c = COPY k; lo = v_add_co_u32 x, c (or c, x) carry m; hi = v_addc_co_u32 y, 0, m; end. */
+static void build_carry(struct mir_function *fn, uint32_t k, enum shape shape)
+{
+	uint32_t b = mir_new_block(fn), c = mir_new_vreg(fn, MIR_VGPR, 1, 1);
+	uint32_t m = mir_new_vreg(fn, MIR_SGPR, 2, 2), junk = mir_new_vreg(fn, MIR_SGPR, 2, 2);
+	struct mir_opnd x = mir_vgpr(0, 1), y = mir_vgpr(1, 1);
+	struct mir_opnd copy[2] = {mir_vreg(c, 1), mir_imm(k)};
+	add(fn, b, MIR_COPY, 2, copy);
+	struct mir_opnd lo[4] = {mir_vgpr(2, 1), mir_vreg(m, 2), x, mir_vreg(c, 1)};
+	if (shape == LITERAL_FIRST)
+		lo[2] = mir_vreg(c, 1), lo[3] = x;
+	add(fn, b, AMD_OP_V_ADD_CO_U32, 4, lo);
+	if (shape == VCC_WRITER) {
+		struct mir_opnd cmp[3] = {mir_special(AMD_SPEC_VCC, 2), x, y};
+		add(fn, b, AMD_OP_V_CMP_LT_U32, 3, cmp);
+	}
+	uint32_t rb = b;
+	if (shape == OTHER_BLOCK) {
+		rb = mir_new_block(fn);
+		fn->blocks[b].succ[0] = rb; /* falls through */
+		fn->blocks[b].nsucc = 1;
+	}
+	struct mir_opnd hi[5] = {mir_vgpr(3, 1), mir_vreg(junk, 2), y, mir_imm(0), mir_vreg(m, 2)};
+	add(fn, rb, AMD_OP_V_ADDC_CO_U32, 5, hi);
+	struct mir_opnd none[1] = {{0}};
+	add(fn, rb, AMD_OP_S_ENDPGM, 0, none);
+}
+
+static void run_carry(struct totals *t, const char *gpu, uint32_t k, enum shape shape,
+                      bool expect_rewrite)
+{
+	struct amd_target target;
+	char err[300] = "";
+	if (!amd_target_parse(gpu, &target, err, sizeof err)) {
+		fail(t, gpu, err);
+		return;
+	}
+	struct pa_arena arena;
+	pa_arena_init(&arena);
+	struct mir_function fn, ref;
+	mir_function_init(&fn, &arena, "vcc", &target, target.info->default_wave_size);
+	mir_function_init(&ref, &arena, "ref", &target, target.info->default_wave_size);
+	build_carry(&fn, k, shape);
+	build_carry(&ref, k, shape);
+	unsigned n = mir_compare_literals_to_vcc(&fn);
+	t->checks++;
+	char what[200];
+	snprintf(what, sizeof what, "carry literal %#x shape %d: %u rewrites, expected %s", k,
+	         shape, n, expect_rewrite ? "the e32 form" : "none");
+	const struct mir_insn *lo = &fn.blocks[0].insns[1], *hi = &fn.blocks[0].insns[2];
+	if (expect_rewrite ? n != 1 || !is_vcc(&lo->opnds[1]) || lo->opnds[2].kind != MIR_IMM ||
+	                             lo->opnds[2].v != k || lo->opnds[3].kind != MIR_VGPR ||
+	                             lo->opnds[3].v != 0 || !is_vcc(&hi->opnds[4])
+	                   : n != 0 || !same_as_built(&fn, &ref))
+		fail(t, gpu, what);
+	pa_arena_free(&arena);
+}
+
 int main(void)
 {
 	struct totals t = {0};
@@ -228,6 +290,14 @@ int main(void)
 	for (const char *const *g = (const char *const[]){"gfx1030", "gfx1100", "gfx1200", NULL};
 	     *g; g++)
 		run_case(&t, *g, AMD_OP_V_CMP_LT_U32, 0x309, PLAIN, false);
+	for (const char *const *g = (const char *const[]){"gfx90a", "gfx942", NULL}; *g; g++) {
+		run_carry(&t, *g, 0x200, PLAIN, true);
+		run_carry(&t, *g, 0x800, LITERAL_FIRST, true);
+	}
+	run_carry(&t, "gfx90a", 64, PLAIN, false);
+	run_carry(&t, "gfx90a", 0x200, VCC_WRITER, false);
+	run_carry(&t, "gfx90a", 0x200, OTHER_BLOCK, false);
+	run_carry(&t, "gfx1100", 0x200, PLAIN, false);
 	printf("vcc_cmp: %u cases, %u failures\n", t.checks, t.failures);
 	return t.failures ? 1 : 0;
 }
