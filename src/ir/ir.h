@@ -291,11 +291,13 @@ struct ir_block {
 
 struct ir_loop {
 	uint32_t header;
-	uint32_t parent;  /* enclosing loop or IR_NO_LOOP */
-	uint32_t depth;   /* 1 for outermost */
-	uint32_t last;    /* block with the highest linear position in the loop */
-	bool divergent;   /* ir_uniformity: lanes may leave it in different iterations */
-	bool irreducible; /* entered elsewhere than at its header too (cfg.c) */
+	uint32_t parent;         /* enclosing loop or IR_NO_LOOP */
+	uint32_t depth;          /* 1 for outermost */
+	uint32_t last;           /* block with the highest linear position in the loop */
+	bool divergent;          /* ir_uniformity: lanes may leave it in different iterations */
+	bool divergent_branches; /* ir_uniformity: a divergent branch inside (an inner loop's
+	                          * too): EXEC changes within an iteration */
+	bool irreducible;        /* entered elsewhere than at its header too (cfg.c) */
 };
 
 struct ir_param {

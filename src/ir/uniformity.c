@@ -11,10 +11,15 @@
  *    divergent: lanes arrive there by different paths (sync dependence) -- unless the
  *    block is dominated by one successor that only the branch enters, in the branch's
  *    loop: then its lanes all came by that side, in the same iteration;
- *  - a loop containing a divergent branch may be left by lanes in different iterations,
- *    so every value defined in the loop and used outside it is divergent (temporal
- *    divergence: each lane must keep the value of its own last iteration, which only a
- *    VGPR does).
+ *  - a loop may be left by lanes in different iterations when a divergent branch in it
+ *    can lead out of it before its lanes meet again: the branch leaves the loop itself,
+ *    its post-dominator lies outside the loop (or there is none), or a block between the
+ *    branch and its post-dominator leaves the loop (a uniform exit that only the lanes of
+ *    one side reach) or is the loop's header (lanes meet again an iteration apart).  Then every
+ * value defined in the loop and used outside it is divergent (temporal divergence: each lane must
+ * keep the value of its own last iteration, which only a VGPR does).  A divergent if/else that
+ * rejoins inside the iteration keeps the loop's exits uniform: every lane leaves in the same
+ * iteration and values live out of it stay uniform (the loop still has `divergent_branches`).
  * Kernel parameters, %ctaid, %ntid, %nctaid, constants and addresses of variables are
  * uniform, and so are the results of wave-wide operations (IR_OPF_WAVE: ballot, active
  * mask, reductions) whatever their operands, and a lane.read from a uniform lane.
@@ -47,6 +52,7 @@ struct uni {
  * divergent branches.  Past this many visits per block, every phi of the function is
  * made divergent instead (conservative, linear). */
 enum { REGION_WORK_PER_BLOCK = 64 };
+#define REGION_UNKNOWN 0xffffffffu /* sync_dependence over budget: no region known */
 
 static void mark(struct uni *u, ir_ref v)
 {
@@ -171,13 +177,15 @@ static bool one_side_only(const struct uni *u, uint32_t a, uint32_t b)
 }
 
 /* Phis between a divergent branch in block a and its post-dominator become divergent,
- * except where lanes can only come from one side of the branch. */
-static void sync_dependence(struct uni *u, uint32_t a)
+ * except where lanes can only come from one side of the branch.  Leaves the blocks of
+ * that region (the post-dominator included) in u->queue and returns their number, or
+ * REGION_UNKNOWN over the work budget. */
+static uint32_t sync_dependence(struct uni *u, uint32_t a)
 {
 	struct ir_function *fn = u->fn;
 	uint32_t stop = fn->blocks[a].ipdom, nq = 0;
 	if (u->all_phis)
-		return;
+		return REGION_UNKNOWN;
 	if (u->region_work > (uint64_t)REGION_WORK_PER_BLOCK * (fn->nblocks + 16)) {
 		u->all_phis = true;
 		for (uint32_t b = 0; b < fn->nblocks; b++)
@@ -185,7 +193,7 @@ static void sync_dependence(struct uni *u, uint32_t a)
 			     i < fn->blocks[b].ninsns && fn->blocks[b].insns[i].op == IR_PHI; i++)
 				if (fn->blocks[b].reachable)
 					mark(u, fn->blocks[b].insns[i].res);
-		return;
+		return REGION_UNKNOWN;
 	}
 	for (uint32_t s = 0; s < fn->blocks[a].nsuccs; s++) {
 		uint32_t sb = fn->blocks[a].succs[s];
@@ -212,6 +220,7 @@ static void sync_dependence(struct uni *u, uint32_t a)
 			}
 		}
 	}
+	return nq;
 }
 
 /* Values defined in loop l and used outside it are divergent: the users of each value
@@ -240,15 +249,48 @@ static void temporal_divergence(struct uni *u, uint32_t l)
 	}
 }
 
+static bool leaves_loop(const struct ir_function *fn, uint32_t b, uint32_t l)
+{
+	for (uint32_t s = 0; s < fn->blocks[b].nsuccs; s++)
+		if (!ir_in_loop(fn, fn->blocks[b].succs[s], l))
+			return true;
+	return false;
+}
+
+/* Whether lanes split by the divergent branch in block a may leave loop l in different
+ * iterations: a itself leaves l, the lanes do not meet again inside l (a's post-dominator
+ * is outside it, or a has none), or a block of the branch's region (nregion blocks in
+ * u->queue) leaves l before they meet, or is l's header before they meet (some lanes went
+ * round the back edge: they meet again one iteration apart, and a uniform exit after that
+ * lets them out in different iterations).  Irreducible loops: always. */
+static bool leaves_apart(const struct uni *u, uint32_t a, uint32_t l, uint32_t nregion)
+{
+	const struct ir_function *fn = u->fn;
+	uint32_t stop = fn->blocks[a].ipdom;
+	if (nregion == REGION_UNKNOWN || fn->loops[l].irreducible || stop >= fn->nblocks ||
+	    !ir_in_loop(fn, stop, l) || leaves_loop(fn, a, l))
+		return true;
+	for (uint32_t k = 0; k < nregion; k++) {
+		uint32_t q = u->queue[k];
+		if (q != stop && ir_in_loop(fn, q, l) &&
+		    (q == fn->loops[l].header || leaves_loop(fn, q, l)))
+			return true;
+	}
+	return false;
+}
+
 static void divergent_branch(struct uni *u, uint32_t b)
 {
 	struct ir_function *fn = u->fn;
 	if (fn->blocks[b].divergent_branch)
 		return;
 	fn->blocks[b].divergent_branch = true;
-	sync_dependence(u, b);
-	for (uint32_t l = fn->blocks[b].loop; l != IR_NO_LOOP; l = fn->loops[l].parent)
-		temporal_divergence(u, l);
+	uint32_t nregion = sync_dependence(u, b);
+	for (uint32_t l = fn->blocks[b].loop; l != IR_NO_LOOP; l = fn->loops[l].parent) {
+		fn->loops[l].divergent_branches = true;
+		if (leaves_apart(u, b, l, nregion))
+			temporal_divergence(u, l);
+	}
 }
 
 void ir_uniformity(struct ir_function *fn)
@@ -263,6 +305,8 @@ void ir_uniformity(struct ir_function *fn)
 		fn->vals[v].divergent = false;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		fn->blocks[b].divergent_branch = false;
+	for (uint32_t l = 0; l < fn->nloops; l++)
+		fn->loops[l].divergent = fn->loops[l].divergent_branches = false;
 	build_users(&u);
 	number_dom_tree(&u);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {

@@ -88,7 +88,7 @@ static bool loop_is_scalar(const struct isel *s, uint32_t b)
 {
 	const struct ir_function *ir = s->ir;
 	uint32_t l = ir->blocks[b].loop;
-	return l != IR_NO_LOOP && ir->loops[l].header == b && !ir->loops[l].divergent &&
+	return l != IR_NO_LOOP && ir->loops[l].header == b && !ir->loops[l].divergent_branches &&
 	       !ir->loops[l].irreducible && !s->no_skip[b];
 }
 

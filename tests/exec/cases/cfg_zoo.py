@@ -188,6 +188,32 @@ ZOO = {
         ('out', [], ('jmp', 'skip')),
         ('skip', [], ('ret',)),
     ],
+    # the same counter read after the loop: every lane leaves in the same iteration (the
+    # divergent ifs rejoin inside it), so it stays uniform (src/ir/uniformity.c)
+    'cfg_uexit_liveout': [
+        ('entry', [('zero', 0)], ('jmp', 'head')),
+        ('head', [('inc', 0)], ('br', ('xbit', 3), 'a', 'b')),
+        ('a', [], ('jmp', 'latch')),
+        ('b', [], ('br', ('rnd', 100), 'b2', 'latch')),
+        ('b2', [], ('jmp', 'latch')),
+        ('latch', [], ('br', ('clt', 0, 5), 'head', 'out')),
+        ('out', [], ('br', ('ceq', 0, 5), 't1', 't2')),
+        ('t1', [], ('ret',)),
+        ('t2', [], ('ret',)),
+    ],
+    # a uniform exit that only one side of a divergent branch reaches: lanes leave in
+    # different iterations, so the counter read after the loop is per lane
+    'cfg_exit_in_region': [
+        ('entry', [('zero', 0)], ('jmp', 'head')),
+        ('head', [('inc', 0)], ('br', ('rnd', 120), 'a', 'latch')),
+        ('a', [], ('br', ('ubit', 1), 'out', 'latch')),
+        ('latch', [], ('br', ('clt', 0, 6), 'head', 'out')),
+        ('out', [], ('br', ('ceq', 0, 6), 't1', 't2')),
+        ('t1', [], ('ret',)),
+        ('t2', [], ('br', ('clt', 0, 3), 't3', 't4')),
+        ('t3', [], ('ret',)),
+        ('t4', [], ('ret',)),
+    ],
     # bar.sync after a divergent early exit (some lanes, and whole waves), and in a loop
     'cfg_bar_exit': [
         ('entry', [('zero', 0)], ('br', ('tid', 3, 0), 'quit', 'check')),
