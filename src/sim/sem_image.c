@@ -1,6 +1,6 @@
 /* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
- * image_store (1D, 2D, 3D), image_sample_lz/_l/_d (point sampling: wrap, mirror, clamp and
- * border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
+ * image_store (1D, 2D, 3D, 1D and 2D arrays), image_sample_lz/_l/_d (point sampling: wrap, mirror,
+ * clamp and border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
  * arrays), image_gather4_lz and buffer_load_format_xyzw on gfx90a, gfx10, gfx11 and gfx12 over
  * linear (SW_MODE 0) images of one mip level.
  *
@@ -9,10 +9,11 @@
  * WIDTH-1, HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at
  * integer coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v /
  * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
- * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
- * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
- * an instance asks for -- another generation, tiling, mip levels, loads/stores of arrays, a
- * coordinate outside the image, NSA address forms, format conversions on store -- stops the run
+ * and writes the components dmask names to consecutive VGPRs.  A store converts the dmask
+ * components to the texel's channels (32-bit channels unchanged, unorm8, uint8: store_channel),
+ * for formats whose DST_SEL is the identity.  Whatever else an instance asks for -- another
+ * generation, tiling, mip levels, a coordinate outside the image, NSA address forms, a
+ * conversion whose rounding or range is not known here -- stops the run
  * with an error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
 #include <string.h>
@@ -99,27 +100,27 @@ static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsign
 		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
 }
 
-/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image. */
+/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image, a 1D (x, slice) or 2D
+ * (x, y, slice) array. */
 static void read_address(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t)
 {
-	read_address_n(w, in, t->type == 10 ? 3 : t->type == 9 ? 2 : 1);
+	read_address_n(w, in, t->type == 8 ? 1 : t->type == 9 || t->type == 12 ? 2 : 3);
 }
 
 /* Byte address of the texel at the integer coordinates in lane l's address VGPRs (x; y of a 2D
- * or 3D image; z of a 3D one: its slices one after the other, as texel_or_border reads them),
- * or 0 (after a fault) outside the image. */
+ * or 3D image or a 2D array; z of a 3D one or an array's slice: the slices one after the other,
+ * as texel_or_border reads them), or 0 (after a fault) outside the image. */
 static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
                            unsigned l)
 {
-	if (t->type > 10) {
-		sim_fault(w, "image_load/image_store of an array: not simulated");
-		return 0;
-	}
-	unsigned dims = t->type == 10 ? 3 : t->type == 9 ? 2 : 1;
-	uint32_t c[3] = {0, 0, 0};
-	const uint32_t size[3] = {t->width, dims > 1 ? t->height : 1, dims > 2 ? t->depth : 1};
-	for (unsigned i = 0; i < dims; i++)
-		c[i] = VROW(w, address_vgpr(w, in, i))[l];
+	/* the address dwords: 1D x; 2D x y; 3D x y z; 1D array x slice; 2D array x y slice */
+	unsigned n = t->type == 8 ? 1 : t->type == 9 || t->type == 12 ? 2 : 3;
+	uint32_t a[3] = {0, 0, 0};
+	for (unsigned i = 0; i < n; i++)
+		a[i] = VROW(w, address_vgpr(w, in, i))[l];
+	bool has_y = t->type == 9 || t->type == 10 || t->type == 13;
+	const uint32_t c[3] = {a[0], t->type == 12 ? 0 : a[1], t->type == 12 ? a[1] : a[2]};
+	const uint32_t size[3] = {t->width, has_y ? t->height : 1, t->depth};
 	if (c[0] >= size[0] || c[1] >= size[1] || c[2] >= size[2]) {
 		sim_fault(w,
 		          "image access at (%u, %u, %u) outside the %ux%ux%u image: not "
@@ -182,6 +183,48 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, n ? n : 1);
 }
 
+/* The bits of channel value v (a component's dword) converted to a store's channel of format f
+ * into *out: 32-bit channels take the dword unchanged; unorm8 takes the f32 clamped to [0, 1]
+ * (NaN 0) times 255, rounded to the nearest (D3D's FLOAT -> UNORM rule, which AMD's formatted
+ * stores follow; a product within 1/64 of a tie stops the run, the rounding of ties not being
+ * checked here); uint8 an integer up to 255 (above it, saturation or truncation is not known
+ * here: the run stops).  false after a fault. */
+static bool store_channel(struct sim_wave *w, const struct sim_image_format_info *f, uint32_t v,
+                          uint32_t *out)
+{
+	if (f->bytes == 4) {
+		*out = v;
+		return true;
+	}
+	if (f->kind == SIM_TEXEL_UINT) {
+		if (v > 255) {
+			sim_fault(w, "image_store of %u to an 8-bit integer channel: not simulated",
+			          v);
+			return false;
+		}
+		*out = v;
+		return true;
+	}
+	float x;
+	memcpy(&x, &v, 4);
+	double s = x != x ? 0 : x < 0 ? 0 : x > 1 ? 255 : (double)x * 255.0;
+	if (fabs(s - floor(s) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "image_store of %.9g to a unorm8 channel: within 1/64 of a rounding tie, "
+		          "not simulated",
+		          (double)x);
+		return false;
+	}
+	*out = (uint32_t)floor(s + 0.5);
+	return true;
+}
+
+/* image_store of the components dmask names (consecutive VGPRs from vdata) to the texel at the
+ * coordinates, each channel of the format converted from its component (store_channel: the
+ * formatted store sust.p relies on; 32-bit channels keep the bits, which sust.b relies on);
+ * components past the format's channels are dropped, as the format has no place for them.  A
+ * dmask that lacks one of the format's channels, a DST_SEL other than the identity on them,
+ * and formats other than those amdsim knows stop the run. */
 static void image_store(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
@@ -189,22 +232,28 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 		return;
 	const struct sim_image_format_info *f = t.fmt;
 	unsigned dmask = (uint32_t)in->imm & 15, n = f->channels;
+	unsigned nv = (unsigned)__builtin_popcount(dmask);
 	bool identity = true;
 	for (unsigned i = 0; i < n; i++)
 		identity &= ((t.dst_sel >> (3 * i)) & 7) == 4 + i;
-	if (f->bytes != 4 || !identity || dmask != (1u << n) - 1) {
-		sim_fault(w, "image_store other than all channels of a 32-bit-channel format with "
-		             "the identity DST_SEL: not simulated");
+	bool low = dmask == (1u << nv) - 1; /* VGPR i holds component i */
+	if (!identity || !low || nv < n) {
+		sim_fault(w, "image_store other than all channels (and maybe more) with the "
+		             "identity DST_SEL: not simulated");
 		return;
 	}
-	unsigned sreg = in->src[1] - SIM_VGPR0;
+	unsigned sreg = in->src[1] - SIM_VGPR0, size = n * f->bytes;
 	read_address(w, in, &t);
-	sim_chk_read_v(w, in, sreg, n);
+	sim_chk_read_v(w, in, sreg, nv);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t ch[4];
+		for (unsigned i = 0; i < n; i++)
+			if (!store_channel(w, f, VROW(w, sreg + i)[l], &ch[i]))
+				return;
 		uint64_t a = texel_addr(w, in, &t, l);
-		uint8_t *p = a ? sim_mem_map(w->ctx, a, 4 * n, true) : NULL;
+		uint8_t *p = a ? sim_mem_map(w->ctx, a, size, true) : NULL;
 		if (!p) {
 			if (a)
 				sim_fault(w, "image texel at 0x%llx outside device memory",
@@ -212,7 +261,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 			return;
 		}
 		for (unsigned i = 0; i < n; i++)
-			memcpy(p + 4 * i, &VROW(w, sreg + i)[l], 4);
+			memcpy(p + f->bytes * i, &ch[i], f->bytes);
 	}
 }
 
