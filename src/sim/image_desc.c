@@ -1,6 +1,6 @@
 /* image_desc: the descriptor block of an image argument, as HIP's runtime lays it out for a
  * texture/surface object (docs/TEXTURES.md): dwords 0-7 the image resource (T#), 8 the HSA
- * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#: point or bilinear
+ * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#: point or (tri)linear
  * filtering, the spec's address mode on x and y, unnormalized or not, border colour type), 80 bytes
  * in all.  The T# follows the layouts of AMD's ROCR-Runtime (src/image/resource_gfx11.h,
  * resource_nv.h, image_manager_ai.cpp for gfx9) and, for gfx12, the field names of Mesa's
@@ -161,7 +161,8 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 	words[3] = f->dst_sel | type << 28; /* levels 0, SW_MODE 0, TYPE */
 	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->addr_mode << 6 |
 	            (uint32_t)s->unnormalized << 15;
-	words[14] = s->bilinear ? 1u << 20 | 1u << 22 : 0; /* XY_MAG_FILTER, XY_MIN_FILTER */
+	/* XY_MAG_FILTER, XY_MIN_FILTER and Z_FILTER (a 3D image's third axis) all linear */
+	words[14] = s->bilinear ? 1u << 20 | 1u << 22 | 1u << 24 : 0;
 	words[15] = (uint32_t)s->border << 30;
 	return true;
 }

@@ -270,6 +270,7 @@ struct sdesc {
 	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
 	bool bilinear;     /* XY_MAG_FILTER = XY_MIN_FILTER = 1 (else both 0: point) */
+	bool z_linear;     /* Z_FILTER = 1: a 3D image filtered along z too (else 0: point) */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
 };
 
@@ -292,9 +293,13 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 		else if (sd->unnormalized && sd->clamp[i] < 2)
 			why = "wrap or mirror with unnormalized coordinates";
 	unsigned mag = (d[2] >> 20) & 3, min = (d[2] >> 22) & 3;
+	unsigned zf = (d[2] >> 24) & 3;
 	sd->bilinear = mag == 1;
+	sd->z_linear = zf == 1;
 	if (mag > 1 || min != mag)
 		why = "XY_MAG/MIN_FILTER other than both point or both bilinear";
+	else if (zf > 1 || (zf == 1 && mag != 1))
+		why = "a Z_FILTER other than point, or linear with point XY filters";
 	if (sd->border > 2)
 		why = "a border color from the border color table";
 	if (why)
@@ -450,43 +455,59 @@ static bool point_lane(struct sim_wave *w, const struct tdesc *t, const struct s
 	return texel_or_border(w, t, sd, at, comp);
 }
 
-/* One lane's bilinear sample of a 1D or 2D image or array (a 3D image's Z_FILTER is not
- * simulated): the weighted sum (1-a)(1-b) T[i0,j0] + a(1-b) T[i1,j0] + (1-a)b T[i0,j1] +
- * ab T[i1,j1] of the footprint's texels (border colour outside), computed exactly in double and
- * rounded once to f32, per component after DST_SEL; float and unorm formats only (CUDA filters
- * only textures that return floats).  false after a fault. */
+/* One lane's linear sample of a 1D, 2D or 3D image or a 1D/2D array: along each filtered axis
+ * (x; y of 2D and 3D; z of 3D with Z_FILTER linear) the two texels of bilinear_axis with weights
+ * 256 - a and a, along the others the one texel point sampling picks (an array's slice rounded),
+ * and the weighted sum of the footprint's 2, 4 or 8 texels (border colour outside), computed
+ * exactly in double and rounded once to f32, per component after DST_SEL -- CUDA's definition
+ * of linear filtering in 1D, 2D and 3D; float and unorm formats only (CUDA filters only textures
+ * that return floats).  false after a fault. */
 static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
                           const float c[3], uint32_t comp[4])
 {
-	if (t->type == 10 || (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM)) {
-		sim_fault(w,
-		          "bilinear filtering of a 3D image or an integer format: not simulated");
+	if (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM) {
+		sim_fault(w, "linear filtering of an integer format: not simulated");
 		return false;
 	}
-	bool two = t->type == 9 || t->type == 13;
-	long ix[2], iy[2] = {0, 0}, slice = 0;
-	unsigned a = 0, b = 0;
-	if (!bilinear_axis(w, c[0], t->width, sd, sd->clamp[0], ix, &a) ||
-	    (two && !bilinear_axis(w, c[1], t->height, sd, sd->clamp[1], iy, &b)))
-		return false;
-	if (t->type == 12 || t->type == 13) {
-		slice = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth);
-		if (slice == -2)
+	bool two = t->type == 9 || t->type == 13 || t->type == 10;
+	const unsigned size[3] = {t->width, t->height, t->depth};
+	bool filtered[3] = {true, two, t->type == 10 && sd->z_linear};
+	long idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+	unsigned a[3] = {0, 0, 0};
+	for (unsigned i = 0; i < 2; i++)
+		if (filtered[i] &&
+		    !bilinear_axis(w, c[i], size[i], sd, sd->clamp[i], idx[i], &a[i]))
+			return false;
+	if (filtered[2]) {
+		if (!bilinear_axis(w, c[2], t->depth, sd, sd->clamp[2], idx[2], &a[2]))
+			return false;
+	} else if (t->type == 10) { /* Z_FILTER point */
+		if ((idx[2][0] = sample_index(w, c[2], t->depth, sd, sd->clamp[2])) == -2)
+			return false;
+	} else if (t->type == 12 || t->type == 13) {
+		if ((idx[2][0] = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth)) == -2)
 			return false;
 	}
 	double sum[4] = {0, 0, 0, 0};
-	for (unsigned k = 0; k < 4; k++) {
-		unsigned wx = k & 1 ? a : 256 - a, wy = k & 2 ? b : 256 - b;
-		if (!two && (k & 2))
-			continue;
-		long at[3] = {ix[k & 1], two ? iy[k >> 1] : 0, slice};
+	for (unsigned k = 0; k < 8; k++) {
+		double weight = 1;
+		long at[3];
+		bool skip = false;
+		for (unsigned i = 0; i < 3; i++) {
+			unsigned bit = k >> i & 1;
+			skip |= bit && !filtered[i];
+			at[i] = idx[i][bit];
+			weight *= filtered[i] ? (bit ? a[i] : 256 - a[i]) / 256.0 : 1.0;
+		}
 		uint32_t tc[4];
+		if (skip)
+			continue;
 		if (!texel_or_border(w, t, sd, at, tc))
 			return false;
 		for (unsigned i = 0; i < 4; i++) {
 			float v;
 			memcpy(&v, &tc[i], 4);
-			sum[i] += (double)(two ? wx * wy : wx * 256u) / 65536.0 * v;
+			sum[i] += weight * v;
 		}
 	}
 	for (unsigned i = 0; i < 4; i++) {
