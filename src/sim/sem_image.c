@@ -2,7 +2,7 @@
  * image_store (1D, 2D, 3D, 1D and 2D arrays), image_sample_lz/_l/_d (point sampling: wrap, mirror,
  * clamp and border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
  * arrays), image_gather4_lz and buffer_load_format_xyzw on gfx90a, gfx10, gfx11 and gfx12 over
- * linear (SW_MODE 0) images of one mip level.
+ * linear (SW_MODE 0) images (of one mip level, or sampled 2D images of several: mip_level).
  *
  * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
  * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
@@ -23,20 +23,21 @@
 struct tdesc {
 	uint64_t base;
 	uint32_t width, height, depth, pitch, dst_sel, type;
+	uint32_t base_level, last_level; /* a 2D image's mip levels (sampling only) */
 	const struct sim_image_format_info *fmt;
 };
 
-/* The mip levels a T# names beyond one: BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits
- * 15:12 and 19:16; gfx12: BASE_LEVEL word 1 bits 29:25, LAST_LEVEL word 3 bits 19:15). */
-static bool has_levels(enum amd_gen gen, const uint32_t d[8])
+/* BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits 15:12 and 19:16; gfx12: BASE_LEVEL word 1
+ * bits 29:25, LAST_LEVEL word 3 bits 19:15). */
+static void read_levels(enum amd_gen gen, const uint32_t d[8], struct tdesc *t)
 {
-	if (gen == AMD_GFX12)
-		return ((d[1] >> 25) & 31) || ((d[3] >> 15) & 31);
-	return ((d[3] >> 12) & 15) || ((d[3] >> 16) & 15);
+	t->base_level = gen == AMD_GFX12 ? (d[1] >> 25) & 31 : (d[3] >> 12) & 15;
+	t->last_level = gen == AMD_GFX12 ? (d[3] >> 15) & 31 : (d[3] >> 16) & 15;
 }
 
-/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts). */
-static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
+/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts);
+ * mip_ok: the instruction samples, so a 2D image may have mip levels. */
+static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t, bool mip_ok)
 {
 	uint32_t d[8];
 	enum amd_gen gen = w->ctx->gen;
@@ -70,9 +71,13 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	/* gfx9's MIMG has no dim field: the resource's TYPE decides */
 	unsigned sw_mode = (d[3] >> 20) & 31;
 	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
-	const char *why = !t->fmt              ? "a texel format not simulated"
-	                  : sw_mode            ? "a tiled (SW_MODE != 0) image"
-	                  : has_levels(gen, d) ? "mip levels"
+	read_levels(gen, d, t);
+	bool levels = t->base_level || t->last_level;
+	const char *why = !t->fmt   ? "a texel format not simulated"
+	                  : sw_mode ? "a tiled (SW_MODE != 0) image"
+	                  : levels && (!mip_ok || t->type != 9 || t->pitch != t->width ||
+	                               t->last_level < t->base_level)
+	                          ? "mip levels (other than sampled 2D ones)"
 	                  : t->type != 8 && t->type != 9 && !layered
 	                          ? "an image type other than 1D/2D/3D/1D or 2D array"
 	                  : dim != t->type - 8 ? "a dim that differs from the image's"
@@ -156,7 +161,7 @@ static void texel_components(const struct tdesc *t, const uint8_t *p, uint32_t c
 static void image_load(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
@@ -228,7 +233,7 @@ static bool store_channel(struct sim_wave *w, const struct sim_image_format_info
 static void image_store(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	const struct sim_image_format_info *f = t.fmt;
 	unsigned dmask = (uint32_t)in->imm & 15, n = f->channels;
@@ -272,6 +277,9 @@ struct sdesc {
 	bool bilinear;     /* XY_MAG_FILTER = XY_MIN_FILTER = 1 (else both 0: point) */
 	bool z_linear;     /* Z_FILTER = 1: a 3D image filtered along z too (else 0: point) */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
+	unsigned mip_filter;       /* MIP_FILTER: 0 none (the base level), 1 point */
+	unsigned min_lod, max_lod; /* MIN_LOD, MAX_LOD: 4.8 fixed point */
+	unsigned lod_bias;         /* LOD_BIAS (word 2 bits 13:0): read to refuse it */
 };
 
 static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sdesc *sd)
@@ -285,7 +293,11 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 	sd->clamp[2] = (d[0] >> 6) & 7;
 	sd->unnormalized = (d[0] >> 15 & 1) || ((uint32_t)in->imm >> 8 & 1);
 	sd->border = d[3] >> 30;
-	const char *why = NULL;
+	sd->min_lod = d[1] & 0xfff;
+	sd->max_lod = (d[1] >> 12) & 0xfff;
+	sd->lod_bias = d[2] & 0x3fff;
+	sd->mip_filter = (d[2] >> 26) & 3;
+	const char *why = sd->mip_filter > 1 ? "MIP_FILTER linear (mip blending)" : NULL;
 	for (unsigned i = 0; i < 3; i++)
 		if (sd->clamp[i] != 0 && sd->clamp[i] != 1 && sd->clamp[i] != 2 &&
 		    sd->clamp[i] != 6)
@@ -366,7 +378,7 @@ static bool footprint(struct sim_wave *w, float u, unsigned n, const struct sdes
  * resource of one level (read_tdesc refuses others) with point filters (read_sdesc), where
  * every LOD samples that level with the same filter -- so the LOD and the derivatives are read
  * (the strict checker sees them) but choose nothing. */
-enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D };
+enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D, SAMPLE_IMPLICIT /* gfx9 image_sample */ };
 
 /* The four components of texel at = (x, y, z: slice or depth) after DST_SEL, or the border
  * colour's for a coordinate < 0.  false after a fault. */
@@ -517,11 +529,47 @@ static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struc
 	return true;
 }
 
+/* Mip level m of a 2D image of several levels, in amdsim's layout (sim_image_level_offset): its
+ * base, size and pitch. */
+static struct tdesc level_of(const struct tdesc *t, unsigned m)
+{
+	struct tdesc l = *t;
+	unsigned texel = t->fmt->channels * t->fmt->bytes;
+	l.width = t->width >> m ? t->width >> m : 1;
+	l.height = t->height >> m ? t->height >> m : 1;
+	l.pitch = l.width;
+	l.base = t->base + sim_image_level_offset(t->width, t->height, texel, m);
+	return l;
+}
+
+/* The level a sample reads (docs/TEXTURES.md "Mip levels"): BASE_LEVEL for MIP_FILTER none or
+ * without an LOD (image_sample_lz), else the LOD clamped to the sampler's [MIN_LOD, MAX_LOD],
+ * rounded to the nearest level (MIP_FILTER point) counted from BASE_LEVEL and clamped to
+ * LAST_LEVEL; an LOD within 1/64 of a rounding tie (or not finite) stops the run, the hardware
+ * computing it in 4.8 fixed point.  -1 after a fault. */
+static long mip_level(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                      bool has_lod, float lod)
+{
+	if (!has_lod || sd->mip_filter == 0)
+		return t->base_level;
+	double v = lod, lo = sd->min_lod / 256.0, hi = sd->max_lod / 256.0;
+	v = v < lo ? lo : v > hi ? hi : v;
+	if (!isfinite(lod) || fabs(v - floor(v) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "image_sample_l LOD %.9g within 1/64 of a level's rounding tie (or not "
+		          "finite): not simulated",
+		          (double)lod);
+		return -1;
+	}
+	long m = (long)t->base_level + (long)floor(v + 0.5);
+	return m > (long)t->last_level ? (long)t->last_level : m;
+}
+
 static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
-	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+	if (!read_tdesc(w, in, &t, true) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
@@ -532,16 +580,30 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 	unsigned reg[3];
 	for (unsigned i = 0; i < dims; i++)
 		reg[i] = address_vgpr(w, in, first + i);
+	bool levels = t.last_level > t.base_level || t.base_level;
+	if (t.last_level > t.base_level &&
+	    (kind == SAMPLE_D || kind == SAMPLE_IMPLICIT || sd.lod_bias)) {
+		sim_fault(w,
+		          "a level of detail from derivatives or with an LOD_BIAS on a mipmapped "
+		          "image: not simulated");
+		return;
+	}
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		float c[3] = {0, 0, 0};
+		float c[3] = {0, 0, 0}, lod = 0;
 		for (unsigned i = 0; i < dims; i++)
 			memcpy(&c[i], &VROW(w, reg[i])[l], 4);
+		if (kind == SAMPLE_L)
+			memcpy(&lod, &VROW(w, address_vgpr(w, in, first + dims))[l], 4);
+		long lv = levels ? mip_level(w, &t, &sd, kind == SAMPLE_L, lod) : 0;
+		if (lv < 0)
+			return;
+		struct tdesc at = levels ? level_of(&t, (unsigned)lv) : t;
 		uint32_t comp[4];
-		if (!(sd.bilinear ? bilinear_lane(w, &t, &sd, c, comp)
-		                  : point_lane(w, &t, &sd, c, dims, comp)))
+		if (!(sd.bilinear ? bilinear_lane(w, &at, &sd, c, comp)
+		                  : point_lane(w, &at, &sd, c, dims, comp)))
 			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
@@ -613,7 +675,7 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
 	struct sdesc sd;
-	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+	if (!read_tdesc(w, in, &t, false) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
 	if ((t.type != 9 && t.type != 13) || __builtin_popcount(dmask) != 1) {
@@ -662,6 +724,11 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	sample_at(w, in, SAMPLE_LZ);
 }
 
+static void image_sample(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_IMPLICIT);
+}
+
 static void image_sample_l(struct sim_wave *w, const struct sim_insn *in)
 {
 	sample_at(w, in, SAMPLE_L);
@@ -702,7 +769,7 @@ static uint32_t image_atomic_apply(unsigned op, uint32_t old, uint32_t v)
 static void image_atomic(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	const struct sim_image_format_info *f = t.fmt;
 	if (f->channels != 1 || f->bytes != 4 || f->kind == SIM_TEXEL_FLOAT ||
@@ -753,10 +820,10 @@ static const struct sim_sem image_sems[] = {
          0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         /* image_sample: its level of detail comes from the quad's derivatives, but over a
-         * resource of one level (read_tdesc refuses others) with the same filter for
+         * resource of one level (sample_at refuses others) with the same filter for
          * magnification and minification (read_sdesc) every LOD samples that level as
          * image_sample_lz does (gfx90a has no image_sample_lz) */
-        {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_sample", image_sample, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
         IA("image_atomic_add", IA_ADD),
