@@ -182,12 +182,21 @@ static void fetch(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_
 	}
 }
 
-/* tex.3d ({x, y, z, -}) and tex.a2d ({layer, x, y, -}, the layer an .s32 index): image_sample_lz
- * with three address dwords, dim 3D (2) or 2D array (5); the layer as an f32 (exact below
- * 2^24), which the hardware rounds to the nearest slice and clamps to the array, as CUDA
- * clamps the layer. */
+/* tex[.level].3d ({x, y, z, -}) and tex[.level].a2d ({layer, x, y, -}, the layer an .s32
+ * index): image_sample_lz (image_sample_l after it the LOD) with three address dwords, dim 3D (2)
+ * or 2D array (5); the layer as an f32 (exact below 2^24), which the hardware rounds to the nearest
+ * slice and clamps to the array, as CUDA clamps the layer. */
+/* The f32 bits of tex.level's LOD (operand 2), or IR_NO_REF without .level. */
+static ir_ref lod_bits(struct irb *b, const struct ptx_insn *in)
+{
+	if (!tex_has(in, PTX_DW_LEVEL))
+		return IR_NO_REF;
+	ir_ref f = irb_read_opnd(b, &in->opnds[2], IR_T_F32, false);
+	return irb_emit(b, IR_BITCAST, IR_T_I32, &f, 1, 0, 0);
+}
+
 static void sample3(struct irb *b, ir_ref handle, const struct ptx_operand *c, bool is_3d,
-                    ir_ref ch[4])
+                    ir_ref lod, ir_ref ch[4])
 {
 	ir_ref f[3];
 	for (unsigned i = 0; i < 3; i++)
@@ -198,17 +207,20 @@ static void sample3(struct irb *b, ir_ref handle, const struct ptx_operand *c, b
 	ir_ref xb = irb_emit(b, IR_BITCAST, IR_T_I32, &x, 1, 0, 0);
 	ir_ref yb = irb_emit(b, IR_BITCAST, IR_T_I32, &y, 1, 0, 0);
 	ir_ref zb = irb_emit(b, IR_BITCAST, IR_T_I32, &layer, 1, 0, 0);
-	ir_ref args[3] = {handle, pair64(b, xb, yb), zb};
+	ir_ref args[4] = {handle, pair64(b, xb, yb), zb, lod};
 	for (unsigned k = 0; k < 4; k++) {
-		ir_ref v = irb_emit(b, IR_IMG_SAMPLE3, IR_T_F32, args, 3,
+		ir_ref v = irb_emit(b, lod != IR_NO_REF ? IR_IMG_SAMPLE3_L : IR_IMG_SAMPLE3,
+		                    IR_T_F32, args, lod != IR_NO_REF ? 4 : 3,
 		                    (is_3d ? 2u : 5u) | (1u << k) << 4, 0);
 		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
 	}
 }
 
-/* tex.a1d ({layer, x}, the layer an .s32): image_sample_lz with dim 1D_ARRAY (4), the address x
- * then the layer's f32, rounded and clamped by the hardware as for .a2d. */
-static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref ch[4])
+/* tex[.level].a1d ({layer, x}, the layer an .s32): image_sample_lz (_l) with dim 1D_ARRAY (4),
+ * the address x then the layer's f32 (then the LOD), rounded and clamped by the hardware as for
+ * .a2d. */
+static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c, ir_ref lod,
+                       ir_ref ch[4])
 {
 	ir_ref layer = irb_read_opnd(b, &c->elems[0], IR_T_I32, false);
 	ir_ref x = irb_read_opnd(b, &c->elems[1], IR_T_F32, false);
@@ -217,7 +229,8 @@ static void sample_a1d(struct irb *b, ir_ref handle, const struct ptx_operand *c
 	ir_ref lb = irb_emit(b, IR_BITCAST, IR_T_I32, &lf, 1, 0, 0);
 	ir_ref at = pair64(b, xb, lb);
 	for (unsigned k = 0; k < 4; k++) {
-		ir_ref v = irb_emit(b, IR_IMG_SAMPLE, IR_T_F32, (ir_ref[]){handle, at}, 2,
+		ir_ref v = irb_emit(b, lod != IR_NO_REF ? IR_IMG_SAMPLE_L : IR_IMG_SAMPLE, IR_T_F32,
+		                    (ir_ref[]){handle, at, lod}, lod != IR_NO_REF ? 3 : 2,
 		                    4u | (1u << k) << 4, 0);
 		ch[k] = irb_emit(b, IR_BITCAST, IR_T_I32, &v, 1, 0, 0);
 	}
@@ -318,9 +331,8 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (int_coords && is_2d)
 		return "tex.2d with integer coordinates is not generated yet (docs/TEXTURES.md)";
 	bool level = tex_has(in, PTX_DW_LEVEL), grad = tex_has(in, PTX_DW_GRAD);
-	if (layered && (int_coords || level || grad))
-		return "tex.3d/.a1d/.a2d with integer coordinates, .level or .grad is not "
-		       "generated yet "
+	if (layered && (int_coords || grad))
+		return "tex.3d/.a1d/.a2d with integer coordinates or .grad is not generated yet "
 		       "(docs/TEXTURES.md)";
 	if (cube && (int_coords || grad))
 		return "tex.cube/.acube with integer coordinates or .grad is not generated yet "
@@ -360,9 +372,9 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	else if (cube)
 		sample_cube(b, in, handle, tex_has(in, PTX_DW_GACUBE), ch);
 	else if (a1d)
-		sample_a1d(b, handle, c, ch);
+		sample_a1d(b, handle, c, lod_bits(b, in), ch);
 	else if (layered)
-		sample3(b, handle, c, tex_has(in, PTX_DW_G3D), ch);
+		sample3(b, handle, c, tex_has(in, PTX_DW_G3D), lod_bits(b, in), ch);
 	else
 		sample(b, in, handle, is_2d, ch);
 	for (unsigned k = 0; k < 4; k++) {
