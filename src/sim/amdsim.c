@@ -99,7 +99,7 @@ struct cli_arg {
 
 /* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
  * and y), /unnorm, /black /white (the border colour; default transparent black), /bilinear (the
- * XY filters and a 3D image's Z_FILTER; default point), /mipN (N mip levels of a 2D image,
+ * XY filters and a 3D image's Z_FILTER; default point), /mipN (N mip levels,
  * MIP_FILTER point); /linear makes
  * a 1D texture over linear memory (HSA's 1DB: a buffer descriptor).  [v, end). */
 static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)

@@ -87,11 +87,13 @@ static uint32_t level_size(uint32_t n, unsigned m)
 	return n >> m ? n >> m : 1;
 }
 
-uint64_t sim_image_level_offset(uint32_t w, uint32_t h, unsigned texel, unsigned m)
+uint64_t sim_image_level_offset(uint32_t w, uint32_t h, uint32_t d, bool shrink_d, unsigned texel,
+                                unsigned m)
 {
 	uint64_t off = 0;
 	for (unsigned j = 0; j < m; j++) {
-		off += (uint64_t)level_size(w, j) * level_size(h, j) * texel;
+		off += (uint64_t)level_size(w, j) * level_size(h, j) *
+		       (shrink_d ? level_size(d, j) : d) * texel;
 		off = (off + 255) & ~(uint64_t)255;
 	}
 	return off;
@@ -100,10 +102,13 @@ uint64_t sim_image_level_offset(uint32_t w, uint32_t h, unsigned texel, unsigned
 uint64_t sim_image_bytes(const struct sim_image_spec *s)
 {
 	const struct sim_image_format_info *f = sim_image_format(s->format);
-	if (f && s->levels > 1) {
+	if (f && s->levels > 1) { /* a 3D image's depth shrinks with the level, layers do not */
 		unsigned texel = f->channels * f->bytes, last = s->levels - 1u;
-		return sim_image_level_offset(s->width, s->height, texel, last) +
-		       (uint64_t)level_size(s->width, last) * level_size(s->height, last) * texel;
+		uint32_t h = s->height ? s->height : 1, d = s->depth ? s->depth : 1;
+		bool shrink = s->depth && !s->array;
+		return sim_image_level_offset(s->width, h, d, shrink, texel, last) +
+		       (uint64_t)level_size(s->width, last) * level_size(h, last) *
+		               (shrink ? level_size(d, last) : d) * texel;
 	}
 	uint64_t n = (uint64_t)s->width * (s->height ? s->height : 1) * (s->depth ? s->depth : 1);
 	/* a 1D array: width x layers */
@@ -157,10 +162,11 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		return false;
 	}
 	uint32_t largest = s->width > s->height ? s->width : s->height;
-	if (s->levels > 1 && (!s->height || s->depth || s->linear || s->levels > 15 ||
-	                      !(largest >> (s->levels - 1u)))) {
+	if (s->depth && !s->array && s->depth > largest)
+		largest = s->depth;
+	if (s->levels > 1 && (s->linear || s->levels > 15 || !(largest >> (s->levels - 1u)))) {
 		snprintf(err, errlen,
-		         "bad image: mip levels are for 2D images, down to 1x1 at most");
+		         "bad image: mip levels down to one texel at most, not linear");
 		return false;
 	}
 	words[8] = f->hsa_type;

@@ -73,16 +73,16 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
 	read_levels(gen, d, t);
 	bool levels = t->base_level || t->last_level;
-	const char *why = !t->fmt   ? "a texel format not simulated"
-	                  : sw_mode ? "a tiled (SW_MODE != 0) image"
-	                  : levels && (!mip_ok || t->type != 9 || t->pitch != t->width ||
-	                               t->last_level < t->base_level)
-	                          ? "mip levels (other than sampled 2D ones)"
-	                  : t->type != 8 && t->type != 9 && !layered
-	                          ? "an image type other than 1D/2D/3D/1D or 2D array"
-	                  : dim != t->type - 8 ? "a dim that differs from the image's"
-	                  : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
-	                                                        : NULL;
+	const char *why =
+	        !t->fmt   ? "a texel format not simulated"
+	        : sw_mode ? "a tiled (SW_MODE != 0) image"
+	        : levels && (!mip_ok || t->pitch != t->width || t->last_level < t->base_level)
+	                ? "mip levels (other than sampled ones)"
+	        : t->type != 8 && t->type != 9 && !layered
+	                ? "an image type other than 1D/2D/3D/1D or 2D array"
+	        : dim != t->type - 8                  ? "a dim that differs from the image's"
+	        : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
+	                                              : NULL;
 	if (why)
 		sim_fault(w, "image resource with %s: not simulated", why);
 	return !why;
@@ -529,16 +529,19 @@ static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struc
 	return true;
 }
 
-/* Mip level m of a 2D image of several levels, in amdsim's layout (sim_image_level_offset): its
- * base, size and pitch. */
+/* Mip level m of an image of several levels, in amdsim's layout (sim_image_level_offset): its
+ * base, size and pitch (a 3D image's depth halves too, an array keeps its layers). */
 static struct tdesc level_of(const struct tdesc *t, unsigned m)
 {
 	struct tdesc l = *t;
 	unsigned texel = t->fmt->channels * t->fmt->bytes;
+	bool has_y = t->type == 9 || t->type == 10 || t->type == 13, shrink = t->type == 10;
 	l.width = t->width >> m ? t->width >> m : 1;
-	l.height = t->height >> m ? t->height >> m : 1;
+	l.height = has_y && t->height >> m ? t->height >> m : 1;
+	l.depth = !shrink ? t->depth : t->depth >> m ? t->depth >> m : 1;
 	l.pitch = l.width;
-	l.base = t->base + sim_image_level_offset(t->width, t->height, texel, m);
+	l.base = t->base + sim_image_level_offset(t->width, has_y ? t->height : 1, t->depth, shrink,
+	                                          texel, m);
 	return l;
 }
 
