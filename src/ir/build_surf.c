@@ -442,8 +442,7 @@ static const char *sured_shape(const struct ptx_insn *in, struct surf *f, int *o
 	f->dwords = 1;
 	f->log2_bytes = 2;
 	f->x_shift = tex_has(in, PTX_DW_B) ? 2 : 0; /* sured.p: x is the element */
-	const char *why = surf_operands(in, f);
-	return why;
+	return surf_operands(in, f);
 }
 
 /* sured.{b,p}.{add,min,max,and,or}.{1d,2d,3d} of 32 bits on a surface object: image_atomic_* (no
