@@ -17,9 +17,17 @@
 
 enum { TSHARP_SGPR = 88, SSHARP_SGPR = 84 }; /* s[84:87], s[88:95]: below the calls' 96 */
 
+/* Whether a surface access of this dim computes IMG_HEIGHT first (2D, 3D, 2D array; not 1D and
+ * 1D array). */
+static bool has_height(unsigned dim)
+{
+	return dim == 1 || dim == 2 || dim == 5;
+}
+
 /* Whether this IR instruction reports the target error of its PTX instruction: one per PTX
- * instruction -- IMG_HEIGHT (which a 2D suld/sust computes before its accesses), a 1D
- * IMG_STORE, the first channel of a 1D IMG_LOAD or of an IMG_SAMPLE, the x/y IMG_FETCH. */
+ * instruction -- IMG_HEIGHT (which a 2D/3D/2D-array suld/sust computes before its accesses), a
+ * 1D or 1D-array IMG_STORE, the first channel of such an IMG_LOAD or of an IMG_SAMPLE, the x/y
+ * IMG_FETCH. */
 static bool reports(const struct ir_insn *in)
 {
 	bool first = ((in->aux >> 4) & 1) != 0;
@@ -32,9 +40,9 @@ static bool reports(const struct ir_insn *in)
 		return !(in->aux & 1);
 	case IR_IMG_STORE:
 	case IR_IMG_ATOMIC:
-		return !(in->aux & 15);
+		return !has_height(in->aux & 15);
 	case IR_IMG_LOAD:
-		return !(in->aux & 15) && first;
+		return !has_height(in->aux & 15) && first;
 	default:
 		return first;
 	}
@@ -88,8 +96,8 @@ static struct mir_opnd lod_grad_address(struct isel *s, const struct ir_insn *in
 	return mir_vreg(t, at);
 }
 
-/* The x, y, z VGPRs of a 3D image_load/image_store from their packed i64 (x | z << 16) |
- * y << 32 (build_tex.c clamps each below 2^14 first). */
+/* The x, y, z (or layer) VGPRs of a 3D or 2D-array image_load/image_store/image_atomic from
+ * their packed i64 (x | z << 16) | y << 32 (build_surf.c clamps each below 2^14 first). */
 static struct mir_opnd address3(struct isel *s, ir_ref at)
 {
 	uint32_t t = sel_new_vgpr(s, 3);
@@ -112,7 +120,7 @@ static struct mir_opnd coords(struct isel *s, const struct ir_insn *in)
 	    in->op == IR_IMG_SAMPLE3_L || in->op == IR_IMG_GATHER3)
 		return lod_grad_address(s, in, two ? 2 : 1);
 	if ((in->op == IR_IMG_LOAD || in->op == IR_IMG_STORE || in->op == IR_IMG_ATOMIC) &&
-	    (in->aux & 15) == 2)
+	    ((in->aux & 15) == 2 || (in->aux & 15) == 5)) /* 3D, 2D array: x, y, z or layer */
 		return address3(s, in->args[1]);
 	return sel_vgpr_opnd(s, in->args[1], two ? 2 : 0);
 }

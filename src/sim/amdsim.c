@@ -99,7 +99,8 @@ struct cli_arg {
 
 /* The sampler options after the format: /wrap /mirror /clamp /border (the address mode on x
  * and y), /unnorm, /black /white (the border colour; default transparent black), /bilinear (the
- * XY filters; default point); /linear makes
+ * XY filters and a 3D image's Z_FILTER; default point), /mipN (N mip levels,
+ * MIP_FILTER point); /linear makes
  * a 1D texture over linear memory (HSA's 1DB: a buffer descriptor).  [v, end). */
 static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_spec *sp)
 {
@@ -114,6 +115,15 @@ static bool parse_sampler_opts(const char *v, const char *end, struct sim_image_
 		const char *next = memchr(v + 1, '/', (size_t)(end - v - 1));
 		size_t n = (size_t)((next ? next : end) - v - 1);
 		int k = -1;
+		if (n > 3 && !strncmp(v + 1, "mip", 3)) { /* /mipN: N mip levels */
+			char *e;
+			unsigned long lv = strtoul(v + 4, &e, 10);
+			if (e != v + 1 + n || lv < 1 || lv > 15)
+				return false;
+			sp->levels = (uint8_t)lv;
+			v = next ? next : end;
+			continue;
+		}
 		for (int i = 0; i < (int)(sizeof opts / sizeof opts[0]); i++)
 			if (*v == '/' && strlen(opts[i].name) == n &&
 			    !strncmp(v + 1, opts[i].name, n))

@@ -1,6 +1,6 @@
 /* image_desc: the descriptor block of an image argument, as HIP's runtime lays it out for a
  * texture/surface object (docs/TEXTURES.md): dwords 0-7 the image resource (T#), 8 the HSA
- * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#: point or bilinear
+ * channel type, 9 the HSA channel order, 10 the width, 12-15 the sampler (S#: point or (tri)linear
  * filtering, the spec's address mode on x and y, unnormalized or not, border colour type), 80 bytes
  * in all.  The T# follows the layouts of AMD's ROCR-Runtime (src/image/resource_gfx11.h,
  * resource_nv.h, image_manager_ai.cpp for gfx9) and, for gfx12, the field names of Mesa's
@@ -82,9 +82,34 @@ const struct sim_image_format_info *sim_image_format_of_code(enum amd_gen gen, u
 	return NULL;
 }
 
+static uint32_t level_size(uint32_t n, unsigned m)
+{
+	return n >> m ? n >> m : 1;
+}
+
+uint64_t sim_image_level_offset(uint32_t w, uint32_t h, uint32_t d, bool shrink_d, unsigned texel,
+                                unsigned m)
+{
+	uint64_t off = 0;
+	for (unsigned j = 0; j < m; j++) {
+		off += (uint64_t)level_size(w, j) * level_size(h, j) *
+		       (shrink_d ? level_size(d, j) : d) * texel;
+		off = (off + 255) & ~(uint64_t)255;
+	}
+	return off;
+}
+
 uint64_t sim_image_bytes(const struct sim_image_spec *s)
 {
 	const struct sim_image_format_info *f = sim_image_format(s->format);
+	if (f && s->levels > 1) { /* a 3D image's depth shrinks with the level, layers do not */
+		unsigned texel = f->channels * f->bytes, last = s->levels - 1u;
+		uint32_t h = s->height ? s->height : 1, d = s->depth ? s->depth : 1;
+		bool shrink = s->depth && !s->array;
+		return sim_image_level_offset(s->width, h, d, shrink, texel, last) +
+		       (uint64_t)level_size(s->width, last) * level_size(h, last) *
+		               (shrink ? level_size(d, last) : d) * texel;
+	}
 	uint64_t n = (uint64_t)s->width * (s->height ? s->height : 1) * (s->depth ? s->depth : 1);
 	/* a 1D array: width x layers */
 	return f ? n * f->channels * f->bytes : 0;
@@ -136,6 +161,14 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		snprintf(err, errlen, "bad image: format, width/height 1-16384, aligned data");
 		return false;
 	}
+	uint32_t largest = s->width > s->height ? s->width : s->height;
+	if (s->depth && !s->array && s->depth > largest)
+		largest = s->depth;
+	if (s->levels > 1 && (s->linear || s->levels > 15 || !(largest >> (s->levels - 1u)))) {
+		snprintf(err, errlen,
+		         "bad image: mip levels down to one texel at most, not linear");
+		return false;
+	}
 	words[8] = f->hsa_type;
 	words[9] = f->hsa_order;
 	words[10] = s->width;
@@ -158,10 +191,18 @@ bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint
 		words[4] = s->depth ? d1 : w1; /* DEPTH-1, or the row pitch - 1 of 1D/2D */
 	}
 	uint32_t type = !s->depth ? (s->height ? 9u : 8u) : !s->array ? 10u : s->height ? 13u : 12u;
-	words[3] = f->dst_sel | type << 28; /* levels 0, SW_MODE 0, TYPE */
+	words[3] = f->dst_sel | type << 28; /* BASE_LEVEL 0, SW_MODE 0, TYPE */
 	words[12] = s->addr_mode | (uint32_t)s->addr_mode << 3 | (uint32_t)s->addr_mode << 6 |
 	            (uint32_t)s->unnormalized << 15;
-	words[14] = s->bilinear ? 1u << 20 | 1u << 22 : 0; /* XY_MAG_FILTER, XY_MIN_FILTER */
+	/* XY_MAG_FILTER, XY_MIN_FILTER and Z_FILTER (a 3D image's third axis) all linear */
+	words[14] = s->bilinear ? 1u << 20 | 1u << 22 | 1u << 24 : 0;
 	words[15] = (uint32_t)s->border << 30;
+	if (s->levels > 1) { /* LAST_LEVEL (gfx12: word 3 bits 19:15), the sampler's MAX_LOD (4.8
+		              * fixed point) and MIP_FILTER point */
+		uint32_t last = s->levels - 1u;
+		words[3] |= last << (gen == AMD_GFX12 ? 15 : 16);
+		words[13] = (last << 8) << 12;
+		words[14] |= 1u << 26;
+	}
 	return true;
 }

@@ -1,18 +1,19 @@
 /* sem_image: semantics of the image instructions (docs/TEXTURES.md), so far image_load and
- * image_store (1D, 2D, 3D), image_sample_lz/_l/_d (point sampling: wrap, mirror, clamp and
- * border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
+ * image_store (1D, 2D, 3D, 1D and 2D arrays), image_sample_lz/_l/_d (point sampling: wrap, mirror,
+ * clamp and border, normalized or not; image_sample, equal to it over one level; also 3D and 1D/2D
  * arrays), image_gather4_lz and buffer_load_format_xyzw on gfx90a, gfx10, gfx11 and gfx12 over
- * linear (SW_MODE 0) images of one mip level.
+ * linear (SW_MODE 0) images (of one mip level, or sampled 2D images of several: mip_level).
  *
  * The resource (T#, 8 SGPRs) is read as image_desc.c writes it for each generation (they differ
  * in the format field, the width and pitch fields and the level fields): base address, FORMAT,
  * WIDTH-1, HEIGHT-1, DST_SEL, BASE/LAST_LEVEL, SW_MODE, TYPE, PITCH-1.  A load reads the texel at
  * integer coordinates (x, y), widens its channels (float and integer bits as they are, unorm8 v /
  * 255, channels the format lacks 0 and the last 1), routes them through DST_SEL (0, 1 or a channel)
- * and writes the components dmask names to consecutive VGPRs.  A store writes the dmask components
- * as the texel's channels, for 32-bit-channel formats whose DST_SEL is the identity.  Whatever else
- * an instance asks for -- another generation, tiling, mip levels, loads/stores of arrays, a
- * coordinate outside the image, NSA address forms, format conversions on store -- stops the run
+ * and writes the components dmask names to consecutive VGPRs.  A store converts the dmask
+ * components to the texel's channels (32-bit channels unchanged, unorm8, uint8: store_channel),
+ * for formats whose DST_SEL is the identity.  Whatever else an instance asks for -- another
+ * generation, tiling, mip levels, a coordinate outside the image, NSA address forms, a
+ * conversion whose rounding or range is not known here -- stops the run
  * with an error naming it, never a guessed value.  complexity: O(lanes) per instruction. */
 #include <math.h>
 #include <string.h>
@@ -22,20 +23,21 @@
 struct tdesc {
 	uint64_t base;
 	uint32_t width, height, depth, pitch, dst_sel, type;
+	uint32_t base_level, last_level; /* a 2D image's mip levels (sampling only) */
 	const struct sim_image_format_info *fmt;
 };
 
-/* The mip levels a T# names beyond one: BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits
- * 15:12 and 19:16; gfx12: BASE_LEVEL word 1 bits 29:25, LAST_LEVEL word 3 bits 19:15). */
-static bool has_levels(enum amd_gen gen, const uint32_t d[8])
+/* BASE_LEVEL and LAST_LEVEL (gfx9-gfx11: word 3 bits 15:12 and 19:16; gfx12: BASE_LEVEL word 1
+ * bits 29:25, LAST_LEVEL word 3 bits 19:15). */
+static void read_levels(enum amd_gen gen, const uint32_t d[8], struct tdesc *t)
 {
-	if (gen == AMD_GFX12)
-		return ((d[1] >> 25) & 31) || ((d[3] >> 15) & 31);
-	return ((d[3] >> 12) & 15) || ((d[3] >> 16) & 15);
+	t->base_level = gen == AMD_GFX12 ? (d[1] >> 25) & 31 : (d[3] >> 12) & 15;
+	t->last_level = gen == AMD_GFX12 ? (d[3] >> 15) & 31 : (d[3] >> 16) & 15;
 }
 
-/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts). */
-static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t)
+/* The T# in SGPRs in->saddr..+7, checked against what is simulated (image_desc.c's layouts);
+ * mip_ok: the instruction samples, so a 2D image may have mip levels. */
+static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tdesc *t, bool mip_ok)
 {
 	uint32_t d[8];
 	enum amd_gen gen = w->ctx->gen;
@@ -69,14 +71,18 @@ static bool read_tdesc(struct sim_wave *w, const struct sim_insn *in, struct tde
 	/* gfx9's MIMG has no dim field: the resource's TYPE decides */
 	unsigned sw_mode = (d[3] >> 20) & 31;
 	unsigned dim = gen == AMD_GFX9 ? t->type - 8 : ((uint32_t)in->imm >> 4) & 7;
-	const char *why = !t->fmt              ? "a texel format not simulated"
-	                  : sw_mode            ? "a tiled (SW_MODE != 0) image"
-	                  : has_levels(gen, d) ? "mip levels"
-	                  : t->type != 8 && t->type != 9 && !layered
-	                          ? "an image type other than 1D/2D/3D/1D or 2D array"
-	                  : dim != t->type - 8 ? "a dim that differs from the image's"
-	                  : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
-	                                                        : NULL;
+	read_levels(gen, d, t);
+	bool levels = t->base_level || t->last_level;
+	const char *why =
+	        !t->fmt   ? "a texel format not simulated"
+	        : sw_mode ? "a tiled (SW_MODE != 0) image"
+	        : levels && (!mip_ok || t->pitch != t->width || t->last_level < t->base_level)
+	                ? "mip levels (other than sampled ones)"
+	        : t->type != 8 && t->type != 9 && !layered
+	                ? "an image type other than 1D/2D/3D/1D or 2D array"
+	        : dim != t->type - 8                  ? "a dim that differs from the image's"
+	        : t->type >= 9 && t->pitch < t->width ? "a pitch below the width"
+	                                              : NULL;
 	if (why)
 		sim_fault(w, "image resource with %s: not simulated", why);
 	return !why;
@@ -99,27 +105,27 @@ static void read_address_n(struct sim_wave *w, const struct sim_insn *in, unsign
 		sim_chk_read_v(w, in, address_vgpr(w, in, i), 1);
 }
 
-/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image. */
+/* ... of the coordinates of a 1D (x), 2D (x, y) or 3D (x, y, z) image, a 1D (x, slice) or 2D
+ * (x, y, slice) array. */
 static void read_address(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t)
 {
-	read_address_n(w, in, t->type == 10 ? 3 : t->type == 9 ? 2 : 1);
+	read_address_n(w, in, t->type == 8 ? 1 : t->type == 9 || t->type == 12 ? 2 : 3);
 }
 
 /* Byte address of the texel at the integer coordinates in lane l's address VGPRs (x; y of a 2D
- * or 3D image; z of a 3D one: its slices one after the other, as texel_or_border reads them),
- * or 0 (after a fault) outside the image. */
+ * or 3D image or a 2D array; z of a 3D one or an array's slice: the slices one after the other,
+ * as texel_or_border reads them), or 0 (after a fault) outside the image. */
 static uint64_t texel_addr(struct sim_wave *w, const struct sim_insn *in, const struct tdesc *t,
                            unsigned l)
 {
-	if (t->type > 10) {
-		sim_fault(w, "image_load/image_store of an array: not simulated");
-		return 0;
-	}
-	unsigned dims = t->type == 10 ? 3 : t->type == 9 ? 2 : 1;
-	uint32_t c[3] = {0, 0, 0};
-	const uint32_t size[3] = {t->width, dims > 1 ? t->height : 1, dims > 2 ? t->depth : 1};
-	for (unsigned i = 0; i < dims; i++)
-		c[i] = VROW(w, address_vgpr(w, in, i))[l];
+	/* the address dwords: 1D x; 2D x y; 3D x y z; 1D array x slice; 2D array x y slice */
+	unsigned n = t->type == 8 ? 1 : t->type == 9 || t->type == 12 ? 2 : 3;
+	uint32_t a[3] = {0, 0, 0};
+	for (unsigned i = 0; i < n; i++)
+		a[i] = VROW(w, address_vgpr(w, in, i))[l];
+	bool has_y = t->type == 9 || t->type == 10 || t->type == 13;
+	const uint32_t c[3] = {a[0], t->type == 12 ? 0 : a[1], t->type == 12 ? a[1] : a[2]};
+	const uint32_t size[3] = {t->width, has_y ? t->height : 1, t->depth};
 	if (c[0] >= size[0] || c[1] >= size[1] || c[2] >= size[2]) {
 		sim_fault(w,
 		          "image access at (%u, %u, %u) outside the %ux%ux%u image: not "
@@ -155,7 +161,7 @@ static void texel_components(const struct tdesc *t, const uint8_t *p, uint32_t c
 static void image_load(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
@@ -182,29 +188,77 @@ static void image_load(struct sim_wave *w, const struct sim_insn *in)
 	sim_chk_pending_v(w, op, dreg, n ? n : 1);
 }
 
+/* The bits of channel value v (a component's dword) converted to a store's channel of format f
+ * into *out: 32-bit channels take the dword unchanged; unorm8 takes the f32 clamped to [0, 1]
+ * (NaN 0) times 255, rounded to the nearest (D3D's FLOAT -> UNORM rule, which AMD's formatted
+ * stores follow; a product within 1/64 of a tie stops the run, the rounding of ties not being
+ * checked here); uint8 an integer up to 255 (above it, saturation or truncation is not known
+ * here: the run stops).  false after a fault. */
+static bool store_channel(struct sim_wave *w, const struct sim_image_format_info *f, uint32_t v,
+                          uint32_t *out)
+{
+	if (f->bytes == 4) {
+		*out = v;
+		return true;
+	}
+	if (f->kind == SIM_TEXEL_UINT) {
+		if (v > 255) {
+			sim_fault(w, "image_store of %u to an 8-bit integer channel: not simulated",
+			          v);
+			return false;
+		}
+		*out = v;
+		return true;
+	}
+	float x;
+	memcpy(&x, &v, 4);
+	double s = x != x ? 0 : x < 0 ? 0 : x > 1 ? 255 : (double)x * 255.0;
+	if (fabs(s - floor(s) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "image_store of %.9g to a unorm8 channel: within 1/64 of a rounding tie, "
+		          "not simulated",
+		          (double)x);
+		return false;
+	}
+	*out = (uint32_t)floor(s + 0.5);
+	return true;
+}
+
+/* image_store of the components dmask names (consecutive VGPRs from vdata) to the texel at the
+ * coordinates, each channel of the format converted from its component (store_channel: the
+ * formatted store sust.p relies on; 32-bit channels keep the bits, which sust.b relies on);
+ * components past the format's channels are dropped, as the format has no place for them.  A
+ * dmask that lacks one of the format's channels, a DST_SEL other than the identity on them,
+ * and formats other than those amdsim knows stop the run. */
 static void image_store(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	const struct sim_image_format_info *f = t.fmt;
 	unsigned dmask = (uint32_t)in->imm & 15, n = f->channels;
+	unsigned nv = (unsigned)__builtin_popcount(dmask);
 	bool identity = true;
 	for (unsigned i = 0; i < n; i++)
 		identity &= ((t.dst_sel >> (3 * i)) & 7) == 4 + i;
-	if (f->bytes != 4 || !identity || dmask != (1u << n) - 1) {
-		sim_fault(w, "image_store other than all channels of a 32-bit-channel format with "
-		             "the identity DST_SEL: not simulated");
+	bool low = dmask == (1u << nv) - 1; /* VGPR i holds component i */
+	if (!identity || !low || nv < n) {
+		sim_fault(w, "image_store other than all channels (and maybe more) with the "
+		             "identity DST_SEL: not simulated");
 		return;
 	}
-	unsigned sreg = in->src[1] - SIM_VGPR0;
+	unsigned sreg = in->src[1] - SIM_VGPR0, size = n * f->bytes;
 	read_address(w, in, &t);
-	sim_chk_read_v(w, in, sreg, n);
+	sim_chk_read_v(w, in, sreg, nv);
 	sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t ch[4];
+		for (unsigned i = 0; i < n; i++)
+			if (!store_channel(w, f, VROW(w, sreg + i)[l], &ch[i]))
+				return;
 		uint64_t a = texel_addr(w, in, &t, l);
-		uint8_t *p = a ? sim_mem_map(w->ctx, a, 4 * n, true) : NULL;
+		uint8_t *p = a ? sim_mem_map(w->ctx, a, size, true) : NULL;
 		if (!p) {
 			if (a)
 				sim_fault(w, "image texel at 0x%llx outside device memory",
@@ -212,7 +266,7 @@ static void image_store(struct sim_wave *w, const struct sim_insn *in)
 			return;
 		}
 		for (unsigned i = 0; i < n; i++)
-			memcpy(p + 4 * i, &VROW(w, sreg + i)[l], 4);
+			memcpy(p + f->bytes * i, &ch[i], f->bytes);
 	}
 }
 
@@ -221,7 +275,11 @@ struct sdesc {
 	unsigned clamp[3]; /* CLAMP_X/Y/Z: 0 wrap, 1 mirror, 2 clamp to the last texel, 6 border */
 	bool unnormalized; /* FORCE_UNNORMALIZED or the instruction's unorm bit */
 	bool bilinear;     /* XY_MAG_FILTER = XY_MIN_FILTER = 1 (else both 0: point) */
+	bool z_linear;     /* Z_FILTER = 1: a 3D image filtered along z too (else 0: point) */
 	unsigned border;   /* BORDER_COLOR_TYPE: 0 transparent black, 1 opaque black, 2 white */
+	unsigned mip_filter;       /* MIP_FILTER: 0 none (the base level), 1 point */
+	unsigned min_lod, max_lod; /* MIN_LOD, MAX_LOD: 4.8 fixed point */
+	unsigned lod_bias;         /* LOD_BIAS (word 2 bits 13:0): read to refuse it */
 };
 
 static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sdesc *sd)
@@ -235,7 +293,11 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 	sd->clamp[2] = (d[0] >> 6) & 7;
 	sd->unnormalized = (d[0] >> 15 & 1) || ((uint32_t)in->imm >> 8 & 1);
 	sd->border = d[3] >> 30;
-	const char *why = NULL;
+	sd->min_lod = d[1] & 0xfff;
+	sd->max_lod = (d[1] >> 12) & 0xfff;
+	sd->lod_bias = d[2] & 0x3fff;
+	sd->mip_filter = (d[2] >> 26) & 3;
+	const char *why = sd->mip_filter > 1 ? "MIP_FILTER linear (mip blending)" : NULL;
 	for (unsigned i = 0; i < 3; i++)
 		if (sd->clamp[i] != 0 && sd->clamp[i] != 1 && sd->clamp[i] != 2 &&
 		    sd->clamp[i] != 6)
@@ -243,9 +305,13 @@ static bool read_sdesc(struct sim_wave *w, const struct sim_insn *in, struct sde
 		else if (sd->unnormalized && sd->clamp[i] < 2)
 			why = "wrap or mirror with unnormalized coordinates";
 	unsigned mag = (d[2] >> 20) & 3, min = (d[2] >> 22) & 3;
+	unsigned zf = (d[2] >> 24) & 3;
 	sd->bilinear = mag == 1;
+	sd->z_linear = zf == 1;
 	if (mag > 1 || min != mag)
 		why = "XY_MAG/MIN_FILTER other than both point or both bilinear";
+	else if (zf > 1 || (zf == 1 && mag != 1))
+		why = "a Z_FILTER other than point, or linear with point XY filters";
 	if (sd->border > 2)
 		why = "a border color from the border color table";
 	if (why)
@@ -312,7 +378,7 @@ static bool footprint(struct sim_wave *w, float u, unsigned n, const struct sdes
  * resource of one level (read_tdesc refuses others) with point filters (read_sdesc), where
  * every LOD samples that level with the same filter -- so the LOD and the derivatives are read
  * (the strict checker sees them) but choose nothing. */
-enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D };
+enum sample_kind { SAMPLE_LZ, SAMPLE_L, SAMPLE_D, SAMPLE_IMPLICIT /* gfx9 image_sample */ };
 
 /* The four components of texel at = (x, y, z: slice or depth) after DST_SEL, or the border
  * colour's for a coordinate < 0.  false after a fault. */
@@ -401,43 +467,59 @@ static bool point_lane(struct sim_wave *w, const struct tdesc *t, const struct s
 	return texel_or_border(w, t, sd, at, comp);
 }
 
-/* One lane's bilinear sample of a 1D or 2D image or array (a 3D image's Z_FILTER is not
- * simulated): the weighted sum (1-a)(1-b) T[i0,j0] + a(1-b) T[i1,j0] + (1-a)b T[i0,j1] +
- * ab T[i1,j1] of the footprint's texels (border colour outside), computed exactly in double and
- * rounded once to f32, per component after DST_SEL; float and unorm formats only (CUDA filters
- * only textures that return floats).  false after a fault. */
+/* One lane's linear sample of a 1D, 2D or 3D image or a 1D/2D array: along each filtered axis
+ * (x; y of 2D and 3D; z of 3D with Z_FILTER linear) the two texels of bilinear_axis with weights
+ * 256 - a and a, along the others the one texel point sampling picks (an array's slice rounded),
+ * and the weighted sum of the footprint's 2, 4 or 8 texels (border colour outside), computed
+ * exactly in double and rounded once to f32, per component after DST_SEL -- CUDA's definition
+ * of linear filtering in 1D, 2D and 3D; float and unorm formats only (CUDA filters only textures
+ * that return floats).  false after a fault. */
 static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
                           const float c[3], uint32_t comp[4])
 {
-	if (t->type == 10 || (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM)) {
-		sim_fault(w,
-		          "bilinear filtering of a 3D image or an integer format: not simulated");
+	if (t->fmt->kind != SIM_TEXEL_FLOAT && t->fmt->kind != SIM_TEXEL_UNORM) {
+		sim_fault(w, "linear filtering of an integer format: not simulated");
 		return false;
 	}
-	bool two = t->type == 9 || t->type == 13;
-	long ix[2], iy[2] = {0, 0}, slice = 0;
-	unsigned a = 0, b = 0;
-	if (!bilinear_axis(w, c[0], t->width, sd, sd->clamp[0], ix, &a) ||
-	    (two && !bilinear_axis(w, c[1], t->height, sd, sd->clamp[1], iy, &b)))
-		return false;
-	if (t->type == 12 || t->type == 13) {
-		slice = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth);
-		if (slice == -2)
+	bool two = t->type == 9 || t->type == 13 || t->type == 10;
+	const unsigned size[3] = {t->width, t->height, t->depth};
+	bool filtered[3] = {true, two, t->type == 10 && sd->z_linear};
+	long idx[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+	unsigned a[3] = {0, 0, 0};
+	for (unsigned i = 0; i < 2; i++)
+		if (filtered[i] &&
+		    !bilinear_axis(w, c[i], size[i], sd, sd->clamp[i], idx[i], &a[i]))
+			return false;
+	if (filtered[2]) {
+		if (!bilinear_axis(w, c[2], t->depth, sd, sd->clamp[2], idx[2], &a[2]))
+			return false;
+	} else if (t->type == 10) { /* Z_FILTER point */
+		if ((idx[2][0] = sample_index(w, c[2], t->depth, sd, sd->clamp[2])) == -2)
+			return false;
+	} else if (t->type == 12 || t->type == 13) {
+		if ((idx[2][0] = array_slice(w, c[t->type == 12 ? 1 : 2], t->depth)) == -2)
 			return false;
 	}
 	double sum[4] = {0, 0, 0, 0};
-	for (unsigned k = 0; k < 4; k++) {
-		unsigned wx = k & 1 ? a : 256 - a, wy = k & 2 ? b : 256 - b;
-		if (!two && (k & 2))
-			continue;
-		long at[3] = {ix[k & 1], two ? iy[k >> 1] : 0, slice};
+	for (unsigned k = 0; k < 8; k++) {
+		double weight = 1;
+		long at[3];
+		bool skip = false;
+		for (unsigned i = 0; i < 3; i++) {
+			unsigned bit = k >> i & 1;
+			skip |= bit && !filtered[i];
+			at[i] = idx[i][bit];
+			weight *= filtered[i] ? (bit ? a[i] : 256 - a[i]) / 256.0 : 1.0;
+		}
 		uint32_t tc[4];
+		if (skip)
+			continue;
 		if (!texel_or_border(w, t, sd, at, tc))
 			return false;
 		for (unsigned i = 0; i < 4; i++) {
 			float v;
 			memcpy(&v, &tc[i], 4);
-			sum[i] += (double)(two ? wx * wy : wx * 256u) / 65536.0 * v;
+			sum[i] += weight * v;
 		}
 	}
 	for (unsigned i = 0; i < 4; i++) {
@@ -447,11 +529,50 @@ static bool bilinear_lane(struct sim_wave *w, const struct tdesc *t, const struc
 	return true;
 }
 
+/* Mip level m of an image of several levels, in amdsim's layout (sim_image_level_offset): its
+ * base, size and pitch (a 3D image's depth halves too, an array keeps its layers). */
+static struct tdesc level_of(const struct tdesc *t, unsigned m)
+{
+	struct tdesc l = *t;
+	unsigned texel = t->fmt->channels * t->fmt->bytes;
+	bool has_y = t->type == 9 || t->type == 10 || t->type == 13, shrink = t->type == 10;
+	l.width = t->width >> m ? t->width >> m : 1;
+	l.height = has_y && t->height >> m ? t->height >> m : 1;
+	l.depth = !shrink ? t->depth : t->depth >> m ? t->depth >> m : 1;
+	l.pitch = l.width;
+	l.base = t->base + sim_image_level_offset(t->width, has_y ? t->height : 1, t->depth, shrink,
+	                                          texel, m);
+	return l;
+}
+
+/* The level a sample reads (docs/TEXTURES.md "Mip levels"): BASE_LEVEL for MIP_FILTER none or
+ * without an LOD (image_sample_lz), else the LOD clamped to the sampler's [MIN_LOD, MAX_LOD],
+ * rounded to the nearest level (MIP_FILTER point) counted from BASE_LEVEL and clamped to
+ * LAST_LEVEL; an LOD within 1/64 of a rounding tie (or not finite) stops the run, the hardware
+ * computing it in 4.8 fixed point.  -1 after a fault. */
+static long mip_level(struct sim_wave *w, const struct tdesc *t, const struct sdesc *sd,
+                      bool has_lod, float lod)
+{
+	if (!has_lod || sd->mip_filter == 0)
+		return t->base_level;
+	double v = lod, lo = sd->min_lod / 256.0, hi = sd->max_lod / 256.0;
+	v = v < lo ? lo : v > hi ? hi : v;
+	if (!isfinite(lod) || fabs(v - floor(v) - 0.5) < 1.0 / 64) {
+		sim_fault(w,
+		          "image_sample_l LOD %.9g within 1/64 of a level's rounding tie (or not "
+		          "finite): not simulated",
+		          (double)lod);
+		return -1;
+	}
+	long m = (long)t->base_level + (long)floor(v + 0.5);
+	return m > (long)t->last_level ? (long)t->last_level : m;
+}
+
 static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample_kind kind)
 {
 	struct tdesc t;
 	struct sdesc sd;
-	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+	if (!read_tdesc(w, in, &t, true) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, n = (unsigned)__builtin_popcount(dmask);
 	unsigned dreg = in->dst - SIM_VGPR0;
@@ -462,16 +583,30 @@ static void sample_at(struct sim_wave *w, const struct sim_insn *in, enum sample
 	unsigned reg[3];
 	for (unsigned i = 0; i < dims; i++)
 		reg[i] = address_vgpr(w, in, first + i);
+	bool levels = t.last_level > t.base_level || t.base_level;
+	if (t.last_level > t.base_level &&
+	    (kind == SAMPLE_D || kind == SAMPLE_IMPLICIT || sd.lod_bias)) {
+		sim_fault(w,
+		          "a level of detail from derivatives or with an LOD_BIAS on a mipmapped "
+		          "image: not simulated");
+		return;
+	}
 	sim_chk_write_v(w, in, dreg, n ? n : 1);
 	uint32_t op = sim_chk_issue(w, in);
 	for (uint64_t m = sim_exec(w); m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m), r = 0;
-		float c[3] = {0, 0, 0};
+		float c[3] = {0, 0, 0}, lod = 0;
 		for (unsigned i = 0; i < dims; i++)
 			memcpy(&c[i], &VROW(w, reg[i])[l], 4);
+		if (kind == SAMPLE_L)
+			memcpy(&lod, &VROW(w, address_vgpr(w, in, first + dims))[l], 4);
+		long lv = levels ? mip_level(w, &t, &sd, kind == SAMPLE_L, lod) : 0;
+		if (lv < 0)
+			return;
+		struct tdesc at = levels ? level_of(&t, (unsigned)lv) : t;
 		uint32_t comp[4];
-		if (!(sd.bilinear ? bilinear_lane(w, &t, &sd, c, comp)
-		                  : point_lane(w, &t, &sd, c, dims, comp)))
+		if (!(sd.bilinear ? bilinear_lane(w, &at, &sd, c, comp)
+		                  : point_lane(w, &at, &sd, c, dims, comp)))
 			return;
 		for (unsigned i = 0; i < 4; i++)
 			if (dmask >> i & 1)
@@ -543,7 +678,7 @@ static void image_gather4_lz(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
 	struct sdesc sd;
-	if (!read_tdesc(w, in, &t) || !read_sdesc(w, in, &sd))
+	if (!read_tdesc(w, in, &t, false) || !read_sdesc(w, in, &sd))
 		return;
 	unsigned dmask = (uint32_t)in->imm & 15, dreg = in->dst - SIM_VGPR0;
 	if ((t.type != 9 && t.type != 13) || __builtin_popcount(dmask) != 1) {
@@ -592,6 +727,11 @@ static void image_sample_lz(struct sim_wave *w, const struct sim_insn *in)
 	sample_at(w, in, SAMPLE_LZ);
 }
 
+static void image_sample(struct sim_wave *w, const struct sim_insn *in)
+{
+	sample_at(w, in, SAMPLE_IMPLICIT);
+}
+
 static void image_sample_l(struct sim_wave *w, const struct sim_insn *in)
 {
 	sample_at(w, in, SAMPLE_L);
@@ -632,7 +772,7 @@ static uint32_t image_atomic_apply(unsigned op, uint32_t old, uint32_t v)
 static void image_atomic(struct sim_wave *w, const struct sim_insn *in)
 {
 	struct tdesc t;
-	if (!read_tdesc(w, in, &t))
+	if (!read_tdesc(w, in, &t, false))
 		return;
 	const struct sim_image_format_info *f = t.fmt;
 	if (f->channels != 1 || f->bytes != 4 || f->kind == SIM_TEXEL_FLOAT ||
@@ -683,10 +823,10 @@ static const struct sim_sem image_sems[] = {
          0},
         {"image_sample_lz", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         /* image_sample: its level of detail comes from the quad's derivatives, but over a
-         * resource of one level (read_tdesc refuses others) with the same filter for
+         * resource of one level (sample_at refuses others) with the same filter for
          * magnification and minification (read_sdesc) every LOD samples that level as
          * image_sample_lz does (gfx90a has no image_sample_lz) */
-        {"image_sample", image_sample_lz, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
+        {"image_sample", image_sample, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_load", image_load, SIM_CLASS_VMEM_LOAD, SIM_MEM_VLOAD, 0, 16, 0},
         {"image_store", image_store, SIM_CLASS_VMEM_STORE, SIM_MEM_VSTORE, 0, 16, 0},
         IA("image_atomic_add", IA_ADD),

@@ -60,6 +60,10 @@ struct sim_image_spec {
 	uint8_t bilinear; /* XY_MAG_FILTER = XY_MIN_FILTER = bilinear (HIP's cudaFilterModeLinear)
 	                   */
 	uint8_t linear;   /* a 1D texture over linear memory: a buffer descriptor (V#), HSA's 1DB */
+	/* mip levels (0 or 1: one), sampled with MIP_FILTER point; amdsim's layout
+	 * (sim_image_level_offset): each level after the previous at a 256-byte boundary, its rows
+	 * of its own width max(1, W >> m), all layers of an array in each level */
+	uint8_t levels;
 };
 
 struct sim_arg {

@@ -338,6 +338,10 @@ struct sim_field {
 struct sim_field sim_image_format_field(enum amd_gen gen);  /* where T# word 1 holds it */
 struct sim_field sim_buffer_format_field(enum amd_gen gen); /* ... V# word 3 (gfx9: NUM, DATA) */
 uint64_t sim_image_bytes(const struct sim_image_spec *s);
+/* The byte offset of mip level m of a W x H x D image (D slices, halved per level when shrink_d:
+ * a 3D image; layers are not) of texels of `texel` bytes (amdsim's layout). */
+uint64_t sim_image_level_offset(uint32_t w, uint32_t h, uint32_t d, bool shrink_d, unsigned texel,
+                                unsigned m);
 bool sim_image_descriptor(enum amd_gen gen, const struct sim_image_spec *s, uint64_t data,
                           uint32_t words[SIM_IMAGE_BLOCK_DWORDS], char *err, size_t errlen);
 

@@ -8,7 +8,10 @@ threads hitting one texel all count, in any order: the operations are commutativ
 threads each reduce a random value into a random texel (collisions wanted) of r32ui and r32i
 surfaces, coordinates up to two elements outside for .clamp/.zero; a surface of floats must trap
 (the .b reduction is on integer bits, which AMD's image atomics apply only to integer
-channels), as must .trap outside.  gfx90a, gfx1030, gfx1100, gfx1200; gfx942 rejects by name.
+channels), as must .trap outside.  sured.p the same with "the lowest dimension coordinate [a]
+sample offset rather than a byte offset" and ".b32 ... interpreted as .u32 or .s32 based on the
+surface sample format" (min/max signed on r32i, unsigned on r32ui).  gfx90a, gfx1030, gfx1100,
+gfx1200; gfx942 rejects by name, as do the 64-bit forms.
 usage: run_sured.py PTXAS_AMD AMDSIM"""
 import os
 import random
@@ -26,17 +29,19 @@ OPS = [('add', 'u32'), ('add', 's32'), ('min', 'u32'), ('min', 's32'), ('max', '
 SIZE = {'1d': (5, 1, 1), '2d': (4, 3, 1), '3d': (3, 2, 2)}
 
 
-def kernel(op, ty, geom, mode):
-    """k(surf, buf): thread n reads {x, y, z, v} (element coordinates and the value) and reduces."""
+def kernel(op, ty, geom, mode, kind='b'):
+    """k(surf, buf): thread n reads {x, y, z, v} (element coordinates and the value) and reduces
+    (sured.b: x in bytes; sured.p: x the element)."""
     c = {'1d': '{%xb}', '2d': '{%xb, %y}', '3d': '{%xb, %y, %z, %z}'}[geom]
     return ('.version 7.8\n.target sm_80\n.address_size 64\n'
             '.visible .entry k(.param .u64 surf, .param .u64 buf)\n{\n'
             '\t.reg .b32 %x, %y, %z, %v, %xb, %n;\n\t.reg .b64 %surf, %buf, %off, %a;\n'
             '\tld.param.u64 %surf, [surf];\n\tld.param.u64 %buf, [buf];\n'
             '\tmov.u32 %n, %tid.x;\n\tmul.wide.u32 %off, %n, 16;\n\tadd.u64 %a, %buf, %off;\n'
-            '\tld.global.v4.u32 {%x, %y, %z, %v}, [%a];\n\tshl.b32 %xb, %x, 2;\n'
-            '\tsured.b.{op}.{geom}.{ty}.{mode} [%surf, {c}], %v;\n\tret;\n}}\n'
-            ).replace('{op}', op).replace('{geom}', geom).replace('{ty}', ty).replace(
+            '\tld.global.v4.u32 {%x, %y, %z, %v}, [%a];\n\t{scale};\n'
+            '\tsured.{kind}.{op}.{geom}.{ty}.{mode} [%surf, {c}], %v;\n\tret;\n}}\n'
+            ).replace('{scale}', 'shl.b32 %xb, %x, 2' if kind == 'b' else 'mov.b32 %xb, %x'
+                      ).replace('{kind}', kind).replace('{op}', op).replace('{geom}', geom).replace('{ty}', ty).replace(
                 '{mode}', mode).replace('{c}', c).replace('}}', '}')
 
 
@@ -66,9 +71,10 @@ def launch(sim, hsaco, tmp, fmt, geom, img, words):
     return r, open(paths[2], 'rb').read() if os.path.exists(paths[2]) else None
 
 
-def run_case(exe, sim, tmp, rng, target, op, ty, geom, mode):
-    tag = '%s sured.b.%s.%s.%s.%s' % (target, op, geom, ty, mode)
-    hsaco, r = compile_ptx(exe, tmp, target, kernel(op, ty, geom, mode))
+def run_case(exe, sim, tmp, rng, target, op, ty, geom, mode, kind='b', fmt=None):
+    tag = '%s sured.%s.%s.%s.%s.%s' % (target, kind, op, geom, ty, mode)
+    fmt = fmt or ('r32i' if ty == 's32' else 'r32ui')
+    hsaco, r = compile_ptx(exe, tmp, target, kernel(op, ty, geom, mode, kind))
     if r.returncode:
         return ['%s: ptxas-amd failed: %s' % (tag, r.stderr.strip()[:300])]
     dims = SIZE[geom]
@@ -84,8 +90,7 @@ def run_case(exe, sim, tmp, rng, target, op, ty, geom, mode):
             continue
         x, y, z = (min(max(x, 0), n - 1) for x, n in zip(c, dims))
         i = (z * dims[1] + y) * dims[0] + x
-        want[i] = apply(op, ty, want[i], v)
-    fmt = 'r32i' if ty == 's32' else 'r32ui'
+        want[i] = apply(op, 's32' if fmt == 'r32i' else ty, want[i], v)
     r, data = launch(sim, hsaco, tmp, fmt, geom, struct.pack('<%dI' % len(texels), *texels),
                      words)
     got = list(struct.unpack('<%dI' % (len(data) // 4), data)) if data else None
@@ -122,12 +127,21 @@ def main():
                                    (rng.choice(('1d', '3d')), rng.choice(('clamp', 'zero')))):
                     errs += run_case(exe, sim, tmp, rng, target, op, ty, geom, mode)
                     n += 1
+            for op in ('add', 'min', 'max', 'and', 'or'):  # sured.p: the format's signedness
+                for fmt in ('r32ui', 'r32i'):
+                    errs += run_case(exe, sim, tmp, rng, target, op, 'b32',
+                                     rng.choice(('1d', '2d', '3d')),
+                                     rng.choice(('trap', 'clamp', 'zero')), 'p', fmt)
+                    n += 1
             errs += run_traps(exe, sim, tmp, target)
         errs += rejected_by_name(exe, tmp, 'gfx942', kernel('add', 'u32', '2d', 'zero'),
                                  'no image instructions', 'gfx942 sured')
         errs += rejected_by_name(exe, tmp, 'gfx1100', kernel('add', 'u32', '2d', 'zero').replace(
-            '.u32.zero', '.u64.zero').replace('%v;', '%off;'), 'the 64-bit forms',
+            '.u32.zero', '.u64.zero').replace('%v;', '%off;'), '64-bit sured',
             'sured.b.add.u64')
+        errs += rejected_by_name(exe, tmp, 'gfx1100', kernel('min', 'b32', '2d', 'zero', 'p').replace(
+            '.b32.zero', '.b64.zero').replace('%v;', '%off;'), '64-bit sured',
+            'sured.p.min.b64')
     for e in errs:
         print(e)
     print('%d sured cases on %s, %d problems' % (n, ', '.join(RUN), len(errs)))

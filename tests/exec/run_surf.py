@@ -667,10 +667,15 @@ def run_gather(exe, sim, tmp, target, rng):
     return errs
 
 
-def layered_kernel(geom):
+def layered_kernel(geom, level=False):
     """t(tex, coords, out): thread n samples tex.3d at {x, y, z, z}, tex.a2d at {layer, x, y, y}
     or tex.a1d at {layer, x} (the layer an .s32 read from the coordinate buffer's third word)
-    and stores the four channels."""
+    and stores the four channels; level: tex.level with the buffer's fourth word as the LOD."""
+    if level:
+        return layered_kernel(geom).replace('ld.global.s32 %l, [%a+8];', (
+            'ld.global.s32 %l, [%a+8];\n\tld.global.f32 %c3, [%a+12];')).replace(
+            '\ttex.' + geom, '\ttex.level.' + geom).replace('];\n\tadd.u64 %a, %o', '], %c3;'
+                                                             '\n\tadd.u64 %a, %o')
     if geom == '3d':
         ld = '\tld.global.v4.f32 {%c0, %c1, %c2, %c3}, [%a];'
         opnd = '{%c0, %c1, %c2, %c2}'
@@ -693,13 +698,16 @@ def layered_kernel(geom):
 
 
 def run_layered(exe, sim, tmp, target, rng):
-    """tex.3d (image_sample_lz dim 3D; gfx90a image_sample) and tex.a2d (2D array: the layer
-    rounded and clamped to the layers, as CUDA clamps it) on rgba32f textures, texel centres up
+    """tex.3d (image_sample_lz dim 3D; gfx90a image_sample), tex.a2d (2D array: the layer
+    rounded and clamped to the layers, as CUDA clamps it) and tex.a1d, and their .level forms
+    (image_sample_l, not on gfx90a; one-level textures: every LOD samples level 0) on rgba32f textures, texel centres up
     to two periods out under wrap, clamp and border (3D: on all three axes), against point
     sampling from the PTX ISA (the texel floor(u * size) through the address mode)."""
     errs = []
-    for geom in ('3d', 'a2d', 'a1d'):
-        hsaco, r = compile_ptx(exe, tmp, target, layered_kernel(geom))
+    forms = [(g, lv) for g in ('3d', 'a2d', 'a1d') for lv in (False, True)
+             if not lv or target != 'gfx90a']  # gfx90a: no image_sample_l
+    for geom, level in forms:
+        hsaco, r = compile_ptx(exe, tmp, target, layered_kernel(geom, level))
         if r.returncode:
             errs.append('%s tex.%s: ptxas-amd failed: %s' % (target, geom, r.stderr[:300]))
             continue
@@ -717,12 +725,15 @@ def run_layered(exe, sim, tmp, target, rng):
                     k = rng.randrange(-2 * dd, 3 * dd)
                     z = sampled_index(k, dd, mode)
                     words += [struct.unpack('<I', struct.pack('<f', c))[0]
-                              for c in ((i + 0.5) / w, (j + 0.5) / h, (k + 0.5) / dd, 0.0)]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h, (k + 0.5) / dd,
+                                        rng.uniform(-2, 5))]  # the LOD: one level here
                 else:
                     layer = rng.randrange(-2, dd + 2)
                     z = min(max(layer, 0), dd - 1)
                     words += [struct.unpack('<I', struct.pack('<f', c))[0]
-                              for c in ((i + 0.5) / w, (j + 0.5) / h)] + [layer & 0xffffffff, 0]
+                              for c in ((i + 0.5) / w, (j + 0.5) / h, 0.0)]
+                    words[-1:] = [layer & 0xffffffff, struct.unpack(
+                        '<I', struct.pack('<f', rng.uniform(-2, 5)))[0]]
                 want += BORDER[''] if x < 0 or y < 0 or z < 0 else \
                     texel_rgba('rgba32f', data, (z * h + y) * w + x)
             img, cf, out = (os.path.join(tmp, n) for n in ('img.bin', 'c.bin', 'out.bin'))
@@ -739,8 +750,8 @@ def run_layered(exe, sim, tmp, target, rng):
             got = list(struct.unpack('<128f', open(out, 'rb').read())) if r.returncode == 0 \
                 else None
             if got != want:
-                errs.append('%s tex.%s %s: got %r, expected %r; %s' % (
-                    target, geom, spec, got and got[:8], want[:8], r.stderr.strip()[:300]))
+                errs.append('%s tex%s.%s %s: got %r, expected %r; %s' % (
+                    target, '.level' if level else '', geom, spec, got and got[:8], want[:8], r.stderr.strip()[:300]))
     return errs
 
 
