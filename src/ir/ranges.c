@@ -22,7 +22,8 @@
  * Rewrites (sound for every value the interval covers): SHR_S by a constant of a value
  * with lo >= 0 becomes SHR_U; an integer operation of the kinds above whose interval is
  * one value becomes a COPY of that constant; `x - (x & m)` becomes `x & ~m` (true for
- * every x: the two parts of x have no common bit).  ir_optimize, run again by the caller,
+ * every x: the two parts of x have no common bit), and `(x + c) & (2^k - 1)` with c's low k
+ * bits 0 becomes `x & (2^k - 1)`.  ir_optimize, run again by the caller,
  * folds what follows.
  * requires: ir_cfg_compute (rpo_order).  breaks: nothing (the CFG is unchanged).
  * Complexity: O(rounds x instructions), rounds bounded by MAX_ROUNDS; O(values) memory. */
@@ -417,6 +418,38 @@ static ir_ref plain(const struct ranges *rs, ir_ref v)
 	return v;
 }
 
+/* The constant operand of a two-operand `in` and the other one; false without one. */
+static bool const_side(const struct ir_function *fn, const struct ir_insn *in, uint32_t *c,
+                       ir_ref *x)
+{
+	for (int k = 0; k < 2; k++)
+		if (fn->vals[in->args[k]].kind == IR_VAL_CONST && is_i32(fn, in->args[k])) {
+			*c = (uint32_t)fn->vals[in->args[k]].bits;
+			*x = in->args[1 - k];
+			return true;
+		}
+	return false;
+}
+
+/* (x + c) & m with m = 2^k - 1 and c's low k bits 0: x & m (true for every x: the low k
+ * bits of a sum depend on the low k bits of its terms only).  nvcc's e % 16, (e + 64) % 16,
+ * ... of one counter then are one value. */
+static bool low_bits(struct ranges *rs, struct ir_insn *in)
+{
+	struct ir_function *fn = rs->fn;
+	uint32_t m, c;
+	ir_ref sum, x;
+	if (in->op != IR_AND || in->nargs != 2 || !is_i32(fn, in->res) ||
+	    !const_side(fn, in, &m, &sum) || (m & (m + 1)) != 0 || sum >= rs->n)
+		return false;
+	const struct ir_insn *a = rs->def[sum];
+	if (!a || a->op != IR_ADD || a->nargs != 2 || !const_side(fn, a, &c, &x) || (c & m) != 0)
+		return false;
+	in->args[0] = x;
+	in->args[1] = ir_const(fn, IR_T_I32, m);
+	return true;
+}
+
 /* x - (x & m) with constant m: x & ~m. */
 static bool split_sub(struct ranges *rs, struct ir_insn *in)
 {
@@ -464,7 +497,8 @@ static unsigned rewrite(struct ranges *rs)
 				n++;
 				continue;
 			}
-			n += split_sub(rs, in);
+			n += split_sub(rs, in); /* then perhaps (x + c) & m */
+			n += low_bits(rs, in);
 		}
 	}
 	return n;
