@@ -458,6 +458,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	ir_optimize(ir);
+	if (ir_use_ranges(ir))
+		ir_optimize(ir); /* folds what the known signs and constants leave */
 	if (ir_strength_reduce(ir))
 		ir_optimize(ir); /* the old addresses' operations are dead now */
 	if (o->verify && !ir_verify(ir, d))

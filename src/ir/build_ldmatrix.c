@@ -233,7 +233,10 @@ static void tr_ldmatrix(struct irb *b, const struct ptx_insn *in)
 		} else {
 			ir_ref lo = lds_load(b, element_address(b, &g, addr, i, 0), LDS_16, off);
 			ir_ref hi = lds_load(b, element_address(b, &g, addr, i, 1), LDS_16, off);
-			v = op2(b, IR_OR, lo, op2(b, IR_SHL, hi, konst(b, 16)));
+			/* prmt 0x5410: lo's low half, hi's low half above it (one v_perm_b32; an
+			 * OR of a shift is two VALU operations) */
+			ir_ref args[3] = {lo, hi, konst(b, 0x5410)};
+			v = irb_emit(b, IR_PRMT, IR_T_I32, args, 3, 0, 0);
 		}
 		irb_write_dest(b, elem(d, i), v, false, IR_NO_REF);
 	}

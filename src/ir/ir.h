@@ -491,6 +491,10 @@ unsigned ir_fold_sub_chains(struct ir_function *fn);
  * when it returns nonzero: the old addresses' operations are dead); returns how many
  * accesses were rewritten. */
 unsigned ir_strength_reduce(struct ir_function *fn);
+/* ranges.c: signed shifts of i32 values proven non-negative become unsigned, values proven
+ * constant become constants (intervals from %tid and constants through loop counters);
+ * run ir_optimize again when it returns nonzero (the count of rewritten instructions). */
+unsigned ir_use_ranges(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);
