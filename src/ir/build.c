@@ -159,12 +159,12 @@ uint32_t irb_sym_instance(struct irb *b, const struct ptx_symbol *sym, uint32_t 
 /* Where irb_var caches the variable of register sym[index] of dense symbol number `si`
  * (variable + 1, 0: not known yet), or NULL for ranges too large to hold an array. */
 static uint32_t *symvar_slot(struct irb *b, uint32_t si, const struct ptx_symbol *sym,
-                             uint32_t index)
+                             uint32_t inst, uint32_t index)
 {
 	uint32_t len = sym->range ? sym->range : 1;
 	/* (inlined instances get small arrays only: a callee inlined many times would else
 	 * pay its whole declared ranges each time) */
-	if (len > (b->inst ? 1u << 10 : 1u << 16) || index >= len)
+	if (len > (inst ? 1u << 10 : 1u << 16) || index >= len)
 		return NULL;
 	if (si >= b->var_of_sym_cap) {
 		uint32_t ncap = b->var_of_sym_cap ? b->var_of_sym_cap * 2 : 64;
@@ -181,31 +181,57 @@ static uint32_t *symvar_slot(struct irb *b, uint32_t si, const struct ptx_symbol
 	return &b->var_of_sym[si][index];
 }
 
+/* Room for `need` variables in the per-variable arrays (pa_arena_grow: a large array grows
+ * in a mapping of its own, so a capacity beyond what is used costs no memory). */
+static void grow_vars(struct irb *b, uint32_t need)
+{
+	uint32_t cap = b->vars_cap;
+	b->var_type = pa_arena_grow(b->arena, b->var_type, &cap, need, sizeof *b->var_type);
+	cap = b->vars_cap;
+	b->last_def_block =
+	        pa_arena_grow(b->arena, b->last_def_block, &cap, need, sizeof *b->last_def_block);
+	cap = b->vars_cap;
+	b->last_def_value =
+	        pa_arena_grow(b->arena, b->last_def_value, &cap, need, sizeof *b->last_def_value);
+	b->vars_cap = cap;
+}
+
+/* A new variable of type `t`. */
+static uint32_t new_var(struct irb *b, enum ir_type t)
+{
+	if (b->nvars == b->vars_cap)
+		grow_vars(b, b->nvars + 1);
+	b->var_type[b->nvars] = (uint8_t)t;
+	b->last_def_block[b->nvars] = UINT32_MAX;
+	return b->nvars++;
+}
+
 /* The variable with key `key`, created with type `t` on first sight. */
 uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
 {
 	uint32_t v;
 	if (map_get(&b->vars, key, &v))
 		return v;
-	if (b->nvars == b->vars_cap) {
-		uint32_t ncap = b->vars_cap ? b->vars_cap * 2 : 64;
-		uint8_t *nt = PA_NEW_ARRAY(b->arena, uint8_t, ncap);
-		uint32_t *nb = PA_NEW_ARRAY(b->arena, uint32_t, ncap);
-		ir_ref *nv = PA_NEW_ARRAY(b->arena, ir_ref, ncap);
-		if (b->var_type) {
-			memcpy(nt, b->var_type, b->nvars);
-			memcpy(nb, b->last_def_block, b->nvars * sizeof *nb);
-			memcpy(nv, b->last_def_value, b->nvars * sizeof *nv);
-		}
-		b->var_type = nt;
-		b->last_def_block = nb;
-		b->last_def_value = nv;
-		b->vars_cap = ncap;
-	}
-	b->var_type[b->nvars] = (uint8_t)t;
-	b->last_def_block[b->nvars] = UINT32_MAX;
-	map_put(&b->vars, b->arena, key, b->nvars);
-	return b->nvars++;
+	v = new_var(b, t);
+	map_put(&b->vars, b->arena, key, v);
+	return v;
+}
+
+/* The variable of register sym[index] of inline instance `inst`, of type t (created on first
+ * sight).  A register with a cache slot (symvar_slot) is found through it alone: whether it
+ * has one depends on the key, and every variable of a key of this form is made here, so only
+ * the others go into the vars map (a large kernel's map was 1.5 MiB of the compile's peak,
+ * the end of ir_build). */
+uint32_t irb_reg_var(struct irb *b, const struct ptx_symbol *sym, uint32_t inst, uint32_t index,
+                     enum ir_type t)
+{
+	uint32_t si = irb_sym_instance(b, sym, inst);
+	uint32_t *cached = symvar_slot(b, si, sym, inst, index);
+	if (!cached)
+		return irb_var_of_key(b, (uint64_t)si << 32 | index, t);
+	if (!*cached)
+		*cached = new_var(b, t) + 1;
+	return *cached - 1;
 }
 
 /* Variable number of register `sym`[index] in the current inline instance (created on
@@ -213,16 +239,12 @@ uint32_t irb_var_of_key(struct irb *b, uint64_t key, enum ir_type t)
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
 	uint32_t si = irb_sym_instance(b, sym, b->inst);
-	uint32_t *cached = symvar_slot(b, si, sym, index);
+	uint32_t *cached = symvar_slot(b, si, sym, b->inst, index);
 	if (cached && *cached)
 		return (int32_t)(*cached - 1);
-	uint64_t key = (uint64_t)si << 32 | index;
 	uint32_t v;
-	if (map_get(&b->vars, key, &v)) {
-		if (cached)
-			*cached = v + 1;
+	if (!cached && map_get(&b->vars, (uint64_t)si << 32 | index, &v))
 		return (int32_t)v;
-	}
 	enum ir_type t = irb_ptx_type((enum ptx_type)sym->type);
 	if (sym->vec > 1) {
 		irb_error(b,
@@ -237,10 +259,7 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	v = irb_var_of_key(b, key, t);
-	if (cached)
-		*cached = v + 1;
-	return (int32_t)v;
+	return (int32_t)irb_reg_var(b, sym, b->inst, index, t);
 }
 
 /* ---- SSA construction (Braun et al.) ---- */
@@ -556,6 +575,20 @@ void irb_walk(struct irb *b, const struct ptx_function *pf)
 	}
 }
 
+/* The registers the body declares (a range %r<N> counts N): about the variables it makes,
+ * so that their arrays are sized once instead of doubled (the abandoned copies of a 50k
+ * instruction kernel's were half a MiB at the compile's peak, the end of ir_build). */
+static uint32_t declared_registers(const struct ptx_function *pf)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < pf->nstmts; i++) {
+		const struct ptx_stmt *st = &pf->stmts[i];
+		if (st->kind == PTX_STMT_DECL && st->u.sym->space == PTX_SPACE_REG)
+			n += st->u.sym->range ? st->u.sym->range : 1;
+	}
+	return n < (1u << 24) ? (uint32_t)n : 1u << 24;
+}
+
 static bool build_function(struct ir_function *fn, const struct ptx_function *pf,
                            const struct ptx_module_state *m, const char *file,
                            struct pa_arena *arena, struct pa_arena *maps,
@@ -642,6 +675,7 @@ static bool build_function(struct ir_function *fn, const struct ptx_function *pf
 	layout_params(&b, fi);
 	irb_switch_to(&b, irb_open_sealed(&b)); /* block 0: the entry, never a branch target */
 	b.body = pf;
+	grow_vars(&b, declared_registers(pf));
 	irb_walk(&b, pf);
 	if (!b.terminated)
 		irb_terminate(&b, IR_RET, IR_NO_REF, 0, 0);

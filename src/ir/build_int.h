@@ -111,6 +111,10 @@ struct irb {
 void irb_error(struct irb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 enum ir_type irb_ptx_type(enum ptx_type t);
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index);
+/* The variable of register sym[index] in inline instance `inst`, type t (made on first sight;
+ * irb_var's lookup, for a callee's .reg formals too). */
+uint32_t irb_reg_var(struct irb *b, const struct ptx_symbol *sym, uint32_t inst, uint32_t index,
+                     enum ir_type t);
 ir_ref irb_read_var(struct irb *b, uint32_t var, uint32_t block);
 void irb_write_var(struct irb *b, uint32_t var, uint32_t block, ir_ref v);
 void irb_seal(struct irb *b, uint32_t block);

@@ -292,6 +292,25 @@ struct simd {
 
 static bool simd_of(enum ptx_opcode op, struct simd *s)
 {
+	switch (op) { /* (every instruction of a kernel comes here: a jump, not the search) */
+	case PTX_OP_VADD2:
+	case PTX_OP_VSUB2:
+	case PTX_OP_VAVRG2:
+	case PTX_OP_VABSDIFF2:
+	case PTX_OP_VMIN2:
+	case PTX_OP_VMAX2:
+	case PTX_OP_VSET2:
+	case PTX_OP_VADD4:
+	case PTX_OP_VSUB4:
+	case PTX_OP_VAVRG4:
+	case PTX_OP_VABSDIFF4:
+	case PTX_OP_VMIN4:
+	case PTX_OP_VMAX4:
+	case PTX_OP_VSET4:
+		break;
+	default:
+		return false;
+	}
 	static const struct {
 		enum ptx_opcode op, base;
 		unsigned lanes;

@@ -291,7 +291,7 @@ static int32_t formal_reg_var(struct irb *b, const struct ptx_symbol *formal, ui
 		          formal->name);
 		return -1;
 	}
-	return (int32_t)irb_var_of_key(b, (uint64_t)irb_sym_instance(b, formal, inst) << 32, t);
+	return (int32_t)irb_reg_var(b, formal, inst, 0, t);
 }
 
 /* The type and size a formal is passed with: a .reg formal's register type, a .param

@@ -35,7 +35,8 @@
  * Registers: every renaming merges two intervals into their union, so the pressure never
  * grows (the values were live at the same time before).
  *   requires: virtual registers, after mir_coalesce_phi_copies.  breaks: nothing.
- *   complexity: O(instructions) per step, plus a scan of the block range per candidate. */
+ *   complexity: O(instructions) per step, plus a scan of the block range per candidate; steps
+ *   1-2 run only where a piece copy exists, 3-4 only where a matrix instruction does. */
 #include <string.h>
 
 #include "mir/mir.h"
@@ -517,15 +518,36 @@ static unsigned step_in_place(struct mir_function *fn, struct tinfo *ti)
 	return done;
 }
 
+/* What the steps look for: bit 0 a piece copy (steps 1 and 2 rename only tuples defined by
+ * them, and delete them, never add one), bit 1 a matrix instruction (steps 3 and 4 start
+ * from one).  A function without either is one scan instead of six counts. */
+static unsigned has_work(const struct mir_function *fn)
+{
+	unsigned found = 0;
+	for (uint32_t b = 0; b < fn->nblocks && found != 3; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			found |= is_piece_copy(fn, in) | (unsigned)is_matrix(in) << 1;
+		}
+	return found;
+}
+
 unsigned mir_coalesce_tuples(struct mir_function *fn)
 {
 	if (!fn->nvregs)
 		return 0;
+	unsigned work = has_work(fn), done = 0;
+	if (!work)
+		return 0;
 	struct tinfo *ti = PA_NEW_ARRAY(fn->arena, struct tinfo, fn->nvregs);
 	struct dest *dest = PA_NEW_ARRAY(fn->arena, struct dest, fn->nvregs);
-	unsigned done = step_pieces(fn, ti, dest);
-	done += step_reuse(fn, ti);
-	done += step_results(fn, ti);
-	done += step_in_place(fn, ti);
+	if (work & 1) {
+		done += step_pieces(fn, ti, dest);
+		done += step_reuse(fn, ti);
+	}
+	if (work & 2) {
+		done += step_results(fn, ti);
+		done += step_in_place(fn, ti);
+	}
 	return done;
 }

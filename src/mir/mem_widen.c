@@ -34,7 +34,9 @@
  * requires: MIR on virtual registers before allocation, after mir_cse_copies (copies of
  * one SGPR share a root) and before mir_pair_lds (which pairs what is left).
  * Complexity: O(instructions x operands) per round of the alignment analysis (rounds are
- * bounded: known bits only ever shrink), plus a sort of each window's candidates. */
+ * bounded: known bits only ever shrink; it runs only in a phase whose function has one-dword
+ * LDS accesses), plus a sort of each window's candidates; a phase without one-dword accesses
+ * of its kind is one scan. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -593,10 +595,28 @@ static void index_defs(struct widen *w)
 	}
 }
 
-/* Fresh per-phase state for the function as it is now. */
-static void begin_phase(struct widen *w)
+/* Whether the function has an instruction `global` or `lds` (a phase's candidates), and
+ * which: bit 0 global, bit 1 LDS. */
+static unsigned has_ops(const struct mir_function *fn, unsigned global, unsigned lds)
+{
+	unsigned found = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			unsigned op = fn->blocks[b].insns[i].op;
+			found |= (op == global) | (op == lds) << 1;
+		}
+	return found;
+}
+
+/* Fresh per-phase state for the function as it is now; false when the phase has nothing to
+ * look at (no instruction `global` or `lds`).  The alignment analysis serves only LDS
+ * candidates, so a function without `lds` skips it (tz stays 0: never read). */
+static bool begin_phase(struct widen *w, unsigned global, unsigned lds)
 {
 	struct mir_function *fn = w->fn;
+	unsigned found = has_ops(fn, global, lds);
+	if (!found)
+		return false;
 	uint32_t n = fn->nvregs, total = 0;
 	w->nvregs = n;
 	w->def_block = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
@@ -615,7 +635,9 @@ static void begin_phase(struct widen *w)
 	w->dead = PA_NEW_ARRAY(fn->arena, bool, total + 1);
 	w->any = false;
 	index_defs(w);
-	known_alignment(w);
+	if (found & 2)
+		known_alignment(w);
+	return true;
 }
 
 /* Drops the merged instructions and renames the merged registers. */
@@ -646,12 +668,14 @@ static void end_phase(struct widen *w)
 void mir_widen_memory(struct mir_function *fn)
 {
 	struct widen w = {.fn = fn};
-	begin_phase(&w);
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		widen_block(&w, b);
-	end_phase(&w);
-	begin_phase(&w);
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		widen_store_block(&w, b);
-	end_phase(&w);
+	if (begin_phase(&w, AMD_OP_GLOBAL_LOAD_DWORD, AMD_OP_DS_READ_B32)) {
+		for (uint32_t b = 0; b < fn->nblocks; b++)
+			widen_block(&w, b);
+		end_phase(&w);
+	}
+	if (begin_phase(&w, AMD_OP_GLOBAL_STORE_DWORD, AMD_OP_DS_WRITE_B32)) {
+		for (uint32_t b = 0; b < fn->nblocks; b++)
+			widen_store_block(&w, b);
+		end_phase(&w);
+	}
 }

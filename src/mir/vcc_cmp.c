@@ -102,8 +102,10 @@ struct vcc_facts {
 	bool *is_literal;
 };
 
-static void gather(const struct mir_function *fn, struct vcc_facts *f)
+/* Returns how many vregs hold a literal (none: no compare can qualify). */
+static uint32_t gather(const struct mir_function *fn, struct vcc_facts *f)
 {
+	uint32_t nliterals = 0;
 	f->defs = mir_count_defs(fn);
 	f->reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
 	f->literal = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
@@ -119,8 +121,10 @@ static void gather(const struct mir_function *fn, struct vcc_facts *f)
 			    amd_inline_code(AMD_DT_B32, in->opnds[1].v) < 0) {
 				f->is_literal[in->opnds[0].v] = true;
 				f->literal[in->opnds[0].v] = in->opnds[1].v;
+				nliterals++;
 			}
 		}
+	return nliterals;
 }
 
 /* The literal operand k of compare `in` holds, if it is one (a once-defined constant vreg). */
@@ -242,7 +246,8 @@ unsigned mir_compare_literals_to_vcc(struct mir_function *fn)
 	if (fn->target->info->has_vop3_literal || fn->wave_size != 64)
 		return 0;
 	struct vcc_facts f;
-	gather(fn, &f);
+	if (!gather(fn, &f))
+		return 0; /* (the VCC scan of every block, for nothing) */
 	unsigned n = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];

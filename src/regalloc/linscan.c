@@ -159,6 +159,11 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 				unsigned r = w * 64 + (unsigned)__builtin_ctzll(bits);
 				if (r + vr->size > ls->high[f])
 					break;
+				/* a tuple's end is at least its first register's: one that cannot
+				 * beat the best so far needs no test */
+				uint32_t b0 = ls->busy_until[f][r];
+				if (best >= 0 && b0 != RA_NO_POINT && b0 >= best_end)
+					continue;
 				if (r % align || !tuple_free(ls, f, r, vr, iv))
 					continue;
 				uint32_t end = 0;

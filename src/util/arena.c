@@ -357,10 +357,8 @@ void pa_arena_release(void *p, size_t size)
 #endif
 }
 
-void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
+void *pa_arena_grow_slow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem)
 {
-	if (need <= *cap)
-		return old;
 	uint32_t ncap = *cap ? *cap * 2 : 8;
 	while (ncap < need)
 		ncap *= 2;

@@ -64,7 +64,15 @@ char *pa_arena_strndup(struct pa_arena *a, const char *s, size_t n);
  * else a copy with twice the capacity (or more), updating *cap.  The old copy is left to
  * the arena (a large one reads as zeros afterwards, or is no longer mapped: never keep a
  * pointer into an array across its growth). */
-void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
+void *pa_arena_grow_slow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need, size_t elem);
+/* (inline: most calls find room, one append per IR value or machine instruction) */
+static inline void *pa_arena_grow(struct pa_arena *a, void *old, uint32_t *cap, uint32_t need,
+                                  size_t elem)
+{
+	if (need <= *cap)
+		return old;
+	return pa_arena_grow_slow(a, old, cap, need, elem);
+}
 void pa_arena_reset(struct pa_arena *a);
 void pa_arena_free(struct pa_arena *a);
 /* Gives the whole pages inside p[0..size) back to the system when it is large (256 KiB or
