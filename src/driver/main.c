@@ -486,6 +486,7 @@ static int run_asm(const struct pa_options *o, FILE *in, struct pa_diag *diag)
 	return ok && !pa_diag_failed(diag) ? 0 : EXIT_INPUT;
 }
 
+#ifndef PTXAS_AMD_LINK_HELPER
 /* Links relocatable code objects (ptxas-amd -c output) into an executable through ROCm
  * comgr, the linker HIP's own toolchain uses. */
 /* The target of a link: all objects must be for one processor, and --gpu-name (when
@@ -557,6 +558,39 @@ static int run_link(const struct pa_options *o, struct pa_diag *diag)
 	return ok ? 0 : EXIT_INPUT;
 }
 
+#else
+/* This executable is linked statically (src/driver/meson.build: start-up), and a static
+ * program cannot dlopen comgr: linking runs the same command line in PTXAS_AMD_LINK_HELPER,
+ * the dynamically linked build of this program, from this executable's directory (the build
+ * tree) or else from PTXAS_AMD_LIBEXECDIR (an installed one).  Returns only on failure. */
+static int exec_link_helper(char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *slash = NULL;
+	if (n > 0) {
+		self[n] = 0;
+		slash = strrchr(self, '/');
+	}
+	int err = ENOENT;
+	if (slash) {
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - self), self,
+		         PTXAS_AMD_LINK_HELPER);
+		execv(path, argv);
+		err = errno;
+	}
+	snprintf(path, sizeof path, "%s/%s", PTXAS_AMD_LIBEXECDIR, PTXAS_AMD_LINK_HELPER);
+	execv(path, argv);
+	if (err == ENOENT)
+		err = errno;
+	fprintf(stderr,
+	        "ptxas-amd: error: linking runs %s (this program linked dynamically, which can "
+	        "load ROCm comgr): cannot run it from %s or beside ptxas-amd: %s\n",
+	        PTXAS_AMD_LINK_HELPER, PTXAS_AMD_LIBEXECDIR, strerror(err));
+	return EXIT_INPUT;
+}
+#endif
+
 /* Several GPUs: the whole text compiled per GPU on threads (job.c), one bundle out. */
 static int compile_targets(const struct pa_options *o, const struct amd_target *targets,
                            size_t ntargets, FILE *in)
@@ -617,7 +651,12 @@ int main(int argc, char **argv)
 		if (o.relocatable || o.parse_only || o.dump_ast || o.emit_asm)
 			usage_error("%s", "relocatable objects can only be linked (no -c, -S, "
 			                  "--parse-only or --dump-ast)");
+#ifdef PTXAS_AMD_LINK_HELPER
+		fflush(NULL);
+		int link_status = exec_link_helper(argv);
+#else
 		int link_status = run_link(&o, &diag);
+#endif
 		pa_options_free(&o);
 		return link_status;
 	}

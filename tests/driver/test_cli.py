@@ -247,16 +247,25 @@ def check_targets():
 
 def check_load_deps():
     """Start fast and small: comgr (and LLVM with it) is loaded only when linking, so
-    neither the binary's DT_NEEDED entries nor ldd's closure may name them."""
-    r = subprocess.run(["llvm-readelf-19", "-d", exe], capture_output=True, text=True)
+    neither the binary's DT_NEEDED entries nor ldd's closure may name them.  A fully static
+    ptxas-amd (meson option static_exe) has none; its dynamically linked twin ptxas-amd-link,
+    which it runs to link, is checked instead (and must be there)."""
+    binary = exe
+    r = subprocess.run(["llvm-readelf-19", "-d", "-l", exe], capture_output=True, text=True)
+    if r.returncode == 0 and "INTERP" not in r.stdout and "(NEEDED)" not in r.stdout:
+        binary = os.path.join(os.path.dirname(exe), "ptxas-amd-link")
+        if not os.access(binary, os.X_OK):
+            failures.append("static ptxas-amd without ptxas-amd-link beside it")
+            return
+    r = subprocess.run(["llvm-readelf-19", "-d", binary], capture_output=True, text=True)
     needed = [l for l in r.stdout.splitlines() if "(NEEDED)" in l]
     if r.returncode or not needed:
-        failures.append("readelf -d found no NEEDED entries: %s" % r.stderr)
-    r = subprocess.run(["ldd", exe], capture_output=True, text=True)
+        failures.append("readelf -d found no NEEDED entries in %s: %s" % (binary, r.stderr))
+    r = subprocess.run(["ldd", binary], capture_output=True, text=True)
     closure = r.stdout.lower()
     for lib in ("comgr", "libllvm", "libz3", "libicu", "libxml2"):
         if lib in "\n".join(needed).lower() or lib in closure:
-            failures.append("%s is loaded with ptxas-amd itself:\n%s" % (lib, r.stdout))
+            failures.append("%s is loaded with %s itself:\n%s" % (lib, binary, r.stdout))
 
 
 check_load_deps()
