@@ -300,6 +300,7 @@ static const char *output_path(const struct pa_options *o, char *buf, size_t len
  * truncating it first (fopen "wb"): on ext4, a file truncated to zero and rewritten is
  * flushed to disk at close (auto_da_alloc) and its freed blocks discarded, about 6% of
  * compiling a small kernel over its previous output; rewriting the same blocks is not.
+ * Only a longer old file is cut (an ftruncate to the same size still costs an inode update).
  * The bytes that end up in the file are the same. */
 static bool write_all(int fd, const unsigned char *p, size_t n)
 {
@@ -321,7 +322,7 @@ static bool write_file(const char *path, const struct co_buffer *b)
 	struct stat st;
 	bool regular = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
 	bool ok = fd >= 0 && write_all(fd, b->data, b->size) &&
-	          (!regular || ftruncate(fd, (off_t)b->size) == 0);
+	          (!regular || st.st_size <= (off_t)b->size || ftruncate(fd, (off_t)b->size) == 0);
 	int err = errno;
 	if (fd >= 0 && close(fd) != 0) {
 		err = ok ? errno : err;

@@ -509,6 +509,8 @@ static bool parse_simple(struct ptx_ctx *c, struct ptx_operand *o, bool allow_fw
 /* Elements up to `close`, separated by commas; vectors allowed inside brackets. */
 static bool parse_elems(struct ptx_ctx *c, struct ptx_operand *o, char close, bool allow_vec)
 {
+	if (!c->listbuf) /* on first use: most modules have no call with arguments */
+		c->listbuf = pa_xmalloc(PTX_MAX_LIST * sizeof *c->listbuf);
 	struct ptx_operand *buf = c->listbuf;
 	uint32_t n = 0;
 	ptx_lex_next(&c->lx);

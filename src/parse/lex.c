@@ -125,8 +125,9 @@ static void refill(struct ptx_lexer *lx)
 		lx->prev_start = lx->buf;
 	lx->end = lx->buf + keep_len;
 	while (!lx->eof && lx->end < lx->buf + PTX_BUF_SIZE) {
-		size_t n = fread(lx->buf + keep_len, 1, PTX_BUF_SIZE - keep_len, lx->in);
-		if (n == 0)
+		size_t want = PTX_BUF_SIZE - keep_len;
+		size_t n = fread(lx->buf + keep_len, 1, want, lx->in);
+		if (n < want) /* only at the end (or an error): no read(2) to learn it again */
 			lx->eof = true;
 		keep_len += n;
 		lx->end = lx->buf + keep_len;

@@ -585,7 +585,6 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	ptx_symtab_init(&c->locals, 1024);
 	ptx_symtab_init(&c->labels, 256);
 	ptx_lex_init(&c->lx, in, c);
-	c->listbuf = pa_xmalloc(PTX_MAX_LIST * sizeof *c->listbuf);
 	declare_sregs(c);
 	next(c);
 	while (!c->stop && tok(c)->kind != PTX_TOK_EOF) {

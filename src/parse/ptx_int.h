@@ -166,7 +166,8 @@ struct ptx_ctx {
 	uint32_t scope_serial, scope_depth;
 	struct ptx_symbol *scope_syms[PTX_MAX_DEPTH + 2]; /* declared per open scope */
 	uint32_t scope_ids[PTX_MAX_DEPTH + 2];
-	struct ptx_operand *listbuf; /* PTX_MAX_LIST operands: call argument lists */
+	/* PTX_MAX_LIST operands for call argument lists, allocated at the first one */
+	struct ptx_operand *listbuf;
 	char scratch[PTX_MAX_TOKEN + 512];
 };
 
