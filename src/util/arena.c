@@ -8,7 +8,7 @@
  * memory back at reset and keeps one chunk of that size: the compiler's arenas take turns
  * (IR, then machine IR in two), and kept memory would add their peaks up.
  * Complexity: O(1) per allocation, O(number of chunks) per reset.  Free memory up to the
- * arena's limit is kept zeroed (the slow path clears a chunk a few KiB at a time as it is
+ * arena's limit is kept zeroed (the slow path clears a chunk page by page as it is
  * reached, reset clears the used bytes), so allocation is an inline pointer bump (arena.h). */
 #include "arena.h"
 
@@ -23,8 +23,6 @@
 #define HUGE_CHUNK ((size_t)2 << 20)
 /* Chunks of at least this size (and below HUGE_CHUNK) come from mmap too (map_small_chunk). */
 #define MAP_CHUNK ((size_t)256 << 10)
-/* How much of a chunk's free part the slow path clears at a time (at least). */
-#define ZERO_STEP ((size_t)8 << 10)
 /* What a reset arena keeps at most (one chunk); more is returned to the system. */
 #define RETAIN_MAX ((size_t)4 << 20)
 /* Abandoned growable arrays of at least this size give their pages back (pa_arena_release). */
@@ -240,11 +238,11 @@ void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);
 	uintptr_t end = (uintptr_t)a->end;
 	if (a->head && at <= end && size <= end - at) {
-		/* the chunk has room past its zeroed part: clear what this needs, at least
-		 * ZERO_STEP */
-		size_t clear = at + size - (uintptr_t)a->limit;
-		if (clear < ZERO_STEP)
-			clear = ZERO_STEP;
+		/* the chunk has room past its zeroed part: clear up to the end of the page this
+		 * allocation ends in, so a page is cleared (and faulted in) when allocation
+		 * reaches it; a small kernel's dozen arenas touch a page each, not the
+		 * 8 KiB-and-a-bit a fixed step did */
+		size_t clear = ((at + size + PAGE - 1) & ~(PAGE - 1)) - (uintptr_t)a->limit;
 		if (clear > (size_t)(a->end - a->limit))
 			clear = (size_t)(a->end - a->limit);
 		memset(a->limit, 0, clear);

@@ -39,8 +39,8 @@ void pa_arena_init(struct pa_arena *a);
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align);
 /* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed.
  * Inline bump for the common case: the free part of the current chunk up to `limit` is kept
- * zeroed (the slow path clears a few KiB more at a time, reset clears what was used), so an
- * allocation writes nothing. */
+ * zeroed (the slow path clears up to the end of the page reached, reset clears what was
+ * used), so an allocation writes nothing. */
 static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
 {
 	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);
