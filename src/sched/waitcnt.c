@@ -8,10 +8,13 @@
  * wait that retires it is inserted: when the counter's pending events all complete in
  * order (vector memory in order; LDS in order) the count is the distance, otherwise
  * (scalar memory, messages, the lgkm side of FLAT, mixed kinds) the count is 0.  Waits
- * already in the code are applied to the scoreboard as well.  At control-flow joins the
- * scoreboards of the predecessors merge (smallest distance, union of kinds); blocks are
- * revisited in linear order until nothing changes, which terminates because distances only
- * shrink and kinds only grow (LLVM's SIInsertWaitcnts follows the same plan).
+ * already in the code are applied to the scoreboard as well, and rewritten without the
+ * counters that have nothing in flight (removed when none has): selection places them for
+ * the memory model, calls and traps without knowing what is pending.  At control-flow
+ * joins the scoreboards of the predecessors merge (smallest distance, union of kinds);
+ * blocks are revisited in linear order until nothing changes, which terminates because
+ * distances only shrink and kinds only grow (LLVM's SIInsertWaitcnts follows the same
+ * plan).
  *   requires: physical operands; linear successors.
  *   breaks: instruction positions (waits are inserted; blocks get new arrays).
  *   complexity: O(iterations x instructions x slots), iterations bounded by the lattice
@@ -161,10 +164,32 @@ static void work_wait(struct work *wk, const struct sched_wait *w)
 	}
 }
 
-/* Records the events of `in` and the registers its results land in. */
-/* Issues instruction `in`, number `at` in the function. */
+/* Whether `in` may leave operations in flight on counters its row does not name: a call
+ * (the callee's epilogue s_waitcnt leaves vscnt on gfx10/11, sel_call.c) and the cache
+ * write-backs of a release (buffer_wbl2, global_wb, global_wbinv: the table counts them
+ * in vmcnt/loadcnt, LLVM 19 in none; whether gfx12 counts global_wb in storecnt is not
+ * settled here).  The explicit waits after them keep every counter. */
+static bool leaves_unknown(const struct mir_insn *in)
+{
+	switch (in->op) {
+	case AMD_OP_S_SWAPPC_B64:
+	case AMD_OP_S_CALL_B64:
+	case AMD_OP_BUFFER_WBL2:
+	case AMD_OP_GLOBAL_WB:
+	case AMD_OP_GLOBAL_WBINV:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Issues instruction `in`, number `at` in the function: records its events and the
+ * registers its results land in. */
 static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in, uint32_t at)
 {
+	if (leaves_unknown(in))
+		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+			wk->kinds[c] |= SCHED_EV_UNKNOWN;
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
 	if (!nev)
@@ -209,6 +234,40 @@ static void needed_wait(const struct wc *wc, const struct work *wk, uint32_t at,
 	}
 }
 
+/* Drops from w, an explicit wait, the counters on which nothing is in flight (kinds 0:
+ * no event since the last full wait along any path here, block entries being the join
+ * over every predecessor).  Such a part orders nothing: a wait for memory ordering
+ * (before a release, a barrier, a call) needs only the operations still in flight. */
+static void drop_idle_counters(const struct work *wk, struct sched_wait *w)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		if (!wk->kinds[c])
+			w->n[c] = SCHED_NO_WAIT;
+}
+
+/* Appends explicit wait `in` (what it waits for: w) to fresh[*nfresh..] as far as it is
+ * needed: not at all, as it is, or narrowed to the busy counters. */
+static void emit_explicit_wait(const struct wc *wc, const struct work *wk,
+                               const struct mir_insn *in, struct sched_wait w,
+                               struct mir_insn *fresh, uint32_t *nfresh)
+{
+	drop_idle_counters(wk, &w);
+	if (sched_wait_is_none(&w))
+		return;
+	struct mir_insn waits[SCHED_NUM_COUNTERS];
+	unsigned nw = sched_wait_insns(wc->t, &w, waits);
+	bool same = nw == 1 && waits[0].op == in->op && waits[0].nopnds == in->nopnds &&
+	            waits[0].opnds[in->nopnds - 1].v == in->opnds[in->nopnds - 1].v;
+	if (same || !nw) {
+		fresh[(*nfresh)++] = *in;
+		return;
+	}
+	for (unsigned k = 0; k < nw; k++) {
+		waits[k].src_line = in->src_line;
+		fresh[(*nfresh)++] = waits[k];
+	}
+}
+
 /* Merges `from` into `into`; true when `into` changed. */
 static bool board_merge(const struct wc *wc, board *into, const board *from)
 {
@@ -245,7 +304,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 		if (emit)
 			fresh = wc->staging =
 			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
-			                      nfresh + 1 + SCHED_NUM_COUNTERS, sizeof *fresh);
+			                      nfresh + 1 + 2 * SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
 			work_wait(wk, &w);
 			if (emit) {
@@ -259,8 +318,12 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 					stats->waits += nw;
 			}
 		}
-		if (sched_wait_of_insn(wc->t, in, &w))
+		if (sched_wait_of_insn(wc->t, in, &w)) {
+			if (emit)
+				emit_explicit_wait(wc, wk, in, w, fresh, &nfresh);
 			work_wait(wk, &w);
+			continue; /* a wait issues no events */
+		}
 		work_issue(wc, wk, in, wc->first[b] + i);
 		if (emit)
 			fresh[nfresh++] = *in;

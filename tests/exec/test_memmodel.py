@@ -193,8 +193,13 @@ def tokens(lines):
     return toks
 
 
+IN_FLIGHT = re.compile(r'^(global|flat|buffer|scratch|ds|s_load|s_buffer)_')
+
+
 def wait_problems(lines, target):
-    """A write-back must be followed, and an invalidate preceded, by a wait (ptxas-amd)."""
+    """A write-back must be followed by a wait (ptxas-amd), and an invalidate preceded by one
+    where a memory instruction before it may still be in flight (the waitcnt pass drops the
+    wait when nothing is, as llc-19 does)."""
     errs = []
     for k, ins in enumerate(lines):
         op = ins.split()[0]
@@ -203,11 +208,11 @@ def wait_problems(lines, target):
             errs.append('no wait after %s' % ins)
         if op in CACHE_OPS and op not in ('buffer_wbl2', 'global_wb'):
             j = k - 1
-            while j >= 0 and (lines[j].split()[0] in CACHE_OPS or
-                              lines[j].startswith('s_barrier')):
+            while j >= 0 and not lines[j].startswith('s_wait') and (
+                    lines[j].split()[0] in CACHE_OPS or not IN_FLIGHT.match(lines[j])):
                 j -= 1
-            if j < 0 or not (lines[j].startswith('s_wait')):
-                errs.append('no wait before %s' % ins)
+            if j >= 0 and not lines[j].startswith('s_wait'):
+                errs.append('no wait before %s (after %s)' % (ins, lines[j]))
     return errs
 
 
