@@ -183,10 +183,24 @@ static bool leaves_unknown(const struct mir_insn *in)
 	}
 }
 
+/* Whether `in` is a cache invalidate that counts as no event here, as in LLVM's
+ * SIInsertWaitcnts (its carve-out: buffer_wbinvl1(_vol), buffer_gl0_inv, buffer_gl1_inv):
+ * nothing waits for an invalidate to complete (the cache orders it before the wave's
+ * later loads), and leaving it out of the distances only makes a wait for an older load
+ * count fewer events, never too many.  So a barrier after a CTA acquire's invalidate does
+ * not wait for vmcnt when no vector memory is in flight. */
+static bool uncounted_invalidate(const struct mir_insn *in)
+{
+	return in->op == AMD_OP_BUFFER_WBINVL1 || in->op == AMD_OP_BUFFER_WBINVL1_VOL ||
+	       in->op == AMD_OP_BUFFER_GL0_INV || in->op == AMD_OP_BUFFER_GL1_INV;
+}
+
 /* Issues instruction `in`, number `at` in the function: records its events and the
  * registers its results land in. */
 static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in, uint32_t at)
 {
+	if (uncounted_invalidate(in))
+		return;
 	if (leaves_unknown(in))
 		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
 			wk->kinds[c] |= SCHED_EV_UNKNOWN;
