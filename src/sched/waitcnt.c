@@ -482,8 +482,11 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
 		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
 }
 
-/* Names the registers a wait retires: those pending before it and not after. */
-static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after)
+/* Names the registers a wait retires: those pending before it and not after; a wait that
+ * retires none orders memory still in flight (a store, say, before a barrier or a
+ * release), or is redundant when nothing is in flight on its counters. */
+static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after,
+                             const struct sched_wait *w)
 {
 	char buf[256];
 	size_t used = 0;
@@ -505,8 +508,13 @@ static const char *wait_note(struct wc *wc, const struct work *before, const str
 		append(buf, sizeof buf, &used, reg);
 		shown++;
 	}
+	bool in_flight = false;
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		in_flight |= w->n[c] != SCHED_NO_WAIT && before->kinds[c];
 	if (!shown)
-		append(buf, sizeof buf, &used, " nothing pending (redundant)");
+		append(buf, sizeof buf, &used,
+		       in_flight ? " no register: orders memory in flight"
+		                 : " nothing pending (redundant)");
 	return pa_arena_strndup(wc->arena, buf, used);
 }
 
@@ -551,7 +559,7 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 			if (sched_wait_of_insn(wc.t, in, &w)) {
 				work_copy(&wc, &before, &bd);
 				work_wait(&bd, &w);
-				notes[k] = wait_note(&wc, &before, &bd);
+				notes[k] = wait_note(&wc, &before, &bd, &w);
 			} else {
 				notes[k] = event_note(&wc, in);
 			}
