@@ -308,10 +308,30 @@ static void invalidate(struct isel *s, enum ir_scope sc)
 	}
 }
 
+/* An acquire at CTA scope (the acquire half of fence.acq_rel/.sc.cta and membar.cta, and
+ * of ld/atom .acquire.cta) takes the waits of a CTA release (cta_release_wait) and the
+ * CTA invalidate, and nothing after it: what llc-19 emits for `fence syncscope("workgroup")
+ * acquire` (acq_rel, seq_cst alike) in our configuration (tgsplit off, WGP mode) on every
+ * target: gfx90a/gfx942 lgkmcnt(0) only; gfx10/11 vmcnt(0) lgkmcnt(0) vscnt(0) then
+ * buffer_gl0_inv; gfx12 loadcnt, storecnt, dscnt 0 then global_inv scope:SCOPE_SE (we
+ * also wait kmcnt there).  An invalidate needs no wait after it: the cache orders it
+ * before the wave's later loads (bar.sync's acquire relies on the same, docs/WARP.md).
+ * Waits on counters with nothing in flight are dropped later (sched/waitcnt.c), so the
+ * second half of fence.acq_rel.cta costs nothing after its release half. */
+static void cta_acquire(struct isel *s)
+{
+	cta_release_wait(s);
+	invalidate(s, IR_SCOPE_CTA);
+}
+
 void sel_mm_acquire(struct isel *s, uint32_t aux)
 {
 	if (!is_acquire(aux))
 		return;
+	if (ir_scope_of(aux) == IR_SCOPE_CTA) {
+		cta_acquire(s);
+		return;
+	}
 	sel_waitcnt_all(s);
 	invalidate(s, ir_scope_of(aux));
 	sel_waitcnt_all(s);
@@ -535,8 +555,8 @@ bool sel_atomic(struct isel *s, const struct ir_insn *in)
 	case IR_FENCE:
 		if (is_release(in->aux))
 			sel_mm_release(s, in->aux);
-		else
-			sel_waitcnt_all(s);
+		else if (!is_acquire(in->aux) || ir_scope_of(in->aux) != IR_SCOPE_CTA)
+			sel_waitcnt_all(s); /* a CTA acquire's own waits are cta_acquire's */
 		sel_mm_acquire(s, in->aux);
 		return true;
 	default:

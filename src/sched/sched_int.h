@@ -86,6 +86,7 @@ enum {
 	SCHED_EV_MSG = 16,
 	SCHED_EV_EXP = 32,
 	SCHED_EV_FLAT_LGKM = 64, /* the lgkmcnt side of FLAT: LDS or not, unordered */
+	SCHED_EV_UNKNOWN = 128,  /* what a call or write-back may leave (waitcnt.c) */
 };
 /* Kinds that complete out of order even alone (LLVM: scalar memory reads; the lgkmcnt
  * side of FLAT, which may be LDS or not; messages). */

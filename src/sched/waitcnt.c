@@ -8,10 +8,13 @@
  * wait that retires it is inserted: when the counter's pending events all complete in
  * order (vector memory in order; LDS in order) the count is the distance, otherwise
  * (scalar memory, messages, the lgkm side of FLAT, mixed kinds) the count is 0.  Waits
- * already in the code are applied to the scoreboard as well.  At control-flow joins the
- * scoreboards of the predecessors merge (smallest distance, union of kinds); blocks are
- * revisited in linear order until nothing changes, which terminates because distances only
- * shrink and kinds only grow (LLVM's SIInsertWaitcnts follows the same plan).
+ * already in the code are applied to the scoreboard as well, and rewritten without the
+ * counters that have nothing in flight (removed when none has): selection places them for
+ * the memory model, calls and traps without knowing what is pending.  At control-flow
+ * joins the scoreboards of the predecessors merge (smallest distance, union of kinds);
+ * blocks are revisited in linear order until nothing changes, which terminates because
+ * distances only shrink and kinds only grow (LLVM's SIInsertWaitcnts follows the same
+ * plan).
  *   requires: physical operands; linear successors.
  *   breaks: instruction positions (waits are inserted; blocks get new arrays).
  *   complexity: O(iterations x instructions x slots), iterations bounded by the lattice
@@ -161,10 +164,46 @@ static void work_wait(struct work *wk, const struct sched_wait *w)
 	}
 }
 
-/* Records the events of `in` and the registers its results land in. */
-/* Issues instruction `in`, number `at` in the function. */
+/* Whether `in` may leave operations in flight on counters its row does not name: a call
+ * (the callee's epilogue s_waitcnt leaves vscnt on gfx10/11, sel_call.c) and the cache
+ * write-backs of a release (buffer_wbl2, global_wb, global_wbinv: the table counts them
+ * in vmcnt/loadcnt, LLVM 19 in none; whether gfx12 counts global_wb in storecnt is not
+ * settled here).  The explicit waits after them keep every counter. */
+static bool leaves_unknown(const struct mir_insn *in)
+{
+	switch (in->op) {
+	case AMD_OP_S_SWAPPC_B64:
+	case AMD_OP_S_CALL_B64:
+	case AMD_OP_BUFFER_WBL2:
+	case AMD_OP_GLOBAL_WB:
+	case AMD_OP_GLOBAL_WBINV:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether `in` is a cache invalidate that counts as no event here, as in LLVM's
+ * SIInsertWaitcnts (its carve-out: buffer_wbinvl1(_vol), buffer_gl0_inv, buffer_gl1_inv):
+ * nothing waits for an invalidate to complete (the cache orders it before the wave's
+ * later loads), and leaving it out of the distances only makes a wait for an older load
+ * count fewer events, never too many.  So a barrier after a CTA acquire's invalidate does
+ * not wait for vmcnt when no vector memory is in flight. */
+static bool uncounted_invalidate(const struct mir_insn *in)
+{
+	return in->op == AMD_OP_BUFFER_WBINVL1 || in->op == AMD_OP_BUFFER_WBINVL1_VOL ||
+	       in->op == AMD_OP_BUFFER_GL0_INV || in->op == AMD_OP_BUFFER_GL1_INV;
+}
+
+/* Issues instruction `in`, number `at` in the function: records its events and the
+ * registers its results land in. */
 static void work_issue(const struct wc *wc, struct work *wk, const struct mir_insn *in, uint32_t at)
 {
+	if (uncounted_invalidate(in))
+		return;
+	if (leaves_unknown(in))
+		for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+			wk->kinds[c] |= SCHED_EV_UNKNOWN;
 	struct sched_event ev[2];
 	unsigned nev = sched_insn_events(wc->t, in, ev);
 	if (!nev)
@@ -209,6 +248,40 @@ static void needed_wait(const struct wc *wc, const struct work *wk, uint32_t at,
 	}
 }
 
+/* Drops from w, an explicit wait, the counters on which nothing is in flight (kinds 0:
+ * no event since the last full wait along any path here, block entries being the join
+ * over every predecessor).  Such a part orders nothing: a wait for memory ordering
+ * (before a release, a barrier, a call) needs only the operations still in flight. */
+static void drop_idle_counters(const struct work *wk, struct sched_wait *w)
+{
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		if (!wk->kinds[c])
+			w->n[c] = SCHED_NO_WAIT;
+}
+
+/* Appends explicit wait `in` (what it waits for: w) to fresh[*nfresh..] as far as it is
+ * needed: not at all, as it is, or narrowed to the busy counters. */
+static void emit_explicit_wait(const struct wc *wc, const struct work *wk,
+                               const struct mir_insn *in, struct sched_wait w,
+                               struct mir_insn *fresh, uint32_t *nfresh)
+{
+	drop_idle_counters(wk, &w);
+	if (sched_wait_is_none(&w))
+		return;
+	struct mir_insn waits[SCHED_NUM_COUNTERS];
+	unsigned nw = sched_wait_insns(wc->t, &w, waits);
+	bool same = nw == 1 && waits[0].op == in->op && waits[0].nopnds == in->nopnds &&
+	            waits[0].opnds[in->nopnds - 1].v == in->opnds[in->nopnds - 1].v;
+	if (same || !nw) {
+		fresh[(*nfresh)++] = *in;
+		return;
+	}
+	for (unsigned k = 0; k < nw; k++) {
+		waits[k].src_line = in->src_line;
+		fresh[(*nfresh)++] = waits[k];
+	}
+}
+
 /* Merges `from` into `into`; true when `into` changed. */
 static bool board_merge(const struct wc *wc, board *into, const board *from)
 {
@@ -245,7 +318,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 		if (emit)
 			fresh = wc->staging =
 			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
-			                      nfresh + 1 + SCHED_NUM_COUNTERS, sizeof *fresh);
+			                      nfresh + 1 + 2 * SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
 			work_wait(wk, &w);
 			if (emit) {
@@ -259,8 +332,12 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 					stats->waits += nw;
 			}
 		}
-		if (sched_wait_of_insn(wc->t, in, &w))
+		if (sched_wait_of_insn(wc->t, in, &w)) {
+			if (emit)
+				emit_explicit_wait(wc, wk, in, w, fresh, &nfresh);
 			work_wait(wk, &w);
+			continue; /* a wait issues no events */
+		}
 		work_issue(wc, wk, in, wc->first[b] + i);
 		if (emit)
 			fresh[nfresh++] = *in;
@@ -405,8 +482,11 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
 		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
 }
 
-/* Names the registers a wait retires: those pending before it and not after. */
-static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after)
+/* Names the registers a wait retires: those pending before it and not after; a wait that
+ * retires none orders memory still in flight (a store, say, before a barrier or a
+ * release), or is redundant when nothing is in flight on its counters. */
+static const char *wait_note(struct wc *wc, const struct work *before, const struct work *after,
+                             const struct sched_wait *w)
 {
 	char buf[256];
 	size_t used = 0;
@@ -428,8 +508,13 @@ static const char *wait_note(struct wc *wc, const struct work *before, const str
 		append(buf, sizeof buf, &used, reg);
 		shown++;
 	}
+	bool in_flight = false;
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		in_flight |= w->n[c] != SCHED_NO_WAIT && before->kinds[c];
 	if (!shown)
-		append(buf, sizeof buf, &used, " nothing pending (redundant)");
+		append(buf, sizeof buf, &used,
+		       in_flight ? " no register: orders memory in flight"
+		                 : " nothing pending (redundant)");
 	return pa_arena_strndup(wc->arena, buf, used);
 }
 
@@ -474,7 +559,7 @@ const char **sched_waitcnt_notes(const struct mir_function *fn, struct pa_arena 
 			if (sched_wait_of_insn(wc.t, in, &w)) {
 				work_copy(&wc, &before, &bd);
 				work_wait(&bd, &w);
-				notes[k] = wait_note(&wc, &before, &bd);
+				notes[k] = wait_note(&wc, &before, &bd, &w);
 			} else {
 				notes[k] = event_note(&wc, in);
 			}

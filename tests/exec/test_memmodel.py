@@ -14,7 +14,10 @@ barrier, the counters waited to zero between the last memory instruction and the
 llc-19's for __syncthreads (fence release workgroup; s_barrier; fence acquire workgroup), but for
 kmcnt and expcnt (ours may wait on them: nothing of ours is pending there that matters) and for
 one deliberate difference: gfx90a/gfx942 keep vmcnt(0) where the kernel also holds a .gpu
-release (PTX's causality order is transitive through the barrier; sel_atomic.c).
+release (PTX's causality order is transitive through the barrier; sel_atomic.c).  So are those
+of the CTA-scope fences (fence.acq_rel/.sc.cta, membar.cta vs fence workgroup acq_rel/seq_cst)
+with the same memory in flight: the counters waited to zero between the last memory
+instruction before the fence and the first after it.
 
 usage: test_memmodel.py PTXAS_AMD [--target T]... [-v]
 """
@@ -99,7 +102,30 @@ BAR_LL = ('%%t = call i32 @llvm.amdgcn.workitem.id.x()\n  %%t64 = zext i32 %%t t
 BAR_FORMS = (('bar_wait', BAR_PTX % '', BAR_LL % '', set()),
              ('bar_wait_gpu_release', BAR_PTX % 'fence.acq_rel.gpu;\n\t',
               BAR_LL % 'fence syncscope("agent") acq_rel\n  ', {'vmcnt'}))
+# CTA-scope fences with memory in flight: (name, PTX fence, LLVM fence).  Three memory
+# instructions come before the fence (a global load whose value is stored after it, a global
+# store, a shared store) and two stores after it; the counters waited to zero between the
+# third and the fourth memory instruction must be llc-19's (but for IGNORED_COUNTERS).
+FENCE_PTX = BAR_PTX.replace('bar.sync 0;\n\t%s', '%s\n\tst.global.u32 [%%rd2+4], %%r1;\n\t')
+FENCE_LL = BAR_LL.replace(
+    'fence syncscope("workgroup") release\n  call void @llvm.amdgcn.s.barrier()\n  '
+    'fence syncscope("workgroup") acquire\n  %s',
+    '%s\n  %%q4 = getelementptr i32, ptr addrspace(1) %%q, i64 1\n  '
+    'store i32 %%v, ptr addrspace(1) %%q4, align 4\n  ')
+FENCE_FORMS = (('fence_acqrel_cta_wait', 'fence.acq_rel.cta;',
+                'fence syncscope("workgroup") acq_rel'),
+               ('fence_sc_cta_wait', 'fence.sc.cta;', 'fence syncscope("workgroup") seq_cst'),
+               ('membar_cta_wait', 'membar.cta;', 'fence syncscope("workgroup") seq_cst'))
 IGNORED_COUNTERS = {'kmcnt', 'expcnt'}
+VECTOR_MEM = re.compile(r'^(global|flat|buffer|scratch|ds)_')
+
+
+def fence_waited(lines):
+    """Counters waited to zero between the third and the fourth vector or LDS memory
+    instruction, cache operations aside (None: fewer than four)."""
+    at = [k for k, ins in enumerate(lines)
+          if VECTOR_MEM.match(ins) and ins.split()[0] not in CACHE_OPS]
+    return zero_waits(lines[at[2]:at[3]]) if len(at) >= 4 else None
 
 
 def waited_counters(lines):
@@ -113,8 +139,13 @@ def waited_counters(lines):
     while start > 0 and not re.match(r'^(global|flat|buffer|ds|s_load|s_buffer)_',
                                      lines[start - 1]):
         start -= 1
+    return zero_waits(lines[start:end])
+
+
+def zero_waits(lines):
+    """Counters the wait instructions among lines wait to zero."""
     out = set()
-    for ins in lines[start:end]:
+    for ins in lines:
         op = ins.split()[0]
         if op == 's_waitcnt':
             out |= {c for c, n in re.findall(r'(\w+cnt)\((\d+)\)', ins) if int(n) == 0}
@@ -126,6 +157,16 @@ def waited_counters(lines):
             out |= {c if c.endswith('cnt') else c + 'cnt' for c in op[len('s_wait_'):].split('_')
                     if c}
     return out
+
+
+def fence_problems(ours, theirs):
+    got, exp = fence_waited(ours), fence_waited(theirs)
+    if got is None or exp is None:
+        return ['fewer than four memory instructions in the output']
+    got, exp = got - IGNORED_COUNTERS, exp - IGNORED_COUNTERS
+    if got != exp:
+        return ['the fence waits for %s, llc-19 for %s' % (sorted(got), sorted(exp))]
+    return []
 
 
 def bar_problems(ours, theirs, target, extra):
@@ -193,8 +234,13 @@ def tokens(lines):
     return toks
 
 
+IN_FLIGHT = re.compile(r'^(global|flat|buffer|scratch|ds|s_load|s_buffer)_')
+
+
 def wait_problems(lines, target):
-    """A write-back must be followed, and an invalidate preceded, by a wait (ptxas-amd)."""
+    """A write-back must be followed by a wait (ptxas-amd), and an invalidate preceded by one
+    where a memory instruction before it may still be in flight (the waitcnt pass drops the
+    wait when nothing is, as llc-19 does)."""
     errs = []
     for k, ins in enumerate(lines):
         op = ins.split()[0]
@@ -203,11 +249,11 @@ def wait_problems(lines, target):
             errs.append('no wait after %s' % ins)
         if op in CACHE_OPS and op not in ('buffer_wbl2', 'global_wb'):
             j = k - 1
-            while j >= 0 and (lines[j].split()[0] in CACHE_OPS or
-                              lines[j].startswith('s_barrier')):
+            while j >= 0 and not lines[j].startswith('s_wait') and (
+                    lines[j].split()[0] in CACHE_OPS or not IN_FLIGHT.match(lines[j])):
                 j -= 1
-            if j < 0 or not (lines[j].startswith('s_wait')):
-                errs.append('no wait before %s' % ins)
+            if j >= 0 and not lines[j].startswith('s_wait'):
+                errs.append('no wait before %s (after %s)' % (ins, lines[j]))
     return errs
 
 
@@ -223,6 +269,8 @@ def main():
     fs = forms()
     bar_extra = {name: extra for name, _, _, extra in BAR_FORMS}
     fs += [(name, p, ll) for name, p, ll, _ in BAR_FORMS]
+    fence_names = {name for name, _, _ in FENCE_FORMS}
+    fs += [(name, FENCE_PTX % p, FENCE_LL % ll) for name, p, ll in FENCE_FORMS]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         ptx, ll = os.path.join(tmp, 'mm.ptx'), os.path.join(tmp, 'mm.ll')
@@ -248,11 +296,16 @@ def main():
             ref_k = split_kernels(theirs.stdout, False)
             for name, _, _ in fs:
                 got, exp = tokens(ok_k.get(name, [])), tokens(ref_k.get(name, []))
+                if name in fence_names:  # llc-19 reorders and merges the plain accesses
+                    got, exp = ([t for t in toks if t.split()[0] in CACHE_OPS]
+                                for toks in (got, exp))
                 errs = wait_problems(ok_k.get(name, []), target)
                 if name not in ok_k or name not in ref_k:
                     errs.append('kernel missing from the output')
                 elif name in bar_extra:
                     errs += bar_problems(ok_k[name], ref_k[name], target, bar_extra[name])
+                elif name in fence_names:
+                    errs += fence_problems(ok_k[name], ref_k[name])
                 if got != exp or errs:
                     bad += 1
                     print('FAIL  %-8s %-22s ptxas-amd %s\n%40s llc-19    %s%s' % (

@@ -2,7 +2,8 @@
  * selection and register allocation produce): kernarg loads, global loads, VALU use,
  * global stores, a loop with a load carried around the back edge, a diamond joining a
  * global load and an LDS load, a transcendental result used by VALU, readfirstlane into a
- * VMEM address, DPP reading a fresh VALU result.
+ * VMEM address, DPP reading a fresh VALU result, explicit waits the pass must drop or narrow
+ * to the counters with something in flight (through a loop back edge and a join).
  *
  *   sched_test run TARGET[/w64]         runs every kernel in amdsim (strict) against a CPU
  *                                  computation; then the planted bugs: the same kernels
@@ -290,6 +291,63 @@ static void build_wmma(struct mir_function *fn)
 	add(fn, b, AMD_OP_S_ENDPGM, 0);
 }
 
+/* Explicit waits (as selection places them for the memory model: every counter) marked by
+ * src_line, EXPLICIT_LINE + k; the pass must keep of each only the counters with something
+ * in flight (check_explicit):
+ *   +0 after the kernarg loads: the scalar counter;  +1 right after it: nothing (dropped);
+ *   +2 with a global load in flight: vmcnt/loadcnt;
+ *   +3 at the loop head: nothing from the entry, the next row's load around the back edge:
+ *      vmcnt/loadcnt;
+ *   +4 at a join whose one predecessor stored (a store in flight, no register pending):
+ *      the store counter;  +5 right after it: nothing (dropped).
+ * out[i] = sum over k < 4 of a[k * N + i] (the loop kernel's result). */
+enum { EXPLICIT_LINE = 9001, EXPLICIT_WAITS = 6 };
+
+static void explicit_wait(struct mir_function *fn, uint32_t b, unsigned k)
+{
+	struct sched_wait w;
+	for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+		w.n[c] = 0;
+	struct mir_insn waits[SCHED_NUM_COUNTERS];
+	unsigned n = sched_wait_insns(fn->target, &w, waits);
+	for (unsigned i = 0; i < n; i++)
+		mir_append(fn, b, &waits[i])->src_line = EXPLICIT_LINE + k;
+}
+
+static void build_explicit(struct mir_function *fn)
+{
+	uint32_t b0 = mir_new_block(fn), b1 = mir_new_block(fn), b2 = mir_new_block(fn),
+	         b3 = mir_new_block(fn), b4 = mir_new_block(fn);
+	add(fn, b0, AMD_OP_S_LOAD_DWORDX4, 3, S(4, 4), S(0, 2), I(0));
+	global_offset(fn, b0);
+	explicit_wait(fn, b0, 0);
+	explicit_wait(fn, b0, 1);
+	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(2, 1), I(0));
+	add(fn, b0, AMD_OP_S_MOV_B32, 2, S(10, 1), I(0));
+	add(fn, b0, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(1, 1), S(4, 2));
+	add(fn, b0, AMD_OP_V_MOV_B32, 2, V(5, 1), V(1, 1));
+	explicit_wait(fn, b0, 2);
+	succ1(fn, b0, b1);
+	explicit_wait(fn, b1, 3);
+	add(fn, b1, AMD_OP_V_ADD_U32, 3, V(5, 1), I(N * 4), V(5, 1));
+	add(fn, b1, AMD_OP_V_ADD_F32, 3, V(2, 1), V(2, 1), V(4, 1));
+	add(fn, b1, AMD_OP_GLOBAL_LOAD_DWORD, 3, V(4, 1), V(5, 1), S(4, 2));
+	add(fn, b1, AMD_OP_S_ADD_U32, 3, S(10, 1), S(10, 1), I(1));
+	add(fn, b1, AMD_OP_S_CMP_LT_U32, 2, S(10, 1), I(LOOP_ROWS - 1));
+	add(fn, b1, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(b1));
+	fn->blocks[b1].succ[0] = b2, fn->blocks[b1].succ[1] = b1, fn->blocks[b1].nsucc = 2;
+	fn->blocks[b1].loop_depth = 1;
+	add(fn, b2, AMD_OP_V_ADD_F32, 3, V(2, 1), V(2, 1), V(4, 1));
+	add(fn, b2, AMD_OP_S_CMP_EQ_U32, 2, S(10, 1), I(0)); /* never: s10 is LOOP_ROWS - 1 */
+	add(fn, b2, AMD_OP_S_CBRANCH_SCC1, 1, mir_block_ref(b4));
+	fn->blocks[b2].succ[0] = b3, fn->blocks[b2].succ[1] = b4, fn->blocks[b2].nsucc = 2;
+	add(fn, b3, AMD_OP_GLOBAL_STORE_DWORD, 3, V(1, 1), V(2, 1), S(6, 2));
+	succ1(fn, b3, b4);
+	explicit_wait(fn, b4, 4);
+	explicit_wait(fn, b4, 5);
+	add(fn, b4, AMD_OP_S_ENDPGM, 0);
+}
+
 static const struct kernel_case cases[] = {
         {"vadd", build_vadd, 3, false, 0, 0, false},
         {"loop", build_loop, 2, false, 0, 0, false},
@@ -301,6 +359,7 @@ static const struct kernel_case cases[] = {
         {"dpp", build_dpp, 2, false, 0, 0, false},
         {"mfma", build_mfma, 2, false, 0, 1u << AMD_GFX9 | 1u << AMD_GFX940, false},
         {"wmma", build_wmma, 2, false, 0, 1u << AMD_GFX11 | 1u << AMD_GFX12, true},
+        {"explicit", build_explicit, 2, false, 0, 0, false},
 };
 enum { NUM_CASES = sizeof cases / sizeof cases[0] };
 
@@ -322,7 +381,7 @@ static uint32_t expected(const char *kernel, unsigned i, int sel, const float *a
 {
 	if (!strcmp(kernel, "vadd"))
 		return f2u(2.0f * a[i] + b[i]);
-	if (!strcmp(kernel, "loop")) {
+	if (!strcmp(kernel, "loop") || !strcmp(kernel, "explicit")) {
 		float acc = 0.0f;
 		for (unsigned k = 0; k < LOOP_ROWS; k++)
 			acc = acc + a[k * N + i];
@@ -607,6 +666,68 @@ static int write_listings(const struct amd_target *t, const char *dir)
 	return 0;
 }
 
+/* The explicit waits build_explicit's comment asks for: per marker, the counters the
+ * waits left with that src_line wait for (0) or not (SCHED_NO_WAIT), among the vector
+ * load counter, the store counter and the scalar-memory counter (one hardware counter may
+ * be two of these: gfx9's vmcnt counts stores; lgkmcnt before gfx12 scalar loads). */
+static int check_explicit(const struct amd_target *t)
+{
+	const struct kernel_case *kc = NULL;
+	for (unsigned c = 0; c < NUM_CASES; c++)
+		if (!strcmp(cases[c].name, "explicit"))
+			kc = &cases[c];
+	struct built bt;
+	if (!build(t, kc, true, true, &bt)) {
+		printf("FAIL %s explicit: passes or emission failed\n", t->info->name);
+		return 1;
+	}
+	bool split = t->info->has_split_waits;
+	unsigned store = t->info->has_vscnt || split ? SCHED_CNT_STORE : SCHED_CNT_LOAD;
+	unsigned scalar = split ? SCHED_CNT_KM : SCHED_CNT_DS;
+	const unsigned watched[3] = {SCHED_CNT_LOAD, store, scalar};
+	static const char *const names[3] = {"load", "store", "scalar"};
+	enum { NO = SCHED_NO_WAIT };
+	/* what each marker must still wait for: load, store, scalar counter */
+	const uint8_t want[EXPLICIT_WAITS][3] = {
+	        {NO, NO, 0},
+	        {NO, NO, NO},
+	        {0, store == SCHED_CNT_LOAD ? 0 : NO, NO},
+	        {0, store == SCHED_CNT_LOAD ? 0 : NO, NO},
+	        {store == SCHED_CNT_LOAD ? 0 : NO, 0, NO},
+	        {NO, NO, NO},
+	};
+	struct sched_wait got[EXPLICIT_WAITS];
+	for (unsigned k = 0; k < EXPLICIT_WAITS; k++)
+		sched_wait_none(&got[k]);
+	for (uint32_t b = 0; b < bt.fn.nblocks; b++)
+		for (uint32_t i = 0; i < bt.fn.blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &bt.fn.blocks[b].insns[i];
+			unsigned k = in->src_line - EXPLICIT_LINE;
+			struct sched_wait w;
+			if (in->src_line < EXPLICIT_LINE || k >= EXPLICIT_WAITS ||
+			    !sched_wait_of_insn(t, in, &w))
+				continue;
+			for (unsigned c = 0; c < SCHED_NUM_COUNTERS; c++)
+				if (w.n[c] < got[k].n[c])
+					got[k].n[c] = w.n[c];
+		}
+	int failures = 0;
+	for (unsigned k = 0; k < EXPLICIT_WAITS; k++)
+		for (unsigned j = 0; j < 3; j++)
+			if (got[k].n[watched[j]] != want[k][j]) {
+				printf("FAIL %s explicit: wait %u waits for the %s counter %s\n",
+				       t->info->name, k, names[j],
+				       want[k][j] == NO ? "(nothing in flight)"
+				                        : "not at all (something is in flight)");
+				failures++;
+			}
+	if (!failures)
+		printf("ok %s explicit: waits with nothing in flight dropped, the rest kept\n",
+		       t->info->name);
+	pa_arena_free(&bt.arena);
+	return failures;
+}
+
 /* ---- bad input: a diagnostic and false, never bytes ---- */
 
 static void build_far_branch(struct mir_function *fn)
@@ -767,6 +888,7 @@ int main(int argc, char **argv)
 		failures += planted(&t);
 		failures += check_errors(&t);
 		failures += check_determinism(&t);
+		failures += check_explicit(&t);
 		printf("%s: %d failures\n", t.info->name, failures);
 		return failures ? 1 : 0;
 	}
