@@ -495,6 +495,23 @@ unsigned ir_strength_reduce(struct ir_function *fn);
  * constant become constants (intervals from %tid and constants through loop counters);
  * run ir_optimize again when it returns nonzero (the count of rewritten instructions). */
 unsigned ir_use_ranges(struct ir_function *fn);
+/* strength_reduce.c: the condition on which loop `latch` (ending in a BR on ICMP c) goes
+ * round again to `header`, as `x cmp n` with x the counter iv or its next value (*on_next)
+ * and n a constant (signed i32 comparisons, EQ and NE); false for anything else. */
+bool ir_latch_test(const struct ir_function *fn, uint32_t latch, uint32_t header,
+                   const struct ir_insn *c, ir_ref iv, ir_ref next, bool *on_next, enum ir_cmp *cmp,
+                   int64_t *n);
+/* value_range.c: each i32 value's signed range (thread ids, constants, bit operations,
+ * adds and multiplies that provably do not wrap, counted loops); folds what the ranges
+ * decide (shr.u of a non-negative value to 0, shr.s of one to shr.u, values of one
+ * possible value to constants).  Needs ir_cfg_compute; run ir_optimize afterwards when it
+ * returns nonzero (the number of instructions rewritten).  `out` (NULL: not wanted), indexed by
+ * value number up to the function's nvals on entry, receives every i32 value's range as
+ * signed integers (tests check them; [INT32_MIN, INT32_MAX] when nothing is known). */
+struct ir_range {
+	int64_t lo, hi;
+};
+unsigned ir_value_ranges(struct ir_function *fn, struct ir_range *out);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);

@@ -159,11 +159,24 @@ static bool back_condition(const struct ir_function *fn, const struct induction 
 {
 	const struct ir_block *lb = &fn->blocks[ind->latch];
 	const struct ir_insn *br = &lb->insns[lb->ninsns - 1];
-	uint32_t h = fn->loops[ind->loop].header;
-	if (br->op != IR_BR || lb->nsuccs != 2 || (lb->succs[0] == h) == (lb->succs[1] == h))
+	if (br->op != IR_BR)
 		return false;
 	const struct ir_insn *c = def_of(fn, &ind->defs, br->args[0]);
-	if (!c || c->op != IR_ICMP)
+	return c && ir_latch_test(fn, ind->latch, fn->loops[ind->loop].header, c, iv, next, on_next,
+	                          cmp, n);
+}
+
+bool ir_latch_test(const struct ir_function *fn, uint32_t latch, uint32_t header,
+                   const struct ir_insn *c, ir_ref iv, ir_ref next, bool *on_next, enum ir_cmp *cmp,
+                   int64_t *n)
+{
+	const struct ir_block *lb = &fn->blocks[latch];
+	const struct ir_insn *br = &lb->insns[lb->ninsns - 1];
+	uint32_t h = header;
+	if (br->op != IR_BR || lb->nsuccs != 2 || (lb->succs[0] == h) == (lb->succs[1] == h) ||
+	    br->args[0] != c->res)
+		return false;
+	if (c->op != IR_ICMP)
 		return false;
 	static const enum ir_cmp swapped[] = {
 	        [IR_CMP_EQ] = IR_CMP_EQ, [IR_CMP_NE] = IR_CMP_NE, [IR_CMP_LT] = IR_CMP_GT,
