@@ -1,4 +1,13 @@
-/* mir_remove_dead_code: deletes instructions whose results nothing reads.
+/* mir_remove_dead_code: empties blocks no path from the entry reaches, then deletes
+ * instructions whose results nothing reads.
+ *
+ * Unreachable blocks: cflow.c makes, for every block with a barrier, a block after the
+ * exit that a wave with an empty EXEC runs (the block's barriers only), chained to the
+ * next such block; where no skip branch ever leads into the chain (every empty-EXEC path
+ * ends before it), the chain is dead code after s_endpgm.  A block that no path of
+ * successors (skip edges included) reaches from block 0 loses its instructions and its
+ * successors: nothing can run it, and an empty block with no successors adds nothing to
+ * liveness or emission.  O(blocks).
  *
  * Selection emits values that no instruction ends up reading: `mul.wide.s32` selected as
  * one v_mad_i64_i32 on the 32-bit operand leaves the operand's 64-bit sign extension
@@ -97,8 +106,35 @@ static uint32_t sweep_block(struct mir_function *fn, struct mir_block *bl, uint3
 	return ndead;
 }
 
+/* Empties the blocks no path from block 0 reaches. */
+static void empty_unreachable_blocks(struct mir_function *fn)
+{
+	if (!fn->nblocks)
+		return;
+	bool *seen = PA_NEW_ARRAY(fn->arena, bool, fn->nblocks);
+	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks);
+	uint32_t sp = 0;
+	seen[0] = true;
+	stack[sp++] = 0;
+	while (sp) {
+		const struct mir_block *bl = &fn->blocks[stack[--sp]];
+		for (unsigned s = 0; s < bl->nsucc; s++)
+			if (!seen[bl->succ[s]]) {
+				seen[bl->succ[s]] = true;
+				stack[sp++] = bl->succ[s];
+			}
+	}
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		if (!seen[b]) {
+			fn->blocks[b].ninsns = 0;
+			fn->blocks[b].nsucc = 0;
+			fn->blocks[b].skip_succ = 0;
+		}
+}
+
 void mir_remove_dead_code(struct mir_function *fn)
 {
+	empty_unreachable_blocks(fn);
 	uint32_t *reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
 	count_reads(fn, reads);
 	uint32_t max_insns = 1;
