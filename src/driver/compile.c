@@ -1,7 +1,7 @@
 /* pa_compile_ptx: the pipeline, one kernel at a time.
  *
  * The front end streams functions; for each kernel this file runs, in order: ir_build,
- * ir_cfg_compute, ir_optimize, ir_value_ranges (and ir_optimize again when it folded
+ * ir_cfg_compute, ir_optimize, ir_value_ranges (and ir_optimize again when it rewrote
  * anything), ir_strength_reduce (and ir_optimize again when it
  * rewrote anything), ir_uniformity, ir_loop_motion, isel_run, ra_run, sched_waitcnt,
  * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
@@ -459,10 +459,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	ir_optimize(ir);
-	if (ir_use_ranges(ir))
-		ir_optimize(ir); /* folds what the known signs and constants leave */
 	if (ir_value_ranges(ir, NULL))
-		ir_optimize(ir); /* the folds' constants and shifts */
+		ir_optimize(ir); /* folds what the known signs and constants leave */
 	if (ir_strength_reduce(ir))
 		ir_optimize(ir); /* the old addresses' operations are dead now */
 	if (o->verify && !ir_verify(ir, d))

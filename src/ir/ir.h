@@ -491,23 +491,21 @@ unsigned ir_fold_sub_chains(struct ir_function *fn);
  * when it returns nonzero: the old addresses' operations are dead); returns how many
  * accesses were rewritten. */
 unsigned ir_strength_reduce(struct ir_function *fn);
-/* ranges.c: signed shifts of i32 values proven non-negative become unsigned, values proven
- * constant become constants (intervals from %tid and constants through loop counters);
- * run ir_optimize again when it returns nonzero (the count of rewritten instructions). */
-unsigned ir_use_ranges(struct ir_function *fn);
 /* strength_reduce.c: the condition on which loop `latch` (ending in a BR on ICMP c) goes
  * round again to `header`, as `x cmp n` with x the counter iv or its next value (*on_next)
  * and n a constant (signed i32 comparisons, EQ and NE); false for anything else. */
 bool ir_latch_test(const struct ir_function *fn, uint32_t latch, uint32_t header,
                    const struct ir_insn *c, ir_ref iv, ir_ref next, bool *on_next, enum ir_cmp *cmp,
                    int64_t *n);
-/* value_range.c: each i32 value's signed range (thread ids, constants, bit operations,
- * adds and multiplies that provably do not wrap, counted loops); folds what the ranges
- * decide (shr.u of a non-negative value to 0, shr.s of one to shr.u, values of one
- * possible value to constants).  Needs ir_cfg_compute; run ir_optimize afterwards when it
- * returns nonzero (the number of instructions rewritten).  `out` (NULL: not wanted), indexed by
- * value number up to the function's nvals on entry, receives every i32 value's range as
- * signed integers (tests check them; [INT32_MIN, INT32_MAX] when nothing is known). */
+/* value_range.c: each i32 value's signed range (thread ids from .maxntid/.reqntid, constants,
+ * bit operations, adds and multiplies that provably do not wrap, phis narrowed by their
+ * edges' branches, counted loops); rewrites what the ranges decide (values of one possible
+ * value to constants, shr.s of a non-negative value to shr.u, x - (x & m) to x & ~m,
+ * (x + c) & (2^k - 1) to x & (2^k - 1) where c's low k bits are 0).  Needs ir_cfg_compute;
+ * run ir_optimize afterwards when it returns nonzero (the number of instructions rewritten).
+ * `out` (NULL: not wanted), indexed by value number up to the function's nvals on entry,
+ * receives every i32 value's range as signed integers (tests check them; [INT32_MIN,
+ * INT32_MAX] when nothing is known, lo > hi for a value that never has one). */
 struct ir_range {
 	int64_t lo, hi;
 };

@@ -1,4 +1,4 @@
-/* Unit test of ir_use_ranges (src/ir/ranges.c): a loop over nvcc's signed division and
+/* Unit test of ir_value_ranges (src/ir/value_range.c): a loop over nvcc's signed division and
  * remainder by 16, `q = (e + ((e >> 31) >>u 28)) >> 4`, `r = e - ((e + ...) & -16)`, built
  * by hand, run in a small interpreter before and after the pass for many inputs (every
  * iteration's q and r compared, as two's complement i32 arithmetic defines them), and what
@@ -199,7 +199,7 @@ static void same_values(const char *what, bool from_tid, enum ir_cmp latch, cons
 	struct fx before, after;
 	build(&before, from_tid, latch);
 	build(&after, from_tid, latch);
-	ir_use_ranges(&after.fn);
+	ir_value_ranges(&after.fn, NULL);
 	CHECK(op_of(&after, after.s) == s_op, "%s: e >> 31 is op %d", what, op_of(&after, after.s));
 	CHECK(op_of(&after, after.q) == q_op, "%s: q is op %d", what, op_of(&after, after.q));
 	CHECK(op_of(&after, after.r) == r_op, "%s: r is op %d", what, op_of(&after, after.r));

@@ -10,8 +10,12 @@
  *   3. stencil2d's remainder loop: j0 = ((tid.x >> 3) + 1) & 3, skipped when j0 == 0, then
  *      j = phi(j0, j - 1) and i = phi(tid.x, i + 256) until j - 1 == 0;
  *   4. a loop whose counter may wrap (i < INT32_MAX - 1, step 5 from 2^31 - 300): no range,
- *      no fold of its sign bit.
- * Cases 1 and 3 must fold (the division's sign term of a non-negative value). */
+ *      no fold of its sign bit;
+ *   5. a join y = phi(x, 7) whose x = tid.x - 500 comes only on the edge of `x >= 0` (or
+ *      of `tid.x >= 500`);
+ *   6. .maxntid 16, 4: tid.x is below 64 (the stated range, not run: the interpreter's tid.x
+ *      goes to 1023), so tid.x >> 6 is 0.
+ * Cases 1, 3, 5 and 6 must fold (the division's sign term of a non-negative value). */
 #include <stdio.h>
 #include <string.h>
 
@@ -412,11 +416,55 @@ static void case_remainder(void)
 	pa_arena_free(&f.arena);
 }
 
+/* bb0: x = tid.x - 500; x >= 0 (on_tid: tid.x >= 500) ? bb2 : bb1; bb1 -> bb2;
+ * bb2: y = phi(x, 7) / 18. */
+static void case_edge(bool on_tid)
+{
+	struct fx f;
+	init(&f, 13, 3);
+	ir_ref t = start_tid(&f);
+	ir_ref x = op2(&f, 0, IR_SUB, t, k32(&f, 500));
+	ir_ref ge = emit(&f, 0, IR_ICMP, IR_T_PRED, on_tid ? t : x, k32(&f, on_tid ? 500 : 0),
+	                 IR_NO_REF, IR_CMP_GE);
+	term(&f, 0, IR_BR, ge);
+	term(&f, 1, IR_JMP, IR_NO_REF);
+	ir_ref y = phi(&f, 2, x, k32(&f, 7));
+	divide(&f, 2, y);
+	term(&f, 2, IR_RET, IR_NO_REF);
+	edge(&f, 0, 2);
+	edge(&f, 0, 1);
+	edge(&f, 1, 2);
+	CHECK(check(&f, "edge") >= 1, "edge (on tid %d): the sign term was not folded", on_tid);
+	pa_arena_free(&f.arena);
+}
+
+/* .maxntid 16, 4 (64 threads): tid.x in [0, 63], tid.x >> 6 the constant 0. */
+static void case_maxntid(void)
+{
+	struct fx f;
+	init(&f, 17, 1);
+	f.fn.maxntid[0] = 16;
+	f.fn.maxntid[1] = 4;
+	ir_ref x = start_tid(&f);
+	ir_ref hi = op2(&f, 0, IR_SHR_U, x, k32(&f, 6));
+	term(&f, 0, IR_RET, IR_NO_REF);
+	CHECK(ir_cfg_compute(&f.fn, NULL), "maxntid: cfg");
+	static struct ir_range r[MAXV];
+	unsigned folds = ir_value_ranges(&f.fn, r);
+	CHECK(r[x].lo == 0 && r[x].hi == 63, "maxntid: tid.x in [%lld, %lld]", (long long)r[x].lo,
+	      (long long)r[x].hi);
+	CHECK(folds == 1 && r[hi].lo == 0 && r[hi].hi == 0, "maxntid: tid.x >> 6 not folded");
+	pa_arena_free(&f.arena);
+}
+
 int main(void)
 {
 	case_trees();
 	case_loops();
 	case_remainder();
+	case_edge(false);
+	case_edge(true);
+	case_maxntid();
 	if (failures) {
 		fprintf(stderr, "%u failure(s)\n", failures);
 		return 1;
