@@ -11,18 +11,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-
-static unsigned failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "ir_check.h"
 
 struct fx {
 	struct pa_arena arena;

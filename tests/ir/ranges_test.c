@@ -14,18 +14,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-
-static unsigned failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fprintf(stderr, "\n");                                                     \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "ir_check.h"
 
 enum { MAX_STEPS = 40, MAX_TRACE = 3 * MAX_STEPS };
 
