@@ -393,10 +393,33 @@ static void copy_out(struct irb *b, const struct irb_frame *fr, const struct ptx
 	}
 }
 
+/* CUDA's device runtime functions that have no counterpart here: the device heap and
+ * dynamic parallelism (nvcc's names for them). */
+static const char *device_runtime_reason(const char *name)
+{
+	if (!strcmp(name, "malloc") || !strcmp(name, "free"))
+		return "device malloc/free is not supported: HIP keeps the device heap in the ROCm "
+		       "device library (over the dispatch's hidden heap argument), which ptxas-amd "
+		       "does not link; allocate in host code and pass the pointer";
+	if (!strncmp(name, "cudaLaunchDevice", 16) ||
+	    !strncmp(name, "cudaGetParameterBuffer", 22) ||
+	    !strcmp(name, "cudaDeviceSynchronize") ||
+	    !strncmp(name, "cudaCGGetIntrinsicHandle", 24))
+		return "CUDA dynamic parallelism (kernels launching kernels) cannot be compiled "
+		       "for "
+		       "AMD GPUs: HIP has no device-side launch";
+	return NULL;
+}
+
 /* Why a direct call cannot be inlined (NULL: it can). */
 static bool check_callee(struct irb *b, const struct ptx_symbol *fs,
                          const struct ptx_function *body)
 {
+	const char *why = body ? NULL : device_runtime_reason(fs->name);
+	if (why) {
+		irb_error(b, "call to '%s': %s", fs->name, why);
+		return false;
+	}
 	if (!body) {
 		if (fs->linkage & PTX_LINK_EXTERN)
 			irb_error(
