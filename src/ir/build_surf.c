@@ -337,17 +337,10 @@ static void surf_store(struct irb *b, const struct surf *f, ir_ref handle, ir_re
 			dw[k] = k32(b, 0);
 	ir_ref lo = f->dwords == 1 ? dw[0] : pair64(b, dw[0], dw[1]);
 	ir_ref hi = f->dwords == 4 ? pair64(b, dw[2], dw[3]) : lo;
-	if (f->mode == MODE_ZERO) { /* outside: no store */
-		uint32_t body = irb_open_sealed(b), next = irb_new_block(b);
-		irb_terminate(b, IR_BR, inside, body, next);
-		irb_switch_to(b, body);
-		store_texel(b, f, handle, at, lo, hi);
-		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
-		irb_seal(b, next);
-		irb_switch_to(b, next);
-		return;
-	}
+	/* .zero outside the surface: no store */
+	uint32_t next = branch_open(b, f->mode == MODE_ZERO ? inside : IR_NO_REF);
 	store_texel(b, f, handle, at, lo, hi);
+	branch_close(b, next);
 }
 
 /* suld.b / sust.b / sust.p on a .1d/.2d/.3d/.a1d/.a2d surface object; NULL when translated, else
@@ -358,24 +351,14 @@ const char *irb_surface_access(struct irb *b, const struct ptx_insn *in, ir_ref 
 	const char *why = surf_shape(in, &f);
 	if (why)
 		return why;
-	uint32_t next = 0;
-	if (guard != IR_NO_REF) { /* @p: lanes without p skip it */
-		uint32_t body = irb_open_sealed(b);
-		next = irb_new_block(b);
-		irb_terminate(b, IR_BR, guard, body, next);
-		irb_switch_to(b, body);
-	}
+	uint32_t next = branch_open(b, guard); /* @p: lanes without p skip it */
 	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
 	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
 	if (in->op == PTX_OP_SULD)
 		surf_load(b, &f, handle, at, inside, is8);
 	else
 		surf_store(b, &f, handle, at, inside);
-	if (guard != IR_NO_REF) {
-		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
-		irb_seal(b, next);
-		irb_switch_to(b, next);
-	}
+	branch_close(b, next);
 	return NULL;
 }
 
@@ -459,36 +442,19 @@ const char *irb_surface_reduction(struct irb *b, const struct ptx_insn *in, ir_r
 	const char *why = sured_shape(in, &f, &op, &by_format);
 	if (why)
 		return why;
-	uint32_t next = 0;
-	if (guard != IR_NO_REF) {
-		uint32_t body = irb_open_sealed(b);
-		next = irb_new_block(b);
-		irb_terminate(b, IR_BR, guard, body, next);
-		irb_switch_to(b, body);
-	}
+	uint32_t next = branch_open(b, guard);
 	ir_ref handle = irb_read_opnd(b, f.handle, IR_T_I64, false), inside, is8;
 	enum { FLOAT = 15 };
 	trap_unless(b, icmp(b, IR_CMP_NE, desc_word(b, handle, 8), k32(b, FLOAT)));
 	ir_ref at = surf_coords(b, &f, handle, &inside, &is8);
 	ir_ref v = irb_read_opnd(b, f.data, IR_T_I32, false);
-	uint32_t join = 0;
-	if (f.mode == MODE_ZERO) { /* outside: no access */
-		uint32_t body = irb_open_sealed(b);
-		join = irb_new_block(b);
-		irb_terminate(b, IR_BR, inside, body, join);
-		irb_switch_to(b, body);
-	}
+	uint32_t join =
+	        branch_open(b, f.mode == MODE_ZERO ? inside : IR_NO_REF); /* outside: no access */
 	if (by_format)
 		atomic_by_format(b, &f, handle, at, v, op);
 	else
 		image_atomic(b, &f, handle, at, v, op);
-	for (unsigned k = 0; k < 2; k++) {
-		uint32_t to = k ? next : join;
-		if (!to)
-			continue;
-		irb_terminate(b, IR_JMP, IR_NO_REF, to, 0);
-		irb_seal(b, to);
-		irb_switch_to(b, to);
-	}
+	branch_close(b, join);
+	branch_close(b, next);
 	return NULL;
 }

@@ -360,13 +360,7 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 	if (!is_register(&in->opnds[1].elems[0]))
 		return HANDLE_NOT_REGISTER;
 	ir_ref handle = irb_read_opnd(b, &in->opnds[1].elems[0], IR_T_I64, false), ch[4];
-	uint32_t next = 0;
-	if (guard != IR_NO_REF) { /* @p: lanes without p do not sample (nor fault) */
-		uint32_t body = irb_open_sealed(b);
-		next = irb_new_block(b);
-		irb_terminate(b, IR_BR, guard, body, next);
-		irb_switch_to(b, body);
-	}
+	uint32_t next = branch_open(b, guard); /* @p: lanes without p do not sample (nor fault) */
 	if (int_coords)
 		fetch(b, handle, c, ch);
 	else if (cube)
@@ -383,11 +377,7 @@ static const char *texture(struct irb *b, const struct ptx_insn *in, ir_ref guar
 			v = irb_emit(b, IR_BITCAST, IR_T_F32, &v, 1, 0, 0);
 		irb_write_dest(b, &d->elems[k], v, false, IR_NO_REF);
 	}
-	if (guard != IR_NO_REF) {
-		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
-		irb_seal(b, next);
-		irb_switch_to(b, next);
-	}
+	branch_close(b, next);
 	return NULL;
 }
 
@@ -435,13 +425,7 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 	} else {
 		at = float_bits(b, c, true);
 	}
-	uint32_t next = 0;
-	if (guard != IR_NO_REF) {
-		uint32_t body = irb_open_sealed(b);
-		next = irb_new_block(b);
-		irb_terminate(b, IR_BR, guard, body, next);
-		irb_switch_to(b, body);
-	}
+	uint32_t next = branch_open(b, guard);
 	for (unsigned h = 0; h < 2; h++) {
 		ir_ref v = a2d || cube ? irb_emit(b, IR_IMG_GATHER3, IR_T_I64,
 		                                  (ir_ref[]){handle, at, layer}, 3,
@@ -456,11 +440,7 @@ static const char *gather(struct irb *b, const struct ptx_insn *in, ir_ref guard
 			irb_write_dest(b, &d->elems[2 * h + k], t, false, IR_NO_REF);
 		}
 	}
-	if (guard != IR_NO_REF) {
-		irb_terminate(b, IR_JMP, IR_NO_REF, next, 0);
-		irb_seal(b, next);
-		irb_switch_to(b, next);
-	}
+	branch_close(b, next);
 	return NULL;
 }
 

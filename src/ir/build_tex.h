@@ -49,6 +49,28 @@ static inline ir_ref desc_word(struct irb *b, ir_ref handle, unsigned dw)
 	return irb_emit(b, IR_IMG_DESC, IR_T_I32, &handle, 1, 0, 4 * dw);
 }
 
+/* Runs what follows only in the lanes where cond holds (an instruction's @p guard, or a
+ * coordinate inside the image): opens the block it branches to and returns the block after
+ * it, which branch_close joins; cond IR_NO_REF: no branch, returns 0. */
+static inline uint32_t branch_open(struct irb *b, ir_ref cond)
+{
+	if (cond == IR_NO_REF)
+		return 0;
+	uint32_t body = irb_open_sealed(b), after = irb_new_block(b);
+	irb_terminate(b, IR_BR, cond, body, after);
+	irb_switch_to(b, body);
+	return after;
+}
+
+static inline void branch_close(struct irb *b, uint32_t after)
+{
+	if (!after)
+		return;
+	irb_terminate(b, IR_JMP, IR_NO_REF, after, 0);
+	irb_seal(b, after);
+	irb_switch_to(b, after);
+}
+
 /* lo | hi << 32 */
 static inline ir_ref pair64(struct irb *b, ir_ref lo, ir_ref hi)
 {
