@@ -224,7 +224,8 @@ enum ir_sreg {
 	IR_SREG_NCTAID_X,
 	IR_SREG_NCTAID_Y,
 	IR_SREG_NCTAID_Z,
-	IR_SREG_LANEID,
+	IR_SREG_LANEID, /* the lane in the WAVE (0..wave_size-1), not PTX's %laneid: under
+	                 * --warp-size 32 on wave64 irb_laneid masks it to the warp */
 	IR_SREG_WARPSZ,
 	IR_SREG_SHARED_APERTURE,  /* high dword of generic addresses in .shared */
 	IR_SREG_PRIVATE_APERTURE, /* high dword of generic addresses in .local */
