@@ -192,6 +192,11 @@ bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 void irb_mma(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_ldmatrix.c: ldmatrix, stmatrix, movmatrix (docs/TENSOR.md) */
 void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_ldmatrix_b8.c: the .m16n16/.m8n16/.m16n8 (8-bit, sm_100a) forms, which
+ * irb_matrix_move hands over (its guard around them) */
+bool irb_matrix_move_is_b8(const struct ptx_insn *in);
+bool irb_matrix_move_b8_check(struct irb *b, const struct ptx_insn *in);
+void irb_matrix_move_b8(struct irb *b, const struct ptx_insn *in);
 /* build_ldsm.c: ldmatrix (non-.trans) register `val` of matrix `mat` is the dword at the row
  * address `addr` of lane 8 mat + l/4 plus 4 (l % 4) + off in lane l of its 32-lane group */
 void ldsm_note(struct irb *b, ir_ref val, ir_ref addr, int64_t off, unsigned mat);

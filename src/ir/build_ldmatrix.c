@@ -30,11 +30,9 @@
  * 0 and drops writes out of range; amdsim reports such an access as an error).
  * Guards: `@p ldmatrix` runs in `if (p)`: lanes whose guard is false take no part, and a
  * lane.read of one gives 0 (the .aligned rule makes a guard that differs within a warp
- * undefined).  The .b8 forms (.m16n16, .m8n16, stmatrix .m16n8; sm_100a+) and any other
- * modifier are rejected by name: the ISA's text leaves their layout open (which rows a
- * thread's register holds, which threads give a 16-row matrix's addresses, where the 6-/4-bit
- * elements and their padding sit; docs/MATRIX_MOVES.md lists each point) and gives it only
- * as figures.  O(matrices) IR operations per instruction. */
+ * undefined).  The 8-bit shapes (.m16n16, .m8n16, stmatrix .m16n8; sm_100a+) are
+ * build_ldmatrix_b8.c's, inside the same guard; any other modifier is rejected by name.
+ * O(matrices) IR operations per instruction. */
 #include <string.h>
 
 #include "build_int.h"
@@ -119,19 +117,10 @@ static bool check_form(struct irb *b, const struct ptx_insn *in)
 		enum ptx_dotword w = (enum ptx_dotword)in->mods[i];
 		if (allowed_mod(in, w))
 			continue;
-		if (w == PTX_DW_M16N16 || w == PTX_DW_M8N16 || w == PTX_DW_M16N8 ||
-		    w == PTX_DW_B8 || w == PTX_DW_B8X16 || w == PTX_DW_B6X16_P32 ||
-		    w == PTX_DW_B4X16_P64)
-			irb_error(b,
-			          "'%s%s' (the 8-bit matrix forms of sm_100a+) is not supported: "
-			          "the PTX ISA gives their thread layout only as a figure "
-			          "(docs/MATRIX_MOVES.md)",
-			          name, ptx_dotwords[w].text);
-		else
-			irb_error(b, "'%s' does not take '%s'%s", name, ptx_dotwords[w].text,
-			          ptx_dotwords[w].classes & PTX_MC_SPACE
-			                  ? " (its state space is .shared, .shared::cta or generic)"
-			                  : "");
+		irb_error(b, "'%s' does not take '%s'%s", name, ptx_dotwords[w].text,
+		          ptx_dotwords[w].classes & PTX_MC_SPACE
+		                  ? " (its state space is .shared, .shared::cta or generic)"
+		                  : "");
 		return false;
 	}
 	static const enum ptx_dotword need[] = {PTX_DW_SYNC, PTX_DW_ALIGNED, PTX_DW_M8N8,
@@ -286,7 +275,9 @@ static void tr_movmatrix(struct irb *b, const struct ptx_insn *in)
 
 static void translate(struct irb *b, const struct ptx_insn *in)
 {
-	if (in->op == PTX_OP_LDMATRIX)
+	if (irb_matrix_move_is_b8(in))
+		irb_matrix_move_b8(b, in); /* build_ldmatrix_b8.c */
+	else if (in->op == PTX_OP_LDMATRIX)
 		tr_ldmatrix(b, in);
 	else if (in->op == PTX_OP_STMATRIX)
 		tr_stmatrix(b, in);
@@ -296,7 +287,7 @@ static void translate(struct irb *b, const struct ptx_insn *in)
 
 void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard)
 {
-	if (!check_form(b, in))
+	if (irb_matrix_move_is_b8(in) ? !irb_matrix_move_b8_check(b, in) : !check_form(b, in))
 		return;
 	if (guard == IR_NO_REF) {
 		translate(b, in);

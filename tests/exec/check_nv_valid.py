@@ -45,8 +45,8 @@ REFUSED = {
                                 '(the wave64 dialect)',
     'diag/bar_unsupported.ptx': 'diagnostics test: barrier operands the PTX ISA rules out',
     'diag/calls/calls_undefined.ptx': 'diagnostics test: a call of a function never defined',
-    'diag/ldmatrix_unsupported.ptx': 'diagnostics test: ldmatrix/stmatrix state spaces ptxas '
-                                     'refuses (.global, .shared::cluster)',
+    'diag/ldmatrix_unsupported.ptx': 'diagnostics test: 8-bit ldmatrix/stmatrix shape, count '
+                                     'and format combinations ptxas refuses',
 }
 
 
