@@ -92,7 +92,8 @@ static bool fail(struct irb *b, const struct ptx_insn *in, const char *what)
 /* The element format: .b8 (a type), or .b8x16 with .b6x16_p32 or .b4x16_p64. */
 static bool element_bits(struct irb *b, const struct ptx_insn *in, unsigned *bits)
 {
-	bool b6 = ptx_insn_has_mod(in, PTX_DW_B6X16_P32), b4 = ptx_insn_has_mod(in, PTX_DW_B4X16_P64);
+	bool b6 = ptx_insn_has_mod(in, PTX_DW_B6X16_P32),
+	     b4 = ptx_insn_has_mod(in, PTX_DW_B4X16_P64);
 	if (b6 || b4 || ptx_insn_has_mod(in, PTX_DW_B8X16)) {
 		if (in->ntypes || !ptx_insn_has_mod(in, PTX_DW_B8X16) || b6 == b4)
 			return fail(b, in, "needs '.b8x16' and one of '.b6x16_p32', '.b4x16_p64'");
@@ -123,16 +124,17 @@ static bool read_form(struct irb *b, const struct ptx_insn *in, struct form *f)
 	if (!ptx_insn_has_mod(in, PTX_DW_SYNC) || !ptx_insn_has_mod(in, PTX_DW_ALIGNED))
 		return fail(b, in, "needs '.sync.aligned'");
 	bool ld = in->op == PTX_OP_LDMATRIX, trans = ptx_insn_has_mod(in, PTX_DW_TRANS);
-	f->shape = ptx_insn_has_mod(in, PTX_DW_M16N16) ? M16N16
+	f->shape = ptx_insn_has_mod(in, PTX_DW_M16N16)  ? M16N16
 	           : ptx_insn_has_mod(in, PTX_DW_M8N16) ? M8N16
-	                                                 : M16N8;
+	                                                : M16N8;
 	f->num = ptx_insn_has_mod(in, PTX_DW_X4) ? 4 : ptx_insn_has_mod(in, PTX_DW_X2) ? 2 : 1;
 	if (!element_bits(b, in, &f->bits))
 		return false;
 	switch (f->shape) {
 	case M16N16:
 		if (!ld)
-			return fail(b, in, "does not take '.m16n16' (stmatrix's 8-bit shape is .m16n8)");
+			return fail(b, in,
+			            "does not take '.m16n16' (stmatrix's 8-bit shape is .m16n8)");
 		if (!trans)
 			return fail(b, in, "needs '.trans' with shape .m16n16");
 		if (f->num == 4)
@@ -140,17 +142,20 @@ static bool read_form(struct irb *b, const struct ptx_insn *in, struct form *f)
 		return true;
 	case M8N16:
 		if (!ld)
-			return fail(b, in, "does not take '.m8n16' (stmatrix's 8-bit shape is .m16n8)");
+			return fail(b, in,
+			            "does not take '.m8n16' (stmatrix's 8-bit shape is .m16n8)");
 		if (trans)
 			return fail(b, in, "does not take '.trans' with shape .m8n16");
 		if (f->bits == 8)
-			return fail(b, in, "with shape .m8n16 needs '.b8x16.b6x16_p32' or "
-			                   "'.b8x16.b4x16_p64'");
+			return fail(b, in,
+			            "with shape .m8n16 needs '.b8x16.b6x16_p32' or "
+			            "'.b8x16.b4x16_p64'");
 		return true;
 	default:
 		if (ld)
-			return fail(b, in, "does not take '.m16n8' (ldmatrix's 8-bit shapes are .m16n16 "
-			                   "and .m8n16)");
+			return fail(b, in,
+			            "does not take '.m16n8' (ldmatrix's 8-bit shapes are .m16n16 "
+			            "and .m8n16)");
 		if (!trans)
 			return fail(b, in, "needs '.trans' with shape .m16n8");
 		if (f->bits != 8)
@@ -308,8 +313,8 @@ static void ld_m8n16(struct irb *b, const struct ptx_insn *in, const struct form
 	struct lane g = group_lane(b);
 	ir_ref base = lane_base(b, &g, g.b); /* thread b: row b of matrix 0 */
 	/* elements 4a..4a+3: bytes 2a, 2a+1 (4-bit) or 3a..3a+2 (6-bit) */
-	ir_ref col = f->bits == 4 ? opk(b, IR_SHL, g.a, 1)
-	                          : op2(b, IR_ADD, g.a, opk(b, IR_SHL, g.a, 1));
+	ir_ref col =
+	        f->bits == 4 ? opk(b, IR_SHL, g.a, 1) : op2(b, IR_ADD, g.a, opk(b, IR_SHL, g.a, 1));
 	const struct ptx_operand *d = &in->opnds[0];
 	for (unsigned i = 0; i < f->num; i++) {
 		ir_ref at = op2(b, IR_ADD, row_of(b, addr, base, 8 * i), col), v;
@@ -356,9 +361,10 @@ void irb_matrix_move_b8(struct irb *b, const struct ptx_insn *in)
 		return;
 	bool ld = in->op == PTX_OP_LDMATRIX;
 	unsigned regs = f.shape == M16N16 ? 2 * f.num : f.num; /* the parser checks this too */
-	if (nelems(&in->opnds[ld ? 0 : 1]) != regs || (f.shape == M16N16 &&
-	                                               in->opnds[0].kind != PTX_OPND_VEC)) {
-		irb_error(b, "'%s' with .x%u moves %u registers", ptx_ops[in->op].name, f.num, regs);
+	if (nelems(&in->opnds[ld ? 0 : 1]) != regs ||
+	    (f.shape == M16N16 && in->opnds[0].kind != PTX_OPND_VEC)) {
+		irb_error(b, "'%s' with .x%u moves %u registers", ptx_ops[in->op].name, f.num,
+		          regs);
 		return;
 	}
 	ir_ref addr;
