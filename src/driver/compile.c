@@ -387,6 +387,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_coalesce_tuples(mf);
 		mir_coalesce_dying_sources(mf);
 		mir_pack_f32(mf);
+		mir_fold_sdwa(mf);
 	}
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
