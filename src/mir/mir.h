@@ -341,8 +341,8 @@ unsigned mir_flat_scratch_init(struct mir_function *fn, unsigned fsi, unsigned w
  * flat_scratch_init user SGPRs (the workgroup id inputs move up by two) and the entry code
  * above; fn->scratch_ready.  Nothing when scratch is ready. */
 void mir_setup_scratch(struct mir_function *fn);
-/* Before allocation, last of the clean-ups (pack_f32.c): on gfx90a/gfx942, two independent
- * f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
+/* Before allocation, after the other clean-ups but mir_fold_sdwa (pack_f32.c): on gfx90a/gfx942,
+ * two independent f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
  * v_pk_fma/mul/add_f32, their one-dword values renamed into pairs; returns how many. */
 unsigned mir_pack_f32(struct mir_function *fn);
 /* Before allocation, after mir_pack_f32 (sdwa_fold.c): on gfx9/gfx10, a v_lshrrev/ashrrev,
