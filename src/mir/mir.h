@@ -349,6 +349,11 @@ unsigned mir_pack_f32(struct mir_function *fn);
  * v_and or v_bfe that extracts a byte or word for one integer VOP2 reader in its block
  * becomes the reader's SDWA source select; returns how many. */
 unsigned mir_fold_sdwa(struct mir_function *fn);
+/* Before allocation, after mir_coalesce_phi_copies (coalesce_region.c): a VGPR value B live
+ * only in a region that runs on a subset L of the lanes, copied into A where EXEC is back to
+ * exactly L, is renamed to A (a VALU write touches only the active lanes); the end copy and a
+ * repeated start copy go.  Returns how many values were renamed. */
+unsigned mir_coalesce_lane_regions(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
