@@ -384,9 +384,11 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	mir_coalesce_phi_copies(mf);
 	if (o->opt_level > 0) {
 		mir_coalesce_split_phi_copies(mf);
+		mir_coalesce_lane_regions(mf);
 		mir_coalesce_tuples(mf);
 		mir_coalesce_dying_sources(mf);
 		mir_pack_f32(mf);
+		mir_fold_sdwa(mf);
 	}
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;

@@ -16,7 +16,11 @@
  * lets mir_pair_lds see that accesses share a base register.
  * Constants put in SGPRs (the literal operands a gfx9 VOP3 cannot encode: a 64-bit multiply
  * by a constant reads each half twice) are numbered the same way across the whole block
- * (an SGPR write does not depend on EXEC), for at most 16 distinct values per block.
+ * (an SGPR write does not depend on EXEC), for at most 16 distinct values per block.  A VGPR
+ * copy of such an SGPR constant is numbered as a copy of the constant itself, so that the
+ * copies of one value through its renamed SGPRs (gfx9's v_addc_co_u32 of a 64-bit constant's
+ * high half, which needs a VGPR beside its carry: one per unrolled round) and a copy of the
+ * immediate become one.
  * requires: MIR on virtual registers (after isel, before allocation).
  * Complexity: O(instructions x operands) with a hash table per block. */
 #include <string.h>
@@ -169,6 +173,21 @@ static bool number_sgpr_constant(struct sgpr_constants *st, uint32_t value, uint
 	return false;
 }
 
+/* The key of a numberable COPY's source: an SGPR vreg holding one of the block's constants
+ * (after the renamings so far) is the constant's immediate. */
+static uint64_t source_key(const struct sgpr_constants *st, const uint32_t *rename,
+                           const struct mir_opnd *src, unsigned width)
+{
+	if (src->kind == MIR_VREG && width == 1 && src->sub == 0) {
+		uint32_t v = rename[src->v];
+		for (unsigned k = 0; k < st->n; k++)
+			if (st->vreg[k] == v)
+				return copy_key(
+				        &(struct mir_opnd){.kind = MIR_IMM, .v = st->value[k]}, 1);
+	}
+	return copy_key(src, width);
+}
+
 void mir_cse_copies(struct mir_function *fn)
 {
 	uint8_t *defs = mir_count_defs(fn);
@@ -207,14 +226,15 @@ void mir_cse_copies(struct mir_function *fn)
 				continue; /* dropped */
 			}
 			if (numberable(fn, defs, in)) {
-				struct cse_entry *e =
-				        lookup(&t, copy_key(&in->opnds[1], in->opnds[0].width));
+				uint64_t key =
+				        source_key(&st, rename, &in->opnds[1], in->opnds[0].width);
+				struct cse_entry *e = lookup(&t, key);
 				if (e->key) {
 					rename[in->opnds[0].v] = e->vreg;
 					any = true;
 					continue; /* dropped */
 				}
-				e->key = copy_key(&in->opnds[1], in->opnds[0].width);
+				e->key = key;
 				e->vreg = in->opnds[0].v;
 				t.used[t.nused++] = (uint32_t)(e - t.slot);
 				if (in->opnds[1].kind == MIR_VREG && defs[in->opnds[1].v] > 1)

@@ -185,6 +185,9 @@ static void print_insn(FILE *out, const struct mir_function *fn, const struct mi
 		fprintf(out, " rtn");
 	if (in->dpp)
 		fprintf(out, " dpp_ctrl:%#x%s", in->dpp_ctrl, in->bound_ctrl ? " bound_ctrl" : "");
+	if (in->sdwa)
+		fprintf(out, " sdwa_sel:[%u,%u] sext:%#x", in->sdwa_sel[0], in->sdwa_sel[1],
+		        in->sdwa_sext);
 	fputc('\n', out);
 }
 

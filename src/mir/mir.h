@@ -122,6 +122,11 @@ struct mir_insn {
 	 * LLVM's default), neg_hi negates the half that feeds the high result (`neg` is neg_lo) */
 	uint8_t op_sel, op_sel_hi, neg_hi;
 	bool op_sel_hi_set;
+	/* SDWA (gfx9/gfx10 VOP1/VOP2 e32, sdwa_fold.c): source k reads select sdwa_sel[k]
+	 * (0-3 BYTE_n, 4-5 WORD_n, 6 DWORD), sign-extended where bit k of sdwa_sext is set;
+	 * the result is the whole dword */
+	bool sdwa;
+	uint8_t sdwa_sel[2], sdwa_sext;
 };
 
 struct mir_block {
@@ -336,10 +341,19 @@ unsigned mir_flat_scratch_init(struct mir_function *fn, unsigned fsi, unsigned w
  * flat_scratch_init user SGPRs (the workgroup id inputs move up by two) and the entry code
  * above; fn->scratch_ready.  Nothing when scratch is ready. */
 void mir_setup_scratch(struct mir_function *fn);
-/* Before allocation, last of the clean-ups (pack_f32.c): on gfx90a/gfx942, two independent
- * f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
+/* Before allocation, after the other clean-ups but mir_fold_sdwa (pack_f32.c): on gfx90a/gfx942,
+ * two independent f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
  * v_pk_fma/mul/add_f32, their one-dword values renamed into pairs; returns how many. */
 unsigned mir_pack_f32(struct mir_function *fn);
+/* Before allocation, after mir_pack_f32 (sdwa_fold.c): on gfx9/gfx10, a v_lshrrev/ashrrev,
+ * v_and or v_bfe that extracts a byte or word for one integer VOP2 reader in its block
+ * becomes the reader's SDWA source select; returns how many. */
+unsigned mir_fold_sdwa(struct mir_function *fn);
+/* Before allocation, after mir_coalesce_phi_copies (coalesce_region.c): a VGPR value B live
+ * only in a region that runs on a subset L of the lanes, copied into A where EXEC is back to
+ * exactly L, is renamed to A (a VALU write touches only the active lanes); the end copy and a
+ * repeated start copy go.  Returns how many values were renamed. */
+unsigned mir_coalesce_lane_regions(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

@@ -8,9 +8,10 @@
  * or a vector's f32 arithmetic (x.lo op y.lo, x.hi op y.hi) costs one issue per two values.
  *
  * Two instructions i < j of one block pair when they are the same row among v_fma_f32,
- * v_mul_f32 and v_add_f32, with no abs, clamp, output modifier or DPP (neg becomes
- * neg_lo/neg_hi, which negates the same operand), and every operand a one-dword VGPR value
- * such that, source position by source position, the two operands are
+ * v_mul_f32 and v_add_f32 (v_sub_f32 and v_subrev_f32 counting as v_add_f32), with no abs, clamp,
+ * output modifier or DPP (neg becomes neg_lo/neg_hi, which negates the same operand), and every
+ * operand a one-dword VGPR value such that, source position by source position, the two operands
+ * are
  *   - two dwords of one aligned pair of a wider vreg (in either order), or the same dword
  *     of one (read by both halves through op_sel/op_sel_hi), or
  *   - two different one-dword vregs, which are renamed everywhere to the two dwords of a
@@ -28,13 +29,18 @@
  * NaN handling, so only instructions that run in the kernel's one MODE are paired: a
  * function that writes MODE (s_setreg, s_round_mode, s_denorm_mode: directed rounding)
  * is left alone.  (Selection rejects f32 .rz/.rm/.rp and per-instruction .ftz, and .sat is
- * the clamp bit, which is never paired.)  v_sub_f32 is not paired: a - b and a + (-b)
- * differ in the sign of a NaN result taken from b.
+ * the clamp bit, which is never paired.)  v_sub_f32 a, b and v_subrev_f32 b, a pair as
+ * v_pk_add_f32 with b negated (neg_lo/neg_hi), also beside a v_add_f32: IEEE 754 defines
+ * a - b as a + (-b), rounding and the signs of zero results included; only the sign bit of a
+ * NaN result taken from b may differ, and which NaN f32 arithmetic returns is what
+ * docs/FLOAT.md leaves unmatched (NVIDIA's hardware returns the canonical NaN, AMD's
+ * propagates an operand's payload).
  *
  * Registers: a renamed pair lives over the union of its two values' ranges and its dwords
  * are allocated together (aligned), which may cost registers; no copy is ever added.
- * requires: MIR on virtual registers before allocation, last of the clean-ups.
- * breaks: nothing.  complexity: O(instructions x WINDOW x operands) plus one renaming sweep. */
+ * requires: MIR on virtual registers before allocation, after the other clean-ups (then
+ * mir_fold_sdwa). breaks: nothing.  complexity: O(instructions x WINDOW x operands) plus one
+ * renaming sweep. */
 #include <string.h>
 
 #include "isa/isa.h"
@@ -80,10 +86,22 @@ static unsigned packed_row(unsigned op)
 	case AMD_OP_V_MUL_F32:
 		return AMD_OP_V_PK_MUL_F32;
 	case AMD_OP_V_ADD_F32:
+	case AMD_OP_V_SUB_F32:
+	case AMD_OP_V_SUBREV_F32:
 		return AMD_OP_V_PK_ADD_F32;
 	default:
 		return 0;
 	}
+}
+
+/* The neg bits (bit k: source k) that make in's row the packed row's operation on its
+ * sources: a - b is a + (-b), subrev's b - a is (-a) + b. */
+static uint8_t neg_bits(const struct mir_insn *in)
+{
+	unsigned row_neg = in->op == AMD_OP_V_SUB_F32      ? 2u
+	                   : in->op == AMD_OP_V_SUBREV_F32 ? 1u
+	                                                   : 0u;
+	return (uint8_t)(in->neg ^ row_neg);
 }
 
 static struct loc resolve(const struct pack *pk, const struct mir_opnd *o)
@@ -235,7 +253,7 @@ static void apply(struct pack *pk, struct mir_insn *a, const struct mir_insn *b,
 		                : (struct mir_opnd){
 		                          .kind = MIR_VREG, .sub = l->sub, .width = 2, .v = l->v};
 	}
-	in.neg = a->neg, in.neg_hi = b->neg;
+	in.neg = neg_bits(a), in.neg_hi = neg_bits(b);
 	in.op_sel = p->op_sel, in.op_sel_hi = p->op_sel_hi, in.op_sel_hi_set = true;
 	in.enc = 0;
 	*a = in;
@@ -257,8 +275,9 @@ static void pack_block(struct pack *pk, uint32_t b)
 			if (mir_writes_exec(pk->fn, jn))
 				break;
 			struct plan p;
-			if (jn->op != bl->insns[i].op || !candidate(pk, jn) ||
-			    !plan_pair(pk, &bl->insns[i], jn, &p) || !movable(pk, bl, i, j))
+			if (packed_row(jn->op) != packed_row(bl->insns[i].op) ||
+			    !candidate(pk, jn) || !plan_pair(pk, &bl->insns[i], jn, &p) ||
+			    !movable(pk, bl, i, j))
 				continue;
 			apply(pk, &bl->insns[i], jn, &p);
 			pk->dead[j] = true;

@@ -89,6 +89,11 @@ void sched_to_amd_inst(const struct mir_function *fn, const struct mir_insn *in,
 	const struct amd_isa_op *row = sched_row(in);
 	if (row && (row->flags & AMD_F_OPSEL_FI_BC)) /* v_permlane16/x16: op_sel:[fi,bound_ctrl] */
 		out->op_sel = in->bound_ctrl ? 2 : 0;
+	if (in->sdwa) {
+		out->sdwa = true, out->dst_sel = 6, out->dst_unused = 0; /* DWORD, UNUSED_PAD */
+		out->src_sel[0] = in->sdwa_sel[0], out->src_sel[1] = in->sdwa_sel[1];
+		out->sext = in->sdwa_sext;
+	}
 	if (in->dpp) {
 		out->dpp = 1, out->dpp_ctrl = in->dpp_ctrl;
 		out->row_mask = out->bank_mask = 0xf;
