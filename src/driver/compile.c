@@ -373,6 +373,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
+		mir_fuse_add3(mf);
 		mir_hoist_loop_constants(mf);
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);

@@ -340,6 +340,10 @@ void mir_setup_scratch(struct mir_function *fn);
  * f32 fma/mul/add of a block whose operands can be 64-bit register pairs become one
  * v_pk_fma/mul/add_f32, their one-dword values renamed into pairs; returns how many. */
 unsigned mir_pack_f32(struct mir_function *fn);
+/* Before allocation, first of the clean-ups (add3.c): a v_add_u32 whose one-dword result only
+ * another v_add_u32 of the block reads is folded into it as v_add3_u32 (a GFX9 literal through
+ * a new SGPR COPY); returns how many. */
+unsigned mir_fuse_add3(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
