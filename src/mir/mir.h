@@ -344,6 +344,10 @@ unsigned mir_pack_f32(struct mir_function *fn);
  * another v_add_u32 of the block reads is folded into it as v_add3_u32 (a GFX9 literal through
  * a new SGPR COPY); returns how many. */
 unsigned mir_fuse_add3(struct mir_function *fn);
+/* After allocation, before the waits and hazards (branch_next.c): a branch whose target
+ * follows its block with only empty blocks between is removed (the block falls through);
+ * returns how many. */
+unsigned mir_drop_branches_to_next(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
