@@ -50,7 +50,8 @@ static void build(struct mir_function *fn, enum shape shape)
 	uint32_t b = mir_new_block(fn);
 	for (unsigned v = 0; v < NVREGS; v++)
 		mir_new_vreg(fn, v == S1 || v == S2 ? MIR_SGPR : MIR_VGPR, 1, 1);
-	struct mir_opnd y = shape == SGPR_Y || shape == TWO_SGPRS ? mir_vreg(S1, 1) : mir_vreg(Y, 1);
+	struct mir_opnd y =
+	        shape == SGPR_Y || shape == TWO_SGPRS ? mir_vreg(S1, 1) : mir_vreg(Y, 1);
 	struct mir_opnd z = mir_vreg(Z, 1);
 	if (shape == LITERAL)
 		z = mir_imm(K);
@@ -68,7 +69,8 @@ static void build(struct mir_function *fn, enum shape shape)
 		add(fn, b, AMD_OP_V_ADD_U32, 3, o);
 	} else if (shape == EXEC_WRITTEN) {
 		unsigned dw = fn->wave_size / 32;
-		struct mir_opnd o[2] = {mir_special(AMD_SPEC_EXEC, dw), mir_special(AMD_SPEC_EXEC, dw)};
+		struct mir_opnd o[2] = {mir_special(AMD_SPEC_EXEC, dw),
+		                        mir_special(AMD_SPEC_EXEC, dw)};
 		add(fn, b, dw == 2 ? AMD_OP_S_MOV_B64 : AMD_OP_S_MOV_B32, 2, o);
 	}
 	if (shape == OTHER_BLOCK) {
@@ -178,7 +180,8 @@ static void check_fused(struct totals *t, const char *gpu, const struct mir_func
 		if (fn->blocks[0].insns[i].op == AMD_OP_V_ADD3_U32)
 			add3 = &fn->blocks[0].insns[i];
 	if (!add3 || count_op(fn, AMD_OP_V_ADD_U32) != 0) {
-		snprintf(what, sizeof what, "shape %d: not one v_add3_u32 without v_add_u32", shape);
+		snprintf(what, sizeof what, "shape %d: not one v_add3_u32 without v_add_u32",
+		         shape);
 		fail(t, gpu, what);
 		return;
 	}
@@ -203,8 +206,9 @@ static void check_fused(struct totals *t, const char *gpu, const struct mir_func
 		before[S2] = after[S2] = samples[s][2] ^ 0x5555u;
 		if (fn->nvregs > NVREGS + 8 || !evaluate(ref, before) || !evaluate(fn, after) ||
 		    before[D] != after[D]) {
-			snprintf(what, sizeof what, "shape %d sample %zu: d = %#x, the original gives %#x",
-			         shape, s, after[D], before[D]);
+			snprintf(what, sizeof what,
+			         "shape %d sample %zu: d = %#x, the original gives %#x", shape, s,
+			         after[D], before[D]);
 			fail(t, gpu, what);
 			return;
 		}

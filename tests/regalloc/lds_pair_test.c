@@ -16,7 +16,15 @@ struct totals {
 	unsigned checks, failures;
 };
 
-enum other { GLOBAL_STORE, GLOBAL_ATOMIC, SCRATCH_STORE, DS_WRITE, FLAT_STORE, BARRIER, EXEC_WRITE };
+enum other {
+	GLOBAL_STORE,
+	GLOBAL_ATOMIC,
+	SCRATCH_STORE,
+	DS_WRITE,
+	FLAT_STORE,
+	BARRIER,
+	EXEC_WRITE
+};
 
 static void add(struct mir_function *fn, uint32_t b, unsigned op, unsigned n,
                 const struct mir_opnd *ops, int32_t offset)
@@ -67,7 +75,8 @@ static void build(struct mir_function *fn, enum other other, uint32_t *a, uint32
 		break;
 	case EXEC_WRITE: {
 		unsigned dw = fn->wave_size / 32;
-		struct mir_opnd e[2] = {mir_special(AMD_SPEC_EXEC, dw), mir_special(AMD_SPEC_EXEC, dw)};
+		struct mir_opnd e[2] = {mir_special(AMD_SPEC_EXEC, dw),
+		                        mir_special(AMD_SPEC_EXEC, dw)};
 		add(fn, bl, dw == 2 ? AMD_OP_S_MOV_B64 : AMD_OP_S_MOV_B32, 2, e, 0);
 		break;
 	}
@@ -118,8 +127,9 @@ static void run_case(struct totals *t, const char *gpu, enum other other, bool e
 		const struct mir_insn *first = last - 1;
 		ok = n2 == 1 && n1 == 0 && read2->offset == 0 && read2->offset1 == 8 &&
 		     first->opnds[1].kind == MIR_VREG && last->opnds[1].kind == MIR_VREG &&
-		     first->opnds[1].v == read2->opnds[0].v && last->opnds[1].v == read2->opnds[0].v &&
-		     first->opnds[1].sub == 0 && last->opnds[1].sub == 1;
+		     first->opnds[1].v == read2->opnds[0].v &&
+		     last->opnds[1].v == read2->opnds[0].v && first->opnds[1].sub == 0 &&
+		     last->opnds[1].sub == 1;
 	} else {
 		ok = n2 == 0 && n1 == 2;
 	}
