@@ -373,6 +373,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 	}
 	lap(c, ST_ISEL);
 	if (o->opt_level > 0) {
+		mir_fuse_add3(mf);
 		mir_hoist_loop_constants(mf);
 		mir_cse_copies(mf);
 		mir_widen_memory(mf);
@@ -505,6 +506,7 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	memset(&ss, 0, sizeof ss);
 	if (o->opt_level > 0) {
 		sched_list(mf, false);
+		mir_drop_branches_to_next(mf);
 		mir_settle(c, mf);
 	}
 	isel_call_frame(mf);

@@ -18,9 +18,12 @@
  *
  * An instruction is deleted when it has no effect besides its register results and
  * none of those results is ever read: it is a COPY, or a SALU/VALU/TRANS row that
- * neither touches memory nor branches nor writes SCC, EXEC, M0 or MODE implicitly (an
+ * neither touches memory nor branches nor writes EXEC, M0 or MODE implicitly (an
  * implicit VCC write always comes from an explicit vcc operand, which then is not a
- * virtual register), it is not the PC anchor of relocations, it has at least one
+ * virtual register), nor writes SCC unless it is an SALU row whose SCC a later
+ * instruction overwrites before anything reads it (scc_dead_after: the s_ashr_i32 of a sign
+ * extension nothing read, before an s_cmp in its block or at the top of every successor),
+ * it is not the PC anchor of relocations, it has at least one
  * destination, and every destination is a virtual register that no instruction of the
  * function reads.  Why a function-wide "never read" is right although virtual
  * registers are not SSA (several definitions, partial writes of a tuple, VALU writes
@@ -35,9 +38,63 @@
 #include "isa/isa.h"
 #include "mir/mir.h"
 
-/* Whether `in` may go when its destinations are unread: no effect besides them. */
-static bool effect_free(const struct mir_function *fn, const struct mir_insn *in)
+static bool names_scc(const struct mir_insn *in)
 {
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_SPECIAL && in->opnds[k].v == AMD_SPEC_SCC)
+			return true;
+	return false;
+}
+
+enum scc_use { SCC_READ, SCC_KILLED, SCC_UNTOUCHED };
+
+/* What instructions from..n of bl (those with dead[] set skipped, dead NULL: none) do first
+ * to SCC: read it, overwrite it without reading, or neither. */
+static enum scc_use first_scc_use(const struct mir_block *bl, uint32_t from, const bool *dead)
+{
+	for (uint32_t j = from; j < bl->ninsns; j++) {
+		const struct mir_insn *in = &bl->insns[j];
+		if (dead && dead[j])
+			continue;
+		if (in->op >= AMD_NUM_OPCODES) {
+			if (in->op != MIR_COPY || names_scc(in))
+				return SCC_READ;
+			continue;
+		}
+		unsigned flags = amd_isa_rows[in->op].flags;
+		if ((flags & AMD_F_SCC_SRC) || names_scc(in))
+			return SCC_READ;
+		if (flags & AMD_F_SCC_DST)
+			return SCC_KILLED;
+	}
+	return SCC_UNTOUCHED;
+}
+
+/* Whether the SCC that instruction i of block b writes is dead: a later instruction of the
+ * block (not one this sweep deletes) overwrites SCC before anything reads it, or the block
+ * leaves it untouched and every successor overwrites it first (a loop preheader's value
+ * before the loop's s_cmp).  A successor that leaves it untouched counts as reading it. */
+static bool scc_dead_after(const struct mir_function *fn, uint32_t b, uint32_t i, const bool *dead)
+{
+	const struct mir_block *bl = &fn->blocks[b];
+	enum scc_use use = first_scc_use(bl, i + 1, dead);
+	if (use != SCC_UNTOUCHED)
+		return use == SCC_KILLED;
+	if (!bl->nsucc)
+		return false;
+	for (unsigned k = 0; k < bl->nsucc; k++)
+		if (bl->succ[k] == b ||
+		    first_scc_use(&fn->blocks[bl->succ[k]], 0, NULL) != SCC_KILLED)
+			return false;
+	return true;
+}
+
+/* Whether `in` (instruction i of bl) may go when its destinations are unread: no effect
+ * besides them, or an SCC that nothing reads (s_ashr_i32 of a 64-bit sign extension whose
+ * high half selection did not use, followed by an s_cmp). */
+static bool effect_free(const struct mir_function *fn, uint32_t b, uint32_t i, const bool *dead)
+{
+	const struct mir_insn *in = &fn->blocks[b].insns[i];
 	if (in->flags & MIR_IF_PC_ANCHOR)
 		return false;
 	if (in->op == MIR_COPY)
@@ -48,9 +105,13 @@ static bool effect_free(const struct mir_function *fn, const struct mir_insn *in
 	if (row->unit != AMD_UNIT_SALU && row->unit != AMD_UNIT_VALU && row->unit != AMD_UNIT_TRANS)
 		return false;
 	if (row->flags & (AMD_F_LOAD | AMD_F_STORE | AMD_F_ATOMIC | AMD_F_BRANCH | AMD_F_EXEC_DST |
-	                  AMD_F_SCC_DST | AMD_F_WAVE_MASK))
+	                  AMD_F_WAVE_MASK) ||
+	    names_scc(in))
 		return false;
-	return (amd_implicit_defs(fn->target, row) & ~(unsigned)AMD_IMP_VCC) == 0;
+	unsigned implicit = amd_implicit_defs(fn->target, row) & ~(unsigned)AMD_IMP_VCC;
+	if (implicit == AMD_IMP_SCC && row->unit == AMD_UNIT_SALU)
+		return scc_dead_after(fn, b, i, dead);
+	return implicit == 0 && !(row->flags & AMD_F_SCC_DST);
 }
 
 /* Whether every destination of `in` is an unread virtual register (and it has one). */
@@ -82,13 +143,13 @@ static void count_reads(const struct mir_function *fn, uint32_t *reads)
 }
 
 /* One bottom-up sweep of block b; returns the instructions it deleted. */
-static uint32_t sweep_block(struct mir_function *fn, struct mir_block *bl, uint32_t *reads,
-                            bool *dead)
+static uint32_t sweep_block(struct mir_function *fn, uint32_t b, uint32_t *reads, bool *dead)
 {
+	struct mir_block *bl = &fn->blocks[b];
 	uint32_t ndead = 0;
 	for (uint32_t i = bl->ninsns; i-- > 0;) {
 		const struct mir_insn *in = &bl->insns[i];
-		dead[i] = effect_free(fn, in) && results_unread(in, reads);
+		dead[i] = results_unread(in, reads) && effect_free(fn, b, i, dead);
 		if (!dead[i])
 			continue;
 		ndead++;
@@ -146,6 +207,6 @@ void mir_remove_dead_code(struct mir_function *fn)
 	do {
 		deleted = 0;
 		for (uint32_t b = fn->nblocks; b-- > 0;)
-			deleted += sweep_block(fn, &fn->blocks[b], reads, dead);
+			deleted += sweep_block(fn, b, reads, dead);
 	} while (deleted);
 }

@@ -18,8 +18,8 @@
  * the lower address (which must already be defined there), into a new vreg of twice the
  * width; uses of the two old destinations (each defined once) are renamed to its halves.
  * Moving the later read up is right only if nothing between could change LDS or the
- * lanes: candidates are forgotten at any store, atomic, barrier, message, wait, branch
- * or EXEC write.
+ * lanes: candidates are forgotten at any store or atomic that may write LDS (not a
+ * global or scratch one: ends_lds_window), barrier, message, wait, branch or EXEC write.
  * requires: MIR on virtual registers before allocation.  Complexity: O(instructions x
  * operands) plus, per read, a scan of the open candidates (at most OPEN_MAX). */
 #include <string.h>
@@ -244,6 +244,23 @@ static bool try_pair(struct lds_pair *lp, uint32_t b, const struct lds_read *o,
 	return true;
 }
 
+/* Whether `in` ends the window in which LDS reads pair (mir_ends_memory_window), except a
+ * plain global or scratch store or atomic: those cannot write LDS (no aliasing between the
+ * address spaces; sched/list.c orders memory the same way), so a transpose's reads, each
+ * followed by the global store of what it read, still pair. */
+static bool ends_lds_window(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (!mir_ends_memory_window(fn, in))
+		return false;
+	if (in->op >= AMD_NUM_OPCODES)
+		return true;
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	bool other_space = row->format == AMD_FMT_GLOBAL || row->format == AMD_FMT_SCRATCH;
+	return !other_space || !(row->flags & (AMD_F_STORE | AMD_F_ATOMIC)) ||
+	       (row->flags & (AMD_F_CACHE_CPOL | AMD_F_BRANCH)) || row->unit == AMD_UNIT_MSG ||
+	       mir_writes_exec(fn, in);
+}
+
 static bool pair_block(struct lds_pair *lp, uint32_t b)
 {
 	struct mir_block *bl = &lp->fn->blocks[b];
@@ -256,7 +273,7 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 		const struct mir_insn *in = &bl->insns[i];
 		unsigned words;
 		if (!pairable(lp, in, &words)) {
-			if (mir_ends_memory_window(lp->fn, in))
+			if (ends_lds_window(lp->fn, in))
 				nopen = 0;
 			continue;
 		}

@@ -354,6 +354,14 @@ unsigned mir_fold_sdwa(struct mir_function *fn);
  * exactly L, is renamed to A (a VALU write touches only the active lanes); the end copy and a
  * repeated start copy go.  Returns how many values were renamed. */
 unsigned mir_coalesce_lane_regions(struct mir_function *fn);
+/* Before allocation, first of the clean-ups (add3.c): a v_add_u32 whose one-dword result only
+ * another v_add_u32 of the block reads is folded into it as v_add3_u32 (a GFX9 literal through
+ * a new SGPR COPY); returns how many. */
+unsigned mir_fuse_add3(struct mir_function *fn);
+/* After allocation, before the waits and hazards (branch_next.c): a branch whose target
+ * follows its block with only empty blocks between is removed (the block falls through);
+ * returns how many. */
+unsigned mir_drop_branches_to_next(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

@@ -47,6 +47,7 @@ struct linscan {
 	uint32_t nspill_heap[RA_NUM_FILES];
 	uint32_t *hint_first; /* CSR lists of COPY partners per vreg */
 	uint32_t *hints;
+	int32_t *phys_hint; /* per vreg: the physical register a COPY into it reads, or -1 */
 };
 
 static void set_maybe_free(struct linscan *ls, unsigned f, unsigned r, bool on)
@@ -133,6 +134,34 @@ static bool tuple_free(const struct linscan *ls, enum ra_file f, unsigned first,
 	return true;
 }
 
+/* Whether the vreg of interval iv can take registers first.. of the fixed physical
+ * registers a COPY into it reads (kernel inputs: s[0:1], the workgroup ids): as tuple_free,
+ * except that a fixed register may be referenced last where the interval starts.  Only that
+ * COPY can be there (a point is one instruction's; the interval starts where the vreg is
+ * first written, read or live, and the COPY writes it), and it then copies a register onto
+ * itself, which the rewrite drops.  (A multi-dword write starts at the instruction's read
+ * point, where the COPY reads the fixed register.) */
+static bool copy_source_free(const struct linscan *ls, enum ra_file f, unsigned first,
+                             const struct mir_vreg *vr, const struct ra_interval *iv)
+{
+	const struct ra_ctx *ctx = ls->ctx;
+	if (first % required_align(vr))
+		return false;
+	for (unsigned k = 0; k < vr->size; k++) {
+		unsigned r = first + k;
+		if (r >= ctx->budget[f] || (f == RA_SGPR && r >= ctx->fn->reserved_sgprs_begin &&
+		                            r < ctx->fn->reserved_sgprs_end))
+			return false;
+		uint32_t busy = ls->busy_until[f][r];
+		if (busy != RA_NO_POINT && busy >= iv->start)
+			return false;
+		const struct ra_fixed *fx = &ctx->fixed[f][r];
+		if (fx->first != RA_NO_POINT && fx->last > iv->start && fx->first <= iv->end)
+			return false;
+	}
+	return true;
+}
+
 /* The first register for vreg v, or -1 when none is free. */
 static int32_t choose(const struct linscan *ls, uint32_t v)
 {
@@ -140,6 +169,8 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 	const struct mir_vreg *vr = &fn->vregs[v];
 	const struct ra_interval *iv = &ls->ctx->intervals[v];
 	enum ra_file f = ra_file_of(vr->file);
+	if (ls->phys_hint[v] >= 0 && copy_source_free(ls, f, (unsigned)ls->phys_hint[v], vr, iv))
+		return ls->phys_hint[v];
 	for (uint32_t h = ls->hint_first[v]; h < ls->hint_first[v + 1]; h++) {
 		const struct mir_vreg *partner = &fn->vregs[ls->hints[h]];
 		if (partner->phys >= 0 && partner->file == vr->file &&
@@ -199,16 +230,39 @@ static bool is_full_vreg_copy(const struct mir_function *fn, const struct mir_in
 	       d->width == fn->vregs[d->v].size && s->width == fn->vregs[s->v].size;
 }
 
-/* COPY partners of every vreg, in instruction order (CSR lists). */
+/* The physical register a full-width COPY from a fixed register into a vreg reads (the
+ * kernel's input registers copied out by selection), or -1. */
+static int32_t fixed_copy_source(const struct mir_function *fn, const struct mir_insn *in)
+{
+	if (in->op != MIR_COPY)
+		return -1;
+	const struct mir_opnd *d = &in->opnds[0], *s = &in->opnds[1];
+	if (d->kind != MIR_VREG || d->sub != 0 || d->width != fn->vregs[d->v].size ||
+	    s->width != d->width)
+		return -1;
+	if ((s->kind == MIR_SGPR && fn->vregs[d->v].file == MIR_SGPR) ||
+	    (s->kind == MIR_VGPR && fn->vregs[d->v].file == MIR_VGPR))
+		return (int32_t)s->v;
+	return -1;
+}
+
+/* COPY partners of every vreg, in instruction order (CSR lists), and the fixed registers
+ * copied into vregs (phys_hint). */
 static void fill_hints(struct linscan *ls)
 {
 	const struct mir_function *fn = ls->ctx->fn;
 	uint32_t *first = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 2);
+	ls->phys_hint = PA_NEW_ARRAY(fn->arena, int32_t, fn->nvregs + 1);
+	for (uint32_t v = 0; v < fn->nvregs; v++)
+		ls->phys_hint[v] = -1;
 	uint32_t total = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t b = 0; b < fn->nblocks; b++)
 			for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
 				const struct mir_insn *in = &fn->blocks[b].insns[i];
+				int32_t src = pass ? -1 : fixed_copy_source(fn, in);
+				if (src >= 0 && ls->phys_hint[in->opnds[0].v] < 0)
+					ls->phys_hint[in->opnds[0].v] = src;
 				if (!is_full_vreg_copy(fn, in))
 					continue;
 				uint32_t d = in->opnds[0].v, s = in->opnds[1].v;

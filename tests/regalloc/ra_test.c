@@ -481,6 +481,43 @@ static void case_fixed(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* Kernel inputs copied out of their fixed registers (selection's COPY %p, s[0:1] of the
+ * kernarg pointer, COPY %w, s2 of a workgroup id): the vregs get the input registers
+ * themselves (the copies then name one register twice and vanish), a pair included, whose
+ * interval starts at the COPY's read point.  With `reread`, s2 is read again while %w
+ * lives, so %w must not get it. */
+static void case_input_copies(struct totals *t, const char *gpu, bool reread)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "input-copies");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t p = newv(&fx, MIR_SGPR, 2, 2), w = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t d = newv(&fx, MIR_SGPR, 2, 2), e = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t x = newv(&fx, MIR_VGPR, 1, 1);
+	copy(fn, b, vr(fn, p), mir_sgpr(0, 2), false);
+	copy(fn, b, vr(fn, w), mir_sgpr(2, 1), false);
+	sload2(fn, b, vr(fn, d), vr(fn, p));
+	sadd(fn, b, vr(fn, e), vr(fn, w), reread ? mir_sgpr(2, 1) : mir_imm(1));
+	sadd(fn, b, vr(fn, e), vr(fn, e), vr(fn, w));
+	vadd(fn, b, vr(fn, x), sub(d, 0), mir_vgpr(2, 1));
+	vadd(fn, b, vr(fn, x), vr(fn, e), vr(fn, x));
+	vadd(fn, b, vr(fn, x), sub(d, 1), vr(fn, x));
+	store(fn, b, mir_vgpr(0, 2), vr(fn, x));
+	end(fn, b);
+	bool ok = run(&fx, t, "input-copies");
+	check(t, ok, "input-copies/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	check(t, fn->vregs[p].phys == 0, "input-copies/%s: kernarg pair got s%d, not s0", gpu,
+	      fn->vregs[p].phys);
+	if (reread)
+		check(t, fn->vregs[w].phys != 2, "input-copies/%s: %%w got s2, read again later",
+		      gpu);
+	else
+		check(t, fn->vregs[w].phys == 2, "input-copies/%s: workgroup id got s%d, not s2",
+		      gpu, fn->vregs[w].phys);
+	teardown(&fx);
+}
+
 /* Six values live at once in a rotation (inplace: each updated as v = v + next). */
 static void build_hot_as(struct fixture *fx, unsigned file, bool inplace)
 {
@@ -858,6 +895,8 @@ static void run_hand_cases(struct totals *t)
 		case_lane_save(t, gpus[g]);
 		case_pairs(t, gpus[g]);
 		case_fixed(t, gpus[g]);
+		case_input_copies(t, gpus[g], false);
+		case_input_copies(t, gpus[g], true);
 		case_vgpr_pressure(t, gpus[g]);
 		case_sgpr_spill(t, gpus[g]);
 		case_bad_copy(t, gpus[g]);
