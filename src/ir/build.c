@@ -21,7 +21,9 @@
 
 #include "ir/build_int.h"
 
-/* ---- hash maps: (key pair) -> u32, open addressing, arena-backed ---- */
+/* ---- hash maps: (key pair) -> u32, open addressing, arena-backed ----
+ * A slot holds its key complemented, so that the arena's zeroed memory is an empty table
+ * (no key is ~0) and a new table costs no clearing of its own. */
 
 static uint64_t mix(uint64_t k)
 {
@@ -38,15 +40,14 @@ static void map_init(struct irb_map *m, struct pa_arena *a, uint32_t cap)
 	m->arena = a;
 	m->keys = PA_NEW_ARRAY(a, uint64_t, cap);
 	m->vals = PA_NEW_ARRAY(a, uint32_t, cap);
-	memset(m->keys, 0xff, cap * sizeof *m->keys);
 }
 
 static uint32_t *map_slot(struct irb_map *m, uint64_t key, bool *found)
 {
 	uint32_t i = (uint32_t)mix(key) & (m->cap - 1);
-	while (m->keys[i] != ~0ull && m->keys[i] != key)
+	while (m->keys[i] != 0 && m->keys[i] != ~key)
 		i = (i + 1) & (m->cap - 1);
-	*found = m->keys[i] == key;
+	*found = m->keys[i] == ~key;
 	return &m->vals[i];
 }
 
@@ -57,8 +58,8 @@ static void map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_
 		struct irb_map old = *m;
 		map_init(m, old.arena, old.cap * 2);
 		for (uint32_t i = 0; i < old.cap; i++)
-			if (old.keys[i] != ~0ull)
-				map_put(m, old.arena, old.keys[i], old.vals[i]);
+			if (old.keys[i] != 0)
+				map_put(m, old.arena, ~old.keys[i], old.vals[i]);
 		/* the old table's pages go back (a large function's maps regrow many times) */
 		pa_arena_release(old.keys, old.cap * sizeof *old.keys);
 		pa_arena_release(old.vals, old.cap * sizeof *old.vals);
@@ -67,7 +68,7 @@ static void map_put(struct irb_map *m, struct pa_arena *a, uint64_t key, uint32_
 	uint32_t *slot = map_slot(m, key, &found);
 	if (!found) {
 		uint32_t i = (uint32_t)(slot - m->vals);
-		m->keys[i] = key;
+		m->keys[i] = ~key;
 		m->n++;
 	}
 	*slot = val;
@@ -636,7 +637,7 @@ static bool build_function(struct ir_function *fn, const struct ptx_function *pf
 	b.line = pf->sym->line;
 	b.col = pf->sym->col;
 	map_init(&b.vars, maps, 256);
-	map_init(&b.defs, maps, 1024);
+	map_init(&b.defs, maps, 256);
 	map_init(&b.labels, maps, 64);
 	map_init(&b.params, maps, 64);
 	map_init(&b.syminst, maps, 256);

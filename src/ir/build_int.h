@@ -6,7 +6,7 @@
 
 #include "ir/ir.h"
 
-struct irb_map { /* open-addressing hash map u64 -> u32; key ~0 marks a free slot */
+struct irb_map { /* open-addressing hash map u64 -> u32; keys stored complemented, 0 = free */
 	uint64_t *keys;
 	uint32_t *vals;
 	uint32_t cap, n;

@@ -39,7 +39,8 @@ struct split {
 	uint32_t *def_block; /* defining instruction of each value: block, index */
 	uint32_t *def_index;
 	struct made *made; /* operations this pass made, for reuse */
-	uint32_t nmade, cap;
+	uint32_t nmade, made_cap;
+	uint32_t cap; /* entries of the four tables (values up to now, grown as values are made) */
 	struct pa_arena tmp;
 };
 
@@ -76,11 +77,33 @@ static void count_insn(struct split *s, const struct ir_block *bl, const struct 
 				s->sum_uses[in->args[i]]++;
 }
 
+/* Sizes the four per-value tables for `need` values.  (They grow with the values the pass
+ * makes rather than being sized for its limit up front: 64 KiB cleared per function was a
+ * tenth of a small kernel's compile.) */
+static void reserve_values(struct split *s, uint32_t need)
+{
+	if (need <= s->cap)
+		return;
+	uint32_t cap = s->cap * 2 > need ? s->cap * 2 : need;
+	uint32_t *tables[4] = {s->uses, s->sum_uses, s->def_block, s->def_index};
+	for (int t = 0; t < 4; t++) {
+		uint32_t *fresh = PA_NEW_ARRAY(&s->tmp, uint32_t, cap);
+		if (s->cap)
+			memcpy(fresh, tables[t], s->cap * sizeof *fresh);
+		tables[t] = fresh;
+	}
+	for (uint32_t r = s->cap; r < cap; r++)
+		tables[2][r] = IR_NO_BLOCK;
+	s->uses = tables[0];
+	s->sum_uses = tables[1];
+	s->def_block = tables[2];
+	s->def_index = tables[3];
+	s->cap = cap;
+}
+
 static void count(struct split *s)
 {
 	struct ir_function *fn = s->fn;
-	for (uint32_t r = 0; r < s->cap; r++)
-		s->def_block[r] = IR_NO_BLOCK;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct ir_block *bl = &fn->blocks[b];
 		for (uint32_t k = 0; k < bl->ninsns; k++) {
@@ -145,16 +168,18 @@ static ir_ref insert(struct split *s, uint32_t b, uint32_t k, struct ir_insn in,
 {
 	struct ir_function *fn = s->fn;
 	in.res = ir_new_value(fn, (enum ir_type)in.type, b);
+	reserve_values(s, in.res + 1);
 	fn->vals[in.res].divergent = divergent;
 	ir_append(fn, b, &in);
 	struct ir_block *bl = &fn->blocks[b];
 	memmove(&bl->insns[k + 1], &bl->insns[k], (bl->ninsns - 1 - k) * sizeof in);
 	bl->insns[k] = in;
 	for (uint32_t i = k; i < bl->ninsns; i++)
-		if (bl->insns[i].res != IR_NO_REF && bl->insns[i].res < s->cap) {
+		if (bl->insns[i].res != IR_NO_REF) {
 			s->def_block[bl->insns[i].res] = b;
 			s->def_index[bl->insns[i].res] = i;
 		}
+	s->made = pa_arena_grow(&s->tmp, s->made, &s->made_cap, s->nmade + 1, sizeof *s->made);
 	s->made[s->nmade++] = (struct made){.in = in, .block = b};
 	return in.res;
 }
@@ -261,16 +286,9 @@ unsigned ir_split_uniform_sums(struct ir_function *fn)
 	enum { MADE_PER_SUM = 3, MAX_MADE = 4096 };
 	struct split s = {.fn = fn};
 	pa_arena_init(&s.tmp);
-	/* the tables cover the values of now and those the pass adds (at most MAX_MADE; the
-	 * look-up of equal operations is linear in them) */
-	s.cap = fn->nvals + MAX_MADE;
-	s.uses = PA_NEW_ARRAY(&s.tmp, uint32_t, s.cap);
-	s.sum_uses = PA_NEW_ARRAY(&s.tmp, uint32_t, s.cap);
-	s.def_block = PA_NEW_ARRAY(&s.tmp, uint32_t, s.cap);
-	s.def_index = PA_NEW_ARRAY(&s.tmp, uint32_t, s.cap);
-	s.made = PA_NEW_ARRAY(&s.tmp, struct made, MAX_MADE);
-	memset(s.uses, 0, s.cap * sizeof *s.uses);
-	memset(s.sum_uses, 0, s.cap * sizeof *s.sum_uses);
+	/* the pass adds at most MAX_MADE values (the look-up of equal operations is linear in
+	 * them) */
+	reserve_values(&s, fn->nvals);
 	count(&s);
 	unsigned rewritten = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

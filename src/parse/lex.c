@@ -1,6 +1,8 @@
 /* PTX lexer: streams the input through a fixed window and cuts it into tokens.
  *
- * The window (PTX_BUF_SIZE bytes) is refilled from the FILE* when fewer than
+ * The window (PTX_BUF_SIZE bytes; PTX_BUF_FIRST until the input turns out to be longer, so
+ * that a small file is read into heap memory without a mapping of its own) is refilled
+ * from the FILE* when fewer than
  * PTX_MAX_TOKEN bytes are left, so any token up to that length is contiguous; the
  * current line is kept for diagnostics while it is shorter than PTX_LINE_KEEP.  A
  * token's text stays valid until the next ptx_lex_next().  Scanning is plain loops
@@ -92,7 +94,8 @@ void ptx_lex_init(struct ptx_lexer *lx, FILE *in, struct ptx_ctx *ctx)
 	memset(lx, 0, sizeof *lx);
 	lx->in = in;
 	lx->ctx = ctx;
-	lx->buf = pa_xmalloc(PTX_BUF_SIZE + 1);
+	lx->cap = PTX_BUF_FIRST;
+	lx->buf = pa_xmalloc(lx->cap + 1);
 	lx->pos = lx->end = lx->line_start = lx->buf;
 	lx->buf[0] = 0;
 	lx->line = 1;
@@ -102,6 +105,37 @@ void ptx_lex_free(struct ptx_lexer *lx)
 {
 	free(lx->buf);
 	lx->buf = NULL;
+}
+
+/* Reads input after the first `keep_len` bytes of the window, up to its end (at least one
+ * read unless at the end); returns the new length. */
+static size_t fill(struct ptx_lexer *lx, size_t keep_len)
+{
+	while (!lx->eof && keep_len < lx->cap) {
+		size_t want = lx->cap - keep_len;
+		size_t n = fread(lx->buf + keep_len, 1, want, lx->in);
+		if (n < want) /* only at the end (or an error): no read(2) to learn it again */
+			lx->eof = true;
+		keep_len += n;
+		lx->end = lx->buf + keep_len;
+		if (n)
+			break;
+	}
+	return keep_len;
+}
+
+/* The first window was full and the input goes on: the window becomes PTX_BUF_SIZE bytes
+ * (before any token was lexed, so no token's text points into the old one). */
+static void grow_window(struct ptx_lexer *lx)
+{
+	char *old = lx->buf;
+	lx->buf = pa_xrealloc(old, PTX_BUF_SIZE + 1);
+	lx->cap = PTX_BUF_SIZE;
+	lx->pos = lx->buf + (lx->pos - old);
+	lx->end = lx->buf + (lx->end - old);
+	lx->line_start = lx->buf + (lx->line_start - old);
+	if (lx->prev_start)
+		lx->prev_start = lx->buf + (lx->prev_start - old);
 }
 
 /* Moves the live part of the window to its start and reads more input. */
@@ -124,15 +158,10 @@ static void refill(struct ptx_lexer *lx)
 	if (lx->prev_start)
 		lx->prev_start = lx->buf;
 	lx->end = lx->buf + keep_len;
-	while (!lx->eof && lx->end < lx->buf + PTX_BUF_SIZE) {
-		size_t want = PTX_BUF_SIZE - keep_len;
-		size_t n = fread(lx->buf + keep_len, 1, want, lx->in);
-		if (n < want) /* only at the end (or an error): no read(2) to learn it again */
-			lx->eof = true;
-		keep_len += n;
-		lx->end = lx->buf + keep_len;
-		if (n)
-			break;
+	keep_len = fill(lx, keep_len);
+	if (!lx->eof && lx->cap < PTX_BUF_SIZE) {
+		grow_window(lx);
+		keep_len = fill(lx, keep_len);
 	}
 	lx->buf[keep_len] = 0;
 }

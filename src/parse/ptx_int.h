@@ -12,6 +12,7 @@
 enum {
 	PTX_MAX_TOKEN = 64 * 1024,      /* longest token; longer is an error */
 	PTX_BUF_SIZE = 1024 * 1024,     /* input window */
+	PTX_BUF_FIRST = 64 * 1024,      /* first window: a small input fits (heap, not mmap) */
 	PTX_LINE_KEEP = 4096,           /* bytes of the current line kept for excerpts */
 	PTX_MAX_DEPTH = 256,            /* nested { } scopes and initializer braces */
 	PTX_MAX_OPERANDS = 64,          /* operands of one instruction */
@@ -77,7 +78,8 @@ struct ptx_ctx;
 struct ptx_lexer {
 	FILE *in;
 	struct ptx_ctx *ctx;
-	char *buf; /* PTX_BUF_SIZE + 1 bytes; *end == 0 sentinel */
+	char *buf;  /* cap + 1 bytes; *end == 0 sentinel */
+	size_t cap; /* PTX_BUF_FIRST, then PTX_BUF_SIZE once the input is longer */
 	const char *pos, *end;
 	const char *line_start; /* start of the current line inside buf */
 	const char *prev_start; /* start of the previous line, NULL once dropped */

@@ -9,7 +9,8 @@
  * (IR, then machine IR in two), and kept memory would add their peaks up.
  * Complexity: O(1) per allocation, O(number of chunks) per reset.  Free memory up to the
  * arena's limit is kept zeroed (the slow path clears a chunk page by page as it is
- * reached, reset clears the used bytes), so allocation is an inline pointer bump (arena.h). */
+ * reached, also after a reset or rewind, which clear nothing themselves), so allocation is
+ * an inline pointer bump (arena.h). */
 #include "arena.h"
 
 #include <stdio.h>
@@ -33,10 +34,8 @@
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
-	size_t size;           /* usable bytes in data[] */
-	unsigned char *end;    /* end of the used part once a newer chunk took over */
-	unsigned char *zeroed; /* end of the zeroed part then (the arena's limit) */
-	void *map;             /* mmap'ed region holding the chunk (NULL: from malloc) */
+	size_t size; /* usable bytes in data[] */
+	void *map;   /* mmap'ed region holding the chunk (NULL: from malloc) */
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
@@ -157,15 +156,12 @@ static void new_chunk(struct pa_arena *a, size_t need)
 		c->size = size;
 	}
 	size = c->size;
-	if (a->head) {
-		a->head->end = a->next;
-		a->head->zeroed = a->limit;
-	}
 	c->prev = a->head;
 	a->head = c;
 	a->next = c->data;
 	a->end = c->data + size;
 	a->limit = c->map ? a->end : c->data; /* mapped memory is zero */
+	a->zero_from = a->zero_to = NULL;
 	a->bytes_reserved += size;
 	if (a->bytes_reserved > a->peak_reserved)
 		a->peak_reserved = a->bytes_reserved;
@@ -231,6 +227,24 @@ static void *grow_big(struct pa_arena *a, void *old, size_t keep, size_t bytes)
 	return b->data;
 }
 
+/* Clears the current chunk from `limit` to `want`, skipping the part known to be zero.
+ * (Addresses compare as integers: zero_from/zero_to may be NULL.) */
+static void clear_to(struct pa_arena *a, unsigned char *want)
+{
+	uintptr_t from = (uintptr_t)a->zero_from, to = (uintptr_t)a->zero_to;
+	if ((uintptr_t)a->limit < from) {
+		unsigned char *stop = (uintptr_t)want < from ? want : a->zero_from;
+		memset(a->limit, 0, (size_t)(stop - a->limit));
+		a->limit = stop;
+	}
+	if ((uintptr_t)a->limit >= from && (uintptr_t)a->limit < to)
+		a->limit = a->zero_to;
+	if (want > a->limit) {
+		memset(a->limit, 0, (size_t)(want - a->limit));
+		a->limit = want;
+	}
+}
+
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 {
 	if (size > SIZE_MAX - 4096)
@@ -242,11 +256,8 @@ void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align)
 		 * allocation ends in, so a page is cleared (and faulted in) when allocation
 		 * reaches it; a small kernel's dozen arenas touch a page each, not the
 		 * 8 KiB-and-a-bit a fixed step did */
-		size_t clear = ((at + size + PAGE - 1) & ~(PAGE - 1)) - (uintptr_t)a->limit;
-		if (clear > (size_t)(a->end - a->limit))
-			clear = (size_t)(a->end - a->limit);
-		memset(a->limit, 0, clear);
-		a->limit += clear;
+		uintptr_t want = (at + size + PAGE - 1) & ~(PAGE - 1);
+		clear_to(a, want < end ? (unsigned char *)want : a->end);
 		return pa_arena_alloc(a, size, align);
 	}
 	new_chunk(a, size + align);
@@ -283,8 +294,12 @@ void pa_arena_reset(struct pa_arena *a)
 		return;
 	}
 	if (!c->prev) {
-		memset(c->data, 0, (size_t)(a->next - c->data)); /* keep the free part zeroed */
-		a->next = c->data;
+		/* nothing is cleared here: the slow path clears the chunk page by page as the
+		 * next use reaches it, so the last use of an arena (a process compiling one
+		 * kernel) and the part a smaller next function leaves alone cost nothing */
+		a->zero_from = a->next;
+		a->zero_to = a->limit;
+		a->next = a->limit = c->data;
 		return;
 	}
 	size_t total = a->bytes_reserved;
@@ -303,22 +318,25 @@ static void drop_chunk(struct pa_arena_chunk *c)
 void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
 {
 	drop_bigs_since(a, m.nbig);
-	unsigned char *used_end = a->next, *zeroed = a->limit;
+	if (a->head == m.chunk) {
+		a->zero_from = a->next;
+		a->zero_to = a->limit;
+	} else {
+		a->zero_from = a->zero_to = NULL; /* what the mark's chunk held is not known */
+	}
 	while (a->head && a->head != m.chunk) {
 		struct pa_arena_chunk *c = a->head;
 		a->head = c->prev;
 		a->bytes_reserved -= c->size;
 		drop_chunk(c);
-		used_end = a->head ? a->head->end : NULL;
-		zeroed = a->head ? a->head->zeroed : NULL;
 	}
 	if (!a->head) {
 		a->next = a->limit = a->end = NULL;
 		return;
 	}
-	memset(m.next, 0, (size_t)(used_end - m.next)); /* keep the free part zeroed */
-	a->next = m.next;
-	a->limit = zeroed;
+	/* the free part from the mark on is cleared again as allocation reaches it (as after
+	 * a reset), not here: a stage's temporaries after the last rewind are never reused */
+	a->next = a->limit = m.next;
 	a->end = a->head->data + a->head->size;
 }
 

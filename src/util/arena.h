@@ -22,6 +22,9 @@ struct pa_arena {
 	size_t chunk_size;           /* default size of a new chunk */
 	size_t bytes_reserved;       /* sum of chunk sizes (for statistics) */
 	size_t peak_reserved;        /* max of bytes_reserved over the arena's life */
+	/* A part of limit..end known to be zero after a reset or rewind (what was free and
+	 * cleared then), which the slow path does not clear again. */
+	unsigned char *zero_from, *zero_to;
 	/* No transparent huge pages for its chunks (set after pa_arena_init): for an arena whose
 	 * last, partly used chunk would hold up to 2 MiB of untouched memory in a huge page at
 	 * the compile's peak, where 4 KiB faults cost little (measured: the PTX body and the IR;
@@ -39,8 +42,9 @@ void pa_arena_init(struct pa_arena *a);
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align);
 /* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed.
  * Inline bump for the common case: the free part of the current chunk up to `limit` is kept
- * zeroed (the slow path clears up to the end of the page reached, reset clears what was
- * used), so an allocation writes nothing. */
+ * zeroed (the slow path clears up to the end of the page reached; reset and rewind move
+ * `limit` back to `next`, so reused memory is cleared as it is reached again), so an
+ * allocation writes nothing. */
 static inline void *pa_arena_alloc(struct pa_arena *a, size_t size, size_t align)
 {
 	uintptr_t at = ((uintptr_t)a->next + (align - 1)) & ~(uintptr_t)(align - 1);

@@ -1,7 +1,10 @@
 /* pa_arena_rewind and pa_arena_grow's page release (src/util/arena.c): what comes after a
  * mark is freed and its bytes read as zero when handed out again, the same memory is reused,
- * chunks added since the mark are given back, and a grown array keeps its contents. */
+ * chunks added since the mark are given back, and a grown array keeps its contents.  Reset
+ * and rewind clear nothing themselves: memory handed out again after them (the used part,
+ * the part that was free and zero, and a malloc'ed chunk's never-cleared rest) reads as zero. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -71,6 +74,35 @@ int main(void)
 	for (uint32_t i = 0; i < (1u << 20); i++)
 		same &= arr[i] == i * 7u;
 	check(same, "a grown array keeps its elements");
+	/* reset: cycles of growing and shrinking use over a chunk that malloc may hand out dirty */
+	unsigned char *dirty = malloc((size_t)80 << 10);
+	if (dirty) {
+		memset(dirty, 0xab, (size_t)80 << 10);
+		free(dirty);
+	}
+	struct pa_arena r;
+	pa_arena_init(&r);
+	static const size_t sizes[] = {10000, 100, 20000, 3000, 50000, 700, 6000, 60000, 1};
+	int zero = 1;
+	for (size_t cycle = 0; cycle < sizeof sizes / sizeof *sizes; cycle++) {
+		for (int k = 0; k < 3; k++) { /* three allocations per cycle, odd sizes */
+			size_t n = sizes[cycle] / (size_t)(k + 1) + (size_t)k;
+			unsigned char *q = pa_arena_alloc(&r, n, (size_t)1 << k);
+			zero &= all_zero(q, n);
+			memset(q, 0xc3, n);
+		}
+		struct pa_arena_mark rm = pa_arena_mark(&r);
+		unsigned char *q = pa_arena_alloc(&r, sizes[cycle] / 3 + 1, 8);
+		zero &= all_zero(q, sizes[cycle] / 3 + 1);
+		memset(q, 0x3c, sizes[cycle] / 3 + 1);
+		pa_arena_rewind(&r, rm);
+		q = pa_arena_alloc(&r, sizes[cycle] / 2 + 5, 8);
+		zero &= all_zero(q, sizes[cycle] / 2 + 5);
+		memset(q, 0x77, sizes[cycle] / 2 + 5);
+		pa_arena_reset(&r);
+	}
+	check(zero, "memory handed out after resets and rewinds reads as zero");
+	pa_arena_free(&r);
 	pa_arena_free(&a);
 	pa_arena_free(&e);
 	printf("%s\n", failures ? "arena_test: failures" : "arena_test: ok");
