@@ -6,7 +6,8 @@ that the reads are gone).
 
 tests/exec/ptx/ldsm_affine.ptx: ldmatrix .x4, .x4.trans, .x2 (+32 bytes) and .x1.trans
 (generic address, from %laneid) on a tile of 16 rows 48 bytes apart per warp; the registers
-stored.  tests/exec/ptx/ldsm_trans_mma.ptx: hgemm_mma's pattern, A by ldmatrix.x4 and a
+stored; then stmatrix .x4 and .x2.trans (stmatrix: the same addresses, storing) into a zeroed
+tile, copied out.  tests/exec/ptx/ldsm_trans_mma.ptx: hgemm_mma's pattern, A by ldmatrix.x4 and a
 k-major B by ldmatrix.x4.trans into two mma.m16n8k16 .f16 -> .f32, two k-steps.
 
 References from the PTX ISA's definitions, not from ptxas-amd: ldmatrix (thread 8i + r gives
@@ -76,13 +77,40 @@ def affine_case():
             x1 = ldmatrix_regs(half_at, lambda t: base + (t & 7) * STRIDE + 16, 1, True, lane)
             exp += out + x1 + x1 + [0] * 4  # the last four words are not written
 
+    exp2 = []
+    for cta in range(CTAS):
+        tile = [0] * 768  # halves of sout
+        for tid in range(64):
+            w, lane = tid // 32, tid % 32
+            base = 768 * w
+
+            def put(byte, h):
+                tile[byte // 2] = h & 0xffff
+
+            for i in range(4):  # .x4: register i of lane l at row(8i + l/4) + 4 (l%4)
+                def x4(t):
+                    return base + (t & 15) * STRIDE + 16 * ((t >> 4) & 1)
+                v = tid * 16 + i + 1
+                at = x4(8 * i + lane // 4) + 4 * (lane % 4)
+                put(at, v)
+                put(at + 2, v >> 16)
+        for tid in range(64):  # .x2.trans after .x4 (a later instruction)
+            w, lane = tid // 32, tid % 32
+            base = 768 * w
+            vals = [(tid * 16 + 1) << 16 | (tid * 16 + 2), (tid * 16 + 3) << 16 | (tid * 16 + 4)]
+            for i in range(2):  # element j (half j) at row(8i + 2(l%4) + j) + 2 (l/4)
+                for j in range(2):
+                    t = 8 * i + 2 * (lane % 4) + j
+                    put(base + (t & 15) * STRIDE + 32 + 2 * (lane // 4), vals[i] >> (16 * j))
+        exp2 += [tile[2 * k] | tile[2 * k + 1] << 16 for k in range(384)]
+
     def check(outs, wave):
         got = unpack('I', outs[0])
         got = [got[k] if k % 16 < 12 else 0 for k in range(len(got))]
-        return check_words('out', got, exp)
+        return check_words('out', got, exp) + check_words('out2', unpack('I', outs[1]), exp2)
 
-    c = Case('ldsm_affine', 'ldsm_affine', (CTAS,), (64,), [In('I', words), Out(4 * len(exp))],
-             check)
+    c = Case('ldsm_affine', 'ldsm_affine', (CTAS,), (64,), [In('I', words), Out(4 * len(exp)),
+             Out(4 * len(exp2))], check)
     c.warp_level = True  # also wave64 RDNA and --warp-size 32
     return c
 
