@@ -50,12 +50,13 @@ struct lane_bits {
 
 struct lane_aff {
 	struct ir_function *fn;
+	uint32_t nv;       /* values before the pass (the memo arrays' size) */
 	unsigned nb;       /* lane bits: log2 of the wave size */
 	bool one_d;        /* one-dimensional block */
 	uint32_t *def_blk; /* defining instruction of each value: block, index */
 	uint32_t *def_idx;
-	struct aff *aff;   /* memo */
-	uint8_t *state;    /* 0 unknown, 1 in progress / failed, 2 done */
+	struct aff *aff;        /* memo */
+	uint8_t *state;         /* 0 unknown, 1 in progress / failed, 2 done */
 	struct lane_bits *bits; /* memo of source-lane bits */
 	uint8_t *bstate;
 	ir_ref lane; /* SREG laneid emitted for the terms, per block (IR_NO_REF: none yet) */
@@ -68,7 +69,7 @@ static uint64_t width_mask(const struct ir_function *fn, ir_ref v)
 
 static const struct ir_insn *def_of(const struct lane_aff *a, ir_ref v)
 {
-	if (v >= a->fn->nvals || a->fn->vals[v].kind != IR_VAL_INSN || a->def_blk[v] == ~0u)
+	if (v >= a->nv || a->fn->vals[v].kind != IR_VAL_INSN || a->def_blk[v] == ~0u)
 		return NULL;
 	return &a->fn->blocks[a->def_blk[v]].insns[a->def_idx[v]];
 }
@@ -303,7 +304,7 @@ static struct aff aff_of(struct lane_aff *a, ir_ref v, unsigned depth)
 	uint64_t k;
 	if (is_const(fn, v, &k))
 		return (struct aff){.ok = true, .disj = true, .nz = k & width_mask(fn, v)};
-	if (v >= fn->nvals || a->state[v] == 1)
+	if (v >= a->nv || a->state[v] == 1)
 		return fail();
 	if (a->state[v] == 2)
 		return a->aff[v];
@@ -337,7 +338,7 @@ static struct aff aff_of(struct lane_aff *a, ir_ref v, unsigned depth)
 static const uint8_t *bits_of(struct lane_aff *a, ir_ref v, unsigned depth)
 {
 	struct ir_function *fn = a->fn;
-	if (v >= fn->nvals || fn->vals[v].type != IR_T_I32)
+	if (v >= a->nv || fn->vals[v].type != IR_T_I32)
 		return NULL;
 	uint8_t *r = a->bits[v].b;
 	uint64_t k;
@@ -380,7 +381,9 @@ static const uint8_t *bits_of(struct lane_aff *a, ir_ref v, unsigned depth)
 			else if (in->op == IR_OR)
 				r[i] = q == BIT1 ? BIT1 : q == BIT0 ? p : p == q ? p : BITX;
 			else
-				r[i] = q == BIT0 ? p : q == BIT1 && p >= BIT0 ? (uint8_t)(p ^ 1) : BITX;
+				r[i] = q == BIT0                ? p
+				       : q == BIT1 && p >= BIT0 ? (uint8_t)(p ^ 1)
+				                                : BITX;
 		}
 		break;
 	case IR_SHL:
@@ -460,8 +463,8 @@ static ir_ref lane_id(struct emit *e)
 	ir_ref r = ir_new_value(fn, IR_T_I32, e->blk);
 	fn->vals[r].divergent = true;
 	e->out = pa_arena_grow(fn->arena, e->out, &e->cap, e->n + 1, sizeof *e->out);
-	e->out[e->n++] = (struct ir_insn){
-	        .op = IR_SREG, .type = IR_T_I32, .aux = IR_SREG_LANEID, .res = r};
+	e->out[e->n++] =
+	        (struct ir_insn){.op = IR_SREG, .type = IR_T_I32, .aux = IR_SREG_LANEID, .res = r};
 	return a->lane = r;
 }
 
@@ -532,8 +535,13 @@ static unsigned rewrite_insn(struct emit *e, const struct ir_insn *in)
 	uint64_t k;
 	struct ir_insn cp = *in;
 	if (rewrite_read(e, in, &t, &k)) {
-		cp = (struct ir_insn){.op = IR_ADD, .type = IR_T_I32, .nargs = 2, .res = in->res,
-		                      .args = {t, kon(e, k)}, .line = in->line, .col = in->col};
+		cp = (struct ir_insn){.op = IR_ADD,
+		                      .type = IR_T_I32,
+		                      .nargs = 2,
+		                      .res = in->res,
+		                      .args = {t, kon(e, k)},
+		                      .line = in->line,
+		                      .col = in->col};
 		e->t_of[in->res] = t, e->k_of[in->res] = k;
 		push(e, &cp);
 		return 1;
@@ -547,11 +555,13 @@ static unsigned rewrite_insn(struct emit *e, const struct ir_insn *in)
 		}
 	} else if (in->op == IR_SELECT && in->type == IR_T_I32) {
 		ir_ref p = in->args[1], q = in->args[2];
-		if (t_of(e, p) != IR_NO_REF && t_of(e, p) == t_of(e, q)) { /* T + (pred ? kp - kq : 0) + kq */
+		if (t_of(e, p) != IR_NO_REF &&
+		    t_of(e, p) == t_of(e, q)) { /* T + (pred ? kp - kq : 0) + kq */
 			ir_ref args[3] = {in->args[0], kon(e, e->k_of[p] - e->k_of[q]), kon(e, 0)};
 			ir_ref d = ir_new_value(fn, IR_T_I32, e->blk);
 			fn->vals[d].divergent = true;
-			struct ir_insn sel = {.op = IR_SELECT, .type = IR_T_I32, .nargs = 3, .res = d};
+			struct ir_insn sel = {
+			        .op = IR_SELECT, .type = IR_T_I32, .nargs = 3, .res = d};
 			memcpy(sel.args, args, sizeof args);
 			push(e, &sel);
 			e->t_of[in->res] = emit(e, IR_ADD, e->t_of[p], d);
@@ -603,6 +613,7 @@ unsigned ir_lane_affine(struct ir_function *fn)
 	uint32_t nv = fn->nvals;
 	struct lane_aff a = {
 	        .fn = fn,
+	        .nv = nv,
 	        .nb = fn->wave_size == 64 ? 6 : 5,
 	        .one_d = dims[0] && dims[1] <= 1 && dims[2] <= 1,
 	        .def_blk = PA_NEW_ARRAY(fn->arena, uint32_t, nv + 1),
