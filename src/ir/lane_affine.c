@@ -15,7 +15,7 @@
  * of v with the same pattern of source bits: local value numbering merges them), K a
  * constant, which is moved into the immediate offset of the LDS accesses reached through
  * adds and selects.  hgemm_mma's twelve row-address registers (each a ds_bpermute, kept
- * live through the k-loop) become two, and the loads take the differences as offsets.
+ * live through the k-loop) become three, and the loads take the differences as offsets.
  *
  * The affine form is proved by walking the address's operations: ADD, SUB, MUL and SHL by a
  * constant are exact modulo 2^width whatever the values; AND with a constant, OR, XOR with
