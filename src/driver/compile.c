@@ -1,11 +1,11 @@
 /* pa_compile_ptx: the pipeline, one kernel at a time.
  *
  * The front end streams functions; for each kernel this file runs, in order: ir_build,
- * ir_cfg_compute, ir_optimize, ir_value_ranges (and ir_optimize again when it rewrote
- * anything), ir_strength_reduce (and ir_optimize again when it
- * rewrote anything), ir_uniformity, ir_loop_motion, isel_run, ra_run, sched_waitcnt,
- * sched_hazards, sched_emit -- verifiers between them with `verify` -- then copies the
- * machine code and the kernel's resource usage into the module arena and resets the
+ * ir_cfg_compute, ir_optimize, ir_lane_affine (and ir_optimize again when it rewrote
+ * anything), ir_value_ranges (and ir_optimize again when it rewrote anything), ir_strength_reduce
+ * (and ir_optimize again when it rewrote anything), ir_uniformity, ir_loop_motion, isel_run,
+ * ra_run, sched_waitcnt, sched_hazards, sched_emit -- verifiers between them with `verify` -- then
+ * copies the machine code and the kernel's resource usage into the module arena and resets the
  * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
  * spill but that selection gave no scratch set-up (no .local, no architected flat scratch)
  * gets it in its selected code (ra_stats.needs_scratch, mir_setup_scratch) and is allocated
@@ -462,6 +462,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	ir_optimize(ir);
+	if (ir_lane_affine(ir))
+		ir_optimize(ir); /* the row-address reads it replaced are dead */
 	if (ir_value_ranges(ir, NULL))
 		ir_optimize(ir); /* folds what the known signs and constants leave */
 	if (ir_strength_reduce(ir))

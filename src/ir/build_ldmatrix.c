@@ -18,6 +18,8 @@
  *   movmatrix:      M[r][c] is half c%2 of lane 4r + c/2, so the transposed element j of
  *                   lane l is half (l/4)%2 of lane 8(l%4) + 4j + l/8: two lane.reads and a
  *                   pack.
+ * Row addresses are read by an mperm marked IR_MPERM_ALIGNED (every lane takes part), which
+ * lane_affine.c computes in the reading lane where the address is affine in the lane.
  * A lane.read takes a wave lane, so the source lanes are offset by the first lane of the
  * executing lane's 32-lane group: on wave64 each half of the wave does its own matrix move,
  * with --warp-size 32 (where a half is the warp) and with the default warp = wave (where
@@ -193,15 +195,25 @@ static void lds_store(struct irb *b, ir_ref addr, ir_ref v, uint32_t size, int64
 	irb_emit(b, IR_STORE, IR_T_I32, args, 2, IR_SPACE_SHARED | size, off);
 }
 
+/* The row address of the lane base | k (a base of struct group_lane, k a constant): an
+ * aligned MPERM (every lane of the warp takes part), which lane_affine.c may compute in the
+ * reading lane. */
+static ir_ref row_read(struct irb *b, ir_ref addr, ir_ref base, uint32_t k)
+{
+	ir_ref at = op2(b, IR_SHL, k ? op2(b, IR_OR, base, konst(b, k)) : base, konst(b, 2));
+	ir_ref args[2] = {addr, at};
+	return irb_emit(b, IR_MPERM, IR_T_I32, args, 2, IR_MPERM_ALIGNED, 0);
+}
+
 /* Where lane l's element j (0: low half, 1: high half; -1: both, non-.trans) of matrix i
  * lives in memory: its row's address read from the lane that supplied it, plus the column. */
 static ir_ref element_address(struct irb *b, const struct group_lane *g, ir_ref addr, unsigned i,
                               int j)
 {
 	if (j < 0) /* row l/4, columns 2(l%4) and 2(l%4)+1: bytes 4(l%4) of row 8i + l/4 */
-		return op2(b, IR_ADD, group_read(b, addr, g->row_src, 8 * i), g->row_bytes);
+		return op2(b, IR_ADD, row_read(b, addr, g->row_src, 8 * i), g->row_bytes);
 	/* .trans: row 2(l%4) + j of the stored matrix, column l/4: bytes 2(l/4) */
-	return op2(b, IR_ADD, group_read(b, addr, g->col_src, 8 * i + (unsigned)j), g->col_bytes);
+	return op2(b, IR_ADD, row_read(b, addr, g->col_src, 8 * i + (unsigned)j), g->col_bytes);
 }
 
 static void tr_ldmatrix(struct irb *b, const struct ptx_insn *in)

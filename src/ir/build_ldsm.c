@@ -10,7 +10,8 @@
  *   lane.read(addr, (at & 128) | 32 i | (at & 0x70) / 4) + (at & 0xc) + off
  * (bit 7 of `at`: the half of a wave64; bits 4-6: l / 4; bits 2-3: l % 4), so the mma loads
  * its operand itself: the lane read is of the row address, a value that does not change in a
- * k-loop (loop_motion.c hoists it out), and the ldmatrix's own loads and the data shuffles
+ * k-loop (loop_motion.c hoists it out; an aligned mperm, which lane_affine.c computes in the
+ * reading lane where it can), and the ldmatrix's own loads and the data shuffles
  * die (dead code) when nothing else reads its registers; when something does, both stay.
  * Registers of one ldmatrix that the mma selects between (by a lane bit of the source or
  * of the reader) select their row addresses instead, one load after.
@@ -155,7 +156,8 @@ ir_ref ldsm_pick(struct irb *b, uint64_t site, ir_ref id, const struct ldsm_at *
 	ir_ref row[4];
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t k = cl | 32 * r[i]->mat;
-		row[i] = op2(b, IR_MPERM, r[i]->addr, k ? op2(b, IR_OR, xl, konst(b, k)) : xl);
+		ir_ref args[2] = {r[i]->addr, k ? op2(b, IR_OR, xl, konst(b, k)) : xl};
+		row[i] = irb_emit(b, IR_MPERM, IR_T_I32, args, 2, IR_MPERM_ALIGNED, 0);
 	}
 	for (unsigned j = 0; j < np; j++) /* level j: pairs by preds[j] */
 		for (unsigned i = 0; i < n >> (j + 1); i++) {

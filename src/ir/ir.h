@@ -487,6 +487,13 @@ unsigned ir_split_uniform_sums(struct ir_function *fn);
 /* opt_sub_chain.c: (x - a) - b becomes x - s where s = a + b is computed where it dominates
  * (needs ir_cfg_compute); returns how many were rewritten. */
 unsigned ir_fold_sub_chains(struct ir_function *fn);
+/* MPERM aux: the source lanes are active (.aligned matrix moves' row addresses). */
+enum { IR_MPERM_ALIGNED = 1 };
+/* lane_affine.c: aligned MPERMs of values affine in the lane bits (from %tid.x of a 1-D
+ * block, %laneid) become arithmetic in the reading lane, their constant parts moved into
+ * LDS offsets (after ir_optimize; run it again when this returns nonzero); returns how many
+ * reads were rewritten. */
+unsigned ir_lane_affine(struct ir_function *fn);
 /* strength_reduce.c: addresses of .shared/.global accesses affine in an induction variable
  * become induction variables of their own (before ir_uniformity; run ir_optimize again
  * when it returns nonzero: the old addresses' operations are dead); returns how many
