@@ -31,6 +31,11 @@
 
 enum { NONE = 0xffffffffu };
 
+struct key_range {
+	uint32_t first, count;
+};
+enum { MAX_KEY_RANGES = 2 * SCHED_MAX_RANGES + AMD_MAX_OPNDS + 2 };
+
 struct edge {
 	uint32_t from, to, lat;
 };
@@ -50,6 +55,14 @@ struct region {
 	uint32_t number;
 	struct sched_undo *undo; /* (or NULL) where a region's new order is recorded */
 	uint32_t block, start;   /* the region being scheduled: block, first instruction */
+	/* the block's instructions' keys, made once (insn_keys) for is_pinned and build_edges:
+	 * instruction i reads key_ranges[key_first[2i] .. key_first[2i+1]) and writes
+	 * key_ranges[key_first[2i+1] .. key_first[2i+2]) (empty for those pinned by kind) */
+	struct pa_arena *block_arena;
+	uint32_t *key_first;
+	struct key_range *key_ranges;
+	uint32_t nkey_ranges, key_ranges_cap;
+	uint32_t *lat; /* the region's latencies (latency()), made by build_edges */
 };
 
 struct sched_undo_region {
@@ -70,7 +83,8 @@ static bool is_memory_unit(unsigned unit)
 }
 
 /* Instructions that keep their place: everything else moves only within the stretch
- * between two of them. */
+ * between two of them.  This part looks at the instruction's kind; is_pinned_by_ranges
+ * at its registers. */
 static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 {
 	const struct amd_isa_op *row = sched_row(in);
@@ -91,9 +105,14 @@ static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++)
 		if (in->opnds[i].kind == MIR_SPECIAL && !sched_opnd_slots(fn, &in->opnds[i]).count)
 			return true; /* e.g. flat_scratch: its readers are not tracked either */
-	struct sched_range r[SCHED_MAX_RANGES];
-	return sched_insn_uses(fn, in, r) >= SCHED_MAX_RANGES - 1 ||
-	       sched_insn_defs(fn, in, r) >= SCHED_MAX_RANGES - 1;
+	return false;
+}
+
+/* The rest of the test: an instruction whose register ranges (sched_insn_uses/defs counts
+ * nuses, ndefs) may have been cut at SCHED_MAX_RANGES keeps its place too. */
+static bool is_pinned_by_ranges(unsigned nuses, unsigned ndefs)
+{
+	return nuses >= SCHED_MAX_RANGES - 1 || ndefs >= SCHED_MAX_RANGES - 1;
 }
 
 static void add_edge(struct region *rg, uint32_t from, uint32_t to, uint32_t lat)
@@ -139,19 +158,15 @@ static bool opnd_is_vgpr(const struct mir_function *fn, const struct mir_opnd *o
 	return o->kind == MIR_VGPR || (o->kind == MIR_VREG && fn->vregs[o->v].file == MIR_VGPR);
 }
 
-struct key_range {
-	uint32_t first, count;
-};
-enum { MAX_KEY_RANGES = 2 * SCHED_MAX_RANGES + AMD_MAX_OPNDS + 2 };
-
 /* The registers `in` reads (defs false) or writes (defs true) as key ranges: physical
- * operands and implicit registers from sched_insn_uses/defs, virtual ones from the
- * operands; vector instructions (and copies into VGPRs) also read EXEC. */
+ * operands and implicit registers from sched_insn_uses/defs (*nsched: how many), virtual
+ * ones from the operands; vector instructions (and copies into VGPRs) also read EXEC. */
 static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bool defs,
-                          struct key_range out[MAX_KEY_RANGES])
+                          struct key_range out[MAX_KEY_RANGES], unsigned *nsched)
 {
 	struct sched_range r[SCHED_MAX_RANGES];
 	unsigned nr = defs ? sched_insn_defs(rg->fn, in, r) : sched_insn_uses(rg->fn, in, r);
+	*nsched = nr;
 	unsigned n = 0;
 	for (unsigned k = 0; k < nr; k++)
 		out[n++] = (struct key_range){r[k].first, r[k].count};
@@ -202,6 +217,10 @@ static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_
 {
 	rg->number++;
 	rg->nedges = rg->nreaders = 0;
+	rg->lat = PA_NEW_ARRAY(rg->a, uint32_t, n);
+	for (uint32_t i = 0; i < n; i++)
+		rg->lat[i] = latency(rg, &insns[i]);
+	const uint32_t *key_first = rg->key_first + 2 * rg->start;
 	/* per address space: the last store, and the loads since it (a list through
 	 * load_next, one list per space) */
 	uint32_t last_store[NSPACES], loads_head[NSPACES], *load_next[NSPACES];
@@ -212,15 +231,15 @@ static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_
 	for (uint32_t i = 0; i < n; i++) {
 		const struct mir_insn *in = &insns[i];
 		const struct amd_isa_op *row = sched_row(in);
-		struct key_range uses[MAX_KEY_RANGES], defs[MAX_KEY_RANGES];
-		unsigned nu = insn_keys(rg, in, false, uses);
-		unsigned nd = insn_keys(rg, in, true, defs);
+		const struct key_range *uses = rg->key_ranges + key_first[2 * i];
+		const struct key_range *defs = rg->key_ranges + key_first[2 * i + 1];
+		unsigned nu = key_first[2 * i + 1] - key_first[2 * i];
+		unsigned nd = key_first[2 * i + 2] - key_first[2 * i + 1];
 		for (unsigned r = 0; r < nu; r++)
 			for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++) {
 				touch(rg, s);
 				if (rg->last_def[s] != NONE)
-					add_edge(rg, rg->last_def[s], i,
-					         latency(rg, &insns[rg->last_def[s]]));
+					add_edge(rg, rg->last_def[s], i, rg->lat[rg->last_def[s]]);
 			}
 		for (unsigned r = 0; r < nd; r++)
 			for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
@@ -509,8 +528,7 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	uint32_t *npreds = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *succ_first = PA_NEW_ARRAY(a, uint32_t, n + 1);
 	uint32_t *succ = PA_NEW_ARRAY(a, uint32_t, rg->nedges + 1);
-	for (uint32_t i = 0; i < n; i++)
-		height[i] = latency(rg, &insns[i]);
+	memcpy(height, rg->lat, n * sizeof *height);
 	/* edges were made in increasing `to`: walking them backwards finishes every
 	 * instruction's height before it is propagated to its predecessors */
 	for (uint32_t e = rg->nedges; e-- > 0;) {
@@ -551,6 +569,45 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	}
 }
 
+/* Appends ranges to the block's key ranges. */
+static void push_keys(struct region *rg, const struct key_range *r, unsigned n)
+{
+	rg->key_ranges = pa_arena_grow(rg->block_arena, rg->key_ranges, &rg->key_ranges_cap,
+	                               rg->nkey_ranges + n, sizeof *rg->key_ranges);
+	memcpy(rg->key_ranges + rg->nkey_ranges, r, n * sizeof *r);
+	rg->nkey_ranges += n;
+}
+
+/* Every instruction's keys (rg->key_first, rg->key_ranges), made once per block for the
+ * pinned test and the dependence graph (each asked sched_insn_uses/defs before); returns
+ * which instructions keep their place.  An instruction pinned by its kind gets no keys
+ * (its region ends before it). */
+static bool *block_keys(struct region *rg, const struct mir_block *bl)
+{
+	pa_arena_reset(rg->block_arena);
+	rg->key_ranges = NULL;
+	rg->nkey_ranges = rg->key_ranges_cap = 0;
+	rg->key_first = PA_NEW_ARRAY(rg->block_arena, uint32_t, 2 * (size_t)bl->ninsns + 1);
+	bool *pinned = PA_NEW_ARRAY(rg->block_arena, bool, bl->ninsns + 1);
+	for (uint32_t i = 0; i < bl->ninsns; i++) {
+		const struct mir_insn *in = &bl->insns[i];
+		rg->key_first[2 * i] = rg->nkey_ranges;
+		pinned[i] = is_pinned(rg->fn, in);
+		if (pinned[i]) {
+			rg->key_first[2 * i + 1] = rg->nkey_ranges;
+			continue;
+		}
+		struct key_range keys[MAX_KEY_RANGES];
+		unsigned nuses, ndefs;
+		push_keys(rg, keys, insn_keys(rg, in, false, keys, &nuses));
+		rg->key_first[2 * i + 1] = rg->nkey_ranges;
+		push_keys(rg, keys, insn_keys(rg, in, true, keys, &ndefs));
+		pinned[i] = is_pinned_by_ranges(nuses, ndefs);
+	}
+	rg->key_first[2 * bl->ninsns] = rg->nkey_ranges;
+	return pinned;
+}
+
 static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo)
 {
 	struct region rg;
@@ -573,11 +630,15 @@ static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sch
 	rg.last_def = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
 	rg.reader_head = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
 	memset(rg.stamp, 0xff, nkeys * sizeof *rg.stamp);
+	struct pa_arena block_arena;
+	pa_arena_init(&block_arena);
+	rg.block_arena = &block_arena;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
+		bool *pinned = block_keys(&rg, bl);
 		uint32_t start = 0;
 		for (uint32_t i = 0; i <= bl->ninsns; i++) {
-			if (i < bl->ninsns && !is_pinned(fn, &bl->insns[i]))
+			if (i < bl->ninsns && !pinned[i])
 				continue;
 			if (i - start > 2) {
 				pa_arena_reset(rg.a);
@@ -593,6 +654,7 @@ static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sch
 		}
 	}
 	pa_arena_free(rg.a);
+	pa_arena_free(&block_arena);
 }
 
 void sched_list(struct mir_function *fn, bool virtual_regs)
