@@ -636,8 +636,14 @@ static uint32_t delay_for(struct hz *hz, const struct mir_insn *in, const struct
 	 * search also ends once every register read has met its producer (nothing older can
 	 * feed it), or once both kinds of producer are found. */
 	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
+	/* Without a TRANS in the window, the search is over once no VALU can be named either
+	 * (one found, or four counted: the next would be VALU_DEP_5): the rest of the window
+	 * could only clear registers, which names nothing. */
+	bool trans_in_window = hz->last_trans != UINT32_MAX && hz->last_trans >= stop;
 	for (uint32_t j = nbefore;
 	     j-- > stop && (nvalu < 4 || ntrans < 3) && npending && !(valu_dep && trans_dep);) {
+		if (!trans_in_window && (valu_dep || nvalu >= 4))
+			break;
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
@@ -749,6 +755,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	hz->cur_block = b;
 	hz->stamp++; /* (delay_for's memo: a new block) */
 	hz->npool = 0;
+	hz->last_trans = UINT32_MAX;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
@@ -766,6 +773,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 					stats->delays++;
 			}
 		}
+		if (hz_unit_of(in) == AMD_UNIT_TRANS)
+			hz->last_trans = nfresh;
 		fresh[nfresh++] = *in;
 		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}

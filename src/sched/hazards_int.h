@@ -44,6 +44,7 @@ struct hz {
 	uint32_t memo_cap, stamp;
 	struct sched_range *pool; /* the memo's registers */
 	uint32_t npool, pool_cap;
+	uint32_t last_trans; /* the block's latest TRANS in fresh[] (UINT32_MAX: none yet) */
 };
 
 /* ---- instruction classes (hazards.c's and the matrix rules') ---- */
