@@ -34,7 +34,9 @@
  * Registers: a renamed pair lives over the union of its two values' ranges and its dwords
  * are allocated together (aligned), which may cost registers; no copy is ever added.
  * requires: MIR on virtual registers before allocation, last of the clean-ups.
- * breaks: nothing.  complexity: O(instructions x WINDOW x operands) plus one renaming sweep. */
+ * breaks: nothing.  complexity: O(instructions x WINDOW x operands) plus one renaming sweep
+ * (whether j can move up to i is looked up in marks of what the window so far writes and
+ * names, per vreg, instead of walking the instructions between for every candidate j). */
 #include <string.h>
 
 #include "isa/isa.h"
@@ -49,6 +51,13 @@ struct pack {
 	uint8_t *map_sub;
 	bool *dead; /* per instruction of the current block: merged into an earlier one */
 	unsigned npacked;
+	/* The dwords the instructions from i up to the candidate j write, and those after i
+	 * mention, per vreg (valid where stamp == scan): movable's test is then a look-up per
+	 * operand of j instead of a walk over the instructions between.  `wide`: an operand
+	 * past dword 63 was met, and the walk is taken. */
+	uint32_t *stamp, marks_cap, scan;
+	uint64_t *written, *mentioned;
+	bool wide;
 };
 
 /* A one-dword value: vreg v, dword sub (after the renamings so far). */
@@ -140,6 +149,72 @@ static bool movable(const struct pack *pk, const struct mir_block *bl, uint32_t 
 		for (unsigned s = 1; s < jn->nopnds; s++)
 			if (touches(pk, in, resolve(pk, &jn->opnds[s]), true))
 				return false;
+	}
+	return true;
+}
+
+/* Starts the marks for a new i: arrays for every vreg there is now (apply adds vregs). */
+static void marks_begin(struct pack *pk)
+{
+	uint32_t n = pk->fn->nvregs;
+	if (n > pk->marks_cap) {
+		pk->marks_cap = 2 * n + 16;
+		pk->stamp = PA_NEW_ARRAY(pk->fn->arena, uint32_t, pk->marks_cap);
+		pk->written = PA_NEW_ARRAY(pk->fn->arena, uint64_t, pk->marks_cap);
+		pk->mentioned = PA_NEW_ARRAY(pk->fn->arena, uint64_t, pk->marks_cap);
+		pk->scan = 0;
+	}
+	pk->scan++;
+	pk->wide = false;
+}
+
+/* Marks the dwords instruction `in` writes and, when it comes after i (`mentions`), all the
+ * dwords it names (as touches() covers them). */
+static void marks_add(struct pack *pk, const struct mir_insn *in, bool mentions)
+{
+	for (unsigned k = 0; k < in->nopnds; k++) {
+		const struct mir_opnd *o = &in->opnds[k];
+		if (o->kind != MIR_VREG)
+			continue;
+		struct loc r = resolve(pk, o);
+		if (r.sub + o->width > 64) {
+			pk->wide = true;
+			continue;
+		}
+		if (pk->stamp[r.v] != pk->scan) {
+			pk->stamp[r.v] = pk->scan;
+			pk->written[r.v] = pk->mentioned[r.v] = 0;
+		}
+		uint64_t bits = (o->width >= 64 ? ~0ull : (1ull << o->width) - 1) << r.sub;
+		if (mir_opnd_is_def(in, k))
+			pk->written[r.v] |= bits;
+		if (mentions)
+			pk->mentioned[r.v] |= bits;
+	}
+}
+
+static bool marked(const struct pack *pk, const uint64_t *marks, struct loc l)
+{
+	return pk->stamp[l.v] == pk->scan && (marks[l.v] >> l.sub & 1);
+}
+
+/* movable(pk, bl, i, j) from the marks of the instructions in [i, j) that are not dead.  No
+ * instruction between writes EXEC: pack_block's scan stops at one. */
+static bool movable_marked(const struct pack *pk, const struct mir_block *bl, uint32_t i,
+                           uint32_t j)
+{
+	const struct mir_insn *jn = &bl->insns[j];
+	if (pk->wide || jn->opnds[0].sub >= 64)
+		return movable(pk, bl, i, j);
+	struct loc dst = resolve(pk, &jn->opnds[0]);
+	if (dst.sub >= 64 || marked(pk, pk->mentioned, dst))
+		return false;
+	for (unsigned s = 1; s < jn->nopnds; s++) {
+		struct loc l = resolve(pk, &jn->opnds[s]);
+		if (l.sub >= 64)
+			return movable(pk, bl, i, j);
+		if (marked(pk, pk->written, l))
+			return false;
 	}
 	return true;
 }
@@ -250,6 +325,8 @@ static void pack_block(struct pack *pk, uint32_t b)
 		if (pk->dead[i] || !candidate(pk, &bl->insns[i]))
 			continue;
 		uint32_t end = bl->ninsns - i > WINDOW ? i + WINDOW : bl->ninsns;
+		marks_begin(pk);
+		uint32_t marked_to = i; /* the marks hold [i, marked_to) (made when first needed) */
 		for (uint32_t j = i + 1; j < end; j++) {
 			const struct mir_insn *jn = &bl->insns[j];
 			if (pk->dead[j])
@@ -258,11 +335,16 @@ static void pack_block(struct pack *pk, uint32_t b)
 				break;
 			struct plan p;
 			if (jn->op != bl->insns[i].op || !candidate(pk, jn) ||
-			    !plan_pair(pk, &bl->insns[i], jn, &p) || !movable(pk, bl, i, j))
+			    !plan_pair(pk, &bl->insns[i], jn, &p))
 				continue;
-			apply(pk, &bl->insns[i], jn, &p);
-			pk->dead[j] = true;
-			break;
+			for (; marked_to < j; marked_to++)
+				if (!pk->dead[marked_to])
+					marks_add(pk, &bl->insns[marked_to], marked_to > i);
+			if (movable_marked(pk, bl, i, j)) {
+				apply(pk, &bl->insns[i], jn, &p);
+				pk->dead[j] = true;
+				break;
+			}
 		}
 	}
 	uint32_t n = 0;
