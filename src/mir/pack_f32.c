@@ -43,6 +43,8 @@
 #include "mir/mir.h"
 
 enum { WINDOW = 48, MAX_SRCS = 3, MAX_MERGES = MAX_SRCS + 1, UNMAPPED = 0xffffffffu };
+enum { MARK_SLOTS = 512 }; /* a power of two above WINDOW x AMD_MAX_OPNDS */
+_Static_assert(MARK_SLOTS > WINDOW * AMD_MAX_OPNDS, "a window's vregs fit in the marks");
 
 struct pack {
 	struct mir_function *fn;
@@ -52,11 +54,16 @@ struct pack {
 	bool *dead; /* per instruction of the current block: merged into an earlier one */
 	unsigned npacked;
 	/* The dwords the instructions from i up to the candidate j write, and those after i
-	 * mention, per vreg (valid where stamp == scan): movable's test is then a look-up per
-	 * operand of j instead of a walk over the instructions between.  `wide`: an operand
-	 * past dword 63 was met, and the walk is taken. */
-	uint32_t *stamp, marks_cap, scan;
-	uint64_t *written, *mentioned;
+	 * mention, per vreg: movable's test is then a look-up per operand of j instead of a
+	 * walk over the instructions between.  A small open-addressed table (a window names
+	 * at most WINDOW x AMD_MAX_OPNDS vregs; an entry counts where its stamp is `scan`), so
+	 * nothing is allocated.  `wide`: an operand past dword 63 was met, and the walk is
+	 * taken. */
+	struct mark {
+		uint32_t v, stamp;
+		uint64_t written, mentioned;
+	} marks[MARK_SLOTS];
+	uint32_t scan;
 	bool wide;
 };
 
@@ -153,19 +160,30 @@ static bool movable(const struct pack *pk, const struct mir_block *bl, uint32_t 
 	return true;
 }
 
-/* Starts the marks for a new i: arrays for every vreg there is now (apply adds vregs). */
+/* Starts the marks for a new i (scan 0 is never a live stamp). */
 static void marks_begin(struct pack *pk)
 {
-	uint32_t n = pk->fn->nvregs;
-	if (n > pk->marks_cap) {
-		pk->marks_cap = 2 * n + 16;
-		pk->stamp = PA_NEW_ARRAY(pk->fn->arena, uint32_t, pk->marks_cap);
-		pk->written = PA_NEW_ARRAY(pk->fn->arena, uint64_t, pk->marks_cap);
-		pk->mentioned = PA_NEW_ARRAY(pk->fn->arena, uint64_t, pk->marks_cap);
-		pk->scan = 0;
+	if (++pk->scan == 0) {
+		memset(pk->marks, 0, sizeof pk->marks);
+		pk->scan = 1;
 	}
-	pk->scan++;
 	pk->wide = false;
+}
+
+/* The entry of vreg v in this scan's marks; `add`: made when missing (else NULL). */
+static struct mark *mark_of(struct pack *pk, uint32_t v, bool add)
+{
+	for (uint32_t h = (v * 2654435761u) >> 23;; h = (h + 1) & (MARK_SLOTS - 1)) {
+		struct mark *m = &pk->marks[h];
+		if (m->stamp != pk->scan) {
+			if (!add)
+				return NULL;
+			*m = (struct mark){.v = v, .stamp = pk->scan};
+			return m;
+		}
+		if (m->v == v)
+			return m;
+	}
 }
 
 /* Marks the dwords instruction `in` writes and, when it comes after i (`mentions`), all the
@@ -181,39 +199,37 @@ static void marks_add(struct pack *pk, const struct mir_insn *in, bool mentions)
 			pk->wide = true;
 			continue;
 		}
-		if (pk->stamp[r.v] != pk->scan) {
-			pk->stamp[r.v] = pk->scan;
-			pk->written[r.v] = pk->mentioned[r.v] = 0;
-		}
+		struct mark *m = mark_of(pk, r.v, true);
 		uint64_t bits = (o->width >= 64 ? ~0ull : (1ull << o->width) - 1) << r.sub;
 		if (mir_opnd_is_def(in, k))
-			pk->written[r.v] |= bits;
+			m->written |= bits;
 		if (mentions)
-			pk->mentioned[r.v] |= bits;
+			m->mentioned |= bits;
 	}
 }
 
-static bool marked(const struct pack *pk, const uint64_t *marks, struct loc l)
+/* Whether dword l is among the written (or else mentioned) marks. */
+static bool marked(struct pack *pk, bool written, struct loc l)
 {
-	return pk->stamp[l.v] == pk->scan && (marks[l.v] >> l.sub & 1);
+	const struct mark *m = mark_of(pk, l.v, false);
+	return m && ((written ? m->written : m->mentioned) >> l.sub & 1);
 }
 
 /* movable(pk, bl, i, j) from the marks of the instructions in [i, j) that are not dead.  No
  * instruction between writes EXEC: pack_block's scan stops at one. */
-static bool movable_marked(const struct pack *pk, const struct mir_block *bl, uint32_t i,
-                           uint32_t j)
+static bool movable_marked(struct pack *pk, const struct mir_block *bl, uint32_t i, uint32_t j)
 {
 	const struct mir_insn *jn = &bl->insns[j];
 	if (pk->wide || jn->opnds[0].sub >= 64)
 		return movable(pk, bl, i, j);
 	struct loc dst = resolve(pk, &jn->opnds[0]);
-	if (dst.sub >= 64 || marked(pk, pk->mentioned, dst))
+	if (dst.sub >= 64 || marked(pk, false, dst))
 		return false;
 	for (unsigned s = 1; s < jn->nopnds; s++) {
 		struct loc l = resolve(pk, &jn->opnds[s]);
 		if (l.sub >= 64)
 			return movable(pk, bl, i, j);
-		if (marked(pk, pk->written, l))
+		if (marked(pk, true, l))
 			return false;
 	}
 	return true;
