@@ -88,9 +88,11 @@ static bool mentions(const struct mir_insn *in, uint32_t vreg)
 	return false;
 }
 
-/* Whether copy c (block b, index ci) can be coalesced. */
+/* Whether copy c (block b, index ci) can be coalesced.  last_exec: the block's latest
+ * instruction before ci that writes EXEC (NONE: none; renames and deleted copies do not
+ * change which instructions write it). */
 static bool can_coalesce(const struct mir_function *fn, const struct vinfo *vi, uint32_t b,
-                         uint32_t ci)
+                         uint32_t ci, uint32_t last_exec)
 {
 	const struct mir_block *bl = &fn->blocks[b];
 	const struct mir_insn *c = &bl->insns[ci];
@@ -113,15 +115,11 @@ static bool can_coalesce(const struct mir_function *fn, const struct vinfo *vi, 
 	 * without B).  A copy in a preheader, whose loop redefines p later, is refused. */
 	if (x->outside_use && (vi[d->v].last_def_block != b || vi[d->v].defs_in_last != 1))
 		return false;
-	if (mir_writes_exec(fn, &bl->insns[x->def_index]))
+	if (last_exec != NONE && last_exec >= x->def_index) /* the definition or one after it */
 		return false;
-	for (uint32_t i = x->def_index + 1; i < bl->ninsns; i++) {
-		if (i == ci)
-			continue;
-		const struct mir_insn *in = &bl->insns[i];
-		if (mentions(in, d->v) || (i < ci && mir_writes_exec(fn, in)))
+	for (uint32_t i = x->def_index + 1; i < bl->ninsns; i++)
+		if (i != ci && mentions(&bl->insns[i], d->v))
 			return false;
-	}
 	return true;
 }
 
@@ -163,9 +161,10 @@ static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32
 	struct mir_block *bl = &fn->blocks[b];
 	unsigned removed = 0;
 	apply_renames(bl, renamed);
+	uint32_t last_exec = NONE; /* (asked once per instruction, as the scan passes it) */
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		struct mir_insn *in = &bl->insns[i];
-		if ((in->flags & MIR_IF_PARALLEL) && can_coalesce(fn, vi, b, i)) {
+		if ((in->flags & MIR_IF_PARALLEL) && can_coalesce(fn, vi, b, i, last_exec)) {
 			uint32_t p = in->opnds[0].v, v = in->opnds[1].v;
 			rename_vreg(bl, vi[v].def_index, v, p);
 			if (vi[v].outside_use)
@@ -174,6 +173,8 @@ static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32
 			in->op = MIR_NUM_OPS; /* deleted below */
 			removed++;
 		}
+		if (mir_writes_exec(fn, in)) /* (a deleted copy wrote no EXEC either) */
+			last_exec = i;
 	}
 	uint32_t out = 0;
 	for (uint32_t i = 0; i < bl->ninsns; i++)

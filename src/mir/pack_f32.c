@@ -40,13 +40,17 @@
  * are allocated together (aligned), which may cost registers; no copy is ever added.
  * requires: MIR on virtual registers before allocation, after the other clean-ups (then
  * mir_fold_sdwa). breaks: nothing.  complexity: O(instructions x WINDOW x operands) plus one
- * renaming sweep. */
+ * renaming sweep (whether j can move up to i is looked up in marks of what the window so far
+ * writes and names, per vreg, instead of walking the instructions between for every
+ * candidate j). */
 #include <string.h>
 
 #include "isa/isa.h"
 #include "mir/mir.h"
 
 enum { WINDOW = 48, MAX_SRCS = 3, MAX_MERGES = MAX_SRCS + 1, UNMAPPED = 0xffffffffu };
+enum { MARK_SLOTS = 512 }; /* a power of two above WINDOW x AMD_MAX_OPNDS */
+_Static_assert(MARK_SLOTS > WINDOW * AMD_MAX_OPNDS, "a window's vregs fit in the marks");
 
 struct pack {
 	struct mir_function *fn;
@@ -55,6 +59,18 @@ struct pack {
 	uint8_t *map_sub;
 	bool *dead; /* per instruction of the current block: merged into an earlier one */
 	unsigned npacked;
+	/* The dwords the instructions from i up to the candidate j write, and those after i
+	 * mention, per vreg: movable's test is then a look-up per operand of j instead of a
+	 * walk over the instructions between.  A small open-addressed table (a window names
+	 * at most WINDOW x AMD_MAX_OPNDS vregs; an entry counts where its stamp is `scan`), so
+	 * nothing is allocated.  `wide`: an operand past dword 63 was met, and the walk is
+	 * taken. */
+	struct mark {
+		uint32_t v, stamp;
+		uint64_t written, mentioned;
+	} marks[MARK_SLOTS];
+	uint32_t scan;
+	bool wide;
 };
 
 /* A one-dword value: vreg v, dword sub (after the renamings so far). */
@@ -158,6 +174,81 @@ static bool movable(const struct pack *pk, const struct mir_block *bl, uint32_t 
 		for (unsigned s = 1; s < jn->nopnds; s++)
 			if (touches(pk, in, resolve(pk, &jn->opnds[s]), true))
 				return false;
+	}
+	return true;
+}
+
+/* Starts the marks for a new i (scan 0 is never a live stamp). */
+static void marks_begin(struct pack *pk)
+{
+	if (++pk->scan == 0) {
+		memset(pk->marks, 0, sizeof pk->marks);
+		pk->scan = 1;
+	}
+	pk->wide = false;
+}
+
+/* The entry of vreg v in this scan's marks; `add`: made when missing (else NULL). */
+static struct mark *mark_of(struct pack *pk, uint32_t v, bool add)
+{
+	for (uint32_t h = (v * 2654435761u) >> 23;; h = (h + 1) & (MARK_SLOTS - 1)) {
+		struct mark *m = &pk->marks[h];
+		if (m->stamp != pk->scan) {
+			if (!add)
+				return NULL;
+			*m = (struct mark){.v = v, .stamp = pk->scan};
+			return m;
+		}
+		if (m->v == v)
+			return m;
+	}
+}
+
+/* Marks the dwords instruction `in` writes and, when it comes after i (`mentions`), all the
+ * dwords it names (as touches() covers them). */
+static void marks_add(struct pack *pk, const struct mir_insn *in, bool mentions)
+{
+	for (unsigned k = 0; k < in->nopnds; k++) {
+		const struct mir_opnd *o = &in->opnds[k];
+		if (o->kind != MIR_VREG)
+			continue;
+		struct loc r = resolve(pk, o);
+		if (r.sub + o->width > 64) {
+			pk->wide = true;
+			continue;
+		}
+		struct mark *m = mark_of(pk, r.v, true);
+		uint64_t bits = (o->width >= 64 ? ~0ull : (1ull << o->width) - 1) << r.sub;
+		if (mir_opnd_is_def(in, k))
+			m->written |= bits;
+		if (mentions)
+			m->mentioned |= bits;
+	}
+}
+
+/* Whether dword l is among the written (or else mentioned) marks. */
+static bool marked(struct pack *pk, bool written, struct loc l)
+{
+	const struct mark *m = mark_of(pk, l.v, false);
+	return m && ((written ? m->written : m->mentioned) >> l.sub & 1);
+}
+
+/* movable(pk, bl, i, j) from the marks of the instructions in [i, j) that are not dead.  No
+ * instruction between writes EXEC: pack_block's scan stops at one. */
+static bool movable_marked(struct pack *pk, const struct mir_block *bl, uint32_t i, uint32_t j)
+{
+	const struct mir_insn *jn = &bl->insns[j];
+	if (pk->wide || jn->opnds[0].sub >= 64)
+		return movable(pk, bl, i, j);
+	struct loc dst = resolve(pk, &jn->opnds[0]);
+	if (dst.sub >= 64 || marked(pk, false, dst))
+		return false;
+	for (unsigned s = 1; s < jn->nopnds; s++) {
+		struct loc l = resolve(pk, &jn->opnds[s]);
+		if (l.sub >= 64)
+			return movable(pk, bl, i, j);
+		if (marked(pk, true, l))
+			return false;
 	}
 	return true;
 }
@@ -268,6 +359,8 @@ static void pack_block(struct pack *pk, uint32_t b)
 		if (pk->dead[i] || !candidate(pk, &bl->insns[i]))
 			continue;
 		uint32_t end = bl->ninsns - i > WINDOW ? i + WINDOW : bl->ninsns;
+		marks_begin(pk);
+		uint32_t marked_to = i; /* the marks hold [i, marked_to) (made when first needed) */
 		for (uint32_t j = i + 1; j < end; j++) {
 			const struct mir_insn *jn = &bl->insns[j];
 			if (pk->dead[j])
@@ -276,12 +369,16 @@ static void pack_block(struct pack *pk, uint32_t b)
 				break;
 			struct plan p;
 			if (packed_row(jn->op) != packed_row(bl->insns[i].op) ||
-			    !candidate(pk, jn) || !plan_pair(pk, &bl->insns[i], jn, &p) ||
-			    !movable(pk, bl, i, j))
+			    !candidate(pk, jn) || !plan_pair(pk, &bl->insns[i], jn, &p))
 				continue;
-			apply(pk, &bl->insns[i], jn, &p);
-			pk->dead[j] = true;
-			break;
+			for (; marked_to < j; marked_to++)
+				if (!pk->dead[marked_to])
+					marks_add(pk, &bl->insns[marked_to], marked_to > i);
+			if (movable_marked(pk, bl, i, j)) {
+				apply(pk, &bl->insns[i], jn, &p);
+				pk->dead[j] = true;
+				break;
+			}
 		}
 	}
 	uint32_t n = 0;

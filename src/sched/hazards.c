@@ -527,10 +527,44 @@ enum { NUM_RULES = sizeof rules / sizeof rules[0] };
 
 /* What `rule` needs before `consumer`, looking back from position `end` of block b (whose
  * instructions are `insns`): FIX_NOP wait states missing, or 1 for a hit of another fix. */
+static bool producer_is_mfma(const struct rule *r);
+
+/* Walks a whole block b for an MFMA-producer rule in a function without MFMA, whose step
+ * continues at every instruction without a miss: only the wait states and the count matter,
+ * and the per-instruction loop of walk() ends inside the block exactly when the block's
+ * totals reach the rule's states or WALK_LIMIT (both grow with every instruction).  True
+ * when the walk ends here, with *result what walk() returns then; else lk is past the block. */
+static bool walk_plain_block(const struct hz *hz, const struct rule *rule, uint32_t b,
+                             struct look *lk, unsigned *result)
+{
+	const struct mir_block *bl = &hz->fn->blocks[b];
+	if (!hz->block_known[b]) {
+		uint32_t states = 0;
+		for (uint32_t j = 0; j < bl->ninsns; j++)
+			states += wait_states(&bl->insns[j]);
+		hz->block_states[b] = states;
+		hz->block_known[b] = true;
+	}
+	lk->states += hz->block_states[b];
+	lk->count += bl->ninsns;
+	if ((rule->fix == FIX_NOP && lk->states >= rule->states) || lk->count >= WALK_LIMIT) {
+		*result = rule->fix == FIX_NOP ? lk->miss : 1;
+		return true;
+	}
+	return false;
+}
+
 static unsigned walk(const struct hz *hz, const struct rule *rule, const struct mir_insn *consumer,
                      uint32_t b, const struct mir_insn *insns, uint32_t end, struct look lk,
                      unsigned depth)
 {
+	unsigned result;
+	if (hz->block_known && insns == hz->fn->blocks[b].insns &&
+	    end == hz->fn->blocks[b].ninsns && producer_is_mfma(rule)) {
+		if (walk_plain_block(hz, rule, b, &lk, &result))
+			return result;
+		end = 0; /* (the block is passed) */
+	}
 	for (uint32_t j = end; j-- > 0;) {
 		const struct mir_insn *p = &insns[j];
 		if (hz->ignore_fixes && is_fix(p))
@@ -636,8 +670,14 @@ static uint32_t delay_for(struct hz *hz, const struct mir_insn *in, const struct
 	 * search also ends once every register read has met its producer (nothing older can
 	 * feed it), or once both kinds of producer are found. */
 	uint32_t stop = nbefore > DELAY_WINDOW ? nbefore - DELAY_WINDOW : 0;
+	/* Without a TRANS in the window, the search is over once no VALU can be named either
+	 * (one found, or four counted: the next would be VALU_DEP_5): the rest of the window
+	 * could only clear registers, which names nothing. */
+	bool trans_in_window = hz->last_trans != UINT32_MAX && hz->last_trans >= stop;
 	for (uint32_t j = nbefore;
 	     j-- > stop && (nvalu < 4 || ntrans < 3) && npending && !(valu_dep && trans_dep);) {
+		if (!trans_in_window && (valu_dep || nvalu >= 4))
+			break;
 		const struct mir_insn *p = &before[j];
 		if (depctr_field(p, 12, 4) == 0)
 			break;
@@ -749,6 +789,7 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	hz->cur_block = b;
 	hz->stamp++; /* (delay_for's memo: a new block) */
 	hz->npool = 0;
+	hz->last_trans = UINT32_MAX;
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
 		fresh = *stage = pa_arena_grow(hz->fn->arena, fresh, cap,
@@ -766,6 +807,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 					stats->delays++;
 			}
 		}
+		if (hz_unit_of(in) == AMD_UNIT_TRANS)
+			hz->last_trans = nfresh;
 		fresh[nfresh++] = *in;
 		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}
@@ -773,6 +816,8 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 	if (nfresh)
 		memcpy(bl->insns, fresh, nfresh * sizeof *fresh);
 	bl->ninsns = bl->cap = nfresh;
+	if (hz->block_known)
+		hz->block_known[b] = false; /* (its fixes are in now) */
 }
 
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
@@ -786,6 +831,10 @@ void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 			hz.no_mfma = !hz_mfma_of(&fn->blocks[b].insns[i]);
 	sched_preds(fn, a, &hz.preds, &hz.npreds);
 	hz.visited = pa_arena_alloc(a, fn->nblocks + 1, 1);
+	if (hz.no_mfma) { /* (the notes, which look through fixes, walk every instruction) */
+		hz.block_states = PA_NEW_ARRAY(a, uint32_t, fn->nblocks + 1);
+		hz.block_known = PA_NEW_ARRAY(a, bool, fn->nblocks + 1);
+	}
 	struct mir_insn *stage = NULL;
 	uint32_t cap = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

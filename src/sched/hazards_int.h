@@ -44,6 +44,12 @@ struct hz {
 	uint32_t memo_cap, stamp;
 	struct sched_range *pool; /* the memo's registers */
 	uint32_t npool, pool_cap;
+	uint32_t last_trans; /* the block's latest TRANS in fresh[] (UINT32_MAX: none yet) */
+	/* per block, for the MFMA-producer rules' walks in a function without MFMA (walk):
+	 * its wait states (block_states) and instructions as it is now; block_known[b] is
+	 * cleared when block b is rewritten */
+	uint32_t *block_states;
+	bool *block_known;
 };
 
 /* ---- instruction classes (hazards.c's and the matrix rules') ---- */

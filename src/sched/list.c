@@ -31,6 +31,14 @@
 
 enum { NONE = 0xffffffffu };
 
+struct key_range {
+	uint32_t first, count;
+};
+enum { MAX_KEY_RANGES = 2 * SCHED_MAX_RANGES + AMD_MAX_OPNDS + 2 };
+
+/* Address spaces a memory instruction may touch (bits), for the memory dependences. */
+enum { SPACE_LDS = 1, SPACE_GLOBAL = 2, SPACE_SCRATCH = 4, NSPACES = 3 };
+
 struct edge {
 	uint32_t from, to, lat;
 };
@@ -50,6 +58,11 @@ struct region {
 	uint32_t number;
 	struct sched_undo *undo; /* (or NULL) where a region's new order is recorded */
 	uint32_t block, start;   /* the region being scheduled: block, first instruction */
+	/* the region's graph is built as its instructions are met (region_add): per address
+	 * space, the last store and the loads since it (a list through load_next); arrays of
+	 * the longest block's size, made once, each entry written before it is read */
+	uint32_t last_store[NSPACES], loads_head[NSPACES], *load_next[NSPACES];
+	uint32_t *lat; /* the region's latencies (latency()) */
 };
 
 struct sched_undo_region {
@@ -70,7 +83,8 @@ static bool is_memory_unit(unsigned unit)
 }
 
 /* Instructions that keep their place: everything else moves only within the stretch
- * between two of them. */
+ * between two of them.  This part looks at the instruction's kind; is_pinned_by_ranges
+ * at its registers. */
 static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 {
 	const struct amd_isa_op *row = sched_row(in);
@@ -91,9 +105,14 @@ static bool is_pinned(const struct mir_function *fn, const struct mir_insn *in)
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++)
 		if (in->opnds[i].kind == MIR_SPECIAL && !sched_opnd_slots(fn, &in->opnds[i]).count)
 			return true; /* e.g. flat_scratch: its readers are not tracked either */
-	struct sched_range r[SCHED_MAX_RANGES];
-	return sched_insn_uses(fn, in, r) >= SCHED_MAX_RANGES - 1 ||
-	       sched_insn_defs(fn, in, r) >= SCHED_MAX_RANGES - 1;
+	return false;
+}
+
+/* The rest of the test: an instruction whose register ranges (sched_insn_uses/defs counts
+ * nuses, ndefs) may have been cut at SCHED_MAX_RANGES keeps its place too. */
+static bool is_pinned_by_ranges(unsigned nuses, unsigned ndefs)
+{
+	return nuses >= SCHED_MAX_RANGES - 1 || ndefs >= SCHED_MAX_RANGES - 1;
 }
 
 static void add_edge(struct region *rg, uint32_t from, uint32_t to, uint32_t lat)
@@ -139,19 +158,15 @@ static bool opnd_is_vgpr(const struct mir_function *fn, const struct mir_opnd *o
 	return o->kind == MIR_VGPR || (o->kind == MIR_VREG && fn->vregs[o->v].file == MIR_VGPR);
 }
 
-struct key_range {
-	uint32_t first, count;
-};
-enum { MAX_KEY_RANGES = 2 * SCHED_MAX_RANGES + AMD_MAX_OPNDS + 2 };
-
 /* The registers `in` reads (defs false) or writes (defs true) as key ranges: physical
- * operands and implicit registers from sched_insn_uses/defs, virtual ones from the
- * operands; vector instructions (and copies into VGPRs) also read EXEC. */
+ * operands and implicit registers from sched_insn_uses/defs (*nsched: how many), virtual
+ * ones from the operands; vector instructions (and copies into VGPRs) also read EXEC. */
 static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bool defs,
-                          struct key_range out[MAX_KEY_RANGES])
+                          struct key_range out[MAX_KEY_RANGES], unsigned *nsched)
 {
 	struct sched_range r[SCHED_MAX_RANGES];
 	unsigned nr = defs ? sched_insn_defs(rg->fn, in, r) : sched_insn_uses(rg->fn, in, r);
+	*nsched = nr;
 	unsigned n = 0;
 	for (unsigned k = 0; k < nr; k++)
 		out[n++] = (struct key_range){r[k].first, r[k].count};
@@ -179,9 +194,6 @@ static unsigned insn_keys(const struct region *rg, const struct mir_insn *in, bo
 	return n;
 }
 
-/* Address spaces a memory instruction may touch (bits), for the memory dependences. */
-enum { SPACE_LDS = 1, SPACE_GLOBAL = 2, SPACE_SCRATCH = 4, NSPACES = 3 };
-
 static unsigned mem_spaces(const struct amd_isa_op *row)
 {
 	switch (row->format) {
@@ -197,67 +209,70 @@ static unsigned mem_spaces(const struct amd_isa_op *row)
 	}
 }
 
-/* The dependence edges of insns[0..n) (indices local to the region). */
-static void build_edges(struct region *rg, const struct mir_insn *insns, uint32_t n)
+/* Starts a region: an empty graph. */
+static void region_begin(struct region *rg)
 {
+	pa_arena_reset(rg->a);
+	rg->edges = NULL;
+	rg->edges_cap = rg->nedges = 0;
+	rg->reader_insn = rg->reader_next = NULL;
+	rg->readers_cap = rg->readers_cap2 = rg->nreaders = 0;
 	rg->number++;
-	rg->nedges = rg->nreaders = 0;
-	/* per address space: the last store, and the loads since it (a list through
-	 * load_next, one list per space) */
-	uint32_t last_store[NSPACES], loads_head[NSPACES], *load_next[NSPACES];
+	for (unsigned c = 0; c < NSPACES; c++)
+		rg->last_store[c] = rg->loads_head[c] = NONE;
+}
+
+/* Adds instruction i of the region (insns[i], indices local to the region) to its graph:
+ * its dependence edges on the instructions before it, from its keys (insn_keys).  The
+ * graph is built while the block is scanned for the region's end, so each instruction's
+ * keys are made once and not kept. */
+static void region_add(struct region *rg, const struct mir_insn *insns, uint32_t i,
+                       const struct key_range *uses, unsigned nu, const struct key_range *defs,
+                       unsigned nd)
+{
+	const struct mir_insn *in = &insns[i];
+	const struct amd_isa_op *row = sched_row(in);
+	rg->lat[i] = latency(rg, in);
+	for (unsigned r = 0; r < nu; r++)
+		for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++) {
+			touch(rg, s);
+			if (rg->last_def[s] != NONE)
+				add_edge(rg, rg->last_def[s], i, rg->lat[rg->last_def[s]]);
+		}
+	for (unsigned r = 0; r < nd; r++)
+		for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
+			touch(rg, s);
+			add_edge(rg, rg->last_def[s], i, 0);
+			for (uint32_t k = rg->reader_head[s]; k != NONE; k = rg->reader_next[k])
+				add_edge(rg, rg->reader_insn[k], i, 0);
+		}
+	/* readers after the edges above, so an instruction that reads and writes a register
+	 * does not depend on itself */
+	for (unsigned r = 0; r < nu; r++)
+		for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++)
+			add_reader(rg, s, i);
+	for (unsigned r = 0; r < nd; r++)
+		for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
+			rg->last_def[s] = i;
+			rg->reader_head[s] = NONE;
+		}
+	bool stores = row && (row->flags & (AMD_F_STORE | AMD_F_ATOMIC)) != 0;
+	bool loads = row && (row->flags & AMD_F_LOAD) != 0 && is_memory_unit(row->unit);
+	if (!stores && !loads)
+		return;
+	unsigned spaces = mem_spaces(row);
 	for (unsigned c = 0; c < NSPACES; c++) {
-		last_store[c] = loads_head[c] = NONE;
-		load_next[c] = PA_NEW_ARRAY(rg->a, uint32_t, n + 1);
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct mir_insn *in = &insns[i];
-		const struct amd_isa_op *row = sched_row(in);
-		struct key_range uses[MAX_KEY_RANGES], defs[MAX_KEY_RANGES];
-		unsigned nu = insn_keys(rg, in, false, uses);
-		unsigned nd = insn_keys(rg, in, true, defs);
-		for (unsigned r = 0; r < nu; r++)
-			for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++) {
-				touch(rg, s);
-				if (rg->last_def[s] != NONE)
-					add_edge(rg, rg->last_def[s], i,
-					         latency(rg, &insns[rg->last_def[s]]));
-			}
-		for (unsigned r = 0; r < nd; r++)
-			for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
-				touch(rg, s);
-				add_edge(rg, rg->last_def[s], i, 0);
-				for (uint32_t k = rg->reader_head[s]; k != NONE;
-				     k = rg->reader_next[k])
-					add_edge(rg, rg->reader_insn[k], i, 0);
-			}
-		/* readers after the edges above, so an instruction that reads and writes a
-		 * register does not depend on itself */
-		for (unsigned r = 0; r < nu; r++)
-			for (uint32_t s = uses[r].first; s < uses[r].first + uses[r].count; s++)
-				add_reader(rg, s, i);
-		for (unsigned r = 0; r < nd; r++)
-			for (uint32_t s = defs[r].first; s < defs[r].first + defs[r].count; s++) {
-				rg->last_def[s] = i;
-				rg->reader_head[s] = NONE;
-			}
-		bool stores = row && (row->flags & (AMD_F_STORE | AMD_F_ATOMIC)) != 0;
-		bool loads = row && (row->flags & AMD_F_LOAD) != 0 && is_memory_unit(row->unit);
-		if (!stores && !loads)
+		if (!(spaces & (1u << c)))
 			continue;
-		unsigned spaces = mem_spaces(row);
-		for (unsigned c = 0; c < NSPACES; c++) {
-			if (!(spaces & (1u << c)))
-				continue;
-			add_edge(rg, last_store[c], i, 0);
-			if (stores) {
-				for (uint32_t k = loads_head[c]; k != NONE; k = load_next[c][k])
-					add_edge(rg, k, i, 0);
-				last_store[c] = i;
-				loads_head[c] = NONE;
-			} else {
-				load_next[c][i] = loads_head[c];
-				loads_head[c] = i;
-			}
+		add_edge(rg, rg->last_store[c], i, 0);
+		if (stores) {
+			for (uint32_t k = rg->loads_head[c]; k != NONE; k = rg->load_next[c][k])
+				add_edge(rg, k, i, 0);
+			rg->last_store[c] = i;
+			rg->loads_head[c] = NONE;
+		} else {
+			rg->load_next[c][i] = rg->loads_head[c];
+			rg->loads_head[c] = i;
 		}
 	}
 }
@@ -385,11 +400,36 @@ static struct ready *pick_queue(const struct held_loads *hl, struct ready *q, st
 	return ready_before(ql, load, q->item[0]) ? ql : q;
 }
 
-/* The most VGPR dwords that instructions of the region hold at once for readers in the
- * region, emitted in `order` (NULL: as they are); RAW edges only. */
-static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns,
-                           const uint32_t *order, uint32_t n)
+/* The most VGPR dwords held at once when the readers are met in `order` (NULL: as they
+ * are), given each instruction's dwords, its reader count (consumed) and its predecessors
+ * holding dwords (CSR first/pred). */
+static uint32_t held_peak(const uint32_t *dwords, uint32_t *readers, const uint32_t *first,
+                          const uint32_t *pred, const uint32_t *order, uint32_t n)
 {
+	uint32_t held = 0, peak = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = order ? order[j] : j;
+		for (uint32_t k = first[i]; k < first[i + 1]; k++)
+			if (--readers[pred[k]] == 0)
+				held -= dwords[pred[k]];
+		if (readers[i])
+			held += dwords[i];
+		peak = held > peak ? held : peak;
+	}
+	return peak;
+}
+
+/* Whether the new order holds more than MAX_HELD_DWORDS VGPR dwords beyond the old one at
+ * its peak (e.g. a kernel's 64 store addresses all computed before the first store, 128
+ * VGPRs, where each store's address comes just before it): then the region keeps its
+ * order.  Before allocation only.  The peaks count the VGPR dwords that instructions of
+ * the region hold for readers in the region (RAW edges only); the graph's reader counts
+ * are made once for both orders. */
+static bool raises_pressure(const struct region *rg, const struct mir_insn *insns,
+                            const uint32_t *order, uint32_t n)
+{
+	if (!rg->vreg_key)
+		return false;
 	struct pa_arena *a = rg->a;
 	struct pa_arena_mark mark = pa_arena_mark(a); /* (its arrays go on return) */
 	uint32_t *dwords = PA_NEW_ARRAY(a, uint32_t, n), *readers = PA_NEW_ARRAY(a, uint32_t, n);
@@ -411,30 +451,12 @@ static uint32_t peak_vgprs(const struct region *rg, const struct mir_insn *insns
 	for (uint32_t e = 0; e < rg->nedges; e++)
 		if (rg->edges[e].lat && dwords[rg->edges[e].from])
 			pred[first[rg->edges[e].to + 1]++] = rg->edges[e].from;
-	uint32_t held = 0, peak = 0;
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t i = order ? order[j] : j;
-		for (uint32_t k = first[i]; k < first[i + 1]; k++)
-			if (--readers[pred[k]] == 0)
-				held -= dwords[pred[k]];
-		if (readers[i])
-			held += dwords[i];
-		peak = held > peak ? held : peak;
-	}
+	uint32_t *left = PA_NEW_ARRAY(a, uint32_t, n);
+	memcpy(left, readers, n * sizeof *left);
+	uint32_t peak_new = held_peak(dwords, left, first, pred, order, n);
+	uint32_t peak_old = held_peak(dwords, readers, first, pred, NULL, n);
 	pa_arena_rewind(a, mark);
-	return peak;
-}
-
-/* Whether the new order holds more than MAX_HELD_DWORDS VGPR dwords beyond the old one at
- * its peak (e.g. a kernel's 64 store addresses all computed before the first store, 128
- * VGPRs, where each store's address comes just before it): then the region keeps its
- * order.  Before allocation only. */
-static bool raises_pressure(const struct region *rg, const struct mir_insn *insns,
-                            const uint32_t *order, uint32_t n)
-{
-	if (!rg->vreg_key)
-		return false;
-	return peak_vgprs(rg, insns, order, n) > peak_vgprs(rg, insns, NULL, n) + MAX_HELD_DWORDS;
+	return peak_new > peak_old + MAX_HELD_DWORDS;
 }
 
 /* insns[j] = the old insns[order[j]] for every j, in place (a copy of a large region would
@@ -498,10 +520,9 @@ void sched_list_undo(struct mir_function *fn, struct sched_undo *undo)
 	undo->n = 0;
 }
 
-/* Reorders insns[0..n) in place. */
+/* Reorders insns[0..n) in place (its graph is made: region_add). */
 static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t n)
 {
-	build_edges(rg, insns, n);
 	struct pa_arena *a = rg->a;
 	uint32_t *order = PA_NEW_ARRAY(a, uint32_t, n);
 	struct pa_arena_mark mark = pa_arena_mark(a); /* the list's state goes after the loop */
@@ -509,8 +530,7 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	uint32_t *npreds = PA_NEW_ARRAY(a, uint32_t, n);
 	uint32_t *succ_first = PA_NEW_ARRAY(a, uint32_t, n + 1);
 	uint32_t *succ = PA_NEW_ARRAY(a, uint32_t, rg->nedges + 1);
-	for (uint32_t i = 0; i < n; i++)
-		height[i] = latency(rg, &insns[i]);
+	memcpy(height, rg->lat, n * sizeof *height);
 	/* edges were made in increasing `to`: walking them backwards finishes every
 	 * instruction's height before it is propagated to its predecessors */
 	for (uint32_t e = rg->nedges; e-- > 0;) {
@@ -551,6 +571,23 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 	}
 }
 
+/* Whether block instruction `in` keeps its place; if not, it is added to the region being
+ * built as its instruction i. */
+static bool scan_insn(struct region *rg, const struct mir_insn *insns, uint32_t i)
+{
+	const struct mir_insn *in = &insns[i];
+	if (is_pinned(rg->fn, in))
+		return true;
+	struct key_range uses[MAX_KEY_RANGES], defs[MAX_KEY_RANGES];
+	unsigned nuses, ndefs;
+	unsigned nu = insn_keys(rg, in, false, uses, &nuses);
+	unsigned nd = insn_keys(rg, in, true, defs, &ndefs);
+	if (is_pinned_by_ranges(nuses, ndefs))
+		return true;
+	region_add(rg, insns, i, uses, nu, defs, nd);
+	return false;
+}
+
 static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sched_undo *undo)
 {
 	struct region rg;
@@ -573,23 +610,27 @@ static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sch
 	rg.last_def = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
 	rg.reader_head = PA_NEW_ARRAY(fn->arena, uint32_t, nkeys);
 	memset(rg.stamp, 0xff, nkeys * sizeof *rg.stamp);
+	uint32_t longest = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		longest = fn->blocks[b].ninsns > longest ? fn->blocks[b].ninsns : longest;
+	rg.lat = pa_arena_array(fn->arena, longest + 1, sizeof *rg.lat, 4);
+	for (unsigned c = 0; c < NSPACES; c++)
+		rg.load_next[c] =
+		        pa_arena_array(fn->arena, longest + 1, sizeof *rg.load_next[c], 4);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
 		uint32_t start = 0;
+		region_begin(&rg);
 		for (uint32_t i = 0; i <= bl->ninsns; i++) {
-			if (i < bl->ninsns && !is_pinned(fn, &bl->insns[i]))
+			if (i < bl->ninsns && !scan_insn(&rg, bl->insns + start, i - start))
 				continue;
 			if (i - start > 2) {
-				pa_arena_reset(rg.a);
-				rg.edges = NULL;
-				rg.edges_cap = 0;
-				rg.reader_insn = rg.reader_next = NULL;
-				rg.readers_cap = rg.readers_cap2 = 0;
 				rg.block = b;
 				rg.start = start;
 				schedule_region(&rg, bl->insns + start, i - start);
 			}
 			start = i + 1;
+			region_begin(&rg);
 		}
 	}
 	pa_arena_free(rg.a);

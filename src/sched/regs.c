@@ -84,11 +84,16 @@ static struct sched_range mask_slots(const struct mir_function *fn, unsigned fir
 	return (struct sched_range){(uint16_t)first, (uint16_t)(fn->wave_size == 64 ? 2 : 1)};
 }
 
-/* Explicit operands with role `role` (COPY: opnds[0] is the def). */
+/* Explicit operands with role `role` (COPY: opnds[0] is the def).  Only physical registers
+ * and special ones have slots: the others (virtual registers before allocation, immediates)
+ * are passed over before their role is looked up. */
 static void explicit_slots(const struct mir_function *fn, const struct mir_insn *in, bool defs,
                            struct sched_range out[SCHED_MAX_RANGES], unsigned *n)
 {
 	for (unsigned i = 0; i < in->nopnds && i < AMD_MAX_OPNDS; i++) {
+		unsigned kind = in->opnds[i].kind;
+		if (kind != MIR_SGPR && kind != MIR_VGPR && kind != MIR_SPECIAL)
+			continue;
 		bool is_def = mir_opnd_is_def(in, i);
 		if (is_def == defs || (defs && i == 0 && sched_vdata_returns(in)))
 			add_range(out, n, sched_opnd_slots(fn, &in->opnds[i]));

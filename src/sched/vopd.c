@@ -74,23 +74,46 @@ static const struct vopd_form *form_of(const struct mir_function *fn, const stru
 	return f;
 }
 
-/* Whether the two instructions share a register one of them writes. */
-static bool depend(const struct mir_function *fn, const struct mir_insn *p,
-                   const struct mir_insn *q)
+/* The registers of the instructions a fuse_at looks at (its window), by block position:
+ * each one's are made once instead of at every pair of instructions compared.  A slot
+ * holds position tag - 1 (0: empty); emptied when the block changes. */
+enum { REGS_SLOTS = 16 };
+_Static_assert((int)REGS_SLOTS > (int)VOPD_WINDOW, "the window fits in the cache");
+struct insn_regs {
+	struct sched_range defs[SCHED_MAX_RANGES], uses[SCHED_MAX_RANGES];
+	unsigned ndefs, nuses;
+};
+struct regs_cache {
+	uint32_t tag[REGS_SLOTS];
+	struct insn_regs regs[REGS_SLOTS];
+};
+
+static const struct insn_regs *regs_at(const struct mir_function *fn, const struct mir_block *bb,
+                                       struct regs_cache *rc, uint32_t k)
 {
-	struct sched_range pd[SCHED_MAX_RANGES], pu[SCHED_MAX_RANGES];
-	struct sched_range qd[SCHED_MAX_RANGES], qu[SCHED_MAX_RANGES];
-	unsigned npd = sched_insn_defs(fn, p, pd), npu = sched_insn_uses(fn, p, pu);
-	unsigned nqd = sched_insn_defs(fn, q, qd), nqu = sched_insn_uses(fn, q, qu);
-	return sched_ranges_overlap(pd, npd, qd, nqd) || sched_ranges_overlap(pd, npd, qu, nqu) ||
-	       sched_ranges_overlap(pu, npu, qd, nqd);
+	struct insn_regs *r = &rc->regs[k % REGS_SLOTS];
+	if (rc->tag[k % REGS_SLOTS] != k + 1) {
+		rc->tag[k % REGS_SLOTS] = k + 1;
+		r->ndefs = sched_insn_defs(fn, &bb->insns[k], r->defs);
+		r->nuses = sched_insn_uses(fn, &bb->insns[k], r->uses);
+	}
+	return r;
 }
 
-/* Whether a VALU instruction may move up over `c` (no register it depends on, same EXEC
- * and MODE). */
-static bool may_pass(const struct mir_function *fn, const struct mir_insn *b,
-                     const struct mir_insn *c)
+/* Whether the two instructions share a register one of them writes. */
+static bool depend(const struct insn_regs *p, const struct insn_regs *q)
 {
+	return sched_ranges_overlap(p->defs, p->ndefs, q->defs, q->ndefs) ||
+	       sched_ranges_overlap(p->defs, p->ndefs, q->uses, q->nuses) ||
+	       sched_ranges_overlap(p->uses, p->nuses, q->defs, q->ndefs);
+}
+
+/* Whether the VALU instruction at block position bi may move up over the one at ci (no
+ * register it depends on, same EXEC and MODE). */
+static bool may_pass(const struct mir_function *fn, const struct mir_block *bb,
+                     struct regs_cache *rc, uint32_t bi, uint32_t ci)
+{
+	const struct mir_insn *c = &bb->insns[ci];
 	const struct amd_isa_op *row = sched_row(c);
 	if (!row || mir_is_terminator(c) || (row->implicit_defs & (AMD_IMP_EXEC | AMD_IMP_MODE)) ||
 	    (row->flags & (AMD_F_EXEC_DST | AMD_F_WAVE_MASK)))
@@ -101,7 +124,7 @@ static bool may_pass(const struct mir_function *fn, const struct mir_insn *b,
 		    (o->v == AMD_SPEC_EXEC || o->v == AMD_SPEC_EXEC_LO || o->v == AMD_SPEC_EXEC_HI))
 			return false;
 	}
-	return !depend(fn, b, c);
+	return !depend(regs_at(fn, bb, rc, bi), regs_at(fn, bb, rc, ci));
 }
 
 /* Whether two VGPR sources (when `both` exist) lie in different banks (register mod 4). */
@@ -154,12 +177,15 @@ static bool build(const struct mir_function *fn, const struct mir_insn *x,
 	return amd_encode(fn->target, &inst, words, err, sizeof err) != 0;
 }
 
-/* The VOPD of a and b in either half order, or false. */
-static bool pair(const struct mir_function *fn, const struct mir_insn *a, const struct mir_insn *b,
-                 struct mir_insn *out)
+/* The VOPD of the instructions at block positions ai and bi in either half order, or
+ * false. */
+static bool pair(const struct mir_function *fn, const struct mir_block *bb, struct regs_cache *rc,
+                 uint32_t ai, uint32_t bi, struct mir_insn *out)
 {
+	const struct mir_insn *a = &bb->insns[ai], *b = &bb->insns[bi];
 	const struct vopd_form *fa = form_of(fn, a), *fb = form_of(fn, b);
-	if (!fa || !fb || (a->opnds[0].v & 1) == (b->opnds[0].v & 1) || depend(fn, a, b))
+	if (!fa || !fb || (a->opnds[0].v & 1) == (b->opnds[0].v & 1) ||
+	    depend(regs_at(fn, bb, rc, ai), regs_at(fn, bb, rc, bi)))
 		return false;
 	enum amd_gen gen = fn->target->info->gen;
 	for (int order = 0; order < 2; order++) {
@@ -205,16 +231,17 @@ static void place(struct mir_block *bb, uint32_t at, uint32_t gone, const struct
 }
 
 /* Pairs instruction i with a later one of its window; whether it did (the pair is at i). */
-static bool fuse_at(const struct mir_function *fn, struct mir_block *bb, uint32_t i)
+static bool fuse_at(const struct mir_function *fn, struct mir_block *bb, struct regs_cache *rc,
+                    uint32_t i)
 {
 	const struct mir_insn *a = &bb->insns[i];
 	bool a_down = true; /* a may move down to the candidate */
 	for (uint32_t j = i + 1; j < bb->ninsns && j <= i + VOPD_WINDOW && a_down; j++) {
 		if (j > i + 1)
-			a_down = may_pass(fn, a, &bb->insns[j - 1]);
+			a_down = may_pass(fn, bb, rc, i, j - 1);
 		const struct mir_insn *b = &bb->insns[j];
 		struct mir_insn fused;
-		if (!form_of(fn, b) || !pair(fn, a, b, &fused))
+		if (!form_of(fn, b) || !pair(fn, bb, rc, i, j, &fused))
 			continue;
 		if (late_input(fn, bb, j, b) > late_input(fn, bb, i, a)) {
 			if (!a_down)
@@ -224,7 +251,7 @@ static bool fuse_at(const struct mir_function *fn, struct mir_block *bb, uint32_
 		}
 		bool b_up = true;
 		for (uint32_t k = i + 1; k < j && b_up; k++)
-			b_up = may_pass(fn, b, &bb->insns[k]);
+			b_up = may_pass(fn, bb, rc, j, k);
 		if (!b_up)
 			continue;
 		place(bb, i, j, &fused);
@@ -237,9 +264,12 @@ static bool fuse_at(const struct mir_function *fn, struct mir_block *bb, uint32_
 static unsigned fuse_block(const struct mir_function *fn, struct mir_block *bb)
 {
 	unsigned pairs = 0;
+	struct regs_cache rc;
+	memset(rc.tag, 0, sizeof rc.tag);
 	for (uint32_t i = 0; i < bb->ninsns; i++) {
-		if (!form_of(fn, &bb->insns[i]) || !fuse_at(fn, bb, i))
+		if (!form_of(fn, &bb->insns[i]) || !fuse_at(fn, bb, &rc, i))
 			continue;
+		memset(rc.tag, 0, sizeof rc.tag); /* instructions replaced and moved */
 		pairs++;
 		if (!(bb->insns[i].flags & MIR_IF_DUAL))
 			i--; /* the pair moved down: look at what took i's place */
