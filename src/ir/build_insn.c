@@ -127,8 +127,10 @@ static ir_ref read_misc_sreg(struct irb *b, const char *name)
 		return ir_const(b->fn, IR_T_I32, IR_NSMID);
 	if (!strcmp(name, "%envreg") || !strcmp(name, "%pm")) /* %pm<N>: "behavior undefined" */
 		return ir_const(b->fn, IR_T_I32, 0);
-	if (!strncmp(name, "%pm", 3) && name[3] >= '0' && name[3] <= '7' &&
-	    !strcmp(name + 4, "_64"))
+	/* memcmp on a known length: gcc's -Wstringop-overread took strcmp(name + 4) for a read
+	 * past a 4-byte name under ASan -O2 */
+	if (strlen(name) == 7 && !memcmp(name, "%pm", 3) && name[3] >= '0' && name[3] <= '7' &&
+	    !memcmp(name + 4, "_64", 3))
 		return ir_const(b->fn, IR_T_I64, 0); /* %pm0_64..%pm7_64: as %pm<N> */
 	if (!strcmp(name, "%nwarpid")) /* %warpid < 1024 threads / warp size (build_warp.c) */
 		return ir_const(b->fn, IR_T_I32, 1024 / b->fn->warp_size);
