@@ -382,6 +382,8 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_compare_literals_to_vcc(mf);
 		mir_remove_dead_code(mf);
 	}
+	if (o->opt_level > 0)
+		mir_merge_dword_copies(mf);
 	mir_coalesce_phi_copies(mf);
 	if (o->opt_level > 0) {
 		mir_coalesce_split_phi_copies(mf);

@@ -310,6 +310,10 @@ void mir_remove_dead_code(struct mir_function *fn);
  * constant vreg becomes v_cmp_*_e32 vcc, literal, v where VCC can hold the mask until its
  * last read (same block); the reads name vcc; returns how many compares changed. */
 unsigned mir_compare_literals_to_vcc(struct mir_function *fn);
+/* Before mir_coalesce_phi_copies (merge_copies.c): a parallel copy of every dword of a value
+ * one instruction writes whole into the same dwords of a phi becomes one whole copy, for
+ * mir_coalesce_phi_copies; returns how many dword copies went. */
+unsigned mir_merge_dword_copies(struct mir_function *fn);
 /* Before allocation (coalesce.c): makes the definition of a phi copy's source write the
  * phi's register directly where that changes nothing else, removing the copy; returns
  * how many copies went. */

@@ -36,7 +36,12 @@ struct ra_ctx {
 	/* per vreg: first block start where it is live-in, last block end where it is
 	 * live-out (RA_NO_POINT: live across no block boundary) (liveness.c) */
 	struct ra_interval *live_span;
-	struct ra_interval *intervals;                     /* one per vreg (intervals.c) */
+	struct ra_interval *intervals; /* one per vreg (intervals.c) */
+	/* per dword of each vreg: dword_iv[dword_base[v] + k] for dword k, inside intervals[v]
+	 * (a tuple built or read dword by dword needs each register only while that dword is
+	 * live) */
+	uint32_t *dword_base;
+	struct ra_interval *dword_iv;
 	struct ra_fixed fixed[RA_NUM_FILES][RA_MAX_VGPRS]; /* fixed physical operands */
 	unsigned budget[RA_NUM_FILES];                     /* registers the allocator may use */
 	/* SGPR spilling (linscan.c decides, spill.c rewrites; kept across rounds) */

@@ -15,8 +15,10 @@
  * other work.  The waitcnt pass that runs next then waits as late as the new order allows.
  * Before allocation only true dependences constrain the order, but moving loads up raises
  * register pressure: the caller keeps the unscheduled code and allocates that when the
- * scheduled code does not fit (see compile.c).  After allocation the schedule cannot
- * raise pressure; registers the allocator reused are the dependences that limit it.
+ * scheduled code does not fit (see compile.c); a region keeps its order when the new one
+ * holds more VGPRs at its peak without moving any slow result up (raises_pressure).
+ * After allocation the schedule cannot raise pressure; registers the allocator reused are
+ * the dependences that limit it.
  * Dependences are tracked per 32-bit register: physical slots (sched_int.h) and, before
  * allocation, every dword of every virtual register after them.  Parallel copies stay
  * where they are.
@@ -419,17 +421,45 @@ static uint32_t held_peak(const uint32_t *dwords, uint32_t *readers, const uint3
 	return peak;
 }
 
+/* Whether instruction `in` writes a VGPR and takes long (a load, a transcendental, a matrix
+ * op, RDNA's FP64): results worth holding registers for while other work runs. */
+static bool slow_vgpr_result(const struct region *rg, const struct mir_insn *in)
+{
+	enum { SLOW_CYCLES = 16 }; /* above a VALU op's 5-8 cycles */
+	if (latency(rg, in) < SLOW_CYCLES)
+		return false;
+	for (unsigned k = 0; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
+		if (mir_opnd_is_def(in, k) && opnd_is_vgpr(rg->fn, &in->opnds[k]))
+			return true;
+	return false;
+}
+
+/* Whether the new order emits some slow VGPR result earlier than the old one (its position
+ * in the region): what pays for the registers a new order holds.  An order that only
+ * interleaves short arithmetic (two address computations, four shift-and-mask chains
+ * feeding LDS atomics) keeps every load where it was or later and gains too little for the
+ * registers. */
+static bool moves_slow_up(const struct region *rg, const struct mir_insn *insns,
+                          const uint32_t *order, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (order[j] > j && slow_vgpr_result(rg, &insns[order[j]]))
+			return true;
+	return false;
+}
+
 /* Whether the new order holds more than MAX_HELD_DWORDS VGPR dwords beyond the old one at
  * its peak (e.g. a kernel's 64 store addresses all computed before the first store, 128
- * VGPRs, where each store's address comes just before it): then the region keeps its
- * order.  Before allocation only.  The peaks count the VGPR dwords that instructions of
- * the region hold for readers in the region (RAW edges only); the graph's reader counts
- * are made once for both orders. */
+ * VGPRs, where each store's address comes just before it), or any more when it moves no
+ * slow result up: then the region keeps its order.  Before allocation only.  The peaks count
+ * the VGPR dwords that instructions of the region hold for readers in the region (RAW edges
+ * only); the graph's reader counts are made once for both orders. */
 static bool raises_pressure(const struct region *rg, const struct mir_insn *insns,
                             const uint32_t *order, uint32_t n)
 {
 	if (!rg->vreg_key)
 		return false;
+	uint32_t slack = moves_slow_up(rg, insns, order, n) ? MAX_HELD_DWORDS : 0;
 	struct pa_arena *a = rg->a;
 	struct pa_arena_mark mark = pa_arena_mark(a); /* (its arrays go on return) */
 	uint32_t *dwords = PA_NEW_ARRAY(a, uint32_t, n), *readers = PA_NEW_ARRAY(a, uint32_t, n);
@@ -456,7 +486,7 @@ static bool raises_pressure(const struct region *rg, const struct mir_insn *insn
 	uint32_t peak_new = held_peak(dwords, left, first, pred, order, n);
 	uint32_t peak_old = held_peak(dwords, readers, first, pred, NULL, n);
 	pa_arena_rewind(a, mark);
-	return peak_new > peak_old + MAX_HELD_DWORDS;
+	return peak_new > peak_old + slack;
 }
 
 /* insns[j] = the old insns[order[j]] for every j, in place (a copy of a large region would

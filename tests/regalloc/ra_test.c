@@ -261,6 +261,39 @@ static void case_straight(struct totals *t, const char *gpu)
 	teardown(&fx);
 }
 
+/* A 64-bit address built by two partial definitions, each half from a value that dies
+ * there (as an address add and add-with-carry): with an interval per dword, the pair takes
+ * the registers of both (v[0:1]); with one interval per vreg it could not take the second,
+ * live at the low half's definition.  `hole`: the value read by the high half is defined
+ * only after the low half, so it goes into the high half's register before that half is
+ * written (the hole of the pair's second register). */
+static void case_dword_intervals(struct totals *t, const char *gpu, bool hole)
+{
+	struct fixture fx;
+	const char *name = hole ? "dword-hole" : "dword-intervals";
+	setup(&fx, gpu, name);
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t k = newv(&fx, MIR_SGPR, 2, 2), a = newv(&fx, MIR_VGPR, 1, 1);
+	uint32_t x = newv(&fx, MIR_VGPR, 1, 1), addr = newv(&fx, MIR_VGPR, 2, 2);
+	sload2(fn, b, vr(fn, k), mir_sgpr(0, 2));
+	vadd(fn, b, vr(fn, a), sub(k, 0), mir_vgpr(0, 1));
+	if (!hole)
+		vadd(fn, b, vr(fn, x), sub(k, 1), vr(fn, a));
+	vadd(fn, b, sub(addr, 0), sub(k, 0), vr(fn, a));
+	if (hole)
+		vadd(fn, b, vr(fn, x), sub(k, 1), sub(addr, 0));
+	vadd(fn, b, sub(addr, 1), sub(k, 1), vr(fn, x));
+	store(fn, b, vr(fn, addr), sub(addr, 0));
+	end(fn, b);
+	bool ok = run(&fx, t, name);
+	check(t, ok, "%s/%s: ra_run failed: %s", name, gpu, diag_text(&fx));
+	check(t, ok && fn->num_vgprs == 2 && fn->vregs[addr].phys == 0 && fn->vregs[x].phys == 1,
+	      "%s/%s: %u VGPRs, address in v%d, x in v%d", name, gpu, fn->num_vgprs,
+	      fn->vregs[addr].phys, fn->vregs[x].phys);
+	teardown(&fx);
+}
+
 /* Diamond: both arms end in a parallel copy into the same three phis. */
 static void case_diamond(struct totals *t, const char *gpu)
 {
@@ -884,6 +917,8 @@ static void run_hand_cases(struct totals *t)
 	static const char *const gpus[] = {"gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1200"};
 	for (unsigned g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
 		case_straight(t, gpus[g]);
+		case_dword_intervals(t, gpus[g], false);
+		case_dword_intervals(t, gpus[g], true);
 		case_diamond(t, gpus[g]);
 		case_capped(t, gpus[g], MIR_VGPR);
 		case_capped(t, gpus[g], MIR_SGPR);
