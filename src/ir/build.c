@@ -260,7 +260,11 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	return (int32_t)irb_reg_var(b, sym, b->inst, index, t);
+	/* first sight: irb_reg_var's work with the slot and instance already found */
+	if (!cached)
+		return (int32_t)irb_var_of_key(b, (uint64_t)si << 32 | index, t);
+	*cached = new_var(b, t) + 1;
+	return (int32_t)(*cached - 1);
 }
 
 /* ---- SSA construction (Braun et al.) ---- */
