@@ -62,34 +62,24 @@ static void clear(struct cse_table *t)
 	t->nused = 0;
 }
 
-/* mir_opnd_is_def for every operand of `in`, the row and the returned-value test looked
- * up once per instruction instead of once per operand (seven passes count the defs). */
+/* The defs of `in` counted into `defs`: in the common case (no VOPD pair, no returned
+ * value in front) the destinations are the row's DST operands, so the row is read once
+ * and the operands past it are not looked at (seven passes count the defs). */
 static void count_insn_defs(const struct mir_insn *in, uint8_t *defs)
 {
-	unsigned n = in->op == MIR_COPY ? (in->nopnds ? 1 : 0) : in->nopnds;
-	const struct amd_isa_op *row = in->op == MIR_COPY ? NULL : &amd_isa_rows[in->op];
-	bool dual = in->flags & MIR_IF_DUAL, rtn = row && mir_has_rtn_opnd(in);
-	for (unsigned k = 0; k < n; k++) {
-		const struct mir_opnd *o = &in->opnds[k];
-		if (o->kind != MIR_VREG || defs[o->v] >= 2)
-			continue;
-		bool def = true; /* COPY's operand 0 */
-		if (row) {
-			const struct amd_isa_op *r = row;
-			unsigned i = k;
-			if (dual && i >= row->nopnds) {
-				i -= row->nopnds;
-				r = &amd_isa_rows[in->op_y];
-			}
-			if (rtn && i == 0)
-				def = true;
-			else {
-				i -= rtn;
-				def = i < r->nopnds && r->opnds[i].role == AMD_ROLE_DST;
-			}
-		}
-		defs[o->v] += def;
+	if (in->op == MIR_COPY || (in->flags & MIR_IF_DUAL) || mir_has_rtn_opnd(in)) {
+		for (unsigned k = 0; k < in->nopnds; k++)
+			if (in->opnds[k].kind == MIR_VREG && mir_opnd_is_def(in, k) &&
+			    defs[in->opnds[k].v] < 2)
+				defs[in->opnds[k].v]++;
+		return;
 	}
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	unsigned n = in->nopnds < row->nopnds ? in->nopnds : row->nopnds;
+	for (unsigned k = 0; k < n; k++)
+		if (row->opnds[k].role == AMD_ROLE_DST && in->opnds[k].kind == MIR_VREG &&
+		    defs[in->opnds[k].v] < 2)
+			defs[in->opnds[k].v]++;
 }
 
 uint8_t *mir_count_defs(const struct mir_function *fn)
