@@ -240,6 +240,10 @@ uint32_t irb_reg_var(struct irb *b, const struct ptx_symbol *sym, uint32_t inst,
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
 	uint32_t si = irb_sym_instance(b, sym, b->inst);
+	/* a register seen before: its slot exists (symvar_slot made the row) */
+	uint32_t len = sym->range ? sym->range : 1;
+	if (si < b->var_of_sym_cap && b->var_of_sym[si] && index < len && b->var_of_sym[si][index])
+		return (int32_t)(b->var_of_sym[si][index] - 1);
 	uint32_t *cached = symvar_slot(b, si, sym, b->inst, index);
 	if (cached && *cached)
 		return (int32_t)(*cached - 1);
