@@ -240,6 +240,10 @@ uint32_t irb_reg_var(struct irb *b, const struct ptx_symbol *sym, uint32_t inst,
 int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 {
 	uint32_t si = irb_sym_instance(b, sym, b->inst);
+	/* a register seen before: its slot exists (symvar_slot made the row) */
+	uint32_t len = sym->range ? sym->range : 1;
+	if (si < b->var_of_sym_cap && b->var_of_sym[si] && index < len && b->var_of_sym[si][index])
+		return (int32_t)(b->var_of_sym[si][index] - 1);
 	uint32_t *cached = symvar_slot(b, si, sym, b->inst, index);
 	if (cached && *cached)
 		return (int32_t)(*cached - 1);
@@ -260,7 +264,11 @@ int32_t irb_var(struct irb *b, const struct ptx_symbol *sym, uint32_t index)
 		        ptx_types[sym->type].name, sym->name);
 		return -1;
 	}
-	return (int32_t)irb_reg_var(b, sym, b->inst, index, t);
+	/* first sight: irb_reg_var's work with the slot and instance already found */
+	if (!cached)
+		return (int32_t)irb_var_of_key(b, (uint64_t)si << 32 | index, t);
+	*cached = new_var(b, t) + 1;
+	return (int32_t)(*cached - 1);
 }
 
 /* ---- SSA construction (Braun et al.) ---- */

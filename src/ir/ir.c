@@ -10,12 +10,6 @@ const struct ir_op_info ir_ops[IR_NUM_OPS] = {
 #undef OP
 };
 
-unsigned ir_type_bits(enum ir_type t)
-{
-	static const uint8_t bits[] = {0, 1, 16, 32, 64, 32, 64};
-	return t <= IR_T_F64 ? bits[t] : 0;
-}
-
 const char *ir_type_name(enum ir_type t)
 {
 	static const char *const names[] = {"none", "pred", "i16", "i32", "i64", "f32", "f64"};

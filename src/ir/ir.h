@@ -114,7 +114,12 @@ struct ir_op_info {
 extern const struct ir_op_info ir_ops[IR_NUM_OPS];
 
 enum ir_type { IR_T_NONE, IR_T_PRED, IR_T_I16, IR_T_I32, IR_T_I64, IR_T_F32, IR_T_F64 };
-unsigned ir_type_bits(enum ir_type t);
+/* Inline: called for nearly every value the IR build and the passes make. */
+static inline unsigned ir_type_bits(enum ir_type t)
+{
+	static const uint8_t bits[] = {0, 1, 16, 32, 64, 32, 64};
+	return t <= IR_T_F64 ? bits[t] : 0;
+}
 const char *ir_type_name(enum ir_type t);
 static inline bool ir_type_is_float(enum ir_type t)
 {

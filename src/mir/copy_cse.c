@@ -62,18 +62,33 @@ static void clear(struct cse_table *t)
 	t->nused = 0;
 }
 
+/* The defs of `in` counted into `defs`: in the common case (no VOPD pair, no returned
+ * value in front) the destinations are the row's DST operands, so the row is read once
+ * and the operands past it are not looked at (seven passes count the defs). */
+static void count_insn_defs(const struct mir_insn *in, uint8_t *defs)
+{
+	if (in->op == MIR_COPY || (in->flags & MIR_IF_DUAL) || mir_has_rtn_opnd(in)) {
+		for (unsigned k = 0; k < in->nopnds; k++)
+			if (in->opnds[k].kind == MIR_VREG && mir_opnd_is_def(in, k) &&
+			    defs[in->opnds[k].v] < 2)
+				defs[in->opnds[k].v]++;
+		return;
+	}
+	const struct amd_isa_op *row = &amd_isa_rows[in->op];
+	unsigned n = in->nopnds < row->nopnds ? in->nopnds : row->nopnds;
+	for (unsigned k = 0; k < n; k++)
+		if (row->opnds[k].role == AMD_ROLE_DST && in->opnds[k].kind == MIR_VREG &&
+		    defs[in->opnds[k].v] < 2)
+			defs[in->opnds[k].v]++;
+}
+
 uint8_t *mir_count_defs(const struct mir_function *fn)
 {
 	uint8_t *defs = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct mir_block *bl = &fn->blocks[b];
-		for (uint32_t i = 0; i < bl->ninsns; i++) {
-			const struct mir_insn *in = &bl->insns[i];
-			for (unsigned k = 0; k < in->nopnds; k++)
-				if (in->opnds[k].kind == MIR_VREG && mir_opnd_is_def(in, k) &&
-				    defs[in->opnds[k].v] < 2)
-					defs[in->opnds[k].v]++;
-		}
+		for (uint32_t i = 0; i < bl->ninsns; i++)
+			count_insn_defs(&bl->insns[i], defs);
 	}
 	return defs;
 }

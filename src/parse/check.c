@@ -18,13 +18,44 @@ static const uint64_t exclusive_classes = 0
 #undef X
         ;
 
+/* The instruction's modifiers as a set, built once: the checks ask "has .wide?", "has
+ * a rounding?" a dozen times an instruction, each a scan of the modifiers before. */
+#define PTX_DW_WORDS ((PTX_NDOTWORDS + 63) / 64)
+
 struct check {
 	struct ptx_ctx *c;
 	struct ptx_insn *in;
 	const struct ptx_insn_locs *locs;
 	const struct ptx_op_info *op;
+	uint64_t words[PTX_DW_WORDS]; /* bit per enum ptx_dotword present */
+	uint64_t classes;             /* classes of the modifiers, PTX_MC_TYPE left out */
+	unsigned vl;                  /* .v2/.v4/.v8: 2, 4, 8; else 1 */
 	bool ok;
 };
+
+static bool has_word(const struct check *k, unsigned w)
+{
+	return k->words[w / 64] >> (w % 64) & 1;
+}
+
+/* Some modifier of the instruction is in one of the classes `cls` (types not counted). */
+static bool has_class(const struct check *k, uint64_t cls)
+{
+	return k->classes & cls;
+}
+
+static void index_modifiers(struct check *k)
+{
+	const struct ptx_insn *in = k->in;
+	for (unsigned i = 0; i < in->nmods; i++) {
+		k->words[in->mods[i] / 64] |= 1ull << (in->mods[i] % 64);
+		k->classes |= ptx_dotwords[in->mods[i]].classes & ~PTX_MC_TYPE;
+	}
+	k->vl = has_word(k, PTX_DW_V2)   ? 2
+	        : has_word(k, PTX_DW_V4) ? 4
+	        : has_word(k, PTX_DW_V8) ? 8
+	                                 : 1;
+}
 
 static void fail_at(struct check *k, uint32_t line, uint32_t col, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
@@ -125,14 +156,6 @@ static void check_modifiers(struct check *k)
 		        k->op->name, k->op->mintypes, k->op->mintypes > 1 ? "s" : "", in->ntypes);
 }
 
-static bool has_class(const struct ptx_insn *in, uint64_t cls)
-{
-	for (unsigned i = 0; i < in->nmods; i++)
-		if (ptx_dotwords[in->mods[i]].classes & cls & ~PTX_MC_TYPE)
-			return true;
-	return false;
-}
-
 /* shfl/vote without .sync: deprecated in PTX ISA 6.0, removed for sm_70+ in 6.4. */
 static void check_unsync(struct check *k)
 {
@@ -152,36 +175,33 @@ static void check_unsync(struct check *k)
 #define INT_TYPES                                                                                  \
 	(TB(B8) | TB(B16) | TB(B32) | TB(B64) | TB(U8) | TB(U16) | TB(U32) | TB(U64) | TB(S8) |    \
 	 TB(S16) | TB(S32) | TB(S64))
-static const struct type_rule {
-	uint16_t op;
-	uint64_t types;
-} type_rules[] = {
-        {PTX_OP_LD, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
-        {PTX_OP_LDU, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
-        {PTX_OP_ST, INT_TYPES | TB(B128) | TB(F32) | TB(F64)},
-        {PTX_OP_MOV,
-         (INT_TYPES & ~(TB(B8) | TB(U8) | TB(S8))) | TB(B128) | TB(F32) | TB(F64) | TB(PRED)},
-        {PTX_OP_AND, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
-        {PTX_OP_OR, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
-        {PTX_OP_XOR, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
-        {PTX_OP_NOT, TB(B16) | TB(B32) | TB(B64) | TB(PRED)},
-        {PTX_OP_CNOT, TB(B16) | TB(B32) | TB(B64)},
-        {PTX_OP_CVTA, TB(U32) | TB(U64)},
-        {PTX_OP_DP4A, TB(U32) | TB(S32)},
-        {PTX_OP_DP2A, TB(U32) | TB(S32)},
-        {PTX_OP_POPC, TB(B32) | TB(B64)},
-        {PTX_OP_CLZ, TB(B32) | TB(B64)},
-        {PTX_OP_MOVMATRIX, TB(B16)},
+/* Indexed by opcode; 0: no rule (every set below is non-empty). */
+static const uint64_t op_type_sets[PTX_NOPS] = {
+        [PTX_OP_LD] = INT_TYPES | TB(B128) | TB(F32) | TB(F64),
+        [PTX_OP_LDU] = INT_TYPES | TB(B128) | TB(F32) | TB(F64),
+        [PTX_OP_ST] = INT_TYPES | TB(B128) | TB(F32) | TB(F64),
+        [PTX_OP_MOV] =
+                (INT_TYPES & ~(TB(B8) | TB(U8) | TB(S8))) | TB(B128) | TB(F32) | TB(F64) | TB(PRED),
+        [PTX_OP_AND] = TB(B16) | TB(B32) | TB(B64) | TB(PRED),
+        [PTX_OP_OR] = TB(B16) | TB(B32) | TB(B64) | TB(PRED),
+        [PTX_OP_XOR] = TB(B16) | TB(B32) | TB(B64) | TB(PRED),
+        [PTX_OP_NOT] = TB(B16) | TB(B32) | TB(B64) | TB(PRED),
+        [PTX_OP_CNOT] = TB(B16) | TB(B32) | TB(B64),
+        [PTX_OP_CVTA] = TB(U32) | TB(U64),
+        [PTX_OP_DP4A] = TB(U32) | TB(S32),
+        [PTX_OP_DP2A] = TB(U32) | TB(S32),
+        [PTX_OP_POPC] = TB(B32) | TB(B64),
+        [PTX_OP_CLZ] = TB(B32) | TB(B64),
+        [PTX_OP_MOVMATRIX] = TB(B16),
 };
 
 static void check_type_set(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
-	for (unsigned i = 0; i < sizeof type_rules / sizeof type_rules[0]; i++) {
-		if (type_rules[i].op != in->op)
-			continue;
+	uint64_t types = op_type_sets[in->op];
+	if (types) {
 		for (unsigned t = 0; t < in->ntypes; t++)
-			if (!(type_rules[i].types & (1ull << in->types[t])))
+			if (!(types & (1ull << in->types[t])))
 				fail_at(k, k->locs->line, k->locs->col,
 				        "'%s' does not take type %s", k->op->name,
 				        ptx_types[in->types[t]].name);
@@ -214,14 +234,6 @@ static uint32_t mod_col(const struct check *k, uint64_t cls)
 	return k->locs->col;
 }
 
-static bool has_word(const struct ptx_insn *in, uint16_t w)
-{
-	for (unsigned i = 0; i < in->nmods; i++)
-		if (in->mods[i] == w)
-			return true;
-	return false;
-}
-
 /* cvt: which rounding a conversion needs (PTX ISA cvt: "rounding modifier is
  * mandatory" for float-to-int, int-to-float and narrowing float conversions). */
 static void check_cvt(struct check *k)
@@ -230,12 +242,12 @@ static void check_cvt(struct check *k)
 	if (in->ntypes < 2)
 		return;
 	enum ptx_type d = in->types[0], s = in->types[1];
-	bool pack = has_class(in, PTX_MC_PACK);
+	bool pack = has_class(k, PTX_MC_PACK);
 	if (in->ntypes == 3 && !pack)
 		fail_at(k, k->locs->line, k->locs->col, "three types need 'cvt.pack'");
-	if (pack && !has_class(in, PTX_MC_SAT))
+	if (pack && !has_class(k, PTX_MC_SAT))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt.pack' needs '.sat'");
-	if ((d == PTX_TYPE_E4M3X2 || d == PTX_TYPE_E5M2X2) && !has_class(in, PTX_MC_SATF))
+	if ((d == PTX_TYPE_E4M3X2 || d == PTX_TYPE_E5M2X2) && !has_class(k, PTX_MC_SATF))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt' to %s needs '.satfinite'",
 		        ptx_types[d].name);
 	if (ptx_types[d].cls == PTX_TC_BIT || ptx_types[s].cls == PTX_TC_BIT)
@@ -248,7 +260,7 @@ static void check_cvt(struct check *k)
 	/* .satfinite on f32 -> f16/bf16 (and the x2 forms): PTX ISA 8.1 (NVIDIA's ptxas) */
 	bool half_dst = d == PTX_TYPE_F16 || d == PTX_TYPE_BF16 || d == PTX_TYPE_F16X2 ||
 	                d == PTX_TYPE_BF16X2;
-	if (half_dst && s == PTX_TYPE_F32 && has_word(in, PTX_DW_SATFINITE))
+	if (half_dst && s == PTX_TYPE_F32 && has_word(k, PTX_DW_SATFINITE))
 		check_feature(k, mod_col(k, PTX_MC_SATF), "modifier ", ".satfinite", 81, 0);
 	/* two f32 sources packed into f16x2/bf16x2: PTX ISA 7.0, sm_80 */
 	if ((d == PTX_TYPE_F16X2 || d == PTX_TYPE_BF16X2) && s == PTX_TYPE_F32) {
@@ -261,21 +273,21 @@ static void check_cvt(struct check *k)
 	bool widen = is_floatish(d) && ptx_types[s].cls == PTX_TC_FLOAT &&
 	             ptx_types[d].bits > ptx_types[s].bits;
 	bool int_int = !is_floatish(d) && !is_floatish(s);
-	bool round_ok = widen && s == PTX_TYPE_BF16 && !has_class(in, PTX_MC_IROUND);
+	bool round_ok = widen && s == PTX_TYPE_BF16 && !has_class(k, PTX_MC_IROUND);
 	if ((widen || int_int) && !round_ok &&
-	    (has_class(in, PTX_MC_ROUND) || has_class(in, PTX_MC_IROUND)))
+	    (has_class(k, PTX_MC_ROUND) || has_class(k, PTX_MC_IROUND)))
 		fail_at(k, k->locs->line, k->locs->col, "'cvt%s%s' takes no rounding modifier",
 		        ptx_types[d].name, ptx_types[s].name);
-	if (has_word(in, PTX_DW_RNA) && d != PTX_TYPE_TF32) /* ties away: only to tf32 */
+	if (has_word(k, PTX_DW_RNA) && d != PTX_TYPE_TF32) /* ties away: only to tf32 */
 		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
 		        "'.rna' rounds only to .tf32 ('cvt.rna.tf32.f32')");
 	bool need_round =
 	        is_floatish(d) && (!is_floatish(s) || ptx_types[d].bits < ptx_types[s].bits);
-	if (need_round && !has_class(in, PTX_MC_ROUND))
+	if (need_round && !has_class(k, PTX_MC_ROUND))
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'cvt%s%s' needs a rounding modifier (.rn, .rz, .rm, .rp)",
 		        ptx_types[d].name, ptx_types[s].name);
-	if (!is_floatish(d) && is_floatish(s) && !has_class(in, PTX_MC_IROUND))
+	if (!is_floatish(d) && is_floatish(s) && !has_class(k, PTX_MC_IROUND))
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'cvt%s%s' needs an integer rounding modifier (.rni, .rzi, .rmi, .rpi)",
 		        ptx_types[d].name, ptx_types[s].name);
@@ -287,13 +299,13 @@ static void check_div_modes(struct check *k, enum ptx_type t, bool round, bool a
 {
 	const struct ptx_insn *in = k->in;
 	const char *name = k->op->name;
-	if (has_word(in, PTX_DW_RNA))
+	if (has_word(k, PTX_DW_RNA))
 		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
 		        "'.rna' is not a rounding of '%s' (.rn, .rz, .rm, .rp)", name);
 	else if (round && approx)
 		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
 		        "'%s.approx' takes no rounding modifier", name);
-	else if (round && has_class(in, PTX_MC_FULL))
+	else if (round && has_class(k, PTX_MC_FULL))
 		fail_at(k, k->locs->line, mod_col(k, PTX_MC_ROUND),
 		        "'div.full' takes no rounding modifier");
 	if (approx && t == PTX_TYPE_F64 && in->op != PTX_OP_RCP)
@@ -306,7 +318,7 @@ static void check_float_modes(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
 	enum ptx_type t = in->types[in->ntypes - 1];
-	bool round = has_class(in, PTX_MC_ROUND), approx = has_class(in, PTX_MC_APPROX);
+	bool round = has_class(k, PTX_MC_ROUND), approx = has_class(k, PTX_MC_APPROX);
 	const char *need = NULL;
 	if ((in->op == PTX_OP_DIV || in->op == PTX_OP_RCP || in->op == PTX_OP_SQRT) &&
 	    ptx_types[t].cls == PTX_TC_FLOAT)
@@ -318,7 +330,7 @@ static void check_float_modes(struct check *k)
 			need = "a rounding modifier";
 		break;
 	case PTX_OP_DIV:
-		if (t == PTX_TYPE_F32 && !round && !approx && !has_class(in, PTX_MC_FULL))
+		if (t == PTX_TYPE_F32 && !round && !approx && !has_class(k, PTX_MC_FULL))
 			need = "'.approx', '.full' or a rounding modifier";
 		else if (t == PTX_TYPE_F64 && !round && !approx) /* .approx: check_div_modes */
 			need = "a rounding modifier";
@@ -328,7 +340,7 @@ static void check_float_modes(struct check *k)
 		if (!round && !approx)
 			need = "'.approx' or a rounding modifier";
 		else if (in->op == PTX_OP_RCP && approx && t == PTX_TYPE_F64 &&
-		         !has_class(in, PTX_MC_FTZ))
+		         !has_class(k, PTX_MC_FTZ))
 			need = "'.ftz' with '.approx'";
 		break;
 	case PTX_OP_SIN:
@@ -402,7 +414,9 @@ static void check_required(struct check *k)
 	const struct ptx_insn *in = k->in;
 	enum ptx_type t = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
 	const char *need = NULL;
-	unsigned layouts = count_mod(in, PTX_DW_ROW) + count_mod(in, PTX_DW_COL);
+	unsigned layouts = has_word(k, PTX_DW_ROW) || has_word(k, PTX_DW_COL)
+	                           ? count_mod(in, PTX_DW_ROW) + count_mod(in, PTX_DW_COL)
+	                           : 0;
 	bool is_int = ptx_types[t].cls == PTX_TC_UINT || ptx_types[t].cls == PTX_TC_SINT ||
 	              ptx_types[t].cls == PTX_TC_BIT;
 	switch (in->op) {
@@ -410,23 +424,23 @@ static void check_required(struct check *k)
 	case PTX_OP_MAD:
 	case PTX_OP_MUL24:
 	case PTX_OP_MAD24:
-		if (is_int && !has_class(in, PTX_MC_MUL))
+		if (is_int && !has_class(k, PTX_MC_MUL))
 			need = "'.lo', '.hi' or '.wide'";
 		break;
 	case PTX_OP_SHF:
-		if (!has_class(in, PTX_MC_SHIFT))
+		if (!has_class(k, PTX_MC_SHIFT))
 			need = "'.wrap' or '.clamp'";
 		break;
 	case PTX_OP_MOVMATRIX:
-		if (!ptx_insn_has_mod(in, PTX_DW_TRANS))
+		if (!has_word(k, PTX_DW_TRANS))
 			need = "'.trans'";
 		break;
 	case PTX_OP_MMA:
-		if (!ptx_insn_has_mod(in, PTX_DW_SYNC) || !ptx_insn_has_mod(in, PTX_DW_ALIGNED))
+		if (!has_word(k, PTX_DW_SYNC) || !has_word(k, PTX_DW_ALIGNED))
 			need = "'.sync.aligned'";
 		else if (layouts != 2)
 			need = "the layouts of A and B ('.row.col')";
-		else if (!ptx_insn_has_mod(in, PTX_DW_M8N8K4) && !is_row_col(in))
+		else if (!has_word(k, PTX_DW_M8N8K4) && !is_row_col(in))
 			need = "'.row.col' (other layouts exist only for .m8n8k4)";
 		break;
 	case PTX_OP_WMMA_LOAD:
@@ -437,9 +451,9 @@ static void check_required(struct check *k)
 		break;
 	case PTX_OP_LD:
 	case PTX_OP_ST:
-		if ((ptx_insn_has_mod(in, PTX_DW_RELAXED) || ptx_insn_has_mod(in, PTX_DW_ACQUIRE) ||
-		     ptx_insn_has_mod(in, PTX_DW_RELEASE)) &&
-		    !has_class(in, PTX_MC_SCOPE))
+		if ((has_word(k, PTX_DW_RELAXED) || has_word(k, PTX_DW_ACQUIRE) ||
+		     has_word(k, PTX_DW_RELEASE)) &&
+		    !has_class(k, PTX_MC_SCOPE))
 			need = "a scope with its memory order";
 		break;
 	default:
@@ -469,7 +483,7 @@ static void check_mma_types(struct check *k)
 		fail_at(k, k->locs->line, k->locs->col,
 		        "'%s' needs equal A and B types, found %s and %s", k->op->name,
 		        ptx_types[a].name, ptx_types[b].name);
-	if (a == PTX_TYPE_F16 && c != d && !ptx_insn_has_mod(in, PTX_DW_M8N8K4))
+	if (a == PTX_TYPE_F16 && c != d && !has_word(k, PTX_DW_M8N8K4))
 		fail_at(k, k->locs->line, k->locs->col, "'%s' with a %s accumulator produces %s",
 		        k->op->name, ptx_types[c].name, ptx_types[c].name);
 }
@@ -520,11 +534,9 @@ static void check_shape_counts(struct check *k)
 	if ((in->op == PTX_OP_LDMATRIX || in->op == PTX_OP_STMATRIX) && in->nopnds == 2) {
 		unsigned data = in->op == PTX_OP_STMATRIX;
 		const struct ptx_operand *o = &in->opnds[data];
-		unsigned num = ptx_insn_has_mod(in, PTX_DW_X4)   ? 4
-		               : ptx_insn_has_mod(in, PTX_DW_X2) ? 2
-		                                                 : 1;
+		unsigned num = has_word(k, PTX_DW_X4) ? 4 : has_word(k, PTX_DW_X2) ? 2 : 1;
 		/* a 16x16 matrix of bytes is two registers a thread */
-		unsigned want = ptx_insn_has_mod(in, PTX_DW_M16N16) ? 2 * num : num;
+		unsigned want = has_word(k, PTX_DW_M16N16) ? 2 * num : num;
 		unsigned have = o->kind == PTX_OPND_VEC ? o->nelems : 1;
 		if (have != want)
 			fail_at(k, k->locs->opnd_lines[data], k->locs->opnd_cols[data],
@@ -537,7 +549,7 @@ static void check_shape_counts(struct check *k)
 		k->ok = false;
 	if (in->op == PTX_OP_CP_ASYNC && in->nopnds >= 3 && in->opnds[2].kind == PTX_OPND_INT) {
 		uint64_t size = in->opnds[2].value;
-		bool cg = ptx_insn_has_mod(in, PTX_DW_CG);
+		bool cg = has_word(k, PTX_DW_CG);
 		if (cg ? size != 16 : size != 4 && size != 8 && size != 16)
 			fail_at(k, k->locs->opnd_lines[2], k->locs->opnd_cols[2],
 			        "'cp.async%s' copies %s bytes, not %llu", cg ? ".cg" : ".ca",
@@ -568,7 +580,7 @@ static void check_param_store(struct check *k)
 {
 	const struct ptx_insn *in = k->in;
 	const struct ptx_symbol *fn = k->c->fn;
-	if (in->op != PTX_OP_ST || !ptx_insn_has_mod(in, PTX_DW_PARAM) || !in->nopnds ||
+	if (in->op != PTX_OP_ST || !has_word(k, PTX_DW_PARAM) || !in->nopnds ||
 	    in->opnds[0].kind != PTX_OPND_ADDR || !in->opnds[0].sym || !fn || !fn->func)
 		return;
 	for (uint32_t i = 0; i < fn->func->nparams; i++)
@@ -584,7 +596,7 @@ static void check_special_cases(struct check *k)
 	enum ptx_type t = in->ntypes ? in->types[in->ntypes - 1] : PTX_TYPE_NONE;
 	bool is_float = is_floatish(t);
 	if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && !is_float && t != PTX_TYPE_S32 &&
-	    has_class(in, PTX_MC_SAT))
+	    has_class(k, PTX_MC_SAT))
 		fail_at(k, k->locs->line, k->locs->col, "'%s.sat' takes only .s32 among integers",
 		        k->op->name);
 	/* the PTX ISA lists .u16x2/.s16x2 for add, min and max only; NVIDIA's ptxas refuses sub
@@ -617,7 +629,7 @@ static void check_special_cases(struct check *k)
 	/* set/setp: a boolean operation exactly when there is a predicate operand c (NVIDIA's
 	 * ptxas: "Boolean operation is required", "Arguments mismatch") */
 	if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && in->nopnds >= 3) {
-		bool with_c = in->nopnds == 4, with_bool = has_class(in, PTX_MC_BOOL);
+		bool with_c = in->nopnds == 4, with_bool = has_class(k, PTX_MC_BOOL);
 		if (with_c && !with_bool)
 			fail_at(k, k->locs->opnd_lines[3], k->locs->opnd_cols[3],
 			        "'%s' with a predicate operand c needs a boolean operation "
@@ -665,9 +677,9 @@ static void check_combinations(struct check *k)
 			        "modifier '%s' of '%s' requires an integer type", w->text,
 			        k->op->name);
 	}
-	if ((in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE) && !ptx_insn_has_mod(in, PTX_DW_SYNC))
+	if ((in->op == PTX_OP_SHFL || in->op == PTX_OP_VOTE) && !has_word(k, PTX_DW_SYNC))
 		check_unsync(k);
-	if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && !has_class(in, PTX_MC_CMP))
+	if ((in->op == PTX_OP_SETP || in->op == PTX_OP_SET) && !has_class(k, PTX_MC_CMP))
 		fail_at(k, k->locs->line, k->locs->col, "'%s' needs a comparison operator",
 		        k->op->name);
 }
@@ -730,6 +742,8 @@ static void check_reg_type(struct check *k, const struct ptx_operand *o, enum pt
 {
 	if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SREG)
 		return;
+	if (o->sym->type == want) /* the common case: every rule below accepts it */
+		return;
 	/* special registers may be read into a narrower type (mov.u16 h, %tid.x) */
 	bool relaxed = k->op->flags & PTX_OF_RELAXED_SIZE || o->kind == PTX_OPND_SREG;
 	/* AMD wave64 (docs/WARP.md): lane masks are as wide as the wave, so activemask may
@@ -787,14 +801,6 @@ static void check_space(struct check *k, const struct ptx_symbol *var, uint32_t 
 	}
 }
 
-static unsigned vec_len(const struct ptx_insn *in)
-{
-	return ptx_insn_has_mod(in, PTX_DW_V2)   ? 2
-	       : ptx_insn_has_mod(in, PTX_DW_V4) ? 4
-	       : ptx_insn_has_mod(in, PTX_DW_V8) ? 8
-	                                         : 1;
-}
-
 /* The type a source operand must have: the last type, except for cvt, whose sources
  * have the second type (`cvt.pack.sat.u8.s32.b32 d, a, b, c`: c has the third, and
  * `cvt.rs` takes its random bits as .u32). */
@@ -821,7 +827,7 @@ static bool is_whole_vector(const struct ptx_operand *o)
 static void check_whole_vector(struct check *k, const struct ptx_operand *o, enum ptx_type want,
                                unsigned idx)
 {
-	unsigned vl = vec_len(k->in);
+	unsigned vl = k->vl;
 	uint32_t line = k->locs->opnd_lines[idx], col = k->locs->opnd_cols[idx];
 	const struct ptx_type_info *elem = &ptx_types[o->sym->type], *w = &ptx_types[want];
 	char name[80];
@@ -894,10 +900,10 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			fail_at(k, line, col, "a destination cannot be negated");
 			return;
 		}
-		want = role == 'q'                         ? PTX_TYPE_PRED
-		       : role == 'X'                       ? PTX_TYPE_NONE
-		       : ptx_insn_has_mod(in, PTX_DW_WIDE) ? widen(first)
-		                                           : first;
+		want = role == 'q'                ? PTX_TYPE_PRED
+		       : role == 'X'              ? PTX_TYPE_NONE
+		       : has_word(k, PTX_DW_WIDE) ? widen(first)
+		                                  : first;
 		if (o->kind == PTX_OPND_REG && o->value) {
 			fail_at(k, line, col, "a destination cannot have a constant added");
 			return;
@@ -911,7 +917,7 @@ static void check_operand(struct check *k, unsigned idx, char role)
 			        idx + 1, k->op->name, kind_name(o));
 			return;
 		}
-		if (!o->sym && !ptx_insn_has_mod(in, PTX_DW_LOCAL))
+		if (!o->sym && !has_word(k, PTX_DW_LOCAL))
 			fail_at(k, line, col, "an immediate address needs the .local state space");
 		if (o->sym && o->sym->kind == PTX_SYM_VAR && o->sym->space == PTX_SPACE_REG) {
 			const struct ptx_type_info *t = &ptx_types[o->sym->type];
@@ -982,10 +988,10 @@ static void check_operand(struct check *k, unsigned idx, char role)
 		return;
 	if (want == PTX_TYPE_NONE)
 		return;
-	if (ptx_insn_has_mod(in, PTX_DW_WIDE) && in->op == PTX_OP_MAD && idx == 3)
+	if (has_word(k, PTX_DW_WIDE) && in->op == PTX_OP_MAD && idx == 3)
 		want = widen(last);
 	if (o->kind == PTX_OPND_VEC) {
-		if (in->op == PTX_OP_MOV && vec_len(in) == 1)
+		if (in->op == PTX_OP_MOV && k->vl == 1)
 			return; /* packing/unpacking: elements are parts of the scalar */
 		for (unsigned i = 0; i < o->nelems; i++)
 			check_reg_type(k, &o->elems[i], want, idx);
@@ -1004,7 +1010,7 @@ static void check_operand(struct check *k, unsigned idx, char role)
 static void check_vector_lengths(struct check *k)
 {
 	struct ptx_insn *in = k->in;
-	unsigned vl = vec_len(in), first = 0, end = 0;
+	unsigned vl = k->vl, first = 0, end = 0;
 	if (in->op == PTX_OP_LD || in->op == PTX_OP_LDU)
 		end = 1;
 	else if (in->op == PTX_OP_ST)
@@ -1124,6 +1130,7 @@ static void check_call(struct check *k)
 bool ptx_check_insn(struct ptx_ctx *c, struct ptx_insn *in, const struct ptx_insn_locs *locs)
 {
 	struct check k = {.c = c, .in = in, .locs = locs, .op = &ptx_ops[in->op], .ok = true};
+	index_modifiers(&k);
 	check_modifiers(&k);
 	if (!k.ok)
 		return false; /* operand types depend on the modifiers: avoid cascades */

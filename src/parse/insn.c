@@ -724,21 +724,31 @@ bool ptx_parse_insn(struct ptx_ctx *c, size_t len, uint32_t line, uint32_t col,
 		ptx_error_expected(c, "',' or ';' after operand");
 		return false;
 	}
-	struct ptx_insn *in = PA_NEW(&c->fn_arena, struct ptx_insn);
+	/* one block for the instruction, its operands, its guard and its modifiers (three
+	 * allocations an instruction before; the counts are bounded by PTX_MAX_*) */
+	uint32_t nkept = nmods - consumed, nblock = nopnds + (guard != NULL);
+	_Static_assert(sizeof(struct ptx_insn) % _Alignof(struct ptx_operand) == 0,
+	               "operands follow the instruction");
+	char *block = pa_arena_alloc(&c->fn_arena,
+	                             sizeof(struct ptx_insn) + nblock * sizeof(struct ptx_operand) +
+	                                     nkept * sizeof(uint16_t),
+	                             _Alignof(struct ptx_insn));
+	struct ptx_insn *in = (struct ptx_insn *)block;
+	struct ptx_operand *tail = (struct ptx_operand *)(block + sizeof *in);
 	in->op = (uint16_t)op;
-	in->nmods = (uint8_t)(nmods - consumed);
+	in->nmods = (uint8_t)nkept;
 	if (in->nmods) {
-		in->mods = PA_NEW_ARRAY(&c->fn_arena, uint16_t, in->nmods);
+		in->mods = (uint16_t *)(tail + nblock);
 		memcpy(in->mods, mods + consumed, in->nmods * sizeof *mods);
 	}
 	in->nopnds = (uint8_t)nopnds;
 	if (nopnds) {
-		in->opnds = PA_NEW_ARRAY(&c->fn_arena, struct ptx_operand, nopnds);
+		in->opnds = tail;
 		memcpy(in->opnds, opnds, nopnds * sizeof *opnds);
 	}
 	if (guard) {
 		in->has_guard = true;
-		in->guard = PA_NEW(&c->fn_arena, struct ptx_operand);
+		in->guard = tail + nopnds;
 		*in->guard = *guard;
 	}
 	struct ptx_insn_locs locs = {.line = line,
