@@ -545,8 +545,10 @@ static bool fast_product(struct irb *b, const struct ptx_insn *in, const struct 
 	                     .sync = true,
 	                     .satfinite = f->satfinite};
 	unsigned nt_all = mt * nt, ne = ce * nt_all, np = nt_all / w;
-	ir_ref *cv = PA_NEW_ARRAY(b->arena, ir_ref, nc), *out = PA_NEW_ARRAY(b->arena, ir_ref, ne);
-	for (unsigned r = 0; r < nc; r++)
+	/* cv is indexed by element (ne of them): an .f16 C has two per register (nc = ne / 2)
+	 * and no chain, all IR_NO_REF (with nc entries, elements past them read `out`) */
+	ir_ref *cv = PA_NEW_ARRAY(b->arena, ir_ref, ne), *out = PA_NEW_ARRAY(b->arena, ir_ref, ne);
+	for (unsigned r = 0; r < ne; r++)
 		cv[r] = IR_NO_REF;
 	if (!c16)
 		var_values(b, &in->opnds[3], nc, cv);

@@ -751,9 +751,30 @@ static void chain_through_phis(struct irb *b, struct mma_unit_rec *m)
 		patch_tuple(b, m->block, m->ctup[t], np + 4 * t);
 }
 
+/* m's C is, once trivial phis are removed, exactly an earlier record's D (an mma in another
+ * block: nvcc's wmma GEMM stages its next tiles in loops that leave the accumulators alone,
+ * so the mma after the loop reads the one before it through the loop header's trivial phis):
+ * C reads that record's dwords instead of shuffling D back and forth.  Those dwords dominate
+ * m: they are defined in the record's block before its D registers' values, which m reads. */
+static bool chain_through_trivial(struct irb *b, struct mma_unit_rec *m)
+{
+	ir_ref in[8];
+	for (unsigned x = 0; x < m->nv; x++) {
+		if (m->cvar[x] == IR_NO_REF)
+			return false;
+		in[x] = resolved(b, m->cvar[x]);
+	}
+	struct mma_unit_rec *from = rec_of(b, m->family, m->nv, in);
+	if (!from || from == m || from->ndt != m->ndt)
+		return false;
+	for (unsigned t = 0; t < m->ndt / 4; t++)
+		patch_tuple(b, m->block, m->ctup[t], from->dt + 4 * t);
+	return true;
+}
+
 void irb_mma_finish(struct irb *b)
 {
 	for (struct mma_unit_rec *m = b->mma_recs; m; m = m->next)
-		if (m->ctup[0] != IR_NO_REF)
+		if (m->ctup[0] != IR_NO_REF && !chain_through_trivial(b, m))
 			chain_through_phis(b, m);
 }
