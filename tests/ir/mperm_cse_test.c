@@ -72,14 +72,12 @@ static void one(int kind)
 	ir_ref out = emit(&f, 0, IR_PARAM, IR_T_I64, 0, 0, 0);
 	ir_ref lane = ir_new_value(&f.fn, IR_T_I32, 0);
 	ir_append(&f.fn, 0,
-	          &(struct ir_insn){.op = IR_SREG,
-	                            .type = IR_T_I32,
-	                            .res = lane,
-	                            .aux = IR_SREG_LANEID});
+	          &(struct ir_insn){
+	                  .op = IR_SREG, .type = IR_T_I32, .res = lane, .aux = IR_SREG_LANEID});
 	ir_ref x = emit(&f, 0, IR_MUL, IR_T_I32, lane, ir_const(&f.fn, IR_T_I32, 7), 2);
 	ir_ref y = emit(&f, 0, IR_ADD, IR_T_I32, lane, ir_const(&f.fn, IR_T_I32, 3), 2);
-	ir_ref at = emit(&f, 0, IR_XOR, IR_T_I32, emit(&f, 0, IR_SHL, IR_T_I32, lane,
-	                                               ir_const(&f.fn, IR_T_I32, 2), 2),
+	ir_ref at = emit(&f, 0, IR_XOR, IR_T_I32,
+	                 emit(&f, 0, IR_SHL, IR_T_I32, lane, ir_const(&f.fn, IR_T_I32, 2), 2),
 	                 ir_const(&f.fn, IR_T_I32, 4), 2);
 	ir_ref at2 = emit(&f, 0, IR_XOR, IR_T_I32, at, ir_const(&f.fn, IR_T_I32, 8), 2);
 	ir_ref r0 = emit(&f, 0, IR_MPERM, IR_T_I32, x, at, 2);
@@ -87,16 +85,17 @@ static void one(int kind)
 	if (kind == 2) {
 		ir_ref c = emit(&f, 0, IR_ICMP, IR_T_PRED, x, ir_const(&f.fn, IR_T_I32, 21), 2);
 		f.fn.blocks[0].insns[f.fn.blocks[0].ninsns - 1].aux = IR_CMP_NE;
-		ir_append(&f.fn, 0,
-		          &(struct ir_insn){.op = IR_BR, .nargs = 1, .res = IR_NO_REF, .args = {c}});
+		ir_append(
+		        &f.fn, 0,
+		        &(struct ir_insn){.op = IR_BR, .nargs = 1, .res = IR_NO_REF, .args = {c}});
 		ir_add_edge(&f.fn, 0, 1);
 		ir_add_edge(&f.fn, 0, 2);
 		store(&f, 1, out, emit(&f, 1, IR_MPERM, IR_T_I32, x, at, 2));
 		ir_append(&f.fn, 1, &(struct ir_insn){.op = IR_JMP, .res = IR_NO_REF});
 		ir_add_edge(&f.fn, 1, 2);
 	} else {
-		ir_ref r1 = emit(&f, 0, IR_MPERM, IR_T_I32, kind == 4 ? y : x,
-		                 kind == 3 ? at2 : at, 2);
+		ir_ref r1 =
+		        emit(&f, 0, IR_MPERM, IR_T_I32, kind == 4 ? y : x, kind == 3 ? at2 : at, 2);
 		store(&f, 0, out, r1);
 		ir_append(&f.fn, 0, &(struct ir_insn){.op = IR_JMP, .res = IR_NO_REF});
 		ir_add_edge(&f.fn, 0, 2);
