@@ -464,6 +464,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir_optimize(ir);
 	if (ir_lane_affine(ir))
 		ir_optimize(ir); /* the row-address reads it replaced are dead */
+	if (o->opt_level > 0)
+		ir_fold_sub_chains(ir); /* an index's parts subtracted as the index: a range */
 	if (ir_value_ranges(ir, NULL))
 		ir_optimize(ir); /* folds what the known signs and constants leave */
 	if (ir_strength_reduce(ir))

@@ -14,7 +14,9 @@
  *   5. a join y = phi(x, 7) whose x = tid.x - 500 comes only on the edge of `x >= 0` (or
  *      of `tid.x >= 500`);
  *   6. .maxntid 16, 4: tid.x is below 64 (the stated range, not run: the interpreter's tid.x
- *      goes to 1023), so tid.x >> 6 is 0.
+ *      goes to 1023), so tid.x >> 6 is 0;
+ *   7. nvcc's trip count (max.s(b, k) + c) - b then ((t >> 8) + 1) & 3: the mask is a copy
+ *      exactly where t's range [c, c + max(0, k - b's lo)] keeps j below 4.
  * Cases 1, 3, 5 and 6 must fold (the division's sign term of a non-negative value). */
 #include <stdio.h>
 #include <string.h>
@@ -446,8 +448,37 @@ static void case_maxntid(void)
 	pa_arena_free(&f.arena);
 }
 
+/* nvcc's trip count t = (max.s(b, k) + c) - b (stencil2d: b = tid.x, k = 68, c = 255),
+ * then j = ((t >> 8) + 1) & 3: t's exact range [c, c + max(0, k - b's lo)] makes the mask a
+ * copy where j is at most 3.  b = tid.x - off checks negative b (and k) too. */
+static void case_max_minus(int64_t off, int64_t k, int64_t c, bool must_fold)
+{
+	struct fx f;
+	init(&f, 19, 1);
+	ir_ref b = op2(&f, 0, IR_SUB, start_tid(&f), k32(&f, off));
+	ir_ref m = op2(&f, 0, IR_MAX_S, k32(&f, k), b);
+	ir_ref t = op2(&f, 0, IR_SUB, op2(&f, 0, IR_ADD, m, k32(&f, c)), b);
+	ir_ref j = op2(&f, 0, IR_AND,
+	               op2(&f, 0, IR_ADD, op2(&f, 0, IR_SHR_U, t, k32(&f, 8)), k32(&f, 1)),
+	               k32(&f, 3));
+	term(&f, 0, IR_RET, IR_NO_REF);
+	unsigned folds = check(&f, "max-minus");
+	const struct ir_insn *last = &f.fn.blocks[0].insns[f.fn.blocks[0].ninsns - 2];
+	CHECK(last->res == j && (last->op == IR_COPY) == must_fold,
+	      "max-minus (off %lld k %lld c %lld): mask %s", (long long)off, (long long)k,
+	      (long long)c, must_fold ? "not folded" : "folded");
+	(void)folds;
+	pa_arena_free(&f.arena);
+}
+
 int main(void)
 {
+	case_max_minus(0, 68, 255, true);
+	case_max_minus(0, 1000, 255, false);         /* t up to 1255: j up to 5 & 3 */
+	case_max_minus(500, -7, 3, true);            /* b from -500: t up to 496 */
+	case_max_minus(1000, -1000, 700, true);      /* t is 700 */
+	case_max_minus(-2147483000, 68, 255, false); /* b near INT32_MIN + ...: wraps */
+	case_max_minus(0, INT32_MAX, 0, false);
 	case_trees();
 	case_loops();
 	case_remainder();
