@@ -42,8 +42,11 @@
  * value becomes a copy of that constant (shr.u x, 31 of x >= 0 among them); shr.s of a value
  * >= 0 becomes shr.u; `x - (x & m)` becomes `x & ~m` (true for every x: the two parts of x
  * have no common bit), and `(x + c) & (2^k - 1)` with c's low k bits 0 becomes
- * `x & (2^k - 1)` (the low bits of a sum depend on the terms' low bits only), and
- * `x & (2^k - 1)` of x in [0, 2^k - 1] becomes a copy of x.  ir_optimize,
+ * `x & (2^k - 1)` (the low bits of a sum depend on the terms' low bits only),
+ * `x & (2^k - 1)` of x in [0, 2^k - 1] becomes a copy of x, and an icmp of an i32 value
+ * against a constant that its range decides (signed, or unsigned of a value >= 0) becomes
+ * that constant predicate (stencil2d: the remainder loop's `count == 0` skip and the
+ * unrolled loop's `t <u 768` guard; the selector then jumps or falls through).  ir_optimize,
  * run again by the caller, folds what follows.
  * requires: ir_cfg_compute (rpo_order, loops).  breaks: nothing (the CFG is unchanged).
  * Complexity: O(rounds x (instructions + loop phis x (phis + preheader chain))), rounds
@@ -389,6 +392,12 @@ static struct range narrow(struct range r, enum ir_cmp cmp, int64_t k, bool hold
 		break;
 	case IR_CMP_GE:
 		lo = k;
+		break;
+	case IR_CMP_GTU: /* x >u k with k >= 0 and x >= 0: x > k (signed) */
+	case IR_CMP_GEU:
+		if (k < 0 || r.lo < 0)
+			return r;
+		lo = cmp == IR_CMP_GTU ? k + 1 : k;
 		break;
 	case IR_CMP_LTU: /* x <u k with k >= 0: 0 <= x < k */
 	case IR_CMP_LEU:
@@ -802,6 +811,44 @@ static bool rewrite_one(struct ranges *rs, struct ir_insn *in)
 	return low_bits(rs, in) || split;
 }
 
+/* An ICMP of an i32 value against a constant that its range decides: the constant
+ * predicate (the branch on it then goes one way; the selector jumps). */
+static bool decide_icmp(struct ranges *rs, struct ir_insn *in)
+{
+	static const enum ir_cmp swapped[] = {
+	        [IR_CMP_EQ] = IR_CMP_EQ,   [IR_CMP_NE] = IR_CMP_NE,   [IR_CMP_LT] = IR_CMP_GT,
+	        [IR_CMP_LE] = IR_CMP_GE,   [IR_CMP_GT] = IR_CMP_LT,   [IR_CMP_GE] = IR_CMP_LE,
+	        [IR_CMP_LTU] = IR_CMP_GTU, [IR_CMP_LEU] = IR_CMP_GEU, [IR_CMP_GTU] = IR_CMP_LTU,
+	        [IR_CMP_GEU] = IR_CMP_LEU};
+	struct ir_function *fn = rs->fn;
+	int64_t k;
+	if (in->op != IR_ICMP || in->nargs != 2 || in->aux > IR_CMP_GEU || in->type != IR_T_PRED ||
+	    !is_i32(fn, in->args[0]) || !is_i32(fn, in->args[1]))
+		return false;
+	enum ir_cmp cmp = (enum ir_cmp)in->aux;
+	ir_ref x = in->args[0];
+	if (!const_of(fn, in->args[1], &k)) {
+		if (!const_of(fn, in->args[0], &k))
+			return false;
+		x = in->args[1];
+		cmp = swapped[cmp];
+	}
+	struct range r = of(rs, x);
+	if (!r.set)
+		return false;
+	bool can_hold = narrow(r, cmp, k, true).set, can_fail = narrow(r, cmp, k, false).set;
+	if (can_hold == can_fail)
+		return false;
+	*in = (struct ir_insn){.op = IR_COPY,
+	                       .type = IR_T_PRED,
+	                       .nargs = 1,
+	                       .res = in->res,
+	                       .args = {ir_const(fn, IR_T_PRED, can_hold)},
+	                       .line = in->line,
+	                       .col = in->col};
+	return true;
+}
+
 static unsigned rewrite(struct ranges *rs)
 {
 	struct ir_function *fn = rs->fn;
@@ -812,6 +859,8 @@ static unsigned rewrite(struct ranges *rs)
 			struct ir_insn *in = &bl->insns[i];
 			if (in->res != IR_NO_REF && in->res < rs->n && is_i32(fn, in->res))
 				n += rewrite_one(rs, in);
+			else if (in->res != IR_NO_REF && in->res < rs->n)
+				n += decide_icmp(rs, in);
 		}
 	}
 	return n;
