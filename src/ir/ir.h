@@ -519,6 +519,10 @@ struct ir_range {
 	int64_t lo, hi;
 };
 unsigned ir_value_ranges(struct ir_function *fn, struct ir_range *out);
+/* branch_fold.c: BRs on constant predicates become JMPs, blocks no longer reachable are
+ * emptied to a lone RET and detached; recomputes the CFG analyses when anything changed (run
+ * ir_optimize afterwards); returns how many branches were folded. */
+unsigned ir_fold_const_branches(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);
