@@ -514,15 +514,20 @@ bool ir_latch_test(const struct ir_function *fn, uint32_t latch, uint32_t header
  * bit operations, adds and multiplies that provably do not wrap, phis narrowed by their
  * edges' branches, counted loops); rewrites what the ranges decide (values of one possible
  * value to constants, shr.s of a non-negative value to shr.u, x - (x & m) to x & ~m,
- * (x + c) & (2^k - 1) to x & (2^k - 1) where c's low k bits are 0).  Needs ir_cfg_compute;
- * run ir_optimize afterwards when it returns nonzero (the number of instructions rewritten).
- * `out` (NULL: not wanted), indexed by value number up to the function's nvals on entry,
- * receives every i32 value's range as signed integers (tests check them; [INT32_MIN,
+ * (x + c) & (2^k - 1) to x & (2^k - 1) where c's low k bits are 0, x & (2^k - 1) of x in
+ * [0, 2^k - 1] to x, an icmp against a constant that the range decides to that constant).  Needs
+ * ir_cfg_compute; run ir_optimize afterwards when it returns nonzero (the number of instructions
+ * rewritten). `out` (NULL: not wanted), indexed by value number up to the function's nvals on
+ * entry, receives every i32 value's range as signed integers (tests check them; [INT32_MIN,
  * INT32_MAX] when nothing is known, lo > hi for a value that never has one). */
 struct ir_range {
 	int64_t lo, hi;
 };
 unsigned ir_value_ranges(struct ir_function *fn, struct ir_range *out);
+/* branch_fold.c: BRs on constant predicates become JMPs, blocks no longer reachable are
+ * emptied to a lone RET and detached; recomputes the CFG analyses when anything changed (run
+ * ir_optimize afterwards); returns how many branches were folded. */
+unsigned ir_fold_const_branches(struct ir_function *fn);
 /* verify.c: SSA and CFG invariants; reports the first violation naming the block and
  * instruction. */
 bool ir_verify(const struct ir_function *fn, struct pa_diag *d);

@@ -16,7 +16,8 @@
  * 65535); %laneid below 64 (the widest wave), %warpsize 32 or 64; width changes and narrow
  * unsigned loads.  Transfer: add/sub/mul and mul.hi (the corner products, monotone in each
  * factor), shifts by a constant, and/or/xor, min/max (unsigned ones of non-negatives),
- * select: the union of its two values.
+ * select: the union of its two values; `(max.s(b, K) + c) - b` is also within its exact
+ * [c, c + max(0, K - b.lo)] (max_minus), and `x & (2^k - 1)` of x in [0, 2^k - 1] is x.
  * Phis join their operands; the operand of an edge that leaves a BR on `icmp x, K` (K
  * constant, either side) is narrowed when it is x or x + c: a counter's next value `e + 64`
  * taken only while `e < 512` is at most 575.
@@ -41,7 +42,11 @@
  * value becomes a copy of that constant (shr.u x, 31 of x >= 0 among them); shr.s of a value
  * >= 0 becomes shr.u; `x - (x & m)` becomes `x & ~m` (true for every x: the two parts of x
  * have no common bit), and `(x + c) & (2^k - 1)` with c's low k bits 0 becomes
- * `x & (2^k - 1)` (the low bits of a sum depend on the terms' low bits only).  ir_optimize,
+ * `x & (2^k - 1)` (the low bits of a sum depend on the terms' low bits only),
+ * `x & (2^k - 1)` of x in [0, 2^k - 1] becomes a copy of x, and an icmp of an i32 value
+ * against a constant that its range decides (signed, or unsigned of a value >= 0) becomes
+ * that constant predicate (stencil2d: the remainder loop's `count == 0` skip and the
+ * unrolled loop's `t <u 768` guard; the selector then jumps or falls through).  ir_optimize,
  * run again by the caller, folds what follows.
  * requires: ir_cfg_compute (rpo_order, loops).  breaks: nothing (the CFG is unchanged).
  * Complexity: O(rounds x (instructions + loop phis x (phis + preheader chain))), rounds
@@ -216,11 +221,21 @@ static struct range shift_range(const struct ranges *rs, const struct ir_insn *i
 	}
 }
 
+/* True if m is one value 2^k - 1 and every value of x lies in [0, m]: x & m is x. */
+static bool low_mask_of(struct range x, struct range m)
+{
+	return m.lo == m.hi && m.lo >= 0 && (m.lo & (m.lo + 1)) == 0 && x.lo >= 0 && x.hi <= m.lo;
+}
+
 static struct range bits_range(enum ir_op op, struct range a, struct range b)
 {
 	bool an = a.lo >= 0, bn = b.lo >= 0;
 	switch (op) {
 	case IR_AND:
+		if (low_mask_of(a, b))
+			return a;
+		if (low_mask_of(b, a))
+			return b;
 		if (an || bn)
 			return mk(0, an && bn ? min2(a.hi, b.hi) : an ? a.hi : b.hi);
 		return FULL;
@@ -269,6 +284,36 @@ static bool source_range(const struct ir_function *fn, const struct ir_insn *in,
 }
 
 /* The interval of an i32 instruction's result from its operands' (NONE while one has none). */
+/* r (the interval rule's range of T = sub(S, b)) intersected with [c, c + max(0, K - b.lo)]
+ * where S is max.s(b, K) or add(max.s(b, K), c), K and c constants: the exact value of T is
+ * c + max(0, K - b), and a value of an exact interval inside i32 is T's whatever the
+ * intermediate sums wrapped (equal modulo 2^32).  nvcc's trip count `max(i, 68) + 255 - i`
+ * (stencil2d, after ir_fold_sub_chains) is [255, 323] for i >= 0, which the interval rule,
+ * blind to the two i being one value, does not see. */
+static struct range max_minus(const struct ranges *rs, const struct ir_insn *in, struct range r)
+{
+	const struct ir_function *fn = rs->fn;
+	ir_ref s = in->args[0], b = in->args[1];
+	int64_t c = 0, k;
+	const struct ir_insn *d = s < rs->n ? rs->def[s] : NULL;
+	if (d && d->op == IR_ADD && d->nargs == 2) {
+		int j = const_of(fn, d->args[1], &c) ? 0 : const_of(fn, d->args[0], &c) ? 1 : -1;
+		d = j >= 0 && d->args[j] < rs->n ? rs->def[d->args[j]] : NULL;
+	}
+	if (!d || d->op != IR_MAX_S || d->nargs != 2)
+		return r;
+	struct range br = of(rs, b);
+	for (int j = 0; j < 2; j++)
+		if (d->args[j] == b && const_of(fn, d->args[1 - j], &k) && br.set) {
+			struct range t = mk(c, c + max2(0, k - br.lo));
+			if (t.lo == I32_MIN && t.hi == I32_MAX)
+				return r;
+			int64_t lo = max2(r.lo, t.lo), hi = min2(r.hi, t.hi);
+			return lo > hi ? r : mk(lo, hi);
+		}
+	return r;
+}
+
 static struct range eval(const struct ranges *rs, const struct ir_insn *in)
 {
 	struct range r;
@@ -289,7 +334,7 @@ static struct range eval(const struct ranges *rs, const struct ir_insn *in)
 	case IR_ADD:
 		return mk(a.lo + b.lo, a.hi + b.hi);
 	case IR_SUB:
-		return mk(a.lo - b.hi, a.hi - b.lo);
+		return max_minus(rs, in, mk(a.lo - b.hi, a.hi - b.lo));
 	case IR_MUL:
 		return mul_corners(a, b, 0);
 	case IR_MULHI_U:
@@ -347,6 +392,12 @@ static struct range narrow(struct range r, enum ir_cmp cmp, int64_t k, bool hold
 		break;
 	case IR_CMP_GE:
 		lo = k;
+		break;
+	case IR_CMP_GTU: /* x >u k with k >= 0 and x >= 0: x > k (signed) */
+	case IR_CMP_GEU:
+		if (k < 0 || r.lo < 0)
+			return r;
+		lo = cmp == IR_CMP_GTU ? k + 1 : k;
 		break;
 	case IR_CMP_LTU: /* x <u k with k >= 0: 0 <= x < k */
 	case IR_CMP_LEU:
@@ -743,8 +794,59 @@ static bool rewrite_one(struct ranges *rs, struct ir_insn *in)
 			return true;
 		}
 	}
+	if (in->op == IR_AND && in->nargs == 2)
+		for (int k = 0; k < 2; k++)
+			if (low_mask_of(of(rs, in->args[k]), of(rs, in->args[1 - k])) &&
+			    fn->vals[in->args[1 - k]].kind == IR_VAL_CONST) {
+				*in = (struct ir_insn){.op = IR_COPY,
+				                       .type = IR_T_I32,
+				                       .nargs = 1,
+				                       .res = in->res,
+				                       .args = {in->args[k]},
+				                       .line = in->line,
+				                       .col = in->col};
+				return true;
+			}
 	bool split = split_sub(rs, in); /* then perhaps (x + c) & m */
 	return low_bits(rs, in) || split;
+}
+
+/* An ICMP of an i32 value against a constant that its range decides: the constant
+ * predicate (the branch on it then goes one way; the selector jumps). */
+static bool decide_icmp(struct ranges *rs, struct ir_insn *in)
+{
+	static const enum ir_cmp swapped[] = {
+	        [IR_CMP_EQ] = IR_CMP_EQ,   [IR_CMP_NE] = IR_CMP_NE,   [IR_CMP_LT] = IR_CMP_GT,
+	        [IR_CMP_LE] = IR_CMP_GE,   [IR_CMP_GT] = IR_CMP_LT,   [IR_CMP_GE] = IR_CMP_LE,
+	        [IR_CMP_LTU] = IR_CMP_GTU, [IR_CMP_LEU] = IR_CMP_GEU, [IR_CMP_GTU] = IR_CMP_LTU,
+	        [IR_CMP_GEU] = IR_CMP_LEU};
+	struct ir_function *fn = rs->fn;
+	int64_t k;
+	if (in->op != IR_ICMP || in->nargs != 2 || in->aux > IR_CMP_GEU || in->type != IR_T_PRED ||
+	    !is_i32(fn, in->args[0]) || !is_i32(fn, in->args[1]))
+		return false;
+	enum ir_cmp cmp = (enum ir_cmp)in->aux;
+	ir_ref x = in->args[0];
+	if (!const_of(fn, in->args[1], &k)) {
+		if (!const_of(fn, in->args[0], &k))
+			return false;
+		x = in->args[1];
+		cmp = swapped[cmp];
+	}
+	struct range r = of(rs, x);
+	if (!r.set)
+		return false;
+	bool can_hold = narrow(r, cmp, k, true).set, can_fail = narrow(r, cmp, k, false).set;
+	if (can_hold == can_fail)
+		return false;
+	*in = (struct ir_insn){.op = IR_COPY,
+	                       .type = IR_T_PRED,
+	                       .nargs = 1,
+	                       .res = in->res,
+	                       .args = {ir_const(fn, IR_T_PRED, can_hold)},
+	                       .line = in->line,
+	                       .col = in->col};
+	return true;
 }
 
 static unsigned rewrite(struct ranges *rs)
@@ -757,6 +859,8 @@ static unsigned rewrite(struct ranges *rs)
 			struct ir_insn *in = &bl->insns[i];
 			if (in->res != IR_NO_REF && in->res < rs->n && is_i32(fn, in->res))
 				n += rewrite_one(rs, in);
+			else if (in->res != IR_NO_REF && in->res < rs->n)
+				n += decide_icmp(rs, in);
 		}
 	}
 	return n;

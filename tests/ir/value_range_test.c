@@ -14,7 +14,11 @@
  *   5. a join y = phi(x, 7) whose x = tid.x - 500 comes only on the edge of `x >= 0` (or
  *      of `tid.x >= 500`);
  *   6. .maxntid 16, 4: tid.x is below 64 (the stated range, not run: the interpreter's tid.x
- *      goes to 1023), so tid.x >> 6 is 0.
+ *      goes to 1023), so tid.x >> 6 is 0;
+ *   7. nvcc's trip count (max.s(b, k) + c) - b then ((t >> 8) + 1) & 3: the mask is a copy
+ *      exactly where t's range [c, c + max(0, k - b's lo)] keeps j below 4;
+ *   8. a branch on `t cmp k` (signed and unsigned, either side constant) whose compare the
+ *      range decides becomes a constant, and only then.
  * Cases 1, 3, 5 and 6 must fold (the division's sign term of a non-negative value). */
 #include <stdio.h>
 #include <string.h>
@@ -446,8 +450,75 @@ static void case_maxntid(void)
 	pa_arena_free(&f.arena);
 }
 
+/* nvcc's trip count t = (max.s(b, k) + c) - b (stencil2d: b = tid.x, k = 68, c = 255),
+ * then j = ((t >> 8) + 1) & 3: t's exact range [c, c + max(0, k - b's lo)] makes the mask a
+ * copy where j is at most 3.  b = tid.x - off checks negative b (and k) too. */
+static void case_max_minus(int64_t off, int64_t k, int64_t c, bool must_fold)
+{
+	struct fx f;
+	init(&f, 19, 1);
+	ir_ref b = op2(&f, 0, IR_SUB, start_tid(&f), k32(&f, off));
+	ir_ref m = op2(&f, 0, IR_MAX_S, k32(&f, k), b);
+	ir_ref t = op2(&f, 0, IR_SUB, op2(&f, 0, IR_ADD, m, k32(&f, c)), b);
+	ir_ref j = op2(&f, 0, IR_AND,
+	               op2(&f, 0, IR_ADD, op2(&f, 0, IR_SHR_U, t, k32(&f, 8)), k32(&f, 1)),
+	               k32(&f, 3));
+	term(&f, 0, IR_RET, IR_NO_REF);
+	unsigned folds = check(&f, "max-minus");
+	const struct ir_insn *last = &f.fn.blocks[0].insns[f.fn.blocks[0].ninsns - 2];
+	CHECK(last->res == j && (last->op == IR_COPY) == must_fold,
+	      "max-minus (off %lld k %lld c %lld): mask %s", (long long)off, (long long)k,
+	      (long long)c, must_fold ? "not folded" : "folded");
+	(void)folds;
+	pa_arena_free(&f.arena);
+}
+
+/* bb0: x = tid.x - off, t = (max.s(x, 68) + 255) - x (or x itself); br (t cmp k, or k cmp t
+ * with swap) ? bb1 : bb2.  The compare becomes a constant exactly where `decided`. */
+static void case_decided(int64_t off, bool trip, enum ir_cmp cmp, int64_t k, bool swap,
+                         bool decided)
+{
+	struct fx f;
+	init(&f, 23, 3);
+	ir_ref x = op2(&f, 0, IR_SUB, start_tid(&f), k32(&f, off)), t = x;
+	if (trip)
+		t = op2(&f, 0, IR_SUB,
+		        op2(&f, 0, IR_ADD, op2(&f, 0, IR_MAX_S, x, k32(&f, 68)), k32(&f, 255)), x);
+	ir_ref p = emit(&f, 0, IR_ICMP, IR_T_PRED, swap ? k32(&f, k) : t, swap ? t : k32(&f, k),
+	                IR_NO_REF, cmp);
+	term(&f, 0, IR_BR, p);
+	term(&f, 1, IR_RET, IR_NO_REF);
+	term(&f, 2, IR_RET, IR_NO_REF);
+	edge(&f, 0, 1);
+	edge(&f, 0, 2);
+	check(&f, "decided");
+	const struct ir_insn *in = &f.fn.blocks[0].insns[f.fn.blocks[0].ninsns - 2];
+	CHECK(in->res == p && (in->op == IR_COPY) == decided,
+	      "decided (off %lld trip %d cmp %d k %lld swap %d): %s", (long long)off, trip, cmp,
+	      (long long)k, swap, decided ? "not decided" : "decided");
+	pa_arena_free(&f.arena);
+}
+
 int main(void)
 {
+	case_decided(0, true, IR_CMP_LTU, 768, false, true); /* t in [255, 323] */
+	case_decided(0, true, IR_CMP_GEU, 768, false, true);
+	case_decided(0, true, IR_CMP_GTU, 768, true, true); /* 768 >u t */
+	case_decided(0, true, IR_CMP_GTU, 254, false, true);
+	case_decided(0, true, IR_CMP_EQ, 0, false, true);
+	case_decided(0, true, IR_CMP_NE, 0, true, true);
+	case_decided(0, true, IR_CMP_LT, 300, false, false);
+	case_decided(0, true, IR_CMP_GTU, 300, false, false);
+	case_decided(500, false, IR_CMP_GEU, 10, false, false); /* x from -500: huge unsigned */
+	case_decided(500, false, IR_CMP_LTU, 600, false, false);
+	case_decided(500, false, IR_CMP_LT, 600, false, true);
+	case_decided(500, false, IR_CMP_GE, -501, true, true); /* -501 >= x: never */
+	case_max_minus(0, 68, 255, true);
+	case_max_minus(0, 1000, 255, false);         /* t up to 1255: j up to 5 & 3 */
+	case_max_minus(500, -7, 3, true);            /* b from -500: t up to 496 */
+	case_max_minus(1000, -1000, 700, true);      /* t is 700 */
+	case_max_minus(-2147483000, 68, 255, false); /* b near INT32_MIN + ...: wraps */
+	case_max_minus(0, INT32_MAX, 0, false);
 	case_trees();
 	case_loops();
 	case_remainder();
