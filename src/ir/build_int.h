@@ -192,6 +192,9 @@ bool irb_forms(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 void irb_mma(struct irb *b, const struct ptx_insn *in, ir_ref guard);
 /* build_ldmatrix.c: ldmatrix, stmatrix, movmatrix (docs/TENSOR.md) */
 void irb_matrix_move(struct irb *b, const struct ptx_insn *in, ir_ref guard);
+/* build_ldmatrix.c: this lane's row address operand as an LDS offset (i32) + constant */
+bool irb_lds_row_address(struct irb *b, const struct ptx_insn *in, const struct ptx_operand *o,
+                         ir_ref *addr, int64_t *off);
 /* build_ldmatrix_b8.c: the .m16n16/.m8n16/.m16n8 (8-bit, sm_100a) forms, which
  * irb_matrix_move hands over (its guard around them) */
 bool irb_matrix_move_is_b8(const struct ptx_insn *in);

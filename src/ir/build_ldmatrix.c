@@ -166,9 +166,10 @@ static bool count_ok(struct irb *b, const struct ptx_insn *in, const struct ptx_
 	return false;
 }
 
-/* This lane's row address as an LDS offset (i32) and the operand's constant offset. */
-static bool lds_row_address(struct irb *b, const struct ptx_insn *in, const struct ptx_operand *o,
-                            ir_ref *addr, int64_t *off)
+/* This lane's row address as an LDS offset (i32) and the operand's constant offset (also
+ * the 8-bit forms', build_ldmatrix_b8.c). */
+bool irb_lds_row_address(struct irb *b, const struct ptx_insn *in, const struct ptx_operand *o,
+                         ir_ref *addr, int64_t *off)
 {
 	bool shared =
 	        ptx_insn_has_mod(in, PTX_DW_SHARED) || ptx_insn_has_mod(in, PTX_DW_SHARED_CTA);
@@ -223,7 +224,7 @@ static void tr_ldmatrix(struct irb *b, const struct ptx_insn *in)
 	bool trans = ptx_insn_has_mod(in, PTX_DW_TRANS);
 	ir_ref addr;
 	int64_t off;
-	if (!count_ok(b, in, d, n) || !lds_row_address(b, in, &in->opnds[1], &addr, &off))
+	if (!count_ok(b, in, d, n) || !irb_lds_row_address(b, in, &in->opnds[1], &addr, &off))
 		return;
 	struct group_lane g = group_lane(b);
 	for (unsigned i = 0; i < n; i++) {
@@ -250,7 +251,7 @@ static void tr_stmatrix(struct irb *b, const struct ptx_insn *in)
 	bool trans = ptx_insn_has_mod(in, PTX_DW_TRANS);
 	ir_ref addr;
 	int64_t off;
-	if (!count_ok(b, in, s, n) || !lds_row_address(b, in, &in->opnds[0], &addr, &off))
+	if (!count_ok(b, in, s, n) || !irb_lds_row_address(b, in, &in->opnds[0], &addr, &off))
 		return;
 	struct group_lane g = group_lane(b);
 	for (unsigned i = 0; i < n; i++) {

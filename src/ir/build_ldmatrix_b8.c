@@ -202,22 +202,6 @@ static ir_ref row_of(struct irb *b, ir_ref addr, ir_ref base, uint32_t k)
 	return op2(b, IR_LANE_READ, addr, k ? opk(b, IR_OR, base, k) : base);
 }
 
-/* This lane's row address as an LDS offset (i32) and the operand's constant offset. */
-static bool lds_address(struct irb *b, const struct ptx_insn *in, const struct ptx_operand *o,
-                        ir_ref *addr, int64_t *off)
-{
-	bool shared =
-	        ptx_insn_has_mod(in, PTX_DW_SHARED) || ptx_insn_has_mod(in, PTX_DW_SHARED_CTA);
-	ir_ref base;
-	if (!irb_address(b, o, shared ? IR_SPACE_SHARED : IR_SPACE_GENERIC, &base, off))
-		return false;
-	if (b->fn->vals[base].type == IR_T_I64)
-		base = irb_emit(b, shared ? IR_TRUNC : IR_CVTA_TO, IR_T_I32, &base, 1,
-		                shared ? 0 : IR_SPACE_SHARED, 0);
-	*addr = base;
-	return true;
-}
-
 enum { LDS_8 = 0u << IR_MEM_SIZE_SHIFT, LDS_16 = 1u << IR_MEM_SIZE_SHIFT };
 
 static ir_ref load(struct irb *b, ir_ref addr, uint32_t size, int64_t off)
@@ -369,7 +353,7 @@ void irb_matrix_move_b8(struct irb *b, const struct ptx_insn *in)
 	}
 	ir_ref addr;
 	int64_t off;
-	if (!lds_address(b, in, &in->opnds[ld ? 1 : 0], &addr, &off))
+	if (!irb_lds_row_address(b, in, &in->opnds[ld ? 1 : 0], &addr, &off))
 		return;
 	if (f.shape == M16N16)
 		ld_m16n16(b, in, &f, addr, off);
