@@ -10,7 +10,12 @@
  *   v_lshrrev_b32 t, 24, x -> BYTE_3        v_ashrrev_i32 t, 24, x -> BYTE_3, sext
  *   v_and_b32 t, x, 0xffff -> WORD_0        v_and_b32 t, x, 0xff -> BYTE_0 (either order)
  *   v_bfe_u32 t, x, 8*k, 8 -> BYTE_k        v_bfe_u32 t, x, 16*k, 16 -> WORD_k
- * and an extraction folds into its reader when:
+ * A v_lshrrev_b32/v_lshlrev_b32 by a constant whose reader is a v_and_b32 with a mask of
+ * 8 or 16 contiguous ones that keeps one whole byte or word of x, moved to bit k, becomes one
+ * v_lshlrev_b32_sdwa d, k, x with that select (histogram's `(w >> 6) & 0x3fc`: BYTE_1 << 2,
+ * clang-19's form; gfx9/gfx10 SDWA take an inline constant in src0), under the same
+ * conditions on t, x and EXEC.
+ * An extraction folds into its reader when:
  *   - t is a one-dword VGPR vreg whose next mention in the block reads it in one source
  *     position, and its value is dead after that reader (the reader or the next mention
  *     of t writes it, or t has no other definition and reader); the reader is one of the
@@ -282,19 +287,19 @@ static bool fold_shift_mask(struct mir_function *fn, struct mir_block *bl, uint3
 	int32_t j = sole_reader(fn, bl, i, t, x.v, defs, reads, &k);
 	if (j < 0)
 		return false;
-	struct mir_insn *and = &bl->insns[j];
-	const struct mir_opnd *mask = &and->opnds[3 - k];
-	if (and->op != AMD_OP_V_AND_B32 || and->flags || and->neg || and->abs || and->clamp ||
-	    and->omod || and->dpp || and->sdwa || mask->kind != MIR_IMM ||
-	    !one_dword_vgpr(fn, &and->opnds[0]))
+	struct mir_insn *masker = &bl->insns[j];
+	const struct mir_opnd *mask = &masker->opnds[3 - k];
+	if (masker->op != AMD_OP_V_AND_B32 || masker->flags || masker->neg || masker->abs ||
+	    masker->clamp || masker->omod || masker->dpp || masker->sdwa || mask->kind != MIR_IMM ||
+	    !one_dword_vgpr(fn, &masker->opnds[0]))
 		return false;
 	uint32_t at;
 	uint8_t sel = masked_field((uint32_t)mask->v, (uint32_t)sh->opnds[1].v, left, &at);
 	if (sel == NO_SEL)
 		return false;
-	and->op = AMD_OP_V_LSHLREV_B32;
-	and->opnds[1] = mir_imm(at);
-	read_through_select(and, 2, x, sel, false);
+	masker->op = AMD_OP_V_LSHLREV_B32;
+	masker->opnds[1] = mir_imm(at);
+	read_through_select(masker, 2, x, sel, false);
 	dead[i] = true;
 	return true;
 }
