@@ -287,7 +287,8 @@ static bool joins_whole_region(const struct isel *s, uint32_t b)
 	}
 	if (r < 0 || root == NONE || s->region[b] >= 0 || bl->loop != ir->blocks[root].loop)
 		return false;
-	uint32_t first = ir->blocks[root].linear_pos, last = ir->blocks[s->region_last[r]].linear_pos;
+	uint32_t first = ir->blocks[root].linear_pos,
+	         last = ir->blocks[s->region_last[r]].linear_pos;
 	if (bl->linear_pos != last + 1)
 		return false;
 	for (uint32_t k = first; k <= last; k++) {
