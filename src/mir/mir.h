@@ -363,6 +363,9 @@ unsigned mir_fuse_add3(struct mir_function *fn);
  * follows its block with only empty blocks between is removed (the block falls through);
  * returns how many. */
 unsigned mir_drop_branches_to_next(struct mir_function *fn);
+/* After mir_drop_branches_to_next (exec_overwritten.c): an `s_mov exec, REG` ending a block
+ * that falls through to a block starting with another one goes; returns how many. */
+unsigned mir_drop_overwritten_exec(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
