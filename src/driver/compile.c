@@ -518,6 +518,7 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	if (o->opt_level > 0) {
 		sched_list(mf, false);
 		mir_drop_branches_to_next(mf);
+		mir_drop_overwritten_exec(mf);
 		mir_settle(c, mf);
 	}
 	isel_call_frame(mf);

@@ -57,6 +57,14 @@ bool amd_enc_dpp(struct enc *e, unsigned *src, uint32_t *w, unsigned *nw)
 	return true;
 }
 
+/* An SDWA scalar source: an SGPR (VCC, SCC as 253) or, with the S bit as for an SGPR,
+ * an inline constant (128-208 integers, 240-248 floats; llvm-mc-19 encodes
+ * `v_lshlrev_b32_sdwa v6, 2, v1` for gfx90a and gfx1030 so), never a literal. */
+static bool sdwa_scalar_ok(unsigned code)
+{
+	return code <= 208 || code == 253 || (code >= 240 && code <= 248);
+}
+
 /* SDWA (gfx9/gfx10): src0 becomes 249 and the sub-dword selects go to the extra dword;
  * src0/src1 may be SGPRs (S0/S1 bits). */
 bool amd_enc_sdwa(struct enc *e, unsigned *src, unsigned sdst, uint32_t *w, unsigned *nw)
@@ -85,8 +93,8 @@ bool amd_enc_sdwa(struct enc *e, unsigned *src, unsigned sdst, uint32_t *w, unsi
 		return amd_enc_fail(e, "sext is not available here", NULL);
 	unsigned s0 = src[0], s1 = src[1];
 	bool s0_scalar = s0 < 256, s1_scalar = op->format != AMD_FMT_VOP1 && s1 < 256;
-	if ((s0_scalar && (s0 >= 128 && s0 != 253)) || (s1_scalar && s1 >= 128))
-		return amd_enc_fail(e, "SDWA sources must be registers", NULL);
+	if ((s0_scalar && !sdwa_scalar_ok(s0)) || (s1_scalar && !sdwa_scalar_ok(s1)))
+		return amd_enc_fail(e, "SDWA sources must be registers or inline constants", NULL);
 	src[0] = 249;
 	w[1] = (s0 & 0xff) | (unsigned)in->src_sel[0] << 16 | (in->sext & 1u) << 19 |
 	       (in->neg & 1u) << 20 | (in->abs & 1u) << 21 | (s0_scalar ? 1u : 0) << 23;

@@ -263,6 +263,46 @@ static bool entered_from_region(const struct isel *s, uint32_t b)
 	return false;
 }
 
+/* b is the post-dominator of a branch region r (its root a's uniform branch leads only to
+ * r and b) and comes right after r in the linear order, every edge out of r or a goes to
+ * b and nothing in r returns: all the lanes of a's visit arrive at b together, with EXEC
+ * unchanged since a (r's branches are scalar), so b takes EXEC as it flows in and needs
+ * no mask (nvcc's `if (k < 1) skip the loop` guard: no s_cselect/s_or accumulation). */
+static bool joins_whole_region(const struct isel *s, uint32_t b)
+{
+	const struct ir_function *ir = s->ir;
+	const struct ir_block *bl = &ir->blocks[b];
+	int32_t r = -1;
+	uint32_t root = NONE;
+	for (uint32_t p = 0; p < bl->npreds; p++) {
+		uint32_t q = bl->preds[p];
+		if (!ir->blocks[q].reachable)
+			continue;
+		int32_t rq = s->region[q] >= 0 ? s->region[q] : s->scalar_root[q];
+		if (rq < 0 || (r >= 0 && rq != r))
+			return false;
+		r = rq;
+		if (s->scalar_root[q] == rq)
+			root = q;
+	}
+	if (r < 0 || root == NONE || s->region[b] >= 0 || bl->loop != ir->blocks[root].loop)
+		return false;
+	uint32_t first = ir->blocks[root].linear_pos,
+	         last = ir->blocks[s->region_last[r]].linear_pos;
+	if (bl->linear_pos != last + 1)
+		return false;
+	for (uint32_t k = first; k <= last; k++) {
+		const struct ir_block *x = &ir->blocks[ir->linear_order[k]];
+		unsigned op = x->ninsns ? x->insns[x->ninsns - 1].op : IR_RET;
+		if (op != IR_BR && op != IR_JMP)
+			return false;
+		for (uint32_t j = 0; j < x->nsuccs; j++)
+			if (x->succs[j] != b && s->region[x->succs[j]] != r)
+				return false;
+	}
+	return true;
+}
+
 /* A kernel's block that only returns, outside every loop and scalar region, without
  * barriers: the lanes that go there are done on arrival, exactly as if their predecessor
  * returned, so the edges into it add them to no mask and the block needs none (nvcc's
@@ -288,7 +328,7 @@ static bool needs_mask(const struct isel *s, uint32_t b)
 	if (only_returns(s, b))
 		return false; /* its lanes are done: nothing waits there */
 	if (entered_from_region(s, b))
-		return true;
+		return !joins_whole_region(s, b);
 	if (s->region[b] >= 0) /* inside a region: only a loop header entered from outside */
 		return entered_from_outside(s, b) && !entered_by_jump(s, b);
 	uint32_t p0 = only_pred(ir, b);

@@ -351,7 +351,8 @@ void mir_setup_scratch(struct mir_function *fn);
 unsigned mir_pack_f32(struct mir_function *fn);
 /* Before allocation, after mir_pack_f32 (sdwa_fold.c): on gfx9/gfx10, a v_lshrrev/ashrrev,
  * v_and or v_bfe that extracts a byte or word for one integer VOP2 reader in its block
- * becomes the reader's SDWA source select; returns how many. */
+ * becomes the reader's SDWA source select, and a shift masked to a whole byte or word one
+ * v_lshlrev_b32_sdwa; returns how many. */
 unsigned mir_fold_sdwa(struct mir_function *fn);
 /* Before allocation, after mir_coalesce_phi_copies (coalesce_region.c): a VGPR value B live
  * only in a region that runs on a subset L of the lanes, copied into A where EXEC is back to
@@ -366,6 +367,9 @@ unsigned mir_fuse_add3(struct mir_function *fn);
  * follows its block with only empty blocks between is removed (the block falls through);
  * returns how many. */
 unsigned mir_drop_branches_to_next(struct mir_function *fn);
+/* After mir_drop_branches_to_next (exec_overwritten.c): an `s_mov exec, REG` ending a block
+ * that falls through to a block starting with another one goes; returns how many. */
+unsigned mir_drop_overwritten_exec(struct mir_function *fn);
 /* Definitions per vreg (0, 1, or 2 for "two or more"), in fn's arena. */
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */

@@ -10,7 +10,12 @@
  *   v_lshrrev_b32 t, 24, x -> BYTE_3        v_ashrrev_i32 t, 24, x -> BYTE_3, sext
  *   v_and_b32 t, x, 0xffff -> WORD_0        v_and_b32 t, x, 0xff -> BYTE_0 (either order)
  *   v_bfe_u32 t, x, 8*k, 8 -> BYTE_k        v_bfe_u32 t, x, 16*k, 16 -> WORD_k
- * and an extraction folds into its reader when:
+ * A v_lshrrev_b32/v_lshlrev_b32 by a constant whose reader is a v_and_b32 with a mask of
+ * 8 or 16 contiguous ones that keeps one whole byte or word of x, moved to bit k, becomes one
+ * v_lshlrev_b32_sdwa d, k, x with that select (histogram's `(w >> 6) & 0x3fc`: BYTE_1 << 2,
+ * clang-19's form; gfx9/gfx10 SDWA take an inline constant in src0), under the same
+ * conditions on t, x and EXEC.
+ * An extraction folds into its reader when:
  *   - t is a one-dword VGPR vreg whose next mention in the block reads it in one source
  *     position, and its value is dead after that reader (the reader or the next mention
  *     of t writes it, or t has no other definition and reader); the reader is one of the
@@ -183,6 +188,40 @@ static bool dead_after(const struct mir_block *bl, uint32_t j, uint32_t t, const
 	return defs[t] == 1 && reads[t] == 1;
 }
 
+/* The next instruction of bl after i that mentions t, when it reads t in one source
+ * position (*pos) and t is dead after it, and neither x nor EXEC is written before it;
+ * else -1. */
+static int32_t sole_reader(const struct mir_function *fn, const struct mir_block *bl, uint32_t i,
+                           uint32_t t, uint32_t x, const uint8_t *defs, const uint8_t *reads,
+                           unsigned *pos)
+{
+	for (uint32_t j = i + 1; j < bl->ninsns; j++) {
+		const struct mir_insn *in = &bl->insns[j];
+		unsigned m = mentions(in, t);
+		if (m) {
+			*pos = read_position(in, t);
+			if (!(m & READS) || !*pos || !dead_after(bl, j, t, defs, reads))
+				return -1;
+			return (int32_t)j;
+		}
+		if ((mentions(in, x) & WRITES) || mir_writes_exec(fn, in))
+			return -1;
+	}
+	return -1;
+}
+
+/* Makes `in` read x through select sel at source position k (1 or 2). */
+static void read_through_select(struct mir_insn *in, unsigned k, struct mir_opnd x, uint8_t sel,
+                                bool sext)
+{
+	in->opnds[k] = x;
+	in->sdwa = true;
+	in->sdwa_sel[0] = in->sdwa_sel[1] = SEL_DWORD;
+	in->sdwa_sel[k - 1] = sel;
+	in->sdwa_sext = (uint8_t)(sext ? 1u << (k - 1) : 0);
+	in->enc = AMD_ENC_E32;
+}
+
 /* Folds the extraction at position i of block bl into its reader, the next instruction of
  * the block that mentions t; true when it did. */
 static bool fold_one(struct mir_function *fn, struct mir_block *bl, uint32_t i, const uint8_t *defs,
@@ -195,27 +234,74 @@ static bool fold_one(struct mir_function *fn, struct mir_block *bl, uint32_t i, 
 	uint32_t t = ex->opnds[0].v;
 	if (fn->vregs[t].size != 1 || e.x.v == t)
 		return false;
-	for (uint32_t j = i + 1; j < bl->ninsns; j++) {
-		struct mir_insn *in = &bl->insns[j];
-		unsigned m = mentions(in, t);
-		if (m) {
-			unsigned k = read_position(in, t);
-			if (!(m & READS) || !k || !reader_ok(fn, in) ||
-			    !dead_after(bl, j, t, defs, reads))
-				return false;
-			in->opnds[k] = e.x;
-			in->sdwa = true;
-			in->sdwa_sel[0] = in->sdwa_sel[1] = SEL_DWORD;
-			in->sdwa_sel[k - 1] = e.sel;
-			in->sdwa_sext = (uint8_t)(e.sext ? 1u << (k - 1) : 0);
-			in->enc = AMD_ENC_E32;
-			dead[i] = true;
-			return true;
-		}
-		if ((mentions(in, e.x.v) & WRITES) || mir_writes_exec(fn, in))
-			return false;
-	}
-	return false;
+	unsigned k;
+	int32_t j = sole_reader(fn, bl, i, t, e.x.v, defs, reads, &k);
+	if (j < 0 || !reader_ok(fn, &bl->insns[j]))
+		return false;
+	read_through_select(&bl->insns[j], k, e.x, e.sel, e.sext);
+	dead[i] = true;
+	return true;
+}
+
+/* The select of the field that `mask` (8 or 16 ones from bit *at) takes from x when it
+ * reads x shifted right by s (left when `left`), *at the field's place in the result; NO_SEL
+ * when that is not a whole byte or word of x. */
+static uint8_t masked_field(uint32_t mask, uint32_t s, bool left, uint32_t *at)
+{
+	if (!mask || s >= 32)
+		return NO_SEL;
+	uint32_t low = (uint32_t)__builtin_ctz(mask), bits = (uint32_t)__builtin_popcount(mask);
+	if ((bits != 8 && bits != 16) || mask >> low != (1u << bits) - 1)
+		return NO_SEL;
+	if (left && low < s) /* the mask keeps zeros shifted in */
+		return NO_SEL;
+	uint32_t from = left ? low - s : low + s; /* the field's first bit in x */
+	if (from % bits || from + bits > 32)
+		return NO_SEL;
+	*at = low;
+	return (uint8_t)(bits == 8 ? SEL_BYTE0 + from / 8 : SEL_WORD0 + from / 16);
+}
+
+/* v_lshrrev_b32/v_lshlrev_b32 t, s, x whose sole reader is v_and_b32 d, t, mask, the mask a
+ * byte or word of x in place at bit `at` of d, becomes v_lshlrev_b32_sdwa d, at, x with x's
+ * byte or word selected (clang-19's byte index scaling: one instruction instead of two;
+ * gfx9/gfx10 SDWA takes an inline constant in src0).  True when it did. */
+static bool fold_shift_mask(struct mir_function *fn, struct mir_block *bl, uint32_t i,
+                            const uint8_t *defs, const uint8_t *reads, bool *dead)
+{
+	const struct mir_insn *sh = &bl->insns[i];
+	bool left = sh->op == AMD_OP_V_LSHLREV_B32;
+	if ((!left && sh->op != AMD_OP_V_LSHRREV_B32) || sh->flags || sh->neg || sh->abs ||
+	    sh->clamp || sh->omod || sh->dpp || sh->sdwa || sh->opnds[1].kind != MIR_IMM ||
+	    !one_dword_vgpr(fn, &sh->opnds[2]) || !one_dword_vgpr(fn, &sh->opnds[0]))
+		return false;
+	const struct amd_isa_op *row = &amd_isa_rows[AMD_OP_V_LSHLREV_B32];
+	if (row->format != AMD_FMT_VOP2 || row->opcode[fn->target->info->gen] < 0 ||
+	    (row->flags & AMD_F_NO_SDWA))
+		return false;
+	uint32_t t = sh->opnds[0].v;
+	struct mir_opnd x = sh->opnds[2];
+	if (fn->vregs[t].size != 1 || x.v == t)
+		return false;
+	unsigned k;
+	int32_t j = sole_reader(fn, bl, i, t, x.v, defs, reads, &k);
+	if (j < 0)
+		return false;
+	struct mir_insn *masker = &bl->insns[j];
+	const struct mir_opnd *mask = &masker->opnds[3 - k];
+	if (masker->op != AMD_OP_V_AND_B32 || masker->flags || masker->neg || masker->abs ||
+	    masker->clamp || masker->omod || masker->dpp || masker->sdwa || mask->kind != MIR_IMM ||
+	    !one_dword_vgpr(fn, &masker->opnds[0]))
+		return false;
+	uint32_t at;
+	uint8_t sel = masked_field((uint32_t)mask->v, (uint32_t)sh->opnds[1].v, left, &at);
+	if (sel == NO_SEL)
+		return false;
+	masker->op = AMD_OP_V_LSHLREV_B32;
+	masker->opnds[1] = mir_imm(at);
+	read_through_select(masker, 2, x, sel, false);
+	dead[i] = true;
+	return true;
 }
 
 unsigned mir_fold_sdwa(struct mir_function *fn)
@@ -230,7 +316,8 @@ unsigned mir_fold_sdwa(struct mir_function *fn)
 		bool *dead = PA_NEW_ARRAY(fn->arena, bool, bl->ninsns + 1);
 		unsigned here = 0;
 		for (uint32_t i = 0; i < bl->ninsns; i++)
-			here += fold_one(fn, bl, i, defs, reads, dead);
+			here += fold_one(fn, bl, i, defs, reads, dead) ||
+			        fold_shift_mask(fn, bl, i, defs, reads, dead);
 		if (!here)
 			continue;
 		uint32_t out = 0;

@@ -358,8 +358,10 @@ static void gen_sdwa(struct gen_ctx *c)
 			srcs++;
 		}
 	}
-	for (int variant = 0; variant < 5; variant++) {
+	for (int variant = 0; variant < 6; variant++) {
 		struct amd_inst in = {.row = c->row, .sdwa = true, .dst_sel = 6, .src_sel = {6, 6}};
+		if (variant == 5 && (fp & 1)) /* integer src0 only: an inline constant */
+			continue;
 		fill_regs(c, &in, variant == 1, variant == 2 ? 1 : 0, variant == 3 ? 1 : 0);
 		switch (variant) {
 		case 0:
@@ -381,6 +383,14 @@ static void gen_sdwa(struct gen_ctx *c)
 			} else if (op->flags & AMD_F_FP_RESULT) {
 				in.clamp = true;
 			}
+			break;
+		case 5: /* gfx9/gfx10 SDWA take an inline constant where they take an SGPR */
+			for (int i = 0; i < op->nopnds; i++)
+				if (op->opnds[i].role == AMD_ROLE_SRC &&
+				    op->opnds[i].kind != AMD_OPK_VCC) {
+					in.ops[i] = imm(2);
+					break;
+				}
 			break;
 		default:
 			break;

@@ -6,7 +6,9 @@
  * zero- or sign-extended) -- that every value the block leaves is the same as before for
  * sample inputs.  Where it must not fold (x written between, EXEC written between, t read
  * again later, a constant beside it in the reader, a reader outside the integer rows,
- * gfx1100 without SDWA) the block is unchanged. */
+ * gfx1100 without SDWA) the block is unchanged.  A shift whose one reader is a v_and_b32
+ * keeping a whole byte or word of x (moved) becomes one v_lshlrev_b32_sdwa; checked the same
+ * way, and unchanged where the field is not a whole byte/word or the mask has holes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +70,9 @@ static bool evaluate(const struct mir_block *bl, uint32_t x, uint32_t y, uint32_
 		switch (in->op) {
 		case AMD_OP_V_LSHRREV_B32:
 			r = b >> (a & 31);
+			break;
+		case AMD_OP_V_LSHLREV_B32:
+			r = b << (a & 31);
 			break;
 		case AMD_OP_V_ASHRREV_I32:
 			r = (uint32_t)((int32_t)b >> (a & 31));
@@ -241,6 +246,38 @@ int main(void)
 	static const struct step mul[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 16, X, 1),
 	                                  STEP2(AMD_OP_V_MUL_LO_U32, R, T, Y, 0), END};
 	run_case(&t, "mul-lo", "gfx90a", mul, 3, -1);
+	/* a shift and a mask that keep one byte or word of x, moved: v_lshlrev_b32_sdwa */
+	static const struct step lshr6[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 6, X, 1),
+	                                    STEP2(AMD_OP_V_AND_B32, R, T, 0x3fc, 2), END};
+	run_case(&t, "lshr6-and-3fc", "gfx90a", lshr6, 3, 1);
+	static const struct step lshl2[] = {STEP2(AMD_OP_V_LSHLREV_B32, T, 2, X, 1),
+	                                    STEP2(AMD_OP_V_AND_B32, R, 0x3fc, T, 1), END};
+	run_case(&t, "lshl2-and-3fc", "gfx1030", lshl2, 3, 0);
+	static const struct step lshr22[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 22, X, 1),
+	                                     STEP2(AMD_OP_V_AND_B32, R, 0x3fc, T, 1), END};
+	run_case(&t, "lshr22-and-3fc", "gfx942", lshr22, 3, 3);
+	static const struct step lshr8w[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 8, X, 1),
+	                                     STEP2(AMD_OP_V_AND_B32, R, 0xffff00, T, 1), END};
+	run_case(&t, "lshr8-and-word", "gfx90a", lshr8w, 3, 5);
+	static const struct step lshr16b[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 16, X, 1),
+	                                      STEP2(AMD_OP_V_AND_B32, R, 0xff, T, 1), END};
+	run_case(&t, "lshr16-and-ff", "gfx90a", lshr16b, 3, 2);
+	/* must stay: the field is not a whole byte (x bits 7..14), zeros shifted in are kept,
+	 * the mask is not contiguous */
+	static const struct step unaligned[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 5, X, 1),
+	                                        STEP2(AMD_OP_V_AND_B32, R, 0x3fc, T, 1), END};
+	run_case(&t, "lshr5-and-3fc", "gfx90a", unaligned, 3, -1);
+	static const struct step zeros[] = {STEP2(AMD_OP_V_LSHLREV_B32, T, 4, X, 1),
+	                                    STEP2(AMD_OP_V_AND_B32, R, 0x3fc, T, 1), END};
+	run_case(&t, "lshl4-and-3fc", "gfx90a", zeros, 3, -1);
+	static const struct step holes[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 6, X, 1),
+	                                    STEP2(AMD_OP_V_AND_B32, R, 0x3fd, T, 1), END};
+	run_case(&t, "lshr6-and-3fd", "gfx90a", holes, 3, -1);
+	static const struct step shared[] = {STEP2(AMD_OP_V_LSHRREV_B32, T, 6, X, 1),
+	                                     STEP2(AMD_OP_V_AND_B32, R, 0x3fc, T, 1),
+	                                     STEP2(AMD_OP_V_ADD_U32, S, T, Y, 0), END};
+	run_case(&t, "shift-read-again", "gfx90a", shared, 4, -1);
+	run_case(&t, "shift-mask-gfx1100", "gfx1100", lshr6, 3, -1);
 	/* must stay: no SDWA on gfx11 */
 	run_case(&t, "gfx1100", "gfx1100", word1, 4, -1);
 	printf("sdwa_fold: %u cases, %u failures\n", t.checks, t.failures);

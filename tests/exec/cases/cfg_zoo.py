@@ -214,6 +214,25 @@ ZOO = {
         ('t3', [], ('ret',)),
         ('t4', [], ('ret',)),
     ],
+    # a uniform guard that skips a uniform loop and rejoins right after it (nvcc's
+    # `for (t = 0; t < k; ...)` guard): at the top, inside a divergent if, inside a divergent
+    # loop; the join takes EXEC as it flows (cflow.c's joins_whole_region), not from a mask
+    'cfg_uguard_loop': [
+        ('entry', [('zero', 0)], ('br', ('ubit', 1), 'join1', 'pre1')),
+        ('pre1', [('zero', 1)], ('jmp', 'l1')),
+        ('l1', [('inc', 1)], ('br', ('clt', 1, 3), 'l1', 'join1')),
+        ('join1', [], ('br', ('xbit', 0), 'dv', 'join2')),
+        ('dv', [], ('br', ('ubit', 4), 'join3', 'pre2')),
+        ('pre2', [('zero', 2)], ('jmp', 'l2')),
+        ('l2', [('inc', 2)], ('br', ('clt', 2, 2), 'l2', 'join3')),
+        ('join3', [], ('jmp', 'join2')),
+        ('join2', [('zero', 3)], ('jmp', 'outer')),
+        ('outer', [('inc', 3)], ('br', ('ubit', 3), 'oskip', 'opre')),
+        ('opre', [('zero', 0)], ('jmp', 'ol')),
+        ('ol', [('inc', 0)], ('br', ('clt', 0, 2), 'ol', 'oskip')),
+        ('oskip', [], ('br', ('rnd', 120), 'outer', 'done')),
+        ('done', [], ('ret',)),
+    ],
     # bar.sync after a divergent early exit (some lanes, and whole waves), and in a loop
     'cfg_bar_exit': [
         ('entry', [('zero', 0)], ('br', ('tid', 3, 0), 'quit', 'check')),
