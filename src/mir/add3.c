@@ -20,6 +20,7 @@
  * Registers: a and b now live until the second add instead of t, at most WINDOW instructions.
  * requires: MIR on virtual registers (after isel, before allocation).
  * breaks: nothing.  complexity: O(instructions x WINDOW x operands). */
+#include <assert.h>
 #include "isa/isa.h"
 #include "isa/target.h"
 #include "mir/mir.h"
@@ -165,26 +166,29 @@ static uint32_t try_fuse(struct add3 *a, uint32_t b, uint32_t j, uint32_t *liter
 	return ~1u;
 }
 
-/* Rebuilds block b without its dead instructions, with the literal COPYs inserted. */
+/* Rebuilds block b without its dead instructions, with the literal COPYs inserted, in place:
+ * each COPY goes before a fused add j whose producer, dead, lies before j (one producer per
+ * reader), so the COPYs up to j never outnumber the dead slots before it and the write index
+ * stays at or behind the read index (a copy of the block would cost a 2 MiB huge-page chunk
+ * of the MIR arena on big_unrolled). */
 static void rebuild(struct add3 *a, uint32_t b, const uint32_t *copy_to, const uint32_t *value)
 {
 	struct mir_block *bl = &a->fn->blocks[b];
-	struct mir_insn *old = PA_NEW_ARRAY(a->fn->arena, struct mir_insn, bl->ninsns);
-	uint32_t n = bl->ninsns;
-	for (uint32_t i = 0; i < n; i++)
-		old[i] = bl->insns[i];
-	bl->ninsns = 0;
+	uint32_t n = bl->ninsns, w = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (a->dead[i])
 			continue;
+		struct mir_insn in = bl->insns[i];
 		if (copy_to[i] != ~0u) {
 			struct mir_opnd ops[2] = {mir_vreg(copy_to[i], 1), mir_imm(value[i])};
 			struct mir_insn c = mir_make(MIR_COPY, 2, ops);
-			c.src_line = old[i].src_line;
-			mir_append(a->fn, b, &c);
+			c.src_line = in.src_line;
+			assert(w < i);
+			bl->insns[w++] = c;
 		}
-		mir_append(a->fn, b, &old[i]);
+		bl->insns[w++] = in;
 	}
+	bl->ninsns = w;
 }
 
 unsigned mir_fuse_add3(struct mir_function *fn)
