@@ -13,6 +13,7 @@
 #include "isa/isa.h"
 #include "isa/target.h"
 #include "mir/mir.h"
+#include "mir_same.h"
 
 struct totals {
 	unsigned checks, failures;
@@ -153,24 +154,6 @@ static unsigned bus_reads(const struct mir_function *fn, const struct mir_insn *
 	return n;
 }
 
-static bool same_as_built(const struct mir_function *fn, const struct mir_function *ref)
-{
-	if (fn->nblocks != ref->nblocks)
-		return false;
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (fn->blocks[b].ninsns != ref->blocks[b].ninsns)
-			return false;
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
-			const struct mir_insn *x = &fn->blocks[b].insns[i],
-			                      *y = &ref->blocks[b].insns[i];
-			if (x->op != y->op || x->nopnds != y->nopnds ||
-			    memcmp(x->opnds, y->opnds, x->nopnds * sizeof x->opnds[0]))
-				return false;
-		}
-	}
-	return true;
-}
-
 static void check_fused(struct totals *t, const char *gpu, const struct mir_function *fn,
                         const struct mir_function *ref, enum shape shape)
 {
@@ -238,7 +221,7 @@ static void run_case(struct totals *t, const char *gpu, enum shape shape, bool e
 		fail(t, gpu, what);
 	} else if (expect_fuse) {
 		check_fused(t, gpu, &fn, &ref, shape);
-	} else if (n != 0 || !same_as_built(&fn, &ref)) {
+	} else if (n != 0 || !mir_same_as_built(&fn, &ref)) {
 		snprintf(what, sizeof what, "shape %d: changed, expected untouched", shape);
 		fail(t, gpu, what);
 	}

@@ -17,6 +17,7 @@
 #include "isa/isa.h"
 #include "isa/target.h"
 #include "mir/mir.h"
+#include "mir_same.h"
 
 struct totals {
 	unsigned checks, failures;
@@ -157,24 +158,6 @@ static void check_rewritten(struct totals *t, const char *gpu, const struct mir_
 	}
 }
 
-static bool same_as_built(const struct mir_function *fn, const struct mir_function *ref)
-{
-	if (fn->nblocks != ref->nblocks)
-		return false;
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		if (fn->blocks[b].ninsns != ref->blocks[b].ninsns)
-			return false;
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
-			const struct mir_insn *x = &fn->blocks[b].insns[i],
-			                      *y = &ref->blocks[b].insns[i];
-			if (x->op != y->op || x->nopnds != y->nopnds ||
-			    memcmp(x->opnds, y->opnds, x->nopnds * sizeof x->opnds[0]))
-				return false;
-		}
-	}
-	return true;
-}
-
 static void run_case(struct totals *t, const char *gpu, unsigned op, uint32_t k, enum shape shape,
                      bool expect_rewrite)
 {
@@ -203,7 +186,7 @@ static void run_case(struct totals *t, const char *gpu, unsigned op, uint32_t k,
 		} else {
 			check_rewritten(t, gpu, &fn, op, k, shape == LITERAL_FIRST);
 		}
-	} else if (n != 0 || !same_as_built(&fn, &ref)) {
+	} else if (n != 0 || !mir_same_as_built(&fn, &ref)) {
 		snprintf(what, sizeof what,
 		         "op %u literal %#x shape %d: changed, expected untouched", op, k, shape);
 		fail(t, gpu, what);
@@ -264,7 +247,7 @@ static void run_carry(struct totals *t, const char *gpu, uint32_t k, enum shape 
 	if (expect_rewrite ? n != 1 || !is_vcc(&lo->opnds[1]) || lo->opnds[2].kind != MIR_IMM ||
 	                             lo->opnds[2].v != k || lo->opnds[3].kind != MIR_VGPR ||
 	                             lo->opnds[3].v != 0 || !is_vcc(&hi->opnds[4])
-	                   : n != 0 || !same_as_built(&fn, &ref))
+	                   : n != 0 || !mir_same_as_built(&fn, &ref))
 		fail(t, gpu, what);
 	pa_arena_free(&arena);
 }
