@@ -486,6 +486,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 		ir_fold_sub_chains(ir);
 	}
 	ir_loop_motion(ir);
+	if (o->opt_level > 0)
+		ir_sink_past_loops(ir); /* per-lane values read only after a loop */
 	lap(c, ST_UNIFORM);
 	if (o->dump_ir)
 		ir_dump(o->dump_ir, ir);

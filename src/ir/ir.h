@@ -485,6 +485,10 @@ unsigned ir_remove_phi_cycles(struct ir_function *fn);
  * there, and those that read only values from before it move to its preheader (after
  * ir_uniformity). */
 void ir_loop_motion(struct ir_function *fn);
+/* sink_loops.c: a per-lane value computed before a loop and read only after it moves to the
+ * nearest common dominator of its readers, so no VGPR holds it through the loop (after
+ * ir_uniformity). */
+void ir_sink_past_loops(struct ir_function *fn);
 /* opt_uniform_sum.c: base + (u + lane) and base + ((u + lane) << c) with base and u uniform
  * become (base + u) + lane and (base + (u << c)) + (lane << c), so the uniform part is scalar
  * (after ir_uniformity); returns how many sums were rewritten. */

@@ -11,8 +11,10 @@
  * every register of the tuple must be free, inside the budget, outside the reserved SGPR
  * range and not referenced as a fixed physical operand during the interval.  The
  * registers of COPY partners (source or destination of a full-width COPY) are tried
- * first, so most phi copies get the same register at both ends and vanish; otherwise the
- * lowest free tuple is taken.  Ties in start order break by vreg number: deterministic.
+ * first, so most phi copies get the same register at both ends and vanish; otherwise, among
+ * the registers already in use, the one free the longest (room for the scheduler after
+ * allocation), else the lowest free tuple (and only the lowest in ctx->lowest_first's
+ * trial).  Ties in start order break by vreg number: deterministic.
  * An interval that finds no register spills the overlapping interval of its file that
  * ends last (or itself), skipping values read or written outside EXEC (ctx->no_spill) and
  * the temporaries of earlier spills (found through a max-heap of the assigned spillable
@@ -218,7 +220,7 @@ static int32_t choose(const struct linscan *ls, uint32_t v)
 	unsigned align = required_align(vr);
 	unsigned budget = ls->ctx->budget[f];
 	const struct ra_interval *dw = &ls->ctx->dword_iv[ls->ctx->dword_base[v]];
-	{
+	if (!ls->ctx->lowest_first) {
 		/* Among the registers already in use, the one free the longest: a register
 		 * reused at once would tie the value to the one before it and leave the
 		 * scheduler (which runs after allocation) no room to overlap them. */
@@ -526,6 +528,8 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 		enum ra_file f = ra_file_of(vr->file);
 		expire(&ls, order[k].start);
 		int32_t r = choose(&ls, v);
+		if (r < 0 && ctx->lowest_first)
+			return RA_FAILED; /* the trial keeps the allocation it competes with */
 		if (r < 0 && f == RA_VGPR && !fn->scratch_ready) {
 			ctx->stats->needs_scratch = true; /* the caller sets scratch up */
 			return RA_FAILED;

@@ -44,6 +44,9 @@ struct ra_ctx {
 	struct ra_interval *dword_iv;
 	struct ra_fixed fixed[RA_NUM_FILES][RA_MAX_VGPRS]; /* fixed physical operands */
 	unsigned budget[RA_NUM_FILES];                     /* registers the allocator may use */
+	/* the lowest-first trial (regalloc.c): every value takes the lowest free register, and
+	 * a value that finds none fails the round (no spill, no diagnostic) */
+	bool lowest_first;
 	/* SGPR spilling (linscan.c decides, spill.c rewrites; kept across rounds) */
 	uint32_t spillable_vregs; /* vregs below this number are the input's, others temps */
 	bool *spilled;            /* per vreg (spillable ones): spill it this round */

@@ -294,6 +294,45 @@ static void case_dword_intervals(struct totals *t, const char *gpu, bool hole)
 	teardown(&fx);
 }
 
+/* Free registers scattered by "the one free the longest": x0..x3 take v0..v3; x2 dies, then
+ * x0, so s (defined next) takes v2, free the longer; x3 dies and the pair p finds no run of
+ * two free registers below v4 (v0 and v3 apart; gfx9 pairs also even), one more or two on top.
+ * The lowest-first trial (regalloc.c) puts s into v0 and p into v[2:3]: 4 VGPRs, kept. */
+static void case_lowest_first(struct totals *t, const char *gpu)
+{
+	struct fixture fx;
+	setup(&fx, gpu, "lowest-first");
+	struct mir_function *fn = &fx.fn;
+	uint32_t b = mir_new_block(fn);
+	uint32_t k = newv(&fx, MIR_SGPR, 2, 2), x[4], sgpr[3];
+	for (unsigned i = 0; i < 4; i++)
+		x[i] = newv(&fx, MIR_VGPR, 1, 1);
+	for (unsigned i = 0; i < 3; i++)
+		sgpr[i] = newv(&fx, MIR_SGPR, 1, 1);
+	uint32_t s = newv(&fx, MIR_VGPR, 1, 1), p = newv(&fx, MIR_VGPR, 2, 2);
+	sload2(fn, b, vr(fn, k), mir_sgpr(0, 2));
+	vadd(fn, b, vr(fn, x[0]), sub(k, 0), mir_vgpr(0, 1));
+	for (unsigned i = 1; i < 4; i++)
+		vadd(fn, b, vr(fn, x[i]), sub(k, i % 2), vr(fn, x[i - 1]));
+	static const unsigned dies[3] = {2, 0, 3};
+	for (unsigned i = 0; i < 3; i++) {
+		if (i == 2)
+			vadd(fn, b, vr(fn, s), sub(k, 0), vr(fn, x[3]));
+		emit(fn, b, AMD_OP_V_READFIRSTLANE_B32, 2, vr(fn, sgpr[i]), vr(fn, x[dies[i]]),
+		     none);
+	}
+	vadd(fn, b, sub(p, 0), sub(k, 0), vr(fn, s));
+	vadd(fn, b, sub(p, 1), sub(k, 1), vr(fn, s));
+	store(fn, b, vr(fn, p), vr(fn, x[1]));
+	end(fn, b);
+	bool ok = run(&fx, t, "lowest-first");
+	check(t, ok, "lowest-first/%s: ra_run failed: %s", gpu, diag_text(&fx));
+	check(t, ok && fn->num_vgprs == 4 && fn->vregs[s].phys == 0 && fn->vregs[p].phys == 2,
+	      "lowest-first/%s: %u VGPRs, s in v%d, p in v%d", gpu, fn->num_vgprs,
+	      fn->vregs[s].phys, fn->vregs[p].phys);
+	teardown(&fx);
+}
+
 /* Diamond: both arms end in a parallel copy into the same three phis. */
 static void case_diamond(struct totals *t, const char *gpu)
 {
@@ -919,6 +958,7 @@ static void run_hand_cases(struct totals *t)
 		case_straight(t, gpus[g]);
 		case_dword_intervals(t, gpus[g], false);
 		case_dword_intervals(t, gpus[g], true);
+		case_lowest_first(t, gpus[g]);
 		case_diamond(t, gpus[g]);
 		case_capped(t, gpus[g], MIR_VGPR);
 		case_capped(t, gpus[g], MIR_SGPR);
