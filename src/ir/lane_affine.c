@@ -11,9 +11,9 @@
  *     v(l) = U + sum over lane bits b of c_b * l_b     (U the same in every lane of the wave)
  * and then the value in source lane s is v(l) + sum c_b (s_b - l_b).  Where a bit of s is a
  * constant, its term is a constant; where it is the reader's own bit b, none; else a lane
- * function.  The read becomes T + K, T = v + the lane terms (the same value for every read
- * of v with the same pattern of source bits: local value numbering merges them), K a
- * constant, which is moved into the immediate offset of the LDS accesses reached through
+ * function.  The read becomes T + K, T = v + the lane terms (summed by run: sum_terms; the same
+ * value for every read of v with the same pattern of source bits: local value numbering merges
+ * them), K a constant, which is moved into the immediate offset of the LDS accesses reached through
  * adds and selects.  hgemm_mma's twelve row-address registers (each a ds_bpermute, kept
  * live through the k-loop) become three, and the loads take the differences as offsets.
  *
@@ -454,6 +454,49 @@ static ir_ref bit_term(struct emit *e, ir_ref x, unsigned src, uint64_t c)
 	return p ? emit(e, IR_SHL, bit, kon(e, p)) : bit;
 }
 
+/* One term of T: c times bit `bit` of x, subtracted or added. */
+struct term {
+	ir_ref x;
+	unsigned bit;
+	uint64_t c;
+	bool sub;
+};
+
+/* v plus or minus the terms.  Terms of one x and sign whose c is r << bit for one r make one
+ * (x & mask) * r (exact modulo 2^32: the sum of the bits times r): hgemm_mma's B row address
+ * subtracts 32 (lane & 15) + (lane & 16) and adds 64 (lane & 3), six operations where a term
+ * per bit took twenty. */
+static ir_ref sum_terms(struct emit *e, ir_ref v, struct term *terms, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (!terms[i].c)
+			continue;
+		const struct term ti = terms[i];
+		uint64_t r = ti.c >> ti.bit, mask = 1ull << ti.bit;
+		bool grouped = r << ti.bit == ti.c;
+		for (unsigned j = i + 1; j < n && grouped; j++) {
+			struct term *tj = &terms[j];
+			if (tj->c && tj->x == ti.x && tj->sub == ti.sub && tj->c >> tj->bit == r &&
+			    r << tj->bit == tj->c && !(mask >> tj->bit & 1)) {
+				mask |= 1ull << tj->bit;
+				tj->c = 0; /* taken */
+			}
+		}
+		ir_ref val;
+		if (!grouped) {
+			val = bit_term(e, ti.x, ti.bit, ti.c);
+		} else {
+			val = emit(e, IR_AND, ti.x, kon(e, mask));
+			if (r & (r - 1))
+				val = emit(e, IR_MUL, val, kon(e, r));
+			else if (r > 1)
+				val = emit(e, IR_SHL, val, kon(e, (uint64_t)__builtin_ctzll(r)));
+		}
+		v = emit(e, ti.sub ? IR_SUB : IR_ADD, v, val);
+	}
+	return v;
+}
+
 static ir_ref lane_id(struct emit *e)
 {
 	struct lane_aff *a = e->a;
@@ -497,18 +540,20 @@ static bool rewrite_read(struct emit *e, const struct ir_insn *in, ir_ref *t, ui
 			*t = e->memo[i].t;
 			return true;
 		}
-	*t = in->args[0];
+	struct term terms[2 * NBITS];
+	unsigned nt = 0;
 	for (unsigned b = 0; b < a->nb; b++) {
 		uint64_t c = x.c[b] & 0xffffffffull;
 		uint8_t sb = m.pat[b];
 		if (!c || sb == b)
 			continue;
-		*t = emit(e, IR_SUB, *t, bit_term(e, lane_id(e), b, c));
+		terms[nt++] = (struct term){lane_id(e), b, c, true};
 		if (sb < NBITS)
-			*t = emit(e, IR_ADD, *t, bit_term(e, lane_id(e), sb, c));
+			terms[nt++] = (struct term){lane_id(e), sb, c, false};
 		else if (sb == BITX)
-			*t = emit(e, IR_ADD, *t, bit_term(e, in->args[1], b + 2, c));
+			terms[nt++] = (struct term){in->args[1], b + 2, c, false};
 	}
+	*t = sum_terms(e, in->args[0], terms, nt);
 	m.t = *t;
 	e->memo[e->nmemo++ % MEMO] = m;
 	return true;

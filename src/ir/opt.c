@@ -8,7 +8,7 @@
  * 2. Constant folding of integer operations whose operands are constants (exact two's
  *    complement semantics of the IR; PTX's shift clamping), and of operations with a
  *    neutral constant operand (x + 0, x * 1, x << 0, ...) into their other operand, and
- *    x & 0, x * 0 into 0.
+ *    x & 0, x * 0 into 0; integer compares of two constants into the predicate constant.
  * 3. Local value numbering: within a block, an operation without effects that repeats an
  *    earlier one on the same operands (commutative ones in either order) is replaced; equal
  *    constants (type and bits) are first made one value.
@@ -129,9 +129,61 @@ static int64_t sext(uint64_t v, unsigned bits)
 	return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
 
+/* An integer compare of two constants (at the operands' width): 1 or 0, the predicate
+ * constant ir_fold_const_branches reads.  value_range.c turns a value of one possible value
+ * into a constant, which leaves nvcc's `setp.eq %r, 0` of an unroll remainder as `icmp 0, 0`. */
+static bool fold_icmp(const struct ir_function *fn, const struct ir_insn *in, uint64_t *out)
+{
+	uint64_t a, c;
+	if (in->nargs != 2 || in->aux > IR_CMP_GEU || !const_int(fn, in->args[0], &a) ||
+	    !const_int(fn, in->args[1], &c))
+		return false;
+	unsigned w = ir_type_bits((enum ir_type)fn->vals[in->args[0]].type);
+	uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
+	uint64_t ua = a & mask, uc = c & mask;
+	int64_t sa = sext(a, w), sc = sext(c, w);
+	bool r;
+	switch ((enum ir_cmp)in->aux) {
+	case IR_CMP_EQ:
+		r = ua == uc;
+		break;
+	case IR_CMP_NE:
+		r = ua != uc;
+		break;
+	case IR_CMP_LT:
+		r = sa < sc;
+		break;
+	case IR_CMP_LE:
+		r = sa <= sc;
+		break;
+	case IR_CMP_GT:
+		r = sa > sc;
+		break;
+	case IR_CMP_GE:
+		r = sa >= sc;
+		break;
+	case IR_CMP_LTU:
+		r = ua < uc;
+		break;
+	case IR_CMP_LEU:
+		r = ua <= uc;
+		break;
+	case IR_CMP_GTU:
+		r = ua > uc;
+		break;
+	default:
+		r = ua >= uc;
+		break; /* IR_CMP_GEU */
+	}
+	*out = r;
+	return true;
+}
+
 /* Folds an integer operation on constants; false when it does not apply. */
 static bool fold(const struct ir_function *fn, const struct ir_insn *in, uint64_t *out)
 {
+	if (in->op == IR_ICMP && in->type == IR_T_PRED)
+		return fold_icmp(fn, in, out);
 	unsigned w = ir_type_bits((enum ir_type)in->type);
 	if (ir_type_is_float((enum ir_type)in->type) || in->type == IR_T_PRED || in->nargs == 0 ||
 	    in->nargs > 2)

@@ -13,7 +13,9 @@
  *     64 moves per iteration fewer, the same registers);
  *   - between that definition and the end of B nothing else reads or writes p (the old
  *     value of p is dead once v exists) and nothing writes EXEC (the definition and the
- *     copy update the same lanes);
+ *     copy update the same lanes) but a WMMA's EXEC bracket (sel_mma.c), which restores
+ *     the EXEC it saved (v defined inside one, the WMMA's D, is refused: the WMMA writes
+ *     every lane);
  *   - p and v are the same kind of register (file, size, alignment); v is not the
  *     destination of an atomic that returns into its data operand.
  * Then p holds v's value from its definition on, exactly where v did.
@@ -117,6 +119,9 @@ static bool can_coalesce(const struct mir_function *fn, const struct vinfo *vi, 
 		return false;
 	if (last_exec != NONE && last_exec >= x->def_index) /* the definition or one after it */
 		return false;
+	if (mir_wmma_bracket(bl, x->def_index) ||
+	    (x->def_index + 1 < bl->ninsns && mir_wmma_bracket(bl, x->def_index + 1)))
+		return false; /* inside a WMMA's bracket (last_exec passes over brackets) */
 	for (uint32_t i = x->def_index + 1; i < bl->ninsns; i++)
 		if (i != ci && mentions(&bl->insns[i], d->v))
 			return false;
@@ -173,7 +178,9 @@ static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32
 			in->op = MIR_NUM_OPS; /* deleted below */
 			removed++;
 		}
-		if (mir_writes_exec(fn, in)) /* (a deleted copy wrote no EXEC either) */
+		/* (a deleted copy wrote no EXEC either; a WMMA's bracket gives EXEC back as it
+		 * found it, so a definition before it and a copy after it see the same lanes) */
+		if (mir_writes_exec(fn, in) && !mir_wmma_bracket(bl, i))
 			last_exec = i;
 	}
 	uint32_t out = 0;

@@ -74,14 +74,14 @@ static bool is_wmma(const struct mir_insn *in)
 
 /* Whether instruction j of bl is half of a WMMA's EXEC bracket (sel_mma.c): the
  * `s_or_saveexec s, -1` just before it or the `s_mov exec, s` just after it. */
-static bool wmma_bracket(const struct mir_block *bl, uint32_t j)
+bool mir_wmma_bracket(const struct mir_block *bl, uint32_t j)
 {
 	const struct mir_insn *in = &bl->insns[j];
 	if (in->op == AMD_OP_S_OR_SAVEEXEC_B32 || in->op == AMD_OP_S_OR_SAVEEXEC_B64)
 		return j + 1 < bl->ninsns && is_wmma(&bl->insns[j + 1]) &&
 		       in->opnds[1].kind == MIR_IMM && in->opnds[1].v == 0xffffffffu;
 	if ((in->op != AMD_OP_S_MOV_B32 && in->op != AMD_OP_S_MOV_B64) || j < 2 ||
-	    !is_wmma(&bl->insns[j - 1]) || !wmma_bracket(bl, j - 2))
+	    !is_wmma(&bl->insns[j - 1]) || !mir_wmma_bracket(bl, j - 2))
 		return false;
 	const struct mir_opnd *saved = &bl->insns[j - 2].opnds[0];
 	return in->opnds[1].kind == MIR_VREG && saved->kind == MIR_VREG &&
@@ -95,7 +95,7 @@ static bool wmma_bracket(const struct mir_block *bl, uint32_t j)
  * them there. */
 static bool writes_exec(const struct mir_function *fn, const struct mir_block *bl, uint32_t j)
 {
-	return mir_writes_exec(fn, &bl->insns[j]) && !wmma_bracket(bl, j);
+	return mir_writes_exec(fn, &bl->insns[j]) && !mir_wmma_bracket(bl, j);
 }
 
 static bool is_tuple(const struct mir_function *fn, uint32_t v)

@@ -374,6 +374,9 @@ unsigned mir_drop_overwritten_exec(struct mir_function *fn);
 uint8_t *mir_count_defs(const struct mir_function *fn);
 /* Whether `in` writes EXEC (explicitly or implicitly). */
 bool mir_writes_exec(const struct mir_function *fn, const struct mir_insn *in);
+/* Whether instruction j of bl is half of a WMMA's EXEC bracket (sel_mma.c: `s_or_saveexec
+ * s, -1` just before the WMMA, `s_mov exec, s` just after it; coalesce_tuple.c). */
+bool mir_wmma_bracket(const struct mir_block *bl, uint32_t j);
 /* Whether `in` ends a window of memory accesses the merging passes combine (copy_cse.c). */
 bool mir_ends_memory_window(const struct mir_function *fn, const struct mir_insn *in);
 
