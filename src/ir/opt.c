@@ -584,13 +584,17 @@ unsigned ir_optimize(struct ir_function *fn)
 		o.repl[v] = v;
 	/* three rounds, more (up to MAX_FOLD_ROUNDS) while folding still finds something: a
 	 * phi that becomes a constant late makes a chain of operations on it constant one link
-	 * per round (warp3_shfl's shuffle control `and 31, -1`) */
+	 * per round (warp3_shfl's shuffle control `and 31, -1`).  A round that changed nothing
+	 * ends them: the next would see the same IR and change nothing either (a third of the
+	 * pass on a large kernel that its second round settled). */
 	bool folded = true;
 	for (int round = 0; round < 3 || (folded && round < MAX_FOLD_ROUNDS); round++) {
+		bool changed = false;
 		for (int k = 0; k < 16 && forward(&o); k++)
-			;
+			changed = true;
 		rewrite_operands(&o);
 		if (round == 0 && ir_remove_phi_cycles(fn)) { /* SSA construction's: once */
+			changed = true;
 			for (int k = 0; k < 16 && forward(&o); k++)
 				;
 			rewrite_operands(&o);
@@ -599,9 +603,13 @@ unsigned ir_optimize(struct ir_function *fn)
 		folded = fold_constants(&o);
 		grow_repl(&o, before);
 		merge_constants(&o);
+		changed |= folded || o.dirty; /* (dirty: merge_constants forwarded a constant) */
 		rewrite_operands(&o);
 		value_numbering(&o);
+		changed |= o.dirty; /* numbering replaced a value */
 		rewrite_operands(&o);
+		if (!changed)
+			break;
 	}
 	ir_match_rotates(fn);
 	for (int k = 0; k < 16 && forward(&o); k++)

@@ -127,6 +127,8 @@ static bool overlaps(const struct mir_opnd *a, const struct mir_opnd *b)
 
 static void forget_written(struct exec_state *st, const struct mir_insn *in)
 {
+	if (!st->nsaved)
+		return; /* (the common case: a scan's every instruction comes here) */
 	for (unsigned k = 0; k < in->nopnds; k++) {
 		if (!mir_opnd_is_def(in, k))
 			continue;
@@ -169,9 +171,9 @@ static bool is_saveexec(unsigned op)
 	       op == AMD_OP_S_ANDN1_SAVEEXEC_B64 || op == AMD_OP_S_ANDN1_SAVEEXEC_B32;
 }
 
-/* One instruction of the EXEC scan; false when EXEC may hold a lane outside L. */
-static bool step_exec(const struct mir_function *fn, struct exec_state *st,
-                      const struct mir_insn *in)
+/* One instruction of the EXEC scan (writes_exec: mir_writes_exec of it); false when EXEC may
+ * hold a lane outside L. */
+static bool step_exec(struct exec_state *st, const struct mir_insn *in, bool writes_exec)
 {
 	bool mov = in->op == AMD_OP_S_MOV_B64 || in->op == AMD_OP_S_MOV_B32;
 	if (mov && is_exec(&in->opnds[1]) && !is_exec(&in->opnds[0])) { /* s = exec */
@@ -179,7 +181,7 @@ static bool step_exec(const struct mir_function *fn, struct exec_state *st,
 		remember(st, &in->opnds[0]);
 		return true;
 	}
-	if (!mir_writes_exec(fn, in)) {
+	if (!writes_exec) {
 		forget_written(st, in);
 		return true;
 	}
@@ -224,7 +226,31 @@ struct lanes {
 	struct mir_function *fn;
 	struct pos *first, *last; /* per vreg: first and last mention (b = UINT32_MAX: none) */
 	bool **dead;              /* per block, per instruction: deleted */
+	/* per block, per instruction: mir_writes_exec as met (0: not asked yet, 1: no, 2: yes);
+	 * the ranges of a loop's carried values overlap, and each scan asked it of every
+	 * instruction again.  Renaming vregs does not change it. */
+	uint8_t **writes_exec;
 };
+
+/* Block b's row of writes_exec (made on first use). */
+static uint8_t *exec_writes_of(struct lanes *ls, uint32_t b)
+{
+	struct mir_function *fn = ls->fn;
+	if (!ls->writes_exec)
+		ls->writes_exec = PA_NEW_ARRAY(fn->arena, uint8_t *, fn->nblocks + 1);
+	if (!ls->writes_exec[b])
+		ls->writes_exec[b] = PA_NEW_ARRAY(fn->arena, uint8_t, fn->blocks[b].ninsns + 1);
+	return ls->writes_exec[b];
+}
+
+/* mir_writes_exec of in, instruction i of the block whose row is w. */
+static inline bool writes_exec_at(const struct mir_function *fn, uint8_t *w, uint32_t i,
+                                  const struct mir_insn *in)
+{
+	if (!w[i])
+		w[i] = mir_writes_exec(fn, in) ? 2 : 1;
+	return w[i] == 2;
+}
 
 static bool is_dead(const struct lanes *ls, uint32_t b, uint32_t i)
 {
@@ -239,7 +265,7 @@ static void kill(struct lanes *ls, struct pos p)
 }
 
 /* Checks the range [d, p] for renaming b to a. */
-static bool region_ok(const struct lanes *ls, struct pos d, struct pos p, uint32_t a, uint32_t b)
+static bool region_ok(struct lanes *ls, struct pos d, struct pos p, uint32_t a, uint32_t b)
 {
 	const struct mir_function *fn = ls->fn;
 	if (!single_entry(fn, d.b, p.b))
@@ -248,6 +274,7 @@ static bool region_ok(const struct lanes *ls, struct pos d, struct pos p, uint32
 	for (uint32_t bb = d.b; bb <= p.b; bb++) {
 		const struct mir_block *bl = &fn->blocks[bb];
 		uint32_t from = bb == d.b ? d.i : 0, to = bb == p.b ? p.i : bl->ninsns;
+		uint8_t *w = exec_writes_of(ls, bb);
 		for (uint32_t i = from; i < to; i++) {
 			const struct mir_insn *in = &bl->insns[i];
 			if (is_dead(ls, bb, i))
@@ -255,7 +282,7 @@ static bool region_ok(const struct lanes *ls, struct pos d, struct pos p, uint32
 			if (mentions(in, a, false) ||
 			    (in->op == AMD_OP_V_WRITELANE_B32 && mentions(in, b, true)))
 				return false;
-			if (!step_exec(fn, &st, in))
+			if (!step_exec(&st, in, writes_exec_at(fn, w, i, in)))
 				return false;
 		}
 	}
@@ -268,7 +295,7 @@ static bool region_ok(const struct lanes *ls, struct pos d, struct pos p, uint32
 /* Whether the copy D = `a = x` (after renaming) is redundant: the last definition of a
  * before it is `a = x`, in D's block or its only predecessor falling through to it, with
  * neither a nor x written and EXEC only narrowed in between. */
-static bool start_redundant(const struct lanes *ls, struct pos d, uint32_t a)
+static bool start_redundant(struct lanes *ls, struct pos d, uint32_t a)
 {
 	const struct mir_function *fn = ls->fn;
 	const struct mir_insn *dc = &fn->blocks[d.b].insns[d.i];
@@ -291,7 +318,8 @@ static bool start_redundant(const struct lanes *ls, struct pos d, uint32_t a)
 				       !(x->kind == MIR_VREG && group_writes(bl, i, x->v));
 			if (mentions(in, a, true) ||
 			    (x->kind == MIR_VREG && mentions(in, x->v, true)) ||
-			    (mir_writes_exec(fn, in) && !narrows_exec(in)))
+			    (writes_exec_at(fn, exec_writes_of(ls, at.b), i, in) &&
+			     !narrows_exec(in)))
 				return false;
 		}
 		if (at.b == 0)

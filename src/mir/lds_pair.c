@@ -21,7 +21,8 @@
  * lanes: candidates are forgotten at any store or atomic that may write LDS (not a
  * global or scratch one: ends_lds_window), barrier, message, wait, branch or EXEC write.
  * requires: MIR on virtual registers before allocation.  Complexity: O(instructions x
- * operands) plus, per read, a scan of the open candidates (at most OPEN_MAX). */
+ * operands) plus, per read, a scan of the open candidates (at most OPEN_MAX); a function
+ * with fewer than two such reads, one scan. */
 #include <string.h>
 
 #include "isa/isa.h"
@@ -299,8 +300,25 @@ static bool pair_block(struct lds_pair *lp, uint32_t b)
 	return any;
 }
 
+/* Whether fn has two reads pairable() may take (ds_read_b32/b64): a pair needs both, and
+ * without them the pass is one scan instead of its tables (most kernels read no LDS). */
+static bool has_two_reads(const struct mir_function *fn)
+{
+	unsigned n = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			unsigned op = fn->blocks[b].insns[i].op;
+			n += op == AMD_OP_DS_READ_B32 || op == AMD_OP_DS_READ_B64;
+			if (n >= 2)
+				return true;
+		}
+	return false;
+}
+
 void mir_pair_lds(struct mir_function *fn)
 {
+	if (!has_two_reads(fn))
+		return;
 	struct lds_pair lp = {.fn = fn};
 	lp.defs = mir_count_defs(fn);
 	uint32_t n = fn->nvregs, total = 0;

@@ -178,10 +178,13 @@ static uint32_t try_compare(struct mir_function *fn, const struct vcc_facts *f,
                             struct mir_block *bl, uint32_t i)
 {
 	struct mir_insn *in = &bl->insns[i];
+	/* (the operand tests first: they turn away most instructions before mirrored()'s
+	 * table scan) */
+	if (in->nopnds != 3 || in->opnds[0].kind != MIR_VREG || in->opnds[0].width != 2)
+		return i;
 	unsigned op = in->op < AMD_NUM_OPCODES ? mirrored(in->op) : 0;
-	if (!op || in->nopnds != 3 || in->neg || in->abs || in->clamp || in->flags ||
-	    in->opnds[0].kind != MIR_VREG || in->opnds[0].width != 2 ||
-	    f->defs[in->opnds[0].v] != 1 || amd_isa_rows[in->op].opcode[fn->target->info->gen] < 0)
+	if (!op || in->neg || in->abs || in->clamp || in->flags || f->defs[in->opnds[0].v] != 1 ||
+	    amd_isa_rows[in->op].opcode[fn->target->info->gen] < 0)
 		return i;
 	uint32_t value;
 	unsigned lit, other;

@@ -5,11 +5,12 @@
  * offsets from the next instruction to the target block's first instruction) need the
  * final size of every instruction, and literals make sizes depend on values, so emission
  * runs in two passes: the first encodes every instruction with a zero offset to learn its
- * size (a branch's size does not depend on its offset) and records block addresses; the
- * second encodes for real.  A branch that does not fit in 16 bits is an error (sched_relax,
- * relax.c, rewrote those of kernels into long branches before).  A MIR_RELOC literal is
- * encoded as a placeholder, then zeroed and recorded as a relocation whose addend is its
- * distance from the s_getpc_b64 anchor (sched_reloc_addend).  Each change of PTX line
+ * size (a branch's size does not depend on its offset) and records block addresses and the
+ * encodings; the second copies those and encodes again only the branches, with offsets.
+ * A branch that does not fit in 16 bits is an error (sched_relax, relax.c, rewrote those of
+ * kernels into long branches before).  A MIR_RELOC literal is encoded as a placeholder,
+ * then zeroed and recorded as a relocation whose addend is its distance from the
+ * s_getpc_b64 anchor (sched_reloc_addend).  Each change of PTX line
  * (mir_insn.src_line) is recorded with its address (sched_code.lines, for -lineinfo).
  *   requires: every operand physical (mir_verify(after_ra)); no COPY.
  *   breaks: nothing (fn is read-only).  O(instructions). */
@@ -207,17 +208,35 @@ static void add_line(struct sched_code *out, struct pa_arena *arena, uint32_t ad
 	out->lines[out->nlines++] = (struct sched_line){addr, src_line};
 }
 
+/* Pass 1's result: every instruction encoded with a zero branch offset, in code order
+ * (`words`, nwords[k] of them for the k-th instruction of the function).  Pass 2 copies
+ * them and encodes again only the branches: encoding was a tenth of a large kernel's
+ * back end when every instruction was encoded twice. */
+struct pass1 {
+	uint32_t *words;
+	uint8_t *nwords;
+	uint32_t cap;
+};
+
 /* Pass 1: sizes; block_addr[b] = byte address of block b, block_addr[nblocks] = end. */
-static bool layout(const struct mir_function *fn, uint32_t *block_addr, struct pa_diag *d)
+static bool layout(const struct mir_function *fn, uint32_t *block_addr, struct pass1 *p1,
+                   struct pa_arena *arena, struct pa_diag *d)
 {
-	uint32_t addr = 0;
+	uint32_t addr = 0, total = 0, k = 0;
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		total += fn->blocks[b].ninsns;
+	p1->nwords = pa_arena_array(arena, total ? total : 1, sizeof *p1->nwords, 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		block_addr[b] = addr;
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, k++) {
 			uint32_t words[4];
 			unsigned n = encode_one(fn, b, i, 0, words, d);
 			if (!n)
 				return false;
+			p1->words = pa_arena_grow(arena, p1->words, &p1->cap, addr / 4 + n,
+			                          sizeof *p1->words);
+			memcpy(p1->words + addr / 4, words, 4 * n);
+			p1->nwords[k] = (uint8_t)n;
 			addr += 4 * n;
 		}
 	}
@@ -229,20 +248,20 @@ bool sched_emit(const struct mir_function *fn, struct pa_arena *arena, struct sc
                 struct pa_diag *d)
 {
 	uint32_t *block_addr = pa_arena_array(arena, fn->nblocks + 1, sizeof *block_addr, 4);
-	if (!layout(fn, block_addr, d))
+	struct pass1 p1 = {0};
+	if (!layout(fn, block_addr, &p1, arena, d))
 		return false;
 	uint32_t size = block_addr[fn->nblocks];
 	uint8_t *code = pa_arena_alloc(arena, size ? size : 4, 16);
-	uint32_t addr = 0, anchor_end = fn->nrelocs ? sched_anchor_end(fn) : ~0u;
+	uint32_t addr = 0, anchor_end = fn->nrelocs ? sched_anchor_end(fn) : ~0u, k = 0;
 	memset(out, 0, sizeof *out);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++, k++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
 			const struct mir_opnd *target = branch_target(in);
 			uint32_t words[4];
-			unsigned n = encode_one(fn, b, i, 0, words, d);
-			if (!n)
-				return false;
+			unsigned n = p1.nwords[k];
+			memcpy(words, p1.words + addr / 4, 4 * n);
 			if (target && target->v >= fn->nblocks)
 				return emit_error(d, fn, b, i, in,
 				                  "branch to a block that does not exist");
