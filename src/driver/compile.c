@@ -4,7 +4,8 @@
  * ir_cfg_compute, ir_optimize, ir_lane_affine (and ir_optimize again when it rewrote
  * anything), ir_value_ranges (and ir_optimize again when it rewrote anything, then
  * ir_fold_const_branches and ir_optimize again when it folded), ir_strength_reduce
- * (and ir_optimize again when it rewrote anything), ir_uniformity, ir_loop_motion, isel_run,
+ * (and ir_optimize again when it rewrote anything, then ir_replace_exit_tests and
+ * ir_optimize again when it moved a test), ir_uniformity, ir_loop_motion, isel_run,
  * ra_run, sched_waitcnt, sched_hazards, sched_emit -- verifiers between them with `verify` -- then
  * copies the machine code and the kernel's resource usage into the module arena and resets the
  * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
@@ -475,8 +476,11 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 		if (ir_fold_const_branches(ir))
 			ir_optimize(ir);
 	}
-	if (ir_strength_reduce(ir))
+	if (ir_strength_reduce(ir)) {
 		ir_optimize(ir); /* the old addresses' operations are dead now */
+		if (ir_replace_exit_tests(ir))
+			ir_optimize(ir); /* a counter left for the exit test alone is dead now */
+	}
 	if (o->verify && !ir_verify(ir, d))
 		return false;
 	lap(c, ST_OPT);

@@ -508,6 +508,11 @@ unsigned ir_lane_affine(struct ir_function *fn);
  * when it returns nonzero: the old addresses' operations are dead); returns how many
  * accesses were rewritten. */
 unsigned ir_strength_reduce(struct ir_function *fn);
+/* strength_reduce.c: a loop's exit test (EQ/NE against a constant) on a counter that nothing
+ * else reads moves to another counter of the loop with the same constant step (after
+ * ir_strength_reduce and ir_optimize: its P); run ir_optimize again when it returns nonzero
+ * (the old counter is dead); returns how many tests moved. */
+unsigned ir_replace_exit_tests(struct ir_function *fn);
 /* strength_reduce.c: the condition on which loop `latch` (ending in a BR on ICMP c) goes
  * round again to `header`, as `x cmp n` with x the counter iv or its next value (*on_next)
  * and n a constant (signed i32 comparisons, EQ and NE); false for anything else. */

@@ -45,6 +45,12 @@
  * the start are, and then lives in an SGPR with an s_add (uniform counters stay on SALU).  The
  * operations the old addresses leave unused are dead code for ir_optimize, which the
  * caller runs again when anything was rewritten.
+ * Exit tests (ir_replace_exit_tests, after the rewrite and ir_optimize).  A counter left
+ * with no reader but its own add and the loop's exit test, an EQ or NE against a constant
+ * (nbody: `i + 64 != 2080` beside the rewrite's P for i - 32), moves its test to another
+ * counter P of the loop with the same constant step and a constant start: P - i is the
+ * same constant in every iteration, and equality is exact modulo 2^width, so `i cmp n`
+ * becomes `P cmp n + (p0 - i0)` (or on the next values).  The old counter is dead code.
  * requires: ir_cfg_compute (loops, preheaders); before ir_uniformity.
  * breaks: nothing (the CFG is unchanged; new values are in the blocks' loops).
  * Complexity: O(loops x blocks + accesses x 2^MAX_DEPTH) (an address's walk is not
@@ -692,6 +698,96 @@ static unsigned rewrite(struct sr *r, uint32_t l, const struct change *c, uint32
 	return n;
 }
 
+/* ---- the exit test on a counter that only counts (after the rewrite) ---- */
+
+/* The constant start and step of header phi v of loop ind->loop, or false. */
+static bool const_iv(const struct ir_function *fn, const struct induction *ind, ir_ref v,
+                     uint64_t *start, uint64_t *step)
+{
+	ir_ref s;
+	bool negate;
+	if (!iv_step(fn, ind, v, &s, &negate) || !ir_is_const(fn, s))
+		return false;
+	const struct ir_insn *phi = def_of(fn, &ind->defs, v);
+	ir_ref init = phi->phi_args[ind->pre_idx];
+	if (!ir_is_const(fn, init))
+		return false;
+	enum ir_type t = (enum ir_type)fn->vals[v].type;
+	*start = wrap(fn->vals[init].bits, t);
+	*step = wrap(negate ? 0 - fn->vals[s].bits : fn->vals[s].bits, t);
+	return true;
+}
+
+/* Another counter of the loop's header with the same type and constant step as iv and a
+ * constant start (*start), or IR_NO_REF. */
+static ir_ref twin_counter(const struct ir_function *fn, const struct induction *ind, ir_ref iv,
+                           uint64_t step, uint64_t *start)
+{
+	const struct ir_block *hb = &fn->blocks[fn->loops[ind->loop].header];
+	for (uint32_t i = 0; i < hb->ninsns && hb->insns[i].op == IR_PHI; i++) {
+		ir_ref p = hb->insns[i].res;
+		uint64_t d;
+		if (p != iv && fn->vals[p].type == fn->vals[iv].type &&
+		    const_iv(fn, ind, p, start, &d) && d == step)
+			return p;
+	}
+	return IR_NO_REF;
+}
+
+/* Loop ind->loop goes round while `x != n` or `x == n` (an ICMP read by the latch's branch
+ * alone), x a counter i or its next value, and nothing else reads i or its next value:
+ * i only counts.  Where another counter P of the loop steps by the same constant (the
+ * rewrite's P, nbody's LDS address), P - i is the constant p0 - i0 in every iteration, so
+ * the test becomes `x' cmp n + (p0 - i0)` with x' P or its next value: equality is exact
+ * modulo 2^width.  i and its add are then dead; one add per iteration less.  Returns
+ * whether the test was replaced. */
+static bool replace_exit_test(struct ir_function *fn, const struct induction *ind,
+                              const uint32_t *uses)
+{
+	struct ir_block *lb = &fn->blocks[ind->latch];
+	const struct ir_insn *br = &lb->insns[lb->ninsns - 1];
+	if (br->op != IR_BR || br->nargs < 1)
+		return false;
+	const struct ir_insn *c = def_of(fn, &ind->defs, br->args[0]);
+	if (!c || c->op != IR_ICMP || (c->aux != IR_CMP_EQ && c->aux != IR_CMP_NE) ||
+	    fn->vals[c->res].block != ind->latch || uses[c->res] != 1)
+		return false;
+	unsigned ki = ir_is_const(fn, c->args[0]) ? 0 : 1; /* the constant's operand */
+	ir_ref x = c->args[1 - ki];
+	if (!ir_is_const(fn, c->args[ki]) || ir_is_const(fn, x))
+		return false;
+	const struct ir_insn *xd = def_of(fn, &ind->defs, x);
+	bool on_next = xd && xd->op != IR_PHI;
+	ir_ref iv = on_next ? (xd->op == IR_ADD || xd->op == IR_SUB ? xd->args[0] : IR_NO_REF) : x;
+	if (on_next && xd->op == IR_ADD && iv != IR_NO_REF && ir_is_const(fn, iv))
+		iv = xd->args[1];
+	uint64_t i0, d, p0;
+	if (iv == IR_NO_REF || (fn->vals[iv].type != IR_T_I32 && fn->vals[iv].type != IR_T_I64) ||
+	    !const_iv(fn, ind, iv, &i0, &d))
+		return false;
+	const struct ir_insn *phi = def_of(fn, &ind->defs, iv);
+	ir_ref inc = phi->phi_args[1 - ind->pre_idx];
+	if ((on_next && x != inc) || inc >= ind->defs.n || uses[iv] != 1u + !on_next ||
+	    uses[inc] != 1u + on_next)
+		return false;
+	ir_ref p = twin_counter(fn, ind, iv, d, &p0);
+	if (p == IR_NO_REF)
+		return false;
+	enum ir_type t = (enum ir_type)fn->vals[iv].type;
+	const struct ir_insn *pphi = def_of(fn, &ind->defs, p);
+	struct ir_insn test = *c;
+	test.res = ir_new_value(fn, IR_T_PRED, ind->latch);
+	test.args[1 - ki] = on_next ? pphi->phi_args[1 - ind->pre_idx] : p;
+	test.args[ki] = ir_const(fn, t, wrap(fn->vals[c->args[ki]].bits + p0 - i0, t));
+	ir_append(fn, ind->latch, &test); /* before the branch, after P's next value */
+	lb = &fn->blocks[ind->latch];
+	struct ir_insn last = lb->insns[lb->ninsns - 1];
+	lb->insns[lb->ninsns - 1] = lb->insns[lb->ninsns - 2];
+	lb->insns[lb->ninsns - 2] = last;
+	lb->insns[lb->ninsns - 1].args[0] = last.res;
+	return true;
+}
+
 unsigned ir_strength_reduce(struct ir_function *fn)
 {
 	if (fn->nloops == 0 || !fn->cfg_valid)
@@ -717,6 +813,36 @@ unsigned ir_strength_reduce(struct ir_function *fn)
 		struct change *c = PA_NEW_ARRAY(fn->arena, struct change, r.naccess + 1);
 		n += rewrite(&r, l, c, plan(&r, l, c));
 		reindex_block(fn, &defs, fn->loops[l].header); /* its phis moved down */
+	}
+	return n;
+}
+
+unsigned ir_replace_exit_tests(struct ir_function *fn)
+{
+	if (fn->nloops == 0 || !fn->cfg_valid)
+		return 0;
+	unsigned n = 0;
+	struct defs defs;
+	index_defs(fn, &defs);
+	/* readers per value, once: a loop's rewrite adds readers only to its own P's next
+	 * value and a new constant, which no other loop's test looks at */
+	uint32_t *uses = PA_NEW_ARRAY(fn->arena, uint32_t, defs.n + 1);
+	memset(uses, 0, (defs.n + 1) * sizeof *uses);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct ir_insn *in = &fn->blocks[b].insns[i];
+			uint32_t nargs = in->op == IR_PHI ? fn->blocks[b].npreds : in->nargs;
+			for (uint32_t k = 0; k < nargs && (in->op == IR_PHI || k < 4); k++) {
+				ir_ref v = in->op == IR_PHI ? in->phi_args[k] : in->args[k];
+				if (v < defs.n)
+					uses[v]++;
+			}
+		}
+	for (uint32_t l = 0; l < fn->nloops; l++) {
+		struct induction ind = {.loop = l, .defs = defs};
+		ind.pre = preheader(fn, l, &ind.latch, &ind.pre_idx);
+		if (ind.pre != IR_NO_BLOCK && replace_exit_test(fn, &ind, uses))
+			n++;
 	}
 	return n;
 }

@@ -12,7 +12,10 @@
  * longest latency-weighted path to the region's end; the instructions are then emitted
  * greedily, the ready one with the greatest height first (ties: original order), so memory
  * loads move up ahead of the arithmetic that does not need them and their latency overlaps
- * other work.  The waitcnt pass that runs next then waits as late as the new order allows.
+ * other work; a reader of a global load's result is ready only once the load's latency
+ * has passed on a clock of emitted instructions (the load's shadow: struct shadow), so the
+ * work that does not need the load goes before its first reader.  The waitcnt pass that
+ * runs next then waits as late as the new order allows.
  * Before allocation only true dependences constrain the order, but moving loads up raises
  * register pressure: the caller keeps the unscheduled code and allocates that when the
  * scheduled code does not fit (see compile.c); a region keeps its order when the new one
@@ -402,6 +405,131 @@ static struct ready *pick_queue(const struct held_loads *hl, struct ready *q, st
 	return ready_before(ql, load, q->item[0]) ? ql : q;
 }
 
+/* A load's latency shadow: an instruction that reads a slow result (a memory load's: its
+ * edge latency at least SHADOW_MIN_LATENCY) waits, off the ready queues, until the result
+ * would be back on a clock that advances SHADOW_ISSUE_CYCLES per emitted instruction, so
+ * that independent work (the next addresses, constants, a store's address) is emitted
+ * before the first reader of a load and its s_waitcnt, not after the arithmetic on the
+ * loaded values, as long as there is such work; when only waiting instructions are left,
+ * the one whose result comes first goes (the clock jumps to it). */
+enum { SHADOW_MIN_LATENCY = 500, SHADOW_ISSUE_CYCLES = 4 };
+
+struct min_avail { /* min-heap of instructions by the cycle their operands are back */
+	uint32_t *item, n;
+	const uint64_t *avail;
+};
+
+struct shadow {
+	uint64_t *avail; /* per instruction: cycle its slow operands are back (0: none) */
+	struct min_avail pending;
+	uint64_t now;
+	const struct mir_insn *insns;
+	struct ready consts; /* ready COPYs of constants: no fillers (is_constant_copy) */
+};
+
+/* A COPY of a constant: no filler for a load's shadow (the scheduled code would set up a
+ * whole unrolled kernel's constants ahead of their readers, in SGPRs that then spill). */
+static bool is_constant_copy(const struct mir_insn *in)
+{
+	if (in->op != MIR_COPY)
+		return false;
+	for (unsigned k = 0; k < in->nopnds && k < AMD_MAX_OPNDS; k++)
+		if (!mir_opnd_is_def(in, k) && in->opnds[k].kind != MIR_IMM)
+			return false;
+	return true;
+}
+
+/* The ready queue instruction x goes to. */
+static struct ready *queue_of(struct shadow *sh, const struct held_loads *hl, struct ready *q,
+                              struct ready *ql, uint32_t x)
+{
+	if (hl->dwords[x])
+		return ql;
+	return is_constant_copy(&sh->insns[x]) ? &sh->consts : q;
+}
+
+static bool avail_before(const struct min_avail *h, uint32_t a, uint32_t b)
+{
+	if (h->avail[a] != h->avail[b])
+		return h->avail[a] < h->avail[b];
+	return a < b;
+}
+
+static void avail_push(struct min_avail *h, uint32_t x)
+{
+	uint32_t i = h->n++;
+	while (i && avail_before(h, x, h->item[(i - 1) / 2])) {
+		h->item[i] = h->item[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->item[i] = x;
+}
+
+static uint32_t avail_pop(struct min_avail *h)
+{
+	uint32_t top = h->item[0], last = h->item[--h->n], i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && avail_before(h, h->item[c + 1], h->item[c]))
+			c++;
+		if (!avail_before(h, h->item[c], last))
+			break;
+		h->item[i] = h->item[c];
+		i = c;
+	}
+	if (h->n)
+		h->item[i] = last;
+	return top;
+}
+
+/* Instruction x has all its predecessors emitted: ready now, or pending until its slow
+ * operands are back. */
+static void shadow_push(struct shadow *sh, const struct held_loads *hl, struct ready *q,
+                        struct ready *ql, uint32_t x)
+{
+	if (sh->avail[x] > sh->now)
+		avail_push(&sh->pending, x);
+	else
+		ready_push(queue_of(sh, hl, q, ql, x), x);
+}
+
+/* Moves the pending instructions whose operands are back to the ready queues; when none
+ * is ready, the clock first jumps to the earliest pending one. */
+static void shadow_release(struct shadow *sh, const struct held_loads *hl, struct ready *q,
+                           struct ready *ql)
+{
+	struct min_avail *p = &sh->pending;
+	if (!q->n && !ql->n && !sh->consts.n && p->n && sh->avail[p->item[0]] > sh->now)
+		sh->now = sh->avail[p->item[0]];
+	while (p->n && sh->avail[p->item[0]] <= sh->now) {
+		uint32_t x = avail_pop(p);
+		ready_push(queue_of(sh, hl, q, ql, x), x);
+	}
+}
+
+/* The queue to take the next instruction from: pick_queue's, or the constant COPYs' when
+ * their top is higher; that one waits, as no filler, while an instruction reading a slow
+ * result is pending with a greater height (it came first without shadows): the other
+ * ready work goes first, and with none the clock runs on to the pending one. */
+static struct ready *pick_shadow(struct shadow *sh, struct held_loads *hl, struct ready *q,
+                                 struct ready *ql)
+{
+	for (;;) {
+		struct ready *best = pick_queue(hl, q, ql), *c = &sh->consts;
+		const struct min_avail *p = &sh->pending;
+		if (!c->n || (best->n && !ready_before(c, c->item[0], best->item[0])))
+			return best;
+		if (!p->n || c->height[c->item[0]] >= c->height[p->item[0]])
+			return c;
+		if (best->n)
+			return best;
+		sh->now = sh->avail[p->item[0]];
+		shadow_release(sh, hl, q, ql);
+	}
+}
+
 /* The most VGPR dwords held at once when the readers are met in `order` (NULL: as they
  * are), given each instruction's dwords, its reader count (consumed) and its predecessors
  * holding dwords (CSR first/pred). */
@@ -575,23 +703,41 @@ static void schedule_region(struct region *rg, struct mir_insn *insns, uint32_t 
 		succ_first[i + 1] += succ_first[i];
 	uint32_t *fill = PA_NEW_ARRAY(a, uint32_t, n);
 	memcpy(fill, succ_first, n * sizeof *fill);
-	for (uint32_t e = 0; e < rg->nedges; e++)
-		succ[fill[rg->edges[e].from]++] = rg->edges[e].to;
+	uint32_t *succ_lat = PA_NEW_ARRAY(a, uint32_t, rg->nedges + 1);
+	for (uint32_t e = 0; e < rg->nedges; e++) {
+		uint32_t at = fill[rg->edges[e].from]++;
+		succ[at] = rg->edges[e].to;
+		succ_lat[at] = rg->edges[e].lat;
+	}
 	struct held_loads hl;
 	held_loads_init(rg, &hl, insns, n);
 	struct ready q = {PA_NEW_ARRAY(a, uint32_t, n), 0, height};
 	struct ready ql = {PA_NEW_ARRAY(a, uint32_t, n), 0, height}; /* loads (hl.dwords) */
+	struct shadow sh = {PA_NEW_ARRAY(a, uint64_t, n),
+	                    {PA_NEW_ARRAY(a, uint32_t, n), 0, NULL},
+	                    0,
+	                    insns,
+	                    {PA_NEW_ARRAY(a, uint32_t, n), 0, height}};
+	memset(sh.avail, 0, n * sizeof *sh.avail);
+	sh.pending.avail = sh.avail;
 	for (uint32_t i = 0; i < n; i++)
 		if (!npreds[i])
-			ready_push(hl.dwords[i] ? &ql : &q, i);
+			ready_push(queue_of(&sh, &hl, &q, &ql, i), i);
 	uint32_t nout = 0;
-	while (q.n || ql.n) {
-		uint32_t i = ready_pop(pick_queue(&hl, &q, &ql));
+	while (q.n || ql.n || sh.consts.n || sh.pending.n) {
+		shadow_release(&sh, &hl, &q, &ql);
+		uint32_t i = ready_pop(pick_shadow(&sh, &hl, &q, &ql));
 		order[nout++] = i;
 		held_loads_emit(&hl, i);
-		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
-			if (--npreds[succ[k]] == 0)
-				ready_push(hl.dwords[succ[k]] ? &ql : &q, succ[k]);
+		if (sched_row(&insns[i])) /* (a COPY may vanish in coalescing) */
+			sh.now += SHADOW_ISSUE_CYCLES;
+		for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++) {
+			uint32_t s = succ[k];
+			if (succ_lat[k] >= SHADOW_MIN_LATENCY && sh.now + succ_lat[k] > sh.avail[s])
+				sh.avail[s] = sh.now + succ_lat[k];
+			if (--npreds[s] == 0)
+				shadow_push(&sh, &hl, &q, &ql, s);
+		}
 	}
 	pa_arena_rewind(a, mark);
 	if (nout == n && !raises_pressure(rg, insns, order, n)) { /* (nout == n: acyclic) */

@@ -15,7 +15,11 @@
  *      left alone; zext(i * 4) is: rewritten;
  *   7. sext(i) while i + 1 <= INT32_MAX (always true: i wraps): no range, left alone;
  *   8. .shared stores at i - 16 and i - 8, i = phi(64, i + 16) read by nothing else: i itself
- *      becomes the pointer (start 48, offsets 0 and 8), no phi added. */
+ *      becomes the pointer (start 48, offsets 0 and 8), no phi added;
+ *   9. ir_replace_exit_tests: i = phi(32, i + 64) read only by its next value, which the
+ *      exit test `i + 64 != 32 + 64 * 7` reads, and P = phi(0, P + 64) a .shared load's
+ *      address (nbody's loop after the rewrite): the test moves to `P + 64 != 64 * 7`, the
+ *      same iterations and addresses; with i also stored, or P stepping by 32, it stays. */
 #include <stdio.h>
 #include <string.h>
 
@@ -199,6 +203,8 @@ static uint64_t eval(const struct fx *f, const struct ir_insn *in, const uint64_
 	case IR_TRUNC:
 		return (uint32_t)a;
 	case IR_ICMP:
+		if (in->aux == IR_CMP_EQ || in->aux == IR_CMP_NE)
+			return (a == b) == (in->aux == IR_CMP_EQ);
 		return in->aux == IR_CMP_LE ? (int32_t)a <= (int32_t)b : (int32_t)a < (int32_t)b;
 	default:
 		CHECK(false, "interpreter: op %s", ir_ops[in->op].name);
@@ -428,6 +434,51 @@ static void test_in_place(void)
 	pa_arena_free(&f.arena);
 }
 
+/* Case 9: counters i (start 32) and P (start 0), P stepping by p_step, i by 64; the loop
+ * goes round while i + 64 != 32 + 64 * ITERATIONS; `store_i`: i is also stored. */
+static void exit_test(uint32_t p_step, bool store_i, bool moves)
+{
+	const char *what = store_i        ? "exit test, i stored"
+	                   : p_step != 64 ? "exit test, other step"
+	                                  : "exit test";
+	struct fx f;
+	init(&f);
+	ir_ref i = counter(&f, 32);
+	ir_ref pp = ir_new_value(&f.fn, IR_T_I32, 1);
+	ir_ref *a = PA_NEW_ARRAY(&f.arena, ir_ref, 2);
+	a[0] = k32(&f, 0);
+	ir_append(&f.fn, 1,
+	          &(struct ir_insn){.op = IR_PHI, .type = IR_T_I32, .res = pp, .phi_args = a});
+	access(&f, IR_LOAD, IR_SPACE_SHARED, pp, 4);
+	if (store_i)
+		access(&f, IR_STORE, IR_SPACE_SHARED, i, 0);
+	a[1] = op(&f, 1, IR_ADD, IR_T_I32, k32(&f, p_step), pp);
+	close_loop_on(&f, i, 64, IR_CMP_NE, 32 + 64 * ITERATIONS);
+	CHECK(ir_cfg_compute(&f.fn, NULL), "%s: cfg", what);
+	struct trace *before = PA_NEW(&f.arena, struct trace),
+	             *after = PA_NEW(&f.arena, struct trace);
+	run(&f, before);
+	unsigned n = ir_replace_exit_tests(&f.fn);
+	CHECK(ir_verify(&f.fn, NULL), "%s: verify after", what);
+	run(&f, after);
+	CHECK(n == (moves ? 1u : 0u), "%s: %u tests moved", what, n);
+	CHECK(before->n == after->n && before->n == ITERATIONS * (store_i ? 2u : 1u),
+	      "%s: %u accesses, then %u", what, before->n, after->n);
+	for (uint32_t k = 0; k < before->n && k < after->n; k++)
+		CHECK(before->addr[k] == after->addr[k], "%s: access %u", what, k);
+	const struct ir_block *bl = &f.fn.blocks[1];
+	const struct ir_insn *br = &bl->insns[bl->ninsns - 1], *test = NULL;
+	for (uint32_t k = 0; k < bl->ninsns; k++)
+		if (bl->insns[k].res == br->args[0])
+			test = &bl->insns[k];
+	CHECK(test && test->op == IR_ICMP, "%s: the branch reads an icmp", what);
+	if (moves && test)
+		CHECK(test->args[0] == a[1] && test->args[1] != IR_NO_REF &&
+		              f.fn.vals[test->args[1]].bits == 64 * ITERATIONS,
+		      "%s: the test reads P's next value against %u", what, 64 * ITERATIONS);
+	pa_arena_free(&f.arena);
+}
+
 int main(void)
 {
 	test_shared_wrap();
@@ -440,6 +491,9 @@ int main(void)
 	CHECK(extended(IR_ZEXT, 4, 0, IR_CMP_LT, ITERATIONS, true) == 2, "zext range: rewritten");
 	/* i itself, which would fit, but it wraps */
 	CHECK(extended(IR_SEXT, 1, 0, IR_CMP_LE, INT32_MAX, false) == 0, "wrapping: left alone");
+	exit_test(64, false, true);
+	exit_test(64, true, false);
+	exit_test(32, false, false);
 	if (failures) {
 		fprintf(stderr, "%u failures\n", failures);
 		return 1;
