@@ -44,6 +44,10 @@ struct compiler {
 	 * (replaced instruction arrays, temporaries) never adds up: peak memory is the IR,
 	 * then the MIR plus one stage's working data, not the sum of all stages. */
 	struct pa_arena mir_arena[2];
+	/* The MIR passes' temporaries (mir_function.pass_arena), emptied after each pass: its
+	 * memory is reused by the next pass instead of piling up in the MIR's arena.  4 KiB
+	 * pages (small_pages): what it keeps for reuse stays resident, so no 2 MiB rounding. */
+	struct pa_arena pass_arena;
 	unsigned mir_cur;
 	bool compact; /* the above is in use: a kernel without real calls (with them, the
 	               * kernel's and its callees' IR and MIR stay in fn_arena until linked) */
