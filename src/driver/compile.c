@@ -554,12 +554,12 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	isel_call_frame(mf);
 	if (o->opt_level > 0)
 		sched_vopd(mf);
+	/* (no mir_settle after these two: they leave no garbage behind, a rewritten large block
+	 * takes their staging array and gives the old one's pages back) */
 	sched_waitcnt(mf, &ss);
 	pass_done(c);
-	mir_settle(c, mf);
 	sched_hazards(mf, &ss);
 	pass_done(c);
-	mir_settle(c, mf);
 	lap(c, ST_SCHED);
 	return true;
 }
