@@ -351,6 +351,20 @@ static void pass_done(struct compiler *c)
 	pa_arena_reset(&c->pass_arena);
 }
 
+/* A function of at least this many machine instructions is not copied by mir_settle after
+ * sched_waitcnt and sched_hazards: its large blocks take their staging arrays and give the
+ * old arrays' pages back (mir_take_staging), so the copy would only take fresh pages; a
+ * smaller one's leftovers are small arrays, which the copy drops. */
+enum { SETTLE_MAX_INSNS = 4096 };
+
+static bool settles_after_waits(const struct mir_function *mf)
+{
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < mf->nblocks && n < SETTLE_MAX_INSNS; b++)
+		n += mf->blocks[b].ninsns;
+	return n < SETTLE_MAX_INSNS;
+}
+
 /* The machine-IR passes between selection and allocation, each one's temporaries in the
  * pass arena (the peak is the MIR and one pass's working data, not the sum of them). */
 static void optimize_mir(struct compiler *c, struct mir_function *mf)
@@ -554,12 +568,15 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	isel_call_frame(mf);
 	if (o->opt_level > 0)
 		sched_vopd(mf);
-	/* (no mir_settle after these two: they leave no garbage behind, a rewritten large block
-	 * takes their staging array and gives the old one's pages back) */
+	bool settle = settles_after_waits(mf);
 	sched_waitcnt(mf, &ss);
 	pass_done(c);
+	if (settle)
+		mir_settle(c, mf);
 	sched_hazards(mf, &ss);
 	pass_done(c);
+	if (settle)
+		mir_settle(c, mf);
 	lap(c, ST_SCHED);
 	return true;
 }

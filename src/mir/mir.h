@@ -216,6 +216,18 @@ static inline struct pa_arena *mir_pass_arena(const struct mir_function *fn)
 {
 	return fn->pass_arena ? fn->pass_arena : fn->arena;
 }
+/* A point in the pass arena's life, for a pass that frees its own temporaries as it goes
+ * (mir_pass_rewind; both do nothing without a pass arena: the function's arena is never
+ * rewound). */
+static inline struct pa_arena_mark mir_pass_mark(const struct mir_function *fn)
+{
+	return fn->pass_arena ? pa_arena_mark(fn->pass_arena) : (struct pa_arena_mark){0};
+}
+static inline void mir_pass_rewind(const struct mir_function *fn, struct pa_arena_mark m)
+{
+	if (fn->pass_arena)
+		pa_arena_rewind(fn->pass_arena, m);
+}
 
 /* ---- building and inspecting MIR (mir.c) ---- */
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,
