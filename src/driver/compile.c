@@ -346,6 +346,70 @@ static bool allocate(struct compiler *c, struct mir_function *mf, struct ra_stat
 	return ok;
 }
 
+/* Ends a MIR pass: its temporaries go, their memory stays for the next pass. */
+static void pass_done(struct compiler *c)
+{
+	pa_arena_reset(&c->pass_arena);
+}
+
+/* A function of at least this many machine instructions is not copied by mir_settle after
+ * sched_waitcnt and sched_hazards: its large blocks take their staging arrays and give the
+ * old arrays' pages back (mir_take_staging), so the copy would only take fresh pages; a
+ * smaller one's leftovers are small arrays, which the copy drops. */
+enum { SETTLE_MAX_INSNS = 4096 };
+
+static bool settles_after_waits(const struct mir_function *mf)
+{
+	uint32_t n = 0;
+	for (uint32_t b = 0; b < mf->nblocks && n < SETTLE_MAX_INSNS; b++)
+		n += mf->blocks[b].ninsns;
+	return n < SETTLE_MAX_INSNS;
+}
+
+/* The machine-IR passes between selection and allocation, each one's temporaries in the
+ * pass arena (the peak is the MIR and one pass's working data, not the sum of them). */
+static void optimize_mir(struct compiler *c, struct mir_function *mf)
+{
+	bool opt = c->o->opt_level > 0;
+	mf->pass_arena = &c->pass_arena;
+	if (opt) {
+		mir_fuse_add3(mf);
+		pass_done(c);
+		mir_hoist_loop_constants(mf);
+		pass_done(c);
+		mir_cse_copies(mf);
+		pass_done(c);
+		mir_widen_memory(mf);
+		pass_done(c);
+		mir_merge_scalar_loads(mf);
+		pass_done(c);
+		mir_pair_lds(mf);
+		pass_done(c);
+		mir_compare_literals_to_vcc(mf);
+		pass_done(c);
+		mir_remove_dead_code(mf);
+		pass_done(c);
+		mir_merge_dword_copies(mf);
+		pass_done(c);
+	}
+	mir_coalesce_phi_copies(mf);
+	pass_done(c);
+	if (opt) {
+		mir_coalesce_split_phi_copies(mf);
+		pass_done(c);
+		mir_coalesce_lane_regions(mf);
+		pass_done(c);
+		mir_coalesce_tuples(mf);
+		pass_done(c);
+		mir_coalesce_dying_sources(mf);
+		pass_done(c);
+		mir_pack_f32(mf);
+		pass_done(c);
+		mir_fold_sdwa(mf);
+		pass_done(c);
+	}
+}
+
 /* Selection, the register budget and allocation.  In compact mode the kernel's module entry
  * is begun from the IR (*index) and the IR is dropped right after selection: allocation and
  * scheduling need only the MIR. */
@@ -374,27 +438,7 @@ static bool select_and_allocate(struct compiler *c, const struct ir_function *ir
 		mir_settle(c, mf);
 	}
 	lap(c, ST_ISEL);
-	if (o->opt_level > 0) {
-		mir_fuse_add3(mf);
-		mir_hoist_loop_constants(mf);
-		mir_cse_copies(mf);
-		mir_widen_memory(mf);
-		mir_merge_scalar_loads(mf);
-		mir_pair_lds(mf);
-		mir_compare_literals_to_vcc(mf);
-		mir_remove_dead_code(mf);
-	}
-	if (o->opt_level > 0)
-		mir_merge_dword_copies(mf);
-	mir_coalesce_phi_copies(mf);
-	if (o->opt_level > 0) {
-		mir_coalesce_split_phi_copies(mf);
-		mir_coalesce_lane_regions(mf);
-		mir_coalesce_tuples(mf);
-		mir_coalesce_dying_sources(mf);
-		mir_pack_f32(mf);
-		mir_fold_sdwa(mf);
-	}
+	optimize_mir(c, mf);
 	if (o->verify && !mir_verify(mf, false, d))
 		return false;
 	return allocate(c, mf, ras);
@@ -530,10 +574,15 @@ bool drv_compile_mir(struct compiler *c, const struct ptx_function *pf,
 	isel_call_frame(mf);
 	if (o->opt_level > 0)
 		sched_vopd(mf);
+	bool settle = settles_after_waits(mf);
 	sched_waitcnt(mf, &ss);
-	mir_settle(c, mf);
+	pass_done(c);
+	if (settle)
+		mir_settle(c, mf);
 	sched_hazards(mf, &ss);
-	mir_settle(c, mf);
+	pass_done(c);
+	if (settle)
+		mir_settle(c, mf);
 	lap(c, ST_SCHED);
 	return true;
 }
@@ -766,6 +815,7 @@ void drv_undo_kernel(struct compiler *c, size_t nkernels, uint32_t nprintfs)
 	pa_arena_reset(&c->fn_arena);
 	pa_arena_reset(&c->mir_arena[0]);
 	pa_arena_reset(&c->mir_arena[1]);
+	pa_arena_reset(&c->pass_arena);
 }
 
 static bool makes_calls(const struct ptx_function *pf)
@@ -829,6 +879,7 @@ void drv_compile_here(struct compiler *c, const struct ptx_function *pf)
 	pa_arena_reset(&c->fn_arena);
 	pa_arena_reset(&c->mir_arena[0]);
 	pa_arena_reset(&c->mir_arena[1]);
+	pa_arena_reset(&c->pass_arena);
 	c->mark = drv_stage_clock(c);
 	c->bytes_mark = 0;
 }
@@ -960,6 +1011,8 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.fn_arena.small_pages = true; /* (arena.h) */
 	pa_arena_init(&c.mir_arena[0]);
 	pa_arena_init(&c.mir_arena[1]);
+	pa_arena_init(&c.pass_arena);
+	c.pass_arena.small_pages = true; /* (compile_int.h) */
 	pa_arena_init(&c.mod_arena);
 	pa_arena_init(&c.lib_arena);
 	ir_funclib_init(&c.lib, &c.lib_arena);
@@ -1036,6 +1089,7 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_free(&c.fn_arena);
 	pa_arena_free(&c.mir_arena[0]);
 	pa_arena_free(&c.mir_arena[1]);
+	pa_arena_free(&c.pass_arena);
 	pa_arena_free(&c.mod_arena);
 	pa_arena_free(&c.lib_arena);
 	return ok && !pa_diag_failed(d);

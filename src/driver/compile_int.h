@@ -39,11 +39,15 @@ struct compiler {
 	struct pa_diag *d, *real_d; /* d: where messages go now (a quiet sink, compile_kernel) */
 	struct pa_arena fn_arena,
 	        mod_arena; /* fn_arena: the kernel's IR (reset after allocation) */
-	/* The kernel's machine IR lives in one of two arenas; after each stage it is copied
-	 * into the other (mir_compact) and the first is reset, so what a stage left behind
-	 * (replaced instruction arrays, temporaries) never adds up: peak memory is the IR,
-	 * then the MIR plus one stage's working data, not the sum of all stages. */
+	/* The kernel's machine IR lives in one of two arenas; after a stage it is copied
+	 * into the other (mir_settle) and the first is reset, so what a stage left behind
+	 * (replaced instruction arrays) never adds up: peak memory is the IR, then the MIR
+	 * plus one stage's working data, not the sum of all stages (docs/ARCHITECTURE.md). */
 	struct pa_arena mir_arena[2];
+	/* The MIR passes' temporaries (mir_function.pass_arena), emptied after each pass: its
+	 * memory is reused by the next pass instead of piling up in the MIR's arena.  4 KiB
+	 * pages (small_pages): what it keeps for reuse stays resident, so no 2 MiB rounding. */
+	struct pa_arena pass_arena;
 	unsigned mir_cur;
 	bool compact; /* the above is in use: a kernel without real calls (with them, the
 	               * kernel's and its callees' IR and MIR stay in fn_arena until linked) */

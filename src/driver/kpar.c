@@ -54,7 +54,7 @@ struct worker {
 	struct drv_pool *pool;
 	pthread_t thread;
 	bool started;
-	struct pa_arena fn_arena, mir_arena[2]; /* reused from job to job */
+	struct pa_arena fn_arena, mir_arena[2], pass_arena; /* reused from job to job */
 };
 
 struct drv_pool {
@@ -83,6 +83,7 @@ static void run_job(struct worker *w, struct kjob *j)
 	s->fn_arena = w->fn_arena;
 	s->mir_arena[0] = w->mir_arena[0];
 	s->mir_arena[1] = w->mir_arena[1];
+	s->pass_arena = w->pass_arena;
 	pa_arena_init(&s->mod_arena);
 	s->mod_arena.chunk_size = RESULT_CHUNK;
 	pa_arena_init(&s->lib_arena);
@@ -93,8 +94,10 @@ static void run_job(struct worker *w, struct kjob *j)
 	w->fn_arena = s->fn_arena;
 	w->mir_arena[0] = s->mir_arena[0];
 	w->mir_arena[1] = s->mir_arena[1];
+	w->pass_arena = s->pass_arena;
 	memset(&s->fn_arena, 0, sizeof s->fn_arena);
 	memset(s->mir_arena, 0, sizeof s->mir_arena);
+	memset(&s->pass_arena, 0, sizeof s->pass_arena);
 	pa_arena_free(&s->lib_arena);
 	j->clean = s->nkernels == 1 && !s->nprintfs && !j->diag.nerrors && !j->diag.nwarnings &&
 	           !s->nfunctions;
@@ -153,6 +156,8 @@ void drv_pool_start(struct compiler *c)
 		w->fn_arena.small_pages = true; /* (arena.h) */
 		pa_arena_init(&w->mir_arena[0]);
 		pa_arena_init(&w->mir_arena[1]);
+		pa_arena_init(&w->pass_arena);
+		w->pass_arena.small_pages = true; /* (compile_int.h) */
 		if (!have_attr || pthread_create(&w->thread, &attr, worker_main, w) != 0)
 			break; /* (fewer threads: slower, same result) */
 		w->started = true;
@@ -282,6 +287,7 @@ void drv_pool_stop(struct drv_pool *p)
 		pa_arena_free(&w->fn_arena);
 		pa_arena_free(&w->mir_arena[0]);
 		pa_arena_free(&w->mir_arena[1]);
+		pa_arena_free(&w->pass_arena);
 	}
 	while (p->head) { /* (none after a drain) */
 		struct kjob *j = p->head;

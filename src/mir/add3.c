@@ -196,7 +196,7 @@ unsigned mir_fuse_add3(struct mir_function *fn)
 	if (amd_isa_rows[AMD_OP_V_ADD3_U32].opcode[fn->target->info->gen] < 0)
 		return 0;
 	struct add3 a = {.fn = fn, .defs = mir_count_defs(fn)};
-	a.reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	a.reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	uint32_t longest = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct mir_block *bl = &fn->blocks[b];
@@ -207,9 +207,9 @@ unsigned mir_fuse_add3(struct mir_function *fn)
 				    !mir_opnd_is_def(&bl->insns[i], k))
 					a.reads[bl->insns[i].opnds[k].v]++;
 	}
-	a.dead = PA_NEW_ARRAY(fn->arena, bool, longest + 1);
-	uint32_t *copy_to = PA_NEW_ARRAY(fn->arena, uint32_t, longest + 1);
-	uint32_t *value = PA_NEW_ARRAY(fn->arena, uint32_t, longest + 1);
+	a.dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool, longest + 1);
+	uint32_t *copy_to = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, longest + 1);
+	uint32_t *value = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, longest + 1);
 	unsigned fused = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		uint32_t n = fn->blocks[b].ninsns, here = 0;

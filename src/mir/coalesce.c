@@ -193,8 +193,8 @@ static unsigned coalesce_block(struct mir_function *fn, struct vinfo *vi, uint32
 
 unsigned mir_coalesce_phi_copies(struct mir_function *fn)
 {
-	struct vinfo *vi = PA_NEW_ARRAY(fn->arena, struct vinfo, fn->nvregs + 1);
-	uint32_t *renamed = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	struct vinfo *vi = PA_NEW_ARRAY(mir_pass_arena(fn), struct vinfo, fn->nvregs + 1);
+	uint32_t *renamed = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	memset(renamed, 0xff, (fn->nvregs + 1) * sizeof *renamed);
 	count(fn, vi);
 	unsigned removed = 0;

@@ -131,7 +131,7 @@ static void rename_at(struct mir_insn *in, uint32_t from, uint32_t to)
 
 unsigned mir_coalesce_dying_sources(struct mir_function *fn)
 {
-	struct dinfo *di = PA_NEW_ARRAY(fn->arena, struct dinfo, fn->nvregs + 1);
+	struct dinfo *di = PA_NEW_ARRAY(mir_pass_arena(fn), struct dinfo, fn->nvregs + 1);
 	count(fn, di);
 	unsigned merged = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {

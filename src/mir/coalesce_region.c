@@ -260,7 +260,8 @@ static bool is_dead(const struct lanes *ls, uint32_t b, uint32_t i)
 static void kill(struct lanes *ls, struct pos p)
 {
 	if (!ls->dead[p.b])
-		ls->dead[p.b] = PA_NEW_ARRAY(ls->fn->arena, bool, ls->fn->blocks[p.b].ninsns + 1);
+		ls->dead[p.b] =
+		        PA_NEW_ARRAY(mir_pass_arena(ls->fn), bool, ls->fn->blocks[p.b].ninsns + 1);
 	ls->dead[p.b][p.i] = true;
 }
 
@@ -399,9 +400,9 @@ static void note_mentions(struct lanes *ls)
 unsigned mir_coalesce_lane_regions(struct mir_function *fn)
 {
 	struct lanes ls = {.fn = fn};
-	ls.first = PA_NEW_ARRAY(fn->arena, struct pos, fn->nvregs + 1);
-	ls.last = PA_NEW_ARRAY(fn->arena, struct pos, fn->nvregs + 1);
-	ls.dead = PA_NEW_ARRAY(fn->arena, bool *, fn->nblocks + 1);
+	ls.first = PA_NEW_ARRAY(mir_pass_arena(fn), struct pos, fn->nvregs + 1);
+	ls.last = PA_NEW_ARRAY(mir_pass_arena(fn), struct pos, fn->nvregs + 1);
+	ls.dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool *, fn->nblocks + 1);
 	note_mentions(&ls);
 	unsigned renamed = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

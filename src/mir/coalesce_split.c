@@ -240,7 +240,7 @@ static unsigned coalesce_block(struct mir_function *fn, struct sinfo *si, uint32
 
 unsigned mir_coalesce_split_phi_copies(struct mir_function *fn)
 {
-	struct sinfo *si = PA_NEW_ARRAY(fn->arena, struct sinfo, fn->nvregs + 1);
+	struct sinfo *si = PA_NEW_ARRAY(mir_pass_arena(fn), struct sinfo, fn->nvregs + 1);
 	count(fn, si);
 	unsigned removed = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

@@ -539,8 +539,8 @@ unsigned mir_coalesce_tuples(struct mir_function *fn)
 	unsigned work = has_work(fn), done = 0;
 	if (!work)
 		return 0;
-	struct tinfo *ti = PA_NEW_ARRAY(fn->arena, struct tinfo, fn->nvregs);
-	struct dest *dest = PA_NEW_ARRAY(fn->arena, struct dest, fn->nvregs);
+	struct tinfo *ti = PA_NEW_ARRAY(mir_pass_arena(fn), struct tinfo, fn->nvregs);
+	struct dest *dest = PA_NEW_ARRAY(mir_pass_arena(fn), struct dest, fn->nvregs);
 	if (work & 1) {
 		done += step_pieces(fn, ti, dest);
 		done += step_reuse(fn, ti);

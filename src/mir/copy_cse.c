@@ -84,7 +84,7 @@ static void count_insn_defs(const struct mir_insn *in, uint8_t *defs)
 
 uint8_t *mir_count_defs(const struct mir_function *fn)
 {
-	uint8_t *defs = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
+	uint8_t *defs = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, fn->nvregs + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct mir_block *bl = &fn->blocks[b];
 		for (uint32_t i = 0; i < bl->ninsns; i++)
@@ -206,7 +206,7 @@ static uint64_t source_key(const struct sgpr_constants *st, const uint32_t *rena
 void mir_cse_copies(struct mir_function *fn)
 {
 	uint8_t *defs = mir_count_defs(fn);
-	uint32_t *rename = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	uint32_t *rename = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		rename[v] = v;
 	uint32_t max_insns = 1;
@@ -217,12 +217,12 @@ void mir_cse_copies(struct mir_function *fn)
 	uint32_t size = 16;
 	while (size < 2 * max_insns)
 		size *= 2;
-	t.slot = PA_NEW_ARRAY(fn->arena, struct cse_entry, size);
+	t.slot = PA_NEW_ARRAY(mir_pass_arena(fn), struct cse_entry, size);
 	t.mask = size - 1;
-	t.used = PA_NEW_ARRAY(fn->arena, uint32_t, max_insns + 1);
+	t.used = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, max_insns + 1);
 	bool any = false;
 	struct sgpr_constants st = {0};
-	uint32_t *stamp = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1), gen = 1;
+	uint32_t *stamp = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1), gen = 1;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
 		uint32_t out = 0;

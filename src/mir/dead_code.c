@@ -172,8 +172,8 @@ static void empty_unreachable_blocks(struct mir_function *fn)
 {
 	if (!fn->nblocks)
 		return;
-	bool *seen = PA_NEW_ARRAY(fn->arena, bool, fn->nblocks);
-	uint32_t *stack = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks);
+	bool *seen = PA_NEW_ARRAY(mir_pass_arena(fn), bool, fn->nblocks);
+	uint32_t *stack = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nblocks);
 	uint32_t sp = 0;
 	seen[0] = true;
 	stack[sp++] = 0;
@@ -196,13 +196,13 @@ static void empty_unreachable_blocks(struct mir_function *fn)
 void mir_remove_dead_code(struct mir_function *fn)
 {
 	empty_unreachable_blocks(fn);
-	uint32_t *reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	uint32_t *reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	count_reads(fn, reads);
 	uint32_t max_insns = 1;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		if (fn->blocks[b].ninsns > max_insns)
 			max_insns = fn->blocks[b].ninsns;
-	bool *dead = PA_NEW_ARRAY(fn->arena, bool, max_insns);
+	bool *dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool, max_insns);
 	uint32_t deleted;
 	do {
 		deleted = 0;

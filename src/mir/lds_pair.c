@@ -323,15 +323,15 @@ void mir_pair_lds(struct mir_function *fn)
 	lp.defs = mir_count_defs(fn);
 	uint32_t n = fn->nvregs, total = 0;
 	lp.nvregs = n;
-	lp.def_block = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	lp.def_pos = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	lp.ren_vreg = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	lp.ren_sub = PA_NEW_ARRAY(fn->arena, uint8_t, n + 1);
+	lp.def_block = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	lp.def_pos = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	lp.ren_vreg = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	lp.ren_sub = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, n + 1);
 	for (uint32_t v = 0; v < n; v++) {
 		lp.def_block[v] = NO_DEF;
 		lp.ren_vreg[v] = v;
 	}
-	lp.dead_base = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	lp.dead_base = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nblocks + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct mir_block *bl = &fn->blocks[b];
 		lp.dead_base[b] = total;
@@ -345,10 +345,10 @@ void mir_pair_lds(struct mir_function *fn)
 				}
 			}
 	}
-	lp.dead = PA_NEW_ARRAY(fn->arena, bool, total + 1);
-	lp.prefix = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
-	lp.prefix_base = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
-	lp.prefix_imm = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+	lp.dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool, total + 1);
+	lp.prefix = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, total + 1);
+	lp.prefix_base = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, total + 1);
+	lp.prefix_imm = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, total + 1);
 	struct rebase rebases[REBASE_MAX];
 	lp.rebases = rebases;
 	bool any = false;

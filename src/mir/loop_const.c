@@ -40,7 +40,7 @@ struct loop_range {
 static uint32_t find_loops(const struct mir_function *fn, struct loop_range *out)
 {
 	uint32_t n = 0;
-	uint32_t *last = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	uint32_t *last = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nblocks + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		last[b] = UINT32_MAX;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
@@ -194,14 +194,15 @@ static void apply_renames(struct hoist *h)
 
 unsigned mir_hoist_loop_constants(struct mir_function *fn)
 {
-	struct loop_range *loops = PA_NEW_ARRAY(fn->arena, struct loop_range, fn->nblocks + 1);
+	struct loop_range *loops =
+	        PA_NEW_ARRAY(mir_pass_arena(fn), struct loop_range, fn->nblocks + 1);
 	uint32_t nloops = find_loops(fn, loops);
 	if (nloops == 0)
 		return 0;
 	struct hoist h = {.fn = fn, .defs = mir_count_defs(fn)};
-	h.def_blk = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	h.rename = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	h.hoisted = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	h.def_blk = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	h.rename = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	h.hoisted = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		h.rename[v] = v;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

@@ -619,20 +619,20 @@ static bool begin_phase(struct widen *w, unsigned global, unsigned lds)
 		return false;
 	uint32_t n = fn->nvregs, total = 0;
 	w->nvregs = n;
-	w->def_block = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	w->def_pos = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	w->tz = PA_NEW_ARRAY(fn->arena, uint8_t, n + 1);
-	w->ren_vreg = PA_NEW_ARRAY(fn->arena, uint32_t, n + 1);
-	w->ren_sub = PA_NEW_ARRAY(fn->arena, uint8_t, n + 1);
-	w->claimed = PA_NEW_ARRAY(fn->arena, bool, n + 1);
-	w->dead_base = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nblocks + 1);
+	w->def_block = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	w->def_pos = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	w->tz = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, n + 1);
+	w->ren_vreg = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, n + 1);
+	w->ren_sub = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, n + 1);
+	w->claimed = PA_NEW_ARRAY(mir_pass_arena(fn), bool, n + 1);
+	w->dead_base = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nblocks + 1);
 	for (uint32_t v = 0; v < n; v++)
 		w->ren_vreg[v] = v;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		w->dead_base[b] = total;
 		total += fn->blocks[b].ninsns;
 	}
-	w->dead = PA_NEW_ARRAY(fn->arena, bool, total + 1);
+	w->dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool, total + 1);
 	w->any = false;
 	index_defs(w);
 	if (found & 2)

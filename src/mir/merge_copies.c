@@ -107,7 +107,7 @@ static unsigned merge_run(const struct mir_function *fn, const struct defs *d,
 
 unsigned mir_merge_dword_copies(struct mir_function *fn)
 {
-	struct defs *d = PA_NEW_ARRAY(fn->arena, struct defs, fn->nvregs + 1);
+	struct defs *d = PA_NEW_ARRAY(mir_pass_arena(fn), struct defs, fn->nvregs + 1);
 	count(fn, d);
 	unsigned removed = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {

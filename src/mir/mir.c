@@ -50,6 +50,31 @@ void mir_compact(struct mir_function *fn, struct pa_arena *dst)
 	fn->arena = dst;
 }
 
+/* A block rewritten through a staging array as large as this (instructions) takes the array
+ * itself; a smaller one a copy of the exact size. */
+enum { TAKE_STAGING_MIN = 4096 };
+
+void mir_take_staging(struct mir_function *fn, uint32_t b, struct mir_insn **staging, uint32_t *cap,
+                      uint32_t n)
+{
+	struct mir_block *bl = &fn->blocks[b];
+	struct mir_insn *old = bl->insns;
+	size_t old_bytes = (size_t)bl->cap * sizeof *old;
+	if (n >= TAKE_STAGING_MIN) {
+		bl->insns = *staging;
+		bl->cap = *cap;
+		*staging = NULL;
+		*cap = 0;
+	} else {
+		bl->insns = PA_NEW_ARRAY(fn->arena, struct mir_insn, n + 1);
+		if (n)
+			memcpy(bl->insns, *staging, n * sizeof *bl->insns);
+		bl->cap = n;
+	}
+	bl->ninsns = n;
+	pa_arena_release(old, old_bytes);
+}
+
 struct mir_opnd mir_reloc(struct mir_function *fn, const char *symbol, enum mir_reloc_kind kind,
                           int64_t addend)
 {

@@ -182,6 +182,10 @@ struct mir_function {
 	const struct amd_target *target;
 	unsigned wave_size; /* 32 or 64 */
 	struct pa_arena *arena;
+	/* Where a pass keeps its temporaries (per-vreg and per-instruction arrays that die with
+	 * the pass; never the MIR itself): the driver's pass arena, emptied after each pass, or
+	 * NULL (mir_pass_arena: the function's arena). */
+	struct pa_arena *pass_arena;
 	struct mir_block *blocks; /* in linear (code) order; block 0 is the entry */
 	uint32_t nblocks, blocks_cap;
 	struct mir_vreg *vregs;
@@ -207,6 +211,24 @@ struct mir_function {
 	uint32_t frame_size; /* bytes of its data frame (parameters, results, .local) */
 };
 
+/* The arena for a pass's temporaries (struct mir_function.pass_arena). */
+static inline struct pa_arena *mir_pass_arena(const struct mir_function *fn)
+{
+	return fn->pass_arena ? fn->pass_arena : fn->arena;
+}
+/* A point in the pass arena's life, for a pass that frees its own temporaries as it goes
+ * (mir_pass_rewind; both do nothing without a pass arena: the function's arena is never
+ * rewound). */
+static inline struct pa_arena_mark mir_pass_mark(const struct mir_function *fn)
+{
+	return fn->pass_arena ? pa_arena_mark(fn->pass_arena) : (struct pa_arena_mark){0};
+}
+static inline void mir_pass_rewind(const struct mir_function *fn, struct pa_arena_mark m)
+{
+	if (fn->pass_arena)
+		pa_arena_rewind(fn->pass_arena, m);
+}
+
 /* ---- building and inspecting MIR (mir.c) ---- */
 void mir_function_init(struct mir_function *fn, struct pa_arena *arena, const char *name,
                        const struct amd_target *target, unsigned wave_size);
@@ -220,6 +242,13 @@ struct mir_insn *mir_append(struct mir_function *fn, uint32_t b, const struct mi
 /* Inserts `in` before position `pos` of block b (pos == ninsns appends). */
 struct mir_insn *mir_insert(struct mir_function *fn, uint32_t b, uint32_t pos,
                             const struct mir_insn *in);
+/* Block b takes the first n instructions of a pass's staging array (grown by pa_arena_grow in
+ * fn->arena) as its code: a large block the array itself (*staging and *cap are cleared: the
+ * next block grows a new one; no copy of a large block), a small one a copy of the exact size.
+ * The old instruction array's pages go back to the system (pa_arena_release): nothing may read
+ * it afterwards. */
+void mir_take_staging(struct mir_function *fn, uint32_t b, struct mir_insn **staging, uint32_t *cap,
+                      uint32_t n);
 /* An instruction of row `op` with operands taken from `ops` (row order). */
 struct mir_insn mir_make(unsigned op, unsigned nopnds, const struct mir_opnd *ops);
 

@@ -354,7 +354,7 @@ static void apply(struct pack *pk, struct mir_insn *a, const struct mir_insn *b,
 static void pack_block(struct pack *pk, uint32_t b)
 {
 	struct mir_block *bl = &pk->fn->blocks[b];
-	pk->dead = PA_NEW_ARRAY(pk->fn->arena, bool, bl->ninsns + 1);
+	pk->dead = PA_NEW_ARRAY(mir_pass_arena(pk->fn), bool, bl->ninsns + 1);
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		if (pk->dead[i] || !candidate(pk, &bl->insns[i]))
 			continue;
@@ -425,8 +425,8 @@ unsigned mir_pack_f32(struct mir_function *fn)
 	if (amd_isa_rows[AMD_OP_V_PK_FMA_F32].opcode[gen] < 0 || writes_mode(fn))
 		return 0;
 	struct pack pk = {.fn = fn, .nvregs = fn->nvregs};
-	pk.map_v = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	pk.map_sub = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
+	pk.map_v = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	pk.map_sub = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		pk.map_v[v] = UNMAPPED;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

@@ -137,7 +137,7 @@ static bool reader_ok(const struct mir_function *fn, const struct mir_insn *in)
 /* Reads of each vreg (operands that are not definitions), saturating at 2. */
 static uint8_t *count_reads(const struct mir_function *fn)
 {
-	uint8_t *reads = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
+	uint8_t *reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, fn->nvregs + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];
@@ -313,7 +313,7 @@ unsigned mir_fold_sdwa(struct mir_function *fn)
 	unsigned folded = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		struct mir_block *bl = &fn->blocks[b];
-		bool *dead = PA_NEW_ARRAY(fn->arena, bool, bl->ninsns + 1);
+		bool *dead = PA_NEW_ARRAY(mir_pass_arena(fn), bool, bl->ninsns + 1);
 		unsigned here = 0;
 		for (uint32_t i = 0; i < bl->ninsns; i++)
 			here += fold_one(fn, bl, i, defs, reads, dead) ||

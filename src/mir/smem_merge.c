@@ -170,8 +170,8 @@ unsigned mir_merge_scalar_loads(struct mir_function *fn)
 {
 	struct merger m = {.fn = fn, .nvregs = fn->nvregs};
 	m.defs = mir_count_defs(fn);
-	m.ren_vreg = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	m.ren_sub = PA_NEW_ARRAY(fn->arena, uint8_t, fn->nvregs + 1);
+	m.ren_vreg = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	m.ren_sub = PA_NEW_ARRAY(mir_pass_arena(fn), uint8_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		m.ren_vreg[v] = v;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

@@ -107,9 +107,9 @@ static uint32_t gather(const struct mir_function *fn, struct vcc_facts *f)
 {
 	uint32_t nliterals = 0;
 	f->defs = mir_count_defs(fn);
-	f->reads = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	f->literal = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	f->is_literal = PA_NEW_ARRAY(fn->arena, bool, fn->nvregs + 1);
+	f->reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	f->literal = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	f->is_literal = PA_NEW_ARRAY(mir_pass_arena(fn), bool, fn->nvregs + 1);
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
 			const struct mir_insn *in = &fn->blocks[b].insns[i];

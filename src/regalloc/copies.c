@@ -12,8 +12,9 @@
  * v_readlane_b32).  Moves: s_mov_b32 (s_mov_b64 for aligned pairs), v_mov_b32
  * (v_mov_b64 for aligned VGPR pairs on gfx942).  A VGPR into an SGPR is an internal error.
  * requires: ra_rewrite (physical operands), ctx->intervals of the same instructions.
- * breaks: instruction numbering (blocks with copies get new instruction arrays, of the
- * exact size; the lowering's scratch memory is a local arena reset after each block).
+ * breaks: instruction numbering (a block with copies is rewritten in its own array where
+ * that has room, else in a new one of the exact size; the lowered moves wait in a local
+ * scratch arena, reset after each block).
  * complexity: O(instructions + moves^2 per group + vregs per cycle broken). */
 #include <string.h>
 
@@ -360,39 +361,115 @@ static int64_t lower_group(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b,
 	return n;
 }
 
-/* Lowers block b's copy groups in scratch memory (tmp), then copies the result into the
- * block's array, or a new one where it does not fit (the old one's pages given back). */
+/* A lowered copy group: block instructions [at, end) become moves[first, first + n); `shift`
+ * is where the instructions after it go: output minus input up to its end. */
+struct lowered {
+	uint32_t at, end, first, n;
+	int64_t shift;
+};
+
+/* Moves the run of kept instructions before group g (g == ngroups: after the last) to its
+ * place in the lowered block. */
+static void move_run(struct mir_insn *insns, const struct lowered *groups, uint32_t ngroups,
+                     uint32_t ninsns, uint32_t g)
+{
+	uint32_t from = g ? groups[g - 1].end : 0, to = g < ngroups ? groups[g].at : ninsns;
+	int64_t shift = g ? groups[g - 1].shift : 0;
+	/* (an element loop: memmove's byte-wise overlapping copy counts a valgrind instruction
+	 * per byte; the project measures compile speed in those) */
+	if (shift < 0)
+		for (uint32_t i = from; i < to; i++)
+			insns[i + shift] = insns[i];
+	else if (shift > 0)
+		for (uint32_t i = to; i-- > from;)
+			insns[i + shift] = insns[i];
+}
+
+/* The block's instructions with each lowered group's moves in place of its copies, in the
+ * block's own array (cap >= the result): the runs between groups are moved first, each
+ * after the runs its destination overlaps (a run moving up after the ones above it), then
+ * the moves fill the gaps. */
+static void merge_in_place(struct mir_insn *insns, uint32_t ninsns, const struct lowered *groups,
+                           uint32_t ngroups, const struct mir_insn *moves)
+{
+	for (uint32_t g = 1; g <= ngroups;) {
+		if (groups[g - 1].shift <= 0) {
+			move_run(insns, groups, ngroups, ninsns, g++);
+			continue;
+		}
+		uint32_t last = g; /* runs g..last move up: the highest first */
+		while (last < ngroups && groups[last].shift > 0)
+			last++;
+		for (uint32_t k = last + 1; k-- > g;)
+			move_run(insns, groups, ngroups, ninsns, k);
+		g = last + 1;
+	}
+	for (uint32_t g = 0; g < ngroups; g++)
+		if (groups[g].n)
+			memcpy(insns + groups[g].at + (g ? groups[g - 1].shift : 0),
+			       moves + groups[g].first, groups[g].n * sizeof *insns);
+}
+
+/* The same into a new array `dst`. */
+static void merge_into(struct mir_insn *dst, const struct mir_insn *src, uint32_t ninsns,
+                       const struct lowered *groups, uint32_t ngroups, const struct mir_insn *moves)
+{
+	uint32_t w = 0, r = 0;
+	for (uint32_t g = 0; g <= ngroups; g++) {
+		uint32_t stop = g < ngroups ? groups[g].at : ninsns;
+		memcpy(dst + w, src + r, (stop - r) * sizeof *dst);
+		w += stop - r;
+		if (g == ngroups)
+			break;
+		memcpy(dst + w, moves + groups[g].first, groups[g].n * sizeof *dst);
+		w += groups[g].n;
+		r = groups[g].end;
+	}
+}
+
+/* Lowers block b's copy groups into scratch memory (tmp), only the moves, then merges them
+ * with the rest of the block in the block's own array where the result fits, or in a new
+ * one (the old one's pages given back): no second copy of a whole block (a 25k-instruction
+ * block's copy was the compile's peak on a large kernel). */
 static bool lower_block(struct ra_ctx *ctx, struct pa_arena *tmp, uint32_t b)
 {
 	struct mir_block *bl = &ctx->fn->blocks[b];
-	uint32_t cap = 1;
-	bool has_copy = false;
-	for (uint32_t i = 0; i < bl->ninsns; i++) {
-		has_copy |= bl->insns[i].op == MIR_COPY;
-		cap += bl->insns[i].op == MIR_COPY ? 4u * (bl->insns[i].opnds[0].width + 1u) : 1u;
-	}
-	if (!has_copy) /* nothing to lower: keep the block's instructions where they are */
+	uint32_t cap = 1, ncopies = 0;
+	for (uint32_t i = 0; i < bl->ninsns; i++)
+		if (bl->insns[i].op == MIR_COPY) {
+			ncopies++;
+			cap += 4u * (bl->insns[i].opnds[0].width + 1u);
+		}
+	if (!ncopies) /* nothing to lower: keep the block's instructions where they are */
 		return true;
-	struct mir_insn *out = PA_NEW_ARRAY(tmp, struct mir_insn, cap);
-	uint32_t n = 0;
+	struct mir_insn *moves = PA_NEW_ARRAY(tmp, struct mir_insn, cap);
+	struct lowered *groups = PA_NEW_ARRAY(tmp, struct lowered, ncopies);
+	uint32_t nmoves = 0, ngroups = 0;
+	int64_t shift = 0;
 	for (uint32_t i = 0; i < bl->ninsns;) {
-		uint32_t end = ra_group_end(bl, i);
 		if (bl->insns[i].op != MIR_COPY) {
-			out[n++] = bl->insns[i++];
+			i++;
 			continue;
 		}
-		int64_t got = lower_group(ctx, tmp, b, i, end, &out[n]);
+		uint32_t end = ra_group_end(bl, i);
+		int64_t got = lower_group(ctx, tmp, b, i, end, &moves[nmoves]);
 		if (got < 0)
 			return false;
-		n += (uint32_t)got;
+		shift += got - (int64_t)(end - i);
+		groups[ngroups++] = (struct lowered){i, end, nmoves, (uint32_t)got, shift};
+		nmoves += (uint32_t)got;
 		i = end;
 	}
-	if (n >= bl->cap) { /* (else the old array, no longer read, takes the result) */
-		pa_arena_release(bl->insns, bl->cap * sizeof *bl->insns);
+	uint32_t n = (uint32_t)((int64_t)bl->ninsns + shift);
+	if (n < bl->cap) {
+		merge_in_place(bl->insns, bl->ninsns, groups, ngroups, moves);
+	} else {
+		struct mir_insn *old = bl->insns;
 		bl->insns = PA_NEW_ARRAY(ctx->fn->arena, struct mir_insn, n + 1);
+		merge_into(bl->insns, old, bl->ninsns, groups, ngroups, moves);
+		pa_arena_release(old, bl->cap * sizeof *old);
 		bl->cap = n + 1;
 	}
-	memcpy(bl->insns, out, n * sizeof *out);
 	bl->ninsns = n;
 	return true;
 }
@@ -403,6 +480,7 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 	 * use (ctx->first_ins) stays valid for the blocks not yet lowered. */
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
+	tmp.small_pages = true; /* (its moves are a fraction of a block: no 2 MiB pages) */
 	bool ok = true;
 	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
 		ok = lower_block(ctx, &tmp, b);

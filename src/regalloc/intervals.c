@@ -83,14 +83,14 @@ static bool scan_block(struct ra_ctx *ctx, uint32_t b)
 static void init_dwords(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
-	ctx->dword_base = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	ctx->dword_base = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	uint32_t total = 0;
 	for (uint32_t v = 0; v < fn->nvregs; v++) {
 		ctx->dword_base[v] = total;
 		total += fn->vregs[v].size;
 	}
 	ctx->dword_base[fn->nvregs] = total;
-	ctx->dword_iv = PA_NEW_ARRAY(fn->arena, struct ra_interval, total + 1);
+	ctx->dword_iv = PA_NEW_ARRAY(mir_pass_arena(fn), struct ra_interval, total + 1);
 	for (uint32_t d = 0; d < total; d++)
 		ctx->dword_iv[d] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
 }
@@ -115,7 +115,7 @@ static void finish_dwords(struct ra_ctx *ctx)
 bool ra_fill_intervals(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
-	ctx->intervals = PA_NEW_ARRAY(fn->arena, struct ra_interval, fn->nvregs + 1);
+	ctx->intervals = PA_NEW_ARRAY(mir_pass_arena(fn), struct ra_interval, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->intervals[v] = ctx->live_span[v];
 	init_dwords(ctx);

@@ -291,8 +291,8 @@ static int32_t fixed_copy_source(const struct mir_function *fn, const struct mir
 static void fill_hints(struct linscan *ls)
 {
 	const struct mir_function *fn = ls->ctx->fn;
-	uint32_t *first = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 2);
-	ls->phys_hint = PA_NEW_ARRAY(fn->arena, int32_t, fn->nvregs + 1);
+	uint32_t *first = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 2);
+	ls->phys_hint = PA_NEW_ARRAY(mir_pass_arena(fn), int32_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ls->phys_hint[v] = -1;
 	uint32_t total = 0;
@@ -322,7 +322,7 @@ static void fill_hints(struct linscan *ls)
 			for (uint32_t v = fn->nvregs + 1; v-- > 1;)
 				first[v] = first[v - 1];
 			first[0] = 0;
-			ls->hints = PA_NEW_ARRAY(fn->arena, uint32_t, total + 1);
+			ls->hints = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, total + 1);
 		}
 	}
 	ls->hint_first = first;
@@ -501,9 +501,9 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 	struct mir_function *fn = ctx->fn;
 	struct linscan ls = {.ctx = ctx};
 	for (unsigned f = 0; f < RA_NUM_FILES; f++) {
-		ls.busy_until[f] = PA_NEW_ARRAY(fn->arena, uint32_t, RA_MAX_VGPRS);
-		ls.held_from[f] = PA_NEW_ARRAY(fn->arena, uint32_t, RA_MAX_VGPRS);
-		ls.free_from[f] = PA_NEW_ARRAY(fn->arena, uint32_t, RA_MAX_VGPRS);
+		ls.busy_until[f] = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, RA_MAX_VGPRS);
+		ls.held_from[f] = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, RA_MAX_VGPRS);
+		ls.free_from[f] = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, RA_MAX_VGPRS);
 		for (unsigned r = 0; r < RA_MAX_VGPRS; r++)
 			ls.busy_until[f][r] = RA_NO_POINT;
 	}
@@ -511,16 +511,18 @@ enum ra_result ra_linscan(struct ra_ctx *ctx)
 	uint32_t total_size = 0;
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		total_size += fn->vregs[v].size;
-	ls.heap = PA_NEW_ARRAY(fn->arena, struct expiry, total_size + 1);
+	ls.heap = PA_NEW_ARRAY(mir_pass_arena(fn), struct expiry, total_size + 1);
 	for (unsigned f = 0; f < RA_NUM_FILES; f++)
-		ls.spill_heap[f] = PA_NEW_ARRAY(fn->arena, uint32_t, ctx->spillable_vregs + 1);
+		ls.spill_heap[f] =
+		        PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, ctx->spillable_vregs + 1);
 	fill_hints(&ls);
-	struct order_key *order = PA_NEW_ARRAY(fn->arena, struct order_key, fn->nvregs + 1);
+	struct order_key *order =
+	        PA_NEW_ARRAY(mir_pass_arena(fn), struct order_key, fn->nvregs + 1);
 	uint32_t n = 0;
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		if (ctx->intervals[v].start != RA_NO_POINT)
 			order[n++] = (struct order_key){ctx->intervals[v].start, v};
-	sort_by_start(order, n, fn->arena);
+	sort_by_start(order, n, mir_pass_arena(fn));
 	bool spills = false;
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t v = order[k].vreg;

@@ -243,10 +243,10 @@ void ra_fill_liveness(struct ra_ctx *ctx)
 {
 	struct mir_function *fn = ctx->fn;
 	uint32_t nb = fn->nblocks;
-	ctx->first_ins = PA_NEW_ARRAY(fn->arena, uint32_t, nb + 1);
+	ctx->first_ins = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, nb + 1);
 	for (uint32_t b = 0; b < nb; b++)
 		ctx->first_ins[b + 1] = ctx->first_ins[b] + fn->blocks[b].ninsns;
-	ctx->live_span = PA_NEW_ARRAY(fn->arena, struct ra_interval, fn->nvregs + 1);
+	ctx->live_span = PA_NEW_ARRAY(mir_pass_arena(fn), struct ra_interval, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->live_span[v] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
 

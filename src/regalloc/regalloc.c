@@ -153,7 +153,9 @@ static bool assign(struct ra_ctx *ctx, unsigned max_cost)
 {
 	struct mir_function *fn = ctx->fn;
 	enum { MAX_ROUNDS = 32 };
+	struct pa_arena_mark round_start = mir_pass_mark(fn);
 	for (unsigned round = 0;; round++) {
+		mir_pass_rewind(fn, round_start); /* the last round's liveness, intervals, scan */
 		for (uint32_t v = 0; v < fn->nvregs; v++)
 			fn->vregs[v].phys = -1;
 		ctx->stats->intervals = 0;
@@ -200,14 +202,15 @@ bool ra_run(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d)
 	return ra_run_capped(fn, stats, d, UINT32_MAX);
 }
 
-bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d,
-                   unsigned max_cost)
+/* ra_run_capped; its tables in the pass arena (mir_pass_arena), freed by the caller. */
+static bool run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d,
+                       unsigned max_cost)
 {
 	struct ra_stats local;
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof *stats);
-	struct ra_ctx *ctx = PA_NEW(fn->arena, struct ra_ctx);
+	struct ra_ctx *ctx = PA_NEW(mir_pass_arena(fn), struct ra_ctx);
 	ctx->fn = fn;
 	ctx->diag = d;
 	ctx->stats = stats;
@@ -218,16 +221,16 @@ bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_di
 		    fn->vregs[v].size < 1 || fn->vregs[v].size > 8)
 			return ra_internal(ctx, 0, 0, "virtual register of bad file or size");
 	ctx->spillable_vregs = fn->nvregs;
-	ctx->spilled = PA_NEW_ARRAY(fn->arena, bool, fn->nvregs + 1);
-	ctx->slot_lane = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
-	ctx->slot_vgpr = PA_NEW_ARRAY(fn->arena, uint32_t, fn->nvregs + 1);
+	ctx->spilled = PA_NEW_ARRAY(mir_pass_arena(fn), bool, fn->nvregs + 1);
+	ctx->slot_lane = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
+	ctx->slot_vgpr = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->slot_vgpr[v] = UINT32_MAX;
 	ctx->spill_vgpr = UINT32_MAX;
 	fn->spill_sgprs = 0;
 	uint32_t nv = fn->nvregs + 1;
-	ctx->no_spill = PA_NEW_ARRAY(fn->arena, bool, nv);
-	ctx->slot_offset = PA_NEW_ARRAY(fn->arena, uint32_t, nv);
+	ctx->no_spill = PA_NEW_ARRAY(mir_pass_arena(fn), bool, nv);
+	ctx->slot_offset = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, nv);
 	for (uint32_t v = 0; v < fn->nvregs; v++)
 		ctx->slot_offset[v] = UINT32_MAX;
 	ctx->spill_base = (fn->scratch_size + 3) & ~3u;
@@ -241,4 +244,13 @@ bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_di
 		return false;
 	count_registers(fn);
 	return true;
+}
+
+bool ra_run_capped(struct mir_function *fn, struct ra_stats *stats, struct pa_diag *d,
+                   unsigned max_cost)
+{
+	struct pa_arena_mark start = mir_pass_mark(fn);
+	bool ok = run_capped(fn, stats, d, max_cost);
+	mir_pass_rewind(fn, start);
+	return ok;
 }

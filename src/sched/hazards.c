@@ -637,14 +637,15 @@ static void rule_needs(const struct hz *hz, const struct mir_insn *consumer,
 /* The unit and the registers written of before[j] (delay_for's memo). */
 static const struct delay_memo *memo_of(struct hz *hz, const struct mir_insn *before, uint32_t j)
 {
-	hz->memo = pa_arena_grow(hz->fn->arena, hz->memo, &hz->memo_cap, j + 1, sizeof *hz->memo);
+	hz->memo = pa_arena_grow(mir_pass_arena(hz->fn), hz->memo, &hz->memo_cap, j + 1,
+	                         sizeof *hz->memo);
 	struct delay_memo *m = &hz->memo[j];
 	if (m->stamp == hz->stamp)
 		return m;
 	struct sched_range defs[SCHED_MAX_RANGES];
 	unsigned nd = sched_insn_defs(hz->fn, &before[j], defs);
-	hz->pool = pa_arena_grow(hz->fn->arena, hz->pool, &hz->pool_cap, hz->npool + nd + 1,
-	                         sizeof *hz->pool);
+	hz->pool = pa_arena_grow(mir_pass_arena(hz->fn), hz->pool, &hz->pool_cap,
+	                         hz->npool + nd + 1, sizeof *hz->pool);
 	memcpy(hz->pool + hz->npool, defs, nd * sizeof *defs);
 	*m = (struct delay_memo){.stamp = hz->stamp,
 	                         .off = hz->npool,
@@ -776,8 +777,8 @@ static unsigned insert_fixes(struct hz *hz, const struct mir_insn *in, struct mi
 	return after;
 }
 
-/* Rewrites block b with its fixes, built in the growable staging array *fresh and then
- * copied to an array of the exact size. */
+/* Rewrites block b with its fixes, built in the growable staging array *stage, which the
+ * block then takes (mir_take_staging). */
 enum { MOST_FIXES_PER_INSN = 16 };
 static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, uint32_t *cap,
                           struct sched_stats *stats)
@@ -812,19 +813,17 @@ static void rewrite_block(struct hz *hz, uint32_t b, struct mir_insn **stage, ui
 		fresh[nfresh++] = *in;
 		push_depctr(fresh, &nfresh, after, in->src_line, stats);
 	}
-	bl->insns = PA_NEW_ARRAY(hz->fn->arena, struct mir_insn, nfresh + 1);
-	if (nfresh)
-		memcpy(bl->insns, fresh, nfresh * sizeof *fresh);
-	bl->ninsns = bl->cap = nfresh;
+	mir_take_staging(hz->fn, b, stage, cap, nfresh);
 	if (hz->block_known)
 		hz->block_known[b] = false; /* (its fixes are in now) */
 }
 
 void sched_hazards(struct mir_function *fn, struct sched_stats *stats)
 {
-	/* All in the function's arena, whose memory is reused from function to function (a
-	 * fresh arena per call would fault in new pages for every kernel). */
-	struct pa_arena *a = fn->arena;
+	/* The tables in the pass arena (emptied after the pass, its memory reused by the next:
+	 * a fresh arena per call would fault in new pages for every kernel); the rewritten
+	 * blocks in the function's arena. */
+	struct pa_arena *a = mir_pass_arena(fn);
 	struct hz hz = {.fn = fn, .gen = fn->target->info->gen, .no_mfma = true};
 	for (uint32_t b = 0; b < fn->nblocks && hz.no_mfma; b++)
 		for (uint32_t i = 0; i < fn->blocks[b].ninsns && hz.no_mfma; i++)

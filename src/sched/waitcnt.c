@@ -309,7 +309,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 	struct mir_insn *fresh = wc->staging;
 	uint32_t nfresh = 0;
 	if (emit)
-		fresh = wc->staging = pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+		fresh = wc->staging = pa_arena_grow(emit->arena, wc->staging, &wc->staging_cap,
 		                                    bl->ninsns + bl->ninsns / 4 + 8, sizeof *fresh);
 	for (uint32_t i = 0; i < bl->ninsns; i++) {
 		const struct mir_insn *in = &bl->insns[i];
@@ -317,7 +317,7 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 		needed_wait(wc, wk, wc->first[b] + i, &w);
 		if (emit)
 			fresh = wc->staging =
-			        pa_arena_grow(wc->arena, wc->staging, &wc->staging_cap,
+			        pa_arena_grow(emit->arena, wc->staging, &wc->staging_cap,
 			                      nfresh + 1 + 2 * SCHED_NUM_COUNTERS, sizeof *fresh);
 		if (!sched_wait_is_none(&w)) {
 			work_wait(wk, &w);
@@ -342,12 +342,8 @@ static void run_block(struct wc *wc, uint32_t b, struct work *wk, struct mir_fun
 		if (emit)
 			fresh[nfresh++] = *in;
 	}
-	if (emit) {
-		emit->blocks[b].insns = PA_NEW_ARRAY(wc->arena, struct mir_insn, nfresh + 1);
-		if (nfresh)
-			memcpy(emit->blocks[b].insns, fresh, nfresh * sizeof *fresh);
-		emit->blocks[b].ninsns = emit->blocks[b].cap = nfresh;
-	}
+	if (emit)
+		mir_take_staging(emit, b, &wc->staging, &wc->staging_cap, nfresh);
 }
 
 /* Iterates the block entry boards to a fixed point. */
@@ -458,13 +454,14 @@ void sched_waitcnt(struct mir_function *fn, struct sched_stats *stats)
 {
 	if (!fn->nblocks)
 		return;
-	/* The function's own arena: its memory is reused from function to function, where a
-	 * fresh arena per call would fault in new pages every time. */
+	/* The tables in the pass arena (emptied after the pass, its memory reused by the next:
+	 * a fresh arena per call would fault in new pages every time); the rewritten blocks in
+	 * the function's arena. */
 	struct wc wc;
-	wc_init(&wc, fn, fn->arena);
+	wc_init(&wc, fn, mir_pass_arena(fn));
 	solve(&wc);
 	struct work wk;
-	work_init(&wc, &wk, fn->arena);
+	work_init(&wc, &wk, mir_pass_arena(fn));
 	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		if (!wc.reached[b])
 			board_clear(&wc, block_board(&wc, b));
