@@ -597,6 +597,7 @@ unsigned ir_optimize(struct ir_function *fn)
 		}
 		uint32_t before = fn->nvals;
 		folded = fold_constants(&o);
+		folded |= ir_fold_known_bits(fn) != 0;
 		grow_repl(&o, before);
 		merge_constants(&o);
 		rewrite_operands(&o);

@@ -14,10 +14,10 @@
 #include "ir/ir.h"
 #include "ir_check.h"
 
-static const enum ir_cmp preds[] = {IR_CMP_EQ,  IR_CMP_NE,  IR_CMP_LT,  IR_CMP_LE,  IR_CMP_GT,
-                                    IR_CMP_GE,  IR_CMP_LTU, IR_CMP_LEU, IR_CMP_GTU, IR_CMP_GEU};
-static const char *const pred_names[] = {"eq",  "ne",  "lt",  "le",  "gt",
-                                         "ge",  "ltu", "leu", "gtu", "geu"};
+static const enum ir_cmp preds[] = {IR_CMP_EQ, IR_CMP_NE,  IR_CMP_LT,  IR_CMP_LE,  IR_CMP_GT,
+                                    IR_CMP_GE, IR_CMP_LTU, IR_CMP_LEU, IR_CMP_GTU, IR_CMP_GEU};
+static const char *const pred_names[] = {"eq", "ne",  "lt",  "le",  "gt",
+                                         "ge", "ltu", "leu", "gtu", "geu"};
 
 /* C's answer: signed on the width's signed type, unsigned on its unsigned type. */
 static bool c_compare(enum ir_cmp p, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub)
@@ -121,8 +121,8 @@ static void check_pair(enum ir_type t, uint64_t a, uint64_t b)
 int main(void)
 {
 	static const uint64_t v32[] = {(uint32_t)INT32_MIN, (uint32_t)-1, 0, 1, 5, INT32_MAX};
-	static const uint64_t v64[] = {(uint64_t)INT64_MIN, (uint64_t)-1, 0, 1, 5,
-	                               INT64_MAX, 1ull << 32, 0xffffffffull};
+	static const uint64_t v64[] = {(uint64_t)INT64_MIN, (uint64_t)-1, 0, 1, 5, INT64_MAX,
+	                               1ull << 32,          0xffffffffull};
 	for (unsigned i = 0; i < sizeof v32 / sizeof *v32; i++)
 		for (unsigned j = 0; j < sizeof v32 / sizeof *v32; j++)
 			check_pair(IR_T_I32, v32[i], v32[j]);

@@ -45,12 +45,12 @@ static void build(struct mir_function *fn, enum shape shape, struct regs *r)
 	add(fn, AMD_OP_V_WMMA_F32_16X16X16_F16, 4,
 	    (struct mir_opnd[]){mir_vreg(r->d, 8), mir_vreg(r->a, 8), mir_vreg(r->b, 8),
 	                        mir_vreg(r->c, 8)});
-	struct mir_opnd back = shape == RESTORE_OTHER ? mir_sgpr(40, mask_dw)
-	                                              : mir_vreg(r->s, mask_dw);
+	struct mir_opnd back =
+	        shape == RESTORE_OTHER ? mir_sgpr(40, mask_dw) : mir_vreg(r->s, mask_dw);
 	add(fn, w64 ? AMD_OP_S_MOV_B64 : AMD_OP_S_MOV_B32, 2,
 	    (struct mir_opnd[]){mir_special(AMD_SPEC_EXEC, mask_dw), back});
-	struct mir_insn copy =
-	        mir_make(MIR_COPY, 2, (struct mir_opnd[]){mir_vreg(r->p, tuple), mir_vreg(r->v, tuple)});
+	struct mir_insn copy = mir_make(
+	        MIR_COPY, 2, (struct mir_opnd[]){mir_vreg(r->p, tuple), mir_vreg(r->v, tuple)});
 	mir_append(fn, 0, &copy)->flags |= MIR_IF_PARALLEL;
 	add(fn, AMD_OP_S_ENDPGM, 0, (struct mir_opnd[]){{0}});
 }
@@ -68,12 +68,14 @@ static bool same(const struct mir_block *x, const struct mir_block *y)
 /* ACROSS after coalescing: the add writes P, no copy is left, the bracket is intact. */
 static bool coalesced(const struct mir_block *bl, const struct regs *r)
 {
-	if (bl->ninsns != 5 || bl->insns[0].op != AMD_OP_V_ADD_U32 || bl->insns[0].opnds[0].v != r->p)
+	if (bl->ninsns != 5 || bl->insns[0].op != AMD_OP_V_ADD_U32 ||
+	    bl->insns[0].opnds[0].v != r->p)
 		return false;
 	for (uint32_t i = 0; i < bl->ninsns; i++)
 		for (unsigned k = 0; k < bl->insns[i].nopnds; k++)
-			if (bl->insns[i].op == MIR_COPY || (bl->insns[i].opnds[k].kind == MIR_VREG &&
-			                                    bl->insns[i].opnds[k].v == r->v))
+			if (bl->insns[i].op == MIR_COPY ||
+			    (bl->insns[i].opnds[k].kind == MIR_VREG &&
+			     bl->insns[i].opnds[k].v == r->v))
 				return false;
 	return bl->insns[3].op == AMD_OP_S_MOV_B32 || bl->insns[3].op == AMD_OP_S_MOV_B64;
 }
