@@ -73,12 +73,15 @@ static uint64_t zero_of_insn(struct kb *k, const struct ir_insn *in, unsigned de
 	case IR_TRUNC:
 		return known_zero(k, in->args[0], depth + 1) | ~m;
 	case IR_AND:
-		return known_zero(k, in->args[0], depth + 1) | known_zero(k, in->args[1], depth + 1);
+		return known_zero(k, in->args[0], depth + 1) |
+		       known_zero(k, in->args[1], depth + 1);
 	case IR_OR:
 	case IR_XOR:
-		return known_zero(k, in->args[0], depth + 1) & known_zero(k, in->args[1], depth + 1);
+		return known_zero(k, in->args[0], depth + 1) &
+		       known_zero(k, in->args[1], depth + 1);
 	case IR_SELECT:
-		return known_zero(k, in->args[1], depth + 1) & known_zero(k, in->args[2], depth + 1);
+		return known_zero(k, in->args[1], depth + 1) &
+		       known_zero(k, in->args[2], depth + 1);
 	case IR_SHL:
 	case IR_SHR_U:
 	case IR_SHR_S: {

@@ -53,10 +53,11 @@ static ir_ref build(struct fx *f, int c)
 	const enum ir_type I32 = IR_T_I32, I64 = IR_T_I64;
 	switch (c) {
 	case 1: {
-		ir_ref hi = op(f, IR_AND, I64, op(f, IR_SHL, I64, op(f, IR_ZEXT, I64, a, IR_NO_REF),
-		                                  k32(f, 32)),
+		ir_ref hi = op(f, IR_AND, I64,
+		               op(f, IR_SHL, I64, op(f, IR_ZEXT, I64, a, IR_NO_REF), k32(f, 32)),
 		               k64(f, 0xffffffff00000000ull));
-		ir_ref lo = op(f, IR_AND, I64, op(f, IR_ZEXT, I64, b, IR_NO_REF), k64(f, 0xffffffffull));
+		ir_ref lo = op(f, IR_AND, I64, op(f, IR_ZEXT, I64, b, IR_NO_REF),
+		               k64(f, 0xffffffffull));
 		return op(f, IR_OR, I64, hi, lo);
 	}
 	case 2:
@@ -178,8 +179,8 @@ static uint32_t next_random(uint64_t *s)
 
 static void check_values(const struct fx *f, int c, ir_ref r, const char *when)
 {
-	static const uint32_t edges[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fffffff, 0x80000000u,
-	                                 0xffffffffu};
+	static const uint32_t edges[] = {0,    1,          0x7f,        0x80,
+	                                 0xff, 0x7fffffff, 0x80000000u, 0xffffffffu};
 	uint64_t seed = (uint64_t)c;
 	for (unsigned t = 0; t < TRIALS; t++) {
 		uint32_t a = t < 8 ? edges[t] : next_random(&seed);
