@@ -478,6 +478,11 @@ uint64_t ir_lds_layout(const struct ir_function *fn, uint32_t *offset);
 /* rotate.c (inside ir_optimize): (a << k) | (b >> (32 - k)) with constant k in 1..31 as
  * FSHR, a rotate where a and b agree on the bits read; returns how many were rewritten. */
 unsigned ir_match_rotates(struct ir_function *fn);
+/* known_bits.c (inside ir_optimize): `and x, m` with m covering every bit of x that may be
+ * set becomes x, an AND of operands with no possibly-set bit in common 0, OR/XOR with an
+ * operand known zero the other (known-zero bits from constants, zext, trunc, constant
+ * shifts, and/or/xor/select); returns how many were rewritten (as COPYs). */
+unsigned ir_fold_known_bits(struct ir_function *fn);
 /* phi_cycles.c: webs of phis that only pass one value around (irreducible loops) become
  * that value; returns the number of phis replaced (left unused, for dead code). */
 unsigned ir_remove_phi_cycles(struct ir_function *fn);

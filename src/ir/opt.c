@@ -601,6 +601,7 @@ unsigned ir_optimize(struct ir_function *fn)
 		}
 		uint32_t before = fn->nvals;
 		folded = fold_constants(&o);
+		folded |= ir_fold_known_bits(fn) != 0;
 		grow_repl(&o, before);
 		merge_constants(&o);
 		changed |= folded || o.dirty; /* (dirty: merge_constants forwarded a constant) */

@@ -90,6 +90,19 @@ static bool mentions(const struct mir_insn *in, uint32_t vreg)
 	return false;
 }
 
+/* Whether instruction j of bl is a WMMA's bracket or the WMMA inside one (the restore just
+ * after it); not a definition just before the bracket's s_or_saveexec, which sees the EXEC
+ * the restore gives back. */
+static bool inside_wmma_bracket(const struct mir_block *bl, uint32_t j)
+{
+	if (mir_wmma_bracket(bl, j))
+		return true;
+	if (j + 1 >= bl->ninsns || !mir_wmma_bracket(bl, j + 1))
+		return false;
+	uint16_t next = bl->insns[j + 1].op;
+	return next != AMD_OP_S_OR_SAVEEXEC_B32 && next != AMD_OP_S_OR_SAVEEXEC_B64;
+}
+
 /* Whether copy c (block b, index ci) can be coalesced.  last_exec: the block's latest
  * instruction before ci that writes EXEC (NONE: none; renames and deleted copies do not
  * change which instructions write it). */
@@ -119,9 +132,8 @@ static bool can_coalesce(const struct mir_function *fn, const struct vinfo *vi, 
 		return false;
 	if (last_exec != NONE && last_exec >= x->def_index) /* the definition or one after it */
 		return false;
-	if (mir_wmma_bracket(bl, x->def_index) ||
-	    (x->def_index + 1 < bl->ninsns && mir_wmma_bracket(bl, x->def_index + 1)))
-		return false; /* inside a WMMA's bracket (last_exec passes over brackets) */
+	if (inside_wmma_bracket(bl, x->def_index))
+		return false; /* (last_exec passes over brackets) */
 	for (uint32_t i = x->def_index + 1; i < bl->ninsns; i++)
 		if (i != ci && mentions(&bl->insns[i], d->v))
 			return false;
