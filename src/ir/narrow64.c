@@ -17,8 +17,8 @@
  *   - a data operand of one of the operations above whose own result is narrowed.
  * Analysis: optimistic, every i64 value starts low-only; a use of any other kind (a phi, a
  * global address, a stored value, a compare, a shift right...) marks its operand as needing the
- * high half, and rounds over the function propagate that backwards through the operations above
- * until nothing changes (values only ever go from low-only to high, so it ends).
+ * high half, and a work list propagates that backwards: a value marked high whose operation is
+ * one of those above marks its data operands high (each value is marked at most once).
  * Rewrite: each i64 operation of those kinds whose result is low-only becomes the i32 operation
  * (zext, sext and cvta become copies of their low operand) on its operands' low halves: a
  * narrowed operand itself, a constant's low 32 bits, or a trunc inserted right after the
@@ -28,7 +28,7 @@
  * k (nvcc's mul.wide by an element size; v_mul_lo_u32 is quarter rate).
  * requires: nothing (before ir_uniformity: new values are uniform until it runs).
  * breaks: nothing; run ir_optimize afterwards (the copies, the dead i64 operands).
- * complexity: O(instructions x rounds); rounds are bounded by the longest chain. */
+ * complexity: O(instructions + operands). */
 #include <string.h>
 
 #include "ir/ir.h"
@@ -94,6 +94,9 @@ struct narrow {
 	bool *narrow;   /* per value: its operation becomes i32 (fixed before any rewrite) */
 	ir_ref *low;    /* per value: its inserted trunc, or IR_NO_REF */
 	uint32_t nvals; /* values when the pass began */
+	const struct ir_insn **def; /* per value: its defining instruction (or NULL) */
+	ir_ref *work;               /* values newly marked high, to propagate */
+	uint32_t nwork;
 	struct pa_arena tmp;
 };
 
@@ -103,39 +106,55 @@ static bool is_i64_insn(const struct narrow *n, ir_ref a)
 	       n->fn->vals[a].type == IR_T_I64;
 }
 
-/* Whether this use of operand k reads only its low 32 bits, as things stand. */
+/* Whether this use of operand k reads only its low 32 bits as long as the result of `in`
+ * does not need its high half. */
 static bool low_use(const struct narrow *n, const struct ir_insn *in, unsigned k)
 {
 	if (in->op == IR_TRUNC)
 		return in->type == IR_T_I32;
 	if (lds_address_use(in, k))
 		return true;
-	return narrowable(n->fn, in) && data_operand(in, k) && !n->high[in->res];
+	return narrowable(n->fn, in) && data_operand(in, k);
 }
 
-/* One round: marks the operands of uses that read their high half; whether any changed. */
-static bool mark_round(struct narrow *n)
+/* Marks i64 value a as needing its high half (pushing it on the work list once). */
+static void mark_high(struct narrow *n, ir_ref a)
+{
+	if (!is_i64_insn(n, a) || n->high[a])
+		return;
+	n->high[a] = true;
+	n->work[n->nwork++] = a;
+}
+
+/* The values needing their high half: those a use of another kind reads, then backwards
+ * through the data operands of each narrowable operation whose result needs it. */
+static void mark_high_values(struct narrow *n)
 {
 	const struct ir_function *fn = n->fn;
-	bool changed = false;
-	for (uint32_t b = fn->nblocks; b-- > 0;) {
+	for (uint32_t b = 0; b < fn->nblocks; b++) {
 		const struct ir_block *bl = &fn->blocks[b];
-		for (uint32_t i = bl->ninsns; i-- > 0;) {
+		for (uint32_t i = 0; i < bl->ninsns; i++) {
 			const struct ir_insn *in = &bl->insns[i];
-			bool phi = in->op == IR_PHI;
-			unsigned nargs = phi ? bl->npreds : in->nargs;
-			for (unsigned k = 0; k < nargs; k++) {
-				ir_ref a = phi ? in->phi_args[k] : in->args[k];
-				if (!is_i64_insn(n, a) || n->high[a])
-					continue;
-				if (phi || !low_use(n, in, k)) {
-					n->high[a] = true;
-					changed = true;
-				}
+			if (in->res != IR_NO_REF && in->res < n->nvals)
+				n->def[in->res] = in;
+			if (in->op == IR_PHI) {
+				for (uint32_t k = 0; k < bl->npreds; k++)
+					mark_high(n, in->phi_args[k]);
+				continue;
 			}
+			for (unsigned k = 0; k < in->nargs; k++)
+				if (!low_use(n, in, k))
+					mark_high(n, in->args[k]);
 		}
 	}
-	return changed;
+	while (n->nwork > 0) {
+		const struct ir_insn *in = n->def[n->work[--n->nwork]];
+		if (!in || !narrowable(fn, in))
+			continue;
+		for (unsigned k = 0; k < in->nargs; k++)
+			if (data_operand(in, k))
+				mark_high(n, in->args[k]);
+	}
 }
 
 /* Whether the operation of `in` is rewritten to i32. */
@@ -297,21 +316,24 @@ unsigned ir_narrow64(struct ir_function *fn)
 	n.low = PA_NEW_ARRAY(&n.tmp, ir_ref, n.nvals);
 	for (uint32_t v = 0; v < n.nvals; v++)
 		n.low[v] = IR_NO_REF;
-	while (mark_round(&n))
-		;
+	n.def = PA_NEW_ARRAY(&n.tmp, const struct ir_insn *, n.nvals);
+	n.work = PA_NEW_ARRAY(&n.tmp, ir_ref, n.nvals);
+	mark_high_values(&n);
 	n.narrow = PA_NEW_ARRAY(&n.tmp, bool, n.nvals);
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
-			const struct ir_insn *in = &fn->blocks[b].insns[i];
-			if (narrowable(fn, in) && !n.high[in->res])
-				n.narrow[in->res] = true;
-		}
 	unsigned made = 0;
-	if (want_truncs(&n) > 0)
+	for (ir_ref v = 0; v < n.nvals; v++)
+		if (n.def[v] && narrowable(fn, n.def[v]) && !n.high[v]) {
+			n.narrow[v] = true;
+			made++;
+		}
+	if (made > 0) { /* (most kernels: nothing to rewrite, no more walks) */
+		if (want_truncs(&n) > 0)
+			for (uint32_t b = 0; b < fn->nblocks; b++)
+				insert_truncs(&n, b);
+		made = 0;
 		for (uint32_t b = 0; b < fn->nblocks; b++)
-			insert_truncs(&n, b);
-	for (uint32_t b = 0; b < fn->nblocks; b++)
-		made += rewrite_block(&n, b);
+			made += rewrite_block(&n, b);
+	}
 	pa_arena_free(&n.tmp);
 	return made;
 }
