@@ -2,10 +2,11 @@
  *
  * The front end streams functions; for each kernel this file runs, in order: ir_build,
  * ir_cfg_compute, ir_optimize, ir_lane_affine (and ir_optimize again when it rewrote
- * anything), ir_value_ranges (and ir_optimize again when it rewrote anything, then
- * ir_fold_const_branches and ir_optimize again when it folded), ir_strength_reduce
- * (and ir_optimize again when it rewrote anything, then ir_replace_exit_tests and
- * ir_optimize again when it moved a test), ir_uniformity, ir_loop_motion, isel_run,
+ * anything), ir_narrow64 (likewise), ir_value_ranges (and ir_optimize again when it rewrote
+ * anything, then ir_fold_const_branches and ir_optimize again when it folded),
+ * ir_strength_reduce (and ir_optimize again when it rewrote anything, then
+ * ir_replace_exit_tests and ir_optimize again when it moved a test), ir_uniformity,
+ * ir_loop_motion, isel_run,
  * ra_run, sched_waitcnt, sched_hazards, sched_emit -- verifiers between them with `verify` -- then
  * copies the machine code and the kernel's resource usage into the module arena and resets the
  * function arena, so peak memory follows the largest kernel.  A kernel whose VGPRs must
@@ -512,6 +513,8 @@ static bool build_ir(struct compiler *c, const struct ptx_function *pf,
 	ir_optimize(ir);
 	if (ir_lane_affine(ir))
 		ir_optimize(ir); /* the row-address reads it replaced are dead */
+	if (o->opt_level > 0 && ir_narrow64(ir))
+		ir_optimize(ir); /* 64-bit address chains read only as 32 bits: their copies */
 	if (o->opt_level > 0)
 		ir_fold_sub_chains(ir); /* an index's parts subtracted as the index: a range */
 	if (ir_value_ranges(ir, NULL)) {

@@ -508,6 +508,11 @@ enum { IR_MPERM_ALIGNED = 1 };
  * LDS offsets (after ir_optimize; run it again when this returns nonzero); returns how many
  * reads were rewritten. */
 unsigned ir_lane_affine(struct ir_function *fn);
+/* narrow64.c: i64 add/sub/mul/shl/bitwise/zext/sext/cvta.shared whose every use reads only
+ * the low 32 bits (a trunc to i32, a .shared address, another such operation) become i32
+ * operations (nvcc's 64-bit shared-memory address chains); run ir_optimize afterwards when it
+ * returns nonzero (the number of operations narrowed). */
+unsigned ir_narrow64(struct ir_function *fn);
 /* strength_reduce.c: addresses of .shared/.global accesses affine in an induction variable
  * become induction variables of their own (before ir_uniformity; run ir_optimize again
  * when it returns nonzero: the old addresses' operations are dead); returns how many
