@@ -403,6 +403,7 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 	 * use (ctx->first_ins) stays valid for the blocks not yet lowered. */
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
+	tmp.pool = ctx->fn->arena->pool; /* (page_pool.h) */
 	bool ok = true;
 	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
 		ok = lower_block(ctx, &tmp, b);
