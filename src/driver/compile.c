@@ -1018,11 +1018,15 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	c.pass_arena.small_pages = true; /* (compile_int.h) */
 	pa_arena_init(&c.mod_arena);
 	pa_arena_init(&c.lib_arena);
+	pa_page_pool_init(&c.pages, PA_PAGE_POOL_CAP);
+	c.fn_arena.pool = c.mir_arena[0].pool = c.mir_arena[1].pool = &c.pages;
+	c.mod_arena.pool = c.lib_arena.pool = &c.pages;
 	ir_funclib_init(&c.lib, &c.lib_arena);
 	drv_pool_start(&c);
 	c.mark = drv_stage_clock(&c);
 	struct ptx_parse_options popts = {.filename = o->filename,
 	                                  .diag = d,
+	                                  .pages = &c.pages,
 	                                  .on_function = on_function,
 	                                  .on_variable = on_variable,
 	                                  .on_module_end = on_module_end,
@@ -1095,5 +1099,6 @@ bool pa_compile_ptx(FILE *in, const struct pa_compile_options *o, struct co_buff
 	pa_arena_free(&c.pass_arena);
 	pa_arena_free(&c.mod_arena);
 	pa_arena_free(&c.lib_arena);
+	pa_page_pool_drain(&c.pages);
 	return ok && !pa_diag_failed(d);
 }

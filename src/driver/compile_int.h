@@ -8,6 +8,7 @@
 #include "isel/isel.h"
 #include "lineinfo.h"
 #include "moddata.h"
+#include "page_pool.h"
 #include "ptx.h"
 #include "regalloc/regalloc.h"
 
@@ -52,6 +53,7 @@ struct compiler {
 	bool compact; /* the above is in use: a kernel without real calls (with them, the
 	               * kernel's and its callees' IR and MIR stay in fn_arena until linked) */
 	struct pa_arena lib_arena; /* the device functions' bodies (for inlining) */
+	struct pa_page_pool pages; /* the above arenas' given-back mappings (page_pool.h) */
 	struct ir_funclib lib;
 	struct deferred_kernel *deferred; /* in source order */
 	struct ptx_module_state mod;      /* as of the last function handed over */

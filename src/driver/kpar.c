@@ -55,6 +55,7 @@ struct worker {
 	pthread_t thread;
 	bool started;
 	struct pa_arena fn_arena, mir_arena[2], pass_arena; /* reused from job to job */
+	struct pa_page_pool pages;                          /* theirs (this thread's alone) */
 };
 
 struct drv_pool {
@@ -158,6 +159,8 @@ void drv_pool_start(struct compiler *c)
 		pa_arena_init(&w->mir_arena[1]);
 		pa_arena_init(&w->pass_arena);
 		w->pass_arena.small_pages = true; /* (compile_int.h) */
+		pa_page_pool_init(&w->pages, PA_PAGE_POOL_CAP);
+		w->fn_arena.pool = w->mir_arena[0].pool = w->mir_arena[1].pool = &w->pages;
 		if (!have_attr || pthread_create(&w->thread, &attr, worker_main, w) != 0)
 			break; /* (fewer threads: slower, same result) */
 		w->started = true;
@@ -288,6 +291,7 @@ void drv_pool_stop(struct drv_pool *p)
 		pa_arena_free(&w->mir_arena[0]);
 		pa_arena_free(&w->mir_arena[1]);
 		pa_arena_free(&w->pass_arena);
+		pa_page_pool_drain(&w->pages);
 	}
 	while (p->head) { /* (none after a drain) */
 		struct kjob *j = p->head;

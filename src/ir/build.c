@@ -710,6 +710,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
 {
 	struct pa_arena maps;
 	pa_arena_init(&maps);
+	maps.pool = arena->pool; /* (page_pool.h) */
 	bool ok = build_function(fn, pf, m, file, arena, &maps, lib, d);
 	pa_arena_free(&maps);
 	return ok;

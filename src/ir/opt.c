@@ -579,6 +579,7 @@ unsigned ir_optimize(struct ir_function *fn)
 {
 	struct opt o = {.fn = fn, .dirty = true};
 	pa_arena_init(&o.tmp);
+	o.tmp.pool = fn->arena->pool; /* (page_pool.h) */
 	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		o.repl[v] = v;

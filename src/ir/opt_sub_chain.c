@@ -84,6 +84,7 @@ unsigned ir_fold_sub_chains(struct ir_function *fn)
 {
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
+	tmp.pool = fn->arena->pool; /* (page_pool.h) */
 	struct chains c = {.fn = fn};
 	uint32_t nadds = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

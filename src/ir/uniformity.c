@@ -297,6 +297,7 @@ void ir_uniformity(struct ir_function *fn)
 {
 	struct uni u = {.fn = fn};
 	pa_arena_init(&u.tmp);
+	u.tmp.pool = fn->arena->pool; /* (page_pool.h) */
 	u.work = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nvals + 1);
 	u.stamp = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);
 	u.queue = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);

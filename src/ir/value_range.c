@@ -872,6 +872,7 @@ unsigned ir_value_ranges(struct ir_function *fn, struct ir_range *out)
 		return 0;
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
+	tmp.pool = fn->arena->pool; /* (page_pool.h) */
 	struct ranges rs = {.fn = fn, .n = fn->nvals};
 	rs.r = PA_NEW_ARRAY(&tmp, struct range, fn->nvals);
 	rs.def = PA_NEW_ARRAY(&tmp, const struct ir_insn *, fn->nvals);

@@ -581,6 +581,7 @@ bool ptx_parse_stream(FILE *in, const struct ptx_parse_options *opts)
 	pa_arena_init(&c->module_arena);
 	pa_arena_init(&c->fn_arena);
 	c->fn_arena.small_pages = true; /* (arena.h) */
+	c->module_arena.pool = c->fn_arena.pool = opts->pages;
 	/* small first tables (they double as they fill): 18 KiB of buckets cleared up front were
 	 * five page faults of every small compile */
 	ptx_symtab_init(&c->globals, 128);

@@ -418,7 +418,8 @@ struct ptx_module_state {
 struct ptx_parse_options {
 	const char *filename; /* name shown in diagnostics, e.g. "kernel.ptx" or "<stdin>" */
 	struct pa_diag *diag; /* diagnostics sink; counts errors/warnings, applies -w/-Werror */
-	FILE *dump_out;       /* non-NULL: write normalized PTX (--dump-ast) here */
+	struct pa_page_pool *pages; /* the parser's arenas' (page_pool.h; NULL: none) */
+	FILE *dump_out;             /* non-NULL: write normalized PTX (--dump-ast) here */
 	/* Optional: called after each function body while the run has reported no error
 	 * (so a later stage never sees a broken module).  fn->sym is the module-level
 	 * symbol call operands point to, with the definition's signature.  The statements

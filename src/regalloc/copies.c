@@ -481,6 +481,7 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
 	tmp.small_pages = true; /* (its moves are a fraction of a block: no 2 MiB pages) */
+	tmp.pool = ctx->fn->arena->pool; /* (page_pool.h) */
 	bool ok = true;
 	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
 		ok = lower_block(ctx, &tmp, b);

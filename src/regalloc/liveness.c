@@ -252,6 +252,7 @@ void ra_fill_liveness(struct ra_ctx *ctx)
 
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
+	tmp.pool = fn->arena->pool; /* (page_pool.h) */
 	struct liveness_scan scan = {0};
 	scan_function(&tmp, fn, &scan);
 	struct explore e = {

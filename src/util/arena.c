@@ -12,6 +12,7 @@
  * reached, also after a reset or rewind, which clear nothing themselves), so allocation is
  * an inline pointer bump (arena.h). */
 #include "arena.h"
+#include "page_pool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@
 /* Growable arrays that reach this size move to a mapping of their own (struct pa_arena_big). */
 #define GROW_MAP ((size_t)256 << 10)
 #define PAGE     ((size_t)4096)
+/* With a page pool, the pool's pages are moved into a chunk this much at a time, as
+ * allocation reaches its never-touched part (take_pool_pages). */
+#define POOL_BATCH ((size_t)128 << 10)
 
 struct pa_arena_chunk {
 	struct pa_arena_chunk *prev;
@@ -50,6 +54,14 @@ struct pa_arena_big {
 	size_t maplen;
 	_Alignas(16) unsigned char data[];
 };
+
+static void unmap_or_pool(struct pa_arena *a, void *m, size_t len)
+{
+	if (a->pool)
+		pa_page_pool_give(a->pool, m, len);
+	else
+		munmap(m, len);
+}
 
 static _Noreturn void out_of_memory(size_t size)
 {
@@ -134,6 +146,12 @@ static struct pa_arena_chunk *map_chunk(size_t size, bool huge)
 	return c;
 }
 
+/* Whether chunk c (mapped) is in transparent huge pages (map_chunk). */
+static bool huge_chunk(const struct pa_arena *a, const struct pa_arena_chunk *c)
+{
+	return !a->small_pages && c->maplen >= HUGE_CHUNK && !(c->maplen & (HUGE_CHUNK - 1));
+}
+
 /* Makes a zeroed chunk of at least `need` bytes the current one.  Chunks grow with the
  * arena (a quarter of what it holds), so a big function needs few of them. */
 static void new_chunk(struct pa_arena *a, size_t need)
@@ -162,6 +180,15 @@ static void new_chunk(struct pa_arena *a, size_t need)
 	a->end = c->data + size;
 	a->limit = c->map ? a->end : c->data; /* mapped memory is zero */
 	a->zero_from = a->zero_to = NULL;
+	a->fresh = NULL;
+	if (c->map && a->pool) { /* reached lazily, to take the pool's pages (clear_to) */
+		size_t unit = huge_chunk(a, c) ? HUGE_CHUNK : PAGE;
+		a->limit = c->data;
+		a->fresh =
+		        (unsigned char *)(((uintptr_t)c->data + unit - 1) & ~(uintptr_t)(unit - 1));
+		if (a->fresh >= a->end)
+			a->fresh = NULL;
+	}
 	a->bytes_reserved += size;
 	if (a->bytes_reserved > a->peak_reserved)
 		a->peak_reserved = a->bytes_reserved;
@@ -179,7 +206,7 @@ static struct pa_arena_big **find_big(struct pa_arena *a, const void *p)
 static void drop_big(struct pa_arena *a, struct pa_arena_big *b)
 {
 	a->bytes_reserved -= b->maplen;
-	munmap(b, b->maplen);
+	unmap_or_pool(a, b, b->maplen);
 }
 
 /* Frees the big arrays made since the mark (sequence number `seq`). */
@@ -212,6 +239,12 @@ static void *grow_big(struct pa_arena *a, void *old, size_t keep, size_t bytes)
 		b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (b == MAP_FAILED)
 			return NULL;
+		if (a->pool) { /* the pool's pages for what is copied now (they are not zero) */
+			size_t head = (sizeof *b + keep + PAGE - 1) & ~(PAGE - 1);
+			size_t dirty = pa_page_pool_fill(a->pool, b, head < len ? head : len);
+			if (dirty > sizeof *b + keep)
+				memset(b->data + keep, 0, dirty - sizeof *b - keep);
+		}
 		b->maplen = len;
 		b->seq = a->nbig++;
 		b->prev = a->big;
@@ -227,10 +260,34 @@ static void *grow_big(struct pa_arena *a, void *old, size_t keep, size_t bytes)
 	return b->data;
 }
 
+/* Moves the pool's pages into the current chunk's never-touched part that allocation now
+ * reaches (up to POOL_BATCH past `want`; in huge pages, up to the end of the 2 MiB page
+ * reached), so they are used before new ones are faulted in (the pool then holds nothing
+ * while this arena faults in new pages: the peak does not rise); what they do not fill of
+ * that part is known zero (fresh), what they fill is not.  (Filling a huge page's range
+ * only when the pool fills it wholly cut the faults of big_unrolled.x8 a little but raised
+ * the peak by holding the pool's pages meanwhile.) */
+static void take_pool_pages(struct pa_arena *a, unsigned char *want)
+{
+	unsigned char *from = a->fresh;
+	bool huge = huge_chunk(a, a->head);
+	size_t unit = huge ? HUGE_CHUNK : PAGE;
+	uintptr_t to =
+	        ((uintptr_t)want + (huge ? 0 : POOL_BATCH) + unit - 1) & ~(uintptr_t)(unit - 1);
+	if (to >= (uintptr_t)a->end)
+		to = (uintptr_t)a->end; /* (a mapped chunk ends on a page boundary) */
+	size_t got = pa_page_pool_fill(a->pool, from, (size_t)(to - (uintptr_t)from));
+	a->zero_from = from + got;
+	a->zero_to = (unsigned char *)to;
+	a->fresh = to < (uintptr_t)a->end ? (unsigned char *)to : NULL;
+}
+
 /* Clears the current chunk from `limit` to `want`, skipping the part known to be zero.
  * (Addresses compare as integers: zero_from/zero_to may be NULL.) */
 static void clear_to(struct pa_arena *a, unsigned char *want)
 {
+	if (a->fresh && want > a->fresh)
+		take_pool_pages(a, want);
 	uintptr_t from = (uintptr_t)a->zero_from, to = (uintptr_t)a->zero_to;
 	if ((uintptr_t)a->limit < from) {
 		unsigned char *stop = (uintptr_t)want < from ? want : a->zero_from;
@@ -307,10 +364,16 @@ void pa_arena_reset(struct pa_arena *a)
 	new_chunk(a, total);
 }
 
-static void drop_chunk(struct pa_arena_chunk *c)
+/* untouched: where the part of c never touched begins (NULL: not known), which is not worth
+ * keeping in the pool (moved into a huge page's range, it would fault page by page). */
+static void drop_chunk(struct pa_arena *a, struct pa_arena_chunk *c, unsigned char *untouched)
 {
-	if (c->map)
-		munmap(c->map, c->maplen);
+	if (c->map && a->pool && untouched) {
+		size_t kept = (size_t)(untouched - (unsigned char *)c->map);
+		munmap(untouched, c->maplen - kept);
+		pa_page_pool_give(a->pool, c->map, kept);
+	} else if (c->map)
+		unmap_or_pool(a, c->map, c->maplen);
 	else
 		free(c);
 }
@@ -318,17 +381,20 @@ static void drop_chunk(struct pa_arena_chunk *c)
 void pa_arena_rewind(struct pa_arena *a, struct pa_arena_mark m)
 {
 	drop_bigs_since(a, m.nbig);
+	unsigned char *untouched = a->fresh; /* (of the head) */
 	if (a->head == m.chunk) {
 		a->zero_from = a->next;
 		a->zero_to = a->limit;
 	} else {
 		a->zero_from = a->zero_to = NULL; /* what the mark's chunk held is not known */
+		a->fresh = NULL;
 	}
 	while (a->head && a->head != m.chunk) {
 		struct pa_arena_chunk *c = a->head;
 		a->head = c->prev;
 		a->bytes_reserved -= c->size;
-		drop_chunk(c);
+		drop_chunk(a, c, untouched);
+		untouched = NULL;
 	}
 	if (!a->head) {
 		a->next = a->limit = a->end = NULL;
@@ -344,13 +410,15 @@ void pa_arena_free(struct pa_arena *a)
 {
 	drop_bigs_since(a, 0);
 	struct pa_arena_chunk *c = a->head;
+	unsigned char *untouched = a->fresh; /* (of the head) */
 	while (c) {
 		struct pa_arena_chunk *prev = c->prev;
-		drop_chunk(c);
+		drop_chunk(a, c, untouched);
+		untouched = NULL;
 		c = prev;
 	}
 	a->head = NULL;
-	a->next = a->limit = a->end = NULL;
+	a->next = a->limit = a->end = a->fresh = NULL;
 	a->bytes_reserved = 0;
 }
 

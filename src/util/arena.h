@@ -13,6 +13,7 @@
 
 struct pa_arena_chunk;
 struct pa_arena_big;
+struct pa_page_pool;
 
 struct pa_arena {
 	struct pa_arena_chunk *head; /* current chunk; older chunks follow ->prev */
@@ -35,6 +36,12 @@ struct pa_arena {
 	 * new ones; freed with the arena. */
 	struct pa_arena_big *big;
 	uint64_t nbig; /* big arrays made so far: their sequence numbers (for rewind) */
+	/* Where its mappings go when given back and come from first (set after pa_arena_init;
+	 * NULL: the system): the compile job's pool (page_pool.h). */
+	struct pa_page_pool *pool;
+	/* With a pool: the current chunk's part from here on was never touched (NULL: none);
+	 * the pool's pages are moved there as allocation reaches it (arena.c, clear_to). */
+	unsigned char *fresh;
 };
 
 void pa_arena_init(struct pa_arena *a);
