@@ -480,7 +480,7 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 	 * use (ctx->first_ins) stays valid for the blocks not yet lowered. */
 	struct pa_arena tmp;
 	pa_arena_init(&tmp);
-	tmp.small_pages = true; /* (its moves are a fraction of a block: no 2 MiB pages) */
+	tmp.small_pages = true;          /* (its moves are a fraction of a block: no 2 MiB pages) */
 	tmp.pool = ctx->fn->arena->pool; /* (page_pool.h) */
 	bool ok = true;
 	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
