@@ -24,17 +24,21 @@
  * instruction overwrites before anything reads it (scc_dead_after: the s_ashr_i32 of a sign
  * extension nothing read, before an s_cmp in its block or at the top of every successor),
  * it is not the PC anchor of relocations, it has at least one
- * destination, and every destination is a virtual register that no instruction of the
- * function reads.  Why a function-wide "never read" is right although virtual
- * registers are not SSA (several definitions, partial writes of a tuple, VALU writes
- * that keep the inactive lanes, v_fmac's tied destination): a register that is read
- * nowhere can make no difference through any of its definitions.  Deleting an
+ * destination, and no dword that a destination writes (a virtual register's, or one
+ * dword-range of a tuple's) is read by any instruction of the function.  Why a
+ * function-wide "never read" is right although virtual registers are not SSA (several
+ * definitions, partial writes of a tuple, VALU writes that keep the inactive lanes,
+ * v_fmac's tied destination): a register dword that is read nowhere can make no
+ * difference through any of its definitions.  Counting per dword rather than per
+ * register matters for tuples built half by half: a 32-bit value zero-extended to 64
+ * bits (`COPY %t[1:1], 0`) of which only %t[0:0] is ever read (hgemm_mma's LDS addresses)
+ * loses the high half's v_mov_b32, which a per-register count kept.  Deleting an
  * instruction drops its reads, which can make the definitions of its sources dead in
  * turn; blocks are visited last to first and instructions bottom-up, so a chain of
  * dead values in straight-line code goes in one sweep, and sweeps repeat until one
  * deletes nothing (values that die around a loop's back edge).
  * requires: MIR on virtual registers (after isel, before allocation).
- * Complexity: O(instructions x operands) per sweep; sweeps are few. */
+ * Complexity: O(instructions x operand dwords) per sweep; sweeps are few. */
 #include "isa/isa.h"
 #include "mir/mir.h"
 
@@ -114,48 +118,90 @@ static bool effect_free(const struct mir_function *fn, uint32_t b, uint32_t i, c
 	return implicit == 0 && !(row->flags & AMD_F_SCC_DST);
 }
 
-/* Whether every destination of `in` is an unread virtual register (and it has one). */
-static bool results_unread(const struct mir_insn *in, const uint32_t *reads)
+/* Read counts per dword of every virtual register: dword d of vreg v is reads[first[v] + d],
+ * first[v] .. first[v + 1] - 1 covering every dword an operand names (a tuple whose high
+ * half nothing reads has its own zero counts, so a COPY into that half alone is dead). */
+struct dword_reads {
+	uint32_t *first; /* nvregs + 2 entries */
+	uint32_t *reads;
+};
+
+/* Counts of dwords sub .. sub + width - 1 of operand o (width 0: one dword). */
+static uint32_t *opnd_counts(const struct dword_reads *dr, const struct mir_opnd *o, unsigned *n)
+{
+	*n = o->width ? o->width : 1;
+	return &dr->reads[dr->first[o->v] + o->sub];
+}
+
+/* Whether every destination of `in` is a virtual register none of whose written dwords is
+ * read anywhere (and it has one). */
+static bool results_unread(const struct mir_insn *in, const struct dword_reads *dr)
 {
 	bool any = false;
 	for (unsigned k = 0; k < in->nopnds; k++) {
 		if (!mir_opnd_is_def(in, k))
 			continue;
 		const struct mir_opnd *o = &in->opnds[k];
-		if (o->kind != MIR_VREG || reads[o->v])
+		if (o->kind != MIR_VREG)
 			return false;
+		unsigned n;
+		const uint32_t *c = opnd_counts(dr, o, &n);
+		for (unsigned d = 0; d < n; d++)
+			if (c[d])
+				return false;
 		any = true;
 	}
 	return any;
 }
 
-static void count_reads(const struct mir_function *fn, uint32_t *reads)
+/* Adds delta (1 or -1) to the counts of every dword `in` reads. */
+static void add_reads(const struct mir_insn *in, struct dword_reads *dr, int delta)
 {
-	for (uint32_t b = 0; b < fn->nblocks; b++) {
-		const struct mir_block *bl = &fn->blocks[b];
-		for (uint32_t i = 0; i < bl->ninsns; i++) {
-			const struct mir_insn *in = &bl->insns[i];
-			for (unsigned k = 0; k < in->nopnds; k++)
-				if (in->opnds[k].kind == MIR_VREG && !mir_opnd_is_def(in, k))
-					reads[in->opnds[k].v]++;
+	for (unsigned k = 0; k < in->nopnds; k++)
+		if (in->opnds[k].kind == MIR_VREG && !mir_opnd_is_def(in, k)) {
+			unsigned n;
+			uint32_t *c = opnd_counts(dr, &in->opnds[k], &n);
+			for (unsigned d = 0; d < n; d++)
+				c[d] += (uint32_t)delta;
 		}
-	}
+}
+
+/* Sizes each virtual register by the furthest dword an operand names, then counts reads. */
+static struct dword_reads count_reads(const struct mir_function *fn)
+{
+	struct dword_reads dr;
+	dr.first = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 2);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++) {
+			const struct mir_insn *in = &fn->blocks[b].insns[i];
+			for (unsigned k = 0; k < in->nopnds; k++) {
+				const struct mir_opnd *o = &in->opnds[k];
+				uint32_t end = (uint32_t)o->sub + (o->width ? o->width : 1);
+				if (o->kind == MIR_VREG && end > dr.first[o->v + 1])
+					dr.first[o->v + 1] = end;
+			}
+		}
+	for (uint32_t v = 1; v <= fn->nvregs + 1; v++)
+		dr.first[v] += dr.first[v - 1];
+	dr.reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, dr.first[fn->nvregs + 1] + 1);
+	for (uint32_t b = 0; b < fn->nblocks; b++)
+		for (uint32_t i = 0; i < fn->blocks[b].ninsns; i++)
+			add_reads(&fn->blocks[b].insns[i], &dr, 1);
+	return dr;
 }
 
 /* One bottom-up sweep of block b; returns the instructions it deleted. */
-static uint32_t sweep_block(struct mir_function *fn, uint32_t b, uint32_t *reads, bool *dead)
+static uint32_t sweep_block(struct mir_function *fn, uint32_t b, struct dword_reads *dr, bool *dead)
 {
 	struct mir_block *bl = &fn->blocks[b];
 	uint32_t ndead = 0;
 	for (uint32_t i = bl->ninsns; i-- > 0;) {
 		const struct mir_insn *in = &bl->insns[i];
-		dead[i] = results_unread(in, reads) && effect_free(fn, b, i, dead);
+		dead[i] = results_unread(in, dr) && effect_free(fn, b, i, dead);
 		if (!dead[i])
 			continue;
 		ndead++;
-		for (unsigned k = 0; k < in->nopnds; k++)
-			if (in->opnds[k].kind == MIR_VREG && !mir_opnd_is_def(in, k))
-				reads[in->opnds[k].v]--;
+		add_reads(in, dr, -1);
 	}
 	if (ndead) {
 		uint32_t out = 0;
@@ -196,8 +242,7 @@ static void empty_unreachable_blocks(struct mir_function *fn)
 void mir_remove_dead_code(struct mir_function *fn)
 {
 	empty_unreachable_blocks(fn);
-	uint32_t *reads = PA_NEW_ARRAY(mir_pass_arena(fn), uint32_t, fn->nvregs + 1);
-	count_reads(fn, reads);
+	struct dword_reads dr = count_reads(fn);
 	uint32_t max_insns = 1;
 	for (uint32_t b = 0; b < fn->nblocks; b++)
 		if (fn->blocks[b].ninsns > max_insns)
@@ -207,6 +252,6 @@ void mir_remove_dead_code(struct mir_function *fn)
 	do {
 		deleted = 0;
 		for (uint32_t b = fn->nblocks; b-- > 0;)
-			deleted += sweep_block(fn, b, reads, dead);
+			deleted += sweep_block(fn, b, &dr, dead);
 	} while (deleted);
 }
