@@ -87,6 +87,18 @@ struct ir_insn *ir_append(struct ir_function *fn, uint32_t b, const struct ir_in
 	return &bl->insns[bl->ninsns++];
 }
 
+struct ir_insn *ir_insert(struct ir_function *fn, uint32_t b, uint32_t at, const struct ir_insn *in)
+{
+	ir_append(fn, b, in); /* grows the array; then rotate it into place */
+	struct ir_block *bl = &fn->blocks[b];
+	struct ir_insn moved = bl->insns[bl->ninsns - 1];
+	memmove(&bl->insns[at + 1], &bl->insns[at], (bl->ninsns - 1 - at) * sizeof *bl->insns);
+	bl->insns[at] = moved;
+	if (moved.res != IR_NO_REF)
+		fn->vals[moved.res].block = b;
+	return &bl->insns[at];
+}
+
 void ir_add_edge(struct ir_function *fn, uint32_t from, uint32_t to)
 {
 	struct ir_block *f = &fn->blocks[from];

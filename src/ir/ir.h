@@ -454,6 +454,9 @@ ir_ref ir_new_value(struct ir_function *fn, enum ir_type type, uint32_t block);
 ir_ref ir_const(struct ir_function *fn, enum ir_type type, uint64_t bits);
 ir_ref ir_undef(struct ir_function *fn, enum ir_type type);
 struct ir_insn *ir_append(struct ir_function *fn, uint32_t b, const struct ir_insn *in);
+/* `in` placed at index `at` of block b (the later ones move up); its result's block is b. */
+struct ir_insn *ir_insert(struct ir_function *fn, uint32_t b, uint32_t at,
+                          const struct ir_insn *in);
 void ir_add_edge(struct ir_function *fn, uint32_t from, uint32_t to);
 static inline bool ir_is_const(const struct ir_function *fn, ir_ref r)
 {

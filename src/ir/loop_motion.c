@@ -156,15 +156,7 @@ static uint32_t first_non_phi(const struct ir_block *bl)
 
 static void move_to_top(struct ir_function *fn, uint32_t t, const struct ir_insn *in)
 {
-	ir_append(fn, t, in); /* grows the array; then rotate it into place */
-	struct ir_block *tb = &fn->blocks[t];
-	uint32_t at = first_non_phi(tb);
-	if (at >= tb->ninsns - 1)
-		return;
-	struct ir_insn moved = tb->insns[tb->ninsns - 1];
-	memmove(&tb->insns[at + 1], &tb->insns[at], (tb->ninsns - 1 - at) * sizeof *tb->insns);
-	tb->insns[at] = moved;
-	fn->vals[moved.res].block = t;
+	ir_insert(fn, t, first_non_phi(&fn->blocks[t]), in);
 }
 
 /* One round over every block in a loop; returns how many instructions moved.  use[] is

@@ -205,17 +205,6 @@ static uint32_t first_non_phi(const struct ir_block *bl)
 	return i;
 }
 
-/* Inserts `in` at position `at` of block t. */
-static void insert_at(struct ir_function *fn, uint32_t t, uint32_t at, const struct ir_insn *in)
-{
-	ir_append(fn, t, in); /* grows the array; then rotate it into place */
-	struct ir_block *tb = &fn->blocks[t];
-	struct ir_insn moved = tb->insns[tb->ninsns - 1];
-	memmove(&tb->insns[at + 1], &tb->insns[at], (tb->ninsns - 1 - at) * sizeof *tb->insns);
-	tb->insns[at] = moved;
-	fn->vals[moved.res].block = t;
-}
-
 /* One round; returns how many instructions moved.  Each block is walked backwards, so an
  * operation's readers have moved (and their reads with them) before it is looked at, and
  * what moves to one block keeps its original order. */
@@ -236,7 +225,7 @@ static unsigned sink_round(struct ir_function *fn, struct uses *u)
 			memmove(&bl->insns[i], &bl->insns[i + 1],
 			        (bl->ninsns - i - 1) * sizeof *bl->insns);
 			bl->ninsns--;
-			insert_at(fn, t, first_non_phi(&fn->blocks[t]), &in);
+			ir_insert(fn, t, first_non_phi(&fn->blocks[t]), &in);
 			move_reads(fn, u, &in, b, t);
 			moved++;
 		}
