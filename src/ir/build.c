@@ -709,8 +709,7 @@ bool ir_build(struct ir_function *fn, const struct ptx_function *pf,
               const struct ir_funclib *lib, struct pa_diag *d)
 {
 	struct pa_arena maps;
-	pa_arena_init(&maps);
-	maps.pool = arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&maps, arena);
 	bool ok = build_function(fn, pf, m, file, arena, &maps, lib, d);
 	pa_arena_free(&maps);
 	return ok;

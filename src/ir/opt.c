@@ -578,8 +578,7 @@ static void clean_round(struct opt *o)
 unsigned ir_optimize(struct ir_function *fn)
 {
 	struct opt o = {.fn = fn, .dirty = true};
-	pa_arena_init(&o.tmp);
-	o.tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&o.tmp, fn->arena);
 	o.repl = PA_NEW_ARRAY(&o.tmp, ir_ref, fn->nvals + 1);
 	for (uint32_t v = 0; v < fn->nvals; v++)
 		o.repl[v] = v;

@@ -83,8 +83,7 @@ static bool fold_one(struct chains *c, uint32_t b, uint32_t k)
 unsigned ir_fold_sub_chains(struct ir_function *fn)
 {
 	struct pa_arena tmp;
-	pa_arena_init(&tmp);
-	tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&tmp, fn->arena);
 	struct chains c = {.fn = fn};
 	uint32_t nadds = 0;
 	for (uint32_t b = 0; b < fn->nblocks; b++)

@@ -285,8 +285,7 @@ unsigned ir_split_uniform_sums(struct ir_function *fn)
 {
 	enum { MADE_PER_SUM = 3, MAX_MADE = 4096 };
 	struct split s = {.fn = fn};
-	pa_arena_init(&s.tmp);
-	s.tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&s.tmp, fn->arena);
 	/* the pass adds at most MAX_MADE values (the look-up of equal operations is linear in
 	 * them) */
 	reserve_values(&s, fn->nvals);

@@ -296,8 +296,7 @@ static void divergent_branch(struct uni *u, uint32_t b)
 void ir_uniformity(struct ir_function *fn)
 {
 	struct uni u = {.fn = fn};
-	pa_arena_init(&u.tmp);
-	u.tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&u.tmp, fn->arena);
 	u.work = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nvals + 1);
 	u.stamp = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);
 	u.queue = PA_NEW_ARRAY(&u.tmp, uint32_t, fn->nblocks + 1);

@@ -871,8 +871,7 @@ unsigned ir_value_ranges(struct ir_function *fn, struct ir_range *out)
 	if (!fn->cfg_valid || fn->nvals == 0)
 		return 0;
 	struct pa_arena tmp;
-	pa_arena_init(&tmp);
-	tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&tmp, fn->arena);
 	struct ranges rs = {.fn = fn, .n = fn->nvals};
 	rs.r = PA_NEW_ARRAY(&tmp, struct range, fn->nvals);
 	rs.def = PA_NEW_ARRAY(&tmp, const struct ir_insn *, fn->nvals);

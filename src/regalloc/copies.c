@@ -479,9 +479,8 @@ bool ra_lower_copies(struct ra_ctx *ctx)
 	/* Blocks are lowered last to first so the instruction numbering that the intervals
 	 * use (ctx->first_ins) stays valid for the blocks not yet lowered. */
 	struct pa_arena tmp;
-	pa_arena_init(&tmp);
-	tmp.small_pages = true;          /* (its moves are a fraction of a block: no 2 MiB pages) */
-	tmp.pool = ctx->fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&tmp, ctx->fn->arena);
+	tmp.small_pages = true; /* (its moves are a fraction of a block: no 2 MiB pages) */
 	bool ok = true;
 	for (uint32_t b = ctx->fn->nblocks; ok && b-- > 0;) {
 		ok = lower_block(ctx, &tmp, b);

@@ -251,8 +251,7 @@ void ra_fill_liveness(struct ra_ctx *ctx)
 		ctx->live_span[v] = (struct ra_interval){RA_NO_POINT, RA_NO_POINT};
 
 	struct pa_arena tmp;
-	pa_arena_init(&tmp);
-	tmp.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&tmp, fn->arena);
 	struct liveness_scan scan = {0};
 	scan_function(&tmp, fn, &scan);
 	struct explore e = {

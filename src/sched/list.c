@@ -772,8 +772,7 @@ static void list_schedule(struct mir_function *fn, bool virtual_regs, struct sch
 	rg.t = fn->target;
 	rg.fn = fn;
 	struct pa_arena region_arena; /* (the function's arena would keep every region's graph) */
-	pa_arena_init(&region_arena);
-	region_arena.pool = fn->arena->pool; /* (page_pool.h) */
+	pa_arena_init_beside(&region_arena, fn->arena);
 	rg.a = &region_arena;
 	uint32_t nkeys = SCHED_NUM_SLOTS;
 	if (virtual_regs) {

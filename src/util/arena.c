@@ -99,6 +99,12 @@ void pa_arena_init(struct pa_arena *a)
 	a->chunk_size = 64 * 1024;
 }
 
+void pa_arena_init_beside(struct pa_arena *a, const struct pa_arena *owner)
+{
+	pa_arena_init(a);
+	a->pool = owner->pool; /* (page_pool.h) */
+}
+
 /* A zeroed chunk of `size` usable bytes from mmap, whole pages (NULL when mmap fails: the
  * caller falls back to malloc).  Between MAP_CHUNK and HUGE_CHUNK: glibc would serve such a
  * chunk from its heap once it has raised its mmap threshold (it does when a large block is

@@ -45,6 +45,8 @@ struct pa_arena {
 };
 
 void pa_arena_init(struct pa_arena *a);
+/* pa_arena_init for a pass's own temporaries kept beside `owner`: the same page pool. */
+void pa_arena_init_beside(struct pa_arena *a, const struct pa_arena *owner);
 /* pa_arena_alloc when the current chunk is full. */
 void *pa_arena_alloc_slow(struct pa_arena *a, size_t size, size_t align);
 /* Memory of `size` bytes aligned to `align` (a power of two, at most 4096); zeroed.
